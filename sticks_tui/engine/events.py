@@ -1,0 +1,123 @@
+"""Events the core publishes, as frozen dataclasses, and a tiny publish/subscribe bus.
+
+The UI subscribes and turns each event into a Textual message; the core never knows it is there.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMade:
+    """`player` (a seat, 0 or 1) named `name` took `take` from `heap_before`."""
+
+    player: int
+    name: str
+    take: int
+    heap_before: int
+    heap_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class BallDrawn:
+    """A hat learner drew ball `ball` from hat `hat` (the heap it faced); `counts` is that hat before."""
+
+    player: int
+    name: str
+    hat: int
+    ball: int
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HatChange:
+    """After a game: hat `hat` now holds `after` balls numbered `ball` (it held `before`)."""
+
+    hat: int
+    ball: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class HatsReinforced:
+    """A learner applied its rule after a game it `won` (or lost); `changes` lists every ball it set aside."""
+
+    player: int
+    name: str
+    won: bool
+    changes: tuple[HatChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    loser: int
+    winner: int
+    loser_name: str
+    winner_name: str
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingProgress:
+    """A snapshot of a training run, sent at most ~20 times a second."""
+
+    games_done: int
+    games_total: int
+    seconds: float
+    wins_first: int  # games won by the player who moved first
+    hats: Any = field(repr=False, compare=False)  # a copy of the brain's counts (numpy array)
+    agreement: float = float("nan")
+    win_probability_vs_perfect: float = float("nan")
+    finished: bool = False
+    cancelled: bool = False
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_done / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def fraction(self) -> float:
+        return self.games_done / self.games_total if self.games_total else 1.0
+
+    @property
+    def seconds_left(self) -> float:
+        rate = self.games_per_second
+        return (self.games_total - self.games_done) / rate if rate > 0 else float("inf")
+
+
+Event = MoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
+Subscriber = Callable[[Any], None]
+
+
+class EventBus:
+    """Synchronous publish/subscribe. Subscribers run in the publisher's thread, in order."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+
+        return unsubscribe
+
+    def publish(self, event: Any) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for fn in subscribers:
+            fn(event)

@@ -1,0 +1,132 @@
+"""Players share one protocol: `choose(state) -> int`, and `game_over(won)` for learners.
+
+A human is just another player whose move arrives from outside (`is_human` tells the driver to wait).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
+from sticks_tui.engine.rules import GameState
+
+
+@runtime_checkable
+class Player(Protocol):
+    name: str
+    is_human: bool
+
+    def choose(self, state: GameState) -> int: ...
+
+    def game_over(self, won: bool) -> None: ...
+
+
+class BasePlayer:
+    is_human = False
+    kind = "player"
+    description = ""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seat = 0  # set by the game driver
+
+    def choose(self, state: GameState) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def game_over(self, won: bool) -> None:
+        """Told the result of every game; only learners use it."""
+
+
+class HumanPlayer(BasePlayer):
+    """A person: the driver waits for their move instead of asking `choose`."""
+
+    is_human = True
+    kind = "human"
+    description = "a person at this keyboard"
+
+    def choose(self, state: GameState) -> int:
+        raise RuntimeError("A human's move comes from the keyboard or the mouse, not from choose().")
+
+
+class AlwaysOnePlayer(BasePlayer):
+    """Seed 000's very dumb AI: always removes one stick."""
+
+    kind = "dumb"
+    description = "always takes 1"
+
+    def choose(self, state: GameState) -> int:
+        return 1
+
+
+class RandomPlayer(BasePlayer):
+    """Seed 001's StupidAI: a random legal number of sticks."""
+
+    kind = "random"
+    description = "takes a random legal number"
+
+    def __init__(self, name: str, rng: random.Random | None = None) -> None:
+        super().__init__(name)
+        self.rng = rng or random.Random()
+
+    def choose(self, state: GameState) -> int:
+        moves = state.legal_moves
+        return moves[self.rng.randrange(len(moves))]
+
+
+class PerfectPlayer(BasePlayer):
+    """Plays from the exact solution; in a lost position it takes 1 so the game lasts."""
+
+    kind = "perfect"
+    description = "plays the exact solution"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+
+    def choose(self, state: GameState) -> int:
+        from sticks_tui.solve.sticks import solve_sticks
+
+        return solve_sticks(max(state.start_heap, state.heap), state.max_take).perfect_move(state.heap)
+
+
+class HatPlayer(BasePlayer):
+    """The learning AI: draws a ball from the hat for the current heap, learns from the result.
+
+    Balls drawn during a game are "set beside the hats" (`beside`); `game_over` applies the rule.
+    """
+
+    kind = "learning"
+    description = "learns from every game (the hats)"
+
+    def __init__(self, name: str, hats, rng=None, bus: EventBus | None = None, learn: bool = True) -> None:
+        super().__init__(name)
+        self.hats = hats
+        self.rng = rng or random.Random()
+        self.bus = bus
+        self.learn = learn
+        self.beside: list[tuple[int, int]] = []
+
+    def choose(self, state: GameState) -> int:
+        if state.max_take != self.hats.max_take:
+            raise ValueError(f"This brain plays with at most {self.hats.max_take} sticks a move, not {state.max_take}.")
+        if state.heap > self.hats.size:
+            raise ValueError(f"This brain has hats up to {self.hats.size} sticks; the heap holds {state.heap}.")
+        hat = state.heap
+        counts = self.hats.hat(hat)
+        ball = self.hats.draw(hat, self.rng)
+        self.beside.append((hat, ball))
+        if self.bus is not None:
+            self.bus.publish(BallDrawn(self.seat, self.name, hat, ball, counts))
+        return ball
+
+    def game_over(self, won: bool) -> None:
+        drawn, self.beside = self.beside, []
+        if not self.learn:
+            return
+        changes = self.hats.reinforce(drawn, won)
+        if self.bus is not None:
+            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes))
+
+    def forget_game(self) -> None:
+        """Drop the balls set beside the hats without learning (a game abandoned half way)."""
+        self.beside = []
