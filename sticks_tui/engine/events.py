@@ -23,6 +23,18 @@ class MoveMade:
 
 
 @dataclass(frozen=True, slots=True)
+class NimMoveMade:
+    """Nim: `player` (a seat) named `name` took `coins` from pile `pile` (0 nickels, 1 dimes, 2 quarters)."""
+
+    player: int
+    name: str
+    pile: int
+    coins: int
+    piles_before: tuple[int, int, int]
+    piles_after: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class BallDrawn:
     """A hat learner drew ball `ball` from hat `hat` (the heap it faced); `counts` is that hat before."""
 
@@ -94,7 +106,7 @@ class TrainingProgress:
         return (self.games_total - self.games_done) / rate if rate > 0 else float("inf")
 
 
-Event = MoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
+Event = MoveMade | NimMoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
 Subscriber = Callable[[Any], None]
 
 
