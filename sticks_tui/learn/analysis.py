@@ -11,7 +11,8 @@ import numpy as np
 
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
-#: A hat "believes" in its top ball when that ball holds at least this share of the hat.
+#: A hat "believes" in its top ball when that ball holds more than this share of the hat
+#: (a fresh two-ball hat, one ball of each, is a coin toss, not a belief).
 CONFIDENT = 0.5
 
 
@@ -133,16 +134,18 @@ def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -
     """Read the losing positions off the hats: where do the AI's confident hats send the opponent?"""
     size = counts.shape[0] - 1
     policy = policy_matrix(counts, max_take)
-    targets = {1}  # whoever faces one stick must take it: the one loss the rules state outright
+    found = set()
     for n in range(2, size + 1):
         legal = min(max_take, n)
         if legal < 2:
             continue
         best = int(np.argmax(policy[n, :legal]))
-        if policy[n, best] >= CONFIDENT:
-            targets.add(n - (best + 1))
-    targets.discard(0)
-    believed = tuple(sorted(targets))
+        if policy[n, best] > CONFIDENT:
+            found.add(n - (best + 1))
+    found.discard(0)
+    # Whoever faces one stick must take it: the one loss the rules state outright. It only joins
+    # the AI's beliefs once some hat has a belief of its own, so a fresh brain has found nothing.
+    believed = tuple(sorted(found | {1})) if found else ()
     modulus = residue = None
     if len(believed) >= 3:
         top = believed[-1]
