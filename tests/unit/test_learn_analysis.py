@@ -74,7 +74,7 @@ def monte_carlo(counts, opponent_factory, heap, games, ai_first, seed):
 @pytest.fixture(scope="module")
 def half_trained():
     """A brain part of the way there: neither random nor perfect."""
-    return train(TrainingConfig(sticks=12, games=400, seed=4, protocol="classic")).brain.counts
+    return train(TrainingConfig(sticks=12, games=150, seed=4, protocol="classic")).brain.counts
 
 
 @pytest.mark.parametrize("ai_first", [True, False])
