@@ -18,10 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from sticks_tui.engine.nim import MAX_PILE, PILE_NAMES, PILE_SINGULAR, coins_word
+
 #: The largest pile the table covers (seed 004: 0 <= n, d, q <= 100).
-SIZE = 100
-PILE_NAMES: tuple[str, str, str] = ("nickels", "dimes", "quarters")
-PILE_SINGULAR: tuple[str, str, str] = ("nickel", "dime", "quarter")
+SIZE = MAX_PILE
 #: How many replies `explain` lists one by one before it summarises the rest.
 EXPLAIN_LIMIT = 12
 
@@ -180,10 +180,6 @@ def table_slice(q: int) -> np.ndarray:
 
 
 # -- the reason in words -----------------------------------------------------------------------
-
-def coins_word(pile: int, coins: int) -> str:
-    return f"{coins} {PILE_SINGULAR[pile] if coins == 1 else PILE_NAMES[pile]}"
-
 
 def describe_move(move: NimMove) -> str:
     """`take 2 dimes`."""

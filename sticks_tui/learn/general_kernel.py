@@ -1,0 +1,108 @@
+"""The fast self-play loop for any described game (`learn.general`), compiled by numba.
+
+The game arrives as arrays (`general.compile_game`): for hat row i and ball j, the next row, or -1
+when the move ends the game, and then whether the mover won. The loop draws balls exactly as
+`StateHats.draw` does, from the same xorshift64* stream (`learn.rng`), and applies exactly the rule
+of `StateHats.reinforce`, so for the same seed it leaves the same counts as the reference engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sticks_tui.learn.hats import MAX_COUNT
+from sticks_tui.learn.kernel import _below
+
+
+@njit(nogil=True, cache=True)
+def _reinforce(counts, n_moves, rows, cols, count, won, reward, penalty, floor_code):
+    for i in range(count):
+        h = rows[i]
+        b = cols[i]
+        before = counts[h, b]
+        if won:
+            after = before + reward
+            if after > MAX_COUNT:
+                after = MAX_COUNT
+        else:
+            floor = 1
+            if floor_code == 1:
+                others = np.int64(0)
+                for j in range(n_moves[h]):
+                    if j != b:
+                        others += counts[h, j]
+                floor = 0 if others > 0 else 1
+            after = before - penalty
+            if after < floor:
+                after = floor
+            if after > before:
+                after = before
+        counts[h, b] = after
+
+
+@njit(nogil=True, cache=True)
+def play_games(counts_a, counts_b, n_moves, next_row, mover_wins, starts, n_games, reward, penalty,
+               floor_code, rng_state, game_index, stats, max_length):
+    """Play `n_games` games between brain A and brain B, both learning; return how many were played.
+
+    Game g (counting from `game_index`) has A moving first when g is even.
+    stats[0] += games won by the first mover, stats[1] += games won by A.
+    """
+    rows_a = np.empty(max_length, dtype=np.int64)
+    cols_a = np.empty(max_length, dtype=np.int64)
+    rows_b = np.empty(max_length, dtype=np.int64)
+    cols_b = np.empty(max_length, dtype=np.int64)
+    n_starts = starts.shape[0]
+    for g in range(n_games):
+        a_first = (game_index + g) % 2 == 0
+        if n_starts == 1:
+            row = starts[0]
+        else:
+            row = starts[_below(rng_state, n_starts)]
+        na = 0
+        nb = 0
+        a_to_move = a_first
+        while True:
+            counts = counts_a if a_to_move else counts_b
+            legal = n_moves[row]
+            total = np.int64(0)
+            for j in range(legal):
+                total += counts[row, j]
+            r = _below(rng_state, total)
+            ball = 0
+            for j in range(legal):
+                c = counts[row, j]
+                if r < c:
+                    ball = j
+                    break
+                r -= c
+            if a_to_move:
+                rows_a[na] = row
+                cols_a[na] = ball
+                na += 1
+            else:
+                rows_b[nb] = row
+                cols_b[nb] = ball
+                nb += 1
+            nxt = next_row[row, ball]
+            if nxt < 0:
+                a_won = a_to_move == mover_wins[row, ball]
+                break
+            row = nxt
+            a_to_move = not a_to_move
+        _reinforce(counts_a, n_moves, rows_a, cols_a, na, a_won, reward, penalty, floor_code)
+        _reinforce(counts_b, n_moves, rows_b, cols_b, nb, not a_won, reward, penalty, floor_code)
+        if a_won == a_first:
+            stats[0] += 1
+        if a_won:
+            stats[1] += 1
+    return n_games
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) with a tiny run, so the first real batch starts at once."""
+    counts = np.ones((1, 1), dtype=np.int64)
+    play_games(counts, counts.copy(), np.ones(1, dtype=np.int64), np.full((1, 1), -1, dtype=np.int64),
+               np.ones((1, 1), dtype=np.bool_), np.zeros(1, dtype=np.int64), 1, 1, 1, 0,
+               np.array([1], dtype=np.uint64), 0, np.zeros(2, dtype=np.int64), 2)
