@@ -1,0 +1,33 @@
+"""The store's one exception, and the rule for names (brains and players)."""
+
+from __future__ import annotations
+
+MAX_NAME_LENGTH = 40
+
+
+class StoreError(Exception):
+    """Something the store could not do; the message is written for the person at the keyboard."""
+
+
+class InvalidName(StoreError, ValueError):
+    """A brain or player name that breaks the naming rule (bad usage rather than bad data)."""
+
+
+def validate_name(name: object, what: str = "brain") -> str:
+    """Return `name` with surrounding spaces removed, or raise InvalidName saying what is wrong.
+
+    A name is 1 to 40 printable characters (letters, digits, spaces, punctuation; no tabs,
+    newlines or control characters).
+    """
+    if not isinstance(name, str):
+        raise InvalidName(f"A {what} name is text, not {type(name).__name__}.")
+    stripped = name.strip()
+    if not stripped:
+        raise InvalidName(f"A {what} name needs at least one character.")
+    if len(stripped) > MAX_NAME_LENGTH:
+        raise InvalidName(f"A {what} name is at most {MAX_NAME_LENGTH} characters; "
+                          f"{stripped[:20]!r}... has {len(stripped)}.")
+    bad = [c for c in stripped if not c.isprintable()]
+    if bad:
+        raise InvalidName(f"A {what} name may only hold printable characters; {stripped!r} holds {bad[0]!r}.")
+    return stripped
