@@ -1,0 +1,111 @@
+"""The compiled kernel against the readable reference learner: the same hats, bit for bit,
+and the same statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sticks_tui.learn import kernel
+from sticks_tui.learn.analysis import policy_matrix, win_probability
+from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import TrainingConfig, train
+
+CASES = [
+    # (sticks, games, seed, protocol, rule)
+    (10, 3000, 1, "explore", HatRule()),
+    (10, 3000, 2, "classic", HatRule()),
+    (20, 2000, 3, "explore", HatRule(floor="nonempty")),
+    (20, 2000, 4, "classic", HatRule(floor="nonempty")),
+    (15, 2000, 5, "explore", HatRule(start_balls=3, win_reward=2, loss_penalty=3)),
+    (15, 2000, 6, "classic", HatRule(start_balls=2, win_reward=3, loss_penalty=1, floor="nonempty")),
+    (12, 2000, 7, "explore", HatRule(start_balls=4, win_reward=0, loss_penalty=2)),
+    (40, 1000, 8, "explore", HatRule(win_reward=1, loss_penalty=0)),
+    (2, 500, 9, "explore", HatRule()),
+    (1, 101, 10, "classic", HatRule()),
+]
+
+
+@pytest.mark.parametrize(("sticks", "games", "seed", "protocol", "rule"), CASES)
+def test_kernel_and_reference_leave_identical_hats(sticks, games, seed, protocol, rule):
+    results = {}
+    for engine in ("kernel", "reference"):
+        config = TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, rule=rule, engine=engine)
+        results[engine] = train(config)
+    k, r = results["kernel"], results["reference"]
+    assert np.array_equal(k.brain.counts, r.brain.counts)
+    assert np.array_equal(k.opponent.counts, r.opponent.counts)
+    assert (k.games_played, k.wins_first, k.wins_brain) == (r.games_played, r.wins_first, r.wins_brain)
+    if sticks >= 10 and rule.win_reward + rule.loss_penalty > 0:
+        assert not np.array_equal(k.brain.counts, Hats(sticks, rule=rule).counts)  # it did learn
+
+
+def test_different_seeds_give_different_hats():
+    a = train(TrainingConfig(sticks=20, games=2000, seed=1)).brain.counts
+    b = train(TrainingConfig(sticks=20, games=2000, seed=2)).brain.counts
+    assert not np.array_equal(a, b)
+
+
+def test_how_the_games_are_cut_into_batches_does_not_matter():
+    config = TrainingConfig(sticks=20, games=5000, seed=3)
+    whole = train(config).brain.counts
+    a, b = Hats(20), Hats(20)
+    state = np.array([XorShift64Star(3).state], dtype=np.uint64)
+    stats = np.zeros(2, dtype=np.int64)
+    done = 0
+    for n in (1, 2, 997, 3000, 1000):
+        done += kernel.play_games(a.counts, b.counts, n, 20, kernel.PROTOCOL_EXPLORE, 3, 1, 1, 0, state, done, stats)
+    assert done == 5000
+    assert np.array_equal(a.counts, whole)
+
+
+def test_kernel_statistics_match_the_exact_win_probability():
+    """With learning off (reward 0, penalty 0) the kernel plays a fixed policy: the share of games
+    brain A wins must match the exact probability computed over all positions."""
+    rng = np.random.default_rng(0)
+    size = 10
+    a = Hats(size, rule=HatRule(win_reward=0, loss_penalty=0))
+    b = Hats(size, rule=a.rule)
+    for hats in (a, b):
+        for n in range(1, size + 1):
+            hats.counts[n, : min(3, n)] = rng.integers(1, 6, size=min(3, n))
+    before = (a.counts.copy(), b.counts.copy())
+    games = 200_000
+    result = train(TrainingConfig(sticks=size, games=games, seed=11, protocol="classic", rule=a.rule), a, b)
+    assert np.array_equal(a.counts, before[0]) and np.array_equal(b.counts, before[1])
+    pa, pb = policy_matrix(a.counts, 3), policy_matrix(b.counts, 3)
+    a_first = win_probability(pa, pb, size, True)
+    a_second = win_probability(pa, pb, size, False)
+    expected_a = (a_first + a_second) / 2
+    expected_first = (a_first + (1 - a_second)) / 2
+    sd = 0.5 / np.sqrt(games)
+    assert abs(result.wins_brain / games - expected_a) < 6 * sd
+    assert abs(result.wins_first / games - expected_first) < 6 * sd
+
+
+def test_reference_statistics_match_the_exact_win_probability_too():
+    size = 6
+    a = Hats(size, rule=HatRule(win_reward=0, loss_penalty=0))
+    b = Hats(size, rule=a.rule)
+    a.counts[6] = [1, 1, 6]
+    a.counts[4] = [5, 1, 1]
+    games = 20_000
+    result = train(TrainingConfig(sticks=size, games=games, seed=12, protocol="classic", rule=a.rule,
+                                  engine="reference"), a, b)
+    pa, pb = policy_matrix(a.counts, 3), policy_matrix(b.counts, 3)
+    expected = (win_probability(pa, pb, size, True) + win_probability(pa, pb, size, False)) / 2
+    assert abs(result.wins_brain / games - expected) < 6 * 0.5 / np.sqrt(games)
+
+
+def test_the_kernel_never_draws_an_illegal_ball_even_with_counts_in_illegal_cells():
+    a, b = Hats(5), Hats(5)
+    for hats in (a, b):
+        hats.counts[1] = [1, 10**6, 10**6]
+        hats.counts[2] = [1, 1, 10**6]
+    result = train(TrainingConfig(sticks=5, games=20_000, seed=13, protocol="explore"), a, b)
+    # an illegal ball would leave a negative heap: the kernel would run off the array or
+    # reinforce the illegal cell. Neither happened:
+    assert result.games_played == 20_000
+    for hats in (a, b):
+        assert hats.counts[1, 1] == hats.counts[1, 2] == hats.counts[2, 2] == 10**6
