@@ -1,0 +1,214 @@
+"""The trainer: plays exactly the games asked, keeps the two AIs apart, reports at most ~20 times
+a second, stops between batches when cancelled with the hats consistent, and really learns."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from sticks_tui.engine.events import TrainingProgress
+from sticks_tui.engine.game import Game
+from sticks_tui.engine.players import HatPlayer, RandomPlayer
+from sticks_tui.learn.analysis import analyse
+from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import PROTOCOLS, TrainingConfig, train
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+@pytest.mark.parametrize("games", [0, 1, 2, 7, 1001])
+def test_the_trainer_plays_exactly_the_games_asked(engine, games):
+    # From one stick the first mover must take it and lose: so the brain wins exactly the games
+    # it moves second in (every odd-numbered game), and the first mover never wins.
+    result = train(TrainingConfig(sticks=1, games=games, seed=1, engine=engine))
+    assert result.games_played == result.games_requested == games
+    assert result.wins_first == 0
+    assert result.wins_brain == games // 2
+    assert not result.cancelled
+
+
+def test_the_trainer_plays_exactly_the_games_asked_across_many_batches():
+    games = 2_000_001
+    seen = []
+    result = train(TrainingConfig(sticks=1, games=games, seed=1), progress=seen.append)
+    assert result.games_played == games
+    assert result.wins_brain == games // 2 and result.wins_first == 0
+    assert seen[-1].finished and seen[-1].games_done == games
+    assert result.curve[-1][0] == games
+
+
+def test_wins_add_up_in_a_real_run():
+    result = train(TrainingConfig(sticks=20, games=30_001, seed=5))
+    assert result.games_played == 30_001
+    assert 0 < result.wins_first < 30_001 and 0 < result.wins_brain < 30_001
+    # twin check through the reference engine: the same games give the same tallies
+    ref = train(TrainingConfig(sticks=20, games=3_001, seed=5, engine="reference"))
+    ker = train(TrainingConfig(sticks=20, games=3_001, seed=5))
+    assert (ref.wins_first, ref.wins_brain) == (ker.wins_first, ker.wins_brain)
+
+
+def test_reference_trainer_ends_every_game_it_counts(monkeypatch):
+    calls = []
+    original = HatPlayer.game_over
+    monkeypatch.setattr(HatPlayer, "game_over", lambda self, won: (calls.append(won), original(self, won)))
+    result = train(TrainingConfig(sticks=10, games=777, seed=2, engine="reference"))
+    assert result.games_played == 777
+    assert len(calls) == 2 * 777  # both learners told the result of every game
+    assert sum(calls) == 777  # exactly one winner a game
+
+
+def test_two_ais_never_share_state():
+    hats = Hats(10)
+    with pytest.raises(ValueError, match="brains of their own"):
+        train(TrainingConfig(sticks=10, games=10), hats, hats)
+    twin = Hats(10)
+    twin.counts = hats.counts[:]  # a view of the same memory
+    with pytest.raises(ValueError, match="brains of their own"):
+        train(TrainingConfig(sticks=10, games=10), hats, twin)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_the_two_result_brains_are_distinct_arrays_that_learn_apart(engine):
+    result = train(TrainingConfig(sticks=10, games=2000, seed=3, engine=engine))
+    assert result.brain is not result.opponent
+    assert not np.shares_memory(result.brain.counts, result.opponent.counts)
+    assert not np.array_equal(result.brain.counts, result.opponent.counts)
+    before = result.opponent.counts.copy()
+    result.brain.counts[5, 0] += 100
+    assert np.array_equal(result.opponent.counts, before)
+
+
+def test_training_an_existing_brain_learns_into_it():
+    brain = Hats(10)
+    result = train(TrainingConfig(sticks=10, games=500, seed=4), brain=brain)
+    assert result.brain is brain and brain != Hats(10)
+
+
+def test_a_brain_too_small_for_the_heap_is_refused():
+    with pytest.raises(ValueError, match="cannot train"):
+        train(TrainingConfig(sticks=20, games=10), brain=Hats(10))
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"sticks": 0}, "heap"), ({"sticks": 1001}, "heap"), ({"games": -1}, "games"),
+    ({"games": 10_000_001}, "games"), ({"protocol": "nope"}, "protocol"), ({"engine": "gpu"}, "engine"),
+    ({"sticks": 2.5}, "heap"),
+])
+def test_config_refuses_bad_values(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TrainingConfig(**kwargs)
+
+
+def test_protocols_are_documented():
+    assert set(PROTOCOLS) >= {"classic", "explore"}
+    assert all(len(text) > 20 for text in PROTOCOLS.values())
+
+
+def test_the_fixed_shape_of_the_hats_survives_a_million_games():
+    result = train(TrainingConfig(sticks=30, games=1_000_000, seed=6))
+    for hats in (result.brain, result.opponent):
+        assert hats.counts.shape == (31, 3) and hats.counts.dtype == np.int64
+        assert hats.counts.sum() > 31 * 3
+
+
+# -- cancel and progress ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_cancel_from_the_progress_callback_stops_between_batches_with_consistent_hats(engine):
+    stop = threading.Event()
+    reports: list[TrainingProgress] = []
+
+    def progress(p: TrainingProgress) -> None:
+        reports.append(p)
+        if p.games_done > 0:
+            stop.set()
+
+    games = 10_000_000 if engine == "kernel" else 200_000
+    rule = HatRule(floor="nonempty", loss_penalty=2)
+    config = TrainingConfig(sticks=60, games=games, seed=7, engine=engine, rule=rule)
+    result = train(config, progress=progress, cancel=stop)
+    assert result.cancelled
+    assert 0 < result.games_played < games
+    assert reports[-1].cancelled and reports[-1].finished
+    assert reports[-1].games_done == result.games_played
+    for hats in (result.brain, result.opponent):
+        legal = np.array([[b < min(3, n) for b in range(3)] for n in range(61)])
+        assert (hats.counts[legal] >= 0).all() and (hats.counts[~legal] == 0).all()
+        assert all(hats.counts[n, : min(3, n)].sum() >= 1 for n in range(1, 61))
+    # consistent: every game either fully learned from or never played. A run of exactly the
+    # games reported leaves the very same hats.
+    again = train(TrainingConfig(sticks=60, games=result.games_played, seed=7, engine=engine, rule=rule))
+    assert np.array_equal(again.brain.counts, result.brain.counts)
+    assert np.array_equal(again.opponent.counts, result.opponent.counts)
+
+
+def test_cancel_accepts_a_callable_and_a_set_event_plays_nothing():
+    stop = threading.Event()
+    stop.set()
+    result = train(TrainingConfig(sticks=10, games=1000, seed=1), cancel=stop)
+    assert result.cancelled and result.games_played == 0
+    assert result.brain == Hats(10)
+    result = train(TrainingConfig(sticks=10, games=1000, seed=1), cancel=lambda: False)
+    assert not result.cancelled and result.games_played == 1000
+
+
+def test_progress_reports_arrive_at_most_about_20_times_a_second():
+    reports: list[TrainingProgress] = []
+    t0 = time.perf_counter()
+    result = train(TrainingConfig(sticks=100, games=1_200_000, seed=8), progress=reports.append)
+    duration = time.perf_counter() - t0
+    assert len(reports) <= duration * 20 + 3
+    assert len(reports) >= 2  # the start and the end at least
+    done = [r.games_done for r in reports]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == result.games_played
+    assert [r.finished for r in reports].count(True) == 1 and reports[-1].finished
+    last = reports[-1]
+    assert last.hats.shape == (101, 3)
+    assert last.hats is not result.brain.counts  # a snapshot, not the live array
+    assert 0.0 <= last.agreement <= 1.0 and 0.0 <= last.win_probability_vs_perfect <= 1.0
+
+
+# -- it learns ----------------------------------------------------------------------------------
+
+def test_trained_ai_moving_second_beats_random_in_over_90_percent_of_10000_games():
+    brain = train(TrainingConfig(sticks=10, games=100_000, seed=2024)).brain
+    frozen = brain.counts.copy()
+    rng = XorShift64Star(99)
+    opponent_rng = random.Random(99)
+    ai = HatPlayer("AI", brain, rng, learn=False)
+    rand = RandomPlayer("random", opponent_rng)
+    wins = 0
+    for _ in range(10_000):
+        game = Game([rand, ai], 10)  # the random player moves first, from a winning heap
+        game.play_to_end()
+        wins += game.state.winner == 1
+    assert wins / 10_000 > 0.90
+    assert np.array_equal(brain.counts, frozen)
+    # and the exact figure agrees with what was played
+    exact = analyse(brain.counts).win_vs_random_second
+    assert wins / 10_000 == pytest.approx(exact, abs=0.02)
+
+
+def test_a_fresh_ai_moving_second_does_not_beat_random_that_often():
+    # the statistical test above can fail: an untrained brain is far from 90%
+    assert analyse(Hats(10).counts).win_vs_random_second < 0.6
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_after_100000_games_at_20_sticks_the_hats_play_perfectly(seed):
+    result = train(TrainingConfig(sticks=20, games=100_000, seed=seed))
+    a = analyse(result.brain.counts)
+    assert a.agreement == 1.0 and a.plays_perfectly
+    assert a.rule.matches_solution
+    assert a.win_vs_perfect_first > 0.9  # 20 sticks is a winning start
+
+
+def test_the_learning_curve_rises():
+    result = train(TrainingConfig(sticks=20, games=200_000, seed=3))
+    first, last = result.curve[0], result.curve[-1]
+    assert first[0] == 0 and last[0] == 200_000
+    assert last[1] > first[1]
