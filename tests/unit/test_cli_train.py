@@ -1,0 +1,113 @@
+"""`sticks-tui train`: the headless trainer for scripts and benchmarks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sticks_tui.cli import main
+from sticks_tui.learn.analysis import analyse
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.trainer import TrainingConfig, train
+
+
+def run_json(capsys, *args):
+    assert main(["train", *args, "--json"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out)
+
+
+def test_json_has_the_documented_keys(capsys):
+    data = run_json(capsys, "--sticks", "12", "--games", "12345", "--seed", "3")
+    for key in ("games", "seconds", "games_per_second", "hats", "agreement", "win_probability_vs_perfect"):
+        assert key in data
+    assert data["games"] == 12345
+    assert data["seconds"] > 0
+    assert data["games_per_second"] == pytest.approx(12345 / data["seconds"])
+    hats = data["hats"]
+    assert len(hats) == 13 and hats[0] == []
+    assert [len(row) for row in hats[1:4]] == [1, 2, 3]
+    assert all(len(row) == 3 for row in hats[3:])
+    assert all(isinstance(c, int) and c >= 1 for row in hats for c in row)
+    assert 0.0 <= data["agreement"] <= 1.0 and 0.0 <= data["win_probability_vs_perfect"] <= 1.0
+
+
+def test_json_hats_are_the_brain_the_trainer_made(capsys):
+    data = run_json(capsys, "--sticks", "15", "--games", "5000", "--seed", "9", "--protocol", "classic")
+    result = train(TrainingConfig(sticks=15, games=5000, seed=9, protocol="classic"))
+    assert data["hats"] == result.brain.as_lists()
+    a = analyse(result.brain.counts)
+    assert data["agreement"] == pytest.approx(a.agreement)
+    assert data["win_probability_vs_perfect"] == pytest.approx(a.win_probability_vs_perfect)
+
+
+@pytest.mark.parametrize("seed", ["0", "1"])
+def test_train_20_sticks_100000_games_plays_perfectly(capsys, seed):
+    data = run_json(capsys, "--sticks", "20", "--games", "100000", "--seed", seed)
+    assert data["games"] == 100_000
+    assert data["agreement"] == 1.0
+    assert data["rule_matches_solution"] is True
+    assert data["rule_discovered"] == "You lose if you face 1, 5, 9, ... sticks: n = 1 mod 4."
+    brain = Hats.from_lists(data["hats"])
+    assert analyse(brain.counts).plays_perfectly
+
+
+def test_rule_options_reach_the_trainer(capsys):
+    data = run_json(capsys, "--sticks", "10", "--games", "3000", "--seed", "1", "--floor", "nonempty",
+                    "--start-balls", "2", "--reward", "3", "--penalty", "2", "--engine", "reference")
+    assert data["rule"] == {"floor": "nonempty", "start_balls": 2, "win_reward": 3, "loss_penalty": 2}
+    assert data["engine"] == "reference"
+    assert any(c == 0 for row in data["hats"] for c in row)  # only 'nonempty' lets a count reach 0
+
+
+def test_text_output_shows_the_hats_the_speed_and_the_analysis(capsys):
+    assert main(["train", "--sticks", "12", "--games", "20000", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "20,000 training games at 12 sticks" in out
+    assert "12 | {1: " in out and " 1 | {1: 1}" in out
+    assert "games/s" in out
+    assert "agreement with perfect play" in out
+    assert "chance to beat a perfect player" in out
+    assert "n = 1 mod 4" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--sticks", "abc"], "--sticks must be a whole number, not 'abc'"),
+    (["--sticks", "0"], "--sticks must be between 1 and 1,000, not 0"),
+    (["--sticks", "5000"], "--sticks must be between 1 and 1,000"),
+    (["--games", "-5"], "--games must be between 0 and 10,000,000, not -5"),
+    (["--games", "lots"], "--games must be a whole number"),
+    (["--games", "20000000"], "--games must be between 0 and 10,000,000"),
+    (["--protocol", "bogus"], "invalid choice: 'bogus'"),
+    (["--floor", "zero"], "invalid choice: 'zero'"),
+    (["--seed", "-1"], "--seed must be between 0"),
+    (["--penalty", "1.5"], "--penalty must be a whole number"),
+])
+def test_bad_arguments_exit_2_with_a_clear_message(capsys, args, message):
+    with pytest.raises(SystemExit) as exited:
+        main(["train", *args])
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "Traceback" not in captured.err + captured.out
+    assert captured.out == ""
+
+
+def test_bad_arguments_in_a_real_process_exit_2_without_a_traceback():
+    proc = subprocess.run([sys.executable, "-m", "sticks_tui", "train", "--sticks", "ten", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "--sticks must be a whole number, not 'ten'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_a_real_process_prints_one_json_object():
+    proc = subprocess.run([sys.executable, "-m", "sticks_tui", "train", "--sticks", "10", "--games", "777",
+                           "--seed", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["games"] == 777

@@ -1,0 +1,66 @@
+"""The core never loads the UI: import it in a fresh interpreter and look at sys.modules."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CORE = ["sticks_tui.engine", "sticks_tui.learn", "sticks_tui.solve", "sticks_tui.store", "sticks_tui.commands"]
+
+PROBE = textwrap.dedent("""
+    import importlib, json, pkgutil, sys
+    packages = json.loads(sys.argv[1])
+    loaded = []
+    for name in packages:
+        package = importlib.import_module(name)
+        loaded.append(name)
+        for info in pkgutil.walk_packages(package.__path__, name + "."):
+            importlib.import_module(info.name)
+            loaded.append(info.name)
+    import sticks_tui.cli
+    sticks_tui.cli.build_parser()  # every sub-command registers itself
+    loaded.append("sticks_tui.cli")
+    ui = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich") or m.startswith("sticks_tui.ui"))
+    print(json.dumps({"loaded": loaded, "ui": ui}))
+""")
+
+
+def probe(packages):
+    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(packages)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_the_core_and_the_cli_never_import_textual_or_rich():
+    # the store may not exist yet in every checkout: import it when it is there
+    packages = [p for p in CORE if p != "sticks_tui.store" or importlib.util.find_spec(p) is not None]
+    result = probe(packages)
+    assert result["ui"] == []
+    for required in ("sticks_tui.engine.rules", "sticks_tui.learn.kernel", "sticks_tui.learn.trainer",
+                     "sticks_tui.solve.sticks", "sticks_tui.commands.train", "sticks_tui.cli"):
+        assert required in result["loaded"]
+
+
+def test_the_headless_trainer_runs_without_textual():
+    code = ("import sys; from sticks_tui.cli import main; "
+            "rc = main(['train', '--sticks', '8', '--games', '100', '--seed', '1', '--json']); "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; "
+            "print(rc, bad, file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip().splitlines()[-1] == "0 []"
+
+
+def test_the_probe_can_see_textual_when_it_is_loaded():
+    """The probe itself must be able to fail: importing the UI shows up."""
+    if importlib.util.find_spec("textual") is None:
+        pytest.skip("textual not installed")
+    code = PROBE.replace("import sticks_tui.cli", "import textual.app, sticks_tui.cli")
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(["sticks_tui.engine"])], capture_output=True,
+                          text=True, timeout=120)
+    assert "textual" in json.loads(proc.stdout)["ui"]
