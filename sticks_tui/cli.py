@@ -9,7 +9,7 @@ import sys
 from sticks_tui import __version__
 
 #: Sub-command modules under sticks_tui.commands, each with register(subparsers).
-COMMAND_MODULES = ["train", "nim"]
+COMMAND_MODULES = ["train", "nim", "classic", "records", "brain"]
 
 
 def build_parser() -> argparse.ArgumentParser:

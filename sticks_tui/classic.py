@@ -1,0 +1,267 @@
+"""The classic console game, line by line as in the seeds' transcripts (seed 002, with seed 000's option 3).
+
+    Welcome to the Game of Sticks!
+    How many sticks are there on the table initially (10-100)? 10
+    Options:
+     Play against a friend (1)
+     Play against the computer (2)
+     Play against the trained computer (3)
+    Which option do you take (1-3)? 2
+
+    There are 10 sticks on the board.
+    Player 1: How many sticks do you take (1-3)? 3
+
+    There are 7 sticks on the board.
+    AI selects 2.
+    ...
+    AI loses.
+     1 | {1: 1}
+     2 | {1: 1, 2: 1}
+    ...
+    Play again (y/n)? n
+
+Decisions where the seeds are silent (kept in one place so the README and tests can cite them):
+- The take prompt always reads "(1-3)", as every seed transcript does even with 1 or 2 sticks
+  left; a number larger than the sticks left is refused with "Please enter a number between 1 and
+  2" (the error names the range that is really open). The take error has no full stop, the heap
+  error has one: both exactly as seed 002 prints them.
+- The menu is skipped when the mode is given up front (`mode=` / `--mode`): seed 002's Night-1
+  transcripts (friend games) have no menu, and this reproduces them exactly.
+- "Play again (y/n)? " follows every game, friend games too; a new game keeps the heap and opponent.
+- The person always moves first (Player 1), as in every transcript.
+- After each game against an AI its hats are printed in seed 003's table, hats 1 to the heap.
+- Records: the people are "Player 1" and "Player 2" unless named (`--name`, `--name2`); the AIs
+  are "Learning AI" and "Trained AI". Every finished game is recorded; an abandoned one is not.
+- Option 2 plays brain "default" (or `brain=`): loaded at the start, saved after every game.
+  Option 3 trains a fresh brain (100,000 AI-vs-AI games at the chosen heap, the trainer's default
+  protocol) and saves it as brain "trained", replacing the previous one (seed 000 trains afresh
+  each time); it then learns from the games played and is saved after each.
+- When input is not a terminal (a pipe or a file), each answer is echoed after its prompt, so
+  the output reads like the seeds' transcripts; a terminal echoes by itself.
+- End of input at any prompt ends the program with status 0; Ctrl-C with status 130. Both print a
+  newline so the shell prompt starts on a fresh line, and neither prints a traceback.
+- Store trouble (notices, a failed save) goes to stderr, so stdout stays the transcript.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+from sticks_tui.engine.game import Game
+from sticks_tui.engine.players import HatPlayer, HumanPlayer
+from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, GameState, sticks_word
+from sticks_tui.learn.hats import Hats
+
+MAX_TAKE = 3
+MODES = ("friend", "computer", "trained")
+DEFAULT_BRAIN = "default"
+TRAINED_BRAIN = "trained"
+TRAINING_GAMES = 100_000
+AI_NAMES = {"computer": "Learning AI", "trained": "Trained AI"}
+OPPONENT_KINDS = {"friend": "friend", "computer": "learning", "trained": "trained"}
+
+WELCOME = "Welcome to the Game of Sticks!"
+HEAP_PROMPT = f"How many sticks are there on the table initially ({MIN_HEAP}-{MAX_HEAP})? "
+HEAP_ERROR = f"Please enter a number between {MIN_HEAP} and {MAX_HEAP}."
+MENU = ("Options:\n"
+        " Play against a friend (1)\n"
+        " Play against the computer (2)\n"
+        " Play against the trained computer (3)")
+MENU_PROMPT = "Which option do you take (1-3)? "
+MENU_ERROR = "Please enter a number between 1 and 3."
+TAKE_PROMPT = "{name}: How many sticks do you take (1-%d)? " % MAX_TAKE
+TAKE_ERROR = "Please enter a number between 1 and {top}"
+AGAIN_PROMPT = "Play again (y/n)? "
+AGAIN_ERROR = "Please answer y or n."
+TRAINING = "Training AI, please wait..."
+
+
+class EndOfInput(Exception):
+    """The input ran out (Ctrl-D, or the end of a pipe)."""
+
+
+def board_line(heap: int) -> str:
+    verb = "is" if heap == 1 else "are"
+    return f"There {verb} {heap} {sticks_word(heap)} on the board."
+
+
+def hats_table(hats: Hats, heap: int) -> str:
+    """Seed 003's table for hats 1..heap (a bigger brain's other hats are not shown)."""
+    size = min(heap, hats.size)
+    return Hats(size, hats.max_take, hats.rule, hats.counts[: size + 1]).table()
+
+
+class ClassicGame:
+    """The console game over any pair of text streams; `run()` returns the exit status."""
+
+    def __init__(self, store=None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 stderr: TextIO | None = None, rng: random.Random | None = None, mode: str | None = None,
+                 names: tuple[str, str] = ("Player 1", "Player 2"), brain: str = DEFAULT_BRAIN,
+                 training_games: int = TRAINING_GAMES, show_hats: bool = True, echo: bool | None = None) -> None:
+        if mode is not None and mode not in MODES:
+            raise ValueError(f"The mode is one of {', '.join(MODES)}, not {mode!r}.")
+        self.store = store
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.rng = rng if rng is not None else random.Random()
+        self.mode = mode
+        self.names = names
+        self.brain_name = brain
+        self.training_games = training_games
+        self.show_hats = show_hats
+        if echo is None:
+            try:
+                echo = not self.stdin.isatty()
+            except (AttributeError, ValueError):
+                echo = True
+        self.echo = echo
+        self.hats: Hats | None = None
+        self.save_as: str | None = None  # the brain to save the AI's hats to after each game
+
+    # -- input and output ----------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def warn(self, text: str) -> None:
+        self.stdout.flush()
+        self.stderr.write(text + "\n")
+        self.stderr.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise EndOfInput
+        answer = line.rstrip("\r\n")
+        if self.echo:
+            self.stdout.write(answer + "\n")
+        return answer.strip()
+
+    def ask_number(self, prompt: str, low: int, high: int, error: str) -> int:
+        while True:
+            answer = self.ask(prompt)
+            try:
+                value = int(answer)
+            except ValueError:
+                value = None
+            if value is not None and low <= value <= high:
+                return value
+            self.say(error)
+
+    def ask_yes_no(self, prompt: str) -> bool:
+        while True:
+            answer = self.ask(prompt).lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.say(AGAIN_ERROR)
+
+    # -- the program ---------------------------------------------------------------------------
+    def run(self) -> int:
+        try:
+            for notice in getattr(self.store, "notices", []):
+                self.warn(f"sticks-tui: {notice}")
+            self.say(WELCOME)
+            heap = self.ask_number(HEAP_PROMPT, MIN_HEAP, MAX_HEAP, HEAP_ERROR)
+            mode = self.mode
+            if mode is None:
+                self.say(MENU)
+                mode = MODES[self.ask_number(MENU_PROMPT, 1, 3, MENU_ERROR) - 1]
+            self.prepare_ai(mode, heap)
+            while True:
+                self.play_one(mode, heap)
+                if not self.ask_yes_no(AGAIN_PROMPT):
+                    return 0
+        except EndOfInput:
+            self.say()
+            return 0
+        except KeyboardInterrupt:
+            self.say()
+            return 130
+        finally:
+            try:
+                self.stdout.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+
+    def prepare_ai(self, mode: str, heap: int) -> None:
+        if mode == "friend":
+            return
+        if mode == "trained":
+            from sticks_tui.learn.trainer import TrainingConfig, train
+
+            self.say(TRAINING)
+            self.stdout.flush()
+            result = train(TrainingConfig(sticks=heap, games=self.training_games, seed=self.rng.getrandbits(63)))
+            self.hats = result.brain
+            self.save_as = TRAINED_BRAIN
+            if self.store is not None:
+                self.try_store(lambda: (self.store.save_brain(TRAINED_BRAIN, self.hats, result.games_played,
+                                                              replace=True),
+                                        self.store.save_training_curve(TRAINED_BRAIN, result.curve)))
+            return
+        self.save_as = self.brain_name
+        if self.store is not None:
+            self.hats = self.try_store(
+                lambda: self.store.load_or_create_brain(self.brain_name, heap, MAX_TAKE))
+        if self.hats is None:  # no store, or it failed: a fresh AI that is not kept
+            self.hats = Hats(heap, MAX_TAKE)
+            self.save_as = None
+
+    def try_store(self, action):
+        from sticks_tui.store import StoreError
+
+        try:
+            return action()
+        except StoreError as exc:
+            self.warn(f"sticks-tui: {exc}")
+            return None
+
+    def play_one(self, mode: str, heap: int) -> GameState:
+        human = HumanPlayer(self.names[0])
+        if mode == "friend":
+            other = HumanPlayer(self.names[1])
+        else:
+            other = HatPlayer(AI_NAMES[mode], self.hats, self.rng)
+        game = Game([human, other], heap, first=0, max_take=MAX_TAKE)
+        try:
+            while not game.is_over:
+                self.say()
+                self.say(board_line(game.state.heap))
+                if game.waiting_for_human:
+                    top = min(MAX_TAKE, game.state.heap)
+                    take = self.ask_number(TAKE_PROMPT.format(name=game.current.name), 1, top,
+                                           TAKE_ERROR.format(top=top))
+                    game.play(take)
+                else:
+                    game.step()
+                    self.say(f"AI selects {game.state.history[-1].take}.")
+        except BaseException:
+            game.abandon()  # a half game teaches the AI nothing and is not recorded
+            raise
+        state = game.state
+        loser = state.loser
+        if mode == "friend":
+            self.say(f"{game.players[loser].name}, you lose.")
+        else:
+            self.say("AI loses." if loser == 1 else "You lose.")
+            if self.show_hats:
+                self.say(hats_table(self.hats, heap))
+        self.keep(mode, heap, state, (human.name, other.name))
+        return state
+
+    def keep(self, mode: str, heap: int, state: GameState, players: tuple[str, str]) -> None:
+        if self.store is None:
+            return
+        brain = None if mode == "friend" else (self.save_as or None)
+        self.try_store(lambda: self.store.record_game(
+            game="sticks", start=str(heap), opponent=OPPONENT_KINDS[mode], players=players,
+            moves=[m.take for m in state.history], loser=state.loser, brain=brain,
+            ai_seats=() if mode == "friend" else (1,)))
+        if mode != "friend" and self.save_as is not None:
+            self.try_store(lambda: self.store.save_brain(self.save_as, self.hats, 1))

@@ -1,0 +1,103 @@
+"""`sticks-tui brain ...`: list, export, import, copy, rename, reset and delete the AI's named brains."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "brain", help="list, export, import, copy, rename, reset or delete the AI's saved brains",
+        description="The learning AI's brains (its hats) are kept by name in the database. Export one to a "
+                    "JSON file to share a trained AI; import checks every field of a file before keeping it.")
+    sub = p.add_subparsers(title="actions", metavar="ACTION", required=True)
+    a = sub.add_parser("list", help="every brain: size, rule, games trained, its own record")
+    a.add_argument("--json", action="store_true", help="print JSON instead of text")
+    a.set_defaults(handler=run_list)
+    a = sub.add_parser("export", help="write a brain to a JSON file")
+    a.add_argument("name")
+    a.add_argument("file")
+    a.set_defaults(handler=run_export)
+    a = sub.add_parser("import", help="read a brain from a JSON file (checked before anything is kept)")
+    a.add_argument("file")
+    a.add_argument("name", nargs="?", default=None, help="name to keep it under (default: the name in the file)")
+    a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name")
+    a.set_defaults(handler=run_import)
+    a = sub.add_parser("copy", help="copy a brain under a new name")
+    a.add_argument("src")
+    a.add_argument("dst")
+    a.set_defaults(handler=lambda args: _do(args, lambda s: s.copy_brain(args.src, args.dst),
+                                            f"Copied {args.src!r} to {args.dst!r}."))
+    a = sub.add_parser("rename", help="rename a brain (its games and curve follow it)")
+    a.add_argument("old")
+    a.add_argument("new")
+    a.set_defaults(handler=lambda args: _do(args, lambda s: s.rename_brain(args.old, args.new),
+                                            f"Renamed {args.old!r} to {args.new!r}."))
+    a = sub.add_parser("reset", help="make a brain forget everything it learned")
+    a.add_argument("name")
+    a.set_defaults(handler=lambda args: _do(args, lambda s: s.reset_brain(args.name),
+                                            f"Reset {args.name!r}: fresh hats, 0 games trained."))
+    a = sub.add_parser("delete", help="delete a brain")
+    a.add_argument("name")
+    a.set_defaults(handler=lambda args: _do(args, lambda s: s.delete_brain(args.name),
+                                            f"Deleted {args.name!r}."))
+
+
+def _do(args: argparse.Namespace, action, done: str | None = None) -> int:
+    """Open the store, run `action(store)`; a refusal prints its reason (status 1, or 2 for a bad name)."""
+    from sticks_tui.store import InvalidName, Store, StoreError
+
+    with Store.open(args.data_dir) as store:
+        for notice in store.notices:
+            print(f"sticks-tui: {notice}", file=sys.stderr)
+        try:
+            result = action(store)
+        except InvalidName as exc:
+            print(f"sticks-tui brain: {exc}", file=sys.stderr)
+            return 2
+        except StoreError as exc:
+            print(f"sticks-tui brain: {exc}", file=sys.stderr)
+            return 1
+    if callable(done):
+        print(done(result))
+    elif done:
+        print(done)
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    def listing(store):
+        return [(b, store.brain_record(b.name)) for b in store.list_brains()]
+
+    def show(rows) -> str:
+        if args.json:
+            return json.dumps([{"name": b.name, "size": b.size, "max_take": b.max_take,
+                                "rule": {"start_balls": b.rule.start_balls, "win_reward": b.rule.win_reward,
+                                         "loss_penalty": b.rule.loss_penalty, "floor": b.rule.floor},
+                                "games_trained": b.games_trained, "updated": b.updated.isoformat(),
+                                "wins": w, "losses": lo} for b, (w, lo) in rows])
+        if not rows:
+            return "No brains saved yet."
+        width = max(5, *(len(b.name) for b, _ in rows))
+        lines = [f"{'Brain':<{width}}  {'Hats':>4}  {'Take':>4}  {'Rule':<14}  {'Games trained':>13}  "
+                 f"{'Won':>5}  {'Lost':>5}  Updated"]
+        for b, (w, lo) in rows:
+            rule = f"+{b.rule.win_reward}/-{b.rule.loss_penalty} {b.rule.floor}"
+            updated = b.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+            lines.append(f"{b.name:<{width}}  {b.size:>4}  {b.max_take:>4}  {rule:<14}  {b.games_trained:>13,}  "
+                         f"{w:>5}  {lo:>5}  {updated}")
+        return "\n".join(lines)
+
+    return _do(args, listing, show)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    return _do(args, lambda s: s.export_brain(args.name, args.file),
+               f"Exported brain {args.name!r} to {args.file}.")
+
+
+def run_import(args: argparse.Namespace) -> int:
+    return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace),
+               lambda name: f"Imported {args.file} as brain {name!r}.")

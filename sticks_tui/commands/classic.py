@@ -1,0 +1,64 @@
+"""`sticks-tui classic`: the seeds' line-by-line console game, for plain terminals and pipes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+
+from sticks_tui.commands.common import int_in_range
+
+
+def _name(text: str) -> str:
+    from sticks_tui.store import InvalidName, validate_name
+
+    try:
+        return validate_name(text, "player")
+    except InvalidName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def register(subparsers) -> None:
+    from sticks_tui.classic import DEFAULT_BRAIN, MODES, TRAINED_BRAIN, TRAINING_GAMES
+
+    p = subparsers.add_parser(
+        "classic", help="the classic line-by-line game (seed 002), for plain terminals and pipes",
+        description="The console Game of Sticks, line for line as in the original assignment: play a friend, "
+                    "the learning AI (brain 'default', saved after every game) or a freshly trained AI "
+                    f"(saved as brain '{TRAINED_BRAIN}'). Reads piped input; end of input quits.")
+    p.add_argument("--mode", choices=list(MODES), default=None,
+                   help="skip the options menu: friend (1), computer (2) or trained (3)")
+    p.add_argument("--name", type=_name, default="Player 1", help="your name in the records (default 'Player 1')")
+    p.add_argument("--name2", type=_name, default="Player 2",
+                   help="your friend's name in the records (default 'Player 2')")
+    p.add_argument("--brain", type=_name, default=DEFAULT_BRAIN,
+                   help=f"the learning AI's brain for option 2 (default '{DEFAULT_BRAIN}')")
+    p.add_argument("--train-games", type=int_in_range(0, 10_000_000, "--train-games"), default=TRAINING_GAMES,
+                   help=f"training games for option 3 (default {TRAINING_GAMES:,})")
+    p.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,
+                   help="seed for a repeatable AI")
+    p.add_argument("--no-hats", dest="show_hats", action="store_false",
+                   help="do not print the AI's hats after each game")
+    p.add_argument("--echo", action=argparse.BooleanOptionalAction, default=None,
+                   help="write each answer after its prompt (default: only when input is not a terminal)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sticks_tui.classic import ClassicGame
+    from sticks_tui.store import Store
+
+    store = Store.open(args.data_dir)
+    try:
+        game = ClassicGame(store, rng=random.Random(args.seed), mode=args.mode, names=(args.name, args.name2),
+                           brain=args.brain, training_games=args.train_games, show_hats=args.show_hats,
+                           echo=args.echo)
+        try:
+            return game.run()
+        except BrokenPipeError:  # the reader went away (`| head`): nothing more to say to it
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+    finally:
+        store.close()
