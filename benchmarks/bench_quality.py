@@ -1,0 +1,48 @@
+"""Learning quality: for each protocol, the share of seeds whose trained AI plays every winning hat
+it can face the way perfect play does, after 100,000 games, at 20 and 100 sticks (kernel engine).
+
+    python benchmarks/bench_quality.py [--seeds 200] [--games 100000] [--sticks 20 100]
+
+"Agrees" means the hat's most likely ball is a winning move; hats of losing heaps have no right
+answer and are not counted. The AI plays both seats, so it can face every heap from 1 to N.
+Goal for the default protocol: at least 99% of seeds at 20 sticks and 95% at 100.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from sticks_tui.learn.analysis import analyse
+from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, PROTOCOLS, TrainingConfig, train
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=200, help="seeds 0..N-1 (default 200)")
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--sticks", type=int, nargs="+", default=[20, 100])
+    parser.add_argument("--protocols", nargs="+", default=list(PROTOCOLS), choices=list(PROTOCOLS))
+    args = parser.parse_args()
+    print(f"# share of {args.seeds} seeds where every winning hat agrees with perfect play "
+          f"after {args.games:,} games (default protocol: {DEFAULT_PROTOCOL})")
+    print(f"{'protocol':<9} {'sticks':>6} {'perfect seeds':>14} {'share':>7}  {'time':>6}  worst hats")
+    for protocol in args.protocols:
+        for sticks in args.sticks:
+            t0 = time.perf_counter()
+            good = 0
+            wrong_hats: dict[int, int] = {}
+            for seed in range(args.seeds):
+                result = train(TrainingConfig(sticks=sticks, games=args.games, seed=seed, protocol=protocol))
+                assert result.games_played == args.games
+                analysis = analyse(result.brain.counts)
+                good += analysis.plays_perfectly
+                for hat in analysis.disagreeing:
+                    wrong_hats[hat] = wrong_hats.get(hat, 0) + 1
+            worst = ", ".join(f"hat {h} x{c}" for h, c in sorted(wrong_hats.items(), key=lambda kv: -kv[1])[:3])
+            print(f"{protocol:<9} {sticks:>6} {good:>8}/{args.seeds:<5} {good / args.seeds:>7.1%}  "
+                  f"{time.perf_counter() - t0:>5.0f}s  {worst or '-'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""Training speed: games per second at 20 and 100 sticks, kernel and reference, both protocols.
+
+    python benchmarks/bench_train.py [--runs 5]
+
+Each figure is the median of several runs of `train()` (the same call the app and the CLI make,
+progress snapshots included). The kernel is compiled (or loaded from numba's cache) before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+
+from sticks_tui.learn.trainer import PROTOCOLS, TrainingConfig, train
+
+#: Games per run: enough for ~0.3-1 s each.
+GAMES = {("kernel", 20): 3_000_000, ("kernel", 100): 1_000_000,
+         ("reference", 20): 20_000, ("reference", 100): 5_000}
+
+
+def measure(engine: str, sticks: int, protocol: str, runs: int) -> float:
+    rates = []
+    for seed in range(runs):
+        result = train(TrainingConfig(sticks=sticks, games=GAMES[engine, sticks], seed=seed, protocol=protocol,
+                                      engine=engine))
+        assert result.games_played == GAMES[engine, sticks]
+        rates.append(result.games_per_second)
+    return statistics.median(rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed")
+    args = parser.parse_args()
+    train(TrainingConfig(sticks=5, games=10, seed=0))  # compile / load the kernel outside the timings
+    print(f"# training speed, median of {args.runs} runs ({platform.python_version()}, {platform.machine()})")
+    print(f"{'engine':<10} {'protocol':<9} {'sticks':>6} {'games/s':>12}")
+    for engine in ("kernel", "reference"):
+        for protocol in PROTOCOLS:
+            for sticks in (20, 100):
+                rate = measure(engine, sticks, protocol, args.runs)
+                print(f"{engine:<10} {protocol:<9} {sticks:>6} {rate:>12,.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
