@@ -1,0 +1,1 @@
+"""The Textual app. Nothing in the core imports from here."""

@@ -1,0 +1,172 @@
+"""Analysis: what the AI learned, hat by hat, held against the exact solution (seed 002's part 4)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+from sticks_tui.learn.analysis import analyse
+from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
+from sticks_tui.ui.widgets.curve import LearningCurve
+
+
+class AnalysisScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("c", "copy_brain", "Copy brain"),
+        Binding("x", "reset_brain", "Reset brain"),
+        Binding("f5", "reload", "Reload"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="analysis"):
+            with Horizontal(id="analysis-controls"):
+                yield Label("Brain ")
+                yield Select([], id="brain", allow_blank=False, compact=True, prompt="brain")
+                yield Label("  Hats up to ")
+                yield Input("", id="upto", compact=True, max_length=4)
+                yield Label("", id="upto-error", classes="error")
+            yield Static("", id="analysis-summary")
+            yield DataTable(id="hats-table", cursor_type="row", zebra_stripes=True)
+            yield Label("Learning curve of the last training run", classes="section-title")
+            yield LearningCurve(id="analysis-curve")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.sub_title = "what the AI learned"
+        table = self.query_one("#hats-table", DataTable)
+        table.add_columns("Hat", "Balls 1/2/3", "Chance of 1/2/3", "AI plays", "Perfect", "Right?")
+        last = self.app.last_setup
+        self.query_one("#upto", Input).value = str(last.heap if last is not None else 20)
+        self._fill_brains()
+        self.action_reload()
+
+    def _fill_brains(self) -> None:
+        from sticks_tui.store import StoreError
+
+        try:
+            names = [b.name for b in self.app.store.list_brains()]
+        except StoreError as exc:
+            self.notify(str(exc), severity="error")
+            names = []
+        if self.app.brain_name not in names:
+            names.insert(0, self.app.brain_name)
+        select = self.query_one("#brain", Select)
+        with self.prevent(Select.Changed):
+            select.set_options([(n, n) for n in names])
+            select.value = self.app.brain_name
+
+    @on(Select.Changed, "#brain")
+    def _brain_changed(self, event: Select.Changed) -> None:
+        if event.value != self.app.brain_name and isinstance(event.value, str):
+            if self.app.training_running:
+                self.notify("The AI is training: switch brains when it has finished.", severity="warning")
+                with self.prevent(Select.Changed):
+                    event.select.value = self.app.brain_name
+                return
+            self.app.load_brain(event.value)
+            self.notify(f"The learning AI now plays with the brain '{event.value}'.")
+            self.action_reload()
+
+    @on(Input.Submitted, "#upto")
+    @on(Input.Changed, "#upto")
+    def _upto_changed(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        brain = self.app.brain
+        error = self.query_one("#upto-error", Label)
+        text = self.query_one("#upto", Input).value.strip()
+        if not text.isdigit() or not 2 <= int(text) <= brain.size:
+            error.update(f" Please enter a number between 2 and {brain.size}.")
+            return
+        error.update("")
+        upto = int(text)
+        result = analyse(brain.counts[: upto + 1], brain.max_take)
+        wrong = ", ".join(map(str, result.disagreeing[:12])) + (" ..." if len(result.disagreeing) > 12 else "")
+        lines = [
+            f"[b]{result.rule.sentence}[/b]",
+            result.rule.verdict,
+            f"Right in {result.agreement:.0%} of the winning hats"
+            + (f" (wrong: {wrong})." if result.disagreeing else ": it plays perfectly.")
+            + f"  Exact chance to win from {upto}: vs a perfect player {result.win_vs_perfect_first:.1%} "
+              f"moving first, {result.win_vs_perfect_second:.1%} second; vs a random player "
+              f"{result.win_vs_random_first:.1%} first, {result.win_vs_random_second:.1%} second.",
+        ]
+        self.query_one("#analysis-summary", Static).update("\n".join(lines))
+        table = self.query_one("#hats-table", DataTable)
+        table.clear()
+        for v in result.hats:
+            counts = "/".join(map(str, v.counts))
+            chances = " ".join(f"{p:.0%}" for p in v.probabilities)
+            perfect = ("take " + " or ".join(map(str, v.optimal_moves))) if v.winning else "lost: any"
+            right = "-" if v.agrees is None else ("yes" if v.agrees else "NO")
+            table.add_row(str(v.hat), counts, chances, str(v.best_move), perfect, right)
+        from sticks_tui.store import StoreError
+
+        try:
+            curve = self.app.store.last_training_curve(self.app.brain_name)
+        except StoreError:
+            curve = []
+        self.query_one(LearningCurve).points = tuple(curve)
+
+    def action_copy_brain(self) -> None:
+        from sticks_tui.store import StoreError, validate_name
+
+        existing = set()
+        try:
+            existing = {b.name.casefold() for b in self.app.store.list_brains()}
+        except StoreError:
+            pass
+
+        def check(name: str) -> str | None:
+            try:
+                validate_name(name)
+            except ValueError as exc:
+                return str(exc)
+            return "A brain with that name exists already." if name.casefold() in existing else None
+
+        def done(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                self.app.save_brain()
+                self.app.store.copy_brain(self.app.brain_name, name)
+            except StoreError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.notify(f"Copied '{self.app.brain_name}' to '{name}'.")
+            self._fill_brains()
+
+        self.app.push_screen(NameDialog(f"Copy the brain '{self.app.brain_name}' as:",
+                                        f"{self.app.brain_name} copy", check), done)
+
+    def action_reset_brain(self) -> None:
+        if self.app.training_running:
+            self.notify("The AI is training: reset its brain when it has finished.", severity="warning")
+            return
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            from sticks_tui.store import StoreError
+
+            try:
+                self.app.store.reset_brain(self.app.brain_name)
+            except StoreError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.app.load_brain(self.app.brain_name)
+            self.notify(f"The brain '{self.app.brain_name}' has forgotten everything.")
+            self.action_reload()
+
+        self.app.push_screen(ConfirmDialog(f"Make the brain '{self.app.brain_name}' forget everything it "
+                                           "learned?", yes="Reset brain"), done)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

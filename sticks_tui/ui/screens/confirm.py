@@ -1,0 +1,71 @@
+"""A yes/no question before anything is thrown away."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+    AUTO_FOCUS = "#no"
+
+    def __init__(self, question: str, yes: str = "Yes") -> None:
+        super().__init__()
+        self.question = question
+        self.yes_label = yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.yes_label, id="yes", variant="error")
+                yield Button("Cancel", id="no")
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class NameDialog(ModalScreen[str | None]):
+    """Ask for a name (a new brain's, say); `check` returns an error message or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#name"
+
+    def __init__(self, question: str, value: str = "", check=None) -> None:
+        super().__init__()
+        self.question = question
+        self.value = value
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-title")
+            yield Input(self.value, id="name", compact=True, max_length=40)
+            yield Label("", id="name-error", classes="error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("OK", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        name = self.query_one("#name", Input).value.strip()
+        problem = self.check(name) if self.check else (None if name else "Please enter a name.")
+        if problem:
+            self.query_one("#name-error", Label).update(problem)
+            return
+        self.dismiss(name)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,365 @@
+"""The game screen: the sticks, Take 1/2/3, whose turn it is, the move log, and the live hat heatmap."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Header, Label, RichLog, Static
+
+from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, MoveMade
+from sticks_tui.engine.game import Game
+from sticks_tui.engine.players import HatPlayer, HumanPlayer
+from sticks_tui.engine.rules import sticks_word
+from sticks_tui.learn.hats import Hats
+from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.messages import CoreEvent
+from sticks_tui.ui.session import SPEEDS, MatchSetup, make_opponent
+from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.sticks_view import SticksView
+from sticks_tui.ui.widgets.training_badge import TrainingBadge
+
+LEAVE_SECONDS = 0.7
+FLASH_SECONDS = 3.0
+WATCH_NEXT_GAME = 1.0  # pause between games when watching AI vs AI
+SPEED_ORDER = list(SPEEDS)
+
+
+def move_sentence(name: str, take: int, before: int, after: int) -> str:
+    """The seeds' words: "Jamie takes 3 sticks, there are 17 sticks remaining." """
+    if after == 0:
+        if take == 1:
+            return f"{name} has to take the final stick and loses."
+        return f"{name} takes the last {take} sticks and loses."
+    remaining = "there is 1 stick remaining" if after == 1 else f"there are {after} sticks remaining"
+    return f"{name} takes {take} {sticks_word(take)}, {remaining}."
+
+
+class GameScreen(Screen):
+    BINDINGS = [
+        Binding("1", "take(1)", "Take", key_display="1-3"),
+        Binding("2", "take(2)", "Take 2", show=False),
+        Binding("3", "take(3)", "Take 3", show=False),
+        Binding("n", "play_again", "Play again"),
+        Binding("enter", "play_again", "Play again", show=False),
+        Binding("space", "pause", "Pause"),
+        Binding("p", "toggle_perfect", "Perfect"),
+        Binding("minus", "slower", "Speed", key_display="-/+"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False),
+        Binding("escape", "back", "Setup"),
+    ]
+
+    def __init__(self, setup: MatchSetup, trained_brain: Hats | None = None) -> None:
+        super().__init__()
+        self.setup = setup
+        self.trained_brain = trained_brain
+        self.bus = EventBus()
+        self.round = 0
+        self.speed = setup.speed
+        self.paused = False
+        self.game: Game | None = None
+        self.players = self._make_players()
+        self._ai_timer: Timer | None = None
+        self._flash_timer: Timer | None = None
+        self._pending_draw: dict[int, BallDrawn] = {}
+        self._unsubscribe = self.bus.subscribe(lambda event: self.post_message(CoreEvent(event)))
+        self.result_text = ""
+
+    # -- players -------------------------------------------------------------------------------
+    def _make_players(self):
+        app = self.app
+        setup = self.setup
+        rng = app.rng
+        kind = setup.opponent
+        if kind == "learning":
+            brain = app.brain
+        elif kind == "trained":
+            brain = self.trained_brain
+        else:
+            brain = None
+        if setup.watch:
+            first = make_opponent("learning", setup.name1, brain=app.brain, rng=rng, bus=self.bus)
+            if kind == "learning":  # its sparring partner has a brain of its own, never the same one
+                brain = Hats(app.brain.size)
+        else:
+            first = HumanPlayer(setup.name1)
+        second = (HumanPlayer(setup.name2) if kind == "friend"
+                  else make_opponent(kind, setup.name2, brain=brain, rng=rng, bus=self.bus))
+        return [first, second]
+
+    @property
+    def learner(self) -> HatPlayer | None:
+        """The learning player whose hats the heatmap shows (the saved brain's, if it plays)."""
+        learners = [p for p in self.players if isinstance(p, HatPlayer)]
+        for p in learners:
+            if p.hats is self.app.brain:
+                return p
+        return learners[0] if learners else None
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="game"):
+            with Vertical(id="board"):
+                yield Static("", id="turn")
+                yield SticksView(id="sticks")
+                yield Label("", id="count")
+                with Horizontal(id="moves"):
+                    for n in (1, 2, 3):
+                        yield Button(f"Take {n}", id=f"take-{n}", classes="take")
+                with Horizontal(id="after"):
+                    yield Button("Play again", id="again", variant="primary")
+                    yield Button("Setup", id="to-setup")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+            with Vertical(id="hats-panel"):
+                yield Label("", id="hats-title")
+                yield HatHeatmap(id="heatmap")
+                yield Label("► drawn • beside ↑↓ learned ✓ perfect\n░▒▓█ and colour: chance of that ball",
+                            id="hats-legend")
+        yield TrainingBadge()
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        names = " vs ".join(p.name for p in self.players)
+        self.sub_title = names
+        learner = self.learner
+        title = self.query_one("#hats-title", Label)
+        if learner is None:
+            title.update("The learning AI's hats (not playing)")
+        else:
+            title.update(f"{learner.name}'s hats")
+        self.new_game()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+        if self.game is not None and not self.game.is_over:
+            self.game.abandon()
+
+    # -- the game loop -------------------------------------------------------------------------
+    def new_game(self) -> None:
+        if self.game is not None and not self.game.is_over:
+            self.game.abandon()
+        first = self.setup.first_mover(self.round, self.app.rng)
+        self.round += 1
+        self.result_text = ""
+        self._pending_draw.clear()
+        self.game = Game(self.players, self.setup.heap, first=first, bus=self.bus)
+        log = self.query_one("#log", RichLog)
+        log.write(f"Game {self.round}: {self.setup.heap} sticks on the board. "
+                       f"{self.players[first].name} moves first.")
+        for player in self.players:
+            if not player.is_human and self.round == 1 and not self.setup.watch:
+                log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
+        self.query_one(SticksView).show(self.setup.heap)
+        self._refresh_heatmap(reset=True)
+        self.advance()
+
+    def advance(self) -> None:
+        """Show whose turn it is; if an AI is to move, let it after the chosen pause."""
+        game = self.game
+        self._update_controls()
+        if game.is_over:
+            return
+        if game.waiting_for_human:
+            return
+        if self.paused:
+            return
+        self._schedule_ai(self._delay())
+
+    def _delay(self) -> float:
+        override = self.app.ai_delay_override
+        return override if override is not None else SPEEDS[self.speed]
+
+    def _schedule_ai(self, delay: float) -> None:
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+        self._ai_timer = self.set_timer(delay, self._ai_move) if delay > 0 else None
+        if delay <= 0:
+            self.call_after_refresh(self._ai_move)
+
+    def _ai_move(self) -> None:
+        self._ai_timer = None
+        game = self.game
+        if game is None or game.is_over or game.waiting_for_human or self.paused:
+            return
+        game.step()
+        self.advance()
+
+    def action_take(self, n: int) -> None:
+        game = self.game
+        if game is None or not game.waiting_for_human or not game.state.is_legal(n):
+            self.app.bell()
+            return
+        game.play(n)
+        self.advance()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = self.game
+        if game is None:
+            return True
+        if action == "take":
+            if game.is_over or not any(p.is_human for p in self.players):
+                return False  # no one here takes sticks by hand now: off the footer
+            return True if game.waiting_for_human and game.state.is_legal(parameters[0]) else None
+        if action == "play_again":
+            return game.is_over
+        if action == "pause":
+            return not any(p.is_human for p in self.players)
+        return True
+
+    # -- controls ------------------------------------------------------------------------------
+    def _update_controls(self) -> None:
+        game = self.game
+        over = game.is_over
+        for n in (1, 2, 3):
+            self.query_one(f"#take-{n}", Button).disabled = not (game.waiting_for_human and game.state.is_legal(n))
+        self.query_one("#moves").display = not over
+        self.query_one("#after").display = over
+        turn = self.query_one("#turn", Static)
+        heap = game.state.heap
+        count = self.query_one("#count", Label)
+        count.update(f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} on the board.")
+        if over:
+            turn.update(self.result_text)
+            turn.set_class(True, "-over")
+        else:
+            turn.set_class(False, "-over")
+            player = game.current
+            top = min(game.state.max_take, heap)
+            if player.is_human:
+                choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
+                turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).")
+            elif self.paused:
+                turn.update(f"Paused before {player.name}'s move: press space to go on.")
+            else:
+                turn.update(f"{player.name} is thinking ...")
+        if over and not self.setup.watch:
+            self.query_one("#again", Button).focus()
+        self.refresh_bindings()
+
+    def action_play_again(self) -> None:
+        if self.game is not None and self.game.is_over:
+            self.new_game()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        if not self.paused:
+            if self.game.is_over and self.setup.watch:
+                self.new_game()
+            else:
+                self.advance()
+        else:
+            if self._ai_timer is not None:
+                self._ai_timer.stop()
+                self._ai_timer = None
+            self._update_controls()
+        self.notify("Paused" if self.paused else "Going on", timeout=1)
+
+    def action_toggle_perfect(self) -> None:
+        heatmap = self.query_one(HatHeatmap)
+        heatmap.show_perfect = not heatmap.show_perfect
+
+    def action_slower(self) -> None:
+        i = SPEED_ORDER.index(self.speed)
+        self.speed = SPEED_ORDER[max(0, i - 1)]
+        self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
+
+    def action_faster(self) -> None:
+        i = SPEED_ORDER.index(self.speed)
+        self.speed = SPEED_ORDER[min(len(SPEED_ORDER) - 1, i + 1)]
+        self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
+
+    @on(Button.Pressed, ".take")
+    def _take_button(self, event: Button.Pressed) -> None:
+        self.action_take(int(event.button.id.removeprefix("take-")))
+
+    @on(Button.Pressed, "#again")
+    def _again_button(self) -> None:
+        self.action_play_again()
+
+    @on(Button.Pressed, "#to-setup")
+    def _setup_button(self) -> None:
+        self.action_back()
+
+    # -- core events ---------------------------------------------------------------------------
+    def on_core_event(self, message: CoreEvent) -> None:
+        event = message.event
+        log = self.query_one("#log", RichLog)
+        if isinstance(event, BallDrawn):
+            self._pending_draw[event.player] = event
+            if self.learner is not None and event.name == self.learner.name:
+                self._refresh_heatmap(drawn=(event.hat, event.ball))
+        elif isinstance(event, MoveMade):
+            sentence = move_sentence(event.name, event.take, event.heap_before, event.heap_after)
+            draw = self._pending_draw.pop(event.player, None)
+            if draw is not None:
+                sentence = f"{event.name} draws ball {draw.ball} from hat {draw.hat}. " + sentence
+            log.write(sentence)
+            sticks = self.query_one(SticksView)
+            sticks.show(event.heap_after, event.take)
+            self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+        elif isinstance(event, HatsReinforced):
+            changes = ", ".join(
+                f"hat {c.hat} ball {c.ball}: {c.before}→{c.after}" for c in event.changes) or "no balls drawn"
+            verb = "won and adds a ball for each it drew" if event.won else "lost and throws away the balls it drew"
+            log.write(f"{event.name} {verb} ({changes}).")
+            if self.learner is not None and event.name == self.learner.name:
+                flash = tuple((c.hat, c.ball, c.delta if c.delta else (1 if event.won else -1))
+                              for c in event.changes)
+                self._refresh_heatmap(flash=flash)
+                if self._flash_timer is not None:
+                    self._flash_timer.stop()
+                self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._refresh_heatmap(flash=()))
+        elif isinstance(event, GameOver):
+            self.result_text = f"{event.loser_name} took the last stick and loses. {event.winner_name} wins!"
+            log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
+            if any(not p.is_human for p in self.players) and not self.setup.watch:
+                log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
+            self._game_finished(event)
+
+    def _game_finished(self, event: GameOver) -> None:
+        app = self.app
+        state = self.game.state
+        if any(p.hats is app.brain for p in self.players if isinstance(p, HatPlayer)):
+            app.save_brain()
+        app.record_game(
+            game="sticks", start=str(state.start_heap), opponent=self.setup.opponent,
+            players=(self.players[0].name, self.players[1].name),
+            moves=[m.take for m in state.history], loser=event.loser,
+            ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human],
+            # the brain's own record counts games against people
+            brain=app.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None)
+        self._update_controls()
+        if self.setup.watch and not self.paused:
+            self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)
+
+    def _next_watched_game(self) -> None:
+        if self.setup.watch and not self.paused and self.game.is_over and self.is_current:
+            self.new_game()
+
+    # -- heatmap -------------------------------------------------------------------------------
+    def _refresh_heatmap(self, reset: bool = False, **changes) -> None:
+        heatmap = self.query_one(HatHeatmap)
+        learner = self.learner
+        hats = learner.hats if learner is not None else self.app.brain
+        shown = min(hats.size, self.setup.heap)
+        data = heatmap.data
+        if reset or data.hats != shown:
+            solution = solve_sticks(shown)
+            data = HeatmapData(counts=hats.counts.copy(), hats=shown, max_take=hats.max_take,
+                               perfect=tuple(solution.winning_moves(n) for n in range(shown + 1)))
+        else:
+            data = data.with_(counts=hats.counts.copy())
+        beside = frozenset(learner.beside) if learner is not None else frozenset()
+        if "flash" in changes and changes["flash"]:
+            beside = frozenset()
+        data = data.with_(beside=beside, **{k: v for k, v in changes.items()})
+        if "drawn" not in changes:
+            data = data.with_(drawn=None)
+        heatmap.data = data

@@ -1,0 +1,160 @@
+"""The first screen: choose the heap, the opponent, names, who moves first, and watch mode."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+
+from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
+from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
+from sticks_tui.ui.widgets.training_badge import TrainingBadge
+
+NAME_LIMIT = 24
+
+
+class SetupScreen(Screen):
+    """Sensible defaults: Enter in the heap box starts a game against the learning AI at once."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start game", show=True),
+        Binding("escape", "app.quit", "Quit", show=False),
+    ]
+    AUTO_FOCUS = "#heap"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="setup"):
+            yield Static("The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last "
+                         "stick loses.", id="setup-intro")
+            with Vertical(id="setup-form"):
+                with Horizontal(classes="row heap-row"):
+                    yield Label("Sticks (10-100)", classes="field")
+                    yield Input(str(20), id="heap", compact=True, type="text", max_length=6)
+                yield Label("", id="heap-error", classes="error")
+                with Horizontal(classes="row"):
+                    yield Label("Opponent", classes="field")
+                    yield Select([(label, key) for key, label in OPPONENTS.items()], value="learning",
+                                 allow_blank=False, id="opponent", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("Player 1's name", classes="field")
+                    yield Input("Player 1", id="name1", compact=True, max_length=NAME_LIMIT)
+                with Horizontal(classes="row"):
+                    yield Label("Player 2's name", classes="field")
+                    yield Input("Player 2", id="name2", compact=True, max_length=NAME_LIMIT)
+                with Horizontal(classes="row"):
+                    yield Label("Who moves first", classes="field")
+                    yield Select([(label, key) for key, label in FIRST_CHOICES.items()], value="p1",
+                                 allow_blank=False, id="first", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label("Watch AI vs AI", classes="field")
+                    yield Switch(False, id="watch")
+                    yield Label("the learning AI plays Player 1's seat", id="watch-help")
+                with Horizontal(classes="row"):
+                    yield Label("AI speed", classes="field")
+                    yield Select([(f"{k} ({v:g} s a move)", k) for k, v in SPEEDS.items()],
+                                 value=DEFAULT_SPEED, allow_blank=False, id="speed", compact=True)
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start game", id="start", variant="primary")
+                yield Button("Train the AI", id="train")
+                yield Button("Records", id="records")
+                yield Button("Analysis", id="analysis")
+        yield TrainingBadge()
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.sub_title = "set up a game"
+        last = self.app.last_setup
+        if last is not None:
+            self.query_one("#heap", Input).value = str(last.heap)
+            self.query_one("#opponent", Select).value = last.opponent
+            self.query_one("#name1", Input).value = last.name1
+            self.query_one("#name2", Input).value = last.name2
+            self.query_one("#first", Select).value = last.first
+            self.query_one("#watch", Switch).value = last.watch
+            self.query_one("#speed", Select).value = last.speed
+        self._sync_names()
+
+    @on(Select.Changed, "#opponent")
+    @on(Switch.Changed, "#watch")
+    def _sync_names(self) -> None:
+        opponent = self.query_one("#opponent", Select).value
+        watch = self.query_one("#watch", Switch).value
+        name2 = self.query_one("#name2", Input)
+        name1 = self.query_one("#name1", Input)
+        if opponent == "friend":
+            name2.disabled = False
+            if name2.value in AI_NAMES.values():
+                name2.value = "Player 2"
+        else:
+            name2.value = AI_NAMES[opponent] + (" 2" if watch and opponent == "learning" else "")
+            name2.disabled = True
+        name1.disabled = watch
+        if watch:
+            name1.value = "Learning AI"
+        elif name1.value == "Learning AI":
+            name1.value = "Player 1"
+
+    @on(Input.Changed, "#heap")
+    def _clear_error(self) -> None:
+        self.query_one("#heap-error", Label).update("")
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        setup = self.read_setup()
+        if setup is None:
+            return
+        self.app.last_setup = setup
+        if setup.opponent == "trained":
+            from sticks_tui.ui.screens.pretrain import PretrainScreen
+
+            self.app.push_screen(PretrainScreen(setup))
+        else:
+            from sticks_tui.ui.screens.game import GameScreen
+
+            self.app.push_screen(GameScreen(setup))
+
+    def read_setup(self) -> MatchSetup | None:
+        """The choices on screen, or None (with the reason shown inline) if they do not make a game."""
+        heap_input = self.query_one("#heap", Input)
+        error = self.query_one("#heap-error", Label)
+        try:
+            heap = parse_heap(heap_input.value, MIN_HEAP, MAX_HEAP)
+        except ValueError as exc:
+            error.update(str(exc))
+            heap_input.focus()
+            return None
+        opponent = self.query_one("#opponent", Select).value
+        watch = self.query_one("#watch", Switch).value
+        if watch and opponent == "friend":
+            error.update("To watch AI vs AI, choose an AI opponent.")
+            self.query_one("#opponent", Select).focus()
+            return None
+        name1 = self.query_one("#name1", Input).value.strip() or "Player 1"
+        name2 = self.query_one("#name2", Input).value.strip() or "Player 2"
+        if name1.casefold() == name2.casefold():
+            error.update("The two players need different names.")
+            self.query_one("#name1", Input).focus()
+            return None
+        return MatchSetup(heap=heap, opponent=opponent, name1=name1, name2=name2,
+                          first=self.query_one("#first", Select).value, watch=watch,
+                          speed=self.query_one("#speed", Select).value)
+
+    @on(Button.Pressed, "#train")
+    def _train(self) -> None:
+        self.app.action_train()
+
+    @on(Button.Pressed, "#records")
+    def _records(self) -> None:
+        self.app.action_records()
+
+    @on(Button.Pressed, "#analysis")
+    def _analysis(self) -> None:
+        self.app.action_analysis()

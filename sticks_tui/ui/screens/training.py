@@ -1,0 +1,163 @@
+"""Training from the menu: a dialog that asks how, and a screen that shows it happen."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, Select, Static
+
+from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
+from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.training_badge import format_seconds
+
+DEFAULT_GAMES = 100_000
+
+
+def parse_games(text: str) -> int:
+    message = f"Please enter a number of games between 1 and {MAX_GAMES:,}."
+    try:
+        value = int(text.strip().replace(",", "").replace("_", ""))
+    except ValueError:
+        raise ValueError(message) from None
+    if not 1 <= value <= MAX_GAMES:
+        raise ValueError(message)
+    return value
+
+
+class TrainDialog(ModalScreen[TrainingConfig | None]):
+    """How many games, which protocol, which heap."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#games"
+
+    def compose(self) -> ComposeResult:
+        brain = self.app.brain
+        with Vertical(id="train-dialog", classes="dialog"):
+            yield Static(f"Train the AI (brain '{self.app.brain_name}') by AI-vs-AI games", classes="dialog-title")
+            with Grid(classes="form"):
+                yield Label("Games")
+                with Vertical():
+                    yield Input(f"{DEFAULT_GAMES}", id="games", compact=True, max_length=12)
+                    yield Label("", id="games-error", classes="error")
+                yield Label("Protocol")
+                yield Select([(f"{k}: {v}", k) for k, v in PROTOCOLS.items()], value=DEFAULT_PROTOCOL,
+                             allow_blank=False, id="protocol", compact=True)
+                yield Label(f"Heap (1-{brain.size})")
+                yield Input(str(brain.size), id="heap", compact=True, max_length=4)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Train", id="go", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    @on(Input.Changed)
+    def _clear(self) -> None:
+        self.query_one("#games-error", Label).update("")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#go")
+    def _go(self) -> None:
+        error = self.query_one("#games-error", Label)
+        try:
+            games = parse_games(self.query_one("#games", Input).value)
+        except ValueError as exc:
+            error.update(str(exc))
+            self.query_one("#games", Input).focus()
+            return
+        size = self.app.brain.size
+        text = self.query_one("#heap", Input).value.strip()
+        if not text.isdigit() or not 1 <= int(text) <= size:
+            error.update(f"Please enter a heap between 1 and {size}.")
+            self.query_one("#heap", Input).focus()
+            return
+        protocol = self.query_one("#protocol", Select).value
+        seed = None if self.app.seed is None else self.app.rng.randrange(2**32)
+        self.dismiss(TrainingConfig(sticks=int(text), games=games, protocol=protocol, seed=seed,
+                                    rule=self.app.brain.rule))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TrainingScreen(Screen):
+    """Progress, games/s, time left, the hats changing, the learning curve, and Cancel."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back (training goes on)"),
+        Binding("c", "cancel_training", "Cancel training"),
+        Binding("p", "toggle_perfect", "Perfect moves"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="training"):
+            with Vertical(id="training-left"):
+                yield Static("", id="training-status")
+                yield ProgressBar(total=1, id="training-bar", show_eta=False)
+                yield Static("", id="training-figures")
+                yield LearningCurve(id="curve")
+                with Horizontal(id="training-buttons"):
+                    yield Button("Cancel training", id="cancel-training", variant="error")
+                    yield Button("Back", id="back")
+            with Vertical(id="training-hats"):
+                yield Label("The hats being trained", id="training-hats-title")
+                yield HatHeatmap(id="training-heatmap")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.sub_title = "training the AI"
+        self._size = None
+        self.watch(self.app, "training", self._update, init=True)
+
+    def _update(self, progress) -> None:
+        app = self.app
+        status = self.query_one("#training-status", Static)
+        bar = self.query_one("#training-bar", ProgressBar)
+        figures = self.query_one("#training-figures", Static)
+        self.query_one("#cancel-training", Button).disabled = not app.training_running
+        if progress is None:
+            status.update("Starting ..." if app.training_running else "No training has run yet: press t.")
+            return
+        bar.update(total=max(1, progress.games_total), progress=progress.games_done)
+        if app.training_running:
+            status.update(f"Training: {progress.games_done:,} of {progress.games_total:,} games")
+        else:
+            result = app.last_training_result
+            word = "Cancelled" if result is not None and result.cancelled else "Finished"
+            status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games. "
+                          "The AI keeps what it learned.")
+        figures.update(f"{progress.games_per_second:,.0f} games/s   elapsed {format_seconds(progress.seconds)}"
+                       f"   left {format_seconds(progress.seconds_left) if app.training_running else '0 s'}")
+        curve = self.query_one(LearningCurve)
+        curve.points = tuple(app.training_points)
+        hats = progress.hats.shape[0] - 1
+        heatmap = self.query_one(HatHeatmap)
+        if self._size != hats:
+            self._size = hats
+            solution = solve_sticks(hats)
+            heatmap.data = HeatmapData(counts=progress.hats, hats=hats, max_take=progress.hats.shape[1],
+                                       perfect=tuple(solution.winning_moves(n) for n in range(hats + 1)))
+        else:
+            heatmap.data = heatmap.data.with_(counts=progress.hats)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_cancel_training(self) -> None:
+        self.app.action_cancel_training()
+
+    def action_toggle_perfect(self) -> None:
+        heatmap = self.query_one(HatHeatmap)
+        heatmap.show_perfect = not heatmap.show_perfect
+
+    @on(Button.Pressed, "#cancel-training")
+    def _cancel(self) -> None:
+        self.action_cancel_training()
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.action_back()

@@ -1,0 +1,32 @@
+"""One line that shows a background training run from any screen."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds != seconds or seconds == float("inf"):
+        return "--"
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else f"{seconds} s"
+
+
+class TrainingBadge(Static):
+    DEFAULT_CSS = """
+    TrainingBadge { dock: bottom; height: 1; background: $accent 30%; padding: 0 1; display: none; }
+    TrainingBadge.-running { display: block; }
+    """
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "training", self._show, init=True)
+
+    def _show(self, progress) -> None:
+        running = getattr(self.app, "training_running", False)
+        self.set_class(running, "-running")
+        if running and progress is not None:
+            self.update(f"Training the AI: {progress.fraction:.0%} of {progress.games_total:,} games, "
+                        f"{progress.games_per_second:,.0f} games/s, {format_seconds(progress.seconds_left)} left"
+                        f" - press t to watch")
+        elif running:
+            self.update("Training the AI: starting ... - press t to watch")
