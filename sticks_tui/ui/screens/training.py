@@ -16,6 +16,8 @@ from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.training_badge import format_seconds
 
 DEFAULT_GAMES = 100_000
+PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
+                   "classic": "classic (every game from the full heap)"}
 
 
 def parse_games(text: str) -> int:
@@ -45,7 +47,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                     yield Input(f"{DEFAULT_GAMES}", id="games", compact=True, max_length=12)
                     yield Label("", id="games-error", classes="error")
                 yield Label("Protocol")
-                yield Select([(f"{k}: {v}", k) for k, v in PROTOCOLS.items()], value=DEFAULT_PROTOCOL,
+                yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=DEFAULT_PROTOCOL,
                              allow_blank=False, id="protocol", compact=True)
                 yield Label(f"Heap (1-{brain.size})")
                 yield Input(str(brain.size), id="heap", compact=True, max_length=4)
@@ -110,7 +112,7 @@ class TrainingScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        self._size = None
+        self._hats_shown = None
         self.watch(self.app, "training", self._update, init=True)
 
     def _update(self, progress) -> None:
@@ -136,8 +138,8 @@ class TrainingScreen(Screen):
         curve.points = tuple(app.training_points)
         hats = progress.hats.shape[0] - 1
         heatmap = self.query_one(HatHeatmap)
-        if self._size != hats:
-            self._size = hats
+        if self._hats_shown != hats:
+            self._hats_shown = hats
             solution = solve_sticks(hats)
             heatmap.data = HeatmapData(counts=progress.hats, hats=hats, max_take=progress.hats.shape[1],
                                        perfect=tuple(solution.winning_moves(n) for n in range(hats + 1)))

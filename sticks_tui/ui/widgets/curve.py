@@ -47,7 +47,7 @@ class LearningCurve(Widget):
             text = f"agreement with perfect play: {agreement[-1]:.0%}" if agreement else "no games yet"
             return Strip([Segment(text[:width].ljust(width), self.rich_style + label_style)])
         if y == half + 1:
-            text = f"chance to beat a perfect player: {win[-1]:.1%}" if win else ""
+            text = f"win vs a perfect player: {win[-1]:.1%}" if win else ""
             return Strip([Segment(text[:width].ljust(width), self.rich_style + label_style)])
         if 1 <= y <= half:
             values, style, row = agreement, self.get_component_rich_style("curve--agreement"), half - y
