@@ -89,6 +89,10 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
     for hats in (brain, opponent):
         if hats.size < config.sticks or hats.max_take != config.max_take:
             raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
+        # The kernel learns by config.rule, the reference by each brain's own rule: they must be one
+        # rule, or the two engines would silently make different brains from the same games.
+        if hats.rule != config.rule:
+            raise ValueError(f"This brain learns by {hats.rule}, but the training asks for {config.rule}.")
     is_cancelled = (cancel.is_set if isinstance(cancel, threading.Event) else cancel) or (lambda: False)
     seed = _seed_for(config.seed)
     run = _KernelRun(config, brain, opponent, seed) if config.engine == "kernel" else \

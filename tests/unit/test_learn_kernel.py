@@ -109,3 +109,33 @@ def test_the_kernel_never_draws_an_illegal_ball_even_with_counts_in_illegal_cell
     assert result.games_played == 20_000
     for hats in (a, b):
         assert hats.counts[1, 1] == hats.counts[1, 2] == hats.counts[2, 2] == 10**6
+
+
+def test_a_brain_whose_rule_differs_from_the_training_rule_is_refused():
+    """Otherwise the kernel (config.rule) and the reference (the brain's own rule) would make
+    different brains from the same games."""
+    with pytest.raises(ValueError, match="learns by"):
+        train(TrainingConfig(sticks=10, games=100, seed=1), brain=Hats(10, rule=HatRule(win_reward=3)))
+    with pytest.raises(ValueError, match="learns by"):
+        train(TrainingConfig(sticks=10, games=100, seed=1, rule=HatRule(floor="nonempty")),
+              opponent=Hats(10))
+
+
+@pytest.mark.parametrize(("max_take", "protocol"), [(1, "explore"), (2, "classic"), (5, "explore"), (6, "classic")])
+def test_kernel_and_reference_agree_for_other_maximum_takes(max_take, protocol):
+    out = []
+    for engine in ("kernel", "reference"):
+        config = TrainingConfig(sticks=17, games=1500, seed=max_take, protocol=protocol, max_take=max_take,
+                                engine=engine)
+        out.append(train(config))
+    assert out[0].brain.counts.shape == (18, max_take)
+    assert np.array_equal(out[0].brain.counts, out[1].brain.counts)
+    assert np.array_equal(out[0].opponent.counts, out[1].opponent.counts)
+
+
+def test_a_bigger_brain_trained_on_a_smaller_heap_matches_too():
+    out = []
+    for engine in ("kernel", "reference"):
+        out.append(train(TrainingConfig(sticks=12, games=2000, seed=21, engine=engine), brain=Hats(30)).brain)
+    assert np.array_equal(out[0].counts, out[1].counts)
+    assert (out[0].counts[13:] == Hats(30).counts[13:]).all()  # hats above the heap never visited
