@@ -36,6 +36,8 @@ class SticksApp(App):
     TITLE = "sticks-tui"
     SUB_TITLE = "a machine that learns from experience"
     CSS_PATH = str(stylesheet_path())
+    # styles.tcss widens the hats panel on "Screen.-wide"; without this no screen ever got the class.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("q", "quit", "Quit", show=False),
