@@ -1,6 +1,6 @@
 """Whole-process wall time of `sticks-tui train --sticks 100 --games 1000000` (median of 3).
 
-    python benchmarks/bench_cli.py [--runs 3] [--games 1000000] [--sticks 100]
+    python benchmarks/bench_cli.py [--runs 3] [--games 1000000] [--sticks 100] [--protocol classic]
 
 Includes interpreter start-up, imports (numpy, numba), loading the cached kernel, training and
 the analysis. One untimed run first fills numba's on-disk cache, as any earlier use would have.
@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 
-def command(sticks: int, games: int) -> list[str]:
+def command(sticks: int, games: int, protocol: str | None) -> list[str]:
     beside = Path(sys.executable).parent / "sticks-tui"  # the console script of this environment
     exe = str(beside) if beside.exists() else shutil.which("sticks-tui")
     base = [exe] if exe else [sys.executable, "-m", "sticks_tui"]
-    return [*base, "train", "--sticks", str(sticks), "--games", str(games), "--seed", "1", "--json"]
+    chosen = ["--protocol", protocol] if protocol else []
+    return [*base, "train", "--sticks", str(sticks), "--games", str(games), *chosen, "--seed", "1", "--json"]
 
 
 def main() -> None:
@@ -30,8 +31,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--sticks", type=int, default=100)
+    parser.add_argument("--protocol", default=None, help="default: the command's default protocol")
     args = parser.parse_args()
-    cmd = command(args.sticks, args.games)
+    cmd = command(args.sticks, args.games, args.protocol)
     subprocess.run(cmd, check=True, capture_output=True)  # warm numba's cache
     walls, inner = [], []
     for _ in range(args.runs):
@@ -41,7 +43,7 @@ def main() -> None:
         data = json.loads(proc.stdout)
         assert data["games"] == args.games
         inner.append(data["seconds"])
-    print(f"# {' '.join(cmd)} (default protocol), median of {args.runs}")
+    print(f"# {' '.join(cmd)} ({args.protocol or 'default'} protocol), median of {args.runs}")
     print(f"whole process: {statistics.median(walls):.2f} s (runs: {', '.join(f'{w:.2f}' for w in walls)})")
     print(f"training alone: {statistics.median(inner):.2f} s, "
           f"{args.games / statistics.median(inner):,.0f} games/s")
