@@ -41,6 +41,8 @@ TRAINED_AI_GAMES = 100_000
 
 @dataclass(frozen=True)
 class MatchSetup:
+    game: str = "sticks"  # or "nim"
+    piles: tuple[int, int, int] = (3, 4, 5)  # Nim's nickels, dimes, quarters
     heap: int = 20
     opponent: str = "learning"
     name1: str = "Player 1"

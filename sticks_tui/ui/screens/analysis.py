@@ -24,7 +24,7 @@ class AnalysisScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical(id="analysis"):
+        with Vertical(id="analysis-view"):
             with Horizontal(id="analysis-controls"):
                 yield Label("Brain ")
                 yield Select([], id="brain", allow_blank=False, compact=True, prompt="brain")

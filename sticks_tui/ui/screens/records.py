@@ -25,7 +25,7 @@ class RecordsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical(id="records"):
+        with Vertical(id="records-view"):
             yield Static("", id="records-summary")
             with Horizontal():
                 with Vertical():

@@ -31,7 +31,18 @@ class SetupScreen(Screen):
             yield Static("The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last "
                          "stick loses.", id="setup-intro")
             with Vertical(id="setup-form"):
-                with Horizontal(classes="row heap-row"):
+                with Horizontal(classes="row"):
+                    yield Label("Game", classes="field")
+                    yield Select([("The Game of Sticks (last stick loses)", "sticks"),
+                                  ("Three-pile Nim (last coin wins)", "nim")], value="sticks",
+                                 allow_blank=False, id="game", compact=True)
+                with Horizontal(classes="row heap-row", id="piles-row"):
+                    yield Label("Piles (1-100 each)", classes="field")
+                    yield Input("3", id="pile-0", compact=True, max_length=4, classes="pile")
+                    yield Input("4", id="pile-1", compact=True, max_length=4, classes="pile")
+                    yield Input("5", id="pile-2", compact=True, max_length=4, classes="pile")
+                    yield Label("nickels, dimes, quarters", classes="muted")
+                with Horizontal(classes="row heap-row", id="heap-row"):
                     yield Label("Sticks (10-100)", classes="field")
                     yield Input(str(20), id="heap", compact=True, type="text", max_length=6)
                 yield Label("", id="heap-error", classes="error")
@@ -39,7 +50,7 @@ class SetupScreen(Screen):
                     yield Label("Opponent", classes="field")
                     yield Select([(label, key) for key, label in OPPONENTS.items()], value="learning",
                                  allow_blank=False, id="opponent", compact=True)
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):
                     yield Label("Player 1's name", classes="field")
                     yield Input("Player 1", id="name1", compact=True, max_length=NAME_LIMIT)
                 with Horizontal(classes="row"):
@@ -49,7 +60,7 @@ class SetupScreen(Screen):
                     yield Label("Who moves first", classes="field")
                     yield Select([(label, key) for key, label in FIRST_CHOICES.items()], value="p1",
                                  allow_blank=False, id="first", compact=True)
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):
                     yield Label("Watch AI vs AI", classes="field")
                     yield Switch(False, id="watch")
                     yield Label("the learning AI plays Player 1's seat", id="watch-help")
@@ -67,8 +78,15 @@ class SetupScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "set up a game"
+        self.query_one("#piles-row").display = False
         last = self.app.last_setup
-        if last is not None:
+        if last is not None and last.game == "nim":
+            self.query_one("#game", Select).value = "nim"
+            for i, n in enumerate(last.piles):
+                self.query_one(f"#pile-{i}", Input).value = str(n)
+            self._game_changed()
+            self.query_one("#opponent", Select).value = last.opponent
+        elif last is not None:
             self.query_one("#heap", Input).value = str(last.heap)
             self.query_one("#opponent", Select).value = last.opponent
             self.query_one("#name1", Input).value = last.name1
@@ -78,9 +96,35 @@ class SetupScreen(Screen):
             self.query_one("#speed", Select).value = last.speed
         self._sync_names()
 
+    @property
+    def game_kind(self) -> str:
+        return self.query_one("#game", Select).value
+
+    @on(Select.Changed, "#game")
+    def _game_changed(self) -> None:
+        from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+
+        nim = self.game_kind == "nim"
+        self.query_one("#piles-row").display = nim
+        self.query_one("#heap-row").display = not nim
+        self.query_one("#heap-error", Label).update("")
+        opponents = NIM_OPPONENTS if nim else OPPONENTS
+        select = self.query_one("#opponent", Select)
+        current = select.value
+        with self.prevent(Select.Changed):
+            select.set_options([(label, key) for key, label in opponents.items()])
+            select.value = current if current in opponents else ("perfect" if nim else "learning")
+        watch = self.query_one("#watch", Switch)
+        watch.disabled = nim
+        if nim:
+            watch.value = False
+        self._sync_names()
+
     @on(Select.Changed, "#opponent")
     @on(Switch.Changed, "#watch")
     def _sync_names(self) -> None:
+        from sticks_tui.ui.screens.nim import NIM_AI_NAMES
+
         opponent = self.query_one("#opponent", Select).value
         watch = self.query_one("#watch", Switch).value
         name2 = self.query_one("#name2", Input)
@@ -90,7 +134,8 @@ class SetupScreen(Screen):
             if name2.value in AI_NAMES.values():
                 name2.value = "Player 2"
         else:
-            name2.value = AI_NAMES[opponent] + (" 2" if watch and opponent == "learning" else "")
+            names = NIM_AI_NAMES if self.game_kind == "nim" else AI_NAMES
+            name2.value = names[opponent] + (" 2" if watch and opponent == "learning" else "")
             name2.disabled = True
         name1.disabled = watch
         if watch:
@@ -99,6 +144,7 @@ class SetupScreen(Screen):
             name1.value = "Player 1"
 
     @on(Input.Changed, "#heap")
+    @on(Input.Changed, ".pile")
     def _clear_error(self) -> None:
         self.query_one("#heap-error", Label).update("")
 
@@ -112,7 +158,11 @@ class SetupScreen(Screen):
         if setup is None:
             return
         self.app.last_setup = setup
-        if setup.opponent == "trained":
+        if setup.game == "nim":
+            from sticks_tui.ui.screens.nim import NimGameScreen
+
+            self.app.push_screen(NimGameScreen(setup, setup.piles))
+        elif setup.opponent == "trained":
             from sticks_tui.ui.screens.pretrain import PretrainScreen
 
             self.app.push_screen(PretrainScreen(setup))
@@ -125,13 +175,31 @@ class SetupScreen(Screen):
         """The choices on screen, or None (with the reason shown inline) if they do not make a game."""
         heap_input = self.query_one("#heap", Input)
         error = self.query_one("#heap-error", Label)
-        try:
-            heap = parse_heap(heap_input.value, MIN_HEAP, MAX_HEAP)
-        except ValueError as exc:
-            error.update(str(exc))
-            heap_input.focus()
-            return None
         opponent = self.query_one("#opponent", Select).value
+        heap, piles = 20, (3, 4, 5)
+        if self.game_kind == "nim":
+            from sticks_tui.ui.screens.nim import NIM_LEARNER_BOX
+
+            values = []
+            for i in range(3):
+                box = self.query_one(f"#pile-{i}", Input)
+                try:
+                    values.append(parse_heap(box.value, 1, 100))
+                except ValueError:
+                    error.update("Please enter piles of 1 to 100 coins.")
+                    box.focus()
+                    return None
+            piles = tuple(values)
+            if opponent == "learning" and any(p > b for p, b in zip(piles, NIM_LEARNER_BOX)):
+                error.update("The learning AI for Nim knows piles of up to 7 coins each.")
+                return None
+        else:
+            try:
+                heap = parse_heap(heap_input.value, MIN_HEAP, MAX_HEAP)
+            except ValueError as exc:
+                error.update(str(exc))
+                heap_input.focus()
+                return None
         watch = self.query_one("#watch", Switch).value
         if watch and opponent == "friend":
             error.update("To watch AI vs AI, choose an AI opponent.")
@@ -143,7 +211,7 @@ class SetupScreen(Screen):
             error.update("The two players need different names.")
             self.query_one("#name1", Input).focus()
             return None
-        return MatchSetup(heap=heap, opponent=opponent, name1=name1, name2=name2,
+        return MatchSetup(game=self.game_kind, piles=piles, heap=heap, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)
 
