@@ -56,7 +56,7 @@ class NimGameScreen(Screen):
         Binding("right", "pile(1)", "Next pile", show=False),
         Binding("up", "coins(1)", "Coins", key_display="↑/↓"),
         Binding("down", "coins(-1)", "Fewer", show=False),
-        Binding("enter", "take", "Take"),
+        Binding("enter", "take", "Take", priority=True),
         Binding("h", "hint", "Hint"),
         Binding("u", "table", "U table"),
         Binding("n", "play_again", "Play again"),
