@@ -37,7 +37,7 @@ NIM_TRAIN_GAMES = 500_000
 
 
 def piles_text(piles) -> str:
-    return ", ".join(f"{n} {coins_word(i, n)}" for i, n in enumerate(piles))
+    return ", ".join(coins_word(i, n) for i, n in enumerate(piles))
 
 
 def nim_brain(app):
@@ -173,7 +173,7 @@ class NimGameScreen(Screen):
         else:
             turn.update(f"{game.current.name} is thinking ...")
         self.query_one("#nim-move", Label).update(
-            f" take {self.coins} {coins_word(self.chosen, self.coins)} " if human else "")
+            f" take {coins_word(self.chosen, self.coins)} " if human else "")
         for wid in ("#fewer", "#more", "#nim-take"):
             self.query_one(wid, Button).display = not game.is_over
             self.query_one(wid, Button).disabled = not human
@@ -278,10 +278,10 @@ class NimGameScreen(Screen):
         if isinstance(event, BallDrawn):
             self._pending[event.player] = event
         elif isinstance(event, NimMoveMade):
-            text = (f"{event.name} takes {event.coins} {coins_word(event.pile, event.coins)}: "
+            text = (f"{event.name} takes {coins_word(event.pile, event.coins)}: "
                     f"{piles_text(event.piles_after)} left.")
             if sum(event.piles_after) == 0:
-                text = (f"{event.name} takes {event.coins} {coins_word(event.pile, event.coins)}, "
+                text = (f"{event.name} takes {coins_word(event.pile, event.coins)}, "
                         "the last coins, and wins.")
             draw = self._pending.pop(event.player, None)
             if draw is not None:

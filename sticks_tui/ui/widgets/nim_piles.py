@@ -10,7 +10,6 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 PILE_LABELS = ("Nickels", "Dimes", "Quarters")
-COIN_GLYPHS = ("n", "d", "q")  # what a coin reads as without colour, inside its pile
 
 
 class NimPilesView(Widget):
@@ -71,7 +70,7 @@ class NimPilesView(Widget):
                 marked = chosen and i >= count - self.taking
                 glyph = "○" if marked else "●"
                 style = self.get_component_rich_style("piles--taking" if marked else "piles--coin")
-                text = glyph + (COIN_GLYPHS[pile] if cell == 2 else "")
+                text = glyph + (" " if cell == 2 else "")
                 line.append(Segment(text, base + style))
                 used += len(text)
             if used < column:
