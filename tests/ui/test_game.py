@@ -1,0 +1,165 @@
+"""Whole games on the game screen against every opponent, with keys and with the mouse."""
+
+from __future__ import annotations
+
+from textual.widgets import Button
+
+from sticks_tui.store import Store
+from sticks_tui.ui.screens.game import GameScreen
+from sticks_tui.ui.screens.pretrain import PretrainScreen
+from ui_helpers import (
+    log_text,
+    perfect_take,
+    play_human_turns,
+    start_game,
+    text_of,
+    wait_until,
+)
+
+
+def records(data_dir):
+    with Store.open(data_dir) as store:
+        return store.recent_games(), {p.name: p for p in store.leaderboard()}
+
+
+async def test_friend_game_both_seats_by_keys(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="friend", name1="Ann", name2="Bob")
+        assert isinstance(screen, GameScreen)
+        assert text_of(screen, "#turn") == "Ann's turn: take 1, 2 or 3 (keys or buttons)."
+        assert text_of(screen, "#count") == "There are 10 sticks on the board."
+        await pilot.press("3")
+        assert screen.game.state.heap == 7
+        assert text_of(screen, "#turn") == "Bob's turn: take 1, 2 or 3 (keys or buttons)."
+        assert "Ann takes 3 sticks, there are 7 sticks remaining." in log_text(screen)
+        await pilot.press("3")
+        await pilot.press("3")
+        assert text_of(screen, "#count") == "There is 1 stick on the board."
+        assert text_of(screen, "#turn") == "Bob's turn: take 1 (keys or buttons)."
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen.game.is_over and screen.game.state.loser == 1
+        log = log_text(screen)
+        assert "Bob takes 3 sticks, there are 4 sticks remaining." in log
+        assert "Ann takes 3 sticks, there is 1 stick remaining." in log
+        assert "Bob has to take the final stick and loses." in log
+        assert "Bob: You lose.  Ann: You win!" in log
+        assert text_of(screen, "#turn") == "Bob took the last stick and loses. Ann wins!"
+        # the take buttons are hidden, play again is shown and focused
+        assert not screen.query_one("#moves").display
+        assert screen.query_one("#after").display
+        assert app.focused is screen.query_one("#again", Button)
+    games, players = records(data_dir)
+    assert len(games) == 1
+    assert games[0].players == ("Ann", "Bob") and games[0].loser_name == "Bob"
+    assert games[0].moves == (3, 3, 3, 1) and games[0].opponent == "friend"
+    assert (players["Ann"].wins, players["Ann"].losses) == (1, 0)
+    assert (players["Bob"].wins, players["Bob"].losses) == (0, 1)
+    assert not players["Ann"].is_ai and not players["Bob"].is_ai
+
+
+async def test_dumb_ai_loses_to_keys(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="dumb")
+        await play_human_turns(pilot, screen)
+        assert screen.game.state.history and all(m.take == 1 for m in screen.game.state.history[1::2])
+        log = log_text(screen)
+        assert "Dumb AI takes 1 stick, there are 8 sticks remaining." in log
+        assert "Dumb AI has to take the final stick and loses." in log
+        assert text_of(screen, "#turn") == "Dumb AI took the last stick and loses. Player 1 wins!"
+    games, players = records(data_dir)
+    assert [g.loser_name for g in games] == ["Dumb AI"]
+    assert players["Dumb AI"].is_ai and players["Dumb AI"].losses == 1
+    assert players["Player 1"].wins == 1
+
+
+async def test_random_ai_game(make_app, data_dir):
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=13, opponent="random", first="p2")
+        # 13 sticks is a lost heap for whoever moves first: perfect play from then on wins it
+        await play_human_turns(pilot, screen)
+        assert screen.game.state.history[0].player == 1  # the AI moved first
+        assert screen.game.state.loser == 1
+        assert "Random AI has to take the final stick and loses." in log_text(screen)
+        assert text_of(screen, "#turn") == "Random AI took the last stick and loses. Player 1 wins!"
+    games, _ = records(data_dir)
+    assert len(games) == 1 and games[0].opponent == "random" and games[0].loser_name == "Random AI"
+
+
+async def test_perfect_ai_wins_from_a_lost_heap(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=21, opponent="perfect")  # 21 = 4k+1: Player 1 is lost
+
+        def greedy(heap):  # takes as much as it can without taking the last stick
+            return min(3, heap - 1) or 1
+
+        await play_human_turns(pilot, screen, greedy)
+        state = screen.game.state
+        assert state.loser == 0
+        # after every move of the perfect AI the heap is 4k+1
+        assert all(m.heap_after % 4 == 1 for m in state.history if m.player == 1)
+        assert "Player 1 has to take the final stick and loses." in log_text(screen)
+        assert text_of(screen, "#turn") == "Player 1 took the last stick and loses. Perfect AI wins!"
+    games, players = records(data_dir)
+    assert games[0].loser_name == "Player 1" and players["Perfect AI"].wins == 1
+
+
+async def test_learning_ai_game_with_mouse_clicks(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning", by="click")
+        assert isinstance(screen, GameScreen)
+        await play_human_turns(pilot, screen, click=True)
+        state = screen.game.state
+        assert state.loser == 1
+        assert [m.player for m in state.history][::2] == [0] * len(state.history[::2])
+        log = log_text(screen)
+        assert "Learning AI says 'I, the AI, will hope to defeat you!'" in log
+        assert "Player 1 takes 1 stick, there are 9 sticks remaining." in log
+        assert "Learning AI draws ball" in log
+        assert "Learning AI has to take the final stick and loses." in log
+        assert "Learning AI lost and throws away the balls it drew" in log
+        assert text_of(screen, "#turn") == "Learning AI took the last stick and loses. Player 1 wins!"
+        # play again with the mouse
+        await pilot.click("#again")
+        await pilot.pause()
+        assert screen.round == 2 and not screen.game.is_over
+        assert screen.game.state.heap == 10
+    games, players = records(data_dir)
+    assert len(games) == 1 and games[0].brain == "default" and games[0].opponent == "learning"
+    assert players["Learning AI"].losses == 1
+    with Store.open(data_dir) as store:
+        assert store.brain_record("default") == (0, 1)
+
+
+async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatch):
+    seen = []
+    original = PretrainScreen.on_mount
+
+    def on_mount(self):
+        seen.append((text_of(self, "#pretrain-title"), self.games))
+        original(self)
+
+    monkeypatch.setattr(PretrainScreen, "on_mount", on_mount)
+    app = make_app(trained_games=2000)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, heap=10, opponent="trained", first="p2")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game after training")
+        assert seen == [("Training AI, please wait...", 2000)]
+        screen = app.screen
+        trained = screen.players[1]
+        assert trained.name == "Trained AI" and trained.hats is not app.brain
+        assert trained.hats != app.brain  # it learned something in 2,000 games
+        # the trained AI moving first from 10 sticks knows to leave 9 (= 4k+1)
+        await wait_until(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over)
+        await play_human_turns(pilot, screen, lambda heap: 1)
+        assert screen.game.state.loser == 0
+        assert "Player 1 has to take the final stick and loses." in log_text(screen)
+        assert text_of(screen, "#turn") == "Player 1 took the last stick and loses. Trained AI wins!"
+    games, players = records(data_dir)
+    assert games[0].opponent == "trained" and games[0].loser_name == "Player 1"
+    assert players["Trained AI"].wins == 1

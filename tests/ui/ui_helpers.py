@@ -1,0 +1,83 @@
+"""Ways to drive the app in Pilot tests and to read what the screen shows."""
+
+from __future__ import annotations
+
+import time
+
+from textual.widgets import Input, RichLog, Select, Switch
+
+
+async def wait_until(pilot, condition, timeout: float = 10.0, what: str = "the condition") -> None:
+    """Let the app run until `condition()` holds; fail (not hang) if it never does."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Timed out after {timeout} s waiting for {what}.")
+        await pilot.pause(0.01)
+
+
+async def start_game(pilot, *, heap: int | str = 10, opponent: str = "learning", first: str = "p1",
+                     name1: str | None = None, name2: str | None = None, watch: bool = False,
+                     by: str = "enter"):
+    """Fill in the setup screen and start. Returns the screen that follows (game or pretrain)."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, SetupScreen), f"expected the setup screen, not {screen!r}"
+    screen.query_one("#opponent", Select).value = opponent
+    screen.query_one("#first", Select).value = first
+    screen.query_one("#watch", Switch).value = watch
+    await pilot.pause()
+    if name1 is not None:
+        screen.query_one("#name1", Input).value = name1
+    if name2 is not None:
+        screen.query_one("#name2", Input).value = name2
+    heap_input = screen.query_one("#heap", Input)
+    heap_input.value = str(heap)
+    await pilot.pause()
+    if by == "enter":
+        heap_input.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+    else:
+        await pilot.click("#start")
+    await pilot.pause()
+    return app.screen
+
+
+def log_lines(screen) -> list[str]:
+    return [strip.text.rstrip() for strip in screen.query_one("#log", RichLog).lines]
+
+
+def log_text(screen) -> str:
+    """The move log as one string (lines joined with spaces, since the log wraps long sentences)."""
+    return " ".join(line.strip() for line in log_lines(screen))
+
+
+def text_of(screen, selector: str) -> str:
+    """What a Static/Label shows, as plain text."""
+    return str(screen.query_one(selector).render()).strip()
+
+
+def perfect_take(heap: int) -> int:
+    """The winning move (leave 4k+1 sticks); 1 when there is none."""
+    return (heap - 1) % 4 or 1
+
+
+async def play_human_turns(pilot, screen, strategy=perfect_take, *, click: bool = False,
+                           timeout: float = 10.0) -> None:
+    """Play every human turn with `strategy` (keys, or clicks on #take-N) until the game is over."""
+    game = screen.game
+    deadline = time.monotonic() + timeout
+    while not game.is_over:
+        if time.monotonic() > deadline:
+            raise AssertionError("The game did not finish in time.")
+        if game.waiting_for_human:
+            take = strategy(game.state.heap)
+            if click:
+                await pilot.click(f"#take-{take}")
+            else:
+                await pilot.press(str(take))
+        await pilot.pause(0.01)
+        game = screen.game
