@@ -1,0 +1,110 @@
+"""Illegal moves greyed out, the AI's turn locked, play again, and the hats changing on the heatmap."""
+
+from __future__ import annotations
+
+import numpy as np
+from textual.widgets import Button
+
+from sticks_tui.learn.hats import Hats
+from sticks_tui.store import Store
+from sticks_tui.ui.screens.game import GameScreen
+from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_PERFECT, MARK_UP, HatHeatmap
+from ui_helpers import log_lines, log_text, perfect_take, play_human_turns, start_game, text_of
+
+
+def take_buttons(screen) -> dict[int, bool]:
+    """{n: enabled} for the Take n buttons."""
+    return {n: not screen.query_one(f"#take-{n}", Button).disabled for n in (1, 2, 3)}
+
+
+def to_lose(heap: int) -> int:
+    """A person who wants the AI to win: take the whole heap when it can, else one stick."""
+    return heap if heap <= 3 else 1
+
+
+async def test_illegal_takes_are_disabled_and_their_keys_do_nothing(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="friend")
+        assert take_buttons(screen) == {1: True, 2: True, 3: True}
+        await pilot.press("3", "3", "2")
+        assert screen.game.state.heap == 2
+        assert take_buttons(screen) == {1: True, 2: True, 3: False}
+        assert text_of(screen, "#turn") == "Player 2's turn: take 1 or 2 (keys or buttons)."
+        lines = log_lines(screen)
+        await pilot.press("3")
+        assert screen.game.state.heap == 2 and screen.game.state.to_move == 1
+        assert log_lines(screen) == lines
+        await pilot.click("#take-3")  # a click on a disabled button is no move either
+        assert screen.game.state.heap == 2
+        await pilot.press("1")
+        assert take_buttons(screen) == {1: True, 2: False, 3: False}
+        assert text_of(screen, "#turn") == "Player 1's turn: take 1 (keys or buttons)."
+        await pilot.press("2")
+        assert screen.game.state.heap == 1 and not screen.game.is_over
+
+
+async def test_buttons_are_locked_while_the_ai_thinks(make_app):
+    app = make_app(ai_delay=30)  # the AI will not move during this test
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
+        assert screen.game.current.name == "Learning AI" and not screen.game.waiting_for_human
+        assert take_buttons(screen) == {1: False, 2: False, 3: False}
+        assert text_of(screen, "#turn") == "Learning AI is thinking ..."
+        await pilot.press("1")
+        await pilot.click("#take-2")
+        assert screen.game.state.heap == 10 and screen.game.state.history == ()
+        # the AI's move comes when it is due; then the buttons open for the person
+        screen._schedule_ai(0)
+        await pilot.pause()
+        assert screen.game.state.heap < 10 and screen.game.waiting_for_human
+        assert take_buttons(screen) == {1: True, 2: True, 3: True}
+
+
+async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, data_dir):
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        heatmap = screen.query_one(HatHeatmap)
+        fresh = Hats(100).counts
+        assert np.array_equal(heatmap.data.counts, fresh) and heatmap.data.hats == 10
+        assert text_of(screen, "#hats-title") == "Learning AI's hats"
+        assert heatmap.cell_text(10, 1) == "░   1"  # one ball of three: a third
+        await play_human_turns(pilot, screen, to_lose)
+        assert screen.game.state.loser == 0, "this seed's AI should win game 1"
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        # the AI won: one more ball for each ball it drew, on the brain, the heatmap and in the store
+        for hat, ball in drawn:
+            assert app.brain.counts[hat, ball - 1] == 2
+            assert heatmap.data.counts[hat, ball - 1] == 2
+            assert heatmap.cell_text(hat, ball) == f"{MARK_UP}   2"
+        assert not np.array_equal(heatmap.data.counts, fresh)
+        assert "Learning AI won and adds a ball for each it drew" in log_text(screen)
+        with Store.open(data_dir) as store:
+            assert store.load_brain("default") == app.brain
+
+        # play again (key n): the same AI, its learned hats; then it loses and the cells flash down
+        await pilot.press("n")
+        assert screen.round == 2 and not screen.game.is_over
+        assert screen.learner.hats is app.brain
+        assert "Game 2: 10 sticks on the board. Player 1 moves first." in log_text(screen)
+        await play_human_turns(pilot, screen, perfect_take)
+        assert screen.game.state.loser == 1
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        for hat, ball in drawn:
+            assert heatmap.cell_text(hat, ball).startswith(MARK_DOWN)
+        flashed = {(h, b) for h, b, _ in heatmap.data.flash}
+        assert flashed == set(drawn)
+        # a flash ends: the cells go back to their shade and count
+        screen._refresh_heatmap(flash=())
+        await pilot.pause()
+        assert not any(heatmap.cell_text(h, b)[0] in (MARK_UP, MARK_DOWN) for h, b in drawn)
+        # the perfect-move overlay (p) marks the winning ball of a winning hat: from 10, take 1
+        await pilot.press("p")
+        assert heatmap.show_perfect and heatmap.cell_text(10, 1).startswith(MARK_PERFECT)
+        assert not heatmap.cell_text(9, 1).startswith(MARK_PERFECT)  # 9 = 4k+1: no winning move
+        await pilot.press("enter")  # enter plays again too
+        assert screen.round == 3
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == app.brain
+        assert store.brain_record("default") == (1, 1)
