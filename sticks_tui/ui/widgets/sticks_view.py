@@ -61,9 +61,10 @@ class SticksView(Widget):
         total = self.heap + self.leaving
         first = row * per_row
         count = min(per_row, total - first)
-        head = self.get_component_rich_style("sticks--head")
-        stick = self.get_component_rich_style("sticks--stick")
-        leaving = self.get_component_rich_style("sticks--leaving")
+        base = self.rich_style  # computed up the DOM on each access: once a line, not once a stick
+        head = base + self.get_component_rich_style("sticks--head")
+        stick = base + self.get_component_rich_style("sticks--stick")
+        leaving = base + self.get_component_rich_style("sticks--leaving")
         segments: list[Segment] = []
         used = 0
         group_width = GROUP * cell + (1 if cell == 2 else 0)
@@ -81,7 +82,7 @@ class SticksView(Widget):
             text = glyph + (" " if cell == 2 else "")
             if cell == 2 and (i + 1) % GROUP == 0:
                 text += " "
-            segments.append(Segment(text, self.rich_style + style))
+            segments.append(Segment(text, style))
             used += len(text)
         if used < width:
             segments.append(Segment(" " * (width - used)))
