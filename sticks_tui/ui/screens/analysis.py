@@ -27,7 +27,10 @@ class AnalysisScreen(Screen):
         with Vertical(id="analysis-view"):
             with Horizontal(id="analysis-controls"):
                 yield Label("Brain ")
-                yield Select([], id="brain", allow_blank=False, compact=True, prompt="brain")
+                # Textual 8 raises EmptySelectError for an empty Select without a blank: start with
+                # the current brain; _fill_brains adds the others on mount.
+                name = self.app.brain_name
+                yield Select([(name, name)], value=name, id="brain", allow_blank=False, compact=True, prompt="brain")
                 yield Label("  Hats up to ")
                 yield Input("", id="upto", compact=True, max_length=4)
                 yield Label("", id="upto-error", classes="error")
