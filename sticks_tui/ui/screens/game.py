@@ -67,6 +67,7 @@ class GameScreen(Screen):
         self._pending_draw: dict[int, BallDrawn] = {}
         self._unsubscribe = self.bus.subscribe(lambda event: self.post_message(CoreEvent(event)))
         self.result_text = ""
+        self._bindings_shown: tuple | None = None  # what the Footer was last told (see _update_controls)
 
     # -- players -------------------------------------------------------------------------------
     def _make_players(self):
@@ -238,7 +239,12 @@ class GameScreen(Screen):
                 turn.update(f"{player.name} is thinking ...")
         if over and not self.setup.watch:
             self.query_one("#again", Button).focus()
-        self.refresh_bindings()
+        # The Footer recomposes on every refresh_bindings: only when what check_action says changed.
+        shown = (*(self.check_action("take", (n,)) for n in (1, 2, 3)),
+                 self.check_action("play_again", ()), self.check_action("pause", ()))
+        if shown != self._bindings_shown:
+            self._bindings_shown = shown
+            self.refresh_bindings()
 
     def action_play_again(self) -> None:
         if self.game is not None and self.game.is_over:
