@@ -24,9 +24,11 @@ class TrainingBadge(Static):
     def _show(self, progress) -> None:
         running = getattr(self.app, "training_running", False)
         self.set_class(running, "-running")
+        # One line of fixed height and full width: new text needs no layout of the whole screen
+        # (that ran ~20 times a second during training and slowed key presses down).
         if running and progress is not None:
             self.update(f"Training the AI: {progress.fraction:.0%} of {progress.games_total:,} games, "
                         f"{progress.games_per_second:,.0f} games/s, {format_seconds(progress.seconds_left)} left"
-                        f" - press t to watch")
+                        f" - press t to watch", layout=False)
         elif running:
-            self.update("Training the AI: starting ... - press t to watch")
+            self.update("Training the AI: starting ... - press t to watch", layout=False)
