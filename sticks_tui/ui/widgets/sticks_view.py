@@ -70,7 +70,7 @@ class SticksView(Widget):
         group_width = GROUP * cell + (1 if cell == 2 else 0)
         full_width = (per_row // GROUP) * group_width - (1 if cell == 2 else 0)
         left = max(0, (width - min(full_width, width)) // 2)
-        segments.append(Segment(" " * left))
+        segments.append(Segment(" " * left, base))  # unstyled padding showed as grey boxes
         used += left
         for i in range(count):
             index = first + i
@@ -85,5 +85,5 @@ class SticksView(Widget):
             segments.append(Segment(text, style))
             used += len(text)
         if used < width:
-            segments.append(Segment(" " * (width - used)))
+            segments.append(Segment(" " * (width - used), base))
         return Strip(segments).crop(0, width).simplify()
