@@ -1,0 +1,187 @@
+"""Snapshots of every screen at 80x24, with everything that moves frozen.
+
+Frozen here:
+- randomness: the app's seed, seeded training runs (the numba kernel is deterministic for a seed);
+- time: the store's clock (`_now`) and the timezone (UTC), so "last played" and "updated" never move;
+- the data directory's path (a fresh tmp_path each run) in the records summary;
+- the game screen's timers: the sticks just taken stay "leaving" and the heatmap's flash stays on;
+- cursor blink in Inputs;
+- training figures: the training screen is shown for a hand-made `TrainingProgress` (fixed games,
+  seconds and hats; training_running False) rather than for a live run, whose games/s and elapsed
+  time differ on every run. Its hats and learning curve come from seeded runs in fixed chunks
+  (the trainer's own curve is sampled on a timer, so it is not repeatable).
+
+Regenerate with `pytest tests/snapshots --snapshot-update`, then look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from datetime import datetime, timezone
+
+import pytest
+from textual.widgets import Input
+
+from sticks_tui.engine.events import TrainingProgress
+from sticks_tui.learn.analysis import quick_scores
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.trainer import TrainingConfig, TrainingResult, train
+from sticks_tui.store import Store
+from sticks_tui.store import db as store_db
+from sticks_tui.ui.app import SticksApp
+from sticks_tui.ui.screens import game as game_module
+
+SIZE = (80, 24)
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return str(tmp_path / "data")
+
+
+@pytest.fixture(autouse=True)
+def frozen(monkeypatch):
+    old_tz = os.environ.get("TZ")
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(store_db, "_now", lambda: "2024-05-01T12:30:00.000000+00:00")
+    monkeypatch.setattr(Store, "location", property(lambda self: "~/.local/share/sticks-tui/sticks.db"))
+    monkeypatch.setattr(game_module, "LEAVE_SECONDS", 10_000)
+    monkeypatch.setattr(game_module, "FLASH_SECONDS", 10_000)
+    yield
+    if old_tz is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = old_tz
+    time.tzset()
+
+
+def make_app(data_dir, **kwargs) -> SticksApp:
+    kwargs.setdefault("seed", 11)
+    kwargs.setdefault("ai_delay", 0)
+    return SticksApp(data_dir=data_dir, **kwargs)
+
+
+def seeded_training(sticks: int = 20, chunks: int = 8, games: int = 2500):
+    """A brain trained in fixed chunks with fixed seeds, and its curve at the end of each chunk."""
+    brain, opponent = Hats(100), Hats(100)
+    points = [(0, *quick_scores(brain.counts))]
+    for i in range(chunks):
+        train(TrainingConfig(sticks=sticks, games=games, seed=1000 + i), brain=brain, opponent=opponent)
+        points.append(((i + 1) * games, *quick_scores(brain.counts)))
+    return brain, points
+
+
+async def settle(pilot, condition, what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+
+
+async def no_blink(pilot) -> None:
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
+
+
+def test_setup_screen(snap_compare, data_dir):
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=no_blink)
+
+
+def perfect_take(heap: int) -> int:
+    return (heap - 1) % 4 or 1
+
+
+async def play(pilot, moves: int | None) -> None:
+    """Start a game against the learning AI at 20 sticks; make `moves` moves (None: to the end)."""
+    app = pilot.app
+    await no_blink(pilot)
+    await pilot.press("enter")
+    await settle(pilot, lambda: hasattr(app.screen, "game"), "the game screen")
+    screen = app.screen
+    made = 0
+    while not screen.game.is_over and (moves is None or made < moves):
+        await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "a human turn")
+        if screen.game.is_over:
+            break
+        await pilot.press(str(perfect_take(screen.game.state.heap)))
+        made += 1
+    await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "the AI's reply")
+
+
+def test_game_mid_game(snap_compare, data_dir):
+    async def run_before(pilot):
+        await play(pilot, moves=2)
+        assert pilot.app.screen.game.state.heap < 20 and not pilot.app.screen.game.is_over
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_game_over(snap_compare, data_dir):
+    async def run_before(pilot):
+        await play(pilot, moves=None)
+        assert pilot.app.screen.game.is_over
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_training_screen_after_a_finished_run(snap_compare, data_dir):
+    brain, points = seeded_training()
+    games = points[-1][0]
+
+    async def run_before(pilot):
+        app = pilot.app
+        app.brain.counts[:] = brain.counts
+        app.training_points = list(points)
+        app.last_training_result = TrainingResult(
+            brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
+            wins_first=0, wins_brain=0, cancelled=False, curve=list(points))
+        app.training_running = False
+        app.action_show_training()
+        await pilot.pause()
+        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1][1],
+                                        points[-1][2], finished=True)
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_records_screen(snap_compare, data_dir):
+    with Store.open(data_dir) as store:
+        store.save_brain("default", Hats(100))
+        games = [  # (players, start, moves, loser): the last move's player loses
+            (("Ann", "Bob"), 10, [3, 3, 3, 1], 1),
+            (("Bob", "Ann"), 11, [3, 3, 3, 2], 1),
+            (("Ann", "Cleo"), 12, [3, 3, 3, 2, 1], 0),
+            (("Ann", "Bob"), 13, [3, 3, 3, 3, 1], 0),
+        ]
+        for hour, (players, start, moves, loser) in enumerate(games, start=9):
+            store.record_game(start=start, opponent="friend", players=players, moves=moves, loser=loser,
+                              played_at=T0.replace(hour=hour))
+        store.record_game(start=20, opponent="learning", players=("Ann", "Learning AI"),
+                          moves=[3, 1] * 5, loser=1, brain="default", played_at=T0.replace(hour=15))
+
+    async def run_before(pilot):
+        pilot.app.action_records()
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
+    brain, points = seeded_training()
+    with Store.open(data_dir) as store:
+        store.save_brain("default", brain, games_trained=points[-1][0])
+        store.save_training_curve("default", points)
+
+    async def run_before(pilot):
+        pilot.app.action_analysis()
+        await pilot.pause()
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
