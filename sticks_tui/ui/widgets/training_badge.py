@@ -14,7 +14,7 @@ def format_seconds(seconds: float) -> str:
 
 class TrainingBadge(Static):
     DEFAULT_CSS = """
-    TrainingBadge { dock: bottom; height: 1; background: $accent 30%; padding: 0 1; display: none; }
+    TrainingBadge { height: 1; background: $accent 30%; padding: 0 1; display: none; }
     TrainingBadge.-running { display: block; }
     """
 
