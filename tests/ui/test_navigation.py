@@ -97,3 +97,20 @@ async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
         row, _ = heatmap.position(100)
         top = int(heatmap.scroll_offset.y)
         assert top < row + 1 < top + heatmap.scrollable_content_region.height  # hat 100 is on screen
+
+
+async def test_train_from_the_command_palette(make_app):
+    from textual.command import CommandPalette
+
+    from sticks_tui.ui.screens.training import TrainDialog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"train the")
+        await pilot.pause(0.3)  # the palette searches in the background
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the training dialog")
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen) and not app.training_running

@@ -48,9 +48,9 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir):
                          what="the first progress report")
         # the game goes on meanwhile
         await press_busy(pilot, "3")
-        await wait_until(pilot, lambda: game.game.waiting_for_human, what="the AI's reply")
+        await wait_until(pilot, lambda: game.game.state.heap < 17 and game.game.waiting_for_human,
+                         what="the move and the AI's reply")
         heap = game.game.state.heap
-        assert heap < 17
         await press_busy(pilot, "1")
         await wait_until(pilot, lambda: game.game.state.heap < heap - 1, what="the AI's second reply")
         assert text_of(game, "#count") == f"There are {game.game.state.heap} sticks on the board."
@@ -62,9 +62,9 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir):
 
         # t shows the training screen (it does not start a second run); its button cancels
         await press_busy(pilot, "t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         await pilot.pause(0.1)
         training = app.screen
-        assert isinstance(training, TrainingScreen)
         assert text_of(training, "#training-status").startswith("Training: ")
         assert text_of(training, "#training-status").endswith("of 10,000,000 games")
         assert not training.query_one("#cancel-training").disabled
@@ -101,8 +101,7 @@ async def test_a_short_training_run_from_the_dialog(make_app, data_dir):
         assert text_of(dialog, "#games-error") == "Please enter a number of games between 1 and 10,000,000."
         games.value = "20000"
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, TrainingScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         await wait_until(pilot, lambda: not app.training_running and app.last_training_result is not None,
                          what="the run to finish")
         await pilot.pause(0.1)
