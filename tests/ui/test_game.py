@@ -163,3 +163,35 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     games, players = records(data_dir)
     assert games[0].opponent == "trained" and games[0].loser_name == "Player 1"
     assert players["Trained AI"].wins == 1
+
+
+async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir):
+    from textual import events
+    from textual.widgets import Input, Select
+
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    def send(key):  # no waiting for idle: the training thread keeps the process busy
+        event = events.Key(key, None)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+    app = make_app(trained_games=10_000_000)
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        setup.query_one("#opponent", Select).value = "trained"
+        setup.query_one("#heap", Input).value = "100"
+        await pilot.pause()
+        send("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PretrainScreen), what="the pretrain screen")
+        screen = app.screen
+        bar = screen.query_one("#pretrain-bar")
+        await wait_until(pilot, lambda: bar.progress > 0, what="training progress")
+        assert bar.total == 10_000_000 and bar.progress < 10_000_000
+        send("escape")
+        await wait_until(pilot, lambda: app.screen is setup, what="back to setup")
+        await wait_until(pilot, lambda: not screen.workers._workers, what="the training to stop")
+        await pilot.pause(0.2)
+        assert app.screen is setup and isinstance(setup, SetupScreen)
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 0
