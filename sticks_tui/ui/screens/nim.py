@@ -342,6 +342,7 @@ class NimGameScreen(Screen):
 class NimTableScreen(Screen):
     """The table U(n, d, q) for one q: where the losing positions lie."""
 
+    AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box
     BINDINGS = [
         Binding("plus,equals_sign,right_square_bracket", "q(1)", "q+1", key_display="+/-"),
         Binding("minus,left_square_bracket", "q(-1)", "q-1", show=False),
