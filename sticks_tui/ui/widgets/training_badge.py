@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual.widgets import Static
 
 
@@ -18,12 +20,21 @@ class TrainingBadge(Static):
     TrainingBadge.-running { display: block; }
     """
 
+    #: Seconds between repaints while a run goes on: each repaint of the line costs the screen a
+    #: frame, and 20 a second (the rate progress arrives at) doubled the key-press tail.
+    REPAINT_EVERY = 0.25
+
     def on_mount(self) -> None:
+        self._last_paint = 0.0
         self.watch(self.app, "training", self._show, init=True)
 
     def _show(self, progress) -> None:
         running = getattr(self.app, "training_running", False)
         self.set_class(running, "-running")
+        now = time.monotonic()
+        if running and progress is not None and now - self._last_paint < self.REPAINT_EVERY:
+            return
+        self._last_paint = now
         # One line of fixed height and full width: new text needs no layout of the whole screen
         # (that ran ~20 times a second during training and slowed key presses down).
         if running and progress is not None:
