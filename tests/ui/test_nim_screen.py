@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from textual.widgets import Input, Label, RichLog, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from sticks_tui.solve.nim import is_winning
 from sticks_tui.ui.screens.nim import NimGameScreen, NimTableScreen
+from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
 from tests.ui.ui_helpers import wait_until
@@ -23,7 +24,7 @@ async def choose_nim(pilot, piles=(3, 4, 5), opponent="perfect"):
 
 
 def log_text(screen) -> str:
-    return "\n".join(str(line.text) for line in screen.query_one("#nim-log", RichLog).lines)
+    return "\n".join(screen.query_one("#nim-log", MoveLog).lines)
 
 
 async def test_setup_offers_nim_opponents_and_refuses_bad_piles(make_app):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 
-from textual.widgets import Input, RichLog, Select, Switch
+from textual.widgets import Input, Select, Switch
+
+from sticks_tui.ui.widgets.move_log import MoveLog
 
 
 async def wait_until(pilot, condition, timeout: float = 10.0, what: str = "the condition") -> None:
@@ -47,11 +49,11 @@ async def start_game(pilot, *, heap: int | str = 10, opponent: str = "learning",
 
 
 def log_lines(screen) -> list[str]:
-    return [strip.text.rstrip() for strip in screen.query_one("#log", RichLog).lines]
+    return list(screen.query_one("#log", MoveLog).lines)
 
 
 def log_text(screen) -> str:
-    """The move log as one string (lines joined with spaces, since the log wraps long sentences)."""
+    """The move log as one string, its sentences joined with spaces."""
     return " ".join(line.strip() for line in log_lines(screen))
 
 

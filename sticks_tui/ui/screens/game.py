@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Label, RichLog, Static
+from textual.widgets import Button, Footer, Header, Label, Static
 
 from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, MoveMade
 from sticks_tui.engine.game import Game
@@ -19,6 +19,7 @@ from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.messages import CoreEvent
 from sticks_tui.ui.session import SPEEDS, MatchSetup, make_opponent
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
@@ -114,7 +115,7 @@ class GameScreen(Screen):
                 with Horizontal(id="after"):
                     yield Button("Play again", id="again", variant="primary")
                     yield Button("Setup", id="to-setup")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+                yield MoveLog(id="log")
             with Vertical(id="hats-panel"):
                 yield Label("", id="hats-title")
                 yield HatHeatmap(id="heatmap")
@@ -148,7 +149,7 @@ class GameScreen(Screen):
         self.result_text = ""
         self._pending_draw.clear()
         self.game = Game(self.players, self.setup.heap, first=first, bus=self.bus)
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", MoveLog)
         log.write(f"Game {self.round}: {self.setup.heap} sticks on the board. "
                        f"{self.players[first].name} moves first.")
         for player in self.players:
@@ -222,9 +223,10 @@ class GameScreen(Screen):
         turn = self.query_one("#turn", Static)
         heap = game.state.heap
         count = self.query_one("#count", Label)
-        count.update(f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} on the board.")
+        # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
+        count.update(f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} on the board.", layout=False)
         if over:
-            turn.update(self.result_text)
+            turn.update(self.result_text, layout=False)
             turn.set_class(True, "-over")
         else:
             turn.set_class(False, "-over")
@@ -232,11 +234,11 @@ class GameScreen(Screen):
             top = min(game.state.max_take, heap)
             if player.is_human:
                 choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
-                turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).")
+                turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).", layout=False)
             elif self.paused:
-                turn.update(f"Paused before {player.name}'s move: press space to go on.")
+                turn.update(f"Paused before {player.name}'s move: press space to go on.", layout=False)
             else:
-                turn.update(f"{player.name} is thinking ...")
+                turn.update(f"{player.name} is thinking ...", layout=False)
         if over and not self.setup.watch:
             self.query_one("#again", Button).focus()
         # The Footer recomposes on every refresh_bindings: only when what check_action says changed.
@@ -296,7 +298,7 @@ class GameScreen(Screen):
     # -- core events ---------------------------------------------------------------------------
     def on_core_event(self, message: CoreEvent) -> None:
         event = message.event
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", MoveLog)
         if isinstance(event, BallDrawn):
             self._pending_draw[event.player] = event
             if self.learner is not None and event.name == self.learner.name:

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
 from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, NimMoveMade
@@ -22,7 +22,8 @@ from sticks_tui.engine.nim import (
 )
 from sticks_tui.ui.messages import CoreEvent
 from sticks_tui.ui.session import SPEEDS, MatchSetup
-from sticks_tui.ui.widgets.nim_piles import PILE_LABELS, NimPilesView
+from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
 
 NIM_OPPONENTS = {
@@ -108,7 +109,7 @@ class NimGameScreen(Screen):
                 yield Button("Take", id="nim-take", variant="primary", compact=True)
                 yield Button("Play again", id="nim-again", variant="primary", compact=True)
             yield Static("", id="nim-hint")
-            yield RichLog(id="nim-log", wrap=True, markup=False, min_width=20)
+            yield MoveLog(id="nim-log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -125,7 +126,7 @@ class NimGameScreen(Screen):
         first = self.setup.first_mover(self.round, self.app.rng)
         self.round += 1
         self.game = NimGame(self.players, self.start_piles, first=first, bus=self.bus)
-        self.query_one("#nim-log", RichLog).write(
+        self.query_one("#nim-log", MoveLog).write(
             f"Game {self.round}: {piles_text(self.start_piles)}. Whoever takes the last coin wins. "
             f"{self.players[first].name} moves first.")
         self.chosen = next(i for i, p in enumerate(self.start_piles) if p)
@@ -274,7 +275,7 @@ class NimGameScreen(Screen):
     # -- events from the core --------------------------------------------------------------------
     def on_core_event(self, message: CoreEvent) -> None:
         event = message.event
-        log = self.query_one("#nim-log", RichLog)
+        log = self.query_one("#nim-log", MoveLog)
         if isinstance(event, BallDrawn):
             self._pending[event.player] = event
         elif isinstance(event, NimMoveMade):

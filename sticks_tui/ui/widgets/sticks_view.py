@@ -45,26 +45,38 @@ class SticksView(Widget):
         per_row = max(1, width)
         return (per_row, -(-total // per_row), 1, 1)
 
+    _styles: tuple | None = None
+
+    def notify_style_update(self) -> None:
+        self._styles = None  # the theme or the CSS changed: resolve the styles again
+        super().notify_style_update()
+
+    def styles_for_drawing(self) -> tuple:
+        """(base, head, stick, leaving) rich styles, resolved once: each look-up walks the DOM."""
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, base + self.get_component_rich_style("sticks--head"),
+                            base + self.get_component_rich_style("sticks--stick"),
+                            base + self.get_component_rich_style("sticks--leaving"))
+        return self._styles
+
     def render_line(self, y: int) -> Strip:
         width, height = self.size
         per_row, rows, tall, cell = self.layout_for(width, height)
+        base, head, stick, leaving = self.styles_for_drawing()
         if not per_row:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         gap = 1 if tall > 1 else 0
         block = tall + gap
         drawn_height = rows * tall + (rows - 1) * gap
         top = max(0, (height - drawn_height) // 2)
         y -= top
         if y < 0 or y >= drawn_height or y % block >= tall:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         row, line = divmod(y, block)
         total = self.heap + self.leaving
         first = row * per_row
         count = min(per_row, total - first)
-        base = self.rich_style  # computed up the DOM on each access: once a line, not once a stick
-        head = base + self.get_component_rich_style("sticks--head")
-        stick = base + self.get_component_rich_style("sticks--stick")
-        leaving = base + self.get_component_rich_style("sticks--leaving")
         segments: list[Segment] = []
         used = 0
         group_width = GROUP * cell + (1 if cell == 2 else 0)
