@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Static
 
@@ -27,13 +27,10 @@ class RecordsScreen(Screen):
         yield Header()
         with Vertical(id="records-view"):
             yield Static("", id="records-summary")
-            with Horizontal():
-                with Vertical():
-                    yield Label("Players (rating = wins - losses)", classes="section-title")
-                    yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
-                with Vertical():
-                    yield Label("Recent games", id="games-title", classes="section-title")
-                    yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Label("Players (rating = wins - losses)", classes="section-title")
+            yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+            yield Label("Recent games", id="games-title", classes="section-title")
+            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             yield Label("The learning AI's own record, per brain", classes="section-title")
             yield DataTable(id="brains", cursor_type="row")
         yield Footer(compact=True, show_command_palette=False)

@@ -89,9 +89,9 @@ class TrainingScreen(Screen):
     """Progress, games/s, time left, the hats changing, the learning curve, and Cancel."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back (training goes on)"),
-        Binding("c", "cancel_training", "Cancel training"),
-        Binding("p", "toggle_perfect", "Perfect moves"),
+        Binding("escape", "back", "Back"),  # training goes on
+        Binding("c", "cancel_training", "Cancel"),
+        Binding("p", "toggle_perfect", "Perfect"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -132,8 +132,10 @@ class TrainingScreen(Screen):
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
             status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games. "
                           "The AI keeps what it learned.")
-        figures.update(f"{progress.games_per_second:,.0f} games/s   elapsed {format_seconds(progress.seconds)}"
-                       f"   left {format_seconds(progress.seconds_left) if app.training_running else '0 s'}")
+        rate = progress.games_per_second
+        rate_text = f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate:,.0f}"
+        left = format_seconds(progress.seconds_left) if app.training_running else "0 s"
+        figures.update(f"{rate_text} games/s, {format_seconds(progress.seconds)} gone, {left} left")
         curve = self.query_one(LearningCurve)
         curve.points = tuple(app.training_points)
         hats = progress.hats.shape[0] - 1
