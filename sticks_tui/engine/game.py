@@ -10,16 +10,23 @@ from sticks_tui.engine.events import EventBus, GameOver, MoveMade
 from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, GameState, IllegalMove, new_game
 
 
-class Game:
-    def __init__(self, players, heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE,
-                 bus: EventBus | None = None) -> None:
+class TwoPlayerGame:
+    """What every game driver shares: the seats, whose turn it is, AI steps, the end, abandoning.
+
+    A subclass sets `state` and implements `play(*move)`, which publishes its move event and
+    calls `_finish()` when the state is over.
+    """
+
+    name = "game"
+
+    def __init__(self, players, state, bus: EventBus | None = None) -> None:
         if len(players) != 2:
-            raise ValueError("A game of sticks has two players.")
+            raise ValueError(f"A {self.name} has two players.")
         self.players = list(players)
         for seat, player in enumerate(self.players):
             player.seat = seat
         self.bus = bus or EventBus()
-        self.state: GameState = new_game(heap, first, max_take)
+        self.state = state
         self._reported = False
 
     @property
@@ -34,25 +41,17 @@ class Game:
     def waiting_for_human(self) -> bool:
         return not self.is_over and self.current.is_human
 
-    def play(self, take: int) -> GameState:
-        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
-        if self.is_over:
-            raise IllegalMove("The game is over: there are no sticks left to take.")
-        player = self.current
-        before = self.state.heap
-        self.state = self.state.take(take)
-        self.bus.publish(MoveMade(player.seat, player.name, take, before, self.state.heap))
-        if self.state.is_over:
-            self._finish()
-        return self.state
+    def play(self, *move):  # pragma: no cover - abstract
+        raise NotImplementedError
 
-    def step(self) -> GameState:
+    def step(self):
         """Let the AI to move choose and play."""
         if self.waiting_for_human:
             raise RuntimeError("It is a person's turn: call play() with their move.")
-        return self.play(self.current.choose(self.state))
+        choice = self.current.choose(self.state)
+        return self.play(*choice) if isinstance(choice, tuple) else self.play(choice)
 
-    def play_to_end(self) -> GameState:
+    def play_to_end(self):
         while not self.is_over:
             self.step()
         return self.state
@@ -61,8 +60,8 @@ class Game:
         if self._reported:
             return
         self._reported = True
-        loser = self.state.loser
-        winner = 1 - loser
+        winner = self.state.winner
+        loser = 1 - winner
         for seat, player in enumerate(self.players):
             player.game_over(seat == winner)
         self.bus.publish(GameOver(loser, winner, self.players[loser].name, self.players[winner].name,
@@ -74,3 +73,25 @@ class Game:
             forget = getattr(player, "forget_game", None)
             if forget:
                 forget()
+
+
+class Game(TwoPlayerGame):
+    """One game of sticks."""
+
+    name = "game of sticks"
+
+    def __init__(self, players, heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE,
+                 bus: EventBus | None = None) -> None:
+        super().__init__(players, new_game(heap, first, max_take), bus)
+
+    def play(self, take: int) -> GameState:
+        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
+        if self.is_over:
+            raise IllegalMove("The game is over: there are no sticks left to take.")
+        player = self.current
+        before = self.state.heap
+        self.state = self.state.take(take)
+        self.bus.publish(MoveMade(player.seat, player.name, take, before, self.state.heap))
+        if self.state.is_over:
+            self._finish()
+        return self.state

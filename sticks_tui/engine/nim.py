@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, NimMoveMade
+from sticks_tui.engine.events import BallDrawn, EventBus, NimMoveMade
+from sticks_tui.engine.game import TwoPlayerGame
+from sticks_tui.engine.players import BasePlayer, HatPlayer
 from sticks_tui.engine.rules import IllegalMove
 
 PILE_NAMES: tuple[str, str, str] = ("nickels", "dimes", "quarters")
@@ -144,20 +146,11 @@ def new_nim_game(piles, first: int = 0) -> NimState:
 
 # -- players ------------------------------------------------------------------------------------
 
-class NimPlayer:
-    is_human = False
-    kind = "player"
-    description = ""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.seat = 0  # set by the game driver
+class NimPlayer(BasePlayer):
+    """A Nim player: `choose(state)` returns a move (pile, coins)."""
 
     def choose(self, state: NimState) -> tuple[int, int]:  # pragma: no cover - abstract
         raise NotImplementedError
-
-    def game_over(self, won: bool) -> None:
-        """Told the result of every game; only learners use it."""
 
 
 class NimHumanPlayer(NimPlayer):
@@ -198,7 +191,7 @@ class NimPerfectPlayer(NimPlayer):
         return perfect_move(state.piles)
 
 
-class NimHatPlayer(NimPlayer):
+class NimHatPlayer(HatPlayer):
     """The learning AI for Nim: one hat per position, one ball per legal move (`learn.general.StateHats`).
 
     Balls drawn during a game are set beside the hats; `game_over` applies the hat rule. Events:
@@ -208,14 +201,6 @@ class NimHatPlayer(NimPlayer):
 
     kind = "learning"
     description = "learns from every game (the hats)"
-
-    def __init__(self, name: str, hats, rng=None, bus: EventBus | None = None, learn: bool = True) -> None:
-        super().__init__(name)
-        self.hats = hats
-        self.rng = rng or random.Random()
-        self.bus = bus
-        self.learn = learn
-        self.beside: list[tuple[Piles, tuple[int, int]]] = []
 
     def choose(self, state: NimState) -> tuple[int, int]:
         if not self.hats.has_hat(state.piles):
@@ -228,46 +213,17 @@ class NimHatPlayer(NimPlayer):
             self.bus.publish(BallDrawn(self.seat, self.name, state.piles, move, counts))
         return move
 
-    def game_over(self, won: bool) -> None:
-        drawn, self.beside = self.beside, []
-        if not self.learn:
-            return
-        changes = self.hats.reinforce(drawn, won)
-        if self.bus is not None:
-            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes))
-
-    def forget_game(self) -> None:
-        """Drop the balls set beside the hats without learning (a game abandoned half way)."""
-        self.beside = []
-
 
 # -- the driver ---------------------------------------------------------------------------------
 
-class NimGame:
+class NimGame(TwoPlayerGame):
     """Drives one game of Nim. While not over: if `waiting_for_human`, call `play(pile, coins)` with
     the person's move; otherwise `step()` lets the AI move."""
 
+    name = "game of Nim"
+
     def __init__(self, players, piles, first: int = 0, bus: EventBus | None = None) -> None:
-        if len(players) != 2:
-            raise ValueError("A game of Nim has two players.")
-        self.players = list(players)
-        for seat, player in enumerate(self.players):
-            player.seat = seat
-        self.bus = bus or EventBus()
-        self.state: NimState = new_nim_game(piles, first)
-        self._reported = False
-
-    @property
-    def current(self):
-        return self.players[self.state.to_move]
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_over
-
-    @property
-    def waiting_for_human(self) -> bool:
-        return not self.is_over and self.current.is_human
+        super().__init__(players, new_nim_game(piles, first), bus)
 
     def play(self, pile: int, coins: int) -> NimState:
         """Apply a move for the player to move (a person's, or an AI's chosen move)."""
@@ -280,33 +236,3 @@ class NimGame:
         if self.state.is_over:
             self._finish()
         return self.state
-
-    def step(self) -> NimState:
-        """Let the AI to move choose and play."""
-        if self.waiting_for_human:
-            raise RuntimeError("It is a person's turn: call play() with their move.")
-        pile, coins = self.current.choose(self.state)
-        return self.play(pile, coins)
-
-    def play_to_end(self) -> NimState:
-        while not self.is_over:
-            self.step()
-        return self.state
-
-    def _finish(self) -> None:
-        if self._reported:
-            return
-        self._reported = True
-        winner = self.state.winner
-        loser = 1 - winner
-        for seat, player in enumerate(self.players):
-            player.game_over(seat == winner)
-        self.bus.publish(GameOver(loser, winner, self.players[loser].name, self.players[winner].name,
-                                  len(self.state.history)))
-
-    def abandon(self) -> None:
-        """Stop a game half way: learners forget the balls they set aside, nothing is learned."""
-        for player in self.players:
-            forget = getattr(player, "forget_game", None)
-            if forget:
-                forget()
