@@ -36,7 +36,7 @@ STEP_TIMEOUT = 10.0
 
 
 def count_text(heap: int) -> str:
-    return f"There is 1 stick on the board." if heap == 1 else f"There are {heap} sticks on the board."
+    return "There is 1 stick on the board." if heap == 1 else f"There are {heap} sticks on the board."
 
 
 class Fail(SystemExit):

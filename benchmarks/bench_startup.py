@@ -54,7 +54,7 @@ def importtime(top: int) -> None:
         if m:
             rows.append((int(m.group(2)), len(m.group(3)) // 2, m.group(4)))
     total = next((us for us, depth, name in rows if name == "sticks_tui.ui.app"), None)
-    print(f"\n# python -X importtime -c 'import sticks_tui.ui.app' (one run, cumulative times)")
+    print("\n# python -X importtime -c 'import sticks_tui.ui.app' (one run, cumulative times)")
     if total is not None:
         print(f"sticks_tui.ui.app: {total / 1000:.0f} ms in all")
     print("slowest imports directly under it (depth 1):")

@@ -21,7 +21,6 @@ are the two games described so far.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -29,6 +28,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from sticks_tui.engine.events import HatChange, TrainingProgress
+from sticks_tui.learn.batches import play_in_batches
 from sticks_tui.learn.hats import MAX_COUNT, HatRule
 from sticks_tui.learn.rng import XorShift64Star
 
@@ -38,7 +38,6 @@ PROTOCOLS = {
 }
 ENGINES = ("kernel", "reference")
 MAX_GAMES = 10_000_000
-PROGRESS_INTERVAL = 0.05  # seconds: at most 20 reports a second
 
 
 @runtime_checkable
@@ -377,46 +376,21 @@ def train_general(game: GameDescription, config: GeneralTrainingConfig, brain: S
         raise ValueError("The two training AIs must have brains of their own.")
     if brain.states != opponent.states:
         raise ValueError("The two training AIs must have hats for the same positions.")
-    is_cancelled = (cancel.is_set if isinstance(cancel, threading.Event) else cancel) or (lambda: False)
     seed = config.seed if config.seed is not None else int.from_bytes(np.random.default_rng().bytes(8), "little")
     solution = exact_solution(game)
     run = (_KernelRun if config.engine == "kernel" else _ReferenceRun)(config, brain, opponent, seed)
-
-    start = time.perf_counter()
-    done = 0
-    batch = 64
-    last_report = -1.0
     curve: list[tuple[int, float]] = []
-    cancelled = False
 
-    def report(finished: bool) -> None:
+    def report(done: int, seconds: float, finished: bool, cancelled: bool) -> None:
         share = agreement(brain, solution).agreement
         curve.append((done, share))
         if progress is not None:
-            progress(TrainingProgress(done, config.games, time.perf_counter() - start, run.wins_first,
-                                      brain.counts.copy(), share, finished=finished, cancelled=cancelled))
+            progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(), share,
+                                      finished=finished, cancelled=cancelled))
 
-    report(False)
-    while done < config.games:
-        if is_cancelled():
-            cancelled = True
-            break
-        n = min(batch, config.games - done)
-        t0 = time.perf_counter()
-        done += run.play(n, done)
-        spent = time.perf_counter() - t0
-        if spent < 0.005:  # aim for 5-20 ms a batch: a cancel is felt at once
-            batch = min(batch * 2, 1 << 20)
-        elif spent > 0.02 and batch > 1:
-            batch //= 2
-        now = time.perf_counter()
-        if now - last_report >= PROGRESS_INTERVAL and done < config.games:
-            last_report = now
-            report(False)
-    seconds = time.perf_counter() - start
-    report(True)
-    return GeneralTrainingResult(brain, opponent, done, config.games, seconds, run.wins_first, run.wins_brain,
-                                 cancelled, curve)
+    batches = play_in_batches(config.games, run.play, report, cancel)
+    return GeneralTrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
+                                 run.wins_brain, batches.cancelled, curve)
 
 
 class _ReferenceRun:

@@ -9,7 +9,6 @@ run with the hats consistent (every game either fully learned from or not played
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -19,6 +18,7 @@ from sticks_tui.engine.events import TrainingProgress
 from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer
 from sticks_tui.learn.analysis import quick_scores
+from sticks_tui.learn.batches import play_in_batches
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 
@@ -29,7 +29,6 @@ PROTOCOLS = {
 DEFAULT_PROTOCOL = "explore"
 ENGINES = ("kernel", "reference")
 MAX_GAMES = 10_000_000
-PROGRESS_INTERVAL = 0.05  # seconds: at most 20 reports a second
 
 
 @dataclass(frozen=True)
@@ -93,48 +92,21 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
         # rule, or the two engines would silently make different brains from the same games.
         if hats.rule != config.rule:
             raise ValueError(f"This brain learns by {hats.rule}, but the training asks for {config.rule}.")
-    is_cancelled = (cancel.is_set if isinstance(cancel, threading.Event) else cancel) or (lambda: False)
     seed = _seed_for(config.seed)
     run = _KernelRun(config, brain, opponent, seed) if config.engine == "kernel" else \
         _ReferenceRun(config, brain, opponent, seed)
-
-    start = time.perf_counter()
-    done = 0
-    batch = 256
-    last_report = -1.0
     curve: list[tuple[int, float, float]] = []
-    cancelled = False
 
-    def report(finished: bool) -> None:
-        elapsed = time.perf_counter() - start
+    def report(done: int, seconds: float, finished: bool, cancelled: bool) -> None:
         agreement, win = quick_scores(brain.counts, config.max_take)
         curve.append((done, agreement, win))
         if progress is not None:
-            progress(TrainingProgress(done, config.games, elapsed, run.wins_first, brain.counts.copy(),
+            progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
                                       agreement, win, finished=finished, cancelled=cancelled))
 
-    report(False)
-    while done < config.games:
-        if is_cancelled():
-            cancelled = True
-            break
-        n = min(batch, config.games - done)
-        t0 = time.perf_counter()
-        done += run.play(n, done)
-        spent = time.perf_counter() - t0
-        # aim for ~10 ms a batch, so a cancel is felt at once and reports stay smooth
-        if spent < 0.005:
-            batch = min(batch * 2, 1 << 20)
-        elif spent > 0.02 and batch > 16:
-            batch //= 2
-        now = time.perf_counter()
-        if now - last_report >= PROGRESS_INTERVAL and done < config.games:
-            last_report = now
-            report(False)
-    seconds = time.perf_counter() - start
-    report(True)
-    return TrainingResult(brain, opponent, done, config.games, seconds, run.wins_first, run.wins_brain,
-                          cancelled, curve)
+    batches = play_in_batches(config.games, run.play, report, cancel)
+    return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
+                          run.wins_brain, batches.cancelled, curve)
 
 
 class _KernelRun:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sticks_tui.engine.nim import MAX_PILE, PILE_NAMES, PILE_SINGULAR, coins_word
+from sticks_tui.engine.nim import MAX_PILE, PILE_NAMES, coins_word
 
 #: The largest pile the table covers (seed 004: 0 <= n, d, q <= 100).
 SIZE = MAX_PILE

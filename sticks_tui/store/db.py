@@ -19,6 +19,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -285,7 +286,7 @@ class Store:
         path = directory / DB_FILENAME
         for attempt in range(2):
             try:
-                return cls(_connect_file(path), path, notices)
+                return cls(_connect_file_patiently(path), path, notices)
             except _Corrupt as exc:
                 if attempt:
                     break
@@ -713,6 +714,25 @@ def _connect_file(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _connect_file_patiently(path: Path) -> sqlite3.Connection:
+    """`_connect_file`, tried again while another process holds a lock SQLite will not wait for.
+
+    Switching a new file to WAL and creating the schema take locks for which SQLite answers
+    "busy" at once instead of calling its busy handler, so two copies starting together on a
+    fresh database would otherwise see one of them give up.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.01
+    while True:
+        try:
+            return _connect_file(path)
+        except sqlite3.OperationalError as exc:
+            if _code(exc) not in (_BUSY, _LOCKED) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
 
 
 def _schema_version(conn: sqlite3.Connection) -> int:

@@ -7,7 +7,6 @@ from textual.widgets import Button
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
-from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_PERFECT, MARK_UP, HatHeatmap
 from ui_helpers import log_lines, log_text, perfect_take, play_human_turns, start_game, text_of
 

@@ -9,7 +9,6 @@ from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.pretrain import PretrainScreen
 from ui_helpers import (
     log_text,
-    perfect_take,
     play_human_turns,
     start_game,
     text_of,

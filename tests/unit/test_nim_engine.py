@@ -15,7 +15,6 @@ from sticks_tui.engine.nim import (
     NimHumanPlayer,
     NimPerfectPlayer,
     NimRandomPlayer,
-    NimState,
     new_nim_game,
 )
 from sticks_tui.engine.players import Player

@@ -1,0 +1,59 @@
+"""The loop every trainer shares: games in batches of ~5-20 ms, progress at most ~20 times a second,
+a cancel check between batches (so a cancelled run has only whole games in its hats)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+PROGRESS_INTERVAL = 0.05  # seconds: at most 20 reports a second
+
+
+def cancel_check(cancel: threading.Event | Callable[[], bool] | None) -> Callable[[], bool]:
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set
+    return cancel or (lambda: False)
+
+
+@dataclass
+class BatchRun:
+    done: int  # games played
+    seconds: float
+    cancelled: bool
+
+
+def play_in_batches(total: int, play: Callable[[int, int], int],
+                    report: Callable[[int, float, bool, bool], None],
+                    cancel: threading.Event | Callable[[], bool] | None = None) -> BatchRun:
+    """Call `play(n, done)` (which plays n games, numbered from `done`, and returns n) until `total`.
+
+    `report(done, seconds, finished, cancelled)` is called at the start, at most every
+    PROGRESS_INTERVAL seconds between batches, and once at the end.
+    """
+    is_cancelled = cancel_check(cancel)
+    start = time.perf_counter()
+    done = 0
+    batch = 64
+    last_report = -1.0
+    cancelled = False
+    report(0, 0.0, False, False)
+    while done < total:
+        if is_cancelled():
+            cancelled = True
+            break
+        t0 = time.perf_counter()
+        done += play(min(batch, total - done), done)
+        spent = time.perf_counter() - t0
+        if spent < 0.005:  # a batch of 5-20 ms: a cancel is felt at once and reports stay smooth
+            batch = min(batch * 2, 1 << 20)
+        elif spent > 0.02 and batch > 1:
+            batch //= 2
+        now = time.perf_counter()
+        if now - last_report >= PROGRESS_INTERVAL and done < total:
+            last_report = now
+            report(done, now - start, False, False)
+    seconds = time.perf_counter() - start
+    report(done, seconds, True, cancelled)
+    return BatchRun(done, seconds, cancelled)
