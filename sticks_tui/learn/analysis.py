@@ -87,6 +87,11 @@ class BrainAnalysis:
         return not self.disagreeing
 
 
+def has_single_top(row: np.ndarray) -> bool:
+    """True when one ball is strictly the most likely (a tie at the top is no preference)."""
+    return int(np.count_nonzero(row == row.max())) == 1
+
+
 def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
     """Move probabilities per hat from a counts array, only over legal balls."""
     size = counts.shape[0] - 1
@@ -179,7 +184,8 @@ def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
         best = 1 + int(np.argmax(policy[n, :legal]))
         optimal = solution.winning_moves(n)
         winning = solution.is_winning(n)
-        agrees = (best in optimal) if winning else None
+        # a tie at the top is no preference: it does not count as knowing the move
+        agrees = (has_single_top(policy[n, :legal]) and best in optimal) if winning else None
         if winning:
             winning_hats += 1
             if not agrees:
@@ -212,7 +218,8 @@ def quick_scores(counts: np.ndarray, max_take: int = 3) -> tuple[float, float]:
         if solution.is_winning(n):
             total += 1
             legal = min(max_take, n)
-            if 1 + int(np.argmax(policy[n, :legal])) not in solution.winning_moves(n):
+            row = policy[n, :legal]
+            if not has_single_top(row) or 1 + int(np.argmax(row)) not in solution.winning_moves(n):
                 wrong += 1
     perfect = opponent_policy("perfect", size, max_take, solution)
     win = (win_probability(policy, perfect, size, True) + win_probability(policy, perfect, size, False)) / 2

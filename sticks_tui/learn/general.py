@@ -28,6 +28,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from sticks_tui.engine.events import HatChange, TrainingProgress
+from sticks_tui.learn.analysis import has_single_top
 from sticks_tui.learn.batches import play_in_batches
 from sticks_tui.learn.hats import MAX_COUNT, HatRule
 from sticks_tui.learn.rng import XorShift64Star
@@ -277,7 +278,8 @@ class GeneralAnalysis:
 
 def agreement(hats: StateHats, solution: dict | None = None, counts: np.ndarray | None = None) -> GeneralAnalysis:
     """As for sticks: over the positions where the player to move can force a win, the share whose
-    most likely ball (ties to the first move) is a winning move. `counts` overrides `hats.counts`."""
+    most likely ball is a winning move (a tie at the top is no preference, so it never counts).
+    `counts` overrides `hats.counts`."""
     solution = solution if solution is not None else exact_solution(hats.game)
     counts = hats.counts if counts is None else counts
     wrong = []
@@ -287,8 +289,9 @@ def agreement(hats: StateHats, solution: dict | None = None, counts: np.ndarray 
         if not wins:
             continue
         total += 1
-        best = hats.moves[i][int(np.argmax(counts[i, : hats.n_moves[i]]))]
-        if best not in wins:
+        row = counts[i, : hats.n_moves[i]]
+        best = hats.moves[i][int(np.argmax(row))]
+        if best not in wins or not has_single_top(row):
             wrong.append(state)
     share = 1.0 - len(wrong) / total if total else 1.0
     return GeneralAnalysis(share, total, tuple(wrong))

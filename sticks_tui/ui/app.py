@@ -214,6 +214,8 @@ class SticksApp(App):
 
     def _training_finished(self, result) -> None:
         """Fold the trained copy back into the live brain, keeping what games played meanwhile taught it."""
+        if result is self.last_training_result:  # folded already (quitting folds it before the worker event)
+            return
         self.training_running = False
         live = self.brain.counts
         played_meanwhile = live - self._training_base
@@ -243,6 +245,20 @@ class SticksApp(App):
             f"({result.games_per_second:,.0f} games/s). Agreement with perfect play: {agreement:.0%}.",
             title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
+
+    async def action_quit(self) -> None:
+        """Quit; a training run still going is stopped first and what it learned is kept (like Cancel)."""
+        if self.training_running:
+            self._training_cancel.set()
+            for worker in self.workers:
+                if worker.group == "training":
+                    try:
+                        await worker.wait()
+                    except Exception:  # noqa: BLE001 - a failed run has nothing to keep; quit all the same
+                        continue
+                    if worker.state == WorkerState.SUCCESS:
+                        self._training_finished(worker.result)
+        self.exit()
 
     def ai_delay(self, setup) -> float:
         return self.ai_delay_override if self.ai_delay_override is not None else setup.delay

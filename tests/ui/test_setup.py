@@ -86,3 +86,26 @@ async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkey
     with Store.open(data_dir) as store:
         games = store.recent_games()
     assert games and games[-1].ai_seats == (0, 1) and games[-1].brain is None
+
+
+async def test_a_person_cannot_take_an_ais_name_and_typed_names_survive_watch_mode(make_app, data_dir):
+    from textual.widgets import Input, Label, Switch
+
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#name1", Input).value = "Alice"
+        screen.query_one("#watch", Switch).value = True
+        await pilot.pause()
+        assert screen.query_one("#name1", Input).value == "Learning AI"
+        screen.query_one("#watch", Switch).value = False
+        await pilot.pause()
+        assert screen.query_one("#name1", Input).value == "Alice"
+        screen.query_one("#name1", Input).value = "perfect ai"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "is an AI's name in the records" in str(screen.query_one("#heap-error", Label).render())

@@ -36,8 +36,19 @@ def test_three_fresh_sticks_by_hand():
     # moving second vs random: random takes 3 (1/3) and loses; takes 1 (1/3): AI at 2 wins half
     assert a.win_vs_random_second == pytest.approx(1 / 3 + 1 / 3 * 1 / 2)
     assert a.win_vs_perfect_second == 0.0  # perfect takes 2 from 3 and leaves the AI the last stick
-    # hat 2 is a tie, the most likely move counts as 1 (optimal); hat 3's tie picks 1 (not optimal)
-    assert a.disagreeing == (3,)
+    # hats 2 and 3 are ties: a tie at the top is no preference, so neither counts as knowing its move
+    assert a.disagreeing == (2, 3)
+    assert a.agreement == 0.0
+
+
+def test_a_hat_that_prefers_the_winning_ball_agrees_and_a_tie_does_not():
+    hats = Hats(6)
+    hats.counts[2] = [5, 1, 0]  # take 1 from 2: optimal, and strictly preferred
+    hats.counts[6] = [3, 3, 1]  # tie between 1 (optimal: 6 - 1 = 5) and 2
+    a = analyse(hats.counts)
+    assert a.hats[1].agrees is True
+    assert a.hats[5].agrees is False
+    assert 6 in a.disagreeing and 2 not in a.disagreeing
 
 
 def test_perfect_policy_against_perfect_wins_exactly_the_winning_starts():

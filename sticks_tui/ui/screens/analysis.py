@@ -48,6 +48,12 @@ class AnalysisScreen(Screen):
         self.query_one("#upto", Input).value = str(last.heap if last is not None else 20)
         self._fill_brains()
         self.action_reload()
+        self.watch(self.app, "training", self._training_changed, init=False)
+
+    def _training_changed(self, progress) -> None:
+        """A run that ends changes the brain (and its games trained): show it without F5."""
+        if progress is not None and progress.finished:
+            self.action_reload()
 
     def _fill_brains(self) -> None:
         from sticks_tui.store import StoreError

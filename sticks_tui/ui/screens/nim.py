@@ -32,7 +32,7 @@ NIM_OPPONENTS = {
     "perfect": "the perfect AI (the table)",
     "learning": "the learning AI (piles up to 7)",
 }
-NIM_AI_NAMES = {"random": "Random AI", "perfect": "Perfect AI", "learning": "Learning AI"}
+NIM_AI_NAMES = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
 NIM_LEARNER_BOX = (7, 7, 7)
 NIM_TRAIN_GAMES = 500_000
 
@@ -53,10 +53,11 @@ def nim_brain(app):
 
 class NimGameScreen(Screen):
     BINDINGS = [
-        Binding("left", "pile(-1)", "Pile", key_display="←/→"),
-        Binding("right", "pile(1)", "Next pile", show=False),
-        Binding("up", "coins(1)", "Coins", key_display="↑/↓"),
-        Binding("down", "coins(-1)", "Fewer", show=False),
+        # all priority, so that keys pressed quickly act in the order they were pressed
+        Binding("left", "pile(-1)", "Pile", key_display="←/→", priority=True),
+        Binding("right", "pile(1)", "Next pile", show=False, priority=True),
+        Binding("up", "coins(1)", "Coins", key_display="↑/↓", priority=True),
+        Binding("down", "coins(-1)", "Fewer", show=False, priority=True),
         Binding("enter", "take", "Take", priority=True),
         Binding("h", "hint", "Hint"),
         Binding("u", "table", "U table"),

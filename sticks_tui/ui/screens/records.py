@@ -44,6 +44,12 @@ class RecordsScreen(Screen):
         brains = self.query_one("#brains", DataTable)
         brains.add_columns("Brain", "Wins", "Losses", "Games trained", "Updated")
         self.action_reload()
+        self.watch(self.app, "training", self._training_changed, init=False)
+
+    def _training_changed(self, progress) -> None:
+        """A run that ends changes the brain (and its games trained): show it without F5."""
+        if progress is not None and progress.finished:
+            self.action_reload()
 
     def action_reload(self) -> None:
         from sticks_tui.store import StoreError

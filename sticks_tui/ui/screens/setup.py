@@ -14,6 +14,9 @@ from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONE
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
 NAME_LIMIT = 24
+STICKS_INTRO = "The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
+NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoever takes the last "
+             "coin wins.")
 
 
 class SetupScreen(Screen):
@@ -28,8 +31,7 @@ class SetupScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="setup"):
-            yield Static("The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last "
-                         "stick loses.", id="setup-intro")
+            yield Static(STICKS_INTRO, id="setup-intro")
             with Vertical(id="setup-form"):
                 with Horizontal(classes="row"):
                     yield Label("Game", classes="field")
@@ -37,7 +39,7 @@ class SetupScreen(Screen):
                                   ("Three-pile Nim (last coin wins)", "nim")], value="sticks",
                                  allow_blank=False, id="game", compact=True)
                 with Horizontal(classes="row heap-row", id="piles-row"):
-                    yield Label("Piles (1-100 each)", classes="field")
+                    yield Label("Piles (1-100)", classes="field")
                     yield Input("3", id="pile-0", compact=True, max_length=4, classes="pile")
                     yield Input("4", id="pile-1", compact=True, max_length=4, classes="pile")
                     yield Input("5", id="pile-2", compact=True, max_length=4, classes="pile")
@@ -105,6 +107,7 @@ class SetupScreen(Screen):
         from sticks_tui.ui.screens.nim import NIM_OPPONENTS
 
         nim = self.game_kind == "nim"
+        self.query_one("#setup-intro", Static).update(NIM_INTRO if nim else STICKS_INTRO)
         self.query_one("#piles-row").display = nim
         self.query_one("#heap-row").display = not nim
         self.query_one("#heap-error", Label).update("")
@@ -131,7 +134,7 @@ class SetupScreen(Screen):
         name1 = self.query_one("#name1", Input)
         if opponent == "friend":
             name2.disabled = False
-            if name2.value in AI_NAMES.values():
+            if name2.value in (*AI_NAMES.values(), *NIM_AI_NAMES.values()):
                 name2.value = "Player 2"
         else:
             names = NIM_AI_NAMES if self.game_kind == "nim" else AI_NAMES
@@ -139,9 +142,11 @@ class SetupScreen(Screen):
             name2.disabled = True
         name1.disabled = watch
         if watch:
+            if name1.value != "Learning AI":
+                self._typed_name1 = name1.value  # given back when watching is switched off
             name1.value = "Learning AI"
         elif name1.value == "Learning AI":
-            name1.value = "Player 1"
+            name1.value = getattr(self, "_typed_name1", "Player 1")
 
     @on(Input.Changed, "#heap")
     @on(Input.Changed, ".pile")
@@ -211,6 +216,16 @@ class SetupScreen(Screen):
             error.update("The two players need different names.")
             self.query_one("#name1", Input).focus()
             return None
+        from sticks_tui.ui.screens.nim import NIM_AI_NAMES
+
+        reserved = {n.casefold() for n in (*AI_NAMES.values(), *NIM_AI_NAMES.values())}
+        reserved |= {f"{n} 2".casefold() for n in AI_NAMES.values()}
+        humans = ([] if watch else [("#name1", name1)]) + ([("#name2", name2)] if opponent == "friend" else [])
+        for selector, name in humans:
+            if name.casefold() in reserved:
+                error.update(f"'{name}' is an AI's name in the records: please choose another.")
+                self.query_one(selector, Input).focus()
+                return None
         return MatchSetup(game=self.game_kind, piles=piles, heap=heap, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, Select, Static
 
@@ -41,16 +41,20 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         brain = self.app.brain
         with Vertical(id="train-dialog", classes="dialog"):
             yield Static(f"Train the AI (brain '{self.app.brain_name}') by AI-vs-AI games", classes="dialog-title")
-            with Grid(classes="form"):
-                yield Label("Games")
-                with Vertical():
+            with Vertical(classes="form"):
+                with Horizontal(classes="row"):
+                    yield Label("Games", classes="field")
                     yield Input(f"{DEFAULT_GAMES}", id="games", compact=True, max_length=12)
-                    yield Label("", id="games-error", classes="error")
-                yield Label("Protocol")
-                yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=DEFAULT_PROTOCOL,
-                             allow_blank=False, id="protocol", compact=True)
-                yield Label(f"Heap (1-{brain.size})")
-                yield Input(str(brain.size), id="heap", compact=True, max_length=4)
+                yield Label("", id="games-error", classes="error")
+                with Horizontal(classes="row"):
+                    yield Label("Protocol", classes="field")
+                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=DEFAULT_PROTOCOL,
+                                 allow_blank=False, id="protocol", compact=True)
+                with Horizontal(classes="row"):
+                    yield Label(f"Heap (1-{brain.size})", classes="field")
+                    yield Input(str(brain.size), id="heap", compact=True, max_length=4)
+                yield Static("Training plays from every heap up to this one: the AI's hats 1 to "
+                             f"{brain.size} cover every game the app offers.", classes="muted")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Train", id="go", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -120,7 +124,7 @@ class TrainingScreen(Screen):
         status = self.query_one("#training-status", Static)
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)
-        self.query_one("#cancel-training", Button).disabled = not app.training_running
+        self.query_one("#cancel-training", Button).display = app.training_running
         if progress is None:
             status.update("Starting ..." if app.training_running else "No training has run yet: press t.")
             return

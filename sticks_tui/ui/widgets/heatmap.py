@@ -23,7 +23,7 @@ MARK_BESIDE = "•"
 MARK_UP = "↑"
 MARK_DOWN = "↓"
 MARK_PERFECT = "✓"
-CELL = 5  # one marker + four characters of count
+CELL = 5  # four characters of count, then its marker
 HAT_LABEL = 3
 
 
@@ -158,7 +158,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         segments: list[Segment] = []
         if line == 0:
             header = self.get_component_rich_style("heatmap--header")
-            one = "hat" + "".join(f"{b:>{CELL}}" for b in range(1, data.max_take + 1))
+            one = "hat" + "".join(f"{b:>{CELL - 1}} " for b in range(1, data.max_take + 1))
             text = ("  ".join([one] * cols)) if data.hats else "no hats to show"
             segments.append(Segment(text, base + header))
         elif line - 1 < rows:
@@ -184,7 +184,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         out = []
         for ball in range(1, data.max_take + 1):
             if ball > legal:
-                out.append(Segment("    -", base + self.get_component_rich_style("heatmap--illegal")))
+                out.append(Segment("   - ", base + self.get_component_rich_style("heatmap--illegal")))
                 continue
             count = int(row[ball - 1])
             p = count / total if total else 0.0
@@ -203,7 +203,7 @@ class HatHeatmap(ScrollView, can_focus=True):
             elif ball in perfect:
                 mark = MARK_PERFECT
                 style += self.get_component_rich_style("heatmap--perfect")
-            out.append(Segment(mark + short_count(count), style))
+            out.append(Segment(short_count(count) + mark, style))
         return out
 
     def cell_text(self, hat: int, ball: int) -> str:

@@ -38,8 +38,9 @@ class TrainingBadge(Static):
         # One line of fixed height and full width: new text needs no layout of the whole screen
         # (that ran ~20 times a second during training and slowed key presses down).
         if running and progress is not None:
-            self.update(f"Training the AI: {progress.fraction:.0%} of {progress.games_total:,} games, "
-                        f"{progress.games_per_second:,.0f} games/s, {format_seconds(progress.seconds_left)} left"
-                        f" - press t to watch", layout=False)
+            rate = progress.games_per_second
+            rate_text = f"{rate / 1e6:.1f}M" if rate >= 1e6 else f"{rate:,.0f}"
+            self.update(f"Training: {progress.fraction:.0%} of {progress.games_total:,} games, {rate_text} a second, "
+                        f"{format_seconds(progress.seconds_left)} left (t: watch)", layout=False)
         elif running:
-            self.update("Training the AI: starting ... - press t to watch", layout=False)
+            self.update("Training: starting ... (t: watch)", layout=False)
