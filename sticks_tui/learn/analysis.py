@@ -40,9 +40,12 @@ class DiscoveredRule:
     residue: int | None
     matches_solution: bool
     solution_modulus: int
+    too_few_hats: bool = False  # fewer than three losing heaps below the top hat: no pattern can show
 
     @property
     def sentence(self) -> str:
+        if self.too_few_hats and self.modulus is None:
+            return "Too few hats to read a rule from: a pattern needs at least three losing heaps."
         if self.modulus is None:
             if not self.believed_losing:
                 return "The AI has not found a rule yet: none of its hats is sure of a move."
@@ -55,6 +58,9 @@ class DiscoveredRule:
     @property
     def verdict(self) -> str:
         k1 = self.solution_modulus
+        if self.too_few_hats and self.modulus is None:
+            return (f"The exact solution: the losing heaps are those with n mod {k1} = 1; train with "
+                    f"{2 * k1 + 2} sticks or more to see the AI find it.")
         if self.matches_solution:
             return f"This is the exact solution: the losing heaps are those with n mod {k1} = 1."
         return f"The exact solution says the losing heaps are those with n mod {k1} = 1; the AI is not there yet."
@@ -165,7 +171,8 @@ def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -
                 break
     k1 = max_take + 1
     matches = modulus == k1 and residue == 1 % k1
-    return DiscoveredRule(believed, modulus, residue, matches, k1)
+    too_few = sum(1 for n in range(1, size) if not solution.is_winning(n)) < 3
+    return DiscoveredRule(believed, modulus, residue, matches, k1, too_few)
 
 
 def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:

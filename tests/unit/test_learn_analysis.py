@@ -159,3 +159,12 @@ def test_win_probability_vs_perfect_averages_the_two_seats(half_trained):
     a = analyse(half_trained)
     assert a.win_probability_vs_perfect == pytest.approx((a.win_vs_perfect_first + a.win_vs_perfect_second) / 2)
     assert np.isfinite(a.win_probability_vs_random)
+
+
+def test_a_heap_too_small_for_a_pattern_says_so():
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    small = analyse(train(TrainingConfig(sticks=6, games=20_000, seed=1)).brain.counts)
+    assert small.rule.too_few_hats and small.rule.sentence.startswith("Too few hats")
+    big = analyse(train(TrainingConfig(sticks=12, games=50_000, seed=1)).brain.counts)
+    assert not big.rule.too_few_hats and big.rule.matches_solution

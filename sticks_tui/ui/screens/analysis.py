@@ -26,7 +26,7 @@ class AnalysisScreen(Screen):
         yield Header()
         with Vertical(id="analysis-view"):
             with Horizontal(id="analysis-controls"):
-                yield Label("Brain ")
+                yield Label("Brain in play ")
                 # Textual 8 raises EmptySelectError for an empty Select without a blank: start with
                 # the current brain; _fill_brains adds the others on mount.
                 name = self.app.brain_name

@@ -194,6 +194,10 @@ class GameScreen(Screen):
         game = self.game
         if game is None or not game.waiting_for_human or not game.state.is_legal(n):
             self.app.bell()
+            if game is not None and game.waiting_for_human:
+                heap = game.state.heap
+                self.notify(f"Only {heap} {sticks_word(heap)} left: take {min(heap, game.state.max_take)} "
+                            "at most.", severity="warning", timeout=2)
             return
         game.play(n)
         self.advance()
