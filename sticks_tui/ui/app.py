@@ -122,6 +122,10 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
+        train_nim = getattr(screen, "action_train_nim", None)
+        if train_nim is not None:
+            yield SystemCommand("Train the Nim AI", "500,000 games of self-play for the learning AI for Nim",
+                                train_nim)
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
