@@ -11,34 +11,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sticks_tui.learn.hats import MAX_COUNT
-from sticks_tui.learn.kernel import _below
+from sticks_tui.learn.kernel import _below, reinforce_ball
 
 
 @njit(nogil=True, cache=True)
 def _reinforce(counts, n_moves, rows, cols, count, won, reward, penalty, floor_code):
     for i in range(count):
         h = rows[i]
-        b = cols[i]
-        before = counts[h, b]
-        if won:
-            after = before + reward
-            if after > MAX_COUNT:
-                after = MAX_COUNT
-        else:
-            floor = 1
-            if floor_code == 1:
-                others = np.int64(0)
-                for j in range(n_moves[h]):
-                    if j != b:
-                        others += counts[h, j]
-                floor = 0 if others > 0 else 1
-            after = before - penalty
-            if after < floor:
-                after = floor
-            if after > before:
-                after = before
-        counts[h, b] = after
+        reinforce_ball(counts, h, cols[i], n_moves[h], won, reward, penalty, floor_code)
 
 
 @njit(nogil=True, cache=True)

@@ -32,31 +32,39 @@ def _below(rng_state, n):
     return np.int64((_next(rng_state) >> np.uint64(11)) % np.uint64(n))
 
 
+@njit(nogil=True, cache=True, inline="always")
+def reinforce_ball(counts, h, b, legal, won, reward, penalty, floor_code):
+    """The hat rule for one drawn ball (hat row h, column b, `legal` balls in that hat).
+
+    Shared by this kernel and `general_kernel`: it is `Hats.reinforce` / `StateHats.reinforce`.
+    """
+    before = counts[h, b]
+    if won:
+        after = before + reward
+        if after > MAX_COUNT:
+            after = MAX_COUNT
+    else:
+        floor = 1
+        if floor_code == 1:
+            others = np.int64(0)
+            for j in range(legal):
+                if j != b:
+                    others += counts[h, j]
+            floor = 0 if others > 0 else 1
+        after = before - penalty
+        if after < floor:
+            after = floor
+        if after > before:
+            after = before
+    counts[h, b] = after
+
+
 @njit(nogil=True, cache=True)
 def _reinforce(counts, hats, balls, count, won, reward, penalty, floor_code, max_take):
     for i in range(count):
         h = hats[i]
-        b = balls[i] - 1
-        before = counts[h, b]
-        if won:
-            after = before + reward
-            if after > MAX_COUNT:
-                after = MAX_COUNT
-        else:
-            floor = 1
-            if floor_code == 1:
-                legal = max_take if h > max_take else h
-                others = np.int64(0)
-                for j in range(legal):
-                    if j != b:
-                        others += counts[h, j]
-                floor = 0 if others > 0 else 1
-            after = before - penalty
-            if after < floor:
-                after = floor
-            if after > before:
-                after = before
-        counts[h, b] = after
+        legal = max_take if h > max_take else h
+        reinforce_ball(counts, h, balls[i] - 1, legal, won, reward, penalty, floor_code)
 
 
 @njit(nogil=True, cache=True)
