@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -111,10 +110,10 @@ class GameScreen(Screen):
                 yield Label("", id="count")
                 with Horizontal(id="moves"):
                     for n in (1, 2, 3):
-                        yield Button(f"Take {n}", id=f"take-{n}", classes="take")
+                        yield Button(f"Take {n}", id=f"take-{n}", classes="take", action=f"screen.take({n})")
                 with Horizontal(id="after"):
-                    yield Button("Play again", id="again", variant="primary")
-                    yield Button("Setup", id="to-setup")
+                    yield Button("Play again", id="again", variant="primary", action="screen.play_again")
+                    yield Button("Setup", id="to-setup", action="screen.back")
                 yield MoveLog(id="log")
             with Vertical(id="hats-panel"):
                 yield Label("", id="hats-title")
@@ -286,18 +285,6 @@ class GameScreen(Screen):
         i = SPEED_ORDER.index(self.speed)
         self.speed = SPEED_ORDER[min(len(SPEED_ORDER) - 1, i + 1)]
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
-
-    @on(Button.Pressed, ".take")
-    def _take_button(self, event: Button.Pressed) -> None:
-        self.action_take(int(event.button.id.removeprefix("take-")))
-
-    @on(Button.Pressed, "#again")
-    def _again_button(self) -> None:
-        self.action_play_again()
-
-    @on(Button.Pressed, "#to-setup")
-    def _setup_button(self) -> None:
-        self.action_back()
 
     # -- core events ---------------------------------------------------------------------------
     def on_core_event(self, message: CoreEvent) -> None:

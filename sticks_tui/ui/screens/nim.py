@@ -104,11 +104,12 @@ class NimGameScreen(Screen):
             yield Static("", id="nim-turn")
             yield NimPilesView(id="piles")
             with Horizontal(id="nim-controls"):
-                yield Button("-", id="fewer", compact=True)
+                yield Button("-", id="fewer", compact=True, action="screen.coins(-1)")
                 yield Label("", id="nim-move")
-                yield Button("+", id="more", compact=True)
-                yield Button("Take", id="nim-take", variant="primary", compact=True)
-                yield Button("Play again", id="nim-again", variant="primary", compact=True)
+                yield Button("+", id="more", compact=True, action="screen.coins(1)")
+                yield Button("Take", id="nim-take", variant="primary", compact=True, action="screen.take")
+                yield Button("Play again", id="nim-again", variant="primary", compact=True,
+                             action="screen.play_again")
             yield Static("", id="nim-hint")
             yield MoveLog(id="nim-log")
         yield Footer(compact=True, show_command_palette=False)
@@ -256,22 +257,6 @@ class NimGameScreen(Screen):
         if self.game.waiting_for_human and self.game.state.piles[event.pile]:
             self.chosen = event.pile
             self._update()
-
-    @on(Button.Pressed, "#fewer")
-    def _fewer(self) -> None:
-        self.action_coins(-1)
-
-    @on(Button.Pressed, "#more")
-    def _more(self) -> None:
-        self.action_coins(1)
-
-    @on(Button.Pressed, "#nim-take")
-    def _take(self) -> None:
-        self.action_take()
-
-    @on(Button.Pressed, "#nim-again")
-    def _again(self) -> None:
-        self.action_play_again()
 
     # -- events from the core --------------------------------------------------------------------
     def on_core_event(self, message: CoreEvent) -> None:

@@ -72,9 +72,9 @@ class SetupScreen(Screen):
                                  value=DEFAULT_SPEED, allow_blank=False, id="speed", compact=True)
             with Horizontal(id="setup-buttons"):
                 yield Button("Start game", id="start", variant="primary")
-                yield Button("Train the AI", id="train")
-                yield Button("Records", id="records")
-                yield Button("Analysis", id="analysis")
+                yield Button("Train the AI", id="train", action="app.train")
+                yield Button("Records", id="records", action="app.records")
+                yield Button("Analysis", id="analysis", action="app.analysis")
         yield TrainingBadge()
         yield Footer(compact=True, show_command_palette=False)
 
@@ -229,15 +229,3 @@ class SetupScreen(Screen):
         return MatchSetup(game=self.game_kind, piles=piles, heap=heap, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)
-
-    @on(Button.Pressed, "#train")
-    def _train(self) -> None:
-        self.app.action_train()
-
-    @on(Button.Pressed, "#records")
-    def _records(self) -> None:
-        self.app.action_records()
-
-    @on(Button.Pressed, "#analysis")
-    def _analysis(self) -> None:
-        self.app.action_analysis()

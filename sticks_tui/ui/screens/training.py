@@ -107,8 +107,8 @@ class TrainingScreen(Screen):
                 yield Static("", id="training-figures")
                 yield LearningCurve(id="curve")
                 with Horizontal(id="training-buttons"):
-                    yield Button("Cancel training", id="cancel-training", variant="error")
-                    yield Button("Back", id="back")
+                    yield Button("Cancel training", id="cancel-training", variant="error", action="screen.cancel_training")
+                    yield Button("Back", id="back", action="screen.back")
             with Vertical(id="training-hats"):
                 yield Label("The hats being trained", id="training-hats-title")
                 yield HatHeatmap(id="training-heatmap")
@@ -162,10 +162,3 @@ class TrainingScreen(Screen):
         heatmap = self.query_one(HatHeatmap)
         heatmap.show_perfect = not heatmap.show_perfect
 
-    @on(Button.Pressed, "#cancel-training")
-    def _cancel(self) -> None:
-        self.action_cancel_training()
-
-    @on(Button.Pressed, "#back")
-    def _back(self) -> None:
-        self.action_back()
