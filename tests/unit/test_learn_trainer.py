@@ -38,7 +38,7 @@ def test_the_trainer_plays_exactly_the_games_asked_across_many_batches():
     assert result.games_played == games
     assert result.wins_brain == games // 2 and result.wins_first == 0
     assert seen[-1].finished and seen[-1].games_done == games
-    assert result.curve[-1][0] == games
+    assert result.curve[-1].games == games
 
 
 def test_wins_add_up_in_a_real_run():
@@ -53,8 +53,8 @@ def test_wins_add_up_in_a_real_run():
 
 def test_reference_trainer_ends_every_game_it_counts(monkeypatch):
     calls = []
-    original = HatPlayer.game_over
-    monkeypatch.setattr(HatPlayer, "game_over", lambda self, won: (calls.append(won), original(self, won)))
+    original = Hats.reinforce
+    monkeypatch.setattr(Hats, "reinforce", lambda self, drawn, won: (calls.append(won), original(self, drawn, won))[1])
     result = train(TrainingConfig(sticks=10, games=777, seed=2, engine="reference"))
     assert result.games_played == 777
     assert len(calls) == 2 * 777  # both learners told the result of every game
@@ -210,5 +210,5 @@ def test_after_100000_games_at_20_sticks_the_hats_play_perfectly(seed):
 def test_the_learning_curve_rises():
     result = train(TrainingConfig(sticks=20, games=200_000, seed=3))
     first, last = result.curve[0], result.curve[-1]
-    assert first[0] == 0 and last[0] == 200_000
-    assert last[1] > first[1]
+    assert first.games == 1 and last.games == 200_000
+    assert last.agreement > first.agreement

@@ -1,0 +1,78 @@
+"""Loading the compiled kernels, and recovering from a damaged numba cache (issue 13).
+
+numba keeps compiled kernels on disk (`cache=True`). A cache file cut short (a full disk, a killed
+process) makes loading fail with an UnpicklingError or EOFError, and would do so on every run. Here
+the first failure clears OUR kernel modules' cache files only and compiles once more; if that fails
+too, `load` says why in words and the trainer falls back to the readable reference learner.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+#: The modules whose numba cache files we may clear.
+KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.general_kernel")
+_ready: set[str] = set()
+
+
+def cache_files(module_name: str) -> list[Path]:
+    """The numba cache files (*.nbi index, *.nbc data) of one of our kernel modules."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return []
+    source = Path(spec.origin)
+    stem = source.stem
+    dirs = []
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir:
+        # numba mirrors the source's absolute directory under NUMBA_CACHE_DIR
+        dirs.append(Path(cache_dir) / source.parent.resolve().relative_to(source.parent.resolve().anchor))
+    dirs.append(source.parent / "__pycache__")
+    found: list[Path] = []
+    for d in dirs:
+        if d.is_dir():
+            found += [p for p in d.iterdir() if p.name.startswith(stem + ".") and p.suffix in (".nbi", ".nbc")]
+    return found
+
+
+def clear_cache(module_name: str) -> int:
+    """Delete one kernel module's cache files; return how many went."""
+    gone = 0
+    for path in cache_files(module_name):
+        try:
+            path.unlink()
+            gone += 1
+        except OSError:
+            pass
+    return gone
+
+
+def _warm(module_name: str, fresh: bool) -> None:
+    if fresh:
+        # new dispatchers, so nothing of the damaged cache is remembered
+        for name in reversed(KERNEL_MODULES):
+            sys.modules.pop(name, None)
+    importlib.import_module(module_name).warm_up()
+
+
+def load(sticks: bool = True) -> str | None:
+    """Make the kernel ready (sticks' own, or the general one). None when it is; else, in words,
+    why it could not be compiled (the caller then trains with the reference learner)."""
+    name = KERNEL_MODULES[0] if sticks else KERNEL_MODULES[1]
+    if name in _ready:
+        return None
+    try:
+        _warm(name, fresh=False)
+    except Exception:  # noqa: BLE001 - any damage in numba's cache shows up as some exception here
+        for module in KERNEL_MODULES:
+            clear_cache(module)
+        try:
+            _warm(name, fresh=True)
+        except Exception as exc:  # noqa: BLE001
+            return (f"The compiled trainer could not be loaded ({type(exc).__name__}: {exc}); "
+                    f"trained with the slower reference learner instead.")
+    _ready.add(name)
+    return None
