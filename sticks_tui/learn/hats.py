@@ -130,6 +130,8 @@ class Hats:
 
     def __init__(self, size=20, max_take: int = 3, rule: HatRule | None = None,
                  counts: np.ndarray | None = None) -> None:
+        if isinstance(max_take, HatRule):  # Hats(rules, rule): the rule given second
+            rule, max_take = max_take, 3
         if isinstance(size, int) and not isinstance(size, bool):
             if size < 1:
                 raise ValueError(f"A brain needs at least one hat, not {size}.")

@@ -43,7 +43,7 @@ MAX_GAMES = 10_000_000
 @dataclass(frozen=True)
 class TrainingConfig:
     """A training run. `game` None means sticks on `sticks` with `max_take`; else any `GameRules`
-    (then `sticks` and `max_take` are ignored). `curve=False` skips the learning-curve checkpoints."""
+    (a `SticksRules` is turned into `sticks` and `max_take`; for other games they are ignored). `curve=False` skips the learning-curve checkpoints."""
 
     sticks: int = 20
     games: int = 100_000
@@ -56,6 +56,10 @@ class TrainingConfig:
     curve: bool = True
 
     def __post_init__(self) -> None:
+        if isinstance(self.game, SticksRules):  # sticks given as rules: one description of it, not two
+            object.__setattr__(self, "sticks", self.game.size)
+            object.__setattr__(self, "max_take", self.game.max_take)
+            object.__setattr__(self, "game", None)
         if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
             raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or not 0 <= self.games <= MAX_GAMES:
