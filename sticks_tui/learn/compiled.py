@@ -4,17 +4,24 @@ numba keeps compiled kernels on disk (`cache=True`). A cache file cut short (a f
 process) makes loading fail with an UnpicklingError or EOFError, and would do so on every run. Here
 the first failure clears OUR kernel modules' cache files only and compiles once more; if that fails
 too, `load` says why in words and the trainer falls back to the readable reference learner.
+
+numba checks a cached kernel against its own source file only, but ours compile code from other
+files too (the hat rule in `learn/hats.py`, shared helpers in `learn/kernel.py`). A cache file older
+than any of those sources is stale, so it is cleared before loading.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
 
 #: The modules whose numba cache files we may clear.
 KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.general_kernel")
+#: Every source file compiled into the kernels.
+KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.general_kernel")
 _ready: set[str] = set()
 
 
@@ -50,6 +57,25 @@ def clear_cache(module_name: str) -> int:
     return gone
 
 
+def clear_stale() -> int:
+    """Delete our cache files older than any source compiled into the kernels; return how many went."""
+    newest = 0.0
+    for name in KERNEL_SOURCES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            newest = max(newest, Path(spec.origin).stat().st_mtime)
+    gone = 0
+    for module in KERNEL_MODULES:
+        for path in cache_files(module):
+            try:
+                if path.stat().st_mtime < newest:
+                    path.unlink()
+                    gone += 1
+            except OSError:
+                pass
+    return gone
+
+
 def _warm(module_name: str, fresh: bool) -> None:
     if fresh:
         # new dispatchers, so nothing of the damaged cache is remembered
@@ -64,6 +90,8 @@ def load(sticks: bool = True) -> str | None:
     name = KERNEL_MODULES[0] if sticks else KERNEL_MODULES[1]
     if name in _ready:
         return None
+    if not any(m in sys.modules for m in KERNEL_MODULES):  # before numba has read any index
+        clear_stale()
     try:
         _warm(name, fresh=False)
     except Exception:  # noqa: BLE001 - any damage in numba's cache shows up as some exception here
