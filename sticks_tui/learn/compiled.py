@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -26,23 +25,24 @@ _ready: set[str] = set()
 
 
 def cache_files(module_name: str) -> list[Path]:
-    """The numba cache files (*.nbi index, *.nbc data) of one of our kernel modules."""
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        return []
-    source = Path(spec.origin)
-    stem = source.stem
-    dirs = []
-    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if cache_dir:
-        # numba mirrors the source's absolute directory under NUMBA_CACHE_DIR
-        dirs.append(Path(cache_dir) / source.parent.resolve().relative_to(source.parent.resolve().anchor))
-    dirs.append(source.parent / "__pycache__")
-    found: list[Path] = []
-    for d in dirs:
-        if d.is_dir():
-            found += [p for p in d.iterdir() if p.name.startswith(stem + ".") and p.suffix in (".nbi", ".nbc")]
-    return found
+    """The numba cache files (*.nbi index, *.nbc data) of every kernel in one of our modules, wherever
+    numba keeps them (next to the source, or under NUMBA_CACHE_DIR). Imports the module (cheap:
+    nothing is compiled or loaded until a kernel is first called)."""
+    from numba.core.dispatcher import Dispatcher
+
+    module = importlib.import_module(module_name)
+    found: set[Path] = set()
+    for value in vars(module).values():
+        cache = getattr(value, "_cache", None) if isinstance(value, Dispatcher) else None
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+        if index is None:
+            continue
+        index = Path(index)
+        prefix = index.name[: -len(".nbi")]
+        if index.parent.is_dir():
+            found |= {p for p in index.parent.iterdir()
+                      if p.name.startswith(prefix + ".") and p.suffix in (".nbi", ".nbc")}
+    return sorted(found)
 
 
 def clear_cache(module_name: str) -> int:
@@ -90,7 +90,7 @@ def load(sticks: bool = True) -> str | None:
     name = KERNEL_MODULES[0] if sticks else KERNEL_MODULES[1]
     if name in _ready:
         return None
-    if not any(m in sys.modules for m in KERNEL_MODULES):  # before numba has read any index
+    if not _ready:  # before numba has read any index in this process
         clear_stale()
     try:
         _warm(name, fresh=False)
