@@ -98,12 +98,14 @@ class BrainAnalysis:
         return not self.disagreeing
 
 
-def has_single_top(row: np.ndarray):
+def has_single_top(row):
     """True when one ball is strictly the most likely (a tie at the top is no preference).
 
-    The ONE place this rule is written. `row` is one hat (a bool result) or a 2-D array of hats,
-    one per row (an array of bools); mark illegal balls below every count (e.g. -1) first.
+    The ONE place this rule is written. `row` is one hat (a list or an array: a bool result) or a
+    2-D array of hats, one per row (an array of bools); mark illegal balls below every count first.
     """
+    if isinstance(row, list):  # the learning curve's fast path: plain numbers
+        return row.count(max(row)) == 1
     row = np.asarray(row)
     if row.ndim == 1:
         return int(np.count_nonzero(row == row.max())) == 1
@@ -125,13 +127,19 @@ def agrees_with(rows: np.ndarray, winning: np.ndarray):
 
 
 def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
-    """Move probabilities per hat from a counts array, only over legal balls."""
+    """Move probabilities per hat from a counts array, only over legal balls (an empty hat: uniform)."""
+    counts = np.asarray(counts)
     size = counts.shape[0] - 1
-    policy = np.zeros((size + 1, max_take), dtype=np.float64)
-    for n in range(1, size + 1):
-        legal = counts[n, : min(max_take, n)].astype(np.float64)
-        total = legal.sum()
-        policy[n, : len(legal)] = legal / total if total > 0 else 1.0 / len(legal)
+    heaps = np.arange(size + 1)[:, None]
+    legal = np.arange(max_take)[None, :] < np.minimum(heaps, max_take)
+    padded = np.zeros((size + 1, max_take), dtype=np.float64)
+    padded[:, : min(max_take, counts.shape[1])] = counts[:, :max_take]
+    legal_counts = np.where(legal, padded, 0.0)
+    totals = legal_counts.sum(axis=1, keepdims=True)
+    uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        policy = np.where(totals > 0, legal_counts / np.where(totals > 0, totals, 1), uniform)
+    policy[0] = 0.0
     return policy
 
 
@@ -151,8 +159,19 @@ def opponent_policy(kind: str, size: int, max_take: int, solution: SticksSolutio
 
 def win_probability(ai: np.ndarray, opponent: np.ndarray, start: int, ai_first: bool) -> float:
     """Exact chance the AI wins from `start` sticks. Whoever takes the last stick loses."""
+    first, second = win_probabilities(ai, opponent, start)
+    return first if ai_first else second
+
+
+def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
+    """Exact chances the AI wins from `start` sticks moving first and moving second (one pass).
+    `ai` and `opponent` are policies by heap (arrays, or lists of rows)."""
     size = start
-    max_take = ai.shape[1]
+    if not isinstance(ai, list):
+        ai = np.asarray(ai)[: size + 1].tolist()  # plain floats: the loop below reads them one by one
+    if not isinstance(opponent, list):
+        opponent = np.asarray(opponent)[: size + 1].tolist()
+    max_take = len(ai[0])
     ai_to_move = [0.0] * (size + 1)  # P(AI wins | AI to move at n)
     opp_to_move = [0.0] * (size + 1)  # P(AI wins | opponent to move at n)
     for n in range(1, size + 1):
@@ -160,11 +179,11 @@ def win_probability(ai: np.ndarray, opponent: np.ndarray, start: int, ai_first: 
         o = 0.0
         for m in range(1, min(max_take, n) + 1):
             # Taking the last stick (m == n) loses for whoever takes it.
-            a += ai[n, m - 1] * (0.0 if m == n else opp_to_move[n - m])
-            o += opponent[n, m - 1] * (1.0 if m == n else ai_to_move[n - m])
+            a += ai[n][m - 1] * (0.0 if m == n else opp_to_move[n - m])
+            o += opponent[n][m - 1] * (1.0 if m == n else ai_to_move[n - m])
         ai_to_move[n] = a
         opp_to_move[n] = o
-    return ai_to_move[start] if ai_first else opp_to_move[start]
+    return float(ai_to_move[start]), float(opp_to_move[start])
 
 
 def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -> DiscoveredRule:
@@ -283,7 +302,9 @@ class CurveScorer:
         self.legal = np.arange(width)[None, :] < n_moves[:, None]
         self.sticks = isinstance(rules, SticksRules)
         if self.sticks:
-            self.perfect = opponent_policy("perfect", rules.size, rules.max_take, solver)
+            self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
+                                  for n in range(rules.size + 1)]
+            self.perfect_rows = opponent_policy("perfect", rules.size, rules.max_take, solver).tolist()
 
     @classmethod
     def for_brain(cls, brain) -> CurveScorer:
@@ -301,13 +322,28 @@ class CurveScorer:
         return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
 
     def score(self, games: int, counts: np.ndarray) -> CurvePoint:
-        agreement = self.agreement(counts)
         if not self.sticks:
-            return CurvePoint(games, agreement)
-        policy = policy_matrix(counts, self.rules.max_take)
-        size = self.rules.size
-        return CurvePoint(games, agreement, float(win_probability(policy, self.perfect, size, True)),
-                          float(win_probability(policy, self.perfect, size, False)))
+            return CurvePoint(games, self.agreement(counts))
+        return self._score_sticks(games, counts)
+
+    def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
+        """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
+        size, max_take = self.rules.size, self.rules.max_take
+        rows = counts.tolist()
+        policy = [[0.0] * max_take]
+        winning = wrong = 0
+        for n in range(1, size + 1):
+            row = rows[n][: min(max_take, n)]
+            total = sum(row)
+            probs = [c / total for c in row] if total > 0 else [1.0 / len(row)] * len(row)
+            policy.append(probs + [0.0] * (max_take - len(row)))
+            wins = self.winning_balls[n]
+            if wins:
+                winning += 1
+                if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
+                    wrong += 1
+        agreement = 1.0 - wrong / winning if winning else 1.0
+        return CurvePoint(games, agreement, *win_probabilities(policy, self.perfect_rows, size))
 
 
 @dataclass(frozen=True)
