@@ -50,6 +50,38 @@ def reinforce_ball(counts, h, b, legal, won, reward, penalty, floor_code):
     counts[h, b] = reinforce_one(counts[h, b], others, won, reward, penalty, floor_code)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def draw_column(counts, row, legal, rng_state):
+    """A ball from hat `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
+    total = np.int64(0)
+    for j in range(legal):
+        total += counts[row, j]
+    r = _below(rng_state, total)
+    for j in range(legal):
+        c = counts[row, j]
+        if r < c:
+            return j
+        r -= c
+    return 0  # unreachable: r < total
+
+
+@njit(nogil=True, cache=True, inline="always")
+def set_beside(rows, cols, n, row, col):
+    """Set a drawn ball beside the hats (the n-th of this game); return the new count."""
+    rows[n] = row
+    cols[n] = col
+    return n + 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def tally(stats, a_won, a_first):
+    """stats[0] counts games won by the first mover, stats[1] games won by brain A."""
+    if a_won == a_first:
+        stats[0] += 1
+    if a_won:
+        stats[1] += 1
+
+
 @njit(nogil=True, cache=True)
 def _reinforce(counts, hats, balls, count, won, reward, penalty, floor_code, max_take):
     for i in range(count):
@@ -82,25 +114,11 @@ def play_games(counts_a, counts_b, n_games, start_heap, protocol, max_take, rewa
         while True:
             legal = max_take if heap > max_take else heap
             counts = counts_a if a_to_move else counts_b
-            total = np.int64(0)
-            for j in range(legal):
-                total += counts[heap, j]
-            r = _below(rng_state, total)
-            ball = 1
-            for j in range(legal):
-                c = counts[heap, j]
-                if r < c:
-                    ball = j + 1
-                    break
-                r -= c
+            ball = draw_column(counts, heap, legal, rng_state) + 1
             if a_to_move:
-                hats_a[na] = heap
-                balls_a[na] = ball
-                na += 1
+                na = set_beside(hats_a, balls_a, na, heap, ball)
             else:
-                hats_b[nb] = heap
-                balls_b[nb] = ball
-                nb += 1
+                nb = set_beside(hats_b, balls_b, nb, heap, ball)
             heap -= ball
             if heap == 0:
                 break
@@ -109,10 +127,7 @@ def play_games(counts_a, counts_b, n_games, start_heap, protocol, max_take, rewa
         a_won = not a_to_move
         _reinforce(counts_a, hats_a, balls_a, na, a_won, reward, penalty, floor_code, max_take)
         _reinforce(counts_b, hats_b, balls_b, nb, not a_won, reward, penalty, floor_code, max_take)
-        if a_won == a_first:
-            stats[0] += 1
-        if a_won:
-            stats[1] += 1
+        tally(stats, a_won, a_first)
     return n_games
 
 
