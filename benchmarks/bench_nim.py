@@ -42,7 +42,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from sticks_tui.learn.general import GeneralTrainingConfig, NimDescription, agreement, train_general
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.analysis import agreement
+    from sticks_tui.learn.trainer import TrainingConfig, train
     from sticks_tui.solve import nim
 
     figures: dict = {}
@@ -72,17 +74,17 @@ def main() -> int:
     med, _ = timed(lambda: nim.explain((100, 100, 100)), args.repeat)
     figures["explain_100_100_100_seconds"] = med
 
-    game = NimDescription((7, 7, 7))
-    train_general(game, GeneralTrainingConfig(games=10, seed=0))  # compile or load the kernel
+    game = NimRules((7, 7, 7))
+    train(TrainingConfig(game=game, games=10, seed=0))  # compile or load the kernel
     learner = {}
     for games in (100_000, 200_000, 500_000, 1_000_000):
-        runs = [train_general(game, GeneralTrainingConfig(games=games, seed=s)) for s in (1, 2, 3)]
+        runs = [train(TrainingConfig(game=game, games=games, seed=s)) for s in (1, 2, 3)]
         learner[f"kernel_{games}"] = {
             "games_per_second_median": statistics.median(r.games_per_second for r in runs),
             "seconds_median": statistics.median(r.seconds for r in runs),
             "agreement_seeds_1_2_3": [agreement(r.brain).agreement for r in runs],
         }
-    ref = train_general(game, GeneralTrainingConfig(games=20_000, seed=1, engine="reference"))
+    ref = train(TrainingConfig(game=game, games=20_000, seed=1, engine="reference"))
     learner["reference_20000"] = {"games_per_second": ref.games_per_second, "seconds": ref.seconds,
                                   "agreement": agreement(ref.brain).agreement}
     figures["learner_piles_7_7_7"] = learner

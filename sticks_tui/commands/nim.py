@@ -45,7 +45,8 @@ def register(subparsers) -> None:
         description="Two hat learners (one hat per position, one ball per legal move) play each other, "
                     "both learning; then the AI's most likely move in every winning position is held "
                     "against the table.")
-    from sticks_tui.learn.general import MAX_GAMES, PROTOCOLS
+    from sticks_tui.learn.trainer import GAME_PROTOCOLS as PROTOCOLS
+    from sticks_tui.learn.trainer import MAX_GAMES
 
     t.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=DEFAULT_TRAIN_GAMES,
                    help=f"games to play (default {DEFAULT_TRAIN_GAMES:,})")
@@ -84,15 +85,19 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from sticks_tui.learn.general import GeneralTrainingConfig, NimDescription, agreement, train_general
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.analysis import agreement
+    from sticks_tui.learn.trainer import TrainingConfig, train
 
     box = tuple(args.piles)
     if sum(box) == 0:
         print("sticks-tui nim train: the piles must hold at least one coin in all", file=sys.stderr)
         return 2
-    game = NimDescription(box)
-    config = GeneralTrainingConfig(games=args.games, seed=args.seed, protocol=args.protocol, engine=args.engine)
-    result = train_general(game, config)
+    config = TrainingConfig(game=NimRules(box), games=args.games, seed=args.seed, protocol=args.protocol,
+                            engine=args.engine)
+    result = train(config)
+    if result.notice:
+        print(f"sticks-tui nim train: {result.notice}", file=sys.stderr)
     if result.games_played != args.games:  # never report a run that silently played fewer games
         print(f"sticks-tui nim train: played {result.games_played:,} of {args.games:,} games", file=sys.stderr)
         return 1
@@ -104,7 +109,7 @@ def run_train(args: argparse.Namespace) -> int:
             "games": result.games_played,
             "seed": args.seed,
             "protocol": args.protocol,
-            "engine": args.engine,
+            "engine": result.engine,
             "seconds": result.seconds,
             "games_per_second": result.games_per_second,
             "positions": len(result.brain.states),
@@ -112,12 +117,13 @@ def run_train(args: argparse.Namespace) -> int:
             "agreement": verdict.agreement,
             "disagreeing": [list(s) for s in verdict.disagreeing],
             "best_move_at_start": list(start_best) if start_best else None,
+            "curve": [p.as_json() for p in result.curve],
         }))
         return 0
     from sticks_tui.solve.nim import describe_move, is_winning
 
     print(f"{result.games_played:,} self-play games on piles up to {box} ({args.protocol} protocol, "
-          f"{args.engine} engine)")
+          f"{result.engine} engine)")
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
     print(f"agreement with the table: {verdict.agreement:.1%} of {verdict.winning_states} winning positions")
     if verdict.disagreeing:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 
 from sticks_tui.commands.common import int_in_range
 
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     config = TrainingConfig(sticks=args.sticks, games=args.games, seed=args.seed, protocol=args.protocol,
                             rule=rule, engine=args.engine)
     result = train(config)
+    if result.notice:
+        print(f"sticks-tui train: {result.notice}", file=sys.stderr)
     if result.games_played != args.games:  # never report a run that silently played fewer games
         print(f"sticks-tui train: played {result.games_played:,} of {args.games:,} games")
         return 1
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             "games": result.games_played,
             "seed": args.seed,
             "protocol": args.protocol,
-            "engine": args.engine,
+            "engine": result.engine,
             "rule": {"floor": rule.floor, "start_balls": rule.start_balls, "win_reward": rule.win_reward,
                      "loss_penalty": rule.loss_penalty},
             "seconds": result.seconds,
@@ -78,11 +81,12 @@ def run(args: argparse.Namespace) -> int:
             "rule_discovered": analysis.rule.sentence,
             "rule_matches_solution": analysis.rule.matches_solution,
             "first_mover_win_rate": result.wins_first / result.games_played if result.games_played else None,
+            "curve": [p.as_json() for p in result.curve],
         }
         print(json.dumps(out))
         return 0
     print(f"{result.games_played:,} training games at {args.sticks} sticks ({args.protocol} protocol, "
-          f"{args.engine} engine)")
+          f"{result.engine} engine)")
     print()
     print("hat | balls")
     print(result.brain.table())

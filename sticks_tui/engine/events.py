@@ -91,6 +91,8 @@ class TrainingProgress:
     win_probability_vs_perfect: float = float("nan")
     finished: bool = False
     cancelled: bool = False
+    #: The learning curve so far: `learn.analysis.CurvePoint`s taken inside the training loop.
+    curve: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def games_per_second(self) -> float:

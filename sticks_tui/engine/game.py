@@ -1,12 +1,14 @@
 """Drives one game between two players and publishes what happens.
 
-Usage: `game = Game(players, heap)`; while not over, if `game.waiting_for_human` call
-`game.play(n)` with the person's move, otherwise `game.step()` lets the AI move.
+Usage: `game = Game(players, heap)` (sticks) or `NimGame(players, piles)`; while not over, if
+`game.waiting_for_human` call `game.play(move)` with the person's move, otherwise `game.step()`
+lets the AI move.
 """
 
 from __future__ import annotations
 
-from sticks_tui.engine.events import EventBus, GameOver, MoveMade
+from sticks_tui.engine.events import EventBus, GameOver, MoveMade, NimMoveMade
+from sticks_tui.engine.nim import NimState, new_nim_game
 from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, GameState, IllegalMove, new_game
 
 
@@ -92,6 +94,28 @@ class Game(TwoPlayerGame):
         before = self.state.heap
         self.state = self.state.take(take)
         self.bus.publish(MoveMade(player.seat, player.name, take, before, self.state.heap))
+        if self.state.is_over:
+            self._finish()
+        return self.state
+
+
+class NimGame(TwoPlayerGame):
+    """Drives one game of Nim. While not over: if `waiting_for_human`, call `play(pile, coins)` with
+    the person's move; otherwise `step()` lets the AI move."""
+
+    name = "game of Nim"
+
+    def __init__(self, players, piles, first: int = 0, bus: EventBus | None = None) -> None:
+        super().__init__(players, new_nim_game(piles, first), bus)
+
+    def play(self, pile: int, coins: int) -> NimState:
+        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
+        if self.is_over:
+            raise IllegalMove("The game is over: there are no coins left to take.")
+        player = self.current
+        before = self.state.piles
+        self.state = self.state.take(pile, coins)
+        self.bus.publish(NimMoveMade(player.seat, player.name, pile, coins, before, self.state.piles))
         if self.state.is_over:
             self._finish()
         return self.state

@@ -1,20 +1,16 @@
 """Three-pile Nim (seed 004): piles of nickels, dimes and quarters; a move takes one or more coins
 from one pile; whoever takes the last coin WINS (the opposite of sticks).
 
-The same shape as the sticks engine: an immutable `NimState`, players with the protocol
-`choose(state) -> (pile, coins)`, `game_over(won)`, `is_human`, `name`, `seat`, and a `NimGame`
-driver that publishes `NimMoveMade` and `GameOver` to an `EventBus`. A move is a tuple
+Only the rules live here: an immutable `NimState` for a game in play, `nim_moves` (the one place
+Nim's moves are written) and `NimRules`, Nim in the game protocol (`engine.protocol`). The players
+and the `NimGame` driver are in `engine.players` and `engine.game`. A move is a tuple
 `(pile, coins)` with pile 0 = nickels, 1 = dimes, 2 = quarters.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from sticks_tui.engine.events import BallDrawn, EventBus, NimMoveMade
-from sticks_tui.engine.game import TwoPlayerGame
-from sticks_tui.engine.players import BasePlayer, HatPlayer
 from sticks_tui.engine.rules import IllegalMove
 
 PILE_NAMES: tuple[str, str, str] = ("nickels", "dimes", "quarters")
@@ -23,6 +19,19 @@ PILE_SINGULAR: tuple[str, str, str] = ("nickel", "dime", "quarter")
 MAX_PILE = 100
 
 Piles = tuple[int, int, int]
+
+
+def nim_moves(piles) -> tuple[tuple[int, int], ...]:
+    """Every (pile, coins) the player to move may play from `piles`, by pile then by coins."""
+    return tuple((pile, coins) for pile in range(len(piles)) for coins in range(1, piles[pile] + 1))
+
+
+def nim_after(piles, move: tuple[int, int]) -> Piles:
+    """The piles once `move` is played (no checks beyond the arithmetic)."""
+    pile, coins = move
+    p = list(piles)
+    p[pile] -= coins
+    return p[0], p[1], p[2]
 
 
 def coins_word(pile: int, coins: int) -> str:
@@ -44,9 +53,7 @@ class NimTurn:
 
     @property
     def piles_after(self) -> Piles:
-        p = list(self.piles_before)
-        p[self.pile] -= self.coins
-        return p[0], p[1], p[2]
+        return nim_after(self.piles_before, self.move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +97,7 @@ class NimState:
     @property
     def legal_moves(self) -> tuple[tuple[int, int], ...]:
         """Every (pile, coins) the player to move may play, by pile then by coins."""
-        return tuple((pile, coins) for pile in range(3) for coins in range(1, self.piles[pile] + 1))
+        return nim_moves(self.piles)
 
     def is_legal(self, pile: int, coins: int) -> bool:
         try:
@@ -121,6 +128,16 @@ class NimState:
         return NimState(turn.piles_after, 1 - self.to_move, self.history + (turn,))
 
     @property
+    def position(self) -> Piles:
+        """The position in the game protocol (`NimRules`): the piles."""
+        return self.piles
+
+    @property
+    def rules(self) -> NimRules:
+        """This game as a protocol instance: every position up to the largest piles allowed."""
+        return NimRules((MAX_PILE, MAX_PILE, MAX_PILE))
+
+    @property
     def winner(self) -> int | None:
         """The player who took the last coin (the winner), once the game is over."""
         if not self.is_over or not self.history:
@@ -144,95 +161,50 @@ def new_nim_game(piles, first: int = 0) -> NimState:
     return state
 
 
-# -- players ------------------------------------------------------------------------------------
+class NimRules:
+    """Three-pile Nim in the game protocol (`engine.protocol.GameRules`) on piles up to `box`
+    (default 7, 7, 7): positions are pile tuples, moves (pile, coins); the last coin wins."""
 
-class NimPlayer(BasePlayer):
-    """A Nim player: `choose(state)` returns a move (pile, coins)."""
+    name = "three-pile Nim"
+    last_mover_wins = True  # whoever takes the last coin wins
 
-    def choose(self, state: NimState) -> tuple[int, int]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def __init__(self, box=(7, 7, 7)) -> None:
+        try:
+            box = tuple(int(b) for b in box)
+        except (TypeError, ValueError):
+            raise IllegalMove(f"Nim's box is three pile sizes, not {box!r}.") from None
+        if len(box) != 3 or any(b < 0 or b > MAX_PILE for b in box) or sum(box) == 0:
+            raise IllegalMove(f"Nim's box is three pile sizes of 0 to {MAX_PILE}, not all 0: {box!r}.")
+        self.box: Piles = box  # type: ignore[assignment]
+        self._positions: tuple[Piles, ...] | None = None
 
+    def positions(self) -> tuple[Piles, ...]:
+        if self._positions is None:
+            n1, n2, n3 = self.box
+            self._positions = tuple((n, d, q) for n in range(n1 + 1) for d in range(n2 + 1)
+                                    for q in range(n3 + 1) if n + d + q > 0)
+        return self._positions
 
-class NimHumanPlayer(NimPlayer):
-    """A person: the driver waits for their move instead of asking `choose`."""
+    def start_positions(self) -> tuple[Piles]:
+        return (self.box,)
 
-    is_human = True
-    kind = "human"
-    description = "a person at this keyboard"
+    def legal_moves(self, position) -> tuple[tuple[int, int], ...]:
+        return nim_moves(position)
 
-    def choose(self, state: NimState) -> tuple[int, int]:
-        raise RuntimeError("A human's move comes from the keyboard or the mouse, not from choose().")
+    def apply(self, position, move) -> Piles:
+        return nim_after(position, move)
 
+    def is_terminal(self, position) -> bool:
+        return sum(position) == 0
 
-class NimRandomPlayer(NimPlayer):
-    """A random legal move, every move equally likely."""
+    def hat_rows(self) -> tuple[Piles, ...]:
+        return self.positions()
 
-    kind = "random"
-    description = "takes a random legal move"
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NimRules) and self.box == other.box
 
-    def __init__(self, name: str, rng=None) -> None:
-        super().__init__(name)
-        self.rng = rng or random.Random()
+    def __hash__(self) -> int:
+        return hash(("nim", self.box))
 
-    def choose(self, state: NimState) -> tuple[int, int]:
-        moves = state.legal_moves
-        return moves[self.rng.randrange(len(moves))]
-
-
-class NimPerfectPlayer(NimPlayer):
-    """Plays from the table U(n, d, q); in a lost position it takes one coin from the largest pile."""
-
-    kind = "perfect"
-    description = "plays the exact solution (the table)"
-
-    def choose(self, state: NimState) -> tuple[int, int]:
-        from sticks_tui.solve.nim import perfect_move
-
-        return perfect_move(state.piles)
-
-
-class NimHatPlayer(HatPlayer):
-    """The learning AI for Nim: one hat per position, one ball per legal move (`learn.general.StateHats`).
-
-    Balls drawn during a game are set beside the hats; `game_over` applies the hat rule. Events:
-    `BallDrawn(hat=piles, ball=(pile, coins), counts=the hat's counts in `legal_moves` order)` and
-    `HatsReinforced` whose `HatChange.hat` is the piles and `.ball` the move.
-    """
-
-    kind = "learning"
-    description = "learns from every game (the hats)"
-
-    def choose(self, state: NimState) -> tuple[int, int]:
-        if not self.hats.has_hat(state.piles):
-            raise ValueError(f"This brain has no hat for the piles {state.piles}: "
-                             f"it was trained on piles up to {self.hats.game.box}.")
-        counts = self.hats.hat(state.piles)
-        move = self.hats.draw(state.piles, self.rng)
-        self.beside.append((state.piles, move))
-        if self.bus is not None:
-            self.bus.publish(BallDrawn(self.seat, self.name, state.piles, move, counts))
-        return move
-
-
-# -- the driver ---------------------------------------------------------------------------------
-
-class NimGame(TwoPlayerGame):
-    """Drives one game of Nim. While not over: if `waiting_for_human`, call `play(pile, coins)` with
-    the person's move; otherwise `step()` lets the AI move."""
-
-    name = "game of Nim"
-
-    def __init__(self, players, piles, first: int = 0, bus: EventBus | None = None) -> None:
-        super().__init__(players, new_nim_game(piles, first), bus)
-
-    def play(self, pile: int, coins: int) -> NimState:
-        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
-        if self.is_over:
-            raise IllegalMove("The game is over: there are no coins left to take.")
-        player = self.current
-        before = self.state.piles
-        self.state = self.state.take(pile, coins)
-        self.bus.publish(NimMoveMade(player.seat, player.name, pile, coins, before, self.state.piles))
-        if self.state.is_over:
-            self._finish()
-        return self.state
+    def __repr__(self) -> str:
+        return f"NimRules(box={self.box})"

@@ -1,6 +1,9 @@
-"""Players share one protocol: `choose(state) -> int`, and `game_over(won)` for learners.
+"""Players share one protocol: `choose(state) -> move`, and `game_over(won)` for learners.
 
-A human is just another player whose move arrives from outside (`is_human` tells the driver to wait).
+Every player here works for any game of the game protocol (`engine.protocol`): a state in play has
+`.position`, `.legal_moves` and `.rules`; a move is whatever the game's moves are (a number of
+sticks, a (pile, coins) tuple). A human is just another player whose move arrives from outside
+(`is_human` tells the driver to wait).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
 from sticks_tui.engine.rules import GameState
+from sticks_tui.solve import solver_for
 
 
 @runtime_checkable
@@ -60,22 +64,23 @@ class AlwaysOnePlayer(BasePlayer):
 
 
 class RandomPlayer(BasePlayer):
-    """Seed 001's StupidAI: a random legal number of sticks."""
+    """Seed 001's StupidAI: a random legal move, every legal move equally likely."""
 
     kind = "random"
-    description = "takes a random legal number"
+    description = "takes a random legal move"
 
     def __init__(self, name: str, rng: random.Random | None = None) -> None:
         super().__init__(name)
         self.rng = rng or random.Random()
 
-    def choose(self, state: GameState) -> int:
+    def choose(self, state):
         moves = state.legal_moves
         return moves[self.rng.randrange(len(moves))]
 
 
 class PerfectPlayer(BasePlayer):
-    """Plays from the exact solution; in a lost position it takes 1 so the game lasts."""
+    """Plays the game's exact solution (`solve.solver_for`); in a lost position, the solver's
+    stalling move (sticks: take 1; Nim: one coin from the largest pile)."""
 
     kind = "perfect"
     description = "plays the exact solution"
@@ -83,16 +88,16 @@ class PerfectPlayer(BasePlayer):
     def __init__(self, name: str) -> None:
         super().__init__(name)
 
-    def choose(self, state: GameState) -> int:
-        from sticks_tui.solve.sticks import solve_sticks
-
-        return solve_sticks(max(state.start_heap, state.heap), state.max_take).perfect_move(state.heap)
+    def choose(self, state):
+        return solver_for(state.rules).perfect_move(state.position)
 
 
 class HatPlayer(BasePlayer):
-    """The learning AI: draws a ball from the hat for the current heap, learns from the result.
+    """The learning AI: draws a ball from the hat for the current position, learns from the result.
 
-    Balls drawn during a game are "set beside the hats" (`beside`); `game_over` applies the rule.
+    `hats` is a `learn.hats.Hats` brain for the game played. Balls drawn during a game are "set
+    beside the hats" (`beside`); `game_over` applies the rule. Events: `BallDrawn(hat=position,
+    ball=move, counts=that hat's counts in legal-move order)` and `HatsReinforced`.
     """
 
     kind = "learning"
@@ -104,14 +109,13 @@ class HatPlayer(BasePlayer):
         self.rng = rng or random.Random()
         self.bus = bus
         self.learn = learn
-        self.beside: list[tuple[int, int]] = []
+        self.beside: list[tuple] = []
 
-    def choose(self, state: GameState) -> int:
-        if state.max_take != self.hats.max_take:
-            raise ValueError(f"This brain plays with at most {self.hats.max_take} sticks a move, not {state.max_take}.")
-        if state.heap > self.hats.size:
-            raise ValueError(f"This brain has hats up to {self.hats.size} sticks; the heap holds {state.heap}.")
-        hat = state.heap
+    def choose(self, state):
+        problem = self.hats.cannot_play(state)
+        if problem:
+            raise ValueError(problem)
+        hat = state.position
         counts = self.hats.hat(hat)
         ball = self.hats.draw(hat, self.rng)
         self.beside.append((hat, ball))

@@ -88,6 +88,16 @@ class GameState:
         return GameState(self.heap - take, 1 - self.to_move, self.history + (move,), self.max_take, self.start_heap)
 
     @property
+    def position(self) -> int:
+        """The position in the game protocol (`SticksRules`): the heap."""
+        return self.heap
+
+    @property
+    def rules(self) -> SticksRules:
+        """This game as a protocol instance, up to its starting heap."""
+        return SticksRules(max(self.start_heap, self.heap, 1), self.max_take)
+
+    @property
     def loser(self) -> int | None:
         """The player who took the last stick, once the game is over."""
         if not self.is_over or not self.history:
@@ -98,6 +108,50 @@ class GameState:
     def winner(self) -> int | None:
         loser = self.loser
         return None if loser is None else 1 - loser
+
+
+class SticksRules:
+    """The Game of Sticks in the game protocol (`engine.protocol.GameRules`): heaps 1..size, take
+    1..max_take, whoever takes the last stick loses. Positions are heap sizes; moves are numbers taken."""
+
+    name = "the Game of Sticks"
+    last_mover_wins = False  # whoever takes the last stick loses
+
+    def __init__(self, size: int = 20, max_take: int = DEFAULT_MAX_TAKE) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise IllegalMove(f"Sticks needs a heap of at least 1, not {size!r}.")
+        if isinstance(max_take, bool) or not isinstance(max_take, int) or max_take < 1:
+            raise IllegalMove(f"The most sticks a player may take must be at least 1, not {max_take!r}.")
+        self.size = size
+        self.max_take = max_take
+
+    def positions(self) -> range:
+        return range(1, self.size + 1)
+
+    def start_positions(self) -> tuple[int]:
+        return (self.size,)
+
+    def legal_moves(self, position: int) -> range:
+        return legal_moves(position, self.max_take)
+
+    def apply(self, position: int, move: int) -> int:
+        return position - move
+
+    def is_terminal(self, position: int) -> bool:
+        return position == 0
+
+    def hat_rows(self) -> tuple[int | None, ...]:
+        """Row n is the hat for a heap of n sticks; row 0 (no sticks, no move) is unused."""
+        return (None, *range(1, self.size + 1))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SticksRules) and (self.size, self.max_take) == (other.size, other.max_take)
+
+    def __hash__(self) -> int:
+        return hash(("sticks", self.size, self.max_take))
+
+    def __repr__(self) -> str:
+        return f"SticksRules(size={self.size}, max_take={self.max_take})"
 
 
 def new_game(heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE) -> GameState:

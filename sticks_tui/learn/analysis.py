@@ -1,14 +1,19 @@
 """What a brain has learned, held against the exact solution.
 
-Everything here is computed exactly over all positions, never sampled.
+Everything here is computed exactly over all positions, never sampled. `CurveScorer` scores a brain
+of any game at each checkpoint of a training run (a `CurvePoint`); `agreement` reports on any brain.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.hats import Hats
+from sticks_tui.solve import solver_for
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
 #: A hat "believes" in its top ball when that ball holds more than this share of the hat
@@ -93,19 +98,48 @@ class BrainAnalysis:
         return not self.disagreeing
 
 
-def has_single_top(row: np.ndarray) -> bool:
-    """True when one ball is strictly the most likely (a tie at the top is no preference)."""
-    return int(np.count_nonzero(row == row.max())) == 1
+def has_single_top(row):
+    """True when one ball is strictly the most likely (a tie at the top is no preference).
+
+    The ONE place this rule is written. `row` is one hat (a list or an array: a bool result) or a
+    2-D array of hats, one per row (an array of bools); mark illegal balls below every count first.
+    """
+    if isinstance(row, list):  # the learning curve's fast path: plain numbers
+        return row.count(max(row)) == 1
+    row = np.asarray(row)
+    if row.ndim == 1:
+        return int(np.count_nonzero(row == row.max())) == 1
+    return np.count_nonzero(row == row.max(axis=-1, keepdims=True), axis=-1) == 1
+
+
+def agrees_with(rows: np.ndarray, winning: np.ndarray):
+    """Does a hat agree with perfect play: is its single most likely ball a winning move?
+
+    `rows`: counts (or probabilities) of one hat or of hats by row, illegal balls marked below every
+    count; `winning`: the same shape, True for winning moves. A tie at the top never agrees.
+    """
+    rows = np.asarray(rows)
+    winning = np.asarray(winning)
+    best = np.argmax(rows, axis=-1)
+    top_wins = np.take_along_axis(winning, np.expand_dims(best, -1), axis=-1).squeeze(-1)
+    result = has_single_top(rows) & top_wins
+    return bool(result) if rows.ndim == 1 else result
 
 
 def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
-    """Move probabilities per hat from a counts array, only over legal balls."""
+    """Move probabilities per hat from a counts array, only over legal balls (an empty hat: uniform)."""
+    counts = np.asarray(counts)
     size = counts.shape[0] - 1
-    policy = np.zeros((size + 1, max_take), dtype=np.float64)
-    for n in range(1, size + 1):
-        legal = counts[n, : min(max_take, n)].astype(np.float64)
-        total = legal.sum()
-        policy[n, : len(legal)] = legal / total if total > 0 else 1.0 / len(legal)
+    heaps = np.arange(size + 1)[:, None]
+    legal = np.arange(max_take)[None, :] < np.minimum(heaps, max_take)
+    padded = np.zeros((size + 1, max_take), dtype=np.float64)
+    padded[:, : min(max_take, counts.shape[1])] = counts[:, :max_take]
+    legal_counts = np.where(legal, padded, 0.0)
+    totals = legal_counts.sum(axis=1, keepdims=True)
+    uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        policy = np.where(totals > 0, legal_counts / np.where(totals > 0, totals, 1), uniform)
+    policy[0] = 0.0
     return policy
 
 
@@ -125,8 +159,19 @@ def opponent_policy(kind: str, size: int, max_take: int, solution: SticksSolutio
 
 def win_probability(ai: np.ndarray, opponent: np.ndarray, start: int, ai_first: bool) -> float:
     """Exact chance the AI wins from `start` sticks. Whoever takes the last stick loses."""
+    first, second = win_probabilities(ai, opponent, start)
+    return first if ai_first else second
+
+
+def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
+    """Exact chances the AI wins from `start` sticks moving first and moving second (one pass).
+    `ai` and `opponent` are policies by heap (arrays, or lists of rows)."""
     size = start
-    max_take = ai.shape[1]
+    if not isinstance(ai, list):
+        ai = np.asarray(ai)[: size + 1].tolist()  # plain floats: the loop below reads them one by one
+    if not isinstance(opponent, list):
+        opponent = np.asarray(opponent)[: size + 1].tolist()
+    max_take = len(ai[0])
     ai_to_move = [0.0] * (size + 1)  # P(AI wins | AI to move at n)
     opp_to_move = [0.0] * (size + 1)  # P(AI wins | opponent to move at n)
     for n in range(1, size + 1):
@@ -134,11 +179,11 @@ def win_probability(ai: np.ndarray, opponent: np.ndarray, start: int, ai_first: 
         o = 0.0
         for m in range(1, min(max_take, n) + 1):
             # Taking the last stick (m == n) loses for whoever takes it.
-            a += ai[n, m - 1] * (0.0 if m == n else opp_to_move[n - m])
-            o += opponent[n, m - 1] * (1.0 if m == n else ai_to_move[n - m])
+            a += ai[n][m - 1] * (0.0 if m == n else opp_to_move[n - m])
+            o += opponent[n][m - 1] * (1.0 if m == n else ai_to_move[n - m])
         ai_to_move[n] = a
         opp_to_move[n] = o
-    return ai_to_move[start] if ai_first else opp_to_move[start]
+    return float(ai_to_move[start]), float(opp_to_move[start])
 
 
 def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -> DiscoveredRule:
@@ -192,7 +237,7 @@ def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
         optimal = solution.winning_moves(n)
         winning = solution.is_winning(n)
         # a tie at the top is no preference: it does not count as knowing the move
-        agrees = (has_single_top(policy[n, :legal]) and best in optimal) if winning else None
+        agrees = agrees_with(policy[n, :legal], np.isin(np.arange(1, legal + 1), optimal)) if winning else None
         if winning:
             winning_hats += 1
             if not agrees:
@@ -215,19 +260,111 @@ def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
     )
 
 
+# -- the learning curve ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """The brain after `games` training games: share of winning hats whose single top ball wins, and
+    its exact chance to beat a perfect player moving first / second (NaN where not computed)."""
+
+    games: int
+    agreement: float
+    win_first: float = float("nan")
+    win_second: float = float("nan")
+
+    @property
+    def win_vs_perfect(self) -> float:
+        """Averaged over the two seats."""
+        return (self.win_first + self.win_second) / 2
+
+    def as_json(self) -> dict:
+        def finite(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {"games": self.games, "agreement": finite(self.agreement),
+                "win_vs_perfect_first": finite(self.win_first), "win_vs_perfect_second": finite(self.win_second)}
+
+
+class CurveScorer:
+    """Scores brains of one game instance against its exact solution, fast enough for every checkpoint."""
+
+    def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int) -> None:
+        self.rules = rules
+        solver = solver_for(rules)
+        self.win_mask = np.zeros((len(layout_rows), width), dtype=np.bool_)
+        for i, (p, moves) in enumerate(zip(layout_rows, layout_moves, strict=True)):
+            if p is None:
+                continue
+            wins = set(solver.winning_moves(p))
+            for j, m in enumerate(moves):
+                self.win_mask[i, j] = m in wins
+        self.winning_rows = self.win_mask.any(axis=1)
+        self.legal = np.arange(width)[None, :] < n_moves[:, None]
+        self.sticks = isinstance(rules, SticksRules)
+        if self.sticks:
+            self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
+                                  for n in range(rules.size + 1)]
+            self.perfect_rows = opponent_policy("perfect", rules.size, rules.max_take, solver).tolist()
+
+    @classmethod
+    def for_brain(cls, brain) -> CurveScorer:
+        layout = brain._layout
+        return cls(brain.rules, layout.rows, layout.moves, layout.n_moves, layout.width)
+
+    def disagreeing_rows(self, counts: np.ndarray) -> np.ndarray:
+        """The rows of winning positions whose single most likely ball is not a winning move."""
+        rows = np.where(self.legal, counts, -1)
+        agrees = agrees_with(rows, self.win_mask)
+        return np.flatnonzero(self.winning_rows & ~agrees)
+
+    def agreement(self, counts: np.ndarray) -> float:
+        total = int(np.count_nonzero(self.winning_rows))
+        return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
+
+    def score(self, games: int, counts: np.ndarray) -> CurvePoint:
+        if not self.sticks:
+            return CurvePoint(games, self.agreement(counts))
+        return self._score_sticks(games, counts)
+
+    def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
+        """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
+        size, max_take = self.rules.size, self.rules.max_take
+        rows = counts.tolist()
+        policy = [[0.0] * max_take]
+        winning = wrong = 0
+        for n in range(1, size + 1):
+            row = rows[n][: min(max_take, n)]
+            total = sum(row)
+            probs = [c / total for c in row] if total > 0 else [1.0 / len(row)] * len(row)
+            policy.append(probs + [0.0] * (max_take - len(row)))
+            wins = self.winning_balls[n]
+            if wins:
+                winning += 1
+                if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
+                    wrong += 1
+        agreement = 1.0 - wrong / winning if winning else 1.0
+        return CurvePoint(games, agreement, *win_probabilities(policy, self.perfect_rows, size))
+
+
+@dataclass(frozen=True)
+class GeneralAnalysis:
+    agreement: float  # share of winning positions whose single most likely move wins
+    winning_states: int
+    disagreeing: tuple  # winning positions whose most likely move does not win
+
+
+def agreement(brain: Hats, counts: np.ndarray | None = None) -> GeneralAnalysis:
+    """For any game: over the positions where the player to move can force a win, the share whose
+    single most likely ball is a winning move. `counts` overrides `brain.counts`."""
+    scorer = CurveScorer.for_brain(brain)
+    wrong = scorer.disagreeing_rows(brain.counts if counts is None else counts)
+    total = int(np.count_nonzero(scorer.winning_rows))
+    rows = brain._layout.rows
+    return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong))
+
+
 def quick_scores(counts: np.ndarray, max_take: int = 3) -> tuple[float, float]:
-    """(agreement, win probability vs perfect averaged over seats): cheap enough for a live curve."""
-    size = counts.shape[0] - 1
-    solution = solve_sticks(size, max_take)
-    policy = policy_matrix(counts, max_take)
-    wrong = total = 0
-    for n in range(2, size + 1):
-        if solution.is_winning(n):
-            total += 1
-            legal = min(max_take, n)
-            row = policy[n, :legal]
-            if not has_single_top(row) or 1 + int(np.argmax(row)) not in solution.winning_moves(n):
-                wrong += 1
-    perfect = opponent_policy("perfect", size, max_take, solution)
-    win = (win_probability(policy, perfect, size, True) + win_probability(policy, perfect, size, False)) / 2
-    return (1.0 - wrong / total if total else 1.0), win
+    """(agreement, win probability vs perfect averaged over seats) of a sticks brain's counts."""
+    counts = np.asarray(counts)
+    point = CurveScorer.for_brain(Hats(counts.shape[0] - 1, max_take, counts=counts)).score(0, counts)
+    return point.agreement, point.win_vs_perfect

@@ -1,9 +1,10 @@
-"""The fast self-play loop for any described game (`learn.general`), compiled by numba.
+"""The fast self-play loop for any game of the protocol (`engine.protocol`), compiled by numba.
 
-The game arrives as arrays (`general.compile_game`): for hat row i and ball j, the next row, or -1
+The game arrives as arrays (`trainer.compile_game`): for hat row i and ball j, the next row, or -1
 when the move ends the game, and then whether the mover won. The loop draws balls exactly as
-`StateHats.draw` does, from the same xorshift64* stream (`learn.rng`), and applies exactly the rule
-of `StateHats.reinforce`, so for the same seed it leaves the same counts as the reference engine.
+`Hats.draw` does, from the same xorshift64* stream (`learn.rng`), and applies the hat rule of
+`learn.hats` (compiled in `learn.kernel`), so for the same seed it leaves the same counts as the
+reference engine.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sticks_tui.learn.kernel import _below, reinforce_ball
+from sticks_tui.learn.kernel import _below, draw_column, reinforce_ball, set_beside, tally
 
 
 @njit(nogil=True, cache=True)
@@ -46,25 +47,11 @@ def play_games(counts_a, counts_b, n_moves, next_row, mover_wins, starts, n_game
         while True:
             counts = counts_a if a_to_move else counts_b
             legal = n_moves[row]
-            total = np.int64(0)
-            for j in range(legal):
-                total += counts[row, j]
-            r = _below(rng_state, total)
-            ball = 0
-            for j in range(legal):
-                c = counts[row, j]
-                if r < c:
-                    ball = j
-                    break
-                r -= c
+            ball = draw_column(counts, row, legal, rng_state)
             if a_to_move:
-                rows_a[na] = row
-                cols_a[na] = ball
-                na += 1
+                na = set_beside(rows_a, cols_a, na, row, ball)
             else:
-                rows_b[nb] = row
-                cols_b[nb] = ball
-                nb += 1
+                nb = set_beside(rows_b, cols_b, nb, row, ball)
             nxt = next_row[row, ball]
             if nxt < 0:
                 a_won = a_to_move == mover_wins[row, ball]
@@ -73,10 +60,7 @@ def play_games(counts_a, counts_b, n_moves, next_row, mover_wins, starts, n_game
             a_to_move = not a_to_move
         _reinforce(counts_a, n_moves, rows_a, cols_a, na, a_won, reward, penalty, floor_code)
         _reinforce(counts_b, n_moves, rows_b, cols_b, nb, not a_won, reward, penalty, floor_code)
-        if a_won == a_first:
-            stats[0] += 1
-        if a_won:
-            stats[1] += 1
+        tally(stats, a_won, a_first)
     return n_games
 
 

@@ -1,23 +1,63 @@
-"""The hats: one hat per heap size, holding counted balls numbered 1..max_take.
+"""The hats: one hat per position of a game, holding counted balls, one number per legal move.
 
-Counts, not lists of balls (seed 000's caveat): one integer array of shape (hats + 1, max_take);
-row n is the hat for a heap of n sticks, column b - 1 counts the balls numbered b. Row 0 is unused.
-The readable learner here and the compiled kernel (`learn.kernel`) work on this same array.
+One brain type for every game of the game protocol (`engine.protocol.GameRules`): counts, not lists
+of balls (seed 000's caveat), in ONE integer array; row i is the hat for `rules.hat_rows()[i]`, column
+j counts the balls for the j-th legal move there. For sticks (`Hats(size, max_take)`) that is the
+array of shape (size + 1, max_take): row n is the hat for a heap of n sticks (row 0 unused), column
+b - 1 counts the balls numbered b.
+
+The hat rule lives in `reinforced_count`, one pure function: this learner calls it, and both
+compiled kernels compile it (`learn.kernel`, `learn.general_kernel`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
 
 from sticks_tui.engine.events import HatChange
+from sticks_tui.engine.rules import SticksRules
 
 FloorRule = Literal["each", "nonempty"]
 FLOOR_RULES: tuple[str, ...] = ("each", "nonempty")
 #: Counts never grow past this, so a draw stays exact and the array never overflows.
 MAX_COUNT = 1 << 40
+
+
+def reinforced_count(before, others, won, reward, penalty, floor_code):
+    """THE hat rule for one drawn ball: how many such balls the hat holds after the game.
+
+    A win adds `reward` (never past MAX_COUNT). A loss removes `penalty`, never below the floor and
+    never adding a ball. The floor (floor_code 0, 'each') is 1; ('nonempty', 1) it is 0 while
+    `others` (the hat's other legal balls) is above 0, else 1. `others` is only read on a loss under
+    the 'nonempty' floor. Pure arithmetic on whole numbers: numba compiles it into the kernels.
+    """
+    if won:
+        after = before + reward
+        if after > MAX_COUNT:
+            after = MAX_COUNT
+        return after
+    floor = 1
+    if floor_code == 1 and others > 0:
+        floor = 0
+    after = before - penalty
+    if after < floor:
+        after = floor
+    if after > before:
+        after = before
+    return after
+
+
+def other_balls(counts, row, col, legal):
+    """The balls in hat `row` other than column `col`, over its `legal` columns (pure; compiled too)."""
+    others = counts[row, 0] * 0
+    for j in range(legal):
+        if j != col:
+            others += counts[row, j]
+    return others
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,100 +92,187 @@ class HatRule:
         return FLOOR_RULES.index(self.floor)
 
 
-class Hats:
-    """A learner's brain: the counts array plus the rule that changes it."""
+@dataclass(frozen=True)
+class _Layout:
+    """Where each hat lives in the counts array, for one game instance (shared by every brain of it)."""
 
-    def __init__(self, size: int, max_take: int = 3, rule: HatRule | None = None,
+    rows: tuple  # the position of each row; None: unused
+    index: dict  # position -> row
+    moves: tuple  # the legal moves of each row, in order (empty for unused rows)
+    move_index: tuple  # per row: move -> column
+    n_moves: np.ndarray  # (rows,) int64
+    width: int
+
+
+@lru_cache(maxsize=32)
+def _layout(rules) -> _Layout:
+    rows = tuple(rules.hat_rows())
+    moves = tuple(() if p is None else tuple(rules.legal_moves(p)) for p in rows)
+    index = {p: i for i, p in enumerate(rows) if p is not None}
+    if not index:
+        raise ValueError("A brain needs at least one position with a move.")
+    if any(p is not None and not ms for p, ms in zip(rows, moves, strict=True)):
+        raise ValueError("Every position with a hat must have a legal move.")
+    n_moves = np.array([len(ms) for ms in moves], dtype=np.int64)
+    n_moves.flags.writeable = False
+    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves,
+                   max(1, int(n_moves.max())))
+
+
+class Hats:
+    """A learner's brain: the counts array plus the rule that changes it, for one game instance.
+
+    `Hats(size, max_take, rule, counts)` is a sticks brain (hats for heaps 1..size);
+    `Hats(rules, rule=..., counts=...)` is a brain for any game of the protocol (e.g. `NimRules`).
+    For sticks `size` is the largest heap and `max_take` the most sticks a move; for other games
+    `size` is the number of hats and `max_take` the most balls a hat holds kinds of.
+    """
+
+    def __init__(self, size=20, max_take: int = 3, rule: HatRule | None = None,
                  counts: np.ndarray | None = None) -> None:
-        if size < 1:
-            raise ValueError(f"A brain needs at least one hat, not {size}.")
-        if max_take < 1:
-            raise ValueError(f"The most sticks a player may take must be at least 1, not {max_take}.")
-        self.size = size
-        self.max_take = max_take
+        if isinstance(max_take, HatRule):  # Hats(rules, rule): the rule given second
+            rule, max_take = max_take, 3
+        if isinstance(size, int) and not isinstance(size, bool):
+            if size < 1:
+                raise ValueError(f"A brain needs at least one hat, not {size}.")
+            if max_take < 1:
+                raise ValueError(f"The most sticks a player may take must be at least 1, not {max_take}.")
+            rules = SticksRules(size, max_take)
+        else:
+            rules = size
+        self.rules = rules
         self.rule = rule or HatRule()
+        self._layout = layout = _layout(rules)
+        if isinstance(rules, SticksRules):
+            self.size, self.max_take = rules.size, rules.max_take
+        else:
+            self.size, self.max_take = len(layout.index), layout.width
+        shape = (len(layout.rows), layout.width)
         if counts is None:
-            counts = self.fresh_counts(size, max_take, self.rule.start_balls)
+            counts = np.zeros(shape, dtype=np.int64)
+            for i, n in enumerate(layout.n_moves):
+                counts[i, :n] = self.rule.start_balls
         else:
             counts = np.array(counts, dtype=np.int64)
-            if counts.shape != (size + 1, max_take):
-                raise ValueError(f"Counts of shape {counts.shape} do not fit {size} hats of {max_take} balls.")
+            if counts.shape != shape:
+                raise ValueError(f"Counts of shape {counts.shape} do not fit {self.size} hats of "
+                                 f"{layout.width} balls.")
         self.counts = counts
 
     @staticmethod
     def fresh_counts(size: int, max_take: int, start_balls: int = 1) -> np.ndarray:
-        """`start_balls` of each legal number in every hat; a ball larger than the hat's heap is never there."""
-        counts = np.zeros((size + 1, max_take), dtype=np.int64)
-        for n in range(1, size + 1):
-            counts[n, : min(max_take, n)] = start_balls
-        return counts
+        """A fresh sticks brain's counts: `start_balls` of each legal number in every hat."""
+        return Hats(size, max_take, HatRule(start_balls=start_balls)).counts
+
+    # -- the layout --------------------------------------------------------------------------
+    @property
+    def positions(self) -> tuple:
+        """Every position with a hat, in row order."""
+        return tuple(p for p in self._layout.rows if p is not None)
+
+    states = positions
+
+    @property
+    def n_moves(self) -> np.ndarray:
+        return self._layout.n_moves
+
+    def has_hat(self, position) -> bool:
+        return position in self._layout.index
+
+    def row(self, position) -> int:
+        try:
+            return self._layout.index[position]
+        except (KeyError, TypeError):
+            if isinstance(self.rules, SticksRules):
+                raise ValueError(f"There is no hat {position}: the hats go from 1 to {self.size}.") from None
+            raise ValueError(f"There is no hat for {position!r} in this brain.") from None
+
+    def moves_of(self, position) -> tuple:
+        """The legal moves at `position`: the balls of its hat, in order."""
+        return self._layout.moves[self.row(position)]
+
+    def legal(self, position) -> int:
+        """How many kinds of ball the hat for `position` holds."""
+        return int(self._layout.n_moves[self.row(position)])
+
+    def cannot_play(self, state) -> str | None:
+        """Why this brain cannot move in the game `state` (None when it can)."""
+        rules = self.rules
+        if isinstance(rules, SticksRules):
+            if getattr(state, "max_take", rules.max_take) != rules.max_take:
+                return f"This brain plays with at most {rules.max_take} sticks a move, not {state.max_take}."
+            if state.position > rules.size:
+                return f"This brain has hats up to {rules.size} sticks; the heap holds {state.position}."
+            return None
+        if not self.has_hat(state.position):
+            box = getattr(rules, "box", None)
+            return (f"This brain has no hat for the piles {state.position}: it was trained on piles up to {box}."
+                    if box is not None else f"This brain has no hat for {state.position!r}.")
+        return None
 
     # -- reading ---------------------------------------------------------------------------
-    def legal(self, hat: int) -> int:
-        return min(self.max_take, hat)
+    def hat(self, position) -> tuple[int, ...]:
+        """The counts of the legal balls in the hat for `position`, in `moves_of(position)` order."""
+        i = self.row(position)
+        return tuple(int(c) for c in self.counts[i, : self._layout.n_moves[i]])
 
-    def hat(self, hat: int) -> tuple[int, ...]:
-        """The counts of legal balls in hat `hat`, for balls 1..min(max_take, hat)."""
-        self._check_hat(hat)
-        return tuple(int(c) for c in self.counts[hat, : self.legal(hat)])
-
-    def probabilities(self, hat: int) -> tuple[float, ...]:
-        counts = self.hat(hat)
+    def probabilities(self, position) -> tuple[float, ...]:
+        counts = self.hat(position)
         total = sum(counts)
         return tuple(c / total for c in counts)
 
-    def best_move(self, hat: int) -> int:
-        """The most likely ball (ties go to the smaller number)."""
-        counts = self.hat(hat)
-        return 1 + counts.index(max(counts))
+    def best_move(self, position):
+        """The most likely move (ties go to the first in legal-move order)."""
+        counts = self.hat(position)
+        return self.moves_of(position)[counts.index(max(counts))]
 
-    def floor_of(self, hat: int, ball: int) -> int:
-        """The fewest balls numbered `ball` hat `hat` may hold right now."""
-        if self.rule.floor == "each":
-            return 1
-        others = sum(self.hat(hat)) - int(self.counts[hat, ball - 1])
-        return 0 if others > 0 else 1
-
-    def _check_hat(self, hat: int) -> None:
-        if not 1 <= hat <= self.size:
-            raise ValueError(f"There is no hat {hat}: the hats go from 1 to {self.size}.")
+    def floor_of(self, position, move) -> int:
+        """The fewest balls for `move` the hat for `position` may hold right now: what the heaviest
+        loss would leave, by the hat rule itself."""
+        i = self.row(position)
+        j = self._layout.move_index[i][move]
+        others = int(other_balls(self.counts, i, j, int(self._layout.n_moves[i])))
+        return int(reinforced_count(MAX_COUNT, others, False, 0, MAX_COUNT, self.rule.floor_code))
 
     # -- learning --------------------------------------------------------------------------
-    def draw(self, hat: int, rng) -> int:
-        """A ball from hat `hat`, each legal ball as likely as its count (only legal balls are drawn)."""
-        counts = self.hat(hat)
-        total = sum(counts)
-        r = rng.randrange(total)
-        for ball, count in enumerate(counts, start=1):
+    def draw(self, position, rng):
+        """A move from the hat for `position`, each as likely as its count (only legal balls are drawn)."""
+        counts = self.hat(position)
+        r = rng.randrange(sum(counts))
+        for j, count in enumerate(counts):
             if r < count:
-                return ball
+                return self.moves_of(position)[j]
             r -= count
         raise AssertionError("unreachable: a draw fell outside the hat")  # pragma: no cover
 
-    def reinforce(self, drawn: list[tuple[int, int]], won: bool) -> tuple[HatChange, ...]:
-        """Apply the rule to every (hat, ball) drawn in a game; return what changed in each hat."""
+    def reinforce(self, drawn, won: bool) -> tuple[HatChange, ...]:
+        """Apply the hat rule to every (position, move) drawn in a game; return what changed."""
+        rule = self.rule
+        layout = self._layout
         changes = []
-        for hat, ball in drawn:
-            before = int(self.counts[hat, ball - 1])
-            if won:
-                after = min(before + self.rule.win_reward, MAX_COUNT)
-            else:
-                after = max(before - self.rule.loss_penalty, self.floor_of(hat, ball))
-                after = min(after, before)  # a loss never adds a ball
-            self.counts[hat, ball - 1] = after
-            changes.append(HatChange(hat, ball, before, after))
+        for position, move in drawn:
+            i = self.row(position)
+            j = layout.move_index[i][move]
+            before = int(self.counts[i, j])
+            others = 0
+            if not won and rule.floor_code == 1:
+                others = int(other_balls(self.counts, i, j, int(layout.n_moves[i])))
+            after = int(reinforced_count(before, others, won, rule.win_reward, rule.loss_penalty, rule.floor_code))
+            self.counts[i, j] = after
+            changes.append(HatChange(position, move, before, after))
         return tuple(changes)
 
     # -- copying and comparing -------------------------------------------------------------
     def copy(self) -> Hats:
-        return Hats(self.size, self.max_take, self.rule, self.counts.copy())
+        return Hats(self.rules, self.max_take, self.rule, self.counts.copy())
 
     def as_lists(self) -> list[list[int]]:
-        """Counts as lists indexed by heap size (index 0 is an empty hat), for JSON."""
-        return [[int(c) for c in row[: self.legal(n)]] if n else [] for n, row in enumerate(self.counts)]
+        """Counts as lists by row (for sticks: by heap size, index 0 an empty hat), for JSON."""
+        return [[int(c) for c in row[:n]] for row, n in zip(self.counts, self._layout.n_moves, strict=True)]
 
     @classmethod
     def from_lists(cls, rows: list[list[int]], max_take: int = 3, rule: HatRule | None = None) -> Hats:
+        """A sticks brain from `as_lists()` rows."""
         size = len(rows) - 1
         counts = np.zeros((size + 1, max_take), dtype=np.int64)
         for n in range(1, size + 1):
@@ -156,18 +283,20 @@ class Hats:
         return cls(size, max_take, rule, counts)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Hats) and self.max_take == other.max_take
+        return (isinstance(other, Hats) and self.rules == other.rules
                 and self.rule == other.rule and np.array_equal(self.counts, other.counts))
 
     def __repr__(self) -> str:
-        return f"Hats(size={self.size}, max_take={self.max_take}, rule={self.rule})"
+        if isinstance(self.rules, SticksRules):
+            return f"Hats(size={self.size}, max_take={self.max_take}, rule={self.rule})"
+        return f"Hats({self.rules!r}, rule={self.rule})"
 
     def table(self, first: int = 1) -> str:
         """Seed 003's table: one row per hat with its counts, e.g. `  17 | {1: 6, 2: 12, 3: 1}`."""
-        width = len(str(self.size))
+        positions = [p for p in self.positions if not isinstance(p, int) or p >= first]
+        width = max(len(str(p)) for p in positions) if positions else 1
         lines = []
-        for n in range(max(1, first), self.size + 1):
-            counts = self.hat(n)
-            body = ", ".join(f"{b}: {c}" for b, c in enumerate(counts, start=1))
-            lines.append(f"{n:>{width}} | {{{body}}}")
+        for p in positions:
+            body = ", ".join(f"{m}: {c}" for m, c in zip(self.moves_of(p), self.hat(p), strict=True))
+            lines.append(f"{p!s:>{width}} | {{{body}}}")
         return "\n".join(lines)

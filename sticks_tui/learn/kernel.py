@@ -1,6 +1,7 @@
 """The fast training loop: AI vs AI on the counts arrays, compiled by numba, releasing the GIL.
 
-It applies exactly the rule of `Hats.draw`/`Hats.reinforce` and consumes the same xorshift64*
+It applies the hat rule of `learn.hats` (`reinforced_count`, compiled here, not rewritten) and
+draws as `Hats.draw` does, consuming the same xorshift64*
 stream as `learn.rng.XorShift64Star`, so for the same seed it leaves the same counts as the
 readable reference trainer (tests hold it to that). Importing this module compiles nothing;
 the first call compiles (or loads the on-disk cache).
@@ -11,7 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sticks_tui.learn.hats import MAX_COUNT
+from sticks_tui.learn import hats
+
+#: The hat rule and the hat's other balls, compiled from `learn.hats` (the one place they are written).
+reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
+other_balls = njit(nogil=True, cache=True, inline="always")(hats.other_balls)
 
 PROTOCOL_CLASSIC = 0  # every game from the full heap (the seeds)
 PROTOCOL_EXPLORE = 1  # every game from a random heap in 2..N
@@ -34,29 +39,47 @@ def _below(rng_state, n):
 
 @njit(nogil=True, cache=True, inline="always")
 def reinforce_ball(counts, h, b, legal, won, reward, penalty, floor_code):
-    """The hat rule for one drawn ball (hat row h, column b, `legal` balls in that hat).
+    """Apply the hat rule to one drawn ball (hat row h, column b, `legal` balls in that hat), in place.
 
-    Shared by this kernel and `general_kernel`: it is `Hats.reinforce` / `StateHats.reinforce`.
+    Shared by this kernel and `general_kernel`. The other balls are only counted when the rule reads
+    them (a loss under the 'nonempty' floor), so the default rule costs nothing extra.
     """
-    before = counts[h, b]
-    if won:
-        after = before + reward
-        if after > MAX_COUNT:
-            after = MAX_COUNT
-    else:
-        floor = 1
-        if floor_code == 1:
-            others = np.int64(0)
-            for j in range(legal):
-                if j != b:
-                    others += counts[h, j]
-            floor = 0 if others > 0 else 1
-        after = before - penalty
-        if after < floor:
-            after = floor
-        if after > before:
-            after = before
-    counts[h, b] = after
+    others = np.int64(0)
+    if floor_code == 1 and not won:
+        others = other_balls(counts, h, b, legal)
+    counts[h, b] = reinforce_one(counts[h, b], others, won, reward, penalty, floor_code)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def draw_column(counts, row, legal, rng_state):
+    """A ball from hat `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
+    total = np.int64(0)
+    for j in range(legal):
+        total += counts[row, j]
+    r = _below(rng_state, total)
+    for j in range(legal):
+        c = counts[row, j]
+        if r < c:
+            return j
+        r -= c
+    return 0  # unreachable: r < total
+
+
+@njit(nogil=True, cache=True, inline="always")
+def set_beside(rows, cols, n, row, col):
+    """Set a drawn ball beside the hats (the n-th of this game); return the new count."""
+    rows[n] = row
+    cols[n] = col
+    return n + 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def tally(stats, a_won, a_first):
+    """stats[0] counts games won by the first mover, stats[1] games won by brain A."""
+    if a_won == a_first:
+        stats[0] += 1
+    if a_won:
+        stats[1] += 1
 
 
 @njit(nogil=True, cache=True)
@@ -91,25 +114,11 @@ def play_games(counts_a, counts_b, n_games, start_heap, protocol, max_take, rewa
         while True:
             legal = max_take if heap > max_take else heap
             counts = counts_a if a_to_move else counts_b
-            total = np.int64(0)
-            for j in range(legal):
-                total += counts[heap, j]
-            r = _below(rng_state, total)
-            ball = 1
-            for j in range(legal):
-                c = counts[heap, j]
-                if r < c:
-                    ball = j + 1
-                    break
-                r -= c
+            ball = draw_column(counts, heap, legal, rng_state) + 1
             if a_to_move:
-                hats_a[na] = heap
-                balls_a[na] = ball
-                na += 1
+                na = set_beside(hats_a, balls_a, na, heap, ball)
             else:
-                hats_b[nb] = heap
-                balls_b[nb] = ball
-                nb += 1
+                nb = set_beside(hats_b, balls_b, nb, heap, ball)
             heap -= ball
             if heap == 0:
                 break
@@ -118,10 +127,7 @@ def play_games(counts_a, counts_b, n_games, start_heap, protocol, max_take, rewa
         a_won = not a_to_move
         _reinforce(counts_a, hats_a, balls_a, na, a_won, reward, penalty, floor_code, max_take)
         _reinforce(counts_b, hats_b, balls_b, nb, not a_won, reward, penalty, floor_code, max_take)
-        if a_won == a_first:
-            stats[0] += 1
-        if a_won:
-            stats[1] += 1
+        tally(stats, a_won, a_first)
     return n_games
 
 

@@ -1,9 +1,12 @@
 """Training: two hat learners play each other for N games, both learning, taking turns to move first.
 
-Two engines play the same games: `kernel` (compiled, fast, releases the GIL) and `reference`
-(the readable engine: `Game`, `HatPlayer`, `Hats`). For the same seed they leave the same hats.
-Progress goes to a callback at most ~20 times a second; a cancel check between batches stops a
-run with the hats consistent (every game either fully learned from or not played).
+One trainer for every game of the protocol (`engine.protocol`). Two engines play the same games:
+`kernel` (compiled, fast, releases the GIL: `learn.kernel` is sticks' own fast path,
+`learn.general_kernel` plays any other game from arrays of next positions) and `reference` (the
+readable learner: `Hats.draw` / `Hats.reinforce` over the protocol). For the same seed they leave
+the same hats. Progress goes to a callback at most ~20 times a second; a cancel check between
+batches stops a run with the hats consistent (every game either fully learned from or not played).
+The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sticks_tui.engine.events import TrainingProgress
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import HatPlayer
-from sticks_tui.learn.analysis import quick_scores
+from sticks_tui.engine.protocol import GameRules
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn import compiled
+from sticks_tui.learn.analysis import CurvePoint, CurveScorer
 from sticks_tui.learn.batches import play_in_batches
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
@@ -26,6 +30,11 @@ PROTOCOLS = {
     "explore": "every game starts from a random heap between 2 and N, so every hat keeps being visited",
     "classic": "every game starts from the full heap, as in the seeds",
 }
+#: The same two protocols in words for any game.
+GAME_PROTOCOLS = {
+    "explore": "every game starts from a random position of the game, so every hat keeps being visited",
+    "classic": "every game starts from the game's start position",
+}
 DEFAULT_PROTOCOL = "explore"
 ENGINES = ("kernel", "reference")
 MAX_GAMES = 10_000_000
@@ -33,6 +42,9 @@ MAX_GAMES = 10_000_000
 
 @dataclass(frozen=True)
 class TrainingConfig:
+    """A training run. `game` None means sticks on `sticks` with `max_take`; else any `GameRules`
+    (a `SticksRules` is turned into `sticks` and `max_take`; for other games they are ignored). `curve=False` skips the learning-curve checkpoints."""
+
     sticks: int = 20
     games: int = 100_000
     seed: int | None = None
@@ -40,8 +52,14 @@ class TrainingConfig:
     rule: HatRule = field(default_factory=HatRule)
     max_take: int = 3
     engine: str = "kernel"
+    game: GameRules | None = None
+    curve: bool = True
 
     def __post_init__(self) -> None:
+        if isinstance(self.game, SticksRules):  # sticks given as rules: one description of it, not two
+            object.__setattr__(self, "sticks", self.game.size)
+            object.__setattr__(self, "max_take", self.game.max_take)
+            object.__setattr__(self, "game", None)
         if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
             raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or not 0 <= self.games <= MAX_GAMES:
@@ -52,6 +70,13 @@ class TrainingConfig:
             raise ValueError(f"The engine is 'kernel' or 'reference', not {self.engine!r}.")
         if not 1 <= self.max_take <= 10:
             raise ValueError(f"The maximum take must be between 1 and 10, not {self.max_take}.")
+        if self.game is not None and not isinstance(self.game, GameRules):
+            raise ValueError(f"The game must follow the game protocol, not {self.game!r}.")
+
+    @property
+    def rules(self) -> GameRules:
+        """The game trained on."""
+        return self.game if self.game is not None else SticksRules(self.sticks, self.max_take)
 
 
 @dataclass
@@ -64,7 +89,9 @@ class TrainingResult:
     wins_first: int
     wins_brain: int
     cancelled: bool
-    curve: list[tuple[int, float, float]]  # (games done, agreement, win probability vs perfect)
+    curve: list[CurvePoint]  # the learning curve, sampled at checkpoints inside the loop
+    engine: str = "kernel"  # the engine that really played: 'reference' if the kernel could not load
+    notice: str | None = None  # why the engine differs from the one asked for, in words
 
     @property
     def games_per_second(self) -> float:
@@ -81,39 +108,133 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
           progress: Callable[[TrainingProgress], None] | None = None,
           cancel: threading.Event | Callable[[], bool] | None = None) -> TrainingResult:
     """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games."""
-    brain = brain if brain is not None else Hats(config.sticks, config.max_take, config.rule)
-    opponent = opponent if opponent is not None else Hats(config.sticks, config.max_take, config.rule)
+    rules = config.rules
+    brain = brain if brain is not None else Hats(rules, config.max_take, config.rule)
+    opponent = opponent if opponent is not None else Hats(rules, config.max_take, config.rule)
     if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
         raise ValueError("The two training AIs must have brains of their own.")
     for hats in (brain, opponent):
-        if hats.size < config.sticks or hats.max_take != config.max_take:
-            raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
-        # The kernel learns by config.rule, the reference by each brain's own rule: they must be one
-        # rule, or the two engines would silently make different brains from the same games.
+        if isinstance(rules, SticksRules):
+            if not isinstance(hats.rules, SticksRules) or hats.size < config.sticks \
+                    or hats.max_take != config.max_take:
+                raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
+        elif hats.rules != rules:
+            raise ValueError(f"A brain for {hats.rules!r} cannot train on {rules!r}.")
+        # Both engines learn by config.rule: the brains must learn by it too, or the two engines
+        # would silently make different brains from the same games.
         if hats.rule != config.rule:
             raise ValueError(f"This brain learns by {hats.rule}, but the training asks for {config.rule}.")
     seed = _seed_for(config.seed)
-    run = _KernelRun(config, brain, opponent, seed) if config.engine == "kernel" else \
-        _ReferenceRun(config, brain, opponent, seed)
-    curve: list[tuple[int, float, float]] = []
+    engine, notice = config.engine, None
+    run = None
+    if engine == "kernel":
+        problem = compiled.load(sticks=isinstance(brain.rules, SticksRules))
+        if problem is None:
+            run = _SticksKernelRun(config, brain, opponent, seed) if isinstance(brain.rules, SticksRules) \
+                else _GeneralKernelRun(config, brain, opponent, seed)
+        else:
+            engine, notice = "reference", problem
+    if run is None:
+        run = _ReferenceRun(config, brain, opponent, seed)
+    scorer = CurveScorer.for_brain(brain) if config.curve else None
+    curve: list[CurvePoint] = []
+    last_scores = (float("nan"), float("nan"))
+
+    def checkpoint(done: int) -> None:
+        nonlocal last_scores
+        point = scorer.score(done, brain.counts)
+        curve.append(point)
+        last_scores = (point.agreement, point.win_vs_perfect)
 
     def report(done: int, seconds: float, finished: bool, cancelled: bool) -> None:
-        agreement, win = quick_scores(brain.counts, config.max_take)
-        curve.append((done, agreement, win))
-        if progress is not None:
-            progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
-                                      agreement, win, finished=finished, cancelled=cancelled))
+        if progress is None:
+            return
+        if done == 0 and scorer is not None and not curve:
+            agreement, win = _first_scores(scorer, brain)
+        else:
+            agreement, win = last_scores
+        progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
+                                  agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve)))
 
-    batches = play_in_batches(config.games, run.play, report, cancel)
+    batches = play_in_batches(config.games, run.play, report, cancel, checkpoint if scorer is not None else None)
+    if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
+        checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
-                          run.wins_brain, batches.cancelled, curve)
+                          run.wins_brain, batches.cancelled, curve, engine, notice)
 
 
-class _KernelRun:
+def _first_scores(scorer: CurveScorer, brain: Hats) -> tuple[float, float]:
+    point = scorer.score(0, brain.counts)
+    return point.agreement, point.win_vs_perfect
+
+
+def explore_starts(rules) -> tuple:
+    """Where 'explore' games start: every position, except for sticks, where a heap of 1 (one forced
+    move) teaches nothing, so games start from 2..N (from N when N <= 2)."""
+    if isinstance(rules, SticksRules):
+        return tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,)
+    return tuple(rules.positions())
+
+
+def start_positions(config: TrainingConfig) -> tuple:
+    rules = config.rules
+    return explore_starts(rules) if config.protocol == "explore" else tuple(rules.start_positions())
+
+
+class _ReferenceRun:
+    """The readable path: `Hats.draw` and `Hats.reinforce` over the protocol, one shared random stream."""
+
+    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
+        self.rules = config.rules
+        self.brain = brain
+        self.opponent = opponent
+        self.rng = XorShift64Star(seed)
+        self.starts = start_positions(config)
+        self.wins_first = 0
+        self.wins_brain = 0
+
+    def play(self, n: int, game_index: int) -> int:
+        rules = self.rules
+        for g in range(game_index, game_index + n):
+            a_first = g % 2 == 0
+            starts = self.starts
+            position = starts[0] if len(starts) == 1 else starts[self.rng.randrange(len(starts))]
+            drawn: tuple[list, list] = ([], [])  # index 0: the brain, 1: the opponent
+            a_to_move = a_first
+            while True:
+                hats = self.brain if a_to_move else self.opponent
+                move = hats.draw(position, self.rng)
+                drawn[0 if a_to_move else 1].append((position, move))
+                position = rules.apply(position, move)
+                if rules.is_terminal(position):
+                    a_won = a_to_move == rules.last_mover_wins
+                    break
+                a_to_move = not a_to_move
+            self.brain.reinforce(drawn[0], a_won)
+            self.opponent.reinforce(drawn[1], not a_won)
+            self.wins_first += a_won == a_first
+            self.wins_brain += a_won
+        return n
+
+
+class _KernelStats:
+    stats: np.ndarray
+
+    @property
+    def wins_first(self) -> int:
+        return int(self.stats[0])
+
+    @property
+    def wins_brain(self) -> int:
+        return int(self.stats[1])
+
+
+class _SticksKernelRun(_KernelStats):
+    """Sticks' compiled fast path (`learn.kernel`): the heap is the row, the ball the number taken."""
+
     def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
         from sticks_tui.learn import kernel
 
-        kernel.warm_up()  # compile or load the cache now, outside the timed run
         self.kernel = kernel
         self.config = config
         self.brain = brain
@@ -129,40 +250,57 @@ class _KernelRun:
             self.config.max_take, rule.win_reward, rule.loss_penalty, rule.floor_code,
             self.rng_state, game_index, self.stats))
 
-    @property
-    def wins_first(self) -> int:
-        return int(self.stats[0])
 
-    @property
-    def wins_brain(self) -> int:
-        return int(self.stats[1])
+@dataclass(frozen=True)
+class CompiledGame:
+    """A game as arrays for `general_kernel`: for row i and ball j, the next row (-1: the game ends)
+    and, when it ends, whether the mover won."""
+
+    n_moves: np.ndarray  # (rows,) int64
+    next_row: np.ndarray  # (rows, width) int64
+    mover_wins: np.ndarray  # (rows, width) bool, meaningful where next_row == -1
+    starts: np.ndarray  # rows where games start
+    max_length: int
 
 
-class _ReferenceRun:
-    """The readable path: the engine's own Game and HatPlayer, one shared random stream."""
+def compile_game(brain: Hats, starts) -> CompiledGame:
+    rules = brain.rules
+    rows, width = brain.counts.shape
+    next_row = np.full((rows, width), -1, dtype=np.int64)
+    mover_wins = np.zeros((rows, width), dtype=np.bool_)
+    for position in brain.positions:
+        i = brain.row(position)
+        for j, move in enumerate(brain.moves_of(position)):
+            after = rules.apply(position, move)
+            if rules.is_terminal(after):
+                mover_wins[i, j] = bool(rules.last_mover_wins)
+            else:
+                next_row[i, j] = brain.row(after)
+    start_rows = np.array([brain.row(p) for p in starts], dtype=np.int64)
+    return CompiledGame(brain.n_moves, next_row, mover_wins, start_rows, rows + 1)
+
+
+class _GeneralKernelRun(_KernelStats):
+    """Any game, compiled into arrays (`compile_game`) and played by `learn.general_kernel`."""
 
     def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
+        from sticks_tui.learn import general_kernel
+
+        self.kernel = general_kernel
+        self.compiled = compile_game(brain, start_positions(config))
         self.config = config
-        self.rng = XorShift64Star(seed)
-        self.a = HatPlayer("AI A", brain, self.rng)
-        self.b = HatPlayer("AI B", opponent, self.rng)
-        self.wins_first = 0
-        self.wins_brain = 0
+        self.brain = brain
+        self.opponent = opponent
+        self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
+        self.stats = np.zeros(2, dtype=np.int64)
 
     def play(self, n: int, game_index: int) -> int:
-        sticks = self.config.sticks
-        for g in range(game_index, game_index + n):
-            a_first = g % 2 == 0
-            heap = sticks
-            if self.config.protocol == "explore" and sticks > 2:
-                heap = 2 + self.rng.randrange(sticks - 1)
-            players = [self.a, self.b] if a_first else [self.b, self.a]
-            game = Game(players, heap, first=0, max_take=self.config.max_take)
-            game.play_to_end()
-            a_won = game.state.winner == self.a.seat
-            self.wins_first += game.state.winner == 0
-            self.wins_brain += a_won
-        return n
+        rule = self.config.rule
+        c = self.compiled
+        return int(self.kernel.play_games(
+            self.brain.counts, self.opponent.counts, c.n_moves, c.next_row, c.mover_wins, c.starts, n,
+            rule.win_reward, rule.loss_penalty, rule.floor_code, self.rng_state, game_index, self.stats,
+            c.max_length))
 
 
 def train_fresh(sticks: int, games: int, seed: int | None = None, protocol: str = DEFAULT_PROTOCOL,

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sticks_tui.engine.nim import MAX_PILE, PILE_NAMES, coins_word
+from sticks_tui.engine.nim import MAX_PILE, PILE_NAMES, coins_word, nim_after, nim_moves
 
 #: The largest pile the table covers (seed 004: 0 <= n, d, q <= 100).
 SIZE = MAX_PILE
@@ -143,16 +143,10 @@ def is_winning(n: int, d: int, q: int) -> bool:
 
 def legal_moves(piles) -> list[NimMove]:
     """Every move (pile, coins) from `piles`, by pile then by coins taken."""
-    p = check_piles(piles)
-    return [(i, c) for i in range(3) for c in range(1, p[i] + 1)]
+    return list(nim_moves(check_piles(piles)))
 
 
-def after(piles, move: NimMove) -> Piles:
-    """The piles once `move` is played (no checks beyond the arithmetic)."""
-    pile, coins = move
-    p = list(piles)
-    p[pile] -= coins
-    return p[0], p[1], p[2]
+after = nim_after  # the piles once a move is played (engine.nim)
 
 
 def winning_moves(piles) -> list[NimMove]:
@@ -170,6 +164,19 @@ def perfect_move(piles) -> NimMove:
     if sum(p) == 0:
         raise ValueError("There are no coins left: the game is over.")
     return p.index(max(p)), 1
+
+
+class NimSolution:
+    """The table as a solver of the game protocol (`solve.solver_for(NimRules(...))`)."""
+
+    def winning_moves(self, piles) -> tuple[NimMove, ...]:
+        return tuple(winning_moves(piles))
+
+    def is_winning(self, piles) -> bool:
+        return is_winning(*piles)
+
+    def perfect_move(self, piles) -> NimMove:
+        return perfect_move(piles)
 
 
 def table_slice(q: int) -> np.ndarray:

@@ -111,3 +111,17 @@ def test_a_real_process_prints_one_json_object():
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["games"] == 777
+
+
+def test_json_has_the_learning_curve(capsys):
+    from sticks_tui.learn.batches import checkpoints
+
+    data = run_json(capsys, "--sticks", "12", "--games", "5000", "--seed", "3")
+    curve = data["curve"]
+    assert [p["games"] for p in curve] == checkpoints(5000)
+    assert set(curve[0]) == {"games", "agreement", "win_vs_perfect_first", "win_vs_perfect_second"}
+    last = curve[-1]
+    assert last["agreement"] == data["agreement"]
+    assert last["win_vs_perfect_first"] == data["win_probability_vs_perfect_moving_first"]
+    assert last["win_vs_perfect_second"] == data["win_probability_vs_perfect_moving_second"]
+    assert curve[0]["agreement"] < last["agreement"]

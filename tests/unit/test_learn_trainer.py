@@ -38,7 +38,7 @@ def test_the_trainer_plays_exactly_the_games_asked_across_many_batches():
     assert result.games_played == games
     assert result.wins_brain == games // 2 and result.wins_first == 0
     assert seen[-1].finished and seen[-1].games_done == games
-    assert result.curve[-1][0] == games
+    assert result.curve[-1].games == games
 
 
 def test_wins_add_up_in_a_real_run():
@@ -53,8 +53,8 @@ def test_wins_add_up_in_a_real_run():
 
 def test_reference_trainer_ends_every_game_it_counts(monkeypatch):
     calls = []
-    original = HatPlayer.game_over
-    monkeypatch.setattr(HatPlayer, "game_over", lambda self, won: (calls.append(won), original(self, won)))
+    original = Hats.reinforce
+    monkeypatch.setattr(Hats, "reinforce", lambda self, drawn, won: (calls.append(won), original(self, drawn, won))[1])
     result = train(TrainingConfig(sticks=10, games=777, seed=2, engine="reference"))
     assert result.games_played == 777
     assert len(calls) == 2 * 777  # both learners told the result of every game
@@ -210,5 +210,54 @@ def test_after_100000_games_at_20_sticks_the_hats_play_perfectly(seed):
 def test_the_learning_curve_rises():
     result = train(TrainingConfig(sticks=20, games=200_000, seed=3))
     first, last = result.curve[0], result.curve[-1]
-    assert first[0] == 0 and last[0] == 200_000
-    assert last[1] > first[1]
+    assert first.games == 1 and last.games == 200_000
+    assert last.agreement > first.agreement
+
+
+# -- the learning curve, sampled inside the loop ---------------------------------------------------
+
+def test_checkpoints_are_log_spaced_from_game_one_and_end_at_the_last_game():
+    from sticks_tui.learn.batches import checkpoints
+
+    points = checkpoints(123_456)
+    assert {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000} <= set(points)
+    assert points == sorted(set(points)) and points[0] == 1 and points[-1] == 123_456
+    assert all(b / a <= 2.0 for a, b in zip(points[5:], points[6:], strict=False))  # no gap wider than 2x
+    assert checkpoints(0) == [] and checkpoints(1) == [1]
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_the_curve_is_taken_exactly_at_the_checkpoints_with_exact_scores(engine):
+    from sticks_tui.learn.batches import checkpoints
+
+    games = 1234 if engine == "kernel" else 300
+    long = train(TrainingConfig(sticks=14, games=games, seed=5, engine=engine))
+    assert [p.games for p in long.curve] == checkpoints(games)
+    for point in long.curve[::4] + long.curve[-1:]:
+        # the same seed stopped at that game count leaves the brain the checkpoint saw
+        short = train(TrainingConfig(sticks=14, games=point.games, seed=5, engine=engine, curve=False))
+        exact = analyse(short.brain.counts)
+        assert point.agreement == pytest.approx(exact.agreement, abs=1e-12)
+        assert point.win_first == pytest.approx(exact.win_vs_perfect_first, abs=1e-12)
+        assert point.win_second == pytest.approx(exact.win_vs_perfect_second, abs=1e-12)
+    assert train(TrainingConfig(sticks=14, games=50, seed=5, curve=False)).curve == []
+
+
+def test_progress_snapshots_carry_the_curve_so_far():
+    seen = []
+    result = train(TrainingConfig(sticks=20, games=300_000, seed=2), progress=seen.append)
+    assert seen[-1].curve == tuple(result.curve)
+    for snapshot in seen:
+        assert snapshot.curve == tuple(result.curve[: len(snapshot.curve)])
+        assert all(p.games <= snapshot.games_done for p in snapshot.curve)
+
+
+def test_a_cancelled_run_ends_its_curve_where_it_stopped():
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 5
+
+    result = train(TrainingConfig(sticks=20, games=10_000_000, seed=2), cancel=cancel)
+    assert result.cancelled and result.curve[-1].games == result.games_played

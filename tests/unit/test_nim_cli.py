@@ -92,3 +92,14 @@ def test_train_bad_arguments_exit_2(argv, capsys):
 def test_train_empty_piles_exit_2(capsys):
     code, _, err = run(["nim", "train", "--piles", "0", "0", "0"], capsys)
     assert code == 2 and "at least one coin" in err
+
+
+def test_train_json_has_the_learning_curve(capsys):
+    from sticks_tui.learn.batches import checkpoints
+
+    code, out, _ = run(["nim", "train", "--games", "3000", "--piles", "3", "3", "3", "--seed", "2", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert [p["games"] for p in data["curve"]] == checkpoints(3000)
+    assert data["curve"][-1]["agreement"] == data["agreement"]
+    assert data["curve"][-1]["win_vs_perfect_first"] is None  # not computed for Nim

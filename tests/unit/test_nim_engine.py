@@ -9,17 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sticks_tui.engine.events import GameOver, NimMoveMade
-from sticks_tui.engine.nim import (
-    NimGame,
-    NimHatPlayer,
-    NimHumanPlayer,
-    NimPerfectPlayer,
-    NimRandomPlayer,
-    new_nim_game,
-)
+from sticks_tui.engine.game import NimGame
+from sticks_tui.engine.nim import NimRules, new_nim_game
+from sticks_tui.engine.players import HatPlayer as NimHatPlayer
+from sticks_tui.engine.players import HumanPlayer as NimHumanPlayer
+from sticks_tui.engine.players import PerfectPlayer as NimPerfectPlayer
 from sticks_tui.engine.players import Player
+from sticks_tui.engine.players import RandomPlayer as NimRandomPlayer
 from sticks_tui.engine.rules import IllegalMove
-from sticks_tui.learn.general import NimDescription, StateHats
+from sticks_tui.learn.hats import Hats as StateHats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.solve.nim import is_winning
 
@@ -79,7 +77,7 @@ def test_bad_starts(piles, message):
 
 
 def test_players_share_the_sticks_protocol():
-    hats = StateHats(NimDescription((3, 3, 3)))
+    hats = StateHats(NimRules((3, 3, 3)))
     players = [NimHumanPlayer("you"), NimPerfectPlayer("perfect"), NimRandomPlayer("random", random.Random(1)),
                NimHatPlayer("hats", hats, XorShift64Star(1))]
     for p in players:
@@ -125,7 +123,7 @@ def test_game_driver_waits_for_the_human_and_publishes_events():
 
 
 def test_hat_player_learns_and_forgets():
-    hats = StateHats(NimDescription((2, 2, 1)))
+    hats = StateHats(NimRules((2, 2, 1)))
     events = []
     from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
 
@@ -153,7 +151,7 @@ def test_hat_player_learns_and_forgets():
 
 
 def test_hat_player_refuses_piles_it_has_no_hat_for():
-    ai = NimHatPlayer("hats", StateHats(NimDescription((2, 2, 2))), XorShift64Star(1))
+    ai = NimHatPlayer("hats", StateHats(NimRules((2, 2, 2))), XorShift64Star(1))
     with pytest.raises(ValueError, match="no hat"):
         ai.choose(new_nim_game((3, 0, 0)))
 
@@ -197,7 +195,7 @@ def test_nim_core_never_imports_the_ui():
     import subprocess
     import sys
 
-    code = ("import sys, sticks_tui.engine.nim, sticks_tui.solve.nim, sticks_tui.learn.general, "
+    code = ("import sys, sticks_tui.engine.nim, sticks_tui.solve.nim, sticks_tui.learn.trainer, sticks_tui.engine.game, "
             "sticks_tui.commands.nim; sticks_tui.solve.nim.nim_table(); "
             "print([m for m in ('textual', 'rich') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -12,14 +12,12 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
 from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, NimMoveMade
-from sticks_tui.engine.nim import (
-    NimGame,
-    NimHatPlayer,
-    NimHumanPlayer,
-    NimPerfectPlayer,
-    NimRandomPlayer,
-    coins_word,
-)
+from sticks_tui.engine.game import NimGame
+from sticks_tui.engine.nim import coins_word
+from sticks_tui.engine.players import HatPlayer as NimHatPlayer
+from sticks_tui.engine.players import HumanPlayer as NimHumanPlayer
+from sticks_tui.engine.players import PerfectPlayer as NimPerfectPlayer
+from sticks_tui.engine.players import RandomPlayer as NimRandomPlayer
 from sticks_tui.ui.messages import CoreEvent
 from sticks_tui.ui.session import SPEEDS, MatchSetup
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -45,9 +43,10 @@ def nim_brain(app):
     """The app's learning AI for Nim (one hat per position up to 7, 7, 7), made on first use."""
     brain = getattr(app, "nim_brain", None)
     if brain is None:
-        from sticks_tui.learn.general import NimDescription, StateHats
+        from sticks_tui.engine.nim import NimRules
+        from sticks_tui.learn.hats import Hats
 
-        brain = app.nim_brain = StateHats(NimDescription(NIM_LEARNER_BOX))
+        brain = app.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
     return brain
 
 
@@ -303,13 +302,14 @@ class NimGameScreen(Screen):
 
     @work(thread=True, exclusive=True, group="nim-training", exit_on_error=False)
     def _train_nim(self):
-        from sticks_tui.learn.general import GeneralTrainingConfig, NimDescription, agreement, train_general
+        from sticks_tui.engine.nim import NimRules
+        from sticks_tui.learn.analysis import agreement
+        from sticks_tui.learn.trainer import TrainingConfig, train
 
         brain = nim_brain(self.app)
         seed = None if self.app.seed is None else self.app.rng.randrange(2**32)
         copy = brain.copy()
-        result = train_general(NimDescription(NIM_LEARNER_BOX), GeneralTrainingConfig(games=NIM_TRAIN_GAMES,
-                               seed=seed), brain=copy)
+        result = train(TrainingConfig(game=NimRules(NIM_LEARNER_BOX), games=NIM_TRAIN_GAMES, seed=seed), brain=copy)
         return result, agreement(result.brain)
 
     @on(Worker.StateChanged)

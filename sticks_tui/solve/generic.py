@@ -1,0 +1,62 @@
+"""A solver that knows no particular game: memoised recursion over the game protocol.
+
+A position is winning when some move wins outright (it ends the game and `last_mover_wins`) or leads
+to a non-terminal position that is lost for the opponent. Works for any `engine.protocol.GameRules`
+whose positions are finite and acyclic; the conformance tests hold every game's own solver to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from sticks_tui.engine.protocol import GameRules
+
+
+class GenericSolution:
+    """The winning moves from every non-terminal position of `rules`, computed by the recursion."""
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self._wins: dict[Hashable, tuple] = {}
+        for position in rules.positions():
+            self._solve(position)
+
+    def _solve(self, position) -> tuple:
+        """The winning moves from `position` (iterative, so deep games never hit the recursion limit)."""
+        rules = self.rules
+        stack = [position]
+        while stack:
+            here = stack[-1]
+            if here in self._wins:
+                stack.pop()
+                continue
+            pending = [after for m in rules.legal_moves(here)
+                       if not rules.is_terminal(after := rules.apply(here, m)) and after not in self._wins]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            self._wins[here] = tuple(m for m in rules.legal_moves(here) if self._move_wins(here, m))
+        return self._wins[position]
+
+    def _move_wins(self, position, move) -> bool:
+        after = self.rules.apply(position, move)
+        if self.rules.is_terminal(after):
+            return bool(self.rules.last_mover_wins)
+        return not self._wins[after]
+
+    def winning_moves(self, position) -> tuple:
+        """Every move that wins against any defence (empty when the player to move has lost)."""
+        return self._wins[position] if position in self._wins else self._solve(position)
+
+    def is_winning(self, position) -> bool:
+        return bool(self.winning_moves(position))
+
+    def perfect_move(self, position):
+        """The first winning move; in a lost position, the first legal move."""
+        moves = self.winning_moves(position)
+        return moves[0] if moves else tuple(self.rules.legal_moves(position))[0]
+
+
+def solve(rules: GameRules) -> GenericSolution:
+    return GenericSolution(rules)

@@ -1,0 +1,176 @@
+"""Layers without circles (issue 8): every import in sticks_tui goes down the layers, never up or round.
+
+Bottom to top: rules -> solvers -> players and learners -> store -> top (commands, ui, web, cli, ...).
+An AST walk reads every import of every module, at any depth (inside functions too), so a lazy
+import cannot hide an upward dependency or a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import sticks_tui
+
+PACKAGE_DIR = Path(sticks_tui.__file__).parent
+ROOT = "sticks_tui"
+
+LAYERS = ("rules", "solvers", "players and learners", "store", "top")
+#: Module (or package prefix) -> layer. The longest matching prefix wins; anything else is `top`.
+ASSIGNED = {
+    "sticks_tui": "rules",  # the package's own __init__: a version string, imports nothing
+    "sticks_tui.engine": "rules",  # engine/__init__ re-exports rules and events only
+    "sticks_tui.engine.rules": "rules",
+    "sticks_tui.engine.nim": "rules",
+    "sticks_tui.engine.events": "rules",
+    "sticks_tui.engine.protocol": "rules",
+    "sticks_tui.solve": "solvers",
+    "sticks_tui.engine.players": "players and learners",
+    "sticks_tui.engine.game": "players and learners",
+    "sticks_tui.learn": "players and learners",
+    "sticks_tui.store": "store",
+}
+EXACT = {"sticks_tui", "sticks_tui.engine"}  # these names assign only the module itself, not sub-modules
+
+
+def layer_of(module: str) -> int:
+    best = None
+    for prefix, layer in ASSIGNED.items():
+        if module == prefix or (prefix not in EXACT and module.startswith(prefix + ".")):
+            if best is None or len(prefix) > len(best[0]):
+                best = (prefix, layer)
+    return LAYERS.index(best[1]) if best else LAYERS.index("top")
+
+
+def module_name(path: Path, package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> str:
+    parts = list(path.relative_to(package_dir).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([root, *parts])
+
+
+def all_modules(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> dict[str, Path]:
+    return {module_name(p, package_dir, root): p for p in sorted(package_dir.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every sticks_tui module `name` imports, anywhere in its source."""
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = name.split(".") if is_package else name.split(".")[:-1]
+                here = here[: len(here) - (node.level - 1)]
+                base = ".".join(here + ([base] if base else []))
+            targets = []
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                targets.append(sub if sub in known else base)
+        else:
+            continue
+        for target in targets:
+            if target == ROOT or target.startswith(ROOT + "."):
+                while target not in known and "." in target:  # `import a.b.c` of a name inside a module
+                    target = target.rsplit(".", 1)[0]
+                found.add(target)
+    found.discard(name)
+    return found
+
+
+def import_graph(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> dict[str, set[str]]:
+    modules = all_modules(package_dir, root)
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{a} ({LAYERS[layer_of(a)]}) imports {b} ({LAYERS[layer_of(b)]})"
+                  for a, targets in graph.items() for b in targets if layer_of(b) > layer_of(a))
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_module_is_read():
+    graph = import_graph()
+    assert {"sticks_tui.engine.rules", "sticks_tui.learn.trainer", "sticks_tui.cli"} <= set(graph)
+    assert "sticks_tui.engine.rules" in graph["sticks_tui.learn.trainer"] or \
+        "sticks_tui.engine.rules" in set().union(*graph.values())
+
+
+def test_no_module_imports_from_a_higher_layer():
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_import_circles():
+    assert cycles(import_graph()) == []
+
+
+def test_the_layers_are_as_documented():
+    assert layer_of("sticks_tui.engine.nim") < layer_of("sticks_tui.solve.nim") < layer_of("sticks_tui.learn.hats")
+    assert layer_of("sticks_tui.engine.players") == layer_of("sticks_tui.learn.trainer")
+    assert layer_of("sticks_tui.learn.trainer") < layer_of("sticks_tui.store.db") < layer_of("sticks_tui.cli")
+    assert layer_of("sticks_tui.web.server") == layer_of("sticks_tui.something_new") == LAYERS.index("top")
+
+
+# -- the checker itself can fail: a small package with an upward import and a circle ------------------
+
+@pytest.fixture
+def bad_package(tmp_path):
+    pkg = tmp_path / "sticks_tui"
+    (pkg / "engine").mkdir(parents=True)
+    (pkg / "solve").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "engine" / "__init__.py").write_text("")
+    (pkg / "solve" / "__init__.py").write_text("")
+    # rules reaching up to a solver, hidden inside a function
+    (pkg / "engine" / "rules.py").write_text("def f():\n    from sticks_tui.solve.a import x\n")
+    (pkg / "solve" / "a.py").write_text("from . import b\nx = 1\n")
+    (pkg / "solve" / "b.py").write_text("import sticks_tui.solve.a\n")
+    return pkg
+
+
+def test_the_checker_finds_an_upward_import_and_a_circle(bad_package):
+    graph = import_graph(bad_package, ROOT)
+    assert upward_imports(graph) == ["sticks_tui.engine.rules (rules) imports sticks_tui.solve.a (solvers)"]
+    assert cycles(graph) == [["sticks_tui.solve.a", "sticks_tui.solve.b"]]
