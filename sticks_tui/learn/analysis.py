@@ -92,7 +92,7 @@ class DiscoveredRule:
             return (f"The exact solution: the losing heaps are those with n mod {k1} = 1; train with "
                     f"{2 * k1 + 2} sticks or more to see the AI find it.")
         if self.matches_solution:
-            return (f"The AI's own hats back this at every heap, and it is the exact solution: "
+            return (f"This is the exact solution, and the AI's own hats back it at every heap: "
                     f"the losing heaps are those with n mod {k1} = 1.")
         if self.modulus is not None and self._exact:
             return (f"That is the exact solution's rule (n mod {k1} = 1), but the AI is not there yet: "
