@@ -38,27 +38,57 @@ class HatVerdict:
 
 @dataclass(frozen=True)
 class DiscoveredRule:
-    """The losing positions the AI has found, read from its hats alone."""
+    """The losing positions the AI believes in, read from its hats alone (no solver involved).
 
-    believed_losing: tuple[int, ...]  # heaps its confident hats steer the opponent to, plus 1
+    The beliefs are derived self-consistently from the bottom up (see `discover_rule`), so every
+    heap in `believed_losing` is truly lost and a stated rule is never a wrong one. The solver is
+    used only afterwards, to say whether the AI's rule is the whole exact solution.
+    """
+
+    believed_losing: tuple[int, ...]  # heaps its settled hats steer the opponent to
     modulus: int | None
     residue: int | None
-    matches_solution: bool
+    matches_solution: bool  # the rule is the exact one AND the hats back it at every heap
     solution_modulus: int
     too_few_hats: bool = False  # fewer than three losing heaps below the top hat: no pattern can show
+    unsettled: tuple[int, ...] = ()  # heaps whose hats do not fit the AI's own beliefs below them
+    settled_up_to: int = 0  # every heap 1..settled_up_to is settled by the AI's own hats
+
+    @property
+    def _exact(self) -> bool:
+        return self.modulus == self.solution_modulus and self.residue == 1 % self.solution_modulus
+
+    @property
+    def _unsettled_list(self) -> str:
+        """'its hat at 10' or 'its hats at 8, 9, 10, ...': the hats that do not fit its beliefs."""
+        if len(self.unsettled) == 1:
+            return f"its hat at {self.unsettled[0]} does not fit that yet"
+        shown = ", ".join(map(str, self.unsettled[:3])) + (", ..." if len(self.unsettled) > 3 else "")
+        return f"its hats at {shown} do not fit that yet"
 
     @property
     def sentence(self) -> str:
         if self.too_few_hats and self.modulus is None:
             return "Too few hats to read a rule from: a pattern needs at least three losing heaps."
+        if not self.believed_losing:
+            return ("The AI has not found a rule yet: none of its hats prefers a move that its own "
+                    "hats below show to be good.")
         if self.modulus is None:
-            if not self.believed_losing:
-                return "The AI has not found a rule yet: none of its hats is sure of a move."
-            shown = ", ".join(map(str, self.believed_losing[:6]))
-            return f"The AI steers you towards {shown}, ... but no pattern fits those heaps yet."
+            shown = " or ".join(map(str, self.believed_losing))
+            why = (self._unsettled_list if self.unsettled
+                   else "too few heaps for a rule yet")
+            return (f"So far the AI's hats only show that you lose if you face {shown} "
+                    f"stick{'s' if self.believed_losing != (1,) else ''}; {why}.")
         first = [n for n in range(1, 4 * self.modulus) if n % self.modulus == self.residue][:3]
         listing = ", ".join(map(str, first))
-        return f"You lose if you face {listing}, ... sticks: n = {self.residue} mod {self.modulus}."
+        rule = f"n = {self.residue} mod {self.modulus}"
+        if not self._exact:  # cannot come out of discover_rule; said plainly should it ever
+            return (f"The AI's hats suggest you lose if you face {listing}, ... sticks ({rule}), "
+                    f"but that is not the exact rule.")
+        if self.unsettled:
+            return (f"Up to {self.settled_up_to} sticks the AI's hats show: you lose if you face {listing}, "
+                    f"... sticks ({rule}); {self._unsettled_list}.")
+        return f"You lose if you face {listing}, ... sticks: {rule}."
 
     @property
     def verdict(self) -> str:
@@ -67,7 +97,11 @@ class DiscoveredRule:
             return (f"The exact solution: the losing heaps are those with n mod {k1} = 1; train with "
                     f"{2 * k1 + 2} sticks or more to see the AI find it.")
         if self.matches_solution:
-            return f"This is the exact solution: the losing heaps are those with n mod {k1} = 1."
+            return (f"This is the exact solution, and the AI's own hats back it at every heap: "
+                    f"the losing heaps are those with n mod {k1} = 1.")
+        if self.modulus is not None and self._exact:
+            return (f"That is the exact solution's rule (n mod {k1} = 1), but the AI is not there yet: "
+                    f"it does not play it at every heap.")
         return f"The exact solution says the losing heaps are those with n mod {k1} = 1; the AI is not there yet."
 
 
@@ -186,38 +220,56 @@ def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
     return float(ai_to_move[start]), float(opp_to_move[start])
 
 
+def _settle(policy: np.ndarray, size: int, max_take: int) -> tuple[list[bool | None], list[int]]:
+    """The AI's own beliefs, settled from the bottom up using nothing but its hats.
+
+    Facing 0 sticks means the opponent took the last one: a won heap. Then for n = 1, 2, ...:
+    n is believed WON when its hat's most likely move (strictly; a tie is no preference) leads to
+    a heap already believed lost; n is believed LOST when every move leads to a heap believed won
+    (its hat then has no say: any move loses, so whatever it prefers is no belief); otherwise n is
+    unsettled (None): the hat prefers nothing, or prefers a move its own beliefs below call bad.
+    Returns the status per heap (index 0..size) and, per heap, the heap its settled hat steers to
+    (0 where none). By induction every settled status is the true one.
+    """
+    status: list[bool | None] = [True] + [None] * size
+    steer = [0] * (size + 1)
+    for n in range(1, size + 1):
+        legal = min(max_take, n)
+        row = policy[n, :legal]
+        if has_single_top(row):  # with one legal ball (heap 1, or max take 1) the move is forced
+            target = n - (1 + int(np.argmax(row)))
+            if target >= 1 and status[target] is False:
+                status[n], steer[n] = True, target
+                continue
+        if all(status[n - m] is True for m in range(1, legal + 1)):
+            status[n] = False
+    return status, steer
+
+
 def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -> DiscoveredRule:
-    """Read the losing positions off the hats: where do the AI's confident hats send the opponent?"""
+    """Read the losing heaps off the hats, only where the choice matters to the AI itself.
+
+    A heap is believed losing when a hat the AI has settled (`_settle`) steers the opponent to it;
+    hats at heaps the AI believes lost do not vote (any move loses there). A rule n = r mod m is
+    stated only when it predicts exactly those heaps, at least three of them.
+    """
     size = counts.shape[0] - 1
     policy = policy_matrix(counts, max_take)
-    found = set()
-    for n in range(2, size + 1):
-        legal = min(max_take, n)
-        if legal < 2:
-            continue
-        best = int(np.argmax(policy[n, :legal]))
-        if policy[n, best] > CONFIDENT:
-            found.add(n - (best + 1))
-    found.discard(0)
-    # Whoever faces one stick must take it: the one loss the rules state outright. It only joins
-    # the AI's beliefs once some hat has a belief of its own, so a fresh brain has found nothing.
-    believed = tuple(sorted(found | {1})) if found else ()
+    status, steer = _settle(policy, size, max_take)
+    believed = tuple(sorted({t for t in steer if t}))
     modulus = residue = None
     if len(believed) >= 3:
         top = believed[-1]
-        for m in range(2, max_take + 6):
-            residues = {t % m for t in believed}
-            if len(residues) != 1:
-                continue
-            r = residues.pop()
-            # the pattern must predict exactly the heaps believed losing, none more
-            if sum(1 for n in range(1, top + 1) if n % m == r) == len(believed):
-                modulus, residue = m, r
-                break
+        step = believed[1] - believed[0]
+        m, r = step, believed[0] % step
+        if step >= 2 and [n for n in range(1, top + 1) if n % m == r] == list(believed):
+            modulus, residue = m, r
+    unsettled = tuple(n for n in range(2, size + 1) if status[n] is None)
+    settled_up_to = next((n - 1 for n in range(1, size + 1) if status[n] is None), size)
     k1 = max_take + 1
-    matches = modulus == k1 and residue == 1 % k1
+    matches = modulus == k1 and residue == 1 % k1 and not unsettled
     too_few = sum(1 for n in range(1, size) if not solution.is_winning(n)) < 3
-    return DiscoveredRule(believed, modulus, residue, matches, k1, too_few)
+    return DiscoveredRule(believed, modulus, residue, matches, k1, too_few, unsettled, settled_up_to)
 
 
 def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
