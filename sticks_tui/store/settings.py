@@ -360,7 +360,8 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
         set_aside(f"is damaged (its version is {_shown(version)})", "damaged")
         return Settings(), notices
-    if version is not None and version > SETTINGS_VERSION:
+    newer = version is not None and version > SETTINGS_VERSION
+    if newer:
         set_aside(f"was written by a newer sticks-tui (settings version {version}; this one knows "
                   f"{SETTINGS_VERSION})", "newer", "the settings this version knows were read from it")
 
@@ -390,7 +391,7 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
             shown = list(default) if isinstance(default, tuple) else default
             notices.append(f"Settings {target}: {exc}; using {_shown(shown)}.")
     unknown = sorted(str(k) for k in set(doc) - set(FIELDS) - {"format", "version"})
-    if unknown:
+    if unknown and not newer:  # a newer version's own keys are expected, not worth a line each
         listed = ", ".join(_shown(k) for k in unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3
                                                               else "")
         notices.append(f"Settings {target}: ignored what this version does not know: {listed}.")
