@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings as hsettings, strategies as st
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError, brainfile
@@ -279,3 +280,21 @@ def test_brain_export_of_a_missing_brain_writes_nothing(data, tmp_path):
     done = run_cli(data, "brain", "export", "nobody", str(tmp_path / "x.json"))
     assert done.returncode == 1 and "no brain called 'nobody'" in done.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+@given(st.binary(max_size=200))
+@example(ours_text(1).encode())
+@example(b"SQLite format 3\x00" + bytes(100))
+@hsettings(max_examples=100, deadline=None)
+def test_an_existing_file_is_replaced_only_when_ours(tmp_path_factory, content):
+    target = tmp_path_factory.mktemp("prop") / "target.json"
+    target.write_bytes(content)
+    try:
+        write(target, ours_text(9))
+    except StoreError as exc:
+        assert "\n" not in str(exc)
+        assert target.read_bytes() == content  # refused: untouched
+        assert not OURS(content)
+    else:
+        assert OURS(content) and json.loads(target.read_text())["n"] == 9
+    assert [p.name for p in target.parent.iterdir()] == ["target.json"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -285,3 +286,35 @@ def test_several_copies_saving_at_once_never_tear_the_file(path):
     final, notices = load_settings(path)
     assert notices == [] and final.heap in (11, 22, 33)
     assert siblings(path) == ["settings.toml"]  # no temporary files left, nothing kept aside
+
+
+@given(st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8")))
+@hsettings(max_examples=150, deadline=None)
+def test_any_bytes_give_settings_and_one_line_notices_never_an_exception(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
+    path.write_bytes(data)
+    s, notices = load_settings(path)
+    assert isinstance(s, Settings) and all(isinstance(n, str) and "\n" not in n for n in notices)
+    kept = [p for p in path.parent.iterdir() if p.name != "settings.toml"]
+    assert all(p.read_bytes() == data for p in kept)  # whatever was moved aside is whole
+    assert path.exists() or len(kept) == 1  # a file is either left or kept aside, never deleted
+
+
+@given(st.dictionaries(st.sampled_from(FIELDS + ("format", "version", "other")),
+                       st.one_of(st.integers(-10**20, 10**20), st.text(max_size=50), st.booleans(),
+                                 st.lists(st.integers(-5, 200), max_size=4),
+                                 st.dictionaries(st.text(max_size=10), st.text(max_size=10), max_size=3))))
+@hsettings(max_examples=150, deadline=None)
+def test_any_toml_document_gives_valid_settings(tmp_path_factory, doc):
+    path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
+    lines = []
+    tables = []
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            tables.append(f"[{key}]\n" + "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in value.items()))
+        else:
+            lines.append(f"{key} = {json.dumps(value).lower() if isinstance(value, bool) else json.dumps(value)}\n")
+    path.write_text("".join(lines) + "".join(tables))
+    s, notices = load_settings(path)
+    assert s == Settings(**{f: getattr(s, f) for f in FIELDS})  # every field passed its own check
+    assert all("\n" not in n for n in notices)
