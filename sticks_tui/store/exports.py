@@ -277,6 +277,24 @@ def suggested_filename(kind: str, fmt: str, *, brain: str | None = None, game_id
     return f"{safe}.{fmt}"
 
 
+def default_export_dir() -> Path:
+    """Where the app proposes to write an export: the user's Documents folder if there is one, else home."""
+    try:
+        import platformdirs
+
+        documents = Path(platformdirs.user_documents_dir())
+        if documents.is_dir():
+            return documents
+    except Exception:  # no home directory known: fall back below
+        pass
+    return Path.home() if Path.home().is_dir() else Path.cwd()
+
+
+def default_export_path(export: ExportText) -> Path:
+    """The proposed path for an export (the user can see and change it before writing)."""
+    return default_export_dir() / export.filename
+
+
 def write_export(path: str | os.PathLike, text: str, kind: str, *, force: bool = False,
                  protected: Iterable[str | os.PathLike | None] = ()) -> Path:
     """Write an export through safefile: an earlier export of the same kind is replaced, anything else refused."""
@@ -338,6 +356,7 @@ def find_game(store, game_id: int):
 
 
 __all__ = ["CSV_HEADERS", "EXPORT_FORMAT", "EXPORT_VERSION", "FORMATS", "KINDS", "ExportText", "build_export",
+           "default_export_dir", "default_export_path",
            "curve_export", "curve_rows", "export_kind", "find_game", "first_mover", "game_export", "game_moves",
            "game_summary", "games_export", "hats_export", "hats_header", "hats_rows", "recogniser",
            "suggested_filename", "write_export"]

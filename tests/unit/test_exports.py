@@ -238,3 +238,15 @@ def test_empty_game_list_is_just_the_header(tmp_path):
     with Store.open(tmp_path / "d") as store:
         text = build_export(store, "games", "csv").text
     assert text.splitlines() == [",".join(exports.CSV_HEADERS["games"])]
+
+
+def test_default_export_path(tmp_path, monkeypatch):
+    import platformdirs
+
+    docs = tmp_path / "Documents"
+    monkeypatch.setattr(platformdirs, "user_documents_dir", lambda: str(docs))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    export = exports.ExportText("games", "csv", "", "games.csv")
+    assert exports.default_export_path(export) == tmp_path / "games.csv"  # no Documents folder: home
+    docs.mkdir()
+    assert exports.default_export_path(export) == docs / "games.csv"
