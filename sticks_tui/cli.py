@@ -10,7 +10,7 @@ import sys
 from sticks_tui import __version__
 
 #: Sub-command modules under sticks_tui.commands, each with register(subparsers).
-COMMAND_MODULES = ["train", "nim", "classic", "records", "brain"]
+COMMAND_MODULES = ["train", "nim", "classic", "records", "brain", "settings", "export"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", metavar="PATH", default=None,
                         help="where records and brains are kept (default: your user data directory, "
                              "or $STICKS_TUI_DATA_DIR)")
+    parser.add_argument("--config-dir", metavar="PATH", default=None,
+                        help="where the settings file is kept (default: your user config directory, "
+                             "or $STICKS_TUI_CONFIG_DIR)")
     sub = parser.add_subparsers(title="sub-commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"sticks_tui.commands.{name}").register(sub)

@@ -16,9 +16,14 @@ def register(subparsers) -> None:
     a = sub.add_parser("list", help="every brain: size, rule, games trained, its own record")
     a.add_argument("--json", action="store_true", help="print JSON instead of text")
     a.set_defaults(handler=run_list)
-    a = sub.add_parser("export", help="write a brain to a JSON file")
+    a = sub.add_parser("export", help="write a brain to a JSON file",
+                       description="Write a brain to a JSON brain file. The database, any SQLite file, a "
+                                   "pipe, a device or a folder is always refused; a symbolic link or an existing "
+                                   "file that is not an earlier brain file only with --force.")
     a.add_argument("name")
     a.add_argument("file")
+    a.add_argument("--force", action="store_true",
+                   help="replace an existing file (or symbolic link) that is not an earlier brain file")
     a.set_defaults(handler=run_export)
     a = sub.add_parser("import", help="read a brain from a JSON file (checked before anything is kept)")
     a.add_argument("file")
@@ -94,8 +99,28 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    return _do(args, lambda s: s.export_brain(args.name, args.file),
-               f"Exported brain {args.name!r} to {args.file}.")
+    """Write the brain through safefile: never over the live database, a SQLite file, a device or someone's file."""
+    from datetime import datetime, timezone
+
+    from sticks_tui.store import StoreError, brainfile
+    from sticks_tui.store.safefile import check_target, recognise_json_format, write_file
+
+    recognise = recognise_json_format(brainfile.BRAIN_FORMAT)
+
+    def export(store) -> str:
+        protected = [store.path] if store.path is not None else []
+        # refuse a bad target before reading anything, so the message is about the file
+        check_target(args.file, what="brain file", recognise=recognise, force=args.force, protected=protected)
+        hats = store.load_brain(args.name)
+        info = store.brain_info(args.name)
+        if hats is None or info is None:
+            raise StoreError(f"There is no brain called {args.name!r}.")
+        text = brainfile.encode(info.name, hats, info.games_trained,
+                                datetime.now(timezone.utc).isoformat(timespec="microseconds"))
+        write_file(args.file, text, what="brain file", recognise=recognise, force=args.force, protected=protected)
+        return info.name
+
+    return _do(args, export, lambda name: f"Exported brain {name!r} to {args.file}.")
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -1,0 +1,362 @@
+"""Exports for class (issue 10): the hats table, the learning curve, the game list and one game's moves,
+as CSV or JSON text a spreadsheet or a script can read.
+
+Each export carries a marker so `safefile` recognises an earlier export of the same kind (and so
+replaces it without --force, while refusing someone's notes):
+- JSON: a top-level object {"format": "sticks-tui-export", "kind": "hats", "version": 1, ...}.
+- CSV: its header row, which is fixed for each kind (`CSV_HEADERS`; the hats table has one
+  balls_b and chance_b column per ball). A header row keeps the file clean for a spreadsheet.
+
+The text functions take plain data (no database); `build_export` reads what they need from a Store.
+Text cells that a spreadsheet would run as a formula (starting with = + - @) get a leading
+apostrophe in CSV, the usual guard: a pupil's name is never executed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sticks_tui.store.errors import StoreError
+
+EXPORT_FORMAT = "sticks-tui-export"
+EXPORT_VERSION = 1
+KINDS: tuple[str, ...] = ("hats", "curve", "games", "game")
+FORMATS: tuple[str, ...] = ("csv", "json")
+#: The CSV header row of each kind; the hats table's depends on the most sticks a move (`hats_header`).
+CSV_HEADERS: dict[str, tuple[str, ...]] = {
+    "curve": ("games", "agreement", "win", "win_first", "win_second"),
+    "games": ("id", "played_at", "game", "start", "opponent", "player1", "player2", "ai_seats", "moves",
+              "first", "winner", "loser", "brain"),
+    "game": ("move", "player", "pile", "took", "left"),
+}
+WHAT = {"hats": "hats table", "curve": "learning curve", "games": "game list", "game": "game's moves"}
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_JSON_MARKER = re.compile(r'\s*\{\s*"format"\s*:\s*"' + EXPORT_FORMAT + r'"\s*,\s*"kind"\s*:\s*"(\w+)"')
+
+
+@dataclass(frozen=True)
+class ExportText:
+    kind: str
+    format: str
+    text: str
+    filename: str  # a suggested file name, e.g. "hats-default.csv"
+
+
+def _check(kind: str, fmt: str) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"An export is one of {', '.join(KINDS)}, not {kind!r}.")
+    if fmt not in FORMATS:
+        raise ValueError(f"The export format is csv or json, not {fmt!r}.")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return "" if not math.isfinite(value) else f"{value:.6g}"
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _json(kind: str, body: dict) -> str:
+    doc = {"format": EXPORT_FORMAT, "kind": kind, "version": EXPORT_VERSION, "exported_at": _now(), **body}
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _finite(x) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+# -- the hats table ---------------------------------------------------------------------------------------
+def hats_rows(hats) -> list[dict]:
+    """One dict per hat: counts and chances per ball, the AI's move (None on a tie at the top), the perfect
+    move(s), whether the position is winning for the player facing it, and whether the AI is right there."""
+    from sticks_tui.learn.analysis import analyse
+
+    analysis = analyse(hats.counts, hats.max_take)
+    rows = []
+    for v in analysis.hats:
+        top = max(v.counts)
+        tied = sum(1 for c in v.counts if c == top) > 1
+        rows.append({
+            "hat": v.hat,
+            "balls": list(v.counts),
+            "chances": [round(p, 6) for p in v.probabilities],
+            "ai_move": None if tied else v.best_move,
+            "perfect_moves": list(v.optimal_moves),
+            "winning": v.winning,
+            "right": v.agrees,
+        })
+    return rows
+
+
+def hats_header(max_take: int) -> list[str]:
+    """hat, balls_1..balls_k, chance_1..chance_k, ai_move, perfect_move, winning, right."""
+    balls = range(1, max_take + 1)
+    return ["hat", *(f"balls_{b}" for b in balls), *(f"chance_{b}" for b in balls),
+            "ai_move", "perfect_move", "winning", "right"]
+
+
+def hats_export(brain: str, hats, fmt: str) -> str:
+    _check("hats", fmt)
+    rows = hats_rows(hats)
+    k = hats.max_take
+    if fmt == "json":
+        rule = hats.rule
+        return _json("hats", {
+            "brain": brain, "size": hats.size, "max_take": k,
+            "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
+                     "loss_penalty": rule.loss_penalty, "floor": rule.floor},
+            "hats": rows})
+    header = hats_header(k)
+
+    def pad(values, blank=None):
+        return list(values) + [blank] * (k - len(values))
+
+    body = [[r["hat"], *pad(r["balls"]), *pad(r["chances"]), r["ai_move"],
+             " ".join(map(str, r["perfect_moves"])), r["winning"], r["right"]] for r in rows]
+    return _csv(header, body)
+
+
+# -- the learning curve -----------------------------------------------------------------------------------
+def curve_rows(points: Sequence[Sequence]) -> list[dict]:
+    """Normalise curve points: (games, agreement, win) or (games, agreement, win_first, win_second).
+
+    `win` is the chance of beating the perfect player averaged over the two seats; with four values it is
+    the mean of the two, and with three the seats are unknown (None). NaN becomes None.
+    """
+    rows = []
+    for point in points:
+        if len(point) == 3:
+            games, agreement, win = point
+            first = second = None
+        elif len(point) == 4:
+            games, agreement, first, second = point
+            first, second = _finite(first), _finite(second)
+            win = None if first is None or second is None else (first + second) / 2
+        else:
+            raise ValueError(f"A curve point has 3 or 4 values, not {len(point)}.")
+        rows.append({"games": int(games), "agreement": _finite(agreement), "win": _finite(win),
+                     "win_first": first, "win_second": second})
+    return rows
+
+
+def curve_export(brain: str, points: Sequence[Sequence], fmt: str) -> str:
+    _check("curve", fmt)
+    rows = curve_rows(points)
+    if fmt == "json":
+        return _json("curve", {"brain": brain, "points": rows})
+    return _csv(CSV_HEADERS["curve"], ([r[c] for c in CSV_HEADERS["curve"]] for r in rows))
+
+
+# -- games ------------------------------------------------------------------------------------------------
+def first_mover(game) -> int:
+    """The seat (0 or 1) that moved first. Records keep the loser and the moves, and turns alternate:
+    in sticks the loser took the last stick, in Nim the winner took the last coin."""
+    first = getattr(game, "first", None)
+    if first in (0, 1):
+        return first
+    last = game.loser if game.game == "sticks" else 1 - game.loser
+    return (last - (len(game.moves) - 1)) % 2
+
+
+def _when(dt) -> str | None:
+    return dt.isoformat() if dt is not None else None
+
+
+def game_summary(game) -> dict:
+    return {
+        "id": game.id, "played_at": _when(game.played_at), "game": game.game, "start": game.start,
+        "opponent": game.opponent, "player1": game.players[0], "player2": game.players[1],
+        "ai_seats": [s + 1 for s in game.ai_seats], "moves": [str(m) for m in game.moves]
+        if game.game == "nim" else [int(m) for m in game.moves],
+        "first": game.players[first_mover(game)], "winner": game.players[1 - game.loser],
+        "loser": game.players[game.loser], "brain": game.brain,
+    }
+
+
+def games_export(games: Sequence, fmt: str) -> str:
+    _check("games", fmt)
+    rows = [game_summary(g) for g in games]
+    if fmt == "json":
+        return _json("games", {"games": rows})
+    return _csv(CSV_HEADERS["games"], ([*(r[c] for c in CSV_HEADERS["games"][:7]),
+                                        " ".join(map(str, r["ai_seats"])), " ".join(map(str, r["moves"])),
+                                        r["first"], r["winner"], r["loser"], r["brain"]] for r in rows))
+
+
+def game_moves(game) -> list[dict]:
+    """Move by move: who moved, the pile (Nim, from 1; None in sticks), how many they took, what is left."""
+    seat = first_mover(game)
+    moves = []
+    if game.game == "sticks":
+        left = int(game.start)
+        for i, m in enumerate(game.moves, start=1):
+            left -= int(m)
+            moves.append({"move": i, "player": game.players[seat], "pile": None, "took": int(m), "left": left})
+            seat = 1 - seat
+    else:
+        piles = [int(p) for p in str(game.start).split(",")]
+        for i, m in enumerate(game.moves, start=1):
+            pile, coins = (int(x) for x in str(m).split(":"))
+            piles[pile - 1] -= coins
+            moves.append({"move": i, "player": game.players[seat], "pile": pile, "took": coins,
+                          "left": list(piles)})
+            seat = 1 - seat
+    return moves
+
+
+def game_export(game, fmt: str) -> str:
+    _check("game", fmt)
+    moves = game_moves(game)
+    if fmt == "json":
+        return _json("game", {"game": game_summary(game), "moves": moves})
+    return _csv(CSV_HEADERS["game"], ([m["move"], m["player"], m["pile"], m["took"],
+                                       ",".join(map(str, m["left"])) if isinstance(m["left"], list) else m["left"]]
+                                      for m in moves))
+
+
+# -- recognising our own files ----------------------------------------------------------------------------
+def export_kind(head: bytes) -> str | None:
+    """Which of our exports these bytes (a file's start) are, or None when they are not one of ours."""
+    text = head[:4096].decode("utf-8", errors="replace")  # the marker is at the start; a cut character is fine
+    if text.lstrip().startswith("{"):
+        # our JSON always opens with the marker, so a long file cut short for reading still shows it
+        match = _JSON_MARKER.match(text)
+        return match.group(1) if match and match.group(1) in KINDS else None
+    first = text.split("\n", 1)[0].rstrip("\r")
+    try:
+        header = next(csv.reader([first]))
+    except (csv.Error, StopIteration):
+        return None
+    k = (len(header) - 5) // 2
+    if k >= 1 and header == hats_header(k):
+        return "hats"
+    for kind, fixed in CSV_HEADERS.items():
+        if tuple(header) == fixed:
+            return kind
+    return None
+
+
+def recogniser(kind: str):
+    """For safefile: an existing file is ours to replace when it is an earlier export of this kind."""
+    return lambda head: export_kind(head) == kind
+
+
+def suggested_filename(kind: str, fmt: str, *, brain: str | None = None, game_id: int | None = None) -> str:
+    _check(kind, fmt)
+    stem = {"hats": f"hats-{brain}", "curve": f"curve-{brain}", "games": "games", "game": f"game-{game_id}"}[kind]
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem)
+    return f"{safe}.{fmt}"
+
+
+def default_export_dir() -> Path:
+    """Where the app proposes to write an export: the user's Documents folder if there is one, else home."""
+    try:
+        import platformdirs
+
+        documents = Path(platformdirs.user_documents_dir())
+        if documents.is_dir():
+            return documents
+    except Exception:  # no home directory known: fall back below
+        pass
+    return Path.home() if Path.home().is_dir() else Path.cwd()
+
+
+def default_export_path(export: ExportText) -> Path:
+    """The proposed path for an export (the user can see and change it before writing)."""
+    return default_export_dir() / export.filename
+
+
+def write_export(path: str | os.PathLike, text: str, kind: str, *, force: bool = False,
+                 protected: Iterable[str | os.PathLike | None] = ()) -> Path:
+    """Write an export through safefile: an earlier export of the same kind is replaced, anything else refused."""
+    from sticks_tui.store.safefile import write_file
+
+    if kind not in KINDS:
+        raise ValueError(f"An export is one of {', '.join(KINDS)}, not {kind!r}.")
+    return write_file(path, text, what=f"{WHAT[kind]} export", recognise=recogniser(kind), force=force,
+                      protected=protected)
+
+
+# -- from the store ---------------------------------------------------------------------------------------
+def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id: int | None = None) -> ExportText:
+    """Read what `kind` needs from `store` and make its text. StoreError when it is not there."""
+    from sticks_tui.store.errors import validate_name
+
+    _check(kind, fmt)
+    if kind in ("hats", "curve"):
+        brain = validate_name(brain)
+    if kind == "hats":
+        hats = store.load_brain(brain)
+        info = store.brain_info(brain)
+        if hats is None or info is None:
+            raise StoreError(f"There is no brain called {brain!r}.")
+        return ExportText(kind, fmt, hats_export(info.name, hats, fmt),
+                          suggested_filename(kind, fmt, brain=info.name))
+    if kind == "curve":
+        info = store.brain_info(brain)
+        if info is None:
+            raise StoreError(f"There is no brain called {brain!r}.")
+        points = store.last_training_curve(info.name)
+        if not points:
+            raise StoreError(f"The brain {info.name!r} has no learning curve yet: train it first.")
+        return ExportText(kind, fmt, curve_export(info.name, points, fmt),
+                          suggested_filename(kind, fmt, brain=info.name))
+    if kind == "games":
+        games = sorted(store.recent_games(limit=max(1, store.game_count())), key=lambda g: g.id)
+        return ExportText(kind, fmt, games_export(games, fmt), suggested_filename(kind, fmt))
+    if game_id is None:
+        raise ValueError("Say which game to export (its id, as in the game list).")
+    game = find_game(store, game_id)
+    return ExportText(kind, fmt, game_export(game, fmt), suggested_filename(kind, fmt, game_id=game.id))
+
+
+def find_game(store, game_id: int):
+    """The recorded game with this id, or StoreError."""
+    getter = getattr(store, "game", None)  # a direct lookup, where the store offers one
+    if callable(getter):
+        try:
+            found = getter(game_id)
+        except TypeError:
+            found = None
+        if found is not None:
+            return found
+    for g in store.recent_games(limit=max(1, store.game_count())):
+        if g.id == game_id:
+            return g
+    raise StoreError(f"There is no game with id {game_id}; `sticks-tui export games` lists them.")
+
+
+__all__ = ["CSV_HEADERS", "EXPORT_FORMAT", "EXPORT_VERSION", "FORMATS", "KINDS", "ExportText", "build_export",
+           "default_export_dir", "default_export_path",
+           "curve_export", "curve_rows", "export_kind", "find_game", "first_mover", "game_export", "game_moves",
+           "game_summary", "games_export", "hats_export", "hats_header", "hats_rows", "recogniser",
+           "suggested_filename", "write_export"]

@@ -1,0 +1,94 @@
+"""`sticks-tui settings path|show|reset`: in-process and as the real command in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from sticks_tui.cli import main
+from sticks_tui.store.settings import ENV_CONFIG_DIR, Settings, load_settings, save_settings
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    monkeypatch.delenv(ENV_CONFIG_DIR, raising=False)
+    return tmp_path / "cfg"
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_path_follows_the_option_and_the_environment(capsys, cfg, monkeypatch, tmp_path):
+    assert cli(capsys, "--config-dir", str(cfg), "settings", "path") == (0, f"{cfg / 'settings.toml'}\n", "")
+    monkeypatch.setenv(ENV_CONFIG_DIR, str(tmp_path / "env"))
+    assert cli(capsys, "settings", "path")[1] == f"{tmp_path / 'env' / 'settings.toml'}\n"
+    assert not cfg.exists() and not (tmp_path / "env").exists()  # asking where changes nothing
+
+
+def test_show_prints_the_defaults_then_the_saved_settings(capsys, cfg):
+    code, out, err = cli(capsys, "--config-dir", str(cfg), "settings", "show")
+    assert code == 0 and err == ""
+    assert tomllib.loads(out)["heap"] == 20
+    save_settings(Settings(heap=42, name1="Ann", keys={"quit": "f10"}), cfg / "settings.toml")
+    code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "show", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["heap"] == 42 and doc["name1"] == "Ann" and doc["keys"] == {"quit": "f10"}
+    assert doc["path"] == str(cfg / "settings.toml")
+
+
+def test_show_reports_a_broken_file_in_one_line_and_changes_nothing(capsys, cfg):
+    cfg.mkdir()
+    (cfg / "settings.toml").write_bytes(PNG)
+    code, out, err = cli(capsys, "--config-dir", str(cfg), "settings", "show")
+    assert code == 0 and tomllib.loads(out)["heap"] == 20
+    assert len(err.strip().splitlines()) == 1 and "is damaged" in err and "left as it is" in err
+    assert sorted(p.name for p in cfg.iterdir()) == ["settings.toml"]
+
+
+def test_reset_keeps_the_old_file_and_says_where(capsys, cfg):
+    code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "reset")
+    assert code == 0 and "defaults are in use already" in out
+    save_settings(Settings(heap=42), cfg / "settings.toml")
+    code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "reset")
+    kept = [p for p in cfg.iterdir() if p.name.startswith("settings.toml.old-")]
+    assert code == 0 and len(kept) == 1 and str(kept[0]) in out
+    assert load_settings(kept[0])[0].heap == 42 and load_settings(cfg / "settings.toml") == (Settings(), [])
+
+
+def test_reset_refuses_a_folder(capsys, cfg):
+    (cfg / "settings.toml").mkdir(parents=True)
+    code, _, err = cli(capsys, "--config-dir", str(cfg), "settings", "reset")
+    assert code == 1 and "is a folder" in err and (cfg / "settings.toml").is_dir()
+
+
+def test_bad_action_is_a_usage_error(capsys, cfg):
+    code, _, err = cli(capsys, "--config-dir", str(cfg), "settings", "explode")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_the_real_command_with_a_foreign_file(cfg):
+    cfg.mkdir()
+    (cfg / "settings.toml").write_text("[1, 2, 3]\n")
+    env = {k: v for k, v in os.environ.items() if k != ENV_CONFIG_DIR}
+    env[ENV_CONFIG_DIR] = str(cfg)
+    done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "show", "--json"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout)["opponent"] == "learning"
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "reset"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and "kept as" in done.stdout
+    assert [p.read_text() for p in cfg.iterdir()] == ["[1, 2, 3]\n"]

@@ -1,0 +1,320 @@
+"""The settings file (issue 10 item 2): defaults, round trip, damaged/foreign/newer files kept aside, bad values."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from sticks_tui.store import StoreError
+from sticks_tui.store import safefile
+from sticks_tui.store import settings as settings_mod
+from sticks_tui.store.settings import (
+    ENV_CONFIG_DIR,
+    FIELDS,
+    SETTINGS_VERSION,
+    InvalidSetting,
+    Settings,
+    dump_settings,
+    load_settings,
+    reset_settings,
+    save_settings,
+    settings_path,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "cfg" / "settings.toml"
+
+
+def siblings(path: Path) -> list[str]:
+    return sorted(p.name for p in path.parent.iterdir())
+
+
+def test_defaults():
+    s = Settings()
+    assert (s.theme, s.ai_speed, s.game, s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first) == \
+        ("textual-dark", "normal", "sticks", 20, (3, 4, 5), "learning", "Player 1", "Player 2", "p1")
+    assert dict(s.keys) == {}
+    assert FIELDS == ("theme", "ai_speed", "game", "heap", "nim_piles", "opponent", "name1", "name2", "first",
+                      "keys")
+
+
+def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
+    assert load_settings(path) == (Settings(), [])
+    assert not path.parent.exists()
+
+
+def test_save_then_load_gives_back_every_field(path):
+    s = Settings().replace(theme="nord", ai_speed="fast", game="nim", heap=37, nim_piles=(7, 1, 100),
+                           opponent="perfect", name1='Zoë "the" \\ Ann', name2="Bob", first="alternate",
+                           keys={"quit": " ctrl+q , f10", "app.train": "f2"})
+    assert save_settings(s, path) == path
+    loaded, notices = load_settings(path)
+    assert notices == [] and loaded == s
+    assert loaded.keys == {"app.train": "f2", "quit": "ctrl+q,f10"}
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))  # a plain TOML file anyone can read
+    assert doc["version"] == SETTINGS_VERSION and doc["format"] == "sticks-tui-settings"
+    assert doc["heap"] == 37 and doc["nim_piles"] == [7, 1, 100] and doc["name1"] == 'Zoë "the" \\ Ann'
+    assert doc["keys"] == {"quit": "ctrl+q,f10", "app.train": "f2"}
+    assert path.stat().st_mode & 0o777 == 0o600  # it holds pupils' names
+    assert siblings(path) == ["settings.toml"]
+
+
+@given(st.text(min_size=1, max_size=40).filter(lambda t: t.strip() and all(c.isprintable() for c in t)))
+@hsettings(max_examples=60, deadline=None)
+def test_any_valid_name_survives_the_file(name):
+    s = Settings(name1=name)
+    assert tomllib.loads(dump_settings(s))["name1"] == s.name1
+
+
+def test_replace_checks_values_and_keeps_the_original():
+    s = Settings()
+    for bad in ({"heap": 500}, {"heap": 9}, {"heap": True}, {"ai_speed": "warp"}, {"game": "chess"},
+                {"nim_piles": (1, 2)}, {"nim_piles": (0, 1, 2)}, {"opponent": "ghost"}, {"name1": ""},
+                {"name2": "x" * 41}, {"first": "p3"}, {"theme": "bad theme"}, {"keys": {"q": 5}},
+                {"keys": {"bad id": "q"}}, {"keys": "quit=q"}, {"colour": "red"}):
+        with pytest.raises(InvalidSetting):
+            s.replace(**bad)
+    assert s == Settings()
+    with pytest.raises(Exception):
+        s.heap = 30  # frozen
+    with pytest.raises(TypeError):
+        s.keys["quit"] = "q"  # the key map is read-only too
+    assert s.replace(heap=30).heap == 30 and s.heap == 20
+    assert hash(s.replace(keys={"a": "b"})) == hash(Settings(keys={"a": "b"}))
+
+
+@pytest.mark.parametrize("content, label, words", [
+    (b'heap = 20\nname1 = "Ann\n', "damaged", "is damaged (it is not valid TOML"),
+    (b"\xff\xfe\x00garbage", "damaged", "is damaged (it is not a text file)"),
+    (PNG, "damaged", "is damaged (it is not a text file)"),
+    (b'[1, 2, 3]\n', "damaged", "is damaged (it is not valid TOML"),  # a JSON array
+    (b'{"heap": 30}\n', "damaged", "is damaged (it is not valid TOML"),  # JSON is not our format
+    (b'[tool.black]\nline-length = 100\n', "foreign", "is not a sticks-tui settings file"),
+    (b'format = "posting"\nheap = 30\n', "foreign", "is not a sticks-tui settings file (format 'posting')"),
+    (b'version = "one"\nheap = 30\n', "damaged", "its version is 'one'"),
+    (b"x" * 70_000, "foreign", "too big"),
+])
+def test_a_bad_file_is_kept_aside_in_one_line_and_the_defaults_used(path, content, label, words):
+    path.parent.mkdir()
+    path.write_bytes(content)
+    s, notices = load_settings(path)
+    assert s == Settings()
+    assert len(notices) == 1 and "\n" not in notices[0] and words in notices[0], notices
+    assert "defaults are in use" in notices[0]
+    kept = [n for n in siblings(path) if n.startswith(f"settings.toml.{label}-")]
+    assert len(kept) == 1 and kept[0] in notices[0] and not path.exists()
+    assert (path.parent / kept[0]).read_bytes() == content  # kept, never deleted or changed
+    # the next save makes a good file, and the kept one stays
+    save_settings(s.replace(heap=33), path)
+    assert load_settings(path) == (Settings(heap=33), [])
+    assert (path.parent / kept[0]).read_bytes() == content
+
+
+def test_show_mode_changes_nothing(path):
+    path.parent.mkdir()
+    path.write_bytes(PNG)
+    s, notices = load_settings(path, move_aside=False)
+    assert s == Settings() and "left as it is" in notices[0]
+    assert siblings(path) == ["settings.toml"] and path.read_bytes() == PNG
+
+
+def test_a_newer_version_is_kept_aside_and_what_we_know_is_read(path):
+    path.parent.mkdir()
+    text = 'format = "sticks-tui-settings"\nversion = 7\nheap = 40\nhologram = true\n'
+    path.write_text(text)
+    s, notices = load_settings(path)
+    assert s.heap == 40
+    assert len(notices) == 1 and "newer sticks-tui (settings version 7" in notices[0]  # one line, no more
+    kept = [n for n in siblings(path) if n.startswith("settings.toml.newer-")]
+    assert len(kept) == 1 and (path.parent / kept[0]).read_text() == text
+
+
+def test_unknown_keys_and_out_of_range_values_fall_back_field_by_field(path):
+    path.parent.mkdir()
+    path.write_text('version = 1\nheap = 500\nai_speed = "warp"\nname1 = "Ann"\nnim_piles = [1, 2]\n'
+                    'colour = "red"\nsound = 3\n[keys]\n"quit" = "f10"\n"bad id" = "q"\n"train" = 5\n')
+    s, notices = load_settings(path)
+    assert s == Settings(name1="Ann", keys={"quit": "f10"})
+    joined = "\n".join(notices)
+    assert "heap is a whole number from 10 to 100, not 500; using 20" in joined
+    assert "ai_speed is one of slow, normal, fast, instant, not 'warp'; using 'normal'" in joined
+    assert "nim_piles" in joined and "using [3, 4, 5]" in joined
+    assert "'colour', 'sound'" in joined
+    assert "key binding was ignored" in joined and "(and 1 more)" in joined
+    assert all("\n" not in n for n in notices)
+    assert siblings(path) == ["settings.toml"]  # a readable file with some bad values is not moved
+
+
+def test_a_hand_written_file_without_version_is_read(path):
+    path.parent.mkdir()
+    path.write_text('theme = "nord"\n')
+    assert load_settings(path) == (Settings(theme="nord"), [])
+    path.write_text("# nothing yet\n")
+    assert load_settings(path) == (Settings(), [])
+
+
+def test_a_folder_or_fifo_at_the_path_is_left_alone(path):
+    path.mkdir(parents=True)
+    s, notices = load_settings(path)
+    assert s == Settings() and "is a folder" in notices[0] and path.is_dir()
+    with pytest.raises(StoreError, match="is a folder"):
+        save_settings(s, path)
+    fifo = path.parent / "fifo.toml"
+    os.mkfifo(fifo)
+    s, notices = load_settings(fifo)  # must not hang
+    assert "pipe" in notices[0] and fifo.is_fifo()
+
+
+def test_save_refuses_to_overwrite_a_foreign_file(path):
+    path.parent.mkdir()
+    path.write_text("my notes\n")
+    with pytest.raises(StoreError, match="not an earlier settings file"):
+        save_settings(Settings(), path)
+    assert path.read_text() == "my notes\n"
+
+
+def test_save_through_a_symlink_replaces_the_file_it_points_to(path, tmp_path):
+    real = tmp_path / "dotfiles" / "sticks.toml"
+    real.parent.mkdir()
+    save_settings(Settings(heap=11), real)
+    path.parent.mkdir()
+    path.symlink_to(real)
+    save_settings(Settings(heap=12), path)
+    assert path.is_symlink() and load_settings(real)[0].heap == 12
+
+
+def test_a_read_only_config_dir_says_so_and_the_app_goes_on(path, monkeypatch):
+    path.parent.mkdir()
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(safefile.os, "open", refuse)  # as on a read-only disk (root ignores chmod)
+    with pytest.raises(StoreError) as caught:
+        save_settings(Settings(heap=30), path)
+    message = str(caught.value)
+    assert "\n" not in message and str(path) in message and "read-only" in message
+    assert "stay until you quit" in message
+    monkeypatch.undo()
+    assert load_settings(path) == (Settings(), []) and siblings(path) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_a_read_only_config_dir_by_permissions(path):
+    path.parent.mkdir()
+    path.parent.chmod(0o500)
+    try:
+        with pytest.raises(StoreError, match="permission denied"):
+            save_settings(Settings(heap=30), path)
+        assert load_settings(path) == (Settings(), [])
+    finally:
+        path.parent.chmod(0o700)
+
+
+def test_a_config_dir_that_cannot_be_made(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="Cannot save the settings"):
+        save_settings(Settings(), blocker / "cfg" / "settings.toml")
+    assert load_settings(blocker / "cfg" / "settings.toml")[0] == Settings()
+
+
+def test_reset_keeps_the_old_file_aside(path):
+    assert reset_settings(path) is None
+    save_settings(Settings(heap=50), path)
+    aside = reset_settings(path)
+    assert aside.name.startswith("settings.toml.old-") and not path.exists()
+    assert load_settings(aside)[0].heap == 50
+    assert load_settings(path) == (Settings(), [])
+
+
+def test_where_the_file_lives(tmp_path, monkeypatch):
+    monkeypatch.delenv(ENV_CONFIG_DIR, raising=False)
+    assert settings_path(tmp_path) == tmp_path / "settings.toml"
+    monkeypatch.setenv(ENV_CONFIG_DIR, str(tmp_path / "env"))
+    assert settings_path() == tmp_path / "env" / "settings.toml"
+    assert settings_path(tmp_path / "arg") == tmp_path / "arg" / "settings.toml"  # the argument wins
+    monkeypatch.delenv(ENV_CONFIG_DIR)
+    import platformdirs
+
+    assert settings_path() == Path(platformdirs.user_config_dir("sticks-tui", appauthor=False)) / "settings.toml"
+
+
+def test_the_allowed_values_match_the_app():
+    from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
+    from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+    from sticks_tui.ui.session import FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
+
+    assert set(settings_mod.SPEEDS) == set(SPEEDS)
+    assert set(settings_mod.FIRST_CHOICES) == set(FIRST_CHOICES)
+    assert set(settings_mod.OPPONENTS) == set(OPPONENTS) | set(NIM_OPPONENTS)
+    assert (settings_mod.MIN_HEAP, settings_mod.MAX_HEAP) == (MIN_HEAP, MAX_HEAP)
+    m, s = MatchSetup(), Settings()
+    assert (m.heap, m.piles, m.opponent, m.name1, m.name2, m.first, m.speed) == \
+        (s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first, s.ai_speed)
+
+
+WRITER = """
+import sys
+from sticks_tui.store.settings import Settings, save_settings
+path, heap = sys.argv[1], int(sys.argv[2])
+for i in range(60):
+    save_settings(Settings(heap=heap, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
+"""
+
+
+def test_several_copies_saving_at_once_never_tear_the_file(path):
+    save_settings(Settings(heap=44, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(h)]) for h in (11, 22, 33)]
+    while any(w.poll() is None for w in writers):
+        s, notices = load_settings(path, move_aside=False)
+        # never a torn, half-written or empty file: always one writer's whole settings
+        assert notices == [] and s.heap in (11, 22, 33, 44) and len(s.keys) == 400, notices
+    assert all(w.wait() == 0 for w in writers)
+    final, notices = load_settings(path)
+    assert notices == [] and final.heap in (11, 22, 33)
+    assert siblings(path) == ["settings.toml"]  # no temporary files left, nothing kept aside
+
+
+@given(st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8")))
+@hsettings(max_examples=150, deadline=None)
+def test_any_bytes_give_settings_and_one_line_notices_never_an_exception(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
+    path.write_bytes(data)
+    s, notices = load_settings(path)
+    assert isinstance(s, Settings) and all(isinstance(n, str) and "\n" not in n for n in notices)
+    kept = [p for p in path.parent.iterdir() if p.name != "settings.toml"]
+    assert all(p.read_bytes() == data for p in kept)  # whatever was moved aside is whole
+    assert path.exists() or len(kept) == 1  # a file is either left or kept aside, never deleted
+
+
+@given(st.dictionaries(st.sampled_from(FIELDS + ("format", "version", "other")),
+                       st.one_of(st.integers(-10**20, 10**20), st.text(max_size=50), st.booleans(),
+                                 st.lists(st.integers(-5, 200), max_size=4),
+                                 st.dictionaries(st.text(max_size=10), st.text(max_size=10), max_size=3))))
+@hsettings(max_examples=150, deadline=None)
+def test_any_toml_document_gives_valid_settings(tmp_path_factory, doc):
+    path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
+    lines = []
+    tables = []
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            tables.append(f"[{key}]\n" + "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in value.items()))
+        else:
+            lines.append(f"{key} = {json.dumps(value).lower() if isinstance(value, bool) else json.dumps(value)}\n")
+    path.write_text("".join(lines) + "".join(tables))
+    s, notices = load_settings(path)
+    assert s == Settings(**{f: getattr(s, f) for f in FIELDS})  # every field passed its own check
+    assert all("\n" not in n for n in notices)
