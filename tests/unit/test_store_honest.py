@@ -140,3 +140,37 @@ def test_json_listing_still_works_after_all_that(tmp_path, capsys):
         s.save_brain("Straße", Hats(4))
     code, out, _ = cli(capsys, "--data-dir", str(tmp_path), "brain", "list", "--json")
     assert code == 0 and json.loads(out)[0]["name"] == "Straße"
+
+
+def test_classic_with_a_brain_that_has_an_empty_hat_says_so_and_leaves_it(tmp_path):
+    import io
+    import random
+
+    from sticks_tui.classic import ClassicGame
+
+    with Store.open(tmp_path) as store:
+        hats = Hats(10)
+        hats.counts[4] = 0
+        store.save_brain("broken", hats)
+        before = stored_counts(store, "broken")
+        out, err = io.StringIO(), io.StringIO()
+        code = ClassicGame(store, stdin=io.StringIO("10\n" + "1\ny\n" * 20), stdout=out, stderr=err,
+                           rng=random.Random(1), mode="computer", brain="broken").run()
+        assert code == 0 and "holds no ball" in err.getvalue() and "randrange" not in err.getvalue()
+        assert stored_counts(store, "broken") == before
+        assert store.game_count() >= 1  # the games are still recorded; the fresh AI is not kept
+
+
+def test_a_game_is_replayed_through_the_engine_with_its_max_take(tmp_path):
+    with Store.open(tmp_path) as store:
+        with pytest.raises(ValueError, match="not allowed"):
+            store.record_game(game="sticks", start=5, opponent="friend", players=("A", "B"), moves=[4, 1],
+                              loser=1, max_take=3)
+        with pytest.raises(ValueError, match="three piles"):
+            store.record_game(game="nim", start="1,1", opponent="friend", players=("A", "B"), moves=["1:1", "2:1"],
+                              loser=0)
+        assert store.game_count() == 0
+        gid = store.record_game(game="sticks", start=5, opponent="friend", players=("A", "B"), moves=[1, 4],
+                                loser=0, max_take=4)
+        g = store.game(gid)
+        assert g.moves == (1, 4) and g.first == 1 and g.loser_name == "A"
