@@ -51,8 +51,15 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
-def now() -> str:
+def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def now() -> str:
+    """The store's clock (UTC, ISO 8601); tests pin it by patching `sticks_tui.store.db._now`."""
+    from sticks_tui.store import db
+
+    return db._now()
 
 
 def parse_time(text: str | None) -> datetime | None:
