@@ -189,12 +189,14 @@ class BrainsMixin:
         name = validate_name(name)
         if game not in BRAIN_GAMES:
             raise ValueError(f"A brain plays one of {', '.join(BRAIN_GAMES)}, not {game!r}.")
-        fresh = Hats(size, max_take, rule) if game == "sticks" else nim_brain(box, rule)
-        with self._write(f"load the brain {name!r}") as conn:
-            stored = self._brain_row(conn, name, game)
-            if stored is None:
-                self._put(conn, name, fresh, 0, replace=True)
-                return fresh
+        stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
+        if stored is None:
+            fresh = Hats(size, max_take, rule) if game == "sticks" else nim_brain(box, rule)
+            with self._write(f"make the brain {name!r}") as conn:
+                stored = self._brain_row(conn, name, game)  # made meanwhile by another copy?
+                if stored is None:
+                    self._put(conn, name, fresh, 0, replace=True)
+                    return fresh
         self._check_usable(name, stored, game, max_take, box, max_size)
         return fit_hats(stored, size) if game == "sticks" else stored
 

@@ -174,3 +174,12 @@ def test_a_game_is_replayed_through_the_engine_with_its_max_take(tmp_path):
                                 loser=0, max_take=4)
         g = store.game(gid)
         assert g.moves == (1, 4) and g.first == 1 and g.loser_name == "A"
+
+
+def test_a_read_only_database_still_loads_its_brains(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.save_brain("default", Hats(10))
+        store._conn.execute("PRAGMA query_only = ON")
+        assert store.load_or_create_brain("default", 10) == Hats(10)
+        with pytest.raises(StoreError, match="read-only"):
+            store.load_or_create_brain("new one", 10)
