@@ -53,6 +53,7 @@ from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, GameState, sticks_word
 from sticks_tui.learn.hats import Hats
+from sticks_tui.store.brains import fit_hats
 
 MAX_TAKE = 3
 MODES = ("friend", "computer", "trained")
@@ -227,8 +228,12 @@ class ClassicGame:
         if mode == "friend":
             other = HumanPlayer(self.names[1])
         else:
-            other = HatPlayer(AI_NAMES[mode], self.hats, self.rng)
+            # With a store, the hats learn through the store (the game's lesson is applied to the
+            # brain as stored, then adopted), so copies sharing a brain lose nothing.
+            learns_here = self.store is None or self.save_as is None
+            other = HatPlayer(AI_NAMES[mode], self.hats, self.rng, learn=learns_here)
         game = Game([human, other], heap, first=0, max_take=MAX_TAKE)
+        drawn: list[tuple[int, int]] = []
         try:
             while not game.is_over:
                 self.say()
@@ -240,6 +245,7 @@ class ClassicGame:
                     game.play(take)
                 else:
                     game.step()
+                    drawn.append((game.state.history[-1].heap_before, game.state.history[-1].take))
                     self.say(f"AI selects {game.state.history[-1].take}.")
         except BaseException:
             game.abandon()  # a half game teaches the AI nothing and is not recorded
@@ -250,18 +256,29 @@ class ClassicGame:
             self.say(f"{game.players[loser].name}, you lose.")
         else:
             self.say("AI loses." if loser == 1 else "You lose.")
-            if self.show_hats:
-                self.say(hats_table(self.hats, heap))
-        self.keep(mode, heap, state, (human.name, other.name))
+        self.keep(mode, heap, state, (human.name, other.name), drawn)
+        if mode != "friend" and self.show_hats:
+            self.say(hats_table(self.hats, heap))
         return state
 
-    def keep(self, mode: str, heap: int, state: GameState, players: tuple[str, str]) -> None:
+    def keep(self, mode: str, heap: int, state: GameState, players: tuple[str, str],
+             drawn: list[tuple[int, int]] | None = None) -> None:
+        """Record the game; the AI's lesson goes to its brain as stored, in the same transaction.
+
+        The brain is then what the store holds (what every copy sharing it taught it). If the
+        store fails, the AI learns in memory so the game still teaches it this session.
+        """
         if self.store is None:
             return
         brain = None if mode == "friend" else (self.save_as or None)
-        self.try_store(lambda: self.store.record_game(
+        learning = {1: (self.save_as, drawn or [])} if brain is not None else None
+        recorded = self.try_store(lambda: self.store.record_game(
             game="sticks", start=str(heap), opponent=OPPONENT_KINDS[mode], players=players,
             moves=[m.take for m in state.history], loser=state.loser, brain=brain,
-            ai_seats=() if mode == "friend" else (1,)))
-        if mode != "friend" and self.save_as is not None:
-            self.try_store(lambda: self.store.save_brain(self.save_as, self.hats, 1))
+            ai_seats=() if mode == "friend" else (1,), learning=learning, max_take=MAX_TAKE))
+        if learning is None:
+            return
+        if recorded is not None and 1 in recorded.brains:
+            self.hats = fit_hats(recorded.brains[1], heap)
+        else:  # not kept: the AI still learns from this game, in memory
+            self.hats.reinforce(drawn or [], state.loser != 1)

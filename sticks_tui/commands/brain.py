@@ -54,7 +54,12 @@ def _do(args: argparse.Namespace, action, done: str | None = None) -> int:
     """Open the store, run `action(store)`; a refusal prints its reason (status 1, or 2 for a bad name)."""
     from sticks_tui.store import InvalidName, Store, StoreError
 
-    with Store.open(args.data_dir) as store:
+    try:
+        store = Store.open(args.data_dir)  # never in memory: a write that cannot be kept fails (status 1)
+    except StoreError as exc:
+        print(f"sticks-tui brain: {exc}", file=sys.stderr)
+        return 1
+    with store:
         for notice in store.notices:
             print(f"sticks-tui: {notice}", file=sys.stderr)
         try:

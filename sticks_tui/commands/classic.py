@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from sticks_tui.classic import ClassicGame
     from sticks_tui.store import Store
 
-    store = Store.open(args.data_dir)
+    # The line game plays on in memory (as the app does), saying so on stderr, if the database is unusable.
+    store = Store.open(args.data_dir, allow_memory=True)
     try:
         game = ClassicGame(store, rng=random.Random(args.seed), mode=args.mode, names=(args.name, args.name2),
                            brain=args.brain, training_games=args.train_games, show_hats=args.show_hats,

@@ -28,7 +28,12 @@ def _when(dt) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from sticks_tui.store import Store, StoreError
 
-    with Store.open(args.data_dir) as store:
+    try:
+        store = Store.open(args.data_dir)  # never an empty memory store: say what is wrong and where
+    except StoreError as exc:
+        print(f"sticks-tui records: {exc}", file=sys.stderr)
+        return 1
+    with store:
         for notice in store.notices:
             print(f"sticks-tui: {notice}", file=sys.stderr)
         try:

@@ -14,8 +14,11 @@ from sticks_tui.store.db import (
     GameRecord,
     InvalidName,
     PlayerRecord,
+    RecordedGame,
+    SeatLearning,
     Store,
     StoreError,
+    name_key,
     resolve_data_dir,
     validate_name,
 )
@@ -32,8 +35,11 @@ __all__ = [
     "GameRecord",
     "InvalidName",
     "PlayerRecord",
+    "RecordedGame",
+    "SeatLearning",
     "Store",
     "StoreError",
+    "name_key",
     "resolve_data_dir",
     "validate_name",
 ]

@@ -131,5 +131,5 @@ def test_the_environment_variable_is_honoured_in_a_real_process(tmp_path):
 def test_an_unusable_data_dir_is_explained_on_stderr(capsys, tmp_path):
     (tmp_path / "file").write_text("x")
     code, out, err = cli(capsys, "--data-dir", str(tmp_path / "file"), "records")
-    assert code == 0 and "No games recorded yet." in out
-    assert str(tmp_path / "file") in err and "kept only until you quit" in err
+    assert code == 1 and "No games recorded yet." not in out and out == ""
+    assert str(tmp_path / "file") in err and "not a directory" in err

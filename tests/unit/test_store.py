@@ -50,7 +50,7 @@ def test_schema_has_a_version_table_and_opening_twice_does_not_migrate_again(tmp
     Store.open(tmp_path).close()
     Store.open(tmp_path).close()
     conn = sqlite3.connect(tmp_path / DB_FILENAME)
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -62,7 +62,7 @@ def test_a_database_from_a_newer_version_is_left_alone(tmp_path):
     conn.commit()
     conn.close()
     before = path.read_bytes()
-    with Store.open(tmp_path) as s:
+    with Store.open(tmp_path, allow_memory=True) as s:
         assert not s.persistent
         assert "newer sticks-tui" in s.notices[0] and str(path) in s.notices[0]
     assert path.read_bytes() == before
@@ -282,7 +282,7 @@ def test_an_unusable_data_dir_falls_back_to_memory_with_a_notice(tmp_path, make_
     else:
         target = tmp_path / "data"
         (target / DB_FILENAME).mkdir(parents=True)
-    with Store.open(target) as s:
+    with Store.open(target, allow_memory=True) as s:
         assert not s.persistent
         [notice] = s.notices
         assert str(target) in notice and "only until you quit" in notice

@@ -1,0 +1,58 @@
+"""Merging a training run into a brain that went on learning meanwhile.
+
+A training run starts from a copy of the brain (`start`) and ends with `trained`. Meanwhile the
+brain as stored (`current`) may have learned from games (other copies of the program, people
+playing). The run's net change, trained - start, is added onto `current`; then every hat is held
+within the one floor rule of the hats (`Hats.floor_of`: floor "each" keeps one ball of every
+legal number; floor "nonempty" only keeps a hat from ending empty) and under `MAX_COUNT`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sticks_tui.learn.hats import MAX_COUNT, HatRule
+
+
+def sticks_legal(shape: tuple[int, int]) -> np.ndarray:
+    """The legal balls of a sticks brain: row n holds balls 1..min(max_take, n); row 0 holds none."""
+    rows, cols = shape
+    return np.arange(cols)[None, :] < np.minimum(np.arange(rows), cols)[:, None]
+
+
+def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray, rule: HatRule,
+                     legal: np.ndarray | None = None) -> np.ndarray:
+    """`current` + (`trained` - `start`), within the floor of `rule` and the cap; a new array.
+
+    `legal` marks the cells that are balls (default: the sticks layout). Brains of different
+    sizes are lined up by hat: a hat `current` lacks starts from `start`'s counts.
+    """
+    start = np.asarray(start, dtype=np.int64)
+    trained = np.asarray(trained, dtype=np.int64)
+    current = np.asarray(current, dtype=np.int64)
+    if start.shape != trained.shape:
+        raise ValueError(f"A training run starts and ends with the same hats, not {start.shape} and {trained.shape}.")
+    if current.shape[1:] != trained.shape[1:]:
+        raise ValueError(f"Hats of {current.shape[1]} balls cannot take a change to hats of {trained.shape[1]}.")
+    rows = max(current.shape[0], trained.shape[0])
+    base = np.zeros((rows, current.shape[1]), dtype=np.int64)
+    base[: start.shape[0]] = start
+    base[: current.shape[0]] = current
+    delta = np.zeros_like(base)
+    delta[: trained.shape[0]] = trained - start
+    if legal is None:
+        legal = sticks_legal(base.shape)
+    legal = np.asarray(legal, dtype=bool)
+    if legal.shape != base.shape:
+        raise ValueError(f"The legal balls {legal.shape} do not fit hats of shape {base.shape}.")
+    merged = np.minimum(base + delta, MAX_COUNT)
+    if rule.floor == "each":
+        merged = np.where(legal, np.maximum(merged, 1), 0)
+    else:
+        merged = np.where(legal, np.maximum(merged, 0), 0)
+        empty = (merged.sum(axis=1) == 0) & legal.any(axis=1)
+        # a hat the merge would empty keeps what it holds now (never empty: Hats.floor_of)
+        merged[empty] = np.where(legal[empty], np.maximum(base[empty], 0), 0)
+        still = (merged.sum(axis=1) == 0) & legal.any(axis=1)
+        merged[still] = np.where(legal[still], 1, 0)
+    return merged

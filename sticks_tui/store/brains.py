@@ -1,0 +1,449 @@
+"""Named brains (the hats) and their training curves.
+
+A brain is kept as its counts, its rule, and a game tag with its shape:
+- sticks: `Hats` (learn/hats.py); `size` hats of `max_take` balls, counts as ragged JSON lists;
+- nim: the Nim learner (learn/general.py `StateHats` over `NimDescription(box)`); `shape` holds
+  the box ("7,7,7"), counts as the full (positions x moves) array.
+What this module needs from a brain object: `.counts` (int64 array), `.rule` (HatRule),
+`.reinforce(drawn, won) -> tuple[HatChange, ...]`, and for Nim `.game.box` and `.n_moves`.
+
+The brain is the sum of its games: a game's learning is applied to the brain as stored, in the
+same transaction as the game's record (`RecordsMixin.record_game(learning=...)`), and kept in
+`game_learning`; a training run merges its net change (`apply_training`). Every whole write
+(make, copy, reset, import, save, train) starts a new generation whose `base_counts` plus the
+learning of its games, in order, is the brain (`rebuild_brain` checks it).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
+from sticks_tui.learn.merge import merge_net_change, sticks_legal
+from sticks_tui.store import brainfile
+from sticks_tui.store.connection import now, parse_time
+from sticks_tui.store.errors import StoreError, validate_name
+from sticks_tui.store.names import name_key
+
+BRAIN_GAMES = ("sticks", "nim")
+NIM_BOX = (7, 7, 7)
+_COLUMNS = "name, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape"
+
+
+@dataclass(frozen=True, slots=True)
+class BrainInfo:
+    name: str
+    size: int
+    max_take: int
+    rule: HatRule
+    games_trained: int
+    updated: datetime
+    created: datetime  # when this brain was made, copied or last reset: its own record counts from here
+    game: str = "sticks"
+
+
+def fit_hats(hats: Hats, size: int) -> Hats:
+    """`hats` with at least `size` hats: new hats (fresh balls) are added, learned ones kept."""
+    if hats.size >= size:
+        return hats
+    counts = Hats.fresh_counts(size, hats.max_take, hats.rule.start_balls)
+    counts[: hats.size + 1] = hats.counts
+    return Hats(size, hats.max_take, hats.rule, counts)
+
+
+def game_of(brain) -> str:
+    return "sticks" if isinstance(brain, Hats) else "nim"
+
+
+def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
+    from sticks_tui.learn.general import NimDescription, StateHats
+
+    return StateHats(NimDescription(tuple(box)), rule, counts)
+
+
+def legal_of(brain) -> np.ndarray:
+    if isinstance(brain, Hats):
+        return sticks_legal(brain.counts.shape)
+    cols = np.arange(brain.counts.shape[1])
+    return cols[None, :] < np.asarray(brain.n_moves)[:, None]
+
+
+def _validate(brain) -> object:
+    if isinstance(brain, Hats):
+        if not 1 <= brain.size <= brainfile.MAX_HATS:
+            raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")
+        if brain.counts.shape != (brain.size + 1, brain.max_take) or (brain.counts < 0).any():
+            raise StoreError("This brain's counts are damaged (negative, or the wrong shape); it was not saved.")
+        return brain
+    if hasattr(brain, "game") and hasattr(brain, "n_moves") and hasattr(getattr(brain, "game"), "box"):
+        if (np.asarray(brain.counts) < 0).any():
+            raise StoreError("This brain's counts are damaged (negative); it was not saved.")
+        return brain
+    raise TypeError(f"A brain is a Hats object (or the Nim learner's hats), not {type(brain).__name__}.")
+
+
+def _encode(brain) -> tuple[str, int, int, str | None, str]:
+    """(game, size, max_take, shape, counts JSON) of a brain."""
+    if isinstance(brain, Hats):
+        return "sticks", brain.size, brain.max_take, None, json.dumps(brain.as_lists(), separators=(",", ":"))
+    counts = np.asarray(brain.counts)
+    return ("nim", counts.shape[0], counts.shape[1], ",".join(map(str, brain.game.box)),
+            json.dumps(counts.tolist(), separators=(",", ":")))
+
+
+def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: str | None):
+    """The brain object of a stored row; ValueError/TypeError if the row is not a usable brain."""
+    rows = json.loads(counts_json)
+    if game == "sticks":
+        hats = Hats.from_lists(rows, max_take=max_take, rule=rule)
+        if hats.size != size:
+            raise ValueError(f"it has {hats.size} hats, not {size}")
+        return hats
+    if game == "nim":
+        box = tuple(int(b) for b in (shape or "").split(","))
+        brain = nim_brain(box, rule, np.array(rows, dtype=np.int64))
+        return brain
+    raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know")
+
+
+def empty_hat(brain) -> str | None:
+    """The first hat with no ball at all (a brain that cannot play), or None."""
+    legal = legal_of(brain)
+    sums = np.where(legal, brain.counts, 0).sum(axis=1)
+    for i in np.flatnonzero((sums <= 0) & legal.any(axis=1)):
+        return str(int(i)) if isinstance(brain, Hats) else str(brain.states[int(i)])
+    return None
+
+
+def _finite(x: float) -> float | None:
+    x = float(x)
+    return None if x != x or x in (float("inf"), float("-inf")) else x
+
+
+def _curve_json(curve: Sequence[tuple[int, float, float]]) -> str:
+    return json.dumps([[int(g), _finite(a), _finite(w)] for g, a, w in curve], separators=(",", ":"))
+
+
+class BrainsMixin:
+    """The brains half of `Store` (needs `_write`, `_read` and `location`)."""
+
+    # -- reading ---------------------------------------------------------------------------
+    def list_brains(self) -> list[BrainInfo]:
+        with self._read("list the brains") as conn:
+            rows = conn.execute(
+                "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
+                "updated, created, game FROM brains ORDER BY key").fetchall()
+        return [BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game)
+                for n, size, mt, sb, wr, lp, fl, g, u, c, game in rows]
+
+    def brain_info(self, name: str) -> BrainInfo | None:
+        key = name_key(name)
+        with self._read(f"read the brain {name!r}") as conn:
+            row = conn.execute(
+                "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
+                "updated, created, game FROM brains WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        n, size, mt, sb, wr, lp, fl, g, u, c, game = row
+        return BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game)
+
+    def _brain_row(self, conn: sqlite3.Connection, name: str, game: str | None = None):
+        """The stored brain `name` as an object, or None; StoreError if it is damaged or another game's."""
+        row = conn.execute(
+            "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape, name "
+            "FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+        if row is None:
+            return None
+        size, max_take, sb, wr, lp, fl, counts, stored_game, shape, stored_name = row
+        if game is not None and stored_game != game:
+            raise StoreError(f"The brain {stored_name!r} is a brain for {stored_game}, not for {game}; "
+                             "pick another name.")
+        try:
+            return _decode(size, max_take, HatRule(sb, wr, lp, fl), counts, stored_game, shape)
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"The brain {stored_name!r} in {self.location} is damaged ({exc}); "
+                             "reset or delete it.") from None
+
+    def load_brain(self, name: str, game: str | None = None):
+        """The brain called `name` (Hats for sticks, the Nim learner's hats for Nim), or None."""
+        with self._read(f"load the brain {name!r}") as conn:
+            return self._brain_row(conn, name, game)
+
+    def load_or_create_brain(self, name: str, size: int = 0, max_take: int = 3, rule: HatRule | None = None, *,
+                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None):
+        """The brain called `name` that can play `game`; a fresh one (saved) if there is none.
+
+        Sticks: at least `size` hats of `max_take` balls; a stored brain smaller than `size` comes
+        back grown with fresh hats (they are stored when a game first teaches them). Nim: the
+        learner's hats over piles up to `box`.
+        A stored brain this game cannot use (another game, another max take, more than `max_size`
+        hats, another box, a hat with no ball) raises StoreError, and nothing is saved over it.
+        The existence check and the creation are one transaction.
+        """
+        name = validate_name(name)
+        if game not in BRAIN_GAMES:
+            raise ValueError(f"A brain plays one of {', '.join(BRAIN_GAMES)}, not {game!r}.")
+        stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
+        if stored is None:
+            fresh = Hats(size, max_take, rule) if game == "sticks" else nim_brain(box, rule)
+            with self._write(f"make the brain {name!r}") as conn:
+                stored = self._brain_row(conn, name, game)  # made meanwhile by another copy?
+                if stored is None:
+                    self._put(conn, name, fresh, 0, replace=True)
+                    return fresh
+        self._check_usable(name, stored, game, max_take, box, max_size)
+        return fit_hats(stored, size) if game == "sticks" else stored
+
+    def _check_usable(self, name, stored, game, max_take, box, max_size) -> None:
+        if game == "sticks":
+            if stored.max_take != max_take:
+                raise StoreError(f"The brain {name!r} plays with at most {stored.max_take} sticks a move, "
+                                 f"not {max_take}; it was left as it is.")
+            if max_size is not None and stored.size > max_size:
+                raise StoreError(f"The brain {name!r} has {stored.size} hats; this game uses at most {max_size}. "
+                                 "It was left as it is.")
+        elif tuple(stored.game.box) != tuple(box):
+            raise StoreError(f"The Nim brain {name!r} knows piles up to {tuple(stored.game.box)}, not {tuple(box)}; "
+                             "it was left as it is.")
+        hat = empty_hat(stored)
+        if hat is not None:
+            raise StoreError(f"The brain {name!r} cannot play: its hat {hat} holds no ball. It was left as it is; "
+                             "reset or delete it.")
+
+    # -- whole writes ------------------------------------------------------------------------
+    def _put(self, conn: sqlite3.Connection, name: str, brain, games_trained: int, *, replace: bool) -> None:
+        """Write `brain` whole as `name`, starting a new generation (its base is these counts)."""
+        game, size, max_take, shape, counts = _encode(brain)
+        rule = brain.rule
+        stamp = now()
+        key = name_key(name)
+        if replace:
+            conn.execute("DELETE FROM brains WHERE key = ?", (key,))
+        conn.execute(
+            "INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, "
+            "games_trained, created, updated, game, shape, uid, base_counts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))), ?) "
+            "ON CONFLICT(key) DO UPDATE SET size = excluded.size, max_take = excluded.max_take, "
+            "start_balls = excluded.start_balls, win_reward = excluded.win_reward, "
+            "loss_penalty = excluded.loss_penalty, floor = excluded.floor, counts = excluded.counts, "
+            "games_trained = games_trained + excluded.games_trained, updated = excluded.updated, "
+            "game = excluded.game, shape = excluded.shape, uid = excluded.uid, base_counts = excluded.counts",
+            (name, key, size, max_take, rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor,
+             counts, games_trained, stamp, stamp, game, shape, counts))
+
+    def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False) -> None:
+        """Save `hats` whole as brain `name`; `games_trained` is added to its total.
+
+        This writes over whatever the brain learned meanwhile elsewhere: games should teach a
+        brain through `record_game(learning=...)`, training through `apply_training`.
+        replace=True starts the brain anew: its total becomes `games_trained` and its own record
+        starts from now (as after a reset).
+        """
+        name = validate_name(name)
+        hats = _validate(hats)
+        if isinstance(games_trained, bool) or not isinstance(games_trained, int) or games_trained < 0:
+            raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
+        with self._write(f"save the brain {name!r}",
+                         "The AI plays on, but what it learned since the last save is not kept.") as conn:
+            self._put(conn, name, hats, games_trained, replace=replace)
+
+    def _save_new_brain(self, name: str, brain, games_trained: int, *, replace: bool, action: str) -> None:
+        """Save an imported brain; without `replace` an existing name is refused (checked in the same
+        transaction as the write, so two imports of one new name cannot both succeed)."""
+        brain = _validate(brain)
+        with self._write(action) as conn:
+            row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            if row is not None and not replace:
+                raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
+                                 "or replace it. Nothing was changed.")
+            self._put(conn, name, brain, games_trained, replace=True)
+
+    # -- learning ----------------------------------------------------------------------------
+    def _learn(self, conn: sqlite3.Connection, game_id: int, seat: int, name: str, game: str,
+               drawn: list, *, won: bool, when: str):
+        """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction)."""
+        brain = self._brain_row(conn, name, game)
+        if brain is None:
+            raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
+                             "teach it.")
+        if game == "sticks":
+            if any(ball > brain.max_take for _, ball in drawn):
+                raise ValueError(f"The brain {name!r} plays with at most {brain.max_take} sticks a move.")
+            top = max((hat for hat, _ in drawn), default=0)
+            if top > brainfile.MAX_HATS:
+                raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {top}.")
+            brain = fit_hats(brain, top)
+        elif any(not brain.has_hat(hat) for hat, _ in drawn):
+            raise ValueError(f"The Nim brain {name!r} has no hat for some positions of this game.")
+        changes = brain.reinforce(list(drawn), won)
+        _, size, _, _, counts = _encode(brain)
+        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
+                     "WHERE key = ?", (size, counts, when, name_key(name)))
+        stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+        conn.execute(
+            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seat, stored_name, name_key(name), uid, int(won),
+             json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
+             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes])))
+        return brain, changes
+
+    def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
+                       games_trained: int = 0, curve: Sequence[tuple[int, float, float]] | None = None):
+        """Merge a training run's net change (trained - start) onto brain `name` as stored, in one
+        transaction with its games trained and (if given) its learning curve; return the stored brain.
+
+        What the brain learned meanwhile (games recorded by this or other copies) is kept; every
+        hat stays within the floor of its rule and under the cap (`learn.merge.merge_net_change`).
+        """
+        name = validate_name(name)
+        if isinstance(games_trained, bool) or not isinstance(games_trained, int) or games_trained < 0:
+            raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
+        with self._write(f"save the training of {name!r}",
+                         "The AI plays on, but what this training run taught it is not kept.") as conn:
+            brain = self._brain_row(conn, name)
+            if brain is None:
+                raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); "
+                                 "the training run was not kept.")
+            start = np.asarray(start_counts, dtype=np.int64)
+            if isinstance(brain, Hats):
+                if start.shape[0] > brain.counts.shape[0]:
+                    brain = fit_hats(brain, start.shape[0] - 1)
+                merged = merge_net_change(brain.counts, start, trained_counts, brain.rule)
+                brain = Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
+            else:
+                merged = merge_net_change(brain.counts, start, trained_counts, brain.rule, legal_of(brain))
+                brain = nim_brain(brain.game.box, brain.rule, merged)
+            self._put(conn, name, brain, games_trained, replace=False)
+            if curve is not None:
+                self._put_curve(conn, name, curve)
+        return brain
+
+    def rebuild_brain(self, name: str):
+        """The brain as its generation's base plus the learning of its games in record order.
+
+        The store keeps this equal to the stored brain (the brain is the sum of its games).
+        """
+        with self._read(f"read the brain {name!r}") as conn:
+            row = conn.execute(
+                "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, base_counts, game, shape, "
+                "uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            if row is None:
+                return None
+            size, max_take, sb, wr, lp, fl, base, game, shape, uid = row
+            lessons = conn.execute("SELECT drawn, won FROM game_learning WHERE brain_uid = ? ORDER BY game_id, seat",
+                                   (uid,)).fetchall()
+        rule = HatRule(sb, wr, lp, fl)
+        rows = json.loads(base)
+        brain = Hats.from_lists(rows, max_take=max_take, rule=rule) if game == "sticks" else \
+            _decode(size, max_take, rule, base, game, shape)
+        for drawn, won in lessons:
+            drawn = [(h, b) if game == "sticks" else (tuple(h), tuple(b)) for h, b in json.loads(drawn)]
+            if game == "sticks":
+                brain = fit_hats(brain, max((h for h, _ in drawn), default=0))
+            brain.reinforce(drawn, bool(won))
+        return brain
+
+    # -- whole-brain actions -----------------------------------------------------------------
+    def _require_brain(self, conn: sqlite3.Connection, name: str) -> str:
+        row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+        if row is None:
+            raise StoreError(f"There is no brain called {name!r}.")
+        return row[0]
+
+    def copy_brain(self, src: str, dst: str) -> None:
+        """A new brain `dst` with `src`'s hats and games trained; its own record starts empty."""
+        dst = validate_name(dst)
+        stamp = now()
+        with self._write(f"copy the brain {src!r}") as conn:
+            self._require_brain(conn, src)
+            row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(dst),)).fetchone()
+            if row:
+                raise StoreError(f"A brain called {row[0]!r} already exists; pick another name or delete it first.")
+            conn.execute(
+                "INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, "
+                "games_trained, created, updated, game, shape, uid, base_counts) SELECT ?, ?, size, max_take, "
+                "start_balls, win_reward, loss_penalty, floor, counts, games_trained, ?, ?, game, shape, "
+                "lower(hex(randomblob(16))), counts FROM brains WHERE key = ?",
+                (dst, name_key(dst), stamp, stamp, name_key(src)))
+
+    def reset_brain(self, name: str) -> None:
+        """Make the brain forget everything: fresh hats (same size and rule), 0 games, record from now."""
+        stamp = now()
+        key = name_key(name)
+        with self._write(f"reset the brain {name!r}") as conn:
+            self._require_brain(conn, name)
+            size, max_take, sb, wr, lp, fl, game, shape = conn.execute(
+                "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, game, shape FROM brains "
+                "WHERE key = ?", (key,)).fetchone()
+            rule = HatRule(sb, wr, lp, fl)
+            if game == "nim":
+                fresh = nim_brain(tuple(int(b) for b in shape.split(",")), rule)
+            else:
+                fresh = Hats(size, max_take, rule)
+            counts = _encode(fresh)[4]
+            conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
+                         "games_trained = 0, created = ?, updated = ? WHERE key = ?",
+                         (counts, counts, stamp, stamp, key))
+            conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
+
+    def delete_brain(self, name: str) -> None:
+        """Delete a brain and its training curve (games played with it stay in the history)."""
+        key = name_key(name)
+        with self._write(f"delete the brain {name!r}") as conn:
+            self._require_brain(conn, name)
+            conn.execute("DELETE FROM brains WHERE key = ?", (key,))
+            conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
+
+    def rename_brain(self, old: str, new: str) -> None:
+        """Rename a brain; its games and training curve follow it."""
+        new = validate_name(new)
+        old_key, new_key = name_key(old), name_key(new)
+        with self._write(f"rename the brain {old!r}") as conn:
+            self._require_brain(conn, old)
+            if old_key != new_key:
+                row = conn.execute("SELECT name FROM brains WHERE key = ?", (new_key,)).fetchone()
+                if row:
+                    raise StoreError(f"A brain called {row[0]!r} already exists; pick another name.")
+            conn.execute("UPDATE brains SET name = ?, key = ? WHERE key = ?", (new, new_key, old_key))
+            conn.execute("UPDATE games SET brain = ?, brain_key = ? WHERE brain_key = ?", (new, new_key, old_key))
+            conn.execute("UPDATE game_learning SET brain = ?, brain_key = ? WHERE brain_key = ?",
+                         (new, new_key, old_key))
+            conn.execute("UPDATE training_curves SET brain = ?, key = ? WHERE key = ?", (new, new_key, old_key))
+
+    # -- training curves ---------------------------------------------------------------------
+    def _put_curve(self, conn, brain: str, curve) -> None:
+        conn.execute("INSERT INTO training_curves (brain, key, saved_at, points) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT(key) DO UPDATE SET brain = excluded.brain, saved_at = excluded.saved_at, "
+                     "points = excluded.points", (brain, name_key(brain), now(), _curve_json(curve)))
+
+    def save_training_curve(self, brain: str, curve: Sequence[tuple[int, float, float]]) -> None:
+        """Keep the learning curve of `brain`'s last training run (replacing the previous one)."""
+        brain = validate_name(brain)
+        points = _curve_json(curve)  # checked before the transaction
+        del points
+        with self._write(f"save the training curve of {brain!r}") as conn:
+            self._put_curve(conn, brain, curve)
+
+    def last_training_curve(self, brain: str) -> list[tuple[int, float, float]]:
+        """(games done, agreement, win probability vs perfect) points; [] if never trained."""
+        with self._read(f"read the training curve of {brain!r}") as conn:
+            row = conn.execute("SELECT points FROM training_curves WHERE key = ?", (name_key(brain),)).fetchone()
+        if row is None:
+            return []
+        nan = float("nan")
+        return [(int(g), nan if a is None else float(a), nan if w is None else float(w))
+                for g, a, w in json.loads(row[0])]
+
+
+def _plain(x):
+    return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
+
+
+__all__ = ["BrainInfo", "BrainsMixin", "MAX_COUNT", "fit_hats", "empty_hat", "nim_brain"]

@@ -1,0 +1,182 @@
+"""The schema and its versions. Each migration takes the schema from version - 1 to version, in the
+same transaction as its version row; add new ones, never edit old ones.
+
+Version 1: players, games, brains, training curves; names matched by SQLite's NOCASE (ASCII only).
+Version 2:
+- one name rule: a `key` column (NFKC then casefold, `names.name_key`) with a UNIQUE index on
+  players, brains and training curves, and key columns on games for the players and the brain;
+  names that v1 kept apart but the key joins get " (2)", " (3)", ... added (nothing is lost);
+- brains: `game` ('sticks' or 'nim'), `shape` (Nim: the box "7,7,7"), and a generation: `uid`
+  with `base_counts`, the counts the brain held when this generation started (made, copied,
+  reset, imported, saved whole or trained); from then on the brain is its base plus the learning
+  of its games, applied in order;
+- `game_learning`: for each learning seat of a game, the brain, the balls drawn and every change
+  applied (hat, ball, before, after): what a replay needs, and what `rebuild_brain` sums.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
+from sticks_tui.store.names import name_key
+
+SCHEMA_VERSION = 2
+
+V1 = [
+    """CREATE TABLE players (
+           name TEXT PRIMARY KEY COLLATE NOCASE,
+           wins INTEGER NOT NULL DEFAULT 0,
+           losses INTEGER NOT NULL DEFAULT 0,
+           is_ai INTEGER NOT NULL DEFAULT 0,
+           first_played TEXT NOT NULL,
+           last_played TEXT NOT NULL)""",
+    """CREATE TABLE games (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           played_at TEXT NOT NULL,
+           game TEXT NOT NULL,
+           start TEXT NOT NULL,
+           opponent TEXT NOT NULL,
+           player1 TEXT NOT NULL COLLATE NOCASE,
+           player2 TEXT NOT NULL COLLATE NOCASE,
+           ai1 INTEGER NOT NULL DEFAULT 0,
+           ai2 INTEGER NOT NULL DEFAULT 0,
+           moves TEXT NOT NULL,
+           loser INTEGER NOT NULL CHECK (loser IN (0, 1)),
+           brain TEXT COLLATE NOCASE)""",
+    "CREATE INDEX games_player1 ON games(player1)",
+    "CREATE INDEX games_player2 ON games(player2)",
+    "CREATE INDEX games_brain ON games(brain)",
+    """CREATE TABLE brains (
+           name TEXT PRIMARY KEY COLLATE NOCASE,
+           size INTEGER NOT NULL,
+           max_take INTEGER NOT NULL,
+           start_balls INTEGER NOT NULL,
+           win_reward INTEGER NOT NULL,
+           loss_penalty INTEGER NOT NULL,
+           floor TEXT NOT NULL,
+           counts TEXT NOT NULL,
+           games_trained INTEGER NOT NULL DEFAULT 0,
+           created TEXT NOT NULL,
+           updated TEXT NOT NULL)""",
+    """CREATE TABLE training_curves (
+           brain TEXT PRIMARY KEY COLLATE NOCASE,
+           saved_at TEXT NOT NULL,
+           points TEXT NOT NULL)""",
+]
+
+
+def _distinct_keys(conn: sqlite3.Connection, table: str, column: str = "name") -> dict[str, str]:
+    """Give every row of `table` a key; rows whose key is taken are renamed "name (2)", ... .
+
+    Returns {old name: new name} for the renamed rows, so other tables can follow them.
+    """
+    renamed: dict[str, str] = {}
+    rows = conn.execute(f"SELECT rowid, {column} FROM {table} ORDER BY rowid").fetchall()
+    taken = {name_key(n) for _, n in rows}
+    seen: set[str] = set()
+    for rowid, name in rows:
+        key = name_key(name)
+        new = name
+        if key in seen:
+            n = 2
+            while True:
+                suffix = f" ({n})"
+                new = name[: 40 - len(suffix)] + suffix
+                if name_key(new) not in taken:
+                    break
+                n += 1
+            key = name_key(new)
+            taken.add(key)
+            renamed[name] = new
+            conn.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (new, rowid))
+        seen.add(key)
+        conn.execute(f"UPDATE {table} SET key = ? WHERE rowid = ?", (key, rowid))
+    return renamed
+
+
+def _v2_keys(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE players ADD COLUMN key TEXT")
+    players = _distinct_keys(conn, "players")
+    conn.execute("CREATE UNIQUE INDEX players_key ON players(key)")
+    conn.execute("ALTER TABLE brains ADD COLUMN key TEXT")
+    brains = _distinct_keys(conn, "brains")
+    conn.execute("CREATE UNIQUE INDEX brains_key ON brains(key)")
+    conn.execute("ALTER TABLE games ADD COLUMN player1_key TEXT")
+    conn.execute("ALTER TABLE games ADD COLUMN player2_key TEXT")
+    conn.execute("ALTER TABLE games ADD COLUMN brain_key TEXT")
+    # A renamed player or brain takes the games written with exactly its old spelling.
+    for old, new in players.items():
+        conn.execute("UPDATE games SET player1 = ? WHERE player1 = ? COLLATE BINARY", (new, old))
+        conn.execute("UPDATE games SET player2 = ? WHERE player2 = ? COLLATE BINARY", (new, old))
+    for old, new in brains.items():
+        conn.execute("UPDATE games SET brain = ? WHERE brain = ? COLLATE BINARY", (new, old))
+        conn.execute("UPDATE training_curves SET brain = ? WHERE brain = ? COLLATE BINARY", (new, old))
+    conn.execute("UPDATE games SET player1_key = name_key(player1), player2_key = name_key(player2), "
+                 "brain_key = name_key(brain)")
+    conn.execute("CREATE INDEX games_player1_key ON games(player1_key)")
+    conn.execute("CREATE INDEX games_player2_key ON games(player2_key)")
+    conn.execute("CREATE INDEX games_brain_key ON games(brain_key)")
+    conn.execute("ALTER TABLE training_curves ADD COLUMN key TEXT")
+    _distinct_keys(conn, "training_curves", "brain")
+    conn.execute("CREATE UNIQUE INDEX training_curves_key ON training_curves(key)")
+
+
+V2: list[str | Callable[[sqlite3.Connection], None]] = [
+    _v2_keys,
+    "ALTER TABLE brains ADD COLUMN game TEXT NOT NULL DEFAULT 'sticks'",
+    "ALTER TABLE brains ADD COLUMN shape TEXT",
+    "ALTER TABLE brains ADD COLUMN uid TEXT",
+    "ALTER TABLE brains ADD COLUMN base_counts TEXT",
+    "UPDATE brains SET uid = lower(hex(randomblob(16))), base_counts = counts",
+    """CREATE TABLE game_learning (
+           game_id INTEGER NOT NULL,
+           seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+           brain TEXT NOT NULL,
+           brain_key TEXT NOT NULL,
+           brain_uid TEXT,
+           won INTEGER NOT NULL CHECK (won IN (0, 1)),
+           drawn TEXT NOT NULL,
+           changes TEXT NOT NULL,
+           PRIMARY KEY (game_id, seat))""",
+    "CREATE INDEX game_learning_uid ON game_learning(brain_uid, game_id)",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2}
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+    if not exists:
+        return 0
+    return conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
+    """Bring the schema up to `target`, each step in the same transaction as its version row."""
+    current = schema_version(conn)
+    if current > SCHEMA_VERSION:
+        raise TooNew(current)
+    if current >= target:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0] \
+                and schema_version(conn) == 0:
+            raise Corrupt("it holds tables that are not sticks-tui's")
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
+        current = schema_version(conn)  # another process may have migrated while we waited
+        if current > SCHEMA_VERSION:
+            raise TooNew(current)
+        for version in range(current + 1, target + 1):
+            for step in MIGRATIONS[version]:
+                if callable(step):
+                    step(conn)
+                else:
+                    conn.execute(step)
+            conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, now()))
+        conn.execute("COMMIT")
+    except BaseException:
+        rollback(conn)
+        raise

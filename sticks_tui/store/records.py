@@ -1,0 +1,362 @@
+"""Games and players: every finished game, checked by replaying it through the engine, and the
+wins and losses of every player. A game that teaches a brain is kept in the same transaction as
+what it taught (see `brains.BrainsMixin._learn`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from sticks_tui.engine.nim import new_nim_game
+from sticks_tui.engine.rules import IllegalMove, new_game
+from sticks_tui.store.connection import now, parse_time
+from sticks_tui.store.errors import InvalidName, StoreError, validate_name
+from sticks_tui.store.names import name_key
+
+GAMES = ("sticks", "nim")
+#: Opponent kinds in which both seats are people; any other kind puts an AI in seat 2 by default.
+HUMAN_OPPONENTS = ("friend", "human")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    name: str
+    wins: int
+    losses: int
+    rating: int  # wins - losses: the seeds' +1 for a win, -1 for a loss
+    last_played: datetime | None
+    is_ai: bool = False
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLearning:
+    """What one learning seat's brain took from a game: the balls it drew and each change applied.
+
+    Sticks: a hat is the heap (int) and a ball the sticks taken (int). Nim: a hat is the piles
+    (n, d, q) and a ball the move (pile, coins) with piles numbered from 0, as the engine has them.
+    """
+
+    seat: int
+    brain: str
+    won: bool
+    drawn: tuple[tuple, ...]
+    changes: tuple[tuple, ...]  # (hat, ball, before, after)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    played_at: datetime
+    game: str  # "sticks" or "nim"
+    start: str  # "20" (sticks) or "3,4,5" (nim piles)
+    opponent: str  # "friend", "learning", "trained", "random", "perfect", ...
+    players: tuple[str, str]  # seat 1 (index 0) and seat 2 (index 1)
+    moves: tuple  # sticks: ints taken in turn; nim: "pile:coins" strings, piles numbered from 1
+    loser: int  # 0 or 1, an index into players
+    brain: str | None
+    ai_seats: tuple[int, ...] = ()
+    learning: tuple[SeatLearning, ...] = ()  # what a replay needs, per learning seat
+
+    @property
+    def winner(self) -> int:
+        return 1 - self.loser
+
+    @property
+    def loser_name(self) -> str:
+        return self.players[self.loser]
+
+    @property
+    def winner_name(self) -> str:
+        return self.players[self.winner]
+
+    @property
+    def first(self) -> int:
+        """The seat that moved first (what the loser and the number of moves imply)."""
+        last = self.loser if self.game == "sticks" else self.winner
+        return (last - (len(self.moves) - 1)) % 2
+
+
+class RecordedGame(int):
+    """The id of a recorded game (an int, as before), carrying what its learning did.
+
+    `brains`: {seat: the brain as now stored, after this game's learning}; `changes`: {seat: the
+    HatChanges applied}. Both are empty for a game that taught no brain.
+    """
+
+    brains: dict
+    changes: dict
+
+    def __new__(cls, game_id: int, brains: dict | None = None, changes: dict | None = None) -> RecordedGame:
+        obj = super().__new__(cls, game_id)
+        obj.brains = brains or {}
+        obj.changes = changes or {}
+        return obj
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    start: str  # stored form
+    moves: list  # stored form
+    turns: tuple[tuple[int, object, object], ...]  # (seat, hat, ball) of every move, in order
+
+
+def _whole(m) -> int:
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
+        raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {m!r}.")
+    return int(m)
+
+
+def replay(game: str, start, moves: Sequence, loser: int, max_take: int | None = None) -> Replayed:
+    """Replay a finished game through the engine; return it in stored form, or raise ValueError.
+
+    The seat that moved first follows from the loser and the number of moves (the last mover
+    loses at sticks and wins at Nim), so every move's seat is known.
+    """
+    if game not in GAMES:
+        raise ValueError(f"The game is one of {', '.join(GAMES)}, not {game!r}.")
+    if loser not in (0, 1) or isinstance(loser, bool):
+        raise ValueError(f"The loser is seat 0 or seat 1, not {loser!r}.")
+    moves = list(moves)
+    if game == "sticks":
+        try:
+            heap = int(start)
+        except (TypeError, ValueError):
+            raise ValueError(f"A game of sticks starts from a number of sticks, not {start!r}.") from None
+        taken = [_whole(m) for m in moves]
+        if any(t < 1 for t in taken):
+            raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {taken}.")
+        if heap < 1 or sum(taken) != heap:
+            raise ValueError(f"The moves {taken} do not take exactly the {heap} sticks the game started with.")
+        top = max_take if max_take is not None else max(3, *taken)
+        state = new_game(heap, (loser - (len(taken) - 1)) % 2, top)
+        turns = []
+        for t in taken:
+            turns.append((state.to_move, state.heap, t))
+            try:
+                state = state.take(t)
+            except IllegalMove as exc:
+                raise ValueError(f"The move {t} is not allowed there: {exc}") from None
+        assert state.is_over and state.loser == loser
+        return Replayed(str(heap), taken, tuple(turns))
+    # nim: start "3,4,5" (or a sequence of ints); moves "pile:coins" (or (pile, coins)), piles from 1
+    try:
+        piles = tuple(int(p) for p in (start.split(",") if isinstance(start, str) else start))
+    except (TypeError, ValueError):
+        raise ValueError(f"A game of Nim starts from piles like '3,4,5', not {start!r}.") from None
+    parsed = []
+    for m in moves:
+        try:
+            pile, coins = (m.split(":") if isinstance(m, str) else m)
+            parsed.append((int(pile), int(coins)))
+        except (TypeError, ValueError):
+            raise ValueError(f"A Nim move is 'pile:coins' (e.g. '2:3'), not {m!r}.") from None
+    if not moves:
+        raise ValueError(f"The moves [] do not empty the piles {start!r}.")
+    try:
+        state = new_nim_game(piles, (1 - loser - (len(parsed) - 1)) % 2)
+    except IllegalMove as exc:
+        raise ValueError(f"A game of Nim starts from three piles with coins in them, not {start!r} ({exc})") \
+            from None
+    turns = []
+    for (pile, coins), m in zip(parsed, moves, strict=True):
+        if not 1 <= pile <= 3 or not 1 <= coins <= state.piles[pile - 1]:
+            raise ValueError(f"The Nim move {m!r} takes coins that are not there.")
+        turns.append((state.to_move, state.piles, (pile - 1, coins)))
+        state = state.take(pile - 1, coins)
+    if not state.is_over:
+        raise ValueError(f"The moves {[f'{p}:{c}' for p, c in parsed]} do not empty the piles {start!r}.")
+    assert state.loser == loser
+    return Replayed(",".join(map(str, piles)), [f"{p}:{c}" for p, c in parsed], tuple(turns))
+
+
+def _jsonable(x):
+    return [_jsonable(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
+
+
+def _tuples(x):
+    return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
+
+
+class RecordsMixin:
+    """The records half of `Store` (needs `_write`, `_read` and the brains half's `_learn`)."""
+
+    def record_game(self, *, game: str = "sticks", start: str | int | Sequence[int], opponent: str,
+                    players: Sequence[str], moves: Sequence, loser: int, brain: str | None = None,
+                    ai_seats: Sequence[int] | None = None, played_at: datetime | None = None,
+                    learning: Mapping[int, tuple[str, Sequence]] | None = None,
+                    max_take: int | None = None) -> RecordedGame:
+        """Keep a finished game and add it to both players' wins and losses, in one transaction.
+
+        `players` are seat 1 and seat 2 (indices 0 and 1); `loser` is the index of the one who lost.
+        Sticks: `start` is the heap ("20" or 20), `moves` the sticks taken in turn.
+        Nim: `start` is the piles ("3,4,5" or (3, 4, 5)), `moves` "pile:coins" strings (piles from 1).
+        The game is replayed through the engine; one that breaks the rules raises ValueError.
+        `ai_seats`: the seats an AI played (default: none for a "friend" game, else seat 2). `brain` is
+        the AI's brain, whose own record `brain_record` counts.
+
+        `learning`: {seat: (brain name, [(hat, ball), ...] drawn by that seat)}. In the same
+        transaction each brain is read as stored, the hat rule applied to each drawn ball (won =
+        that seat did not lose) and the brain written back; the balls and every change are kept
+        with the game. The drawn balls must be exactly that seat's moves (sticks: (heap, take);
+        Nim: ((n, d, q), (pile, coins)) with piles from 0).
+
+        Returns the game's id (an int) with `.brains` {seat: stored brain after it} and `.changes`.
+        """
+        if len(players) != 2:
+            raise ValueError(f"A game has two players, not {len(players)}.")
+        names = (validate_name(players[0], "player"), validate_name(players[1], "player"))
+        if name_key(names[0]) == name_key(names[1]):
+            raise InvalidName(f"The two players need different names (both are {names[0]!r}).")
+        played = replay(game, start, moves, loser, max_take)
+        if not isinstance(opponent, str) or not opponent:
+            raise ValueError(f"The opponent kind is a word like 'friend' or 'learning', not {opponent!r}.")
+        seats = tuple(sorted(set(ai_seats))) if ai_seats is not None else \
+            (() if opponent in HUMAN_OPPONENTS else (1,))
+        if any(s not in (0, 1) for s in seats):
+            raise ValueError(f"AI seats are 0 and/or 1, not {ai_seats!r}.")
+        brain_name = validate_name(brain) if brain is not None else None
+        lessons = self._check_learning(game, played, learning or {})
+        when = (played_at.astimezone(timezone.utc).isoformat(timespec="microseconds")
+                if played_at is not None else now())
+        with self._write("save this game", "The game goes on, but this result is not kept.") as conn:
+            cur = conn.execute(
+                "INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
+                "brain, player1_key, player2_key, brain_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (when, game, played.start, opponent, names[0], names[1], int(0 in seats), int(1 in seats),
+                 json.dumps(played.moves), loser, brain_name, name_key(names[0]), name_key(names[1]),
+                 name_key(brain_name) if brain_name is not None else None))
+            game_id = int(cur.lastrowid)
+            for seat, name in enumerate(names):
+                won = int(seat != loser)
+                conn.execute(
+                    "INSERT INTO players (name, key, wins, losses, is_ai, first_played, last_played) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+                    "wins = wins + excluded.wins, losses = losses + excluded.losses, "
+                    "is_ai = MAX(is_ai, excluded.is_ai), last_played = MAX(last_played, excluded.last_played)",
+                    (name, name_key(name), won, 1 - won, int(seat in seats), when, when))
+            brains, changes = {}, {}
+            for seat, (learner, drawn) in lessons.items():
+                brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
+                                                          won=seat != loser, when=when)
+            return RecordedGame(game_id, brains, changes)
+
+    def _check_learning(self, game: str, played: Replayed, learning: Mapping) -> dict[int, tuple[str, list]]:
+        lessons = {}
+        for seat, entry in learning.items():
+            if seat not in (0, 1) or isinstance(seat, bool):
+                raise ValueError(f"A learning seat is 0 or 1, not {seat!r}.")
+            try:
+                learner, drawn = entry
+            except (TypeError, ValueError):
+                raise ValueError("Learning is given per seat as (brain name, balls drawn).") from None
+            learner = validate_name(learner)
+            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat]
+            norm = [(_tuples(_jsonable(h)) if game == "nim" else _whole(h),
+                     _tuples(_jsonable(b)) if game == "nim" else _whole(b)) for h, b in drawn]
+            if norm != moves:
+                raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
+            lessons[seat] = (learner, norm)
+        return lessons  # one brain on both seats (self-play) learns from each seat in turn
+
+    def leaderboard(self, include_ai: bool = True) -> list[PlayerRecord]:
+        """Every player, best rating (wins - losses) first; ties by more wins, then by name."""
+        where = "" if include_ai else "WHERE is_ai = 0"
+        with self._read("read the records") as conn:
+            rows = conn.execute(
+                f"SELECT name, wins, losses, last_played, is_ai FROM players {where} "
+                "ORDER BY wins - losses DESC, wins DESC, key").fetchall()
+        return [PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai)) for n, w, lo, t, ai in rows]
+
+    def player(self, name: str) -> PlayerRecord | None:
+        with self._read("read the records") as conn:
+            row = conn.execute("SELECT name, wins, losses, last_played, is_ai FROM players WHERE key = ?",
+                               (name_key(name),)).fetchone()
+        if row is None:
+            return None
+        n, w, lo, t, ai = row
+        return PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai))
+
+    def recent_games(self, player: str | None = None, limit: int = 20) -> list[GameRecord]:
+        """The latest finished games, newest first; only `player`'s if given."""
+        sql = ("SELECT id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain "
+               "FROM games")
+        params: tuple = ()
+        if player is not None:
+            sql += " WHERE player1_key = ? OR player2_key = ?"
+            params = (name_key(player), name_key(player))
+        sql += " ORDER BY id DESC LIMIT ?"
+        with self._read("read the games") as conn:
+            rows = conn.execute(sql, params + (max(0, int(limit)),)).fetchall()
+            learned = self._learning_of(conn, [r[0] for r in rows])
+        games = []
+        for gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain in rows:
+            seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
+            games.append(GameRecord(gid, parse_time(when), game, start, opp, (p1, p2),
+                                    tuple(json.loads(moves)), loser, brain, seats, learned.get(gid, ())))
+        return games
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One recorded game with what a replay needs, or None."""
+        with self._read("read the games") as conn:
+            row = conn.execute(
+                "SELECT id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain "
+                "FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            learned = self._learning_of(conn, [game_id])
+        if row is None:
+            return None
+        gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain = row
+        seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
+        return GameRecord(gid, parse_time(when), game, start, opp, (p1, p2), tuple(json.loads(moves)), loser,
+                          brain, seats, learned.get(gid, ()))
+
+    @staticmethod
+    def _learning_of(conn, ids: list[int]) -> dict[int, tuple[SeatLearning, ...]]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes FROM game_learning "
+                            f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", [int(i) for i in ids]).fetchall()
+        out: dict[int, list] = {}
+        for gid, seat, brain, won, drawn, changes in rows:
+            out.setdefault(gid, []).append(SeatLearning(seat, brain, bool(won), _tuples(json.loads(drawn)),
+                                                        _tuples(json.loads(changes))))
+        return {k: tuple(v) for k, v in out.items()}
+
+    def game_count(self) -> int:
+        with self._read("read the games") as conn:
+            return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def brain_record(self, name: str) -> tuple[int, int]:
+        """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""
+        key = name_key(name)
+        with self._read("read the records") as conn:
+            row = conn.execute("SELECT created FROM brains WHERE key = ?", (key,)).fetchone()
+            since = row[0] if row else ""
+            wins, losses = conn.execute(
+                "SELECT COALESCE(SUM((ai1 AND loser = 1) + (ai2 AND loser = 0)), 0), "
+                "       COALESCE(SUM((ai1 AND loser = 0) + (ai2 AND loser = 1)), 0) "
+                "FROM games WHERE brain_key = ? AND played_at >= ?", (key, since)).fetchone()
+        return int(wins), int(losses)
+
+    def reset_records(self) -> None:
+        """Forget every player's record and every game (brains are kept, as they are now)."""
+        with self._write("reset the records") as conn:
+            conn.execute("DELETE FROM games")
+            conn.execute("DELETE FROM players")
+            conn.execute("DELETE FROM game_learning")
+            # the games that taught the brains are gone: each brain starts a new generation from here
+            conn.execute("UPDATE brains SET uid = lower(hex(randomblob(16))), base_counts = counts")
+
+    def reset_player(self, name: str) -> None:
+        """Take a player off the leaderboard (their wins and losses); the game history is kept."""
+        with self._write(f"reset {name!r}") as conn:
+            if conn.execute("DELETE FROM players WHERE key = ?", (name_key(name),)).rowcount == 0:
+                raise StoreError(f"There is no player called {name!r}.")

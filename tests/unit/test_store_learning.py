@@ -1,0 +1,188 @@
+"""The brain is the sum of its games: a game's lesson is applied to the brain as stored, with the
+game's record, in one transaction; a training run merges its net change within the floor."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sticks_tui.engine.events import HatChange
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
+from sticks_tui.learn.merge import merge_net_change
+from sticks_tui.store import Store, StoreError
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path)
+    yield s
+    s.close()
+
+
+def play(hats: Hats, heap: int, rng: random.Random, ai_seat: int = 1):
+    """A game of the hats (seat `ai_seat`) against a random player; (moves, loser, drawn)."""
+    moves, drawn, seat = [], [], 0
+    while heap:
+        if seat == ai_seat:
+            take = hats.draw(heap, rng)
+            drawn.append((heap, take))
+        else:
+            take = rng.randint(1, min(3, heap))
+        moves.append(take)
+        heap -= take
+        seat = 1 - seat
+    return moves, 1 - seat, drawn
+
+
+def record(store, moves, loser, drawn, name="shared", seat=1):
+    return store.record_game(game="sticks", start=sum(moves), opponent="learning", players=("Ann", "AI"),
+                             moves=moves, loser=loser, brain=name, learning={seat: (name, drawn)})
+
+
+def test_a_game_teaches_the_brain_as_stored_not_the_callers_copy(store):
+    mine = store.load_or_create_brain("shared", 10)
+    other = Store.open(store.path.parent)  # another copy of the program
+    theirs = other.load_or_create_brain("shared", 10)
+    # the other copy's AI takes 1 from 10 and wins (seat 1 moves second: Ann 3, AI 3, Ann 3, AI... )
+    got = record(other, [3, 3, 3, 1], 1, [(7, 3), (1, 1)])  # AI (seat 1) took the last: it loses
+    assert got.changes[1] == (HatChange(7, 3, 1, 1), HatChange(1, 1, 1, 1))  # the floor keeps one each
+    got = record(store, [1, 3, 3, 3], 0, [(10, 1), (6, 3)])  # the AI moved first; Ann took the last: AI won
+    assert got.brains[1].counts[10, 0] == 2 and got.brains[1].counts[6, 2] == 2
+    other.close()
+    stored = store.load_brain("shared")
+    assert stored == got.brains[1] and stored != mine and theirs == Hats(10)
+    assert store.brain_info("shared").games_trained == 2
+    [last, first] = store.recent_games()
+    assert last.learning[0].drawn == ((10, 1), (6, 3)) and last.learning[0].won
+    assert last.learning[0].changes == ((10, 1, 1, 2), (6, 3, 1, 2))
+    assert first.learning[0].changes == ((7, 3, 1, 1), (1, 1, 1, 1)) and not first.learning[0].won
+    assert store.game(int(got)).learning == last.learning
+
+
+def test_the_learning_is_hats_reinforce_on_the_stored_counts(store):
+    store.save_brain("shared", Hats(10, rule=HatRule(3, 2, 5, "nonempty")))
+    rng = random.Random(5)
+    expected = store.load_brain("shared")
+    for _ in range(40):
+        moves, loser, drawn = play(expected, 10, rng)
+        expected.reinforce(drawn, loser != 1)
+        got = record(store, moves, loser, drawn)
+        assert got.brains[1] == expected
+    assert store.load_brain("shared") == expected == store.rebuild_brain("shared")
+
+
+def test_drawn_balls_must_be_the_seats_own_moves_and_a_refused_game_changes_nothing(store):
+    store.load_or_create_brain("shared", 10)
+    with pytest.raises(ValueError, match="not the moves it played"):
+        record(store, [3, 3, 3, 1], 1, [(10, 3), (4, 3)])  # seat 0's moves, not seat 1's
+    with pytest.raises(StoreError, match="no brain called 'nobody'"):
+        record(store, [3, 3, 3, 1], 1, [(7, 3), (1, 1)], name="nobody")
+    assert store.game_count() == 0 and store.load_brain("shared") == Hats(10)
+    assert store.leaderboard() == []
+
+
+def test_a_brain_grows_when_a_game_reaches_a_hat_it_lacks(store):
+    store.save_brain("shared", Hats(5))
+    got = record(store, [2, 3, 3, 3, 1], 0, [(12, 2), (7, 3), (1, 1)], seat=0)  # seat 0 moved first, lost
+    assert got.brains[0].size == 12 and store.load_brain("shared").size == 12
+    assert store.rebuild_brain("shared") == store.load_brain("shared")
+
+
+def test_self_play_on_one_brain_learns_from_both_seats(store):
+    store.load_or_create_brain("self", 10)
+    got = store.record_game(game="sticks", start=10, opponent="learning", players=("AI 1", "AI 2"),
+                            moves=[3, 3, 3, 1], loser=1, ai_seats=(0, 1),
+                            learning={0: ("self", [(10, 3), (4, 3)]), 1: ("self", [(7, 3), (1, 1)])})
+    brain = store.load_brain("self")
+    assert brain.counts[10, 2] == 2 and brain.counts[4, 2] == 2 and brain.counts[7, 2] == 1
+    assert got.brains[1] == brain and store.rebuild_brain("self") == brain
+
+
+# -- training: the net change merged onto the stored brain --------------------------------------
+def test_merge_net_change_adds_the_runs_change_onto_what_the_brain_learned_meanwhile():
+    rule = HatRule()
+    start = Hats(5).counts
+    trained = start.copy()
+    trained[5] = [9, 1, 4]
+    current = start.copy()
+    current[5] = [1, 3, 1]
+    current[2] = [2, 7, 0]
+    merged = merge_net_change(current, start, trained, rule)
+    assert merged[5].tolist() == [9, 3, 4] and merged[2].tolist() == [2, 7, 0]
+    assert not np.shares_memory(merged, current)
+
+
+def test_merge_net_change_keeps_the_floor_each_and_the_cap():
+    start = Hats(4).counts
+    trained = start.copy()
+    trained[3] = [1, 1, 50]
+    current = start.copy()
+    current[3] = [1, 1, MAX_COUNT - 10]
+    current[4] = [5, 1, 1]
+    trained[4] = [1, 1, 1]  # the run lost 4... from a hat that held 1 at its start: it cannot go below 1
+    start2 = start.copy()
+    start2[4] = [5, 1, 1]
+    merged = merge_net_change(current, start2, trained, HatRule(floor="each"))
+    assert merged[3, 2] == MAX_COUNT
+    assert merged[4].tolist() == [1, 1, 1]
+    trained[4] = [1, 1, 1]
+    current[4] = [2, 1, 1]
+    assert merge_net_change(current, start2, trained, HatRule())[4].tolist() == [1, 1, 1]  # 2 - 4 < 1: floor 1
+    assert merge_net_change(current, start2, trained, HatRule())[0].tolist() == [0, 0, 0]
+    assert merge_net_change(current, start2, trained, HatRule())[1].tolist() == [1, 0, 0]
+
+
+def test_merge_net_change_floor_nonempty_never_empties_a_hat():
+    rule = HatRule(floor="nonempty")
+    start = np.array([[0, 0, 0], [1, 0, 0], [4, 4, 0]])
+    trained = np.array([[0, 0, 0], [1, 0, 0], [0, 4, 0]])  # the run threw away hat 2's ones
+    current = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0]])  # meanwhile games threw away the twos
+    merged = merge_net_change(current, start, trained, rule)
+    assert merged[2].sum() > 0  # both together would leave hat 2 empty: it keeps what it holds
+    assert merged[2].tolist() == [2, 0, 0]
+    trained2 = np.array([[0, 0, 0], [1, 0, 0], [1, 9, 0]])
+    assert merge_net_change(current, start, trained2, rule)[2].tolist() == [0, 5, 0]  # zeros allowed
+
+
+def test_apply_training_merges_onto_the_stored_brain_in_one_transaction(store):
+    store.load_or_create_brain("shared", 10)
+    start = store.load_brain("shared").counts.copy()
+    trained = start.copy()
+    trained[4] = [1, 1, 30]
+    record(store, [1, 3, 3, 3], 0, [(10, 1), (6, 3)])  # meanwhile a game taught hat 10 and hat 6
+    brain = store.apply_training("shared", start, trained, games_trained=1000, curve=[(1, 0.5, 0.25)])
+    assert brain.counts[4].tolist() == [1, 1, 30] and brain.counts[10, 0] == 2 and brain.counts[6, 2] == 2
+    assert store.load_brain("shared") == brain and store.brain_info("shared").games_trained == 1001
+    assert store.last_training_curve("shared") == [(1, 0.5, 0.25)]
+    assert store.rebuild_brain("shared") == brain  # training starts a new generation: still the sum
+
+
+def test_apply_training_that_fails_keeps_nothing(store):
+    store.load_or_create_brain("shared", 10)
+    start = store.load_brain("shared").counts.copy()
+    store._conn.execute("PRAGMA query_only = ON")
+    with pytest.raises(StoreError, match="read-only.*training run"):
+        store.apply_training("shared", start, start + 5, games_trained=10, curve=[(1, 0.5, 0.5)])
+    store._conn.execute("PRAGMA query_only = OFF")
+    assert store.load_brain("shared") == Hats(10) and store.last_training_curve("shared") == []
+
+
+# -- the Nim brain lives in the database too ----------------------------------------------------
+def test_a_nim_brain_is_kept_loaded_and_taught_like_the_sticks_brain(store):
+    brain = store.load_or_create_brain("nim", game="nim", box=(7, 7, 7))
+    assert brain.counts.shape == (511, 7 + 7 + 7) and tuple(brain.game.box) == (7, 7, 7)
+    assert store.brain_info("nim").game == "nim"
+    # Ann takes 2 quarters... Nim here: (1, 1, 0): Ann takes the nickel, AI takes the dime and wins
+    got = store.record_game(game="nim", start="1,1,0", opponent="learning", players=("Ann", "Nim AI"),
+                            moves=["1:1", "2:1"], loser=0, brain="nim",
+                            learning={1: ("nim", [((0, 1, 0), (1, 1))])})
+    row = brain.row((0, 1, 0))
+    assert got.brains[1].counts[row, 0] == 2 and store.load_brain("nim").counts[row, 0] == 2
+    assert store.rebuild_brain("nim") == store.load_brain("nim") or \
+        np.array_equal(store.rebuild_brain("nim").counts, store.load_brain("nim").counts)
+    with pytest.raises(StoreError, match="for nim, not for sticks"):
+        store.load_or_create_brain("nim", 10)
+    store.reset_brain("nim")
+    assert np.array_equal(store.load_brain("nim").counts, brain.counts)

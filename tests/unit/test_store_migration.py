@@ -1,0 +1,83 @@
+"""A database of schema version 1 (the previous release) is migrated to the current version
+without losing a record, a game, a brain or a curve; names v1 kept apart but the new name rule
+joins are kept, with " (2)" added."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from sticks_tui.learn.hats import Hats
+from sticks_tui.store import DB_FILENAME, SCHEMA_VERSION, Store
+from sticks_tui.store.migrations import V1
+
+T = "2025-01-01T00:00:00.000000+00:00"
+
+
+def v1_database(path):
+    """A database built with the v1 DDL exactly, holding what v1 could hold."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
+    for statement in V1:
+        conn.execute(statement)
+    conn.execute("INSERT INTO schema_version VALUES (1, ?)", (T,))
+    for name, w, lo in [("Ann", 2, 1), ("Straße", 1, 0), ("STRASSE", 0, 1), ("Learning AI", 1, 2)]:
+        conn.execute("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?)", (name, w, lo, int(name == "Learning AI"), T, T))
+    games = [("Ann", "Learning AI", 1, "default"), ("Ann", "Learning AI", 1, "default"),
+             ("Ann", "Learning AI", 0, "default"), ("Straße", "STRASSE", 1, None)]
+    for p1, p2, loser, brain in games:
+        conn.execute("INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, "
+                     "loser, brain) VALUES (?, 'sticks', '4', ?, ?, ?, 0, ?, '[3, 1]', ?, ?)",
+                     (T, "learning" if brain else "friend", p1, p2, int(brain is not None), loser, brain))
+    trained = Hats(10)
+    trained.counts[10] = [7, 1, 3]
+    for name, hats in [("default", trained), ("Émile", Hats(4)), ("émile", Hats(5))]:
+        conn.execute("INSERT INTO brains VALUES (?, ?, 3, 1, 1, 1, 'each', ?, 9, ?, ?)",
+                     (name, hats.size, json.dumps(hats.as_lists()), T, T))
+    conn.execute("INSERT INTO training_curves VALUES ('default', ?, '[[1,0.5,0.25]]')", (T,))
+    conn.execute("INSERT INTO training_curves VALUES ('émile', ?, '[[2,0.5,0.5]]')", (T,))
+    conn.commit()
+    conn.close()
+    return trained
+
+
+def test_a_v1_database_is_migrated_without_loss(tmp_path):
+    trained = v1_database(tmp_path / DB_FILENAME)
+    with Store.open(tmp_path) as store:
+        assert store.notices == []
+        versions = store._conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
+        assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
+        board = {p.name: (p.wins, p.losses) for p in store.leaderboard()}
+        assert board == {"Ann": (2, 1), "Straße": (1, 0), "STRASSE (2)": (0, 1), "Learning AI": (1, 2)}
+        assert store.game_count() == 4
+        friendly = store.recent_games("STRASSE (2)")
+        assert len(friendly) == 1 and friendly[0].players == ("Straße", "STRASSE (2)")
+        assert len(store.recent_games("strasse")) == 1  # the key finds the one who kept the name
+        assert store.load_brain("default") == trained and store.brain_info("default").games_trained == 9
+        assert store.brain_record("default") == (1, 2)
+        assert {b.name for b in store.list_brains()} == {"default", "Émile", "émile (2)"}
+        assert store.load_brain("ÉMILE") == Hats(4) and store.load_brain("émile (2)") == Hats(5)
+        assert store.last_training_curve("default") == [(1, 0.5, 0.25)]
+        assert store.last_training_curve("émile (2)") == [(2, 0.5, 0.5)]
+        # and the migrated database works as a new one does
+        got = store.record_game(game="sticks", start=4, opponent="learning", players=("Ann", "Learning AI"),
+                                moves=[3, 1], loser=1, brain="default", learning={1: ("default", [(1, 1)])})
+        assert got.brains[1] == store.load_brain("default") == store.rebuild_brain("default")
+
+
+def test_a_failed_migration_leaves_the_v1_database_as_it_was(tmp_path, monkeypatch):
+    v1_database(tmp_path / DB_FILENAME)
+    from sticks_tui.store import migrations
+
+    def broken(conn):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setitem(migrations.MIGRATIONS, 2, [*migrations.V2[:3], broken])
+    before = sqlite3.connect(tmp_path / DB_FILENAME).execute("SELECT * FROM brains").fetchall()
+    with pytest.raises(Exception, match="disk is full"):
+        Store.open(tmp_path)
+    conn = sqlite3.connect(tmp_path / DB_FILENAME)
+    assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (1,)
+    assert conn.execute("SELECT * FROM brains").fetchall() == before
