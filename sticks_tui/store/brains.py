@@ -2,10 +2,10 @@
 
 A brain is kept as its counts, its rule, and a game tag with its shape:
 - sticks: `Hats` (learn/hats.py); `size` hats of `max_take` balls, counts as ragged JSON lists;
-- nim: the Nim learner (learn/general.py `StateHats` over `NimDescription(box)`); `shape` holds
+- nim: the Nim learner (`Hats(NimRules(box))`); `shape` holds
   the box ("7,7,7"), counts as the full (positions x moves) array.
 What this module needs from a brain object: `.counts` (int64 array), `.rule` (HatRule),
-`.reinforce(drawn, won) -> tuple[HatChange, ...]`, and for Nim `.game.box` and `.n_moves`.
+`.reinforce(drawn, won) -> tuple[HatChange, ...]`, and for Nim `.rules.box` and `.n_moves`.
 
 The brain is the sum of its games: a game's learning is applied to the brain as stored, in the
 same transaction as the game's record (`RecordsMixin.record_game(learning=...)`), and kept in
@@ -24,6 +24,9 @@ from datetime import datetime
 
 import numpy as np
 
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.merge import merge_net_change, sticks_legal
 from sticks_tui.store import brainfile
@@ -57,31 +60,37 @@ def fit_hats(hats: Hats, size: int) -> Hats:
     return Hats(size, hats.max_take, hats.rule, counts)
 
 
+def is_sticks(brain) -> bool:
+    return isinstance(brain, Hats) and isinstance(brain.rules, SticksRules)
+
+
+def is_nim(brain) -> bool:
+    return isinstance(brain, Hats) and isinstance(brain.rules, NimRules)
+
+
 def game_of(brain) -> str:
-    return "sticks" if isinstance(brain, Hats) else "nim"
+    return "sticks" if is_sticks(brain) else "nim"
 
 
 def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
-    from sticks_tui.learn.general import NimDescription, StateHats
-
-    return StateHats(NimDescription(tuple(box)), rule, counts)
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
 
 
 def legal_of(brain) -> np.ndarray:
-    if isinstance(brain, Hats):
+    if is_sticks(brain):
         return sticks_legal(brain.counts.shape)
     cols = np.arange(brain.counts.shape[1])
     return cols[None, :] < np.asarray(brain.n_moves)[:, None]
 
 
 def _validate(brain) -> object:
-    if isinstance(brain, Hats):
+    if is_sticks(brain):
         if not 1 <= brain.size <= brainfile.MAX_HATS:
             raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")
         if brain.counts.shape != (brain.size + 1, brain.max_take) or (brain.counts < 0).any():
             raise StoreError("This brain's counts are damaged (negative, or the wrong shape); it was not saved.")
         return brain
-    if hasattr(brain, "game") and hasattr(brain, "n_moves") and hasattr(getattr(brain, "game"), "box"):
+    if is_nim(brain):
         if (np.asarray(brain.counts) < 0).any():
             raise StoreError("This brain's counts are damaged (negative); it was not saved.")
         return brain
@@ -90,10 +99,10 @@ def _validate(brain) -> object:
 
 def _encode(brain) -> tuple[str, int, int, str | None, str]:
     """(game, size, max_take, shape, counts JSON) of a brain."""
-    if isinstance(brain, Hats):
+    if is_sticks(brain):
         return "sticks", brain.size, brain.max_take, None, json.dumps(brain.as_lists(), separators=(",", ":"))
     counts = np.asarray(brain.counts)
-    return ("nim", counts.shape[0], counts.shape[1], ",".join(map(str, brain.game.box)),
+    return ("nim", counts.shape[0], counts.shape[1], ",".join(map(str, brain.rules.box)),
             json.dumps(counts.tolist(), separators=(",", ":")))
 
 
@@ -117,7 +126,7 @@ def empty_hat(brain) -> str | None:
     legal = legal_of(brain)
     sums = np.where(legal, brain.counts, 0).sum(axis=1)
     for i in np.flatnonzero((sums <= 0) & legal.any(axis=1)):
-        return str(int(i)) if isinstance(brain, Hats) else str(brain.states[int(i)])
+        return str(int(i)) if is_sticks(brain) else str(brain.states[int(i)])
     return None
 
 
@@ -126,8 +135,29 @@ def _finite(x: float) -> float | None:
     return None if x != x or x in (float("inf"), float("-inf")) else x
 
 
-def _curve_json(curve: Sequence[tuple[int, float, float]]) -> str:
-    return json.dumps([[int(g), _finite(a), _finite(w)] for g, a, w in curve], separators=(",", ":"))
+def _curve_points(curve) -> list[CurvePoint]:
+    """CurvePoints from CurvePoints, (games, agreement, win first, win second) or older
+    (games, agreement, win averaged over the seats) tuples."""
+    points = []
+    for p in curve:
+        if isinstance(p, CurvePoint):
+            points.append(p)
+            continue
+        values = tuple(p)
+        if len(values) == 3:  # kept before the seats were told apart: which seat won how often is unknown
+            g, a, _ = values
+            points.append(CurvePoint(int(g), float(a)))
+        elif len(values) == 4:
+            g, a, w1, w2 = values
+            points.append(CurvePoint(int(g), float(a), float(w1), float(w2)))
+        else:
+            raise ValueError(f"A learning-curve point has 3 or 4 values, not {len(values)}.")
+    return points
+
+
+def _curve_json(curve) -> str:
+    return json.dumps([[p.games, _finite(p.agreement), _finite(p.win_first), _finite(p.win_second)]
+                       for p in _curve_points(curve)], separators=(",", ":"))
 
 
 class BrainsMixin:
@@ -208,8 +238,8 @@ class BrainsMixin:
             if max_size is not None and stored.size > max_size:
                 raise StoreError(f"The brain {name!r} has {stored.size} hats; this game uses at most {max_size}. "
                                  "It was left as it is.")
-        elif tuple(stored.game.box) != tuple(box):
-            raise StoreError(f"The Nim brain {name!r} knows piles up to {tuple(stored.game.box)}, not {tuple(box)}; "
+        elif tuple(stored.rules.box) != tuple(box):
+            raise StoreError(f"The Nim brain {name!r} knows piles up to {tuple(stored.rules.box)}, not {tuple(box)}; "
                              "it was left as it is.")
         hat = empty_hat(stored)
         if hat is not None:
@@ -312,14 +342,14 @@ class BrainsMixin:
                 raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); "
                                  "the training run was not kept.")
             start = np.asarray(start_counts, dtype=np.int64)
-            if isinstance(brain, Hats):
+            if is_sticks(brain):
                 if start.shape[0] > brain.counts.shape[0]:
                     brain = fit_hats(brain, start.shape[0] - 1)
                 merged = merge_net_change(brain.counts, start, trained_counts, brain.rule)
                 brain = Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
             else:
                 merged = merge_net_change(brain.counts, start, trained_counts, brain.rule, legal_of(brain))
-                brain = nim_brain(brain.game.box, brain.rule, merged)
+                brain = nim_brain(brain.rules.box, brain.rule, merged)
             self._put(conn, name, brain, games_trained, replace=False)
             if curve is not None:
                 self._put_curve(conn, name, curve)
@@ -431,15 +461,14 @@ class BrainsMixin:
         with self._write(f"save the training curve of {brain!r}") as conn:
             self._put_curve(conn, brain, curve)
 
-    def last_training_curve(self, brain: str) -> list[tuple[int, float, float]]:
-        """(games done, agreement, win probability vs perfect) points; [] if never trained."""
+    def last_training_curve(self, brain: str) -> list[CurvePoint]:
+        """The points of `brain`'s last training run; [] if never trained."""
         with self._read(f"read the training curve of {brain!r}") as conn:
             row = conn.execute("SELECT points FROM training_curves WHERE key = ?", (name_key(brain),)).fetchone()
         if row is None:
             return []
         nan = float("nan")
-        return [(int(g), nan if a is None else float(a), nan if w is None else float(w))
-                for g, a, w in json.loads(row[0])]
+        return _curve_points([tuple(nan if v is None else v for v in point) for point in json.loads(row[0])])
 
 
 def _plain(x):

@@ -55,11 +55,12 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-def now() -> str:
-    """The store's clock (UTC, ISO 8601); tests pin it by patching `sticks_tui.store.db._now`."""
-    from sticks_tui.store import db
+#: The store's clock (UTC, ISO 8601); tests pin it by replacing `sticks_tui.store.connection.clock`.
+clock = utc_now
 
-    return db._now()
+
+def now() -> str:
+    return clock()
 
 
 def parse_time(text: str | None) -> datetime | None:

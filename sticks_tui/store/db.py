@@ -47,7 +47,6 @@ from sticks_tui.store.connection import (
     reason,
     resolve_data_dir,
     rollback,
-    utc_now,
 )
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
@@ -63,7 +62,6 @@ from sticks_tui.store.records import (
     replay,
 )
 
-_now = utc_now  # the clock every timestamp comes from (one place to pin it in tests)
 MEMORY_ONLY = "Records and brains are kept only until you quit."
 
 

@@ -15,6 +15,7 @@ apostrophe in CSV, the usual guard: a pupil's name is never executed.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -154,6 +155,8 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     """
     rows = []
     for point in points:
+        if dataclasses.is_dataclass(point):
+            point = dataclasses.astuple(point)
         if len(point) == 3:
             games, agreement, win = point
             first = second = None

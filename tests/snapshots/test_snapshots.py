@@ -2,7 +2,7 @@
 
 Frozen here:
 - randomness: the app's seed, seeded training runs (the numba kernel is deterministic for a seed);
-- time: the store's clock (`_now`) and the timezone (UTC), so "last played" and "updated" never move;
+- time: the store's clock (`store.connection.clock`) and the timezone (UTC), so "last played" and "updated" never move;
 - the data directory's path (a fresh tmp_path each run) in the records summary;
 - the game screen's timers: the sticks just taken stay "leaving" and the heatmap's flash stays on;
 - cursor blink in Inputs;
@@ -29,7 +29,7 @@ from sticks_tui.learn.analysis import quick_scores
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig, TrainingResult, train
 from sticks_tui.store import Store
-from sticks_tui.store import db as store_db
+from sticks_tui.store import connection as store_connection
 from sticks_tui.ui.app import SticksApp
 from sticks_tui.ui.screens import game as game_module
 
@@ -47,7 +47,7 @@ def frozen(monkeypatch):
     old_tz = os.environ.get("TZ")
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-    monkeypatch.setattr(store_db, "_now", lambda: "2024-05-01T12:30:00.000000+00:00")
+    monkeypatch.setattr(store_connection, "clock", lambda: "2024-05-01T12:30:00.000000+00:00")
     monkeypatch.setattr(Store, "location", property(lambda self: "~/.local/share/sticks-tui/sticks.db"))
     monkeypatch.setattr(game_module, "LEAVE_SECONDS", 10_000)
     monkeypatch.setattr(game_module, "FLASH_SECONDS", 10_000)

@@ -28,7 +28,7 @@ def trained_brain(data_dir):
     result = train(TrainingConfig(sticks=20, games=50_000, seed=1), brain=Hats(100))
     with Store.open(data_dir) as store:
         store.save_brain("default", result.brain, games_trained=50_000)
-        store.save_training_curve("default", [(p.games, p.agreement, p.win_vs_perfect) for p in result.curve])
+        store.save_training_curve("default", result.curve)
     return result.brain
 
 

@@ -219,7 +219,7 @@ def test_the_trained_computer_trains_plays_and_is_saved(tmp_path):
     with Store.open(tmp_path / "data") as store:
         info = store.brain_info("trained")
         assert info.size == 12 and info.games_trained == 3001
-        assert store.last_training_curve("trained")[-1][0] == 3000
+        assert store.last_training_curve("trained")[-1].games == 3000
         assert store.load_brain("default") is None  # option 3 leaves the learning AI's brain alone
         assert store.recent_games()[0].opponent == "trained"
 

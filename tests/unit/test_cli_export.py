@@ -24,7 +24,7 @@ def data(tmp_path, monkeypatch):
         hats = Hats(10)
         hats.counts[6] = [5, 1, 1]
         store.save_brain("default", hats, 40)
-        store.save_training_curve("default", [(0, 0.0, 0.3), (100, 0.5, 0.7)])
+        store.save_training_curve("default", [(0, 0.0, 0.3, 0.3), (100, 0.5, 0.7, 0.7)])
         store.record_game(game="sticks", start="10", opponent="learning", players=("Ann", "Learning AI"),
                           moves=[3, 3, 3, 1], loser=1, brain="default")
         store.record_game(game="sticks", start="10", opponent="friend", players=("Bob", "Ann"),

@@ -42,7 +42,7 @@ def learned_hats() -> Hats:
 def store(tmp_path):
     with Store.open(tmp_path / "data") as store:
         store.save_brain("class 4B", learned_hats(), 250)
-        store.save_training_curve("class 4B", [(0, 0.25, 0.1), (1000, 0.5, float("nan")), (2000, 1.0, 0.9)])
+        store.save_training_curve("class 4B", [(0, 0.25, 0.1), (1000, 0.5, float("nan")), (2000, 1.0, 0.8, 1.0)])
         store.record_game(game="sticks", start="10", opponent="learning", players=("Ann", "Learning AI"),
                           moves=[3, 3, 3, 1], loser=1, brain="class 4B")
         store.record_game(game="sticks", start="10", opponent="friend", players=("=cmd|' /C calc'!A0", "Bob"),

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.store import (
     DB_FILENAME,
@@ -179,7 +180,7 @@ def test_brains_save_load_list_and_games_trained_adds_up(store):
 
 def test_copy_rename_reset_delete(store):
     store.save_brain("default", trained(), 10)
-    store.save_training_curve("default", [(0, 0.25, 0.0), (10, 0.5, 0.125)])
+    store.save_training_curve("default", [(0, 0.25, 0.0, 0.0), (10, 0.5, 0.125, 0.125)])
     store.copy_brain("default", "trained 1M games")
     assert store.load_brain("trained 1M games") == trained()
     with pytest.raises(StoreError, match="already exists"):
@@ -189,7 +190,7 @@ def test_copy_rename_reset_delete(store):
     game(store, loser=0)
     store.rename_brain("default", "main")
     assert store.load_brain("default") is None and store.load_brain("main") == trained()
-    assert store.brain_record("main") == (1, 0) and store.last_training_curve("main")[1] == (10, 0.5, 0.125)
+    assert store.brain_record("main") == (1, 0) and store.last_training_curve("main")[1] == CurvePoint(10, 0.5, 0.125, 0.125)
     with pytest.raises(StoreError, match="already exists"):
         store.rename_brain("main", "trained 1M games")
     store.reset_brain("main")
@@ -222,9 +223,9 @@ def test_forty_printable_characters_make_a_good_name(store):
 def test_training_curve_round_trips_and_the_last_run_replaces_the_previous(store):
     assert store.last_training_curve("default") == []
     store.save_training_curve("default", [(0, 0.1, 0.2)])
-    curve = [(0, 0.0, 0.0), (256, 0.5, 0.25), (100_000, 1.0, 0.875)]
+    curve = [(0, 0.0, 0.0, 0.0), (256, 0.5, 0.25, 0.5), (100_000, 1.0, 0.875, 0.75)]
     store.save_training_curve("default", curve)
-    assert store.last_training_curve("default") == curve
+    assert store.last_training_curve("default") == [CurvePoint(*p) for p in curve]
 
 
 def test_load_or_create_brain_creates_saves_and_grows(store):

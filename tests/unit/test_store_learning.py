@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine.events import HatChange
+from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import Store, StoreError
@@ -152,10 +153,10 @@ def test_apply_training_merges_onto_the_stored_brain_in_one_transaction(store):
     trained = start.copy()
     trained[4] = [1, 1, 30]
     record(store, [1, 3, 3, 3], 0, [(10, 1), (6, 3)])  # meanwhile a game taught hat 10 and hat 6
-    brain = store.apply_training("shared", start, trained, games_trained=1000, curve=[(1, 0.5, 0.25)])
+    brain = store.apply_training("shared", start, trained, games_trained=1000, curve=[(1, 0.5, 0.25, 0.25)])
     assert brain.counts[4].tolist() == [1, 1, 30] and brain.counts[10, 0] == 2 and brain.counts[6, 2] == 2
     assert store.load_brain("shared") == brain and store.brain_info("shared").games_trained == 1001
-    assert store.last_training_curve("shared") == [(1, 0.5, 0.25)]
+    assert store.last_training_curve("shared") == [CurvePoint(1, 0.5, 0.25, 0.25)]
     assert store.rebuild_brain("shared") == brain  # training starts a new generation: still the sum
 
 
@@ -172,7 +173,7 @@ def test_apply_training_that_fails_keeps_nothing(store):
 # -- the Nim brain lives in the database too ----------------------------------------------------
 def test_a_nim_brain_is_kept_loaded_and_taught_like_the_sticks_brain(store):
     brain = store.load_or_create_brain("nim", game="nim", box=(7, 7, 7))
-    assert brain.counts.shape == (511, 7 + 7 + 7) and tuple(brain.game.box) == (7, 7, 7)
+    assert brain.counts.shape == (511, 7 + 7 + 7) and tuple(brain.rules.box) == (7, 7, 7)
     assert store.brain_info("nim").game == "nim"
     # Ann takes 2 quarters... Nim here: (1, 1, 0): Ann takes the nickel, AI takes the dime and wins
     got = store.record_game(game="nim", start="1,1,0", opponent="learning", players=("Ann", "Nim AI"),

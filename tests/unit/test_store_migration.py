@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import DB_FILENAME, SCHEMA_VERSION, Store
 from sticks_tui.store.migrations import V1
@@ -59,8 +60,8 @@ def test_a_v1_database_is_migrated_without_loss(tmp_path):
         assert store.brain_record("default") == (1, 2)
         assert {b.name for b in store.list_brains()} == {"default", "Émile", "émile (2)"}
         assert store.load_brain("ÉMILE") == Hats(4) and store.load_brain("émile (2)") == Hats(5)
-        assert store.last_training_curve("default") == [(1, 0.5, 0.25)]
-        assert store.last_training_curve("émile (2)") == [(2, 0.5, 0.5)]
+        assert [(p.games, p.agreement) for p in store.last_training_curve("default")] == [(1, 0.5)]  # seats unknown in v1
+        assert [(p.games, p.agreement) for p in store.last_training_curve("émile (2)")] == [(2, 0.5)]
         # and the migrated database works as a new one does
         got = store.record_game(game="sticks", start=4, opponent="learning", players=("Ann", "Learning AI"),
                                 moves=[3, 1], loser=1, brain="default", learning={1: ("default", [(1, 1)])})

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError, name_key
 from sticks_tui.store.brainfile import encode
@@ -43,8 +44,8 @@ def test_brains_match_by_the_key_everywhere(store, tmp_path, typed, other):
         store.copy_brain(typed, other)
     store.rename_brain(other, other)  # a change of spelling only
     assert [b.name for b in store.list_brains()] == [other]
-    store.save_training_curve(typed, [(1, 0.5, 0.5)])
-    assert store.last_training_curve(other) == [(1, 0.5, 0.5)]
+    store.save_training_curve(typed, [(1, 0.5, 0.5, 0.5)])
+    assert store.last_training_curve(other) == [CurvePoint(1, 0.5, 0.5, 0.5)]
     store.reset_brain(typed)
     store.delete_brain(typed)
     assert store.list_brains() == []
