@@ -153,11 +153,15 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
     floor = rule_doc.get("floor", "each")
     if floor not in FLOOR_RULES:
         raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
+    numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
     try:
-        rule = HatRule(start_balls=rule_doc.get("start_balls", 1), win_reward=rule_doc.get("win_reward", 1),
-                       loss_penalty=rule_doc.get("loss_penalty", 1), floor=floor)
+        rule = HatRule(floor=floor, **numbers)
     except ValueError as exc:
-        raise refuse(f"its rule is not valid: {clip(str(exc), 2 * ECHO_LIMIT)}") from None
+        why = str(exc)
+        for value in numbers.values():  # the rule's own message spells the value out: name a huge one instead
+            if _is_int(value) and 200 < value.bit_length() < 14_000:  # str() refuses more than 4,300 digits
+                why = why.replace(str(value), shown(value))
+        raise refuse(f"its rule is not valid: {clip(why, 2 * ECHO_LIMIT)}") from None
 
     rows = doc.get("hats")
     if not isinstance(rows, list):
