@@ -78,14 +78,14 @@ MENU_ERROR = "Please enter a number between 1 and 3."
 TAKE_PROMPT = "{name}: How many sticks do you take (1-%d)? " % MAX_TAKE
 TAKE_ERROR = "Please enter a number between 1 and {top}"
 TAKE_ERROR_ONE = "Please enter 1."
+AGAIN_PROMPT = "Play again (y/n)? "
+AGAIN_ERROR = "Please answer y or n."
+TRAINING = "Training AI, please wait..."
 
 
 def take_error(top: int) -> str:
     """The error for a refused take: seed 002's words, or "Please enter 1." when only 1 is allowed."""
     return TAKE_ERROR_ONE if top == 1 else TAKE_ERROR.format(top=top)
-AGAIN_PROMPT = "Play again (y/n)? "
-AGAIN_ERROR = "Please answer y or n."
-TRAINING = "Training AI, please wait..."
 
 
 class EndOfInput(Exception):
