@@ -91,27 +91,57 @@ NEEDS_STORE = pytest.mark.xfail(
            "brainfile.read_brain_file(path) instead of open(); remove this marker when it does")
 
 
+def import_watching_the_fifo(tmp_path: Path, fifo: Path):
+    """Run `brain import FIFO`; return (result, whether it opened the FIFO).
+
+    While it runs, try to open the FIFO's write end without blocking: that only succeeds when a
+    reader holds it open, i.e. the command opened the FIFO and would wait there forever. Opening
+    and closing the write end then ends its wait (it reads an empty file), so the test never hangs.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_DRIVER"}
+    proc = subprocess.Popen(sticks_command() + ["--data-dir", str(tmp_path / "data"), "brain", "import", str(fifo),
+                                                "x"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    opened = False
+    try:
+        while proc.poll() is None:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                opened = True
+            except OSError:  # ENXIO: no reader has it open (yet)
+                pass
+            try:
+                proc.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                pass
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), opened
+
+
 @NEEDS_STORE
-@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "directory"])
-def test_brain_import_refuses_what_is_not_a_regular_file_without_waiting(tmp_path, kind):
-    if kind == "fifo":
-        path = tmp_path / "brain.json"
-        os.mkfifo(path)
-        reason = "named pipe"
-    elif kind == "directory":
+def test_brain_import_of_a_fifo_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "brain.json"
+    os.mkfifo(fifo)
+    result, opened = import_watching_the_fifo(tmp_path, fifo)
+    assert not opened, "the command opened the FIFO (and would have waited forever for a writer)"
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "named pipe" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@NEEDS_STORE
+@pytest.mark.parametrize("kind", ["/dev/zero", "directory"])
+def test_brain_import_refuses_a_device_or_a_directory(tmp_path, kind):
+    if kind == "directory":
         path = tmp_path / "folder"
         path.mkdir()
         reason = "is a directory"
     else:
         path = Path(kind)
         reason = "device"
-    try:
-        result = run(tmp_path, "brain", "import", str(path), "x", timeout=20)
-    finally:
-        if kind == "fifo":  # let a reader stuck on the FIFO go
-            try:
-                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
+    result = run(tmp_path, "brain", "import", str(path), "x")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert reason in result.stderr and len(result.stderr.splitlines()) == 1
