@@ -23,8 +23,12 @@
 Decisions where the seeds are silent (kept in one place so the README and tests can cite them):
 - The take prompt always reads "(1-3)", as every seed transcript does even with 1 or 2 sticks
   left; a number larger than the sticks left is refused with "Please enter a number between 1 and
-  2" (the error names the range that is really open). The take error has no full stop, the heap
-  error has one: both exactly as seed 002 prints them.
+  2" (the error names the range that is really open), and with one stick left "Please enter 1."
+  (issue 10; the seeds are silent). The take error has no full stop, the heap error has one: both
+  exactly as seed 002 prints them.
+- A stored brain with an empty hat (no balls left: it could not move from that heap) is refused
+  with a message on stderr; the game goes on with a fresh AI that is not kept, and the stored
+  brain is left as it is.
 - The menu is skipped when the mode is given up front (`mode=` / `--mode`): seed 002's Night-1
   transcripts (friend games) have no menu, and this reproduces them exactly.
 - "Play again (y/n)? " follows every game, friend games too; a new game keeps the heap and opponent.
@@ -74,9 +78,15 @@ MENU_PROMPT = "Which option do you take (1-3)? "
 MENU_ERROR = "Please enter a number between 1 and 3."
 TAKE_PROMPT = "{name}: How many sticks do you take (1-%d)? " % MAX_TAKE
 TAKE_ERROR = "Please enter a number between 1 and {top}"
+TAKE_ERROR_ONE = "Please enter 1."
 AGAIN_PROMPT = "Play again (y/n)? "
 AGAIN_ERROR = "Please answer y or n."
 TRAINING = "Training AI, please wait..."
+
+
+def take_error(top: int) -> str:
+    """The error for a refused take: seed 002's words, or "Please enter 1." when only 1 is allowed."""
+    return TAKE_ERROR_ONE if top == 1 else TAKE_ERROR.format(top=top)
 
 
 class EndOfInput(Exception):
@@ -164,6 +174,10 @@ class ClassicGame:
 
     # -- the program ---------------------------------------------------------------------------
     def run(self) -> int:
+        """Play until the person stops; 0, or 130 after Ctrl-C.
+
+        A failed write is not caught here: it goes up to the caller (cli.main reports it once).
+        """
         try:
             for notice in getattr(self.store, "notices", []):
                 self.warn(f"sticks-tui: {notice}")
@@ -177,18 +191,16 @@ class ClassicGame:
             while True:
                 self.play_one(mode, heap)
                 if not self.ask_yes_no(AGAIN_PROMPT):
-                    return 0
+                    status = 0
+                    break
         except EndOfInput:
             self.say()
-            return 0
+            status = 0
         except KeyboardInterrupt:
             self.say()
-            return 130
-        finally:
-            try:
-                self.stdout.flush()
-            except (BrokenPipeError, ValueError):
-                pass
+            status = 130
+        self.stdout.flush()
+        return status
 
     def prepare_ai(self, mode: str, heap: int) -> None:
         if mode == "friend":
@@ -210,6 +222,15 @@ class ClassicGame:
         if self.store is not None:
             self.hats = self.try_store(
                 lambda: self.store.load_or_create_brain(self.brain_name, heap, MAX_TAKE))
+        if self.hats is not None:
+            from sticks_tui.store import StoreError
+            from sticks_tui.store.brainfile import require_playable
+
+            try:  # a brain with an empty hat cannot move from that heap: refuse it, never overwrite it
+                require_playable(self.hats, self.brain_name, getattr(self.store, "location", None))
+            except StoreError as exc:
+                self.warn(f"sticks-tui: {exc} This game's AI starts fresh and is not kept.")
+                self.hats = None
         if self.hats is None:  # no store, or it failed: a fresh AI that is not kept
             self.hats = Hats(heap, MAX_TAKE)
             self.save_as = None
@@ -241,7 +262,7 @@ class ClassicGame:
                 if game.waiting_for_human:
                     top = min(MAX_TAKE, game.state.heap)
                     take = self.ask_number(TAKE_PROMPT.format(name=game.current.name), 1, top,
-                                           TAKE_ERROR.format(top=top))
+                                           take_error(top))
                     game.play(take)
                 else:
                     game.step()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 
@@ -31,6 +33,123 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Writing to standard output or standard error failed (a full disk, a closed stream...).
+
+    A reader that went away (a broken pipe) is not an OutputError: that ends the command quietly.
+    """
+
+    def __init__(self, stream: str, cause: BaseException) -> None:
+        self.stream = stream
+        self.cause = cause
+        super().__init__(f"{stream}: {cause}")
+
+    @property
+    def reason(self) -> str:
+        if isinstance(self.cause, OSError) and self.cause.errno == errno.EBADF:
+            return f"standard {'output' if self.stream == 'stdout' else 'error'} is closed"
+        if isinstance(self.cause, OSError) and self.cause.strerror:
+            return self.cause.strerror
+        return str(self.cause) or type(self.cause).__name__
+
+
+class _GuardedStream:
+    """A text stream whose write failures become OutputError and whose unencodable text is escaped.
+
+    Every command writes through these (cli.main installs them as sys.stdout and sys.stderr), so
+    a closed or full stream is handled once, here, rather than in each command.
+    """
+
+    def __init__(self, stream, label: str) -> None:
+        self._stream = stream
+        self._label = label
+
+    def _guard(self, action, *args):
+        try:
+            return action(*args)
+        except BrokenPipeError:
+            raise
+        except UnicodeError:
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: the stream was closed under us
+            raise OutputError(self._label, exc) from None
+
+    def write(self, text: str) -> int:
+        try:
+            return self._guard(self._stream.write, text)
+        except UnicodeEncodeError:  # a name the stream's encoding cannot show (PYTHONIOENCODING=ascii)
+            encoding = getattr(self._stream, "encoding", None) or "utf-8"
+            safe = text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+            return self._guard(self._stream.write, safe)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _reserve_standard_fds() -> None:
+    """Put /dev/null (read-only) on a closed fd 0, 1 or 2, and give Python streams for them.
+
+    Otherwise the next file opened (the database) would take the closed fd's number. A write to
+    the reserved fd fails (EBADF), which is reported as "standard output is closed"; a read gives
+    end of input.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stdin is None:
+        sys.stdin = open(0, "r", closefd=False, encoding="utf-8", errors="replace")
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", closefd=False, encoding="utf-8", errors="backslashreplace")
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False, encoding="utf-8", errors="backslashreplace")
+    if sys.stdin is sys.__stdin__ and getattr(sys.stdin, "errors", None) == "strict":
+        try:  # typed text the input encoding cannot decode (PYTHONIOENCODING=ascii) is replaced, not fatal
+            sys.stdin.reconfigure(errors="replace")
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            pass
+
+
+def _discard(stream) -> None:
+    """Point a stream that failed at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return  # not a real file (a test's StringIO): nothing will flush it at exit
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except OSError:
+        pass
+
+
+def _has_terminal() -> bool:
+    """True when stdin, stdout and stderr (where Textual draws) are all terminals."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        try:
+            if stream is None or not stream.isatty():
+                return False
+        except (AttributeError, ValueError, OSError):
+            return False
+    return True
+
+
+NO_TERMINAL = ("sticks-tui: the full-screen app needs a terminal (stdin, stdout and stderr); "
+               "without one, play `sticks-tui classic`, or see `sticks-tui --help`.")
+
+
 def run_app(args: argparse.Namespace) -> int:
     from sticks_tui.ui.app import SticksApp
 
@@ -39,24 +158,85 @@ def run_app(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def _exit_status(code) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)  # sys.exit("message"): the message, status 1
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (argparse's usage errors raise SystemExit(2)).
+
+    Output trouble is handled here, once for every command: a reader that went away ends quietly
+    (status 0); any other failed write to stdout gives one line on stderr and status 1 (status 1
+    and silence if stderr fails too). Nothing ends in a traceback.
+    """
+    _reserve_standard_fds()
+    saved = sys.stdout, sys.stderr
+    guarded = _GuardedStream(saved[0], "stdout"), _GuardedStream(saved[1], "stderr")
+    sys.stdout, sys.stderr = guarded
+    exiting = False
+    try:
+        try:
+            try:
+                status = _dispatch(argv, saved)
+            except SystemExit as exc:
+                exiting = True
+                status = _exit_status(exc.code)
+            except KeyboardInterrupt:
+                status = 130
+            for stream in guarded:
+                stream.flush()
+        except BrokenPipeError:
+            # the reader went away (`sticks-tui records | head`): stop quietly, as command-line tools do
+            _discard(saved[0])
+            status = 0
+        except OutputError as exc:
+            status = _report_output_error(exc, saved)
+    finally:
+        sys.stdout, sys.stderr = saved
+    if exiting:
+        raise SystemExit(status)
+    return status
+
+
+def _report_output_error(exc: OutputError, saved) -> int:
+    _discard(saved[0] if exc.stream == "stdout" else saved[1])
+    if exc.stream == "stdout":
+        err = _GuardedStream(saved[1], "stderr")
+        try:
+            err.write(f"sticks-tui: cannot write the output: {exc.reason}.\n")
+            err.flush()
+        except (OSError, OutputError):
+            _discard(saved[1])  # stderr is unusable too: fail silently
+    return 1
+
+
+def _dispatch(argv: list[str] | None, saved) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler = getattr(args, "handler", run_app)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        if not os.environ.get("TEXTUAL_DRIVER") and not _has_terminal():
+            print(NO_TERMINAL, file=sys.stderr)
+            return 2
+        sys.stdout, sys.stderr = saved  # the app manages the terminal itself
+        return run_app(args)
     try:
-        status = handler(args)
-        sys.stdout.flush()
-        return status
-    except BrokenPipeError:
-        # the reader went away (`sticks-tui records | head`): stop quietly, as command-line tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except KeyboardInterrupt:
-        return 130
-    except ValueError as exc:  # a bad value that slipped past argparse: say it plainly
-        print(f"sticks-tui: {exc}", file=sys.stderr)
-        return 2
+        return handler(args)
+    except (BrokenPipeError, OutputError):
+        raise
+    except Exception as exc:  # a bug: one line, never a traceback in front of a user
+        if os.environ.get("STICKS_TUI_DEBUG"):
+            raise
+        text = str(exc)
+        text = text if len(text) <= 200 else text[:197] + "..."
+        print(f"sticks-tui: unexpected error ({type(exc).__name__}: {text}); this is a bug, please report it "
+              "(set STICKS_TUI_DEBUG=1 to see where it happened).", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 
 from sticks_tui.commands.common import int_in_range
 
@@ -55,11 +53,6 @@ def run(args: argparse.Namespace) -> int:
         game = ClassicGame(store, rng=random.Random(args.seed), mode=args.mode, names=(args.name, args.name2),
                            brain=args.brain, training_games=args.train_games, show_hats=args.show_hats,
                            echo=args.echo)
-        try:
-            return game.run()
-        except BrokenPipeError:  # the reader went away (`| head`): nothing more to say to it
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return 0
+        return game.run()  # a closed or full output is handled once, in cli.main
     finally:
         store.close()

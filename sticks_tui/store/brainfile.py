@@ -16,7 +16,10 @@ floor). Nothing is unpickled or executed. A refusal raises StoreError naming wha
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
@@ -28,6 +31,33 @@ MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits
 MAX_HATS = 1000
 MAX_TAKE_LIMIT = 10
 MAX_GAMES_TRAINED = 10**15
+#: The most characters of the input a message echoes back (a value, a path); longer ones are cut with "...".
+ECHO_LIMIT = 60
+#: Paths come from the person's own command line and must stay recognisable: a longer cap.
+PATH_ECHO_LIMIT = 240
+
+
+def shown(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """`repr(value)`, cut to `limit` characters with "..." (so a 5,000-digit count is not echoed whole)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        digits = len(str(abs(value))) if value.bit_length() < 14_000 else None  # str() of a huge int is refused
+        return f"a {digits:,}-digit number" if digits else f"a {value.bit_length():,}-bit number"
+    try:
+        text = repr(value)
+    except ValueError:  # pragma: no cover - repr of a container of huge ints
+        text = f"a {type(value).__name__}"
+    return clip(text, limit)
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` cut to `limit` characters, ending in "..." when cut."""
+    return text if len(text) <= limit else text[: max(limit - 3, 1)] + "..."
+
+
+def clip_path(path: Any, limit: int = PATH_ECHO_LIMIT) -> str:
+    """A path for a message, cut to `limit` characters keeping its end (the file's name)."""
+    text = str(path)
+    return text if len(text) <= limit else "..." + text[-(limit - 3):]
 
 
 @dataclass(frozen=True)
@@ -68,7 +98,7 @@ def _refuse_constant(name: str) -> Any:
 def decode(data: bytes, source: str = "the file") -> BrainFile:
     """Check a brain file's bytes completely and return the brain, or raise StoreError."""
     def refuse(why: str) -> StoreError:
-        return StoreError(f"Cannot import {source}: {why} Nothing was changed.")
+        return StoreError(f"Cannot import {clip_path(source)}: {why} Nothing was changed.")
 
     if len(data) > MAX_BRAIN_FILE_BYTES:
         raise refuse(f"it is larger than {MAX_BRAIN_FILE_BYTES // 1024} KiB, too big for a brain file.")
@@ -87,47 +117,51 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
             at = f" (line {exc.lineno}, column {exc.colno}: {exc.msg})"
             what = "it is cut short" if exc.pos >= len(text.rstrip()) else "it is not valid JSON"
             raise refuse(f"{what}{at}.") from None
-        raise refuse(f"it holds a value that is not allowed ({exc}).") from None
+        raise refuse(f"it holds a value that is not allowed ({clip(str(exc))}).") from None
     if not isinstance(doc, dict):
         raise refuse("it is not a sticks-tui brain file (expected a JSON object).")
     fmt = doc.get("format")
     if fmt != BRAIN_FORMAT:
-        shown = "no \"format\" field" if fmt is None else f"format {str(fmt)[:40]!r}"
-        raise refuse(f"it is not a sticks-tui brain file ({shown}; expected {BRAIN_FORMAT!r}).")
+        what = "no \"format\" field" if fmt is None else f"format {shown(fmt)}"
+        raise refuse(f"it is not a sticks-tui brain file ({what}; expected {BRAIN_FORMAT!r}).")
     version = doc.get("version")
     if not _is_int(version):
-        raise refuse(f"its version must be a whole number, not {version!r:.40}.")
+        raise refuse(f"its version must be a whole number, not {shown(version)}.")
     if version > BRAIN_VERSION:
-        raise refuse(f"it was written by a newer sticks-tui (brain file version {version}; "
+        raise refuse(f"it was written by a newer sticks-tui (brain file version {shown(version)}; "
                      f"this one reads version {BRAIN_VERSION}).")
     if version < 1:
-        raise refuse(f"its version {version} is not a brain file version.")
+        raise refuse(f"its version {shown(version)} is not a brain file version.")
 
     size = doc.get("size")
     if not _is_int(size) or not 1 <= size <= MAX_HATS:
-        raise refuse(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {size!r:.40}.")
+        raise refuse(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
     max_take = doc.get("max_take")
     if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
-        raise refuse(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {max_take!r:.40}.")
+        raise refuse(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
     games = doc.get("games_trained", 0)
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
-                     f"not {games!r:.40}.")
+                     f"not {shown(games)}.")
 
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict):
         raise refuse("\"rule\" must be an object with start_balls, win_reward, loss_penalty and floor.")
     unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor"}
     if unknown:
-        raise refuse(f"\"rule\" has a field this version does not know: {sorted(unknown)[0]!r:.40}.")
+        raise refuse(f"\"rule\" has a field this version does not know: {shown(sorted(unknown)[0])}.")
     floor = rule_doc.get("floor", "each")
     if floor not in FLOOR_RULES:
-        raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {floor!r:.40}.")
+        raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
+    numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
     try:
-        rule = HatRule(start_balls=rule_doc.get("start_balls", 1), win_reward=rule_doc.get("win_reward", 1),
-                       loss_penalty=rule_doc.get("loss_penalty", 1), floor=floor)
+        rule = HatRule(floor=floor, **numbers)
     except ValueError as exc:
-        raise refuse(f"its rule is not valid: {exc}") from None
+        why = str(exc)
+        for value in numbers.values():  # the rule's own message spells the value out: name a huge one instead
+            if _is_int(value) and 200 < value.bit_length() < 14_000:  # str() refuses more than 4,300 digits
+                why = why.replace(str(value), shown(value))
+        raise refuse(f"its rule is not valid: {clip(why, 2 * ECHO_LIMIT)}") from None
 
     rows = doc.get("hats")
     if not isinstance(rows, list):
@@ -141,21 +175,20 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
         row = rows[n]
         legal = min(max_take, n)
         if not isinstance(row, list):
-            raise refuse(f"hat {n} must be a list of {legal} counts, not {row!r:.40}.")
+            raise refuse(f"hat {n} must be a list of {legal} counts, not {shown(row)}.")
         if len(row) != legal:
             raise refuse(f"hat {n} must hold {legal} counts (balls 1 to {legal}), not {len(row)}.")
         for ball, count in enumerate(row, start=1):
             if not _is_int(count):
-                raise refuse(f"hat {n}, ball {ball}: a count is a whole number, not {count!r:.40}.")
+                raise refuse(f"hat {n}, ball {ball}: a count is a whole number, not {shown(count)}.")
             if count > MAX_COUNT:
-                digits = str(count)
-                shown = digits if len(digits) <= 24 else f"{digits[:8]}... ({len(digits)} digits)"
-                raise refuse(f"hat {n}, ball {ball}: the count {shown} is too large (at most {MAX_COUNT:,}).")
+                raise refuse(f"hat {n}, ball {ball}: the count {shown(count)} is too large "
+                             f"(at most {MAX_COUNT:,}).")
             lowest = 1 if floor == "each" else 0
             if count < lowest:
                 why = "every hat keeps at least one ball of each number" if floor == "each" \
                     else "a count cannot be negative"
-                raise refuse(f"hat {n}, ball {ball}: the count is {count}, but {why}.")
+                raise refuse(f"hat {n}, ball {ball}: the count is {shown(count)}, but {why}.")
         if sum(row) < 1:
             raise refuse(f"hat {n} is empty, but every hat keeps at least one ball.")
 
@@ -164,6 +197,91 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
         try:
             name = validate_name(name)
         except InvalidName as exc:
-            raise refuse(f"its \"name\" is not usable: {exc}") from None
+            raise refuse(f"its \"name\" is not usable: {clip(str(exc), 2 * ECHO_LIMIT)}") from None
     hats = Hats.from_lists(rows, max_take=max_take, rule=rule)
     return BrainFile(name, hats, games)
+
+
+def empty_hat(hats: Hats) -> int | None:
+    """The first hat with no legal ball in it (the AI could not move from that heap), or None."""
+    for n in range(1, hats.size + 1):
+        if int(hats.counts[n, : hats.legal(n)].sum()) < 1:
+            return n
+    return None
+
+
+def require_playable(hats: Hats, name: str | None = None, location: str | None = None) -> None:
+    """Raise StoreError if any hat of `hats` is empty; the message says which and what to do."""
+    n = empty_hat(hats)
+    if n is None:
+        return
+    which = f"The brain {shown(name)}" if name is not None else "This brain"
+    where = f" in {clip_path(location)}" if location else ""
+    fix = (f" Reset it (`sticks-tui brain reset {name}`) or delete it." if name is not None
+           else " Reset it or delete it.")
+    raise StoreError(f"{which}{where} cannot play: hat {n} is empty, so the AI has no move with {n} "
+                     f"{'stick' if n == 1 else 'sticks'} left.{fix}")
+
+
+def read_brain_file(path: str | os.PathLike) -> BrainFile:
+    """Read and check a brain file, or raise StoreError saying why (nothing is changed either way).
+
+    Only a regular file is read: a FIFO (which would wait forever for a writer), a device such as
+    /dev/zero, a directory or a socket is refused before it is opened. The file is opened without
+    blocking and checked again, so it cannot be swapped for a FIFO in between; at most
+    MAX_BRAIN_FILE_BYTES + 1 bytes are read.
+    """
+    source = Path(path)
+    shown_path = clip_path(source)
+
+    def cannot(why: str) -> StoreError:
+        return StoreError(f"Cannot read the brain file {shown_path}: {why}. Nothing was changed.")
+
+    def kind(mode: int) -> str:
+        if stat.S_ISDIR(mode):
+            return "it is a directory"
+        if stat.S_ISFIFO(mode):
+            return "it is a named pipe (FIFO), not a file"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            return "it is a device, not a file"
+        if stat.S_ISSOCK(mode):
+            return "it is a socket, not a file"
+        return "it is not a regular file"
+
+    try:
+        before = os.stat(source)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        raise cannot(_os_reason(exc)) from None
+    if not stat.S_ISREG(before.st_mode):
+        raise cannot(kind(before.st_mode))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(source, flags)
+    except OSError as exc:
+        raise cannot(_os_reason(exc)) from None
+    try:
+        after = os.fstat(fd)
+        if not stat.S_ISREG(after.st_mode):
+            raise cannot(kind(after.st_mode))
+        chunks = []
+        left = MAX_BRAIN_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise cannot(_os_reason(exc)) from None
+    finally:
+        os.close(fd)
+    return decode(data, str(source))
+
+
+def _os_reason(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "there is no such file"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return clip(str(exc))

@@ -245,7 +245,8 @@ def test_junk_input_gets_the_prompts_error_and_the_question_again():
     assert len(heap_errors) == 5
     assert lines.count("Please enter a number between 1 and 3.") == 2  # the menu
     assert lines.count("Please enter a number between 1 and 3") == 2  # a take (seed 002: no full stop)
-    assert lines.count("Please enter a number between 1 and 1") == 1  # only one stick left
+    assert lines.count("Please enter 1.") == 1  # only one stick left (issue 10: not "between 1 and 1")
+    assert not any("between 1 and 1" in line for line in lines)
     assert "Player 2: How many sticks do you take (1-3)? 2" in lines  # the prompt keeps the seed's (1-3)
     assert lines[-3:] == ["Player 2, you lose.", "Play again (y/n)? maybe", "Please answer y or n."] or \
         lines[-2:] == ["Please answer y or n.", "Play again (y/n)? n"]

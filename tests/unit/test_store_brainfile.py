@@ -170,3 +170,178 @@ def test_a_missing_file_and_a_file_without_a_name(store, tmp_path):
     with pytest.raises(InvalidName, match="does not say its name"):
         store.import_brain(tmp_path / "anon.json")
     assert store.import_brain(tmp_path / "anon.json", "given") == "given"
+
+
+# -- issue 13: echoes are capped, empty hats are refused, only regular files are read --------------
+import os  # noqa: E402
+import socket  # noqa: E402
+import stat  # noqa: E402
+import threading  # noqa: E402
+
+from sticks_tui.store import brainfile  # noqa: E402
+
+HUGE = 10**4000 + 7  # a 4,001-digit number: the most json.loads will parse is 4,300 digits
+LONG = "z" * 5000
+
+
+def rule_field(key, value):
+    return lambda d: d["rule"].update({key: value})
+
+
+ECHOING = {
+    "huge start_balls": with_(rule_field("start_balls", HUGE)),
+    "huge win_reward": with_(rule_field("win_reward", -HUGE)),
+    "huge count": with_(set_count(3, 1, HUGE)),
+    "huge negative count": with_(set_count(3, 1, -HUGE)),
+    "huge version": with_(lambda d: d.update(version=HUGE)),
+    "huge version as text": with_(lambda d: d.update(version=LONG)),
+    "huge size": with_(lambda d: d.update(size=-HUGE)),
+    "huge max_take": with_(lambda d: d.update(max_take=[LONG])),
+    "huge games_trained": with_(lambda d: d.update(games_trained=HUGE)),
+    "long format": with_(lambda d: d.update(format=LONG)),
+    "long floor": with_(rule_field("floor", LONG)),
+    "long unknown rule field": with_(rule_field(LONG, 1)),
+    "long hat": with_(lambda d: d["hats"].__setitem__(2, [LONG])),
+    "long name": with_(lambda d: d.update(name=LONG)),
+    "name with a control character": with_(lambda d: d.update(name="a\x00" + LONG[:30])),
+    "5000 digits": json.dumps(good_doc()).replace("[1, 1, 1]", "[1, " + "9" * 5000 + ", 1]", 1).encode(),
+}
+
+
+@pytest.mark.parametrize("case", list(ECHOING))
+def test_what_a_refusal_echoes_back_is_capped(case):
+    with pytest.raises(StoreError) as info:
+        brainfile.decode(ECHOING[case], "bad.json")
+    message = str(info.value)
+    assert len(message) < 300, message
+    assert "9999999999" not in message and "zzzzzzzzzz" * 7 not in message
+    assert "0000000000" * 7 not in message
+
+
+def test_a_huge_number_is_named_by_its_size_not_spelt_out():
+    assert brainfile.shown(HUGE) == "a 4,001-digit number"
+    assert brainfile.shown(10**20) == repr(10**20)
+    assert brainfile.shown(LONG) == "'" + "z" * 56 + "..."
+    assert len(brainfile.shown(LONG)) == brainfile.ECHO_LIMIT
+
+
+@pytest.mark.parametrize("floor,row", [("each", [0, 0, 0]), ("each", [0, 1, 1]), ("nonempty", [0, 0, 0])])
+def test_a_brain_file_with_an_empty_hat_is_refused(floor, row):
+    data = with_(lambda d: (d["rule"].update(floor=floor), d["hats"].__setitem__(4, row)))
+    with pytest.raises(StoreError, match=r"hat 4.*(empty|at least one ball)"):
+        brainfile.decode(data, "empty.json")
+
+
+def test_require_playable_names_the_empty_hat_and_the_way_out():
+    hats = Hats(10, rule=HatRule(floor="nonempty"))
+    brainfile.require_playable(hats, "default")  # a fresh brain plays
+    hats.counts[6] = 0
+    hats.counts[8] = 0
+    assert brainfile.empty_hat(hats) == 6
+    with pytest.raises(StoreError) as info:
+        brainfile.require_playable(hats, "class 4b", "/data/sticks-tui.db")
+    message = str(info.value)
+    assert "'class 4b'" in message and "/data/sticks-tui.db" in message and "hat 6 is empty" in message
+    assert "sticks-tui brain reset class 4b" in message
+    hats.counts[1, 0] = 0
+    assert brainfile.empty_hat(hats) == 1
+
+
+def test_balls_beyond_the_heap_do_not_make_a_hat_playable():
+    hats = Hats(5)
+    hats.counts[2] = [0, 0, 9]  # ball 3 can never be drawn from hat 2
+    assert brainfile.empty_hat(hats) == 2
+
+
+def test_read_brain_file_reads_a_regular_file_and_follows_a_symlink(tmp_path):
+    path = tmp_path / "brain.json"
+    path.write_text(json.dumps(good_doc()))
+    link = tmp_path / "link.json"
+    link.symlink_to(path)
+    for source in (path, link, str(link)):
+        loaded = brainfile.read_brain_file(source)
+        assert loaded.name == "shared" and loaded.hats == Hats(5) and loaded.games_trained == 10
+
+
+def call_with_timeout(fn, timeout=20):
+    """fn() in a daemon thread: a regression that blocks fails the test instead of hanging the suite."""
+    box = {}
+
+    def run():
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), "blocked: the read waited for a writer"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
+    fifo = tmp_path / "brain.json"
+    os.mkfifo(fifo)
+    try:
+        with pytest.raises(StoreError, match="named pipe") as info:
+            call_with_timeout(lambda: brainfile.read_brain_file(fifo))
+        assert "Nothing was changed" in str(info.value)
+    finally:
+        try:  # unblock a reader a regression might have left waiting
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+
+def test_a_fifo_swapped_in_after_the_check_is_caught_after_opening(tmp_path, monkeypatch):
+    fifo = tmp_path / "brain.json"
+    os.mkfifo(fifo)
+    regular = os.stat(__file__)
+    real_stat = os.stat
+    monkeypatch.setattr(brainfile.os, "stat", lambda p, *a, **k: regular if str(p) == str(fifo)
+                        else real_stat(p, *a, **k))  # the check sees a file; then it becomes a FIFO
+    try:
+        with pytest.raises(StoreError, match="named pipe"):
+            call_with_timeout(lambda: brainfile.read_brain_file(fifo))
+    finally:
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+
+@pytest.mark.parametrize("where,reason", [("/dev/zero", "device"), ("/dev/null", "device"),
+                                          ("dir", "directory"), ("socket", "socket"),
+                                          ("missing.json", "no such file"), ("nul\x00byte", "")])
+def test_anything_but_a_regular_file_is_refused_with_a_reason(tmp_path, where, reason):
+    if where == "dir":
+        path = tmp_path / "a directory"
+        path.mkdir()
+    elif where == "socket":
+        path = tmp_path / "s"
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        assert stat.S_ISSOCK(os.stat(path).st_mode)
+    elif where.startswith("/"):
+        if not os.path.exists(where):
+            pytest.skip(f"no {where} here")
+        path = where
+    else:
+        path = tmp_path / where
+    with pytest.raises(StoreError) as info:
+        call_with_timeout(lambda: brainfile.read_brain_file(path))
+    message = str(info.value)
+    assert message.startswith("Cannot read the brain file ") and reason in message
+    assert "Nothing was changed" in message and len(message) < 400
+
+
+def test_a_long_path_is_cut_in_messages_keeping_its_end(tmp_path):
+    path = tmp_path / ("d" * 200) / ("e" * 200) / "brain.json"
+    with pytest.raises(StoreError) as info:
+        brainfile.read_brain_file(path)
+    message = str(info.value)
+    assert message.startswith("Cannot read the brain file ...") and "/brain.json: " in message
+    assert len(message) < 400
