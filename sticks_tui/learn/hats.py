@@ -115,8 +115,9 @@ def _layout(rules) -> _Layout:
         raise ValueError("Every position with a hat must have a legal move.")
     n_moves = np.array([len(ms) for ms in moves], dtype=np.int64)
     n_moves.flags.writeable = False
-    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves,
-                   max(1, int(n_moves.max())))
+    # a sticks brain keeps a column for every ball up to its max take, even where no heap is that big
+    width = max(1, int(n_moves.max()), int(getattr(rules, "max_take", 0) or 0))
+    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves, width)
 
 
 class Hats:

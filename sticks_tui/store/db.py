@@ -222,12 +222,7 @@ class Store(RecordsMixin, BrainsMixin):
         A refused file raises StoreError saying what is wrong, and changes nothing.
         """
         source = Path(path)
-        try:
-            with open(source, "rb") as fh:
-                data = fh.read(brainfile.MAX_BRAIN_FILE_BYTES + 1)
-        except OSError as exc:
-            raise StoreError(f"Cannot read the brain file {source}: {reason(exc)}.") from None
-        loaded = brainfile.decode(data, str(source))
+        loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
         chosen = name if name is not None else loaded.name
         if chosen is None:
             raise InvalidName(f"The brain file {source} does not say its name; give one.")

@@ -22,7 +22,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from sticks_tui.cli import main
-from sticks_tui.learn.general import PROTOCOLS as NIM_PROTOCOLS
+from sticks_tui.learn.trainer import GAME_PROTOCOLS as NIM_PROTOCOLS
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 from sticks_tui.store import brainfile
