@@ -93,11 +93,11 @@ def chance_bar(count: int, total: int) -> str:
 
 
 LEGEND_ITEMS = (
-    "▁▄█ 78%: chance the ball is drawn",
-    "19k: balls of that number (k=thousand, M=million)",
-    f"{MARK_DRAWN} drawn now",
-    f"{MARK_BESIDE} waiting beside the hat",
-    f"{MARK_UP}{MARK_DOWN} added/thrown away after a game",
+    "▆78%: the chance this ball is drawn",
+    "19k: its balls (k thousand, M million)",
+    f"{MARK_DRAWN} drawn",
+    f"{MARK_BESIDE} beside the hat",
+    f"{MARK_UP}{MARK_DOWN} after a game",
 )
 LEGEND_PERFECT = f"{MARK_PERFECT} perfect move"
 
