@@ -198,18 +198,31 @@ class LearningCurve(Widget):
         return [lo + i * step for i in range(int((hi - lo) / step) + 1)]
 
     # -- drawing ------------------------------------------------------------------------------
-    def legend_lines(self, width: int) -> list[str]:
+    def _legend_items(self) -> list[str]:
         items = []
         for s in self.series:
-            good = [y for x, y in s.points if _finite(x) and _finite(y)]
+            good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
             value = f" {good[-1]:.0%}" if good else ""
             items.append(f"{s.glyph} {s.label}{value}")
+        return items
+
+    def legend_lines(self, width: int) -> list[str]:
+        """Each series' glyph, name and last value, packed into lines of `width`."""
+        items = self._legend_items()
         return pack_legend(max(1, width), tuple(items)) if items else []
+
+    def _name_fits_axis(self, width: int) -> bool:
+        """Whether the x axis's name fits under the axis (else the legend names it)."""
+        axis, ticks = self._axis_lines(max(1, width - Y_LABEL), width)
+        return self.x_label in axis or self.x_label in ticks
 
     def _render_all(self) -> list[list[tuple[str, str]]]:
         """Every line as a list of (text, style class) runs."""
         width, height = self.size
-        legend = self.legend_lines(width)[: max(0, height - 3)]
+        legend = self.legend_lines(width)
+        if self.x_label and self.series and not self._name_fits_axis(width):
+            legend = pack_legend(max(1, width), tuple(self._legend_items()) + (f"x: {self.x_label}",))
+        legend = legend[: max(0, height - 3)]
         plot_h = max(1, height - len(legend) - 2)
         plot_w = max(1, width - Y_LABEL)
         grid: list[list[list[int]]] = [[[] for _ in range(plot_w)] for _ in range(plot_h)]
@@ -270,7 +283,14 @@ class LearningCurve(Widget):
             start = max(0, (plot_w - len(text)) // 2)
             row = lines[len(legend) + r]
             row[1 + start: 1 + start + len(text)] = [(text, "curve--empty")]
-        # x axis: ticks, then their labels (a label that would touch the previous one is left out)
+        axis_line, tick_line = self._axis_lines(plot_w, width)
+        lines.append([(axis_line[:width], "curve--axis")])
+        lines.append([(tick_line.ljust(width)[:width], "curve--axis")])
+        return lines[:height]
+
+    def _axis_lines(self, plot_w: int, width: int) -> tuple[str, str]:
+        """The x axis: its line with ticks, and the line of tick labels (and the axis's name)."""
+        # a label that would touch the previous one is left out
         axis = ["    └"] + ["─"] * plot_w
         labels = [" "] * (plot_w + Y_LABEL)
         last_end = -1
@@ -311,9 +331,7 @@ class LearningCurve(Widget):
             if best >= len(name) + 4:
                 at = best_start + (best - len(name) - 2) // 2
                 axis_line = axis_line[:at] + " " + name + " " + axis_line[at + len(name) + 2:]
-        lines.append([(axis_line[:width], "curve--axis")])
-        lines.append([(tick_line.ljust(width)[:width], "curve--axis")])
-        return lines[:height]
+        return axis_line, tick_line
 
     def render_line(self, y: int) -> Strip:
         width, _ = self.size

@@ -96,10 +96,19 @@ LEGEND_ITEMS = (
     "▆78%: the chance this ball is drawn",
     "19k: its balls (k thousand, M million)",
     f"{MARK_DRAWN} drawn",
-    f"{MARK_BESIDE} beside the hat",
+    f"{MARK_BESIDE} beside",
     f"{MARK_UP}{MARK_DOWN} after a game",
 )
-LEGEND_PERFECT = f"{MARK_PERFECT} perfect move"
+LEGEND_PERFECT = f"{MARK_PERFECT} perfect"
+# the same, in full sentences: used when the hats leave spare rows below them
+LEGEND_LONG = (
+    "▆78%  the chance this ball is drawn; the bar beside it is as tall as that chance",
+    "19k   how many balls of that number the hat holds (k thousand, M million, G billion)",
+    f"{MARK_DRAWN}     the ball being drawn now",
+    f"{MARK_BESIDE}     a ball waiting beside its hat until the game ends",
+    f"{MARK_UP} {MARK_DOWN}   after a game: a ball added (the AI won) or thrown away (it lost)",
+)
+LEGEND_LONG_PERFECT = f"{MARK_PERFECT}     a perfect move: it leaves the other player a losing heap"
 
 
 def pack_legend(width: int, items: tuple[str, ...]) -> list[str]:
@@ -185,17 +194,30 @@ class HatHeatmap(ScrollView, can_focus=True):
         """Width of one hat: its number and one cell per ball."""
         return HAT_LABEL + CELL * self.data.max_take
 
-    def legend_lines(self, width: int | None = None) -> list[str]:
+    def _short_legend(self, width: int) -> list[str]:
         if not self.legend:
             return []
-        width = self.scrollable_content_region.width if width is None else width
         items = LEGEND_ITEMS + ((LEGEND_PERFECT,) if self.show_perfect else ())
         return pack_legend(max(1, width), items)
 
-    def body_height(self) -> int:
-        """Rows left for hats between the pinned header and the pinned legend."""
+    def legend_lines(self, width: int | None = None) -> list[str]:
+        """The legend: short and packed, or in full sentences when the hats leave rows to spare."""
+        if not self.legend:
+            return []
         region = self.scrollable_content_region
-        return max(1, region.height - 1 - len(self.legend_lines(region.width)))
+        width = region.width if width is None else width
+        short = self._short_legend(width)
+        long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
+        if self.data.hats and all(len(line) <= width for line in long):
+            _, rows, fits = self.grid()
+            if fits and region.height - 2 - rows >= len(long):
+                return long
+        return short
+
+    def body_height(self) -> int:
+        """Rows left for hats between the pinned header and the (short) legend."""
+        region = self.scrollable_content_region
+        return max(1, region.height - 1 - len(self._short_legend(region.width)))
 
     def columns(self, width: int | None = None) -> int:
         """As many columns as fit the width, but no more than the hats need to fit the height."""
