@@ -381,6 +381,18 @@ async def test_keys_of_lists_the_screens_active_bindings():
         assert not any("cursor" in what.lower() for _, what in keys_of(app.screen))
 
 
+def test_screen_title():
+    from sticks_tui.ui.screens.help import screen_title
+
+    class GameScreen(Screen):
+        pass
+
+    class TrainDialog(Screen):
+        pass
+
+    assert screen_title(GameScreen()) == "the game screen" and screen_title(TrainDialog()) == "the train dialog"
+
+
 def test_nice_key():
     assert [nice_key(k) for k in ("f1", "shift+tab", "escape", "^q", "t", "enter")] == \
         ["F1", "Shift+Tab", "Esc", "^q", "t", "Enter"]
@@ -438,11 +450,11 @@ async def test_nim_hats_shows_each_move_chance_count_marks_and_summary():
         assert "Likeliest: 4 quarters (99%), a winning move ✓." in summary
         assert "Drawn: ► 1 nickel." in summary
         assert "nickels" in text and "dimes" in text and "quarters" in text
-        assert widget.entry_text((2, 4)) == "█99% 1.5k 4 quarters  ✓"
-        assert widget.entry_text((0, 1)).startswith("►<1%    1 1 nickel")
+        assert widget.entry_text((2, 4)) == "4 quarters █99% 1.5k ✓"
+        assert widget.entry_text((0, 1)) == "1 nickel   ►<1%    1"
         assert not widget.entry_text((1, 1)).endswith(MARK_PERFECT)
         for move in data.moves:
-            assert any(widget.entry_text(move).split("  ")[0].strip() in line for line in lines)
+            assert any(widget.entry_text(move) in line for line in lines)
 
 
 async def test_nim_hats_lost_position_ties_and_narrow():
@@ -458,3 +470,16 @@ async def test_nim_hats_lost_position_ties_and_narrow():
         assert sum(1 for line in lines if "%" in line and ("nickel" in line or "dime" in line or "quarter" in line)) == 6
     with pytest.raises(ValueError):
         NimHatData((1, 0, 0), ((0, 1),), (1, 2))
+
+
+async def test_heatmap_given_data_before_layout_still_shows_the_hat_in_play():
+    counts, perfect = trained_counts()
+    heatmap = HatHeatmap()
+
+    class Early(One):
+        def on_mount(self) -> None:  # before the first layout: the widget has no size yet
+            heatmap.data = HeatmapData(counts=counts, hats=100, max_take=3, perfect=perfect, current=90)
+
+    async with Early(heatmap).run_test(size=(40, 22)) as pilot:
+        await pilot.pause()
+        assert 90 in hat_rows(heatmap) and 1 not in hat_rows(heatmap)

@@ -76,6 +76,16 @@ def nice_key(shown: str) -> str:
     return "+".join(out)
 
 
+def screen_title(screen: Screen) -> str:
+    """'the game screen' for GameScreen, 'the train dialog' for TrainDialog."""
+    import re
+
+    name = type(screen).__name__
+    kind = "dialog" if name.endswith("Dialog") else "screen"
+    words = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", name.removesuffix("Screen").removesuffix("Dialog"))
+    return f"the {' '.join(w.lower() for w in words)} {kind}".replace("  ", " ") if words else f"this {kind}"
+
+
 def losing_heaps(max_take: int = 3, count: int = 4) -> str:
     """'1, 5, 9, 13' for takes of 1-3: the heaps you lose from if the other player plays well."""
     return ", ".join(str(1 + i * (max_take + 1)) for i in range(count))
@@ -157,8 +167,7 @@ class HelpScreen(ModalScreen[None]):
     @classmethod
     def of(cls, screen: Screen, *, max_take: int = 3) -> HelpScreen:
         """The help for `screen`, listing its keys."""
-        title = getattr(screen, "sub_title", "") or type(screen).__name__.removesuffix("Screen").lower()
-        return cls(keys_of(screen), title=title or "this screen", max_take=max_take)
+        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take)
 
     def keys_text(self) -> str:
         if not self.keys:

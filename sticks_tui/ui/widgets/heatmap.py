@@ -255,10 +255,14 @@ class HatHeatmap(ScrollView, can_focus=True):
 
     def watch_data(self, data: HeatmapData) -> None:
         self._update_virtual_size()
+        self._reveal_focus()
+        self.refresh()
+
+    def _reveal_focus(self) -> None:
+        data = self.data
         focus = data.drawn[0] if data.drawn is not None else data.current
         if focus is not None:
             self.reveal_hat(focus)
-        self.refresh()
 
     def watch_show_perfect(self) -> None:
         self._update_virtual_size()
@@ -266,6 +270,8 @@ class HatHeatmap(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._update_virtual_size()
+        # data given before the first layout: scroll once the size (and so the scroll range) is known
+        self.call_after_refresh(self._reveal_focus)
         self.refresh()
 
     def notify_style_update(self) -> None:

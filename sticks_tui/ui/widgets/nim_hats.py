@@ -1,9 +1,9 @@
 """The Nim learner's hat for one position: each legal move's chance and count, the ball just drawn,
 ✓ on the winning moves, and a one-line summary.
 
-    Hat (3, 5, 6): 14 balls of 14 kinds. Likeliest: 2 dimes (64%), a winning move ✓.
-     nickels              dimes                quarters
-     ▂ 7%   90 1 nickel   ▆64% 1.2k 2 dimes ✓  ...
+    Hat (2, 3, 5): 2.5k balls for 10 moves. Likeliest: 4 quarters (91%), a winning move ✓.
+    nickels                   dimes                     quarters
+    1 nickel   ▁<1%    1      1 dime     ▁ 1%   25      4 quarters ▇91% 2.3k ✓
 
 The moves are grouped by pile, one column per pile when the width allows, else one list.
 Each line reads without colour: bar, chance, count, the move in words, and its marks.
@@ -24,7 +24,7 @@ from sticks_tui.engine.nim import PILE_NAMES, coins_word
 from sticks_tui.ui.widgets.heatmap import (MARK_DRAWN, MARK_PERFECT, chance_bar, short_chance,
                                            short_count)
 
-ENTRY = 24  # bar + "64%" + " " + "1.2k" + " " + "10 quarters" + " ✓"
+ENTRY = 24  # "10 quarters" + bar + "64%" + " " + "1.2k" + " ✓"
 GAP = 2
 
 
@@ -138,13 +138,13 @@ class NimHats(ScrollView, can_focus=True):
         self._update_virtual_size()
 
     def entry(self, i: int) -> list[tuple[str, str]]:
-        """One move as (text, style class) runs: '▆64% 1.2k 2 dimes ✓' (► replaces the bar when drawn)."""
+        """One move as (text, style class) runs: '2 dimes    ▆64% 1.2k ✓' (► replaces the bar when drawn)."""
         data = self.data
         move, count, total = data.moves[i], data.counts[i], data.total
         drawn = data.drawn == move
-        runs = [(MARK_DRAWN if drawn else chance_bar(count, total), "nimhats--drawn" if drawn else "nimhats--bar"),
-                (f"{short_chance(count, total)} {short_count(count):>4} {coins_word(*move):<11}",
-                 "nimhats--drawn" if drawn else ""),
+        runs = [(f"{coins_word(*move):<11}", "nimhats--drawn" if drawn else ""),
+                (MARK_DRAWN if drawn else chance_bar(count, total), "nimhats--drawn" if drawn else "nimhats--bar"),
+                (f"{short_chance(count, total)} {short_count(count):>4}", "nimhats--drawn" if drawn else ""),
                 (f" {MARK_PERFECT}" if move in data.winning else "  ", "nimhats--win")]
         return runs
 
