@@ -25,6 +25,7 @@ from textual.widget import Widget
 from sticks_tui.ui.widgets.heatmap import pack_legend, short_count
 
 Y_LABEL = 5  # "100%" and the axis
+STYLE_CLASSES = ("curve--s0", "curve--s1", "curve--s2", "curve--s3")
 GLYPHS = ("●", "▲", "▽", "◆", "■", "○")
 LABEL_AGREEMENT = "agreement with perfect play"
 LABEL_WIN = "chance to beat a perfect player"
@@ -126,6 +127,9 @@ class LearningCurve(Widget):
         self.set_reactive(LearningCurve.x_label, x_label)
         self.set_reactive(LearningCurve.series, tuple(CurveSeries.of(s) for s in series))
         self._cache: tuple | None = None
+        self._styles: dict[str, Style] = {}
+        self._range_key: tuple | None = None
+        self._range: tuple[float, float] = (1.0, 10.0)
 
     # -- data ---------------------------------------------------------------------------------
     @property
@@ -146,10 +150,12 @@ class LearningCurve(Widget):
 
     def watch_series(self) -> None:
         self._cache = None
+        self._range_key = None
         self.refresh()
 
     def watch_x_scale(self) -> None:
         self._cache = None
+        self._range_key = None
         self.refresh()
 
     def watch_x_label(self) -> None:
@@ -161,12 +167,17 @@ class LearningCurve(Widget):
 
     # -- geometry -----------------------------------------------------------------------------
     def _x_range(self) -> tuple[float, float]:
+        """(lowest, highest) x on the axis; remembered for the series and scale it was made for."""
+        key = (id(self.series), self.x_scale)
+        if self._range_key == key:
+            return self._range
         xs = [x for s in self.series for x, y in s.points if _finite(x) and _finite(y)]
         if self.x_scale == "log":
-            top = max([10.0] + xs)
-            return 1.0, top
-        top = max([1.0] + xs)
-        return 0.0, top
+            value = 1.0, max([10.0] + xs)
+        else:
+            value = 0.0, max([1.0] + xs)
+        self._range_key, self._range = key, value
+        return value
 
     def x_to_column(self, x: float, width: int) -> int:
         """The plot column (0 .. width-1) of x."""
@@ -226,30 +237,38 @@ class LearningCurve(Widget):
         plot_h = max(1, height - len(legend) - 2)
         plot_w = max(1, width - Y_LABEL)
         grid: list[list[list[int]]] = [[[] for _ in range(plot_w)] for _ in range(plot_h)]
+        lo, hi = self._x_range()
+        log = self.x_scale == "log"
+        x_span = math.log10(hi) if log else hi - lo
+
+        def to_column(x: float) -> int:  # x_to_column, with the range looked up once
+            if plot_w <= 1 or x_span <= 0:
+                return 0
+            f = math.log10(max(x, 1.0)) / x_span if log else (x - lo) / x_span
+            return max(0, min(plot_w - 1, round(f * (plot_w - 1))))
 
         def row_of(y: float) -> int:
             return plot_h - 1 - max(0, min(plot_h - 1, math.floor(y * (plot_h - 1) + 0.5)))
 
         has_points = False
-        for index, s in enumerate(self.series):
+        series = self.series
+        for index, s in enumerate(series):
             pts = sorted((x, y) for x, y in s.points if _finite(x) and _finite(y))
             if not pts:
                 continue
             has_points = True
-            cols = [(self.x_to_column(x, plot_w), max(0.0, min(1.0, y))) for x, y in pts]
             # one value per column: the last sample that lands there
             at: dict[int, float] = {}
-            for c, y in cols:
-                at[c] = y
+            for x, y in pts:
+                at[to_column(x)] = max(0.0, min(1.0, y))
             known = sorted(at)
+            values: list[float] = []
+            for left, right in zip(known, known[1:]):  # between two samples: a straight line
+                a, b = at[left], at[right]
+                values.extend(a + (b - a) * (c - left) / (right - left) for c in range(left, right))
+            values.append(at[known[-1]])
             previous_row = None
-            for c in range(known[0], known[-1] + 1):
-                if c in at:
-                    y = at[c]
-                else:  # between two samples: interpolate in the axis's own scale
-                    left = max(k for k in known if k < c)
-                    right = min(k for k in known if k > c)
-                    y = at[left] + (at[right] - at[left]) * (c - left) / (right - left)
+            for c, y in enumerate(values, known[0]):
                 r = row_of(y)
                 span = (r, r) if previous_row is None else (min(r, previous_row), max(r, previous_row))
                 for rr in range(span[0], span[1] + 1):  # a steep rise stays joined
@@ -275,7 +294,7 @@ class LearningCurve(Widget):
                     runs.append(("─" if r == plot_h - 1 else " ", "curve--axis"))
                 else:  # where lines overlap, their glyphs take turns column by column
                     who = here[c % len(here)]
-                    runs.append((self.series[who].glyph, f"curve--s{who % 4}"))
+                    runs.append((series[who].glyph, STYLE_CLASSES[who % 4]))
             lines.append(runs)
         if not has_points and plot_h >= 1:
             r = plot_h // 2 if plot_h > 1 else 0
@@ -286,7 +305,16 @@ class LearningCurve(Widget):
         axis_line, tick_line = self._axis_lines(plot_w, width)
         lines.append([(axis_line[:width], "curve--axis")])
         lines.append([(tick_line.ljust(width)[:width], "curve--axis")])
-        return lines[:height]
+        merged = []
+        for line in lines[:height]:  # one run per stretch of one style: fewer segments to draw
+            runs: list[tuple[str, str]] = []
+            for text, cls in line:
+                if runs and runs[-1][1] == cls:
+                    runs[-1] = (runs[-1][0] + text, cls)
+                else:
+                    runs.append((text, cls))
+            merged.append(runs)
+        return merged
 
     def _axis_lines(self, plot_w: int, width: int) -> tuple[str, str]:
         """The x axis: its line with ticks, and the line of tick labels (and the axis's name)."""
@@ -338,17 +366,23 @@ class LearningCurve(Widget):
         if self._cache is None or self._cache[0] != tuple(self.size):
             self._cache = (tuple(self.size), self._render_all())
         lines = self._cache[1]
-        base = self.rich_style
+        styles = self._styles
+        base = styles.get("")
+        if base is None:
+            base = styles[""] = self.rich_style
         if y >= len(lines):
             return Strip.blank(width, base)
-        styles: dict[str, Style] = {}
         segments = []
         for text, cls in lines[y]:
             style = styles.get(cls)
             if style is None:
                 style = styles[cls] = base + self.get_component_rich_style(cls)
             segments.append(Segment(text, style))
-        return Strip(segments).adjust_cell_length(width, base).simplify()
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def notify_style_update(self) -> None:
+        self._styles.clear()
+        super().notify_style_update()
 
     def screen_text(self) -> list[str]:
         """The chart as plain lines, the way it reads without colour (for tests and readers)."""

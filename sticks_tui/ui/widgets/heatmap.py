@@ -187,6 +187,14 @@ class HatHeatmap(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.legend = legend
         self._heat_cache: dict[tuple, Style] = {}
+        self._style_cache: dict[str, Style] = {}
+        self._geometry_key: tuple | None = None
+        self._combined: dict[Style, Style] = {}
+        self._flashes_of: HeatmapData | None = None
+        self._rows_of: HeatmapData | None = None
+        self._rows: list[list[int]] = []
+        self._flash_map: dict[tuple[int, int], int] = {}
+        self._geometry_value: tuple = (1, 0, True, 1, [])
 
     # -- layout -------------------------------------------------------------------------------
     @property
@@ -200,39 +208,45 @@ class HatHeatmap(ScrollView, can_focus=True):
         items = LEGEND_ITEMS + ((LEGEND_PERFECT,) if self.show_perfect else ())
         return pack_legend(max(1, width), items)
 
+    def _geometry(self, width: int | None = None, region=None) -> tuple[int, int, bool, int, list[str]]:
+        """(columns, rows, fits, body height, legend lines) for the current size and data, cached:
+        render_line asks for it on every line, and a 100-hat repaint must stay cheap."""
+        region = self.scrollable_content_region if region is None else region
+        width = region.width if width is None else width
+        data = self.data
+        key = (width, region.height, data.hats, data.max_take, self.show_perfect, self.legend)
+        if self._geometry_key == key:
+            return self._geometry_value
+        short = self._short_legend(width)
+        body = max(1, region.height - 1 - len(short))
+        fit = max(1, (width + COLUMN_GAP) // (self.entry_width + COLUMN_GAP))
+        hats = data.hats
+        cols = max(1, min(fit, -(-hats // body) if hats else 1))  # no more columns than the height needs
+        rows = -(-hats // cols) if hats else 0
+        fits = rows <= body
+        legend = short
+        if self.legend and hats and fits:  # rows to spare below the hats: the legend in full sentences
+            long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
+            if all(len(line) <= width for line in long) and region.height - 2 - rows >= len(long):
+                legend = long
+        self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend)
+        return self._geometry_value
+
     def legend_lines(self, width: int | None = None) -> list[str]:
         """The legend: short and packed, or in full sentences when the hats leave rows to spare."""
-        if not self.legend:
-            return []
-        region = self.scrollable_content_region
-        width = region.width if width is None else width
-        short = self._short_legend(width)
-        long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
-        if self.data.hats and all(len(line) <= width for line in long):
-            _, rows, fits = self.grid()
-            if fits and region.height - 2 - rows >= len(long):
-                return long
-        return short
+        return self._geometry(width)[4]
 
     def body_height(self) -> int:
         """Rows left for hats between the pinned header and the (short) legend."""
-        region = self.scrollable_content_region
-        return max(1, region.height - 1 - len(self._short_legend(region.width)))
+        return self._geometry()[3]
 
     def columns(self, width: int | None = None) -> int:
         """As many columns as fit the width, but no more than the hats need to fit the height."""
-        width = self.scrollable_content_region.width if width is None else width
-        fit = max(1, (width + COLUMN_GAP) // (self.entry_width + COLUMN_GAP))
-        hats = self.data.hats
-        needed = -(-hats // self.body_height()) if hats else 1
-        return max(1, min(fit, needed))
+        return self._geometry(width)[0]
 
     def grid(self) -> tuple[int, int, bool]:
         """(columns, rows, column_major): column-major when every hat fits, row-major when it scrolls."""
-        hats = self.data.hats
-        cols = self.columns()
-        rows = -(-hats // cols) if hats else 0
-        return cols, rows, rows <= self.body_height()
+        return self._geometry()[:3]
 
     def position(self, hat: int) -> tuple[int, int]:
         """(row, column) of `hat` in the grid (row 0 is the first hat row, under the header)."""
@@ -254,6 +268,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         self.virtual_size = Size(width, rows + pinned)
 
     def watch_data(self, data: HeatmapData) -> None:
+        self._rows_of = self._flashes_of = None  # the same snapshot given again may hold new counts
         self._update_virtual_size()
         self._reveal_focus()
         self.refresh()
@@ -276,7 +291,16 @@ class HatHeatmap(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._heat_cache.clear()
+        self._style_cache.clear()
+        self._combined.clear()
         super().notify_style_update()
+
+    def _style(self, name: str) -> Style:
+        """A component class's style, looked up once per theme (not once per cell)."""
+        style = self._style_cache.get(name)
+        if style is None:
+            style = self._style_cache[name] = self.get_component_rich_style(name)
+        return style
 
     def reveal_hat(self, hat: int) -> None:
         """Scroll so that `hat` is on screen (the hat being drawn from, say)."""
@@ -292,8 +316,8 @@ class HatHeatmap(ScrollView, can_focus=True):
     def _heat_style(self, count: int, total: int) -> Style:
         """Background shaded from cold to hot with the chance; text in a contrasting colour."""
         level = (HEAT_LEVELS * count // total) if total > 0 else 0
-        hot = self.get_component_rich_style("heatmap--hot")
-        cold = self.get_component_rich_style("heatmap--cold")
+        hot = self._style("heatmap--hot")
+        cold = self._style("heatmap--cold")
         key = (level, hot.bgcolor, cold.bgcolor)
         style = self._heat_cache.get(key)
         if style is None:
@@ -306,19 +330,29 @@ class HatHeatmap(ScrollView, can_focus=True):
             self._heat_cache[key] = style
         return style
 
+    def _on_base(self, style: Style) -> Style:
+        """`style` on the widget's own background and colour (cached per theme)."""
+        cache = self._style_cache
+        base = cache.get("")
+        if base is None:
+            base = cache[""] = self.rich_style
+        combined = self._combined.get(style)
+        if combined is None:
+            combined = self._combined[style] = base + style
+        return combined
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = (int(v) for v in self.scroll_offset)
         region = self.scrollable_content_region
         width, height = region.width, region.height
-        base = self.rich_style
+        base = self._on_base(Style())
         data = self.data
-        legend = self.legend_lines(width)
-        cols, rows, fits = self.grid()
+        cols, rows, fits, _, legend = self._geometry(region=region)
         # the legend sits under the last hat when every hat fits, else pinned to the bottom
         legend_top = min(height - len(legend), rows + 2) if fits else height - len(legend)
         segments: list[Segment] = []
         if y == 0:
-            header = base + self.get_component_rich_style("heatmap--header")
+            header = self._on_base(self._style("heatmap--header"))
             if data.hats:
                 one = "hat" + "".join(f" {'ball ' + str(b):^{CELL - 1}}" for b in range(1, data.max_take + 1))
                 segments.append(Segment((" " * COLUMN_GAP).join([one] * cols), header))
@@ -326,41 +360,51 @@ class HatHeatmap(ScrollView, can_focus=True):
                 segments.append(Segment("no hats to show", header))
         elif legend_top <= y < legend_top + len(legend):
             text = legend[y - legend_top]
-            return Strip([Segment(text[:width].ljust(width), base + self.get_component_rich_style("heatmap--legend"))])
+            return Strip([Segment(text[:width].ljust(width), self._on_base(self._style("heatmap--legend")))], width)
         else:
             row = y - 1 + scroll_y
             if y < legend_top and row < rows:
-                flashes = {(h, b): d for h, b, d in data.flash}
+                flashes = self._flashes()
                 current = data.current if data.current is not None else (data.drawn[0] if data.drawn else None)
-                label = base + self.get_component_rich_style("heatmap--label")
-                label_now = base + self.get_component_rich_style("heatmap--current")
+                label = self._on_base(self._style("heatmap--label"))
+                label_now = self._on_base(self._style("heatmap--current"))
+                space = Segment(" ", base)
+                gap = Segment(" " * COLUMN_GAP, base)
                 for col in range(cols):
-                    hat = self.hat_at(row, col)
-                    if hat is None:
+                    hat = (col * rows + row + 1) if fits else (row * cols + col + 1)
+                    if hat > data.hats:
                         break
                     if col:
-                        segments.append(Segment(" " * COLUMN_GAP, base))
+                        segments.append(gap)
                     segments.append(Segment(f"{hat:>{HAT_LABEL}}", label_now if hat == current else label))
                     for mark, rest, mark_style, rest_style in self._cells(hat, flashes):
-                        segments.append(Segment(" ", base))
-                        segments.append(Segment(mark, base + mark_style))
-                        segments.append(Segment(rest, base + rest_style))
+                        segments.append(space)
+                        segments.append(Segment(mark, self._on_base(mark_style)))
+                        segments.append(Segment(rest, self._on_base(rest_style)))
         strip = Strip(segments).extend_cell_length(width + scroll_x, base)
-        return strip.crop(scroll_x, scroll_x + width).simplify()
+        return strip.crop(scroll_x, scroll_x + width) if scroll_x or strip.cell_length > width else strip
+
+    def _flashes(self) -> dict[tuple[int, int], int]:
+        data = self.data
+        if self._flashes_of is not data:
+            self._flashes_of, self._flash_map = data, {(h, b): d for h, b, d in data.flash}
+        return self._flash_map
 
     def _cells(self, hat: int, flashes: dict) -> list[tuple[str, str, Style, Style]]:
         """Per ball: (mark, 'chance count' text, mark style, text style)."""
         data = self.data
         legal = min(data.max_take, hat)
-        row = data.counts[hat] if hat < len(data.counts) else np.zeros(data.max_take, dtype=np.int64)
-        counts = [int(c) for c in row[:legal]]
+        if self._rows_of is not data:  # the counts as Python ints, once per snapshot (not per cell)
+            self._rows_of, self._rows = data, np.asarray(data.counts).tolist()
+        rows = self._rows
+        counts = rows[hat][:legal] if hat < len(rows) else [0] * legal
         total = sum(counts)
         perfect = data.perfect[hat] if self.show_perfect and hat < len(data.perfect) else ()
-        bar_style = self.get_component_rich_style("heatmap--bar")
+        bar_style = self._style("heatmap--bar")
         out = []
         for ball in range(1, data.max_take + 1):
             if ball > legal:
-                illegal = self.get_component_rich_style("heatmap--illegal")
+                illegal = self._style("heatmap--illegal")
                 out.append((" ", f"{'-':>3} {'':>4}", illegal, illegal))
                 continue
             count = counts[ball - 1]
@@ -369,20 +413,20 @@ class HatHeatmap(ScrollView, can_focus=True):
             mark, mark_style = chance_bar(count, total), bar_style
             delta = flashes.get((hat, ball))
             if delta:
-                extra = self.get_component_rich_style("heatmap--up" if delta > 0 else "heatmap--down")
+                extra = self._style("heatmap--up" if delta > 0 else "heatmap--down")
                 mark, mark_style, style = (MARK_UP if delta > 0 else MARK_DOWN), extra, style + extra
             elif data.drawn == (hat, ball):
-                extra = self.get_component_rich_style("heatmap--drawn")
+                extra = self._style("heatmap--drawn")
                 mark, mark_style, style = MARK_DRAWN, extra, style + extra
             elif (hat, ball) in data.beside:
-                extra = self.get_component_rich_style("heatmap--beside")
+                extra = self._style("heatmap--beside")
                 mark, mark_style, style = MARK_BESIDE, extra, style + extra
             elif ball in perfect:
-                mark, mark_style = MARK_PERFECT, self.get_component_rich_style("heatmap--perfect")
+                mark, mark_style = MARK_PERFECT, self._style("heatmap--perfect")
             out.append((mark, text, mark_style, style))
         return out
 
     def cell_text(self, hat: int, ball: int) -> str:
         """What the cell for (hat, ball) shows, e.g. '▆78%  19k' or '►33%    1' (for tests and readers)."""
-        mark, text, _, _ = self._cells(hat, {(h, b): d for h, b, d in self.data.flash})[ball - 1]
+        mark, text, _, _ = self._cells(hat, self._flashes())[ball - 1]
         return mark + text
