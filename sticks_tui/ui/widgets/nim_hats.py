@@ -167,7 +167,7 @@ class NimHats(ScrollView, can_focus=True):
             if columns:
                 piles = self._by_pile()
                 if line == 0:
-                    runs = [("".join(f" {name:<{ENTRY + GAP - 1}}" for name in PILE_NAMES), "nimhats--header")]
+                    runs = [("".join(f"{name:<{ENTRY + GAP}}" for name in PILE_NAMES), "nimhats--header")]
                 else:
                     for pile, indices in enumerate(piles):
                         start = len("".join(t for t, _ in runs))
