@@ -76,7 +76,7 @@ async def test_heatmap_shows_all_100_hats_at_160x48(make_app):
         assert heatmap.hat_at(rows - 1, cols - 1) == 100 or heatmap.hat_at(99 % rows, 99 // rows) == 100
         await pilot.press("1")
         assert screen.game.state.heap < 99
-        assert heatmap.cell_text(100, 1) == "   1░"
+        assert heatmap.cell_text(100, 1) == "▃33%    1"
 
 
 async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
@@ -93,7 +93,7 @@ async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
         await pilot.pause()
         hat, ball = screen.game.state.history[0].heap_before, screen.game.state.history[0].take
         assert hat == 100 and heatmap.data.drawn == (100, ball)
-        assert heatmap.cell_text(100, ball).endswith("►")
+        assert heatmap.cell_text(100, ball).startswith("►")
         row, _ = heatmap.position(100)
         top = int(heatmap.scroll_offset.y)
         assert top < row + 1 < top + heatmap.scrollable_content_region.height  # hat 100 is on screen

@@ -1,0 +1,193 @@
+"""Help (F1 or ?): how the hats learn, how to read the heatmap, the winning rule, and this screen's keys.
+
+Open it with `app.push_screen(HelpScreen.of(app.screen))`: the keys are read from the screen it was
+opened from (`keys_of`), so the list is always the keys that work there right now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Static
+
+from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
+                                           short_count)
+
+
+def keys_of(screen: Screen) -> list[tuple[str, str]]:
+    """The keys that work on `screen` now, as (keys as shown, what they do), in the footer's order.
+
+    Read from the screen's active bindings (its own, the focused widget's when the footer would show
+    them, and the app's). Keys bound to the same action share one line ('F2, t'); a key whose
+    action is greyed out right now says so.
+    """
+    app = screen.app
+    grouped: dict[tuple[str, str], tuple[list[str], bool]] = {}
+    order = {screen: 0, app: 2}
+    actives = sorted(screen.active_bindings.items(), key=lambda item: order.get(item[1].node, 1))
+    for key, active in actives:
+        binding = active.binding
+        description = binding.description.strip()
+        if not description:
+            continue
+        if active.node is not screen and active.node is not app and not binding.show:
+            continue  # a text box's editing keys, say: not this screen's own
+        try:
+            shown = nice_key(app.get_key_display(replace(binding, key=key, key_display=None)))
+        except Exception:  # an odd key name: show it as written rather than fail
+            shown = key
+        if binding.key_display and "/" in binding.key_display:
+            shown = binding.key_display  # "←/→" says more than "←" and "→" on two lines
+        group = (binding.action, description)
+        keys, enabled = grouped.get(group, ([], False))
+        if shown not in keys:
+            keys.append(shown)
+        grouped[group] = (keys, enabled or active.enabled)
+    out = []
+    for (_, description), (keys, enabled) in grouped.items():
+        keys = [k for k in keys if not k.startswith("Super+")] or keys  # the Mac twin of a Ctrl key
+        out.append((", ".join(keys), description if enabled else f"{description} (not now)"))
+    return out
+
+
+_KEY_NAMES = {"tab": "Tab", "escape": "Esc", "enter": "Enter", "space": "Space", "delete": "Del",
+              "backspace": "Backspace", "home": "Home", "end": "End", "pageup": "PgUp",
+              "pagedown": "PgDn", "insert": "Ins"}
+
+
+def nice_key(shown: str) -> str:
+    """'f2' -> 'F2', 'shift+tab' -> 'Shift+Tab', 'escape' -> 'Esc'; '^q' and 't' stay as they are."""
+    parts = shown.split("+")
+    out = []
+    for part in parts:
+        if part in _KEY_NAMES:
+            out.append(_KEY_NAMES[part])
+        elif len(part) > 1 and part[0] == "f" and part[1:].isdigit():
+            out.append(part.upper())
+        elif len(part) > 1 and part.isalpha() and part.islower():
+            out.append(part.capitalize())
+        else:
+            out.append(part)
+    return "+".join(out)
+
+
+def screen_title(screen: Screen) -> str:
+    """'the game screen' for GameScreen, 'the train dialog' for TrainDialog."""
+    import re
+
+    name = type(screen).__name__
+    kind = "dialog" if name.endswith("Dialog") else "screen"
+    words = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", name.removesuffix("Screen").removesuffix("Dialog"))
+    return f"the {' '.join(w.lower() for w in words)} {kind}".replace("  ", " ") if words else f"this {kind}"
+
+
+def losing_heaps(max_take: int = 3, count: int = 4) -> str:
+    """'1, 5, 9, 13' for takes of 1-3: the heaps you lose from if the other player plays well."""
+    return ", ".join(str(1 + i * (max_take + 1)) for i in range(count))
+
+
+def help_sections(max_take: int = 3) -> list[tuple[str, str]]:
+    """(title, plain text) of each part of the help, in the seeds' words."""
+    balls = ", ".join(str(b) for b in range(1, max_take + 1))
+    return [
+        ("How the hats learn",
+         f"The learning AI has one hat for every number of sticks that can be on the board. Each hat "
+         f"starts with one ball of each number {balls}.\n"
+         f"On its turn the AI draws a ball at random from the hat for the sticks on the board, and "
+         f"takes that many sticks. A ball with more copies in the hat is more likely to come out. "
+         f"It sets the ball beside the hat until the game ends.\n"
+         f"If the AI wins, every ball beside a hat goes back in with one more of the same number: "
+         f"those moves become more likely. If it loses, those balls are thrown away, but a hat always "
+         f"keeps at least one ball of each number (the floor), so no move is ever forgotten for good.\n"
+         f"After many games the winning moves fill the hats."),
+        ("Reading the heatmap",
+         f"One row per hat: the hat's number, then one cell per ball.\n"
+         f"  ▆78%  19k  the big figure is the chance this ball is drawn; the bar beside it is as "
+         f"tall as that chance; the small figure is how many balls of that number the hat holds "
+         f"({short_count(9_900)} = 9,900; {short_count(12_000_000)} = 12 million; k thousand, "
+         f"M million, G billion).\n"
+         f"  - a ball that cannot be played (more sticks than the heap).\n"
+         f"  {MARK_DRAWN}  the ball being drawn right now.\n"
+         f"  {MARK_BESIDE}  a ball waiting beside its hat until the game ends.\n"
+         f"  {MARK_UP} {MARK_DOWN}  after a game: a ball added (the AI won) or thrown away (it lost).\n"
+         f"  {MARK_PERFECT}  a perfect move (press p to show them).\n"
+         f"The highlighted hat number is the hat in play. Warmer cells are likelier balls, but the "
+         f"figures and marks say everything the colours say."),
+        ("The winning rule",
+         f"Whoever takes the last stick loses. You lose if you face {losing_heaps(max_take)}, ... "
+         f"sticks (n mod {max_take + 1} = 1) and the other player plays well: whatever you take, they "
+         f"can take the rest of {max_take + 1} and hand the same kind of heap back to you.\n"
+         f"From any other heap, take just enough to leave one of those heaps. A trained AI finds this "
+         f"rule by itself: its hats for the other heaps fill with the winning ball, while the hats "
+         f"for the losing heaps stay mixed (every move there loses)."),
+        ("Nim",
+         "In three-pile Nim, whoever takes the last coin wins. The Nim learner keeps one hat per "
+         "position (nickels, dimes, quarters) with one ball per legal move, and learns the same way. "
+         "A position is lost for the player to move when n xor d xor q = 0."),
+    ]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The help dialog. `keys`: (key, what it does) pairs to list; `title`: whose keys they are.
+
+    Closes with Esc, F1, q or ? (and its Close button).
+    """
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("f1", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+        Binding("question_mark", "close", "Close", show=False),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > #help { width: 84; max-width: 100%; height: 100%; max-height: 100%; border: thick $accent;
+                         background: $surface; padding: 0 1; }
+    HelpScreen #help-body { height: 1fr; }
+    HelpScreen #help-heading { text-style: bold; color: $accent; width: 1fr; content-align: center top; }
+    HelpScreen .help-title { text-style: bold; color: $accent; margin-top: 1; }
+    HelpScreen .help-text { color: $text; }
+    HelpScreen #help-keys { color: $text; }
+    HelpScreen #help-close-row { height: auto; align-horizontal: right; }
+    """
+    AUTO_FOCUS = "#help-body"
+
+    def __init__(self, keys: list[tuple[str, str]] | None = None, *, title: str = "this screen",
+                 max_take: int = 3) -> None:
+        super().__init__()
+        self.keys = list(keys or [])
+        self.keys_title = title
+        self.max_take = max_take
+
+    @classmethod
+    def of(cls, screen: Screen, *, max_take: int = 3) -> HelpScreen:
+        """The help for `screen`, listing its keys."""
+        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take)
+
+    def keys_text(self) -> str:
+        if not self.keys:
+            return "No keys of its own; the mouse works everywhere."
+        width = max(len(k) for k, _ in self.keys)
+        return "\n".join(f"  {k:<{width}}  {what}" for k, what in self.keys)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help"):
+            with VerticalScroll(id="help-body"):
+                yield Static(Content.styled("Help", "bold"), id="help-heading")
+                yield Static(Content("Esc, F1 or q closes it; ↑/↓, PgUp/PgDn or the mouse wheel scroll."),
+                             classes="help-text")
+                yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
+                yield Static(Content(self.keys_text()), id="help-keys")
+                for title, text in help_sections(self.max_take):
+                    yield Static(Content.styled(title, "bold"), classes="help-title")
+                    yield Static(Content(text), classes="help-text")
+            with Vertical(id="help-close-row"):
+                yield Button("Close", id="help-close", action="screen.close", compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
