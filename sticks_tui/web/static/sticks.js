@@ -2,6 +2,7 @@
 // xterm.js client served by this server) and:
 //  - points the client at this server's websocket, whatever address the page was opened with;
 //  - waits for the page's own font before the terminal measures its cells;
+//  - gives the terminal the keyboard at once;
 //  - says why a session ended (the app quit, or the class is full);
 //  - offers window.sticksScreenText(): the screen as lines of text (for tests and benchmarks).
 "use strict";
@@ -19,7 +20,10 @@
       ]);
     } catch (error) { /* a missing font falls back to the browser's monospace */ }
     if (clientOnload) clientOnload.call(window, event);
-    (window.sticksClients || []).forEach(watchClose);
+    (window.sticksClients || []).forEach(function (client) {
+      watchClose(client);
+      if (client.terminal) client.terminal.focus(); // keys work at once, without a click first
+    });
   };
 
   function watchClose(client) {

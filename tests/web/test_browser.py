@@ -1,0 +1,160 @@
+"""`sticks-tui serve` in a real Chromium: a class of tabs, one shared database, nothing from outside.
+
+Each test starts the real server on a free loopback port with a temporary data directory, and
+reads the screen from the page (the xterm.js buffer behind the terminal, as text).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+from urllib.parse import urlsplit
+
+from web_helpers import Tab, pid_alive, wait_until
+
+VIEWPORT = {"width": 1100, "height": 700}  # about 122 x 33 cells: the game screen shows every hat
+
+
+def hats_panel(tab: Tab) -> list[str]:
+    """The heatmap's rows (right of the board's divider), without its legend."""
+    rows = []
+    for line in tab.lines():
+        if "▊" in line:
+            right = line.split("▊", 1)[1]
+            if "drawn" not in right and "chance of that ball" not in right:
+                rows.append(right)
+    return rows
+
+
+def open_tab(context, server) -> Tab:
+    tab = Tab(context.new_page())
+    tab.page.goto(server.url, timeout=20_000)
+    tab.wait_text("Start game")  # the setup screen
+    return tab
+
+
+def records_json(server) -> dict:
+    out = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(server.data_dir),
+                          "records", "--json"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_a_class_plays_in_the_browser(chromium, served):
+    server = served(max_sessions=4)
+    context = chromium.new_context(viewport=VIEWPORT)
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    context.on("page", lambda page: page.on("websocket", lambda ws: requested.append(ws.url)))
+    try:
+        # two tabs, two app processes
+        first = open_tab(context, server)
+        (first_pid,) = server.wait_for_app_count(1)
+        second = open_tab(context, server)
+        pids = server.wait_for_app_count(2)
+        second_pid = (pids - {first_pid}).pop()
+
+        # tab 1: the student's name, typed in the setup screen; the game starts by keyboard
+        first.activate()
+        first.click_text("Player 1", offset=1, nth=1)  # the box right of the label "Player 1's name"
+
+        def name_box() -> str:
+            row = next(line for line in first.lines() if "Player 1's name" in line)
+            return row.split("Player 1's name", 1)[1].strip()
+
+        for _ in range(40):  # until the box is empty; a key sent before the click's focus lands is retried
+            if not name_box():
+                break
+            shown = name_box()
+            first.press("End")
+            first.press("Backspace")
+            try:
+                wait_until(lambda: name_box() != shown, 2, "Backspace to delete a letter")
+            except AssertionError:
+                continue
+        assert name_box() == ""
+        first.page.keyboard.type("Ada", delay=30)
+        wait_until(lambda: name_box() == "Ada", 5, "the name Ada in the box")
+        first.press("Control+s")
+        first.wait_text("Take 1")
+        before = hats_panel(first)
+        assert before and not any("►" in row for row in before), "\n".join(before)
+
+        # take sticks with the mouse until the game ends; the AI's draws show on the heatmap
+        saw_draw = False
+        for _ in range(30):
+            screen = first.text()
+            if "wins!" in screen:
+                break
+            if "Ada's turn" in screen:
+                counts = [re.search(r"There (?:is|are) (\d+) sticks? on the board", line)
+                          for line in first.lines()]
+                left = next(int(m.group(1)) for m in counts if m)
+                label = "Take 3" if left > 4 else "Take 1"
+                first.click_text(label)
+                try:
+                    wait_until(lambda: f"There are {left} " not in first.text() or "wins!" in first.text(),
+                               10, f"the click on {label} to take sticks")
+                except AssertionError as exc:
+                    raise AssertionError(f"{exc}; the screen:\n{first.text()}") from None
+            else:
+                first.page.wait_for_timeout(100)
+            saw_draw = saw_draw or any("►" in row for row in hats_panel(first))
+        else:
+            raise AssertionError("the game did not end:\n" + first.text())
+        assert saw_draw, "the heatmap never showed the AI's drawn ball"
+        assert hats_panel(first) != before, "the heatmap did not change"
+        assert "Ada takes" in first.text()
+
+        # the training screen opens in the browser too
+        first.press("F2")
+        first.wait_text("games")
+        assert "Train" in first.text()
+        first.press("Escape")
+
+        # tab 2 shares the class's leaderboard: Ada's game is in its records
+        second.activate()
+        second.press("F3")
+        second.wait_text("Ada")
+
+        # a closed tab ends its app process
+        second.page.close()
+        wait_until(lambda: not pid_alive(second_pid), 20, "the closed tab's app process to end")
+        assert server.app_pids() == {first_pid}
+
+        # nothing was loaded from anywhere but the server (pages, scripts, styles, the font, the websocket)
+        assert any(url.startswith("ws://") for url in requested), requested
+        assert any("fonts/" in url for url in requested), requested
+        outside = [url for url in requested if urlsplit(url).netloc != server.netloc]
+        assert not outside, f"requests to other hosts: {outside}"
+    finally:
+        context.close()
+
+    # Ctrl+C stops the server and every session; the game was saved under the student's name
+    assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
+    assert not pid_alive(first_pid)
+    assert any("stopped" in line for line in server.lines), server.lines
+    records = records_json(server)
+    assert [p["name"] for p in records["players"] if not p["is_ai"]] == ["Ada"]
+    assert len(records["recent_games"]) == 1
+
+
+def test_a_tab_past_max_sessions_gets_a_clear_page(chromium, served):
+    server = served(max_sessions=1)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        open_tab(context, server)
+        server.wait_for_app_count(1)
+        refused = context.new_page()
+        response = refused.goto(server.url, timeout=20_000)
+        assert response is not None and response.status == 503
+        text = refused.inner_text("body")
+        assert "The class is full" in text and "All 1 session on this server is in use" in text, text
+        assert server.app_pids() and len(server.app_pids()) == 1
+    finally:
+        context.close()
+    server.wait_for_app_count(0)
+    assert server.stop() == 0
