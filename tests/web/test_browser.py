@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from urllib.parse import urlsplit
 
 from web_helpers import Tab, pid_alive, wait_until
@@ -48,7 +49,13 @@ def test_a_class_plays_in_the_browser(chromium, served):
     context = chromium.new_context(viewport=VIEWPORT)
     requested: list[str] = []
     context.on("request", lambda request: requested.append(request.url))
-    context.on("page", lambda page: page.on("websocket", lambda ws: requested.append(ws.url)))
+    console: list[str] = []
+
+    def watch(page) -> None:
+        page.on("websocket", lambda ws: requested.append(ws.url))
+        page.on("console", lambda message: console.append(message.text))
+
+    context.on("page", watch)
     try:
         # two tabs, two app processes
         first = open_tab(context, server)
@@ -85,7 +92,8 @@ def test_a_class_plays_in_the_browser(chromium, served):
 
         # take sticks with the mouse until the game ends; the AI's draws show on the heatmap
         saw_draw = False
-        for _ in range(30):
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
             screen = first.text()
             if "wins!" in screen:
                 break
@@ -130,6 +138,9 @@ def test_a_class_plays_in_the_browser(chromium, served):
         assert any("fonts/" in url for url in requested), requested
         outside = [url for url in requested if urlsplit(url).netloc != server.netloc]
         assert not outside, f"requests to other hosts: {outside}"
+        # the page's Content-Security-Policy would block an outside request before it is made: none tried
+        refused = [text for text in console if "Content Security Policy" in text]
+        assert not refused, refused
     finally:
         context.close()
 
