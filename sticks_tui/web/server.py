@@ -12,7 +12,9 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
   nothing from anywhere else.
 - At most `max_sessions` app processes at once; a tab past that gets a page saying the class is full.
 - A closed tab ends its app process. Stopping the server (Ctrl+C, SIGTERM, SIGHUP) asks every app
-  to quit as the app itself does (it saves after each game and each training run), and waits for them.
+  to quit as a student does (Ctrl+Q: the app saves after each game, and a training run still going
+  is stopped and kept), then as textual-serve does, and waits for them; SIGTERM and SIGKILL only
+  for an app that hangs.
 """
 
 from __future__ import annotations
@@ -47,7 +49,12 @@ VENDOR = Path(textual_serve.__file__).resolve().parent / "static"
 CLIENT_ANCHOR = "const t=new w(e,{ping:r});"
 CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).push(t);"
 
-#: How long an app gets to quit by itself, then after SIGTERM, before it is killed.
+#: The app's own quit key (Ctrl+Q): like a student quitting, it stops a training run and keeps what
+#: it learned. If the app asks a question instead (or the key is bound to something else), the
+#: server asks Textual to exit after KEY_GRACE seconds.
+QUIT_KEY = b"\x11"
+KEY_GRACE = 3.0
+#: How long an app gets to quit after that, then after SIGTERM, before it is killed.
 QUIT_GRACE = 10.0
 TERM_GRACE = 5.0
 
@@ -55,6 +62,9 @@ TERM_GRACE = 5.0
 MIN_COLS, MAX_COLS = 20, 400
 MIN_ROWS, MAX_ROWS = 8, 200
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message; keys and sizes are tiny
+
+#: Names that mean this computer only; a server bound to one of them answers only to these names.
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 #: The websocket close code and reason for a tab refused because the class is full.
 FULL_CLOSE_CODE = 4001
@@ -145,10 +155,9 @@ class Session(AppService):
         try:
             if process is not None and process.returncode is None:
                 await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-                try:
-                    await asyncio.wait_for(self.send_meta({"type": "quit"}), 2.0)
-                except (asyncio.TimeoutError, AssertionError):
-                    pass
+                quit_asked = await self._send(self.send_bytes(QUIT_KEY))
+                if not (quit_asked and await self._wait(process, KEY_GRACE)):
+                    await self._send(self.send_meta({"type": "quit"}))  # Textual's exit, as textual-serve does
                 if not await self._wait(process, QUIT_GRACE):
                     _signal(process, signal.SIGTERM)
                     if not await self._wait(process, TERM_GRACE):
@@ -163,6 +172,13 @@ class Session(AppService):
                 self._task = None
         finally:
             self.on_exit(self)
+
+    @staticmethod
+    async def _send(sending) -> bool:
+        try:
+            return bool(await asyncio.wait_for(sending, 2.0))
+        except (asyncio.TimeoutError, AssertionError):
+            return False
 
     @staticmethod
     async def _wait(process: asyncio.subprocess.Process, seconds: float) -> bool:
@@ -214,7 +230,12 @@ class ClassServer:
 
     @web.middleware
     async def security_headers(self, request: web.Request, handler):
+        if not self._known_host(request):
+            # DNS rebinding: a site whose name points at 127.0.0.1 must not reach a loopback server
+            return web.Response(status=421, text="This server answers only to its own address.")
         response = await handler(request)
+        if response.prepared:  # a websocket or a download: its headers are sent already
+            return response
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -255,6 +276,14 @@ class ClassServer:
             await response.write(chunk)
         await response.write_eof()
         return response
+
+    def _known_host(self, request: web.Request) -> bool:
+        """On loopback, only the names of loopback itself; on other addresses, any name."""
+        if self.host not in LOOPBACK:
+            return True
+        host = request.headers.get("Host", "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name.strip("[]").lower() in LOOPBACK
 
     def _same_origin(self, request: web.Request) -> bool:
         """A page on another site must not open sessions here (cross-site websocket hijacking)."""

@@ -37,9 +37,32 @@ def open_tab(context, server) -> Tab:
     return tab
 
 
-def records_json(server) -> dict:
-    out = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(server.data_dir),
-                          "records", "--json"], capture_output=True, text=True, timeout=60)
+def box_text(tab: Tab, label: str) -> str:
+    """What the text box right of label shows (up to a dialog's border)."""
+    row = next(line for line in tab.lines() if label in line)
+    return row.split(label, 1)[1].split("█", 1)[0].strip()
+
+
+def retype(tab: Tab, label: str, text: str) -> None:
+    """Empty the focused box right of label, a key at a time, then type text; each step seen on screen."""
+    for _ in range(40):  # a key sent before a click's focus lands is lost: retried
+        shown = box_text(tab, label)
+        if not shown:
+            break
+        tab.press("End")
+        tab.press("Backspace")
+        try:
+            wait_until(lambda: box_text(tab, label) != shown, 2, "Backspace to delete a character")
+        except AssertionError:
+            continue
+    assert box_text(tab, label) == ""
+    tab.page.keyboard.type(text, delay=30)
+    wait_until(lambda: box_text(tab, label) == text, 5, f"{text!r} in the box {label!r}")
+
+
+def sticks_json(server, *args: str):
+    out = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(server.data_dir), *args],
+                         capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -67,24 +90,7 @@ def test_a_class_plays_in_the_browser(chromium, served):
         # tab 1: the student's name, typed in the setup screen; the game starts by keyboard
         first.activate()
         first.click_text("Player 1", offset=1, nth=1)  # the box right of the label "Player 1's name"
-
-        def name_box() -> str:
-            row = next(line for line in first.lines() if "Player 1's name" in line)
-            return row.split("Player 1's name", 1)[1].strip()
-
-        for _ in range(40):  # until the box is empty; a key sent before the click's focus lands is retried
-            if not name_box():
-                break
-            shown = name_box()
-            first.press("End")
-            first.press("Backspace")
-            try:
-                wait_until(lambda: name_box() != shown, 2, "Backspace to delete a letter")
-            except AssertionError:
-                continue
-        assert name_box() == ""
-        first.page.keyboard.type("Ada", delay=30)
-        wait_until(lambda: name_box() == "Ada", 5, "the name Ada in the box")
+        retype(first, "Player 1's name", "Ada")
         first.press("Control+s")
         first.wait_text("Take 1")
         before = hats_panel(first)
@@ -117,12 +123,6 @@ def test_a_class_plays_in_the_browser(chromium, served):
         assert hats_panel(first) != before, "the heatmap did not change"
         assert "Ada takes" in first.text()
 
-        # the training screen opens in the browser too
-        first.press("F2")
-        first.wait_text("games")
-        assert "Train" in first.text()
-        first.press("Escape")
-
         # tab 2 shares the class's leaderboard: Ada's game is in its records
         second.activate()
         second.press("F3")
@@ -132,6 +132,20 @@ def test_a_class_plays_in_the_browser(chromium, served):
         second.page.close()
         wait_until(lambda: not pid_alive(second_pid), 20, "the closed tab's app process to end")
         assert server.app_pids() == {first_pid}
+
+        # tab 1 trains the AI: a long run, still going when the teacher presses Ctrl+C
+        first.activate()
+        first.press("F2")
+        first.wait_text("Train the AI")
+        retype(first, "Games", "9000000")
+        first.press("Enter")
+        first.wait_text("games/s", timeout=60)  # the training screen, running
+
+        # Ctrl+C stops the server and every session; the tab says its session ended
+        assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
+        assert not pid_alive(first_pid)
+        assert any("stopped; every session has quit" in line for line in server.lines), server.lines
+        first.page.wait_for_selector("body.-closed #closed-message", state="visible", timeout=10_000)
 
         # nothing was loaded from anywhere but the server (pages, scripts, styles, the font, the websocket)
         assert any(url.startswith("ws://") for url in requested), requested
@@ -144,13 +158,12 @@ def test_a_class_plays_in_the_browser(chromium, served):
     finally:
         context.close()
 
-    # Ctrl+C stops the server and every session; the game was saved under the student's name
-    assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
-    assert not pid_alive(first_pid)
-    assert any("stopped" in line for line in server.lines), server.lines
-    records = records_json(server)
+    # the game was saved under the student's name, and what the training run had learned was kept
+    records = sticks_json(server, "records", "--json")
     assert [p["name"] for p in records["players"] if not p["is_ai"]] == ["Ada"]
     assert len(records["recent_games"]) == 1
+    (brain,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "default"]
+    assert brain["games_trained"] > 0, brain
 
 
 def test_a_tab_past_max_sessions_gets_a_clear_page(chromium, served):

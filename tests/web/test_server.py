@@ -118,6 +118,9 @@ async def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
 
             argv = psutil.Process(pid).cmdline()
             assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir)]
+            # the app talks to the browser through Textual's web driver, as under textual-serve
+            # (and the app's "needs a terminal" check knows it is served)
+            assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
             hostile = [
                 ["stdin", f"; touch {marker} #\r"],
                 ["stdin", f"$(touch {marker})\r"],
@@ -157,6 +160,15 @@ async def test_a_page_from_another_site_cannot_open_a_session(served):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await client.ws_connect(f"ws://{server.netloc}/ws", headers={"Origin": "http://evil.example"})
         assert refused.value.status == 403
+        # nor can a site whose name was pointed at 127.0.0.1 (DNS rebinding): the Host must be loopback's
+        async with client.get(server.url, headers={"Host": "evil.example"}) as response:
+            assert response.status == 421
+        with pytest.raises(aiohttp.WSServerHandshakeError) as rebound:
+            await client.ws_connect(f"ws://{server.netloc}/ws",
+                                    headers={"Host": "evil.example", "Origin": "http://evil.example"})
+        assert rebound.value.status == 421
+        async with client.get(server.url.replace("127.0.0.1", "localhost")) as response:
+            assert response.status == 200 and "sticks-tui" in await response.text()
     assert server.app_pids() == set()
 
 
