@@ -384,6 +384,9 @@ class ClassServer:
             await site.start()
             if ready is not None:
                 ready(self.urls(runner))
+            if not self.client_hooked:
+                self._log("warning: this textual-serve's client script is not the one this server knows; "
+                          "the page works, but its screen cannot be read by the tests")
             await self._stop.wait()
             sessions = list(self.sessions.values())
             if sessions:
