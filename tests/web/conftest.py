@@ -32,9 +32,10 @@ def served(tmp_path):
                 pass
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, driven by playwright (one browser for the whole run)."""
+    """Debian's Chromium, driven by playwright: one browser per test module, stopped after it (the
+    sync API keeps an event loop running meanwhile, which asyncio tests elsewhere must not meet)."""
     need_web_extra()
     if not Path(CHROMIUM).exists():
         unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")

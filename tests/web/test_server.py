@@ -7,6 +7,7 @@ or as a hostile one might.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import signal
@@ -16,6 +17,12 @@ import sys
 
 import pytest
 from web_helpers import ServedClass, need_web_extra, pid_alive, wait_until
+
+
+def in_thread(coroutine, timeout: float = 120):
+    """Run a coroutine on a fresh event loop in its own thread, whatever loop this thread may run."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=timeout)
 
 
 def sticks(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -101,10 +108,14 @@ def test_the_server_binds_loopback_and_prints_the_url(served):
     assert listening and all(address.ip == "127.0.0.1" for address in listening), listening
 
 
-async def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
+def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
     """The app command is a fixed argument list run without a shell (even with shell characters in
     its data directory); keys go to the app's input and sizes are clamped numbers."""
     need_web_extra()
+    in_thread(_no_shell(tmp_path))
+
+
+async def _no_shell(tmp_path):
     marker = tmp_path / "pwned"
     # a data directory full of shell syntax is used as a plain path (textual-serve's shell would run it)
     data_dir = tmp_path / f"class; touch {marker}; echo $(touch {marker})"
@@ -152,10 +163,15 @@ async def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
         server.kill()
 
 
-async def test_a_page_from_another_site_cannot_open_a_session(served):
+def test_a_page_from_another_site_cannot_open_a_session(served):
+    server = served()
+    in_thread(_other_sites(server))
+    assert server.app_pids() == set()
+
+
+async def _other_sites(server):
     import aiohttp
 
-    server = served()
     async with aiohttp.ClientSession() as client:
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await client.ws_connect(f"ws://{server.netloc}/ws", headers={"Origin": "http://evil.example"})
@@ -169,13 +185,15 @@ async def test_a_page_from_another_site_cannot_open_a_session(served):
         assert rebound.value.status == 421
         async with client.get(server.url.replace("127.0.0.1", "localhost")) as response:
             assert response.status == 200 and "sticks-tui" in await response.text()
-    assert server.app_pids() == set()
 
 
-async def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
+def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
     """The page can be fetched while a slot is free and then lose the race; the socket says why.
     Then SIGTERM stops the server and its session, as Ctrl+C does."""
-    server = served(max_sessions=1)
+    in_thread(_past_max_sessions(served(max_sessions=1)))
+
+
+async def _past_max_sessions(server):
     client, ws = await open_session(server)
     try:
         await read_screen_bytes(ws, b"Start game")
@@ -199,18 +217,16 @@ def test_sessions_end_when_the_server_is_killed(served):
     """Even a SIGKILLed server leaves no app running: each app gets SIGTERM and quits as usual."""
     server = served(max_sessions=3)
 
-    async def one_session():
-        opened = await open_session(server)
-        await read_screen_bytes(opened[1], b"Start game")
-        return opened
+    async def scenario():
+        client, ws = await open_session(server)
+        try:
+            await read_screen_bytes(ws, b"Start game")
+            (pid,) = server.wait_for_app_count(1)
+            server.proc.send_signal(signal.SIGKILL)
+            server.proc.wait(timeout=10)
+            return pid
+        finally:
+            await client.close()
 
-    loop = asyncio.new_event_loop()
-    try:
-        client, _ = loop.run_until_complete(one_session())
-        (pid,) = server.wait_for_app_count(1)
-        server.proc.send_signal(signal.SIGKILL)
-        server.proc.wait(timeout=10)
-        wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")
-        loop.run_until_complete(client.close())
-    finally:
-        loop.close()
+    pid = in_thread(scenario())
+    wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")

@@ -180,7 +180,8 @@ class Tab:
         raise AssertionError(f"{label!r} (#{nth}) is not on the screen:\n{self.text()}")
 
     def click_text(self, label: str, offset: int = 0, nth: int = 0) -> None:
-        """Click with the mouse in the middle of label (or `offset` cells into it)."""
+        """Click with the mouse in the middle of label (or `offset` cells into it), once it is shown."""
+        self.wait_text(label, timeout=10)
         col, row = self.find(label, nth)
         col += offset if offset else len(label) // 2
         point = self.page.evaluate("([c, r]) => window.sticksCellCentre(c, r)", [col, row])
