@@ -1,0 +1,79 @@
+"""`sticks-tui serve`: the full app in a browser, one app process per tab, one shared database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from sticks_tui.commands.common import int_in_range
+
+DEFAULT_MAX_SESSIONS = 20
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "serve", help="serve the app to web browsers (a class on one computer or a local network)",
+        description="Serve the full app to web browsers: each browser tab gets its own game, and every "
+                    "tab shares one database, so a class shares one leaderboard and one brain. "
+                    "Needs the 'web' extra: pip install 'sticks-tui[web]'. Ctrl+C stops the server "
+                    "and every session; each app saves and quits as it does when you quit it.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this computer only; "
+                        "0.0.0.0 lets other computers on the network in)")
+    p.add_argument("--port", type=int_in_range(0, 65535, "--port"), default=8000,
+                   help="port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument("--max-sessions", type=int_in_range(1, 500, "--max-sessions"),
+                   default=DEFAULT_MAX_SESSIONS,
+                   help=f"most browser tabs playing at once (default {DEFAULT_MAX_SESSIONS}); "
+                        "one more gets a page saying the class is full")
+    # its own dest: a sub-command default would otherwise hide `sticks-tui --data-dir PATH serve`
+    p.add_argument("--data-dir", dest="serve_data_dir", metavar="PATH", default=None,
+                   help="where the class's records and brains are kept (default: as for the app)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from sticks_tui.web.server import ClassServer
+    except ImportError:
+        from sticks_tui.web import INSTALL_HINT
+
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    from sticks_tui.store import Store
+
+    data_dir = args.serve_data_dir if args.serve_data_dir is not None else args.data_dir
+    # One database for every tab: check it is usable now, rather than let each tab fall back to
+    # a memory store of its own (a class would then share nothing).
+    with Store.open(data_dir) as store:
+        if not store.persistent:
+            for notice in store.notices:
+                print(f"sticks-tui serve: {notice}", file=sys.stderr)
+            print("sticks-tui serve: the class needs a database every tab can share; "
+                  "fix the above or choose another --data-dir.", file=sys.stderr)
+            return 1
+        for notice in store.notices:
+            print(f"sticks-tui serve: {notice}", file=sys.stderr)
+        database = store.path.resolve()
+    server = ClassServer(data_dir=str(database.parent), host=args.host, port=args.port,
+                         max_sessions=args.max_sessions, database=str(database))
+
+    def ready(urls: list[str]) -> None:
+        print(f"sticks-tui serves the app on {' and '.join(urls)}", flush=True)
+        print(f"  open that address in a browser; each tab is its own game (at most {args.max_sessions})",
+              flush=True)
+        print(f"  the class's records and brains: {database}", flush=True)
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print("  anyone who can reach this computer on the network can play: see the README's "
+                  "\"Play in a browser / in class\" for the risks", flush=True)
+        print("  Ctrl+C stops the server and every session", flush=True)
+
+    try:
+        asyncio.run(server.run(ready))
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        print(f"sticks-tui serve: cannot listen on {args.host} port {args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print("sticks-tui serve: stopped; every session has quit", flush=True)
+    return 0

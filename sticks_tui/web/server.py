@@ -1,0 +1,429 @@
+"""The classroom server: the full app in a browser, one app process per tab, one shared database.
+
+Built on textual-serve's pieces (its `AppService` speaks the web driver's pipe protocol, and its
+xterm.js client draws the screen) with our own page, our own routes and our own process handling:
+
+- Each tab's websocket starts one app process: `python -m sticks_tui.web.session --data-dir D`.
+  The argument list is fixed when the server starts and is run directly, never by a shell.
+  What a browser sends reaches only that process's input as keys, or becomes two clamped
+  integers (the terminal size); anything else is ignored.
+- Every page and file the browser loads comes from this server; the font too (textual-serve's
+  own page loads one from a font service). A Content-Security-Policy tells the browser to load
+  nothing from anywhere else.
+- At most `max_sessions` app processes at once; a tab past that gets a page saying the class is full.
+- A closed tab ends its app process. Stopping the server (Ctrl+C, SIGTERM, SIGHUP) asks every app
+  to quit as a student does (Ctrl+Q: the app saves after each game, and a training run still going
+  is stopped and kept), then as textual-serve does, and waits for them; SIGTERM and SIGKILL only
+  for an app that hangs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+import textual_serve
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from sticks_tui.web.session import SERVER_PID_ENV
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+#: textual-serve's own static files: the xterm.js client, its stylesheet and the Roboto Mono font.
+VENDOR = Path(textual_serve.__file__).resolve().parent / "static"
+
+#: Where textual-serve's client creates each terminal; we keep a handle on it (window.sticksClients)
+#: so our page script can read the screen as text and show why a session was closed.
+CLIENT_ANCHOR = "const t=new w(e,{ping:r});"
+CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).push(t);"
+
+#: The app's own quit key (Ctrl+Q): like a student quitting, it stops a training run and keeps what
+#: it learned. If the app asks a question instead (or the key is bound to something else), the
+#: server asks Textual to exit after KEY_GRACE seconds.
+QUIT_KEY = b"\x11"
+KEY_GRACE = 3.0
+#: How long an app gets to quit after that, then after SIGTERM, before it is killed.
+QUIT_GRACE = 10.0
+TERM_GRACE = 5.0
+
+#: Terminal sizes a browser may ask for (cells); anything else is clamped into this range.
+MIN_COLS, MAX_COLS = 20, 400
+MIN_ROWS, MAX_ROWS = 8, 200
+MAX_MESSAGE = 64 * 1024  # bytes in one websocket message; keys and sizes are tiny
+
+#: Names that mean this computer only; a server bound to one of them answers only to these names.
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+#: The websocket close code and reason for a tab refused because the class is full.
+FULL_CLOSE_CODE = 4001
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def clamp_int(text: Any, default: int, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except (TypeError, ValueError, OverflowError):
+        return default
+    return max(low, min(high, value))
+
+
+def session_command(data_dir: str | None) -> list[str]:
+    """The fixed argument list of every tab's app process."""
+    command = [sys.executable, "-m", "sticks_tui.web.session"]
+    if data_dir is not None:
+        command += ["--data-dir", data_dir]
+    return command
+
+
+def patched_client() -> tuple[bytes, bool]:
+    """textual-serve's client script with our hook added; (script, hooked)."""
+    text = (VENDOR / "js" / "textual.js").read_text(encoding="utf-8")
+    if text.count(CLIENT_ANCHOR) != 1:
+        return text.encode("utf-8"), False
+    return text.replace(CLIENT_ANCHOR, CLIENT_HOOK).encode("utf-8"), True
+
+
+class Session(AppService):
+    """One tab's app process, started without a shell and stopped gently."""
+
+    def __init__(self, command: list[str], *, on_exit: Callable[[Session], None], **kwargs: Any) -> None:
+        super().__init__(" ".join(command), **kwargs)
+        self.argv = command
+        self.on_exit = on_exit
+        self.started = time.monotonic()
+        self._stopping: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        # textual-serve's environment (TEXTUAL_DRIVER = the web driver, colours, size), plus our pid
+        environment = super()._build_environment(width=width, height=height)
+        environment[SERVER_PID_ENV] = str(os.getpid())
+        return environment
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+        # textual-serve runs its command through a shell; ours is a fixed argument list, run directly.
+        # A new session: Ctrl+C in the teacher's terminal reaches the server only, which then stops
+        # every app in turn.
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=self._build_environment(width=width, height=height),
+            start_new_session=True,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def run(self) -> None:
+        try:
+            await super().run()
+        finally:
+            # the app ended (quit in the browser, or crashed): close the tab's connection
+            try:
+                await self.remote_close()
+            except Exception:  # noqa: BLE001 - the socket may be gone already
+                pass
+
+    async def stop(self) -> None:
+        """Ask the app to quit, wait, then SIGTERM, then (only if it hangs) SIGKILL. Idempotent."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        process = self._process
+        try:
+            if process is not None and process.returncode is None:
+                await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+                quit_asked = await self._send(self.send_bytes(QUIT_KEY))
+                if not (quit_asked and await self._wait(process, KEY_GRACE)):
+                    await self._send(self.send_meta({"type": "quit"}))  # Textual's exit, as textual-serve does
+                if not await self._wait(process, QUIT_GRACE):
+                    _signal(process, signal.SIGTERM)
+                    if not await self._wait(process, TERM_GRACE):
+                        print(f"sticks-tui serve: session {process.pid} did not stop; killed", flush=True)
+                        _signal(process, signal.SIGKILL)
+                        await process.wait()
+            if self._task is not None:
+                try:
+                    await asyncio.wait_for(self._task, 5.0)
+                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    pass
+                self._task = None
+        finally:
+            self.on_exit(self)
+
+    @staticmethod
+    async def _send(sending) -> bool:
+        try:
+            return bool(await asyncio.wait_for(sending, 2.0))
+        except (asyncio.TimeoutError, AssertionError):
+            return False
+
+    @staticmethod
+    async def _wait(process: asyncio.subprocess.Process, seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(process.wait(), seconds)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+
+def _signal(process: asyncio.subprocess.Process, sig: int) -> None:
+    try:
+        process.send_signal(sig)
+    except ProcessLookupError:
+        pass
+
+
+@dataclass
+class ClassServer:
+    """`sticks-tui serve`: one aiohttp server, one app process per tab, one shared database."""
+
+    data_dir: str | None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_sessions: int = 20
+    database: str = ""
+    sessions: dict[str, Session] = field(default_factory=dict)
+    started_sessions: int = 0
+
+    def __post_init__(self) -> None:
+        self.command = session_command(self.data_dir)
+        self.downloads = DownloadManager()
+        self.client_js, self.client_hooked = patched_client()
+        self.pages = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
+        self._stop = asyncio.Event()
+
+    # -- the web application -------------------------------------------------------------------
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self.security_headers], client_max_size=MAX_MESSAGE)
+        app.add_routes([
+            web.get("/", self.handle_index),
+            web.get("/ws", self.handle_websocket),
+            web.get("/client.js", self.handle_client_js),
+            web.get("/download/{key}", self.handle_download),
+            web.static("/static", STATIC, show_index=False),
+            web.static("/vendor", VENDOR, show_index=False),
+        ])
+        return app
+
+    @web.middleware
+    async def security_headers(self, request: web.Request, handler):
+        if not self._known_host(request):
+            # DNS rebinding: a site whose name points at 127.0.0.1 must not reach a loopback server
+            return web.Response(status=421, text="This server answers only to its own address.")
+        response = await handler(request)
+        if response.prepared:  # a websocket or a download: its headers are sent already
+            return response
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    def _page(self, name: str, **context: Any) -> str:
+        return self.pages.get_template(name).render(**context)
+
+    def full_page(self) -> web.Response:
+        body = self._page("full.html", max_sessions=self.max_sessions)
+        return web.Response(text=body, status=503, content_type="text/html", headers={"Retry-After": "30"})
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        if len(self.sessions) >= self.max_sessions:
+            return self.full_page()
+        font_size = clamp_int(request.query.get("fontsize", "16"), 16, 8, 48)
+        body = self._page("index.html", font_size=font_size, max_sessions=self.max_sessions)
+        return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def handle_client_js(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.client_js, content_type="application/javascript")
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """Files the app hands to the browser (Textual's deliver_text / deliver_binary)."""
+        key = request.match_info["key"]
+        try:
+            meta = await self.downloads.get_download_metadata(key)
+        except KeyError:
+            raise web.HTTPNotFound(text="No such download.") from None
+        response = web.StreamResponse()
+        content_type = meta.mime_type + (f"; charset={meta.encoding}" if meta.encoding else "")
+        response.headers["Content-Type"] = content_type
+        disposition = "inline" if meta.open_method == "browser" else "attachment"
+        safe_name = "".join(c for c in meta.file_name if c.isalnum() or c in "._- ") or "download"
+        response.headers["Content-Disposition"] = f'{disposition}; filename="{safe_name}"'
+        await response.prepare(request)
+        async for chunk in self.downloads.download(key):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
+
+    def _known_host(self, request: web.Request) -> bool:
+        """On loopback, only the names of loopback itself; on other addresses, any name."""
+        if self.host not in LOOPBACK:
+            return True
+        host = request.headers.get("Host", "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return name.strip("[]").lower() in LOOPBACK
+
+    def _same_origin(self, request: web.Request) -> bool:
+        """A page on another site must not open sessions here (cross-site websocket hijacking)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True  # not a browser page (a script or a test): nothing to protect against
+        host = request.headers.get("Host", "")
+        return origin in (f"http://{host}", f"https://{host}")
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        if not self._same_origin(request):
+            raise web.HTTPForbidden(text="Sessions can only be opened from this server's own page.")
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+        await websocket.prepare(request)
+        if self._stop.is_set():
+            await websocket.close(code=1001, message=b"The server is stopping.")
+            return websocket
+        if len(self.sessions) >= self.max_sessions:
+            reason = f"The class is full: all {self.max_sessions} sessions are in use."
+            await websocket.close(code=FULL_CLOSE_CODE, message=reason.encode("utf-8")[:120])
+            return websocket
+        width = clamp_int(request.query.get("width"), 80, MIN_COLS, MAX_COLS)
+        height = clamp_int(request.query.get("height"), 24, MIN_ROWS, MAX_ROWS)
+        session = Session(
+            self.command,
+            on_exit=self._session_ended,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=websocket.close,
+            download_manager=self.downloads,
+        )
+        self.sessions[session.app_service_id] = session  # counted before it starts: no race past the limit
+        try:
+            await session.start(width, height)
+            self.started_sessions += 1
+            self._log(f"session {session.pid} started ({len(self.sessions)} of {self.max_sessions} in use)")
+            await self._process_messages(websocket, session)
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # noqa: BLE001 - one tab's trouble must not stop the class
+            self._log(f"session failed: {exc}")
+        finally:
+            await session.stop()
+            if not websocket.closed:
+                await websocket.close()
+        return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, session: Session) -> None:
+        """Keys go to the app's input; sizes become clamped integers; nothing else is acted on."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+                continue
+            kind = envelope[0]
+            payload = envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(payload, str):
+                await session.send_bytes(payload.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(payload, dict):
+                await session.set_terminal_size(
+                    clamp_int(payload.get("width"), 80, MIN_COLS, MAX_COLS),
+                    clamp_int(payload.get("height"), 24, MIN_ROWS, MAX_ROWS))
+            elif kind == "ping" and isinstance(payload, str) and len(payload) < 64:
+                await websocket.send_json(["pong", payload])
+            elif kind == "blur":
+                await session.blur()
+            elif kind == "focus":
+                await session.focus()
+
+    def _session_ended(self, session: Session) -> None:
+        if self.sessions.pop(session.app_service_id, None) is not None and session.pid is not None:
+            code = session._process.returncode if session._process is not None else None
+            self._log(f"session {session.pid} ended (exit {code}; {len(self.sessions)} in use)")
+
+    def _log(self, text: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+    # -- running -------------------------------------------------------------------------------
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    async def run(self, ready: Callable[[list[str]], None] | None = None) -> None:
+        """Serve until request_stop() (or SIGINT/SIGTERM/SIGHUP), then stop every session."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            try:
+                loop.add_signal_handler(sig, self.request_stop)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+        runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+            if ready is not None:
+                ready(self.urls(runner))
+            if not self.client_hooked:
+                self._log("warning: this textual-serve's client script is not the one this server knows; "
+                          "the page works, but its screen cannot be read by the tests")
+            await self._stop.wait()
+            sessions = list(self.sessions.values())
+            if sessions:
+                self._log(f"stopping {len(sessions)} session(s); each app saves and quits")
+            await asyncio.gather(*(s.stop() for s in sessions), return_exceptions=True)
+        finally:
+            await runner.cleanup()
+
+    def urls(self, runner: web.AppRunner) -> list[str]:
+        """The URLs to open: the bound address, or this machine's addresses when bound to all."""
+        ports = [addr[1] for addr in runner.addresses if isinstance(addr, tuple)]
+        port = ports[0] if ports else self.port
+        self.port = port
+        if self.host in ("0.0.0.0", "::", ""):
+            hosts = _local_addresses() or ["<this computer's address>"]
+        else:
+            hosts = [self.host]
+        return [f"http://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
+
+
+def _local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, for the teacher to write on the board."""
+    found: list[str] = []
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing interface
+            found.append(probe.getsockname()[0])
+        finally:
+            probe.close()
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = info[4][0]
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return [a for a in found if not a.startswith("127.")]

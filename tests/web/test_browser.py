@@ -1,0 +1,184 @@
+"""`sticks-tui serve` in a real Chromium: a class of tabs, one shared database, nothing from outside.
+
+Each test starts the real server on a free loopback port with a temporary data directory, and
+reads the screen from the page (the xterm.js buffer behind the terminal, as text).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+from web_helpers import Tab, pid_alive, wait_until
+
+VIEWPORT = {"width": 1100, "height": 700}  # about 122 x 33 cells: the game screen shows every hat
+
+
+def hats_panel(tab: Tab) -> list[str]:
+    """The heatmap's rows (right of the board's divider), without its legend."""
+    rows = []
+    for line in tab.lines():
+        if "▊" in line:
+            right = line.split("▊", 1)[1]
+            if "drawn" not in right and "chance of that ball" not in right:
+                rows.append(right)
+    return rows
+
+
+def open_tab(context, server) -> Tab:
+    tab = Tab(context.new_page())
+    tab.page.goto(server.url, timeout=20_000)
+    tab.wait_text("Start game")  # the setup screen
+    return tab
+
+
+def box_text(tab: Tab, label: str) -> str:
+    """What the text box right of label shows (up to a dialog's border)."""
+    row = next(line for line in tab.lines() if label in line)
+    return row.split(label, 1)[1].split("█", 1)[0].strip()
+
+
+def retype(tab: Tab, label: str, text: str) -> None:
+    """Empty the focused box right of label, a key at a time, then type text; each step seen on screen."""
+    for _ in range(40):  # a key sent before a click's focus lands is lost: retried
+        shown = box_text(tab, label)
+        if not shown:
+            break
+        tab.press("End")
+        tab.press("Backspace")
+        try:
+            wait_until(lambda: box_text(tab, label) != shown, 2, "Backspace to delete a character")
+        except AssertionError:
+            continue
+    assert box_text(tab, label) == ""
+    tab.page.keyboard.type(text, delay=30)
+    wait_until(lambda: box_text(tab, label) == text, 5, f"{text!r} in the box {label!r}")
+
+
+def sticks_json(server, *args: str):
+    out = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(server.data_dir), *args],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_a_class_plays_in_the_browser(chromium, served):
+    server = served(max_sessions=4)
+    context = chromium.new_context(viewport=VIEWPORT)
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    console: list[str] = []
+
+    def watch(page) -> None:
+        page.on("websocket", lambda ws: requested.append(ws.url))
+        page.on("console", lambda message: console.append(message.text))
+
+    context.on("page", watch)
+    try:
+        # two tabs, two app processes
+        first = open_tab(context, server)
+        (first_pid,) = server.wait_for_app_count(1)
+        second = open_tab(context, server)
+        pids = server.wait_for_app_count(2)
+        second_pid = (pids - {first_pid}).pop()
+
+        # tab 1: the student's name, typed in the setup screen; the game starts by keyboard
+        first.activate()
+        first.click_text("Player 1", offset=1, nth=1)  # the box right of the label "Player 1's name"
+        retype(first, "Player 1's name", "Ada")
+        first.press("Control+s")
+        first.wait_text("Take 1")
+        before = hats_panel(first)
+        assert before and not any("►" in row for row in before), "\n".join(before)
+
+        # take sticks with the mouse until the game ends; the AI's draws show on the heatmap
+        saw_draw = False
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            screen = first.text()
+            if "wins!" in screen:
+                break
+            if "Ada's turn" in screen:
+                counts = [re.search(r"There (?:is|are) (\d+) sticks? on the board", line)
+                          for line in first.lines()]
+                left = next(int(m.group(1)) for m in counts if m)
+                label = "Take 3" if left > 4 else "Take 1"
+                first.click_text(label)
+                try:
+                    wait_until(lambda: f"There are {left} " not in first.text() or "wins!" in first.text(),
+                               10, f"the click on {label} to take sticks")
+                except AssertionError as exc:
+                    raise AssertionError(f"{exc}; the screen:\n{first.text()}") from None
+            else:
+                first.page.wait_for_timeout(100)
+            saw_draw = saw_draw or any("►" in row for row in hats_panel(first))
+        else:
+            raise AssertionError("the game did not end:\n" + first.text())
+        assert saw_draw, "the heatmap never showed the AI's drawn ball"
+        assert hats_panel(first) != before, "the heatmap did not change"
+        assert "Ada takes" in first.text()
+
+        # tab 2 shares the class's leaderboard: Ada's game is in its records
+        second.activate()
+        second.press("F3")
+        second.wait_text("Ada")
+
+        # a closed tab ends its app process
+        second.page.close()
+        wait_until(lambda: not pid_alive(second_pid), 20, "the closed tab's app process to end")
+        assert server.app_pids() == {first_pid}
+
+        # tab 1 trains the AI: a long run, still going when the teacher presses Ctrl+C
+        first.activate()
+        first.press("F2")
+        first.wait_text("Train the AI")
+        retype(first, "Games", "9000000")
+        first.press("Enter")
+        first.wait_text("games/s", timeout=60)  # the training screen, running
+
+        # Ctrl+C stops the server and every session; the tab says its session ended
+        assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
+        assert not pid_alive(first_pid)
+        assert any("stopped; every session has quit" in line for line in server.lines), server.lines
+        first.page.wait_for_selector("body.-closed #closed-message", state="visible", timeout=10_000)
+
+        # nothing was loaded from anywhere but the server (pages, scripts, styles, the font, the websocket)
+        assert any(url.startswith("ws://") for url in requested), requested
+        assert any("fonts/" in url for url in requested), requested
+        outside = [url for url in requested if urlsplit(url).netloc != server.netloc]
+        assert not outside, f"requests to other hosts: {outside}"
+        # the page's Content-Security-Policy would block an outside request before it is made: none tried
+        refused = [text for text in console if "Content Security Policy" in text]
+        assert not refused, refused
+    finally:
+        context.close()
+
+    # the game was saved under the student's name, and what the training run had learned was kept
+    records = sticks_json(server, "records", "--json")
+    assert [p["name"] for p in records["players"] if not p["is_ai"]] == ["Ada"]
+    assert len(records["recent_games"]) == 1
+    (brain,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "default"]
+    assert brain["games_trained"] > 0, brain
+
+
+def test_a_tab_past_max_sessions_gets_a_clear_page(chromium, served):
+    server = served(max_sessions=1)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        open_tab(context, server)
+        server.wait_for_app_count(1)
+        refused = context.new_page()
+        response = refused.goto(server.url, timeout=20_000)
+        assert response is not None and response.status == 503
+        text = refused.inner_text("body")
+        assert "The class is full" in text and "All 1 session on this server is in use" in text, text
+        assert server.app_pids() and len(server.app_pids()) == 1
+    finally:
+        context.close()
+    server.wait_for_app_count(0)
+    assert server.stop() == 0

@@ -1,0 +1,232 @@
+"""`sticks-tui serve` without a browser: its command line, its websocket guard, and its processes.
+
+These talk to the real server over HTTP and its websocket (aiohttp's client), as a page would,
+or as a hostile one might.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+from web_helpers import ServedClass, need_web_extra, pid_alive, wait_until
+
+
+def in_thread(coroutine, timeout: float = 120):
+    """Run a coroutine on a fresh event loop in its own thread, whatever loop this thread may run."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=timeout)
+
+
+def sticks(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sticks_tui", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+async def open_session(server, **headers):
+    """A websocket session as the page opens it; returns (client session, websocket)."""
+    import aiohttp
+
+    client = aiohttp.ClientSession()
+    ws = await client.ws_connect(f"ws://{server.netloc}/ws?width=100&height=30", headers=headers,
+                                 timeout=aiohttp.ClientWSTimeout(ws_close=5))
+    return client, ws
+
+
+async def read_screen_bytes(ws, needle: bytes, timeout: float = 20) -> bytes:
+    """Read the app's output until needle shows up (the first screen is drawn in several frames)."""
+    seen = b""
+    async with asyncio.timeout(timeout):
+        while needle not in seen:
+            message = await ws.receive()
+            if message.type.name == "BINARY":
+                seen += message.data
+            elif message.type.name in ("CLOSE", "CLOSED", "CLOSING", "ERROR"):
+                raise AssertionError(f"the session closed before {needle!r} appeared")
+    return seen
+
+
+def test_serve_without_the_web_extra_says_how_to_get_it():
+    # the extra's packages made unimportable, as on a base install
+    code = ("import sys; sys.modules['textual_serve'] = None; sys.modules['aiohttp'] = None; "
+            "from sticks_tui.cli import main; sys.exit(main(['serve']))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.strip().splitlines() == [
+        "sticks-tui serve: the browser server needs the 'web' extra; install it with: pip install 'sticks-tui[web]'"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--port", "70000"], "--port must be between 0 and 65,535"),
+    (["--max-sessions", "0"], "--max-sessions must be between 1 and 500"),
+    (["--port", "eighty"], "--port must be a whole number"),
+])
+def test_bad_arguments_are_refused_in_one_line(args, words, tmp_path):
+    out = sticks("serve", "--data-dir", str(tmp_path), *args)
+    assert out.returncode == 2
+    assert words in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_port_in_use_is_refused_in_one_line(tmp_path):
+    need_web_extra()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path))
+    assert out.returncode == 1
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], out.stderr
+
+
+def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
+    need_web_extra()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    out = sticks("serve", "--port", "0", "--data-dir", str(blocker / "class"))
+    assert out.returncode == 1
+    assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_server_binds_loopback_and_prints_the_url(served):
+    server = served()
+    assert server.url.startswith("http://127.0.0.1:")
+    assert server.lines[0].startswith("sticks-tui serves the app on http://127.0.0.1:")
+    wait_until(lambda: any(str(server.data_dir) in line for line in server.lines), 10, "the database's path")
+    import psutil
+
+    listening = [c.laddr for c in psutil.Process(server.pid).net_connections(kind="inet")
+                 if c.status == psutil.CONN_LISTEN]
+    assert listening and all(address.ip == "127.0.0.1" for address in listening), listening
+
+
+def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
+    """The app command is a fixed argument list run without a shell (even with shell characters in
+    its data directory); keys go to the app's input and sizes are clamped numbers."""
+    need_web_extra()
+    in_thread(_no_shell(tmp_path))
+
+
+async def _no_shell(tmp_path):
+    marker = tmp_path / "pwned"
+    # a data directory full of shell syntax is used as a plain path (textual-serve's shell would run it)
+    data_dir = tmp_path / f"class; touch {marker}; echo $(touch {marker})"
+    server = ServedClass(data_dir, max_sessions=2)
+    try:
+        client, ws = await open_session(server)
+        try:
+            await read_screen_bytes(ws, b"Start game")
+            (pid,) = server.app_pids()
+            import psutil
+
+            argv = psutil.Process(pid).cmdline()
+            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir)]
+            # the app talks to the browser through Textual's web driver, as under textual-serve
+            # (and the app's "needs a terminal" check knows it is served)
+            assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+            hostile = [
+                ["stdin", f"; touch {marker} #\r"],
+                ["stdin", f"$(touch {marker})\r"],
+                ["resize", {"width": 10**12, "height": "$(reboot)"}],
+                ["resize", {"width": -5, "height": None}],
+                ["resize", "wide"],
+                ["ping", "x" * 10_000],
+                ["exec", "touch " + str(marker)],
+                {"stdin": "not a list"},
+                "junk",
+            ]
+            for message in hostile:
+                await ws.send_str(json.dumps(message))
+            await ws.send_str("{not json")
+            await ws.send_str(json.dumps(["ping", "still-here"]))
+            async with asyncio.timeout(10):
+                while True:
+                    message = await ws.receive()
+                    if message.type.name == "TEXT" and json.loads(message.data) == ["pong", "still-here"]:
+                        break
+            assert pid_alive(pid) and server.app_pids() == {pid}
+        finally:
+            await ws.close()
+            await client.close()
+        assert not marker.exists()
+        assert (data_dir / "sticks-tui.db").exists()  # the odd path was used, literally
+    finally:
+        assert server.stop() == 0
+        server.kill()
+
+
+def test_a_page_from_another_site_cannot_open_a_session(served):
+    server = served()
+    in_thread(_other_sites(server))
+    assert server.app_pids() == set()
+
+
+async def _other_sites(server):
+    import aiohttp
+
+    async with aiohttp.ClientSession() as client:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(f"ws://{server.netloc}/ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        # nor can a site whose name was pointed at 127.0.0.1 (DNS rebinding): the Host must be loopback's
+        async with client.get(server.url, headers={"Host": "evil.example"}) as response:
+            assert response.status == 421
+        with pytest.raises(aiohttp.WSServerHandshakeError) as rebound:
+            await client.ws_connect(f"ws://{server.netloc}/ws",
+                                    headers={"Host": "evil.example", "Origin": "http://evil.example"})
+        assert rebound.value.status == 421
+        async with client.get(server.url.replace("127.0.0.1", "localhost")) as response:
+            assert response.status == 200 and "sticks-tui" in await response.text()
+
+
+def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
+    """The page can be fetched while a slot is free and then lose the race; the socket says why.
+    Then SIGTERM stops the server and its session, as Ctrl+C does."""
+    in_thread(_past_max_sessions(served(max_sessions=1)))
+
+
+async def _past_max_sessions(server):
+    client, ws = await open_session(server)
+    try:
+        await read_screen_bytes(ws, b"Start game")
+        client2, ws2 = await open_session(server)
+        try:
+            message = await ws2.receive(timeout=10)
+            assert message.type.name == "CLOSE"
+            assert ws2.close_code == 4001
+            assert "The class is full" in (message.extra or "")
+        finally:
+            await client2.close()
+        (pid,) = server.app_pids()
+        assert server.stop(signal.SIGTERM) == 0
+        assert not pid_alive(pid)
+        assert any("session" in line and "ended (exit 0" in line for line in server.lines), server.lines
+    finally:
+        await client.close()
+
+
+def test_sessions_end_when_the_server_is_killed(served):
+    """Even a SIGKILLed server leaves no app running: each app gets SIGTERM and quits as usual."""
+    server = served(max_sessions=3)
+
+    async def scenario():
+        client, ws = await open_session(server)
+        try:
+            await read_screen_bytes(ws, b"Start game")
+            (pid,) = server.wait_for_app_count(1)
+            server.proc.send_signal(signal.SIGKILL)
+            server.proc.wait(timeout=10)
+            return pid
+        finally:
+            await client.close()
+
+    pid = in_thread(scenario())
+    wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")

@@ -1,0 +1,197 @@
+"""Helpers for the browser tests (used by conftest.py and the tests): a real `sticks-tui serve`, a real Chromium (Debian's), bounded waits.
+
+Chromium comes from Debian (`apt-get install -y chromium`); playwright drives it through
+`executable_path` (its own browser download is not used). Without Chromium, playwright or the
+'web' extra the browser tests are skipped with the reason, except in CI (CI=true), where that is
+a failure: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def unavailable(reason: str) -> None:
+    """Skip, with the reason; in CI, fail instead: CI must run the browser tests."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: the browser tests must run here, not be skipped)", pytrace=False)
+    pytest.skip(reason)
+
+
+def need_web_extra() -> None:
+    try:
+        import aiohttp  # noqa: F401
+        import jinja2  # noqa: F401
+        import textual_serve  # noqa: F401
+    except ImportError as exc:
+        unavailable(f"the 'web' extra is not installed ({exc}); pip install -e '.[test]'")
+
+
+class ServedClass:
+    """`sticks-tui serve` in a subprocess on a free loopback port, with a temporary data directory."""
+
+    def __init__(self, data_dir: Path, max_sessions: int = 4, extra: list[str] | None = None) -> None:
+        self.data_dir = data_dir
+        command = [sys.executable, "-m", "sticks_tui", "serve", "--port", "0", "--data-dir", str(data_dir),
+                   "--max-sessions", str(max_sessions), *(extra or [])]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self._wait_for_url(timeout=30)
+        match = re.match(r"http://([^/]+)/", self.url)
+        assert match
+        self.netloc = match.group(1)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def _wait_for_url(self, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._queue.get(timeout=max(0.05, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            found = re.search(r"http://\S+/", line)
+            if found:
+                return found.group(0)
+        self.kill()
+        raise AssertionError("sticks-tui serve did not print its URL:\n" + "\n".join(self.lines))
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def app_pids(self) -> set[int]:
+        """The app processes (one per tab) the server is running now."""
+        import psutil
+
+        try:
+            children = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return set()
+        pids = set()
+        for child in children:
+            try:
+                if "sticks_tui.web.session" in " ".join(child.cmdline()) and child.status() != "zombie":
+                    pids.add(child.pid)
+            except psutil.NoSuchProcess:
+                continue
+        return pids
+
+    def wait_for_app_count(self, count: int, timeout: float = 20) -> set[int]:
+        def probe():
+            pids = self.app_pids()
+            return (pids,) if len(pids) == count else None
+
+        return wait_until(probe, timeout, f"{count} app process(es) (have {self.app_pids()})")[0]
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 30) -> int:
+        """Send the signal (Ctrl+C by default) and wait for the server to end."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError("the server did not stop within %s s:\n%s" % (timeout, "\n".join(self.lines)))
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+def wait_until(probe, timeout: float, what: str, interval: float = 0.05):
+    """Poll probe() until it returns something truthy; fail with `what` after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def pid_alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+class Tab:
+    """One browser tab on the served app, read as text from the xterm.js buffer."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def text(self) -> str:
+        return self.page.evaluate("() => window.sticksScreenText ? window.sticksScreenText() : null") or ""
+
+    def lines(self) -> list[str]:
+        return self.text().split("\n")
+
+    def wait_text(self, needle: str, timeout: float = 20) -> str:
+        try:
+            self.page.wait_for_function(
+                "needle => window.sticksScreenText && (window.sticksScreenText() || '').includes(needle)",
+                arg=needle, timeout=timeout * 1000, polling=50)
+        except Exception as exc:  # noqa: BLE001 - say what the screen showed instead
+            raise AssertionError(f"{needle!r} did not appear within {timeout} s; the screen:\n{self.text()}") from exc
+        return self.text()
+
+    def find(self, label: str, nth: int = 0) -> tuple[int, int]:
+        """(col, row) of the first cell of the nth (from 0) label on the screen, reading order."""
+        seen = 0
+        for row, line in enumerate(self.lines()):
+            col = line.find(label)
+            while col >= 0:
+                if seen == nth:
+                    return col, row
+                seen += 1
+                col = line.find(label, col + 1)
+        raise AssertionError(f"{label!r} (#{nth}) is not on the screen:\n{self.text()}")
+
+    def click_text(self, label: str, offset: int = 0, nth: int = 0) -> None:
+        """Click with the mouse in the middle of label (or `offset` cells into it), once it is shown."""
+        self.wait_text(label, timeout=10)
+        col, row = self.find(label, nth)
+        col += offset if offset else len(label) // 2
+        point = self.page.evaluate("([c, r]) => window.sticksCellCentre(c, r)", [col, row])
+        assert point, "the page has no terminal"
+        self.page.mouse.click(point["x"], point["y"])
+
+    def activate(self) -> None:
+        """Bring this tab to the front, as a student does by clicking it (its terminal gets the keys)."""
+        self.page.bring_to_front()
+        self.page.evaluate("() => (window.sticksClients || []).forEach(c => c.terminal && c.terminal.focus())")
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
