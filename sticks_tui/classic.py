@@ -216,7 +216,7 @@ class ClassicGame:
             if self.store is not None:
                 self.try_store(lambda: (self.store.save_brain(TRAINED_BRAIN, self.hats, result.games_played,
                                                               replace=True),
-                                        self.store.save_training_curve(TRAINED_BRAIN, [(p.games, p.agreement, p.win_vs_perfect) for p in result.curve])))
+                                        self.store.save_training_curve(TRAINED_BRAIN, result.curve)))
             return
         self.save_as = self.brain_name
         if self.store is not None:

@@ -238,7 +238,7 @@ class SticksApp(App):
         self.save_brain(games_trained=result.games_played)
         try:
             self.store.save_training_curve(self.brain_name,
-                                           [(p.games, p.agreement, p.win_vs_perfect) for p in result.curve])
+                                           result.curve)
         except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
             self.notify(f"The learning curve was not saved: {exc}", severity="warning")
         from sticks_tui.learn.analysis import quick_scores

@@ -14,7 +14,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Label
 
-from sticks_tui.learn.general import NimDescription, StateHats
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.learn.hats import Hats
 from sticks_tui.solve.nim import winning_moves as nim_winning_moves
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.screens.help import HelpScreen
@@ -120,7 +121,7 @@ class NimApp(App):
         yield NimHats(id="nim-hats")
 
     def on_mount(self) -> None:
-        brain = StateHats(NimDescription((7, 7, 7)))
+        brain = Hats(NimRules((7, 7, 7)))
         position = (2, 3, 5)
         moves = brain.moves_of(position)
         counts = [1 + (i * 37) % 50 for i in range(len(moves))]

@@ -136,6 +136,6 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
         await pilot.press("f2")
         await wait_until(pilot, lambda: not np.array_equal(app.nim_brain.counts, before), timeout=60,
                          what="the Nim AI to finish training")
-        from sticks_tui.learn.general import agreement
+        from sticks_tui.learn.analysis import agreement
 
         assert agreement(app.nim_brain).agreement > 0.99

@@ -13,7 +13,8 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from sticks_tui.learn.general import NimDescription, StateHats
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.learn.hats import Hats
 from sticks_tui.solve.nim import winning_moves as nim_winning_moves
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, nice_key
@@ -428,7 +429,7 @@ async def test_help_screen_explains_fits_80x24_and_closes(close):
 # -- Nim hats ---------------------------------------------------------------------------------
 
 def nim_data(position=(2, 3, 5), drawn=None, favourite=None) -> NimHatData:
-    brain = StateHats(NimDescription((7, 7, 7)))
+    brain = Hats(NimRules((7, 7, 7)))
     moves = brain.moves_of(position)
     counts = list(brain.hat(position))
     if favourite is not None:
