@@ -16,7 +16,7 @@
     try {
       await Promise.race([
         document.fonts.load('16px "Roboto Mono"'),
-        new Promise(function (resolve) { setTimeout(resolve, 3000); }),
+        new Promise(function (resolve) { setTimeout(resolve, 8000); }),  // a slow machine: wait longer
       ]);
     } catch (error) { /* a missing font falls back to the browser's monospace */ }
     if (clientOnload) clientOnload.call(window, event);
