@@ -41,21 +41,21 @@ def run(args: argparse.Namespace) -> int:
 
         print(INSTALL_HINT, file=sys.stderr)
         return 2
-    from sticks_tui.store import Store
+    from sticks_tui.store import Store, StoreError
 
     data_dir = args.serve_data_dir if args.serve_data_dir is not None else args.data_dir
-    # One database for every tab: check it is usable now, rather than let each tab fall back to
-    # a memory store of its own (a class would then share nothing).
-    with Store.open(data_dir) as store:
-        if not store.persistent:
+    # One database for every tab: check it is usable now (a command never falls back to memory),
+    # rather than let each tab fall back to a memory store of its own (a class would share nothing).
+    try:
+        with Store.open(data_dir) as store:
             for notice in store.notices:
                 print(f"sticks-tui serve: {notice}", file=sys.stderr)
-            print("sticks-tui serve: the class needs a database every tab can share; "
-                  "fix the above or choose another --data-dir.", file=sys.stderr)
-            return 1
-        for notice in store.notices:
-            print(f"sticks-tui serve: {notice}", file=sys.stderr)
-        database = store.path.resolve()
+            database = store.path.resolve()
+    except StoreError as exc:
+        print(f"sticks-tui serve: {exc}", file=sys.stderr)
+        print("sticks-tui serve: the class needs a database every tab can share; "
+              "fix the above or choose another --data-dir.", file=sys.stderr)
+        return 1
     server = ClassServer(data_dir=str(database.parent), host=args.host, port=args.port,
                          max_sessions=args.max_sessions, database=str(database))
 

@@ -12,6 +12,8 @@ The x axis is logarithmic (games trained: 1, 10, 100, 1k ...) or linear (games r
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -139,7 +141,7 @@ class LearningCurve(Widget):
 
     @points.setter
     def points(self, value: Iterable[Sequence[float]]) -> None:
-        self._points = tuple(tuple(p) for p in value)
+        self._points = tuple(dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
         self.series = series_from_points(self._points)
 
     def validate_series(self, value) -> tuple[CurveSeries, ...]:
