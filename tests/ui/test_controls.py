@@ -74,18 +74,18 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
         # the AI won: one more ball for each ball it drew, on the brain, the heatmap and in the store
         for hat, ball in drawn:
-            assert app.brain.counts[hat, ball - 1] == 2
+            assert app.session.brain.counts[hat, ball - 1] == 2
             assert heatmap.data.counts[hat, ball - 1] == 2
             assert heatmap.cell_text(hat, ball) == f"   2{MARK_UP}"
         assert not np.array_equal(heatmap.data.counts, fresh)
         assert "Learning AI won and adds a ball for each it drew" in log_text(screen)
         with Store.open(data_dir) as store:
-            assert store.load_brain("default") == app.brain
+            assert store.load_brain("default") == app.session.brain
 
         # play again (key n): the same AI, its learned hats; then it loses and the cells flash down
         await pilot.press("n")
         assert screen.round == 2 and not screen.game.is_over
-        assert screen.learner.hats is app.brain
+        assert screen.learner.hats is app.session.brain
         assert "Game 2: 10 sticks on the board. Player 1 moves first." in log_text(screen)
         await play_human_turns(pilot, screen, perfect_take)
         assert screen.game.state.loser == 1
@@ -105,5 +105,5 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         await pilot.press("enter")  # enter plays again too
         assert screen.round == 3
     with Store.open(data_dir) as store:
-        assert store.load_brain("default") == app.brain
+        assert store.load_brain("default") == app.session.brain
         assert store.brain_record("default") == (1, 1)

@@ -151,8 +151,8 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
         assert seen == [("Training AI, please wait...", 2000)]
         screen = app.screen
         trained = screen.players[1]
-        assert trained.name == "Trained AI" and trained.hats is not app.brain
-        assert trained.hats != app.brain  # it learned something in 2,000 games
+        assert trained.name == "Trained AI" and trained.hats is not app.session.brain
+        assert trained.hats != app.session.brain  # it learned something in 2,000 games
         # the trained AI moving first from 10 sticks knows to leave 9 (= 4k+1)
         await wait_until(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over)
         await play_human_turns(pilot, screen, lambda heap: 1)

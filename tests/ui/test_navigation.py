@@ -20,7 +20,7 @@ async def open_screen(pilot, where: str):
         await pilot.press("2")  # a game half played
         assert isinstance(app.screen, GameScreen)
     elif where == "training":
-        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1, rule=app.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1, rule=app.session.brain.rule))
         app.action_show_training()
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None,
                          what="the training screen")

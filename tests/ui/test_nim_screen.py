@@ -65,7 +65,7 @@ async def test_a_whole_game_against_the_perfect_ai_is_lost_and_recorded(make_app
         assert screen.game.state.winner == 1
         assert "Perfect AI took the last coin and wins" in str(screen.query_one("#nim-turn", Static).render())
         assert "the last coins, and wins." in log_text(screen)
-        games = app.store.recent_games()
+        games = app.session.store.recent_games()
         assert games[0].game == "nim" and games[0].start == "3,4,5" and games[0].loser_name == "Player 1"
 
 
@@ -132,10 +132,10 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
                 break
             await pilot.press("enter")
             await pilot.pause()
-        before = app.nim_brain.counts.copy()
+        before = app.session.nim_brain.counts.copy()
         await pilot.press("f2")
-        await wait_until(pilot, lambda: not np.array_equal(app.nim_brain.counts, before), timeout=60,
+        await wait_until(pilot, lambda: not np.array_equal(app.session.nim_brain.counts, before), timeout=60,
                          what="the Nim AI to finish training")
         from sticks_tui.learn.general import agreement
 
-        assert agreement(app.nim_brain).agreement > 0.99
+        assert agreement(app.session.nim_brain).agreement > 0.99
