@@ -119,8 +119,12 @@ async def test_table_view_shows_the_slice_and_follows_q(make_app):
 
 
 async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
+    from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
+    from tests.ui.ui_helpers import MessageLog
+
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    log = MessageLog()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
         await choose_nim(pilot, piles=(2, 3, 4), opponent="learning")
         await pilot.click("#start")
         await wait_until(pilot, lambda: isinstance(app.screen, NimGameScreen), what="the Nim screen")
@@ -134,8 +138,14 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
             await pilot.pause()
         before = app.session.nim_brain.counts.copy()
         await pilot.press("f2")
-        await wait_until(pilot, lambda: not np.array_equal(app.session.nim_brain.counts, before), timeout=60,
-                         what="the Nim AI to finish training")
+        line = screen.query_one("#nim-training", Static)
+        assert line.display and "Training the Nim AI" in str(line.render())
+        await wait_until(pilot, lambda: log.of(TrainingFinished), timeout=60, what="the Nim AI to finish training")
+        assert not np.array_equal(app.session.nim_brain.counts, before)
+        assert not line.display  # the progress line goes when the run ends
+        progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
+        assert progress and progress[-1].games_done == progress[-1].games_total == 500_000
+        assert any("The Nim AI played 500,000 games" in text for text in log.notifications())
         from sticks_tui.learn.general import agreement
 
         assert agreement(app.session.nim_brain).agreement > 0.99
