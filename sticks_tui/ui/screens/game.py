@@ -178,7 +178,8 @@ class GameScreen(GameScreenBase):
         game = self.game
         over = game.is_over
         for n in (1, 2, 3):
-            self.query_one(f"#take-{n}", Button).disabled = not (game.waiting_for_human and game.state.is_legal(n))
+            legal = game.waiting_for_human and game.state.is_legal(n)
+            self.query_one(f"#take-{n}", Button).disabled = not legal
         self.query_one("#moves").display = not over
         self.query_one("#after").display = over
         turn = self.query_one("#turn", Static)
