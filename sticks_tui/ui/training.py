@@ -50,6 +50,25 @@ def yield_core() -> bool:
     return True
 
 
+def _policy_restorer() -> Callable[[], None]:
+    """A function that puts the calling thread's scheduling policy back as it is now (Linux)."""
+    getter = getattr(os, "sched_getscheduler", None)
+    if getter is None:
+        return lambda: None
+    try:
+        policy, param = getter(0), os.sched_getparam(0)
+    except OSError:
+        return lambda: None
+
+    def restore() -> None:
+        try:
+            os.sched_setscheduler(0, policy, param)
+        except OSError:
+            pass
+
+    return restore
+
+
 @dataclass(eq=False)
 class TrainingJob:
     """One training run: what it is for, where its messages go, and how to stop it."""
@@ -85,8 +104,15 @@ def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool =
     job = TrainingJob(purpose, node)
 
     def work() -> Any:
+        restore = _policy_restorer()  # worker threads are pooled: leave the thread as it was found
         if idle:
             yield_core()
+        try:
+            return _work()
+        finally:
+            restore()
+
+    def _work() -> Any:
         worker = get_current_worker()
 
         def progress(snapshot: Any) -> None:

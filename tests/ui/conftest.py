@@ -59,7 +59,8 @@ def held_training(monkeypatch):
             def report(snapshot):
                 progress(snapshot)
                 if snapshot.games_done and not snapshot.finished:
-                    gate.wait()
+                    while not gate.wait(0.05) and not cancel():  # a cancel (the app quitting) lets it go
+                        pass
 
             return run(report, cancel)
 

@@ -137,7 +137,7 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
             await pilot.press("enter")
             await pilot.pause()
         before = app.session.nim_brain.counts.copy()
-        await pilot.press("f2")
+        screen.action_train_nim()  # what F2 does; called directly, so the line is read before a fast run ends
         line = screen.query_one("#nim-training", Static)
         assert line.display and "Training the Nim AI" in str(line.render())
         await wait_until(pilot, lambda: log.of(TrainingFinished), timeout=60, what="the Nim AI to finish training")
