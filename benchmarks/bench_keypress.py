@@ -1,4 +1,4 @@
-"""How long a key press takes to show on screen, with and without background training (goal: p95 < 50 ms).
+"""How long a key press takes to show on screen, with and without background training (goal: p95 < 35 ms, issue 9 item 8).
 
     python benchmarks/bench_keypress.py [--baseline 150] [--games 1000000 10000000] [--size 100x32]
 
@@ -99,8 +99,9 @@ def start_training(app: PtyApp, games: int) -> None:
     mark = len(app.log)
     app.send("f2", gap=0.0)
     expect(app, "Train the AI", mark, "the training dialog")
-    app.drain(0.2)
-    app.send("end", *["backspace"] * 12, *f"{games}", gap=0.02)
+    app.drain(0.5)  # the dialog's games box has the focus (keys sent sooner were lost on a loaded machine)
+    app.send("end", *["backspace"] * 12, gap=0.05)
+    app.send(*f"{games}", gap=0.05)
     mark = len(app.log)
     app.send("enter", gap=0.0)
     expect(app, "training the AI", mark, "the training screen")
@@ -209,7 +210,7 @@ def main() -> None:
                 back_to_game(app, game)
     worst = max((percentile([v * 1000 for v in vals], 95) for label, vals in results[1:] if vals),
                 default=float("nan"))
-    print(f"goal p95 < 50 ms during training: {'met' if worst < 50 else 'NOT met'} (worst p95 {worst:.1f} ms); "
+    print(f"goal p95 < 35 ms during training: {'met' if worst < 35 else 'NOT met'} (worst p95 {worst:.1f} ms); "
           f"load average now {os.getloadavg()[0]:.2f}; took {time.perf_counter() - started:.0f} s")
 
 

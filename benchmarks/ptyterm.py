@@ -130,15 +130,24 @@ class PtyApp:
 
     # -- ending --------------------------------------------------------------------------------
     def close(self, timeout: float = 3.0) -> None:
-        """Ask the app to quit (Ctrl+Q), then end it for sure; remove the data directory."""
+        """Ask the app to quit (Ctrl+Q; with a game or a training run in progress it asks first, and
+        a second Ctrl+Q says yes), then end it for sure; remove the data directory."""
         try:
             if self.exit_status is None:
+                end = time.perf_counter() + timeout
+                again = time.perf_counter() + 0.5
+                asked = 0
                 try:
                     os.write(self.fd, KEYS["ctrl+q"])
                 except OSError:
                     pass
-                end = time.perf_counter() + timeout
                 while time.perf_counter() < end:
+                    if not asked and time.perf_counter() > again:
+                        asked = 1
+                        try:
+                            os.write(self.fd, KEYS["ctrl+q"])
+                        except OSError:
+                            pass
                     if not self.pump(0.05):
                         break
                     pid, status = os.waitpid(self.pid, os.WNOHANG)

@@ -1,25 +1,22 @@
-"""The sticks-tui Textual app: screens, the learning AI's brain, background training, the store."""
+"""The sticks-tui Textual app: screens, the session (brains, store, rng), background training, quitting."""
 
 from __future__ import annotations
 
-import random
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-import numpy as np
-from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
 
 from sticks_tui.learn.hats import Hats
-from sticks_tui.ui.messages import TrainingUpdate
+from sticks_tui.learn.merge import merge_net_change
+from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
+from sticks_tui.ui.session import BRAIN_SIZE, DEFAULT_BRAIN, Session  # noqa: F401 - re-exported
+from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
-BRAIN_SIZE = 100  # one hat for every heap the app offers
-DEFAULT_BRAIN = "default"
+BACKGROUND = "background"  # the purpose of the F2 training run
 
 
 def stylesheet_path() -> Path:
@@ -50,23 +47,17 @@ class SticksApp(App):
     training: reactive[object | None] = reactive(None, always_update=True)
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
-                 ai_delay: float | None = None, trained_games: int | None = None) -> None:
+                 ai_delay: float | None = None, trained_games: int | None = None,
+                 idle_training: bool = True) -> None:
         super().__init__()
-        self.data_dir = data_dir
-        self.rng = random.Random(seed)
-        self.seed = seed
-        self.ai_delay_override = ai_delay
-        self.trained_games = trained_games
-        self.store = None
-        self.brain_name = DEFAULT_BRAIN
-        self.brain = Hats(BRAIN_SIZE)
-        self.brain_games = 0
-        self.training_running = False
-        self._training_cancel = threading.Event()
-        self._training_base: np.ndarray | None = None
-        self.last_training_result = None
-        self.training_points: list[tuple[int, float, float]] = []  # the running curve
-        self.last_setup = None
+        self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
+                                      idle_training=idle_training)
+        self._training_job: TrainingJob | None = None
+
+    @property
+    def training_running(self) -> bool:
+        """Whether the background run goes on (kept for the widgets, which read it from the app)."""
+        return self.session.training.running
 
     # -- start-up ------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -78,28 +69,30 @@ class SticksApp(App):
     def _open_store(self) -> None:
         from sticks_tui.store import Store
 
-        self.store = Store.open(self.data_dir)
-        for notice in self.store.notices:
+        self.session.store = Store.open(self.session.data_dir, allow_memory=True)
+        for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
-        self.load_brain(self.brain_name)
+        self.load_brain(self.session.brain_name)
 
     def load_brain(self, name: str) -> None:
         from sticks_tui.store import StoreError
 
+        session = self.session
         try:
-            hats = self.store.load_or_create_brain(name, BRAIN_SIZE)
+            hats = session.store.load_or_create_brain(name, BRAIN_SIZE)
         except StoreError as exc:
             self.notify(f"{exc} The AI starts with fresh hats.", title="Brain not loaded", severity="error",
                         timeout=10)
             hats = Hats(BRAIN_SIZE)
-        self.brain = hats
-        self.brain_name = name
+        session.brain = hats
+        session.brain_name = name
 
     def save_brain(self, games_trained: int = 0) -> None:
         from sticks_tui.store import StoreError
 
+        session = self.session
         try:
-            self.store.save_brain(self.brain_name, self.brain, games_trained=games_trained)
+            session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained)
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
 
@@ -107,11 +100,11 @@ class SticksApp(App):
         from sticks_tui.store import StoreError
 
         try:
-            self.store.record_game(**fields)
+            self.session.store.record_game(**fields)
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
 
-    # -- commands ------------------------------------------------------------------------------
+    # -- commands (the screens' own are in their COMMANDS providers) ---------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("New game", "Go to the setup screen and start a new game", self.action_new_game)
@@ -122,21 +115,17 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
-        train_nim = getattr(screen, "action_train_nim", None)
-        if train_nim is not None:
-            yield SystemCommand("Train the Nim AI", "500,000 games of self-play for the learning AI for Nim",
-                                train_nim)
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
 
     def action_new_game(self) -> None:
-        from sticks_tui.ui.screens.setup import SetupScreen
+        def go() -> None:
+            while len(self.screen_stack) > 2:
+                self.pop_screen()
 
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if not isinstance(self.screen, SetupScreen):
-            self.pop_screen() if len(self.screen_stack) > 1 else None
+        if len(self.screen_stack) > 2:
+            self.confirm_leaving_games(go)
 
     def action_train(self) -> None:
         from sticks_tui.ui.screens.training import TrainDialog
@@ -158,8 +147,8 @@ class SticksApp(App):
             self.push_screen(TrainingScreen())
 
     def action_cancel_training(self) -> None:
-        if self.training_running:
-            self._training_cancel.set()
+        if self._training_job is not None:
+            self._training_job.cancel()
 
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen
@@ -174,76 +163,57 @@ class SticksApp(App):
             self.push_screen(AnalysisScreen())
 
     # -- background training -------------------------------------------------------------------
-    def start_training(self, config) -> None:
+    def start_training(self, config) -> TrainingJob | None:
         """Train a copy of the brain in a thread; when it ends, fold the result back in."""
-        if self.training_running:
-            return
-        self.training_running = True
-        self._training_cancel.clear()
-        self._training_base = self.brain.counts.copy()
+        state = self.session.training
+        if state.running:
+            return None
+        state.running = True
+        state.start_counts = self.session.brain.counts.copy()
+        state.points = []
         self.training = None
-        self.training_points = []
-        self._train(config, self.brain.copy())
+        self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
+                                                  idle=self.session.idle_training)
+        return self._training_job
 
-    @work(thread=True, exclusive=True, group="training", exit_on_error=False)
-    def _train(self, config, brain: Hats):
-        from textual.worker import get_current_worker
-
-        from sticks_tui.learn.trainer import train
-
-        worker = get_current_worker()
-
-        def progress(snapshot) -> None:
-            self.post_message(TrainingUpdate(snapshot))
-
-        return train(config, brain=brain, progress=progress,
-                     cancel=lambda: worker.is_cancelled or self._training_cancel.is_set())
-
-    def on_training_update(self, message: TrainingUpdate) -> None:
+    def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:
+        if message.purpose != BACKGROUND:
+            return
         p = message.progress
-        self.training_points.append((p.games_done, p.agreement, p.win_probability_vs_perfect))
+        self.session.training.points = list(p.curve)
         self.training = p
 
-    @on(Worker.StateChanged)
-    def _training_state(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "training":
+    def on_training_finished(self, message: TrainingFinished) -> None:
+        if message.purpose != BACKGROUND:
             return
-        if event.state == WorkerState.SUCCESS:
-            self._training_finished(event.worker.result)
-        elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self.training_running = False
-            if event.state == WorkerState.ERROR:
-                self.notify(f"Training stopped: {event.worker.error}", title="Training", severity="error",
-                            timeout=10)
+        if message.error is not None:
+            self.session.training.running = False
+            self.notify(f"Training stopped: {message.error}", title="Training", severity="error", timeout=10)
+            self.training = self.training
+            return
+        self._training_finished(message.result)
+
+    def _merge_training(self, result) -> None:
+        """Fold the trained copy into the live brain, keeping what games played meanwhile taught it."""
+        brain = self.session.brain
+        brain.counts[:] = merge_net_change(brain.counts, self.session.training.start_counts,
+                                           result.brain.counts, brain.rule)
 
     def _training_finished(self, result) -> None:
-        """Fold the trained copy back into the live brain, keeping what games played meanwhile taught it."""
-        if result is self.last_training_result:  # folded already (quitting folds it before the worker event)
+        state = self.session.training
+        if result is state.last_result:  # folded already (quitting folds it before the message)
             return
-        self.training_running = False
-        live = self.brain.counts
-        played_meanwhile = live - self._training_base
-        merged = result.brain.counts + played_meanwhile
-        floor = Hats.fresh_counts(self.brain.size, self.brain.max_take, 1)
-        if self.brain.rule.floor == "each":
-            merged = np.maximum(merged, floor)
-        else:
-            merged = np.maximum(merged, 0)
-            for n in range(1, self.brain.size + 1):
-                legal = min(self.brain.max_take, n)
-                if merged[n, :legal].sum() == 0:
-                    merged[n, :legal] = live[n, :legal]
-        live[:] = merged
-        self.last_training_result = result
+        state.running = False
+        self._merge_training(result)
+        state.last_result = result
         self.save_brain(games_trained=result.games_played)
         try:
-            self.store.save_training_curve(self.brain_name,
-                                           result.curve)
+            self.session.store.save_training_curve(self.session.brain_name, result.curve)
         except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
             self.notify(f"The learning curve was not saved: {exc}", severity="warning")
         from sticks_tui.learn.analysis import quick_scores
 
-        agreement, _ = quick_scores(self.brain.counts)
+        agreement, _ = quick_scores(self.session.brain.counts)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(
             f"{verb} {result.games_played:,} games in {result.seconds:.1f} s "
@@ -251,24 +221,71 @@ class SticksApp(App):
             title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
-    async def action_quit(self) -> None:
-        """Quit; a training run still going is stopped first and what it learned is kept (like Cancel)."""
-        if self.training_running:
-            self._training_cancel.set()
+    # -- quitting and leaving ------------------------------------------------------------------
+    def work_in_progress(self, *, games: bool = True, training: bool = True) -> list[str]:
+        """What quitting now would interrupt, in words (empty: nothing)."""
+        from sticks_tui.ui.screens.base import GameScreenBase
+
+        what = []
+        if games and any(isinstance(s, GameScreenBase) and s.game_in_progress for s in self.screen_stack):
+            what.append("a game is in progress")
+        if training:
+            if self.training_running:
+                what.append("the AI is training (it keeps what it learned so far)")
             for worker in self.workers:
-                if worker.group == "training":
-                    try:
-                        await worker.wait()
-                    except Exception:  # noqa: BLE001 - a failed run has nothing to keep; quit all the same
-                        continue
-                    if worker.state == WorkerState.SUCCESS:
-                        self._training_finished(worker.result)
+                if worker.group.startswith("training-") and worker.group != f"training-{BACKGROUND}" \
+                        and not worker.is_finished:
+                    what.append("an AI is training for a game")
+                    break
+        return what
+
+    def confirm_leaving_games(self, then) -> None:
+        """Run `then()` at once if no game is in progress on the screens it leaves; else ask first."""
+        from sticks_tui.ui.screens.confirm import ConfirmDialog
+
+        busy = self.work_in_progress(training=False)
+        if not busy:
+            then()
+            return
+        self.push_screen(ConfirmDialog(_sentence(busy) + " Leave it?", yes="Leave", default_yes=True),
+                         lambda yes: then() if yes else None)
+
+    async def action_quit(self) -> None:
+        """Quit; with a game or a training run in progress, ask first (a second Ctrl+Q says yes)."""
+        from sticks_tui.ui.screens.confirm import ConfirmDialog
+
+        if isinstance(self.screen, ConfirmDialog) and self.screen.purpose == "quit":
+            self.screen.dismiss(True)
+            return
+        busy = self.work_in_progress()
+        if not busy:
+            await self.quit_now()
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self.quit_now()
+
+        self.push_screen(ConfirmDialog(_sentence(busy) + " Quit anyway?", yes="Quit", default_yes=True,
+                                       purpose="quit"), answered)
+
+    async def quit_now(self) -> None:
+        """Quit; a training run still going is stopped first and what it learned is kept (like Cancel)."""
+        job = self._training_job
+        if job is not None and self.training_running:
+            job.cancel()
+            result = await job.wait()
+            if result is not None:
+                self._training_finished(result)
         self.exit()
 
-    def ai_delay(self, setup) -> float:
-        return self.ai_delay_override if self.ai_delay_override is not None else setup.delay
-
     def on_unmount(self) -> None:
-        self._training_cancel.set()
-        if self.store is not None:
-            self.store.close()
+        if self._training_job is not None:
+            self._training_job.cancel()
+        if self.session.store is not None:
+            self.session.store.close()
+
+
+def _sentence(parts: list[str]) -> str:
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return text[0].upper() + text[1:] + "."

@@ -1,4 +1,8 @@
-"""Textual messages that carry the core's events into the UI."""
+"""Textual messages: one typed message per core event, and the training worker's two messages.
+
+A screen subscribes to its game's `EventBus` with `post_core_event`; each core event arrives as
+its own message type, handled by an `on_<name>` method (e.g. `on_move_made_msg`).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +10,82 @@ from typing import Any
 
 from textual.message import Message
 
+from sticks_tui.engine.events import BallDrawn, GameOver, HatsReinforced, MoveMade, NimMoveMade
 
-class CoreEvent(Message):
-    """A core event (MoveMade, BallDrawn, HatsReinforced, GameOver) adapted into a Textual message."""
+
+class CoreMessage(Message, bubble=False):
+    """Base of the messages that carry one core event; `event` is the frozen core dataclass."""
 
     def __init__(self, event: Any) -> None:
         super().__init__()
         self.event = event
 
 
-class TrainingUpdate(Message):
-    """A training snapshot. Only the newest matters, so a queued one is replaced by the next."""
+class MoveMadeMsg(CoreMessage):
+    """Sticks: a player took sticks (`event` is a `MoveMade`)."""
 
-    def __init__(self, progress: Any) -> None:
+    event: MoveMade
+
+
+class NimMoveMadeMsg(CoreMessage):
+    """Nim: a player took coins (`event` is a `NimMoveMade`)."""
+
+    event: NimMoveMade
+
+
+class BallDrawnMsg(CoreMessage):
+    """A hat learner drew a ball (`event` is a `BallDrawn`)."""
+
+    event: BallDrawn
+
+
+class HatsReinforcedMsg(CoreMessage):
+    """A hat learner applied its rule after a game (`event` is a `HatsReinforced`)."""
+
+    event: HatsReinforced
+
+
+class GameOverMsg(CoreMessage):
+    """A game ended (`event` is a `GameOver`)."""
+
+    event: GameOver
+
+
+_BY_EVENT: dict[type, type[CoreMessage]] = {
+    MoveMade: MoveMadeMsg,
+    NimMoveMade: NimMoveMadeMsg,
+    BallDrawn: BallDrawnMsg,
+    HatsReinforced: HatsReinforcedMsg,
+    GameOver: GameOverMsg,
+}
+
+
+def core_message(event: Any) -> CoreMessage | None:
+    """The typed message for a core event (None for an event the UI does not show)."""
+    kind = _BY_EVENT.get(type(event))
+    return kind(event) if kind is not None else None
+
+
+class TrainingProgressMsg(Message, bubble=False):
+    """A progress snapshot of a training run (`purpose` says which). Only the newest matters, so a
+    queued one is replaced by the next of the same run."""
+
+    def __init__(self, purpose: str, progress: Any) -> None:
         super().__init__()
+        self.purpose = purpose
         self.progress = progress
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, TrainingUpdate) and not message.progress.finished
+        return (isinstance(message, TrainingProgressMsg) and message.purpose == self.purpose
+                and not message.progress.finished)
+
+
+class TrainingFinished(Message, bubble=False):
+    """A training run ended: `result` is what its callable returned (None if it failed, then `error`
+    says why). A cancelled run also ends here, with whatever result its callable returned."""
+
+    def __init__(self, purpose: str, result: Any, error: BaseException | None = None) -> None:
+        super().__init__()
+        self.purpose = purpose
+        self.result = result
+        self.error = error

@@ -1,9 +1,13 @@
-"""What a game needs from setup, and how the players for it are made. No rules decided here."""
+"""The app's session (brains, store, randomness, settings), what a game needs from setup, and how
+the players for it are made. No rules decided here."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from sticks_tui.learn.hats import Hats
 
 from sticks_tui.engine.players import (
     AlwaysOnePlayer,
@@ -37,6 +41,9 @@ FIRST_CHOICES: dict[str, str] = {
 SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.0}
 DEFAULT_SPEED = "normal"
 TRAINED_AI_GAMES = 100_000
+BRAIN_SIZE = 100  # one hat for every heap the app offers
+DEFAULT_BRAIN = "default"
+NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
 
 
 @dataclass(frozen=True)
@@ -81,3 +88,53 @@ def make_opponent(kind: str, name: str, *, brain=None, rng: random.Random, bus=N
         player.kind = kind
         return player
     raise ValueError(f"There is no opponent called {kind!r}.")
+
+
+@dataclass
+class TrainingState:
+    """The background training run (F2): whether it runs, what it started from, what it gave."""
+
+    running: bool = False
+    start_counts: Any = None  # the brain's counts when the run started (numpy array)
+    last_result: Any = None  # the last finished run's TrainingResult
+    points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve
+
+
+@dataclass
+class Session:
+    """Everything the screens share, made by the app at start-up and reached as `app.session`."""
+
+    data_dir: str | None = None
+    seed: int | None = None
+    ai_delay_override: float | None = None  # seconds per AI move for every game (tests, demos)
+    trained_games: int | None = None  # games the trained AI plays first (None: TRAINED_AI_GAMES)
+    rng: random.Random = field(default_factory=random.Random)
+    store: Any = None  # sticks_tui.store.Store, opened on mount
+    brain_name: str = DEFAULT_BRAIN
+    brain: Hats = field(default_factory=lambda: Hats(BRAIN_SIZE))
+    nim_brain: Any = None  # Hats over NimRules, made on first use (see nim_hats)
+    last_setup: MatchSetup | None = None
+    training: TrainingState = field(default_factory=TrainingState)
+    idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
+
+    @classmethod
+    def create(cls, data_dir: str | None = None, *, seed: int | None = None, ai_delay: float | None = None,
+               trained_games: int | None = None, idle_training: bool = True) -> Session:
+        return cls(data_dir=data_dir, seed=seed, ai_delay_override=ai_delay, trained_games=trained_games,
+                   rng=random.Random(seed), idle_training=idle_training)
+
+    def nim_hats(self):
+        """The learning AI for Nim (one hat per position up to 7, 7, 7), made on first use."""
+        if self.nim_brain is None:
+            from sticks_tui.engine.nim import NimRules
+            from sticks_tui.learn.hats import Hats
+
+            self.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
+        return self.nim_brain
+
+    def child_seed(self) -> int | None:
+        """A seed for a training run: drawn from the session's rng when the session is seeded."""
+        return None if self.seed is None else self.rng.randrange(2**32)
+
+    def ai_delay(self, speed_seconds: float) -> float:
+        return self.ai_delay_override if self.ai_delay_override is not None else speed_seconds

@@ -136,12 +136,12 @@ def test_training_screen_after_a_finished_run(snap_compare, data_dir):
 
     async def run_before(pilot):
         app = pilot.app
-        app.brain.counts[:] = brain.counts
-        app.training_points = list(points)
-        app.last_training_result = TrainingResult(
+        app.session.brain.counts[:] = brain.counts
+        app.session.training.points = list(points)
+        app.session.training.last_result = TrainingResult(
             brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
             wins_first=0, wins_brain=0, cancelled=False, curve=list(points))
-        app.training_running = False
+        app.session.training.running = False
         app.action_show_training()
         await pilot.pause()
         app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1][1],

@@ -151,8 +151,8 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
         assert seen == [("Training AI, please wait...", 2000)]
         screen = app.screen
         trained = screen.players[1]
-        assert trained.name == "Trained AI" and trained.hats is not app.brain
-        assert trained.hats != app.brain  # it learned something in 2,000 games
+        assert trained.name == "Trained AI" and trained.hats is not app.session.brain
+        assert trained.hats != app.session.brain  # it learned something in 2,000 games
         # the trained AI moving first from 10 sticks knows to leave 9 (= 4k+1)
         await wait_until(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over)
         await play_human_turns(pilot, screen, lambda heap: 1)
@@ -165,15 +165,12 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
 
 
 async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir):
-    from textual import events
     from textual.widgets import Input, Select
 
     from sticks_tui.ui.screens.setup import SetupScreen
 
     def send(key):  # no waiting for idle: the training thread keeps the process busy
-        event = events.Key(key, None)
-        event.set_sender(app)
-        app._driver.send_message(event)
+        app.simulate_key(key)
 
     app = make_app(trained_games=10_000_000)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -189,8 +186,11 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         assert bar.total == 10_000_000 and bar.progress < 10_000_000
         send("escape")
         await wait_until(pilot, lambda: app.screen is setup, what="back to setup")
-        await wait_until(pilot, lambda: not screen.workers._workers, what="the training to stop")
-        await pilot.pause(0.2)
+        assert screen.job.stop.is_set()  # told to stop
+        await app.workers.wait_for_complete()
+        result = screen.job.worker.result
+        assert result.cancelled and result.games_played < 10_000_000
+        await pilot.pause()
         assert app.screen is setup and isinstance(setup, SetupScreen)
     with Store.open(data_dir) as store:
         assert store.game_count() == 0

@@ -1,10 +1,14 @@
-"""q / ctrl+q quit from every screen without a traceback; escape goes back; the heatmap at 160x48."""
+"""Quitting (asks when a game or a run is in progress), Esc goes back and never quits; the heatmap at 160x48;
+the command palette's app and screen commands."""
 
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from sticks_tui.learn.trainer import TrainingConfig
+from sticks_tui.store import Store
+from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.records import RecordsScreen
 from sticks_tui.ui.screens.setup import SetupScreen
@@ -18,35 +22,107 @@ async def open_screen(pilot, where: str):
     if where == "game":
         await start_game(pilot, heap=15, opponent="learning")
         await pilot.press("2")  # a game half played
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_in_progress
     elif where == "training":
-        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1, rule=app.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1, rule=app.session.brain.rule))
         app.action_show_training()
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None,
-                         what="the training screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None
+                         and app.training.games_done > 0, what="the training screen")
     elif where == "records":
         app.action_records()
         await pilot.pause()
         assert isinstance(app.screen, RecordsScreen)
 
 
-@pytest.mark.parametrize(("where", "key"), [("setup", "ctrl+q"), ("game", "q"), ("game", "ctrl+q"),
-                                            ("training", "q"), ("records", "ctrl+q")])
-async def test_quit_from_anywhere(make_app, where, key):
+@pytest.mark.parametrize(("where", "key", "answer"), [("setup", "ctrl+q", None), ("game", "q", "y"),
+                                                      ("game", "ctrl+q", "click"), ("training", "q", "enter"),
+                                                      ("records", "ctrl+q", None)])
+async def test_quit_from_anywhere(make_app, data_dir, where, key, answer, held_training):
+    """Nothing in progress: Ctrl+Q (or q) quits at once. A game or a run in progress: it asks first."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_screen(pilot, where)
+        shown = app.screen
         await pilot.press(key)
-        await wait_until(pilot, lambda: app._exit, timeout=5, what="the app to exit")
+        if answer is None:
+            await wait_until(pilot, lambda: app.return_code is not None, timeout=5, what="the app to exit")
+        else:
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmDialog) and app.return_code is None
+            await pilot.press("escape")  # no: everything goes on
+            assert app.screen is shown and app.return_code is None
+            await pilot.press(key)
+            assert isinstance(app.screen, ConfirmDialog)
+            if answer == "click":
+                await pilot.click("#yes")
+            else:
+                app.simulate_key(answer)  # not pilot.press: quitting waits for a held training run
+                held_training.set()
+            await wait_until(pilot, lambda: app.return_code is not None, timeout=10, what="the app to exit")
     assert app.return_code == 0
-    assert not app.training_running or app._training_cancel.is_set()  # a running training is told to stop
+    if where == "training":  # the run was stopped, and what it learned was kept
+        result = app.session.training.last_result
+        assert result is not None and result.cancelled and 0 < result.games_played < 10_000_000
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 0  # the unfinished game is not recorded
 
 
 async def test_q_in_the_heap_box_types_rather_than_quits(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("q")
-        assert not app._exit and app.screen.query_one("#heap").value == "q"  # focus selected all of "20"
+        assert app.return_code is None and app.screen.query_one("#heap").value == "q"  # focus selected "20"
+
+
+async def test_escape_never_quits_and_leaving_a_game_asks(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        await pilot.press("escape", "escape")
+        assert app.screen is setup and app.return_code is None  # the first screen: Esc does nothing
+        game = await start_game(pilot, heap=12, opponent="dumb")
+        assert isinstance(game, GameScreen)
+        await pilot.press("escape")  # no move made yet: nothing to lose, back at once
+        assert app.screen is setup
+        game = await start_game(pilot, heap=12, opponent="dumb")
+        await pilot.press("1")
+        assert game.game_in_progress
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # keep playing
+        assert app.screen is game and game.game_in_progress
+        await pilot.press("escape")
+        await pilot.click("#no")  # the mouse says no too
+        assert app.screen is game
+        await pilot.press("escape", "enter")  # the focus is on "Leave": Enter leaves
+        assert app.screen is setup and app.return_code is None
+        await pilot.press("escape")
+        assert app.screen is setup and app.return_code is None
+
+
+async def test_no_footer_label_invites_q(make_app):
+    """The Nim table view's +/- keys are labelled without a 'q' that would read as the quit key."""
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.nim import NimTableScreen
+
+    app = make_app(ai_delay=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.press("u")
+        screen = app.screen
+        assert isinstance(screen, NimTableScreen)
+        import re
+
+        labels = {b.description for _, b, enabled, _ in screen.active_bindings.values() if b.show}
+        assert "Quarters" in labels
+        # a label such as "q+1" reads as "press q": and q quits
+        assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
 
 
 async def test_escape_goes_back(make_app):
@@ -59,7 +135,9 @@ async def test_escape_goes_back(make_app):
         assert app.screen is game
         await pilot.click("#take-1")
         assert game.game.state.heap < 12  # still playable after coming back
-        await pilot.press("escape")
+        await pilot.press("escape")  # a game in progress: asked first
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
         assert isinstance(app.screen, SetupScreen)
 
 
@@ -109,8 +187,64 @@ async def test_train_from_the_command_palette(make_app):
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"train the")
-        await pilot.pause(0.3)  # the palette searches in the background
+        await wait_until(pilot, lambda: palette_first(app).startswith("Train the AI"),
+                         what="the palette to find the command")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the training dialog")
         await pilot.press("escape")
         assert isinstance(app.screen, SetupScreen) and not app.training_running
+
+
+def palette_first(app) -> str:
+    """The text of the command palette's first result ("" while it has none)."""
+    from textual.command import CommandList
+
+    results = app.screen.query_one(CommandList)
+    return str(results.get_option_at_index(0).prompt) if results.option_count else ""
+
+
+def palette_all(app) -> list[str]:
+    from textual.command import CommandList
+
+    results = app.screen.query_one(CommandList)
+    return [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+
+
+async def test_each_screen_offers_its_own_commands(make_app):
+    from textual.command import CommandPalette
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.nim import NimGameScreen
+
+    app = make_app(ai_delay=30)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # the game screen's provider: the perfect-move overlay, run on the screen
+        game = await start_game(pilot, heap=12, opponent="learning")
+        heatmap = game.query_one(HatHeatmap)
+        assert not heatmap.show_perfect
+        await pilot.press("ctrl+p")
+        await pilot.press(*"perfect moves")
+        await wait_until(pilot, lambda: palette_first(app).startswith("Show the perfect moves"),
+                         what="the game screen's command")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is game and heatmap.show_perfect, what="the overlay")
+        # the setup screen has no such command
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.press(*"train")
+        await wait_until(pilot, lambda: palette_first(app).startswith("Train the AI"), what="the app's command")
+        assert not any(text.startswith(("Train the Nim AI", "Show the perfect moves")) for text in palette_all(app))
+        await pilot.press("escape")
+        assert not isinstance(app.screen, CommandPalette)
+        # the Nim screen's provider offers training its learning AI
+        setup = app.screen
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#opponent", Select).value = "learning"
+        for i, n in enumerate((1, 2, 3)):
+            setup.query_one(f"#pile-{i}", Input).value = str(n)
+        await pilot.click("#start")
+        assert isinstance(app.screen, NimGameScreen)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"train the nim")
+        await wait_until(pilot, lambda: palette_first(app).startswith("Train the Nim AI"), what="the Nim command")

@@ -65,7 +65,7 @@ async def test_a_whole_game_against_the_perfect_ai_is_lost_and_recorded(make_app
         assert screen.game.state.winner == 1
         assert "Perfect AI took the last coin and wins" in str(screen.query_one("#nim-turn", Static).render())
         assert "the last coins, and wins." in log_text(screen)
-        games = app.store.recent_games()
+        games = app.session.store.recent_games()
         assert games[0].game == "nim" and games[0].start == "3,4,5" and games[0].loser_name == "Player 1"
 
 
@@ -119,8 +119,12 @@ async def test_table_view_shows_the_slice_and_follows_q(make_app):
 
 
 async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
+    from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
+    from tests.ui.ui_helpers import MessageLog
+
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    log = MessageLog()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
         await choose_nim(pilot, piles=(2, 3, 4), opponent="learning")
         await pilot.click("#start")
         await wait_until(pilot, lambda: isinstance(app.screen, NimGameScreen), what="the Nim screen")
@@ -132,10 +136,16 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
                 break
             await pilot.press("enter")
             await pilot.pause()
-        before = app.nim_brain.counts.copy()
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: not np.array_equal(app.nim_brain.counts, before), timeout=60,
-                         what="the Nim AI to finish training")
+        before = app.session.nim_brain.counts.copy()
+        screen.action_train_nim()  # what F2 does; called directly, so the line is read before a fast run ends
+        line = screen.query_one("#nim-training", Static)
+        assert line.display and "Training the Nim AI" in str(line.render())
+        await wait_until(pilot, lambda: log.of(TrainingFinished), timeout=60, what="the Nim AI to finish training")
+        assert not np.array_equal(app.session.nim_brain.counts, before)
+        assert not line.display  # the progress line goes when the run ends
+        progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
+        assert progress and progress[-1].games_done == progress[-1].games_total == 500_000
+        assert any("The Nim AI played 500,000 games" in text for text in log.notifications())
         from sticks_tui.learn.analysis import agreement
 
-        assert agreement(app.nim_brain).agreement > 0.99
+        assert agreement(app.session.nim_brain).agreement > 0.99

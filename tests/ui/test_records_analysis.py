@@ -87,7 +87,7 @@ async def test_records_after_games_and_reset_with_confirmation(make_app, data_di
 async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_brain):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.brain == trained_brain
+        assert app.session.brain == trained_brain
         await pilot.press("f4")
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
@@ -140,11 +140,11 @@ async def test_reset_brain_asks_first(make_app, data_dir, trained_brain):
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.click("#no")
-        assert app.brain == trained_brain
+        assert app.session.brain == trained_brain
         await pilot.press("x")
         await pilot.press("y")
         assert app.screen is screen
-        assert app.brain == Hats(100)
+        assert app.session.brain == Hats(100)
         assert "You lose if you face" not in text_of(screen, "#analysis-summary")
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == Hats(100)

@@ -62,6 +62,14 @@ async def test_watch_mode_needs_an_ai_and_names_must_differ(make_app, data_dir):
 
 async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkeypatch):
     monkeypatch.setattr(game_module, "WATCH_NEXT_GAME", 0.5)  # the pause between watched games
+    due = []  # each time the "next watched game" timer fires
+    original = GameScreen._next_watched_game
+
+    def next_watched_game(self):
+        due.append(self.round)
+        original(self)
+
+    monkeypatch.setattr(GameScreen, "_next_watched_game", next_watched_game)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         setup = app.screen
@@ -79,8 +87,8 @@ async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkey
         # space pauses before the next game; the game on screen stays over
         await pilot.press("space")
         assert game.paused
-        await pilot.pause(0.7)
-        assert game.round == 1 and game.game.is_over
+        await wait_until(pilot, lambda: due, what="the time for the next game")
+        assert game.round == 1 and game.game.is_over  # it came, and no game started
         await pilot.press("space")  # going on starts the next game at once
         assert game.round == 2
     with Store.open(data_dir) as store:

@@ -1,95 +1,110 @@
 """Background training: start it, keep playing, watch its progress, cancel it; a short run to the end.
 
-While a training thread runs, Pilot's "wait until idle" cannot tell the app is idle (the thread's CPU
-counts, so `pilot.press` waits up to a second a key): these tests send keys with `press_busy` and pause
-for fixed short times instead.
+The long runs here are held by the `held_training` fixture after their first progress report with
+games played (until the test releases them), so what the tests see does not depend on the machine's
+speed, and Pilot's "wait until idle" is not fooled by a busy training thread.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from textual import events
 from textual.widgets import Input
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig
 from sticks_tui.store import Store
+from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
+from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
-from ui_helpers import start_game, text_of, wait_until
+from ui_helpers import MessageLog, start_game, text_of, wait_until
 
 BIG = 10_000_000
 
 
-async def press_busy(pilot, *keys: str) -> None:
-    """Like `pilot.press`, but without waiting for the process to go idle."""
-    for key in keys:
-        event = events.Key(key, key if len(key) == 1 else None)
-        event.set_sender(pilot.app)
-        pilot.app._driver.send_message(event)
-        await pilot.pause(0.05)
-
-
-def notifications(app) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-async def test_training_runs_while_playing_and_cancels(make_app, data_dir):
+async def test_training_runs_while_playing_and_cancels(make_app, data_dir, held_training):
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    log = MessageLog()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
         game = await start_game(pilot, heap=20, opponent="learning")
         assert isinstance(game, GameScreen)
         badge = game.query_one(TrainingBadge)
         assert not badge.has_class("-running")
-        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=5, rule=app.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=5, rule=app.session.brain.rule))
         assert app.training_running
         await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0,
                          what="the first progress report")
         # the game goes on meanwhile
-        await press_busy(pilot, "3")
+        await pilot.press("3")
         await wait_until(pilot, lambda: game.game.state.heap < 17 and game.game.waiting_for_human,
                          what="the move and the AI's reply")
         heap = game.game.state.heap
-        await press_busy(pilot, "1")
+        await pilot.press("1")
         await wait_until(pilot, lambda: game.game.state.heap < heap - 1, what="the AI's second reply")
         assert text_of(game, "#count") == f"There are {game.game.state.heap} sticks on the board."
-        await pilot.pause(0.1)
+        def badge_figures() -> bool:
+            # the badge repaints at most every 0.25 s, on a new snapshot: the held run sends no more,
+            # so hand it the newest one again, as the run's next report would
+            app.training = app.training
+            return "of 10,000,000 games" in text_of(game, "TrainingBadge")
+
+        await wait_until(pilot, badge_figures, what="the badge's figures")
         assert badge.has_class("-running") and badge.display
-        assert "Training:" in text_of(game, "TrainingBadge")
-        assert "of 10,000,000 games" in text_of(game, "TrainingBadge")
+        assert text_of(game, "TrainingBadge").startswith("Training:")
         assert app.training.games_done > 0 and app.training.games_total == BIG
 
         # t shows the training screen (it does not start a second run); its button cancels
-        await press_busy(pilot, "t")
+        await pilot.press("t")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-        await pilot.pause(0.1)
         training = app.screen
-        assert text_of(training, "#training-status").startswith("Training: ")
+        await wait_until(pilot, lambda: text_of(training, "#training-status").startswith("Training: "),
+                         what="the training status")
         assert text_of(training, "#training-status").endswith("of 10,000,000 games")
         assert training.query_one("#cancel-training").display
         await pilot.click("#cancel-training")
+        held_training.set()  # the trainer goes on from where it was held, and sees the cancel at once
         await wait_until(pilot, lambda: not app.training_running, what="the cancelled run to stop")
-        await pilot.pause(0.1)
-        result = app.last_training_result
+        await wait_until(pilot, lambda: text_of(training, "#training-status").startswith("Cancelled: "),
+                         what="the status to say cancelled")
+        result = app.session.training.last_result
         assert result.cancelled and 0 < result.games_played < BIG
-        assert not np.array_equal(app.brain.counts, Hats(100).counts)
-        assert text_of(training, "#training-status").startswith("Cancelled: ")
+        assert not np.array_equal(app.session.brain.counts, Hats(100).counts)
         assert not training.query_one("#cancel-training").display  # nothing left to cancel
-        assert any(m.startswith("Cancelled after") for m in notifications(app))
+        assert any(m.startswith("Cancelled after") for m in log.notifications())
+        finished = log.of(TrainingFinished)
+        assert len(finished) == 1 and finished[0].result is result  # one finish path
         # back to the game, which is where it was
         await pilot.press("escape")
-        await pilot.pause(0.1)
         assert app.screen is game and not game.game.is_over
         assert not badge.has_class("-running")
     with Store.open(data_dir) as store:
         assert store.brain_info("default").games_trained == result.games_played
-        assert store.load_brain("default") == app.brain
+        assert store.load_brain("default") == app.session.brain
+
+
+async def test_cancel_on_the_first_progress_report(make_app, data_dir):
+    """A real, unheld run of 10 M games cancelled as soon as it reports games played: it stops early."""
+    app = make_app()
+
+    def hook(message) -> None:
+        if isinstance(message, TrainingProgressMsg) and message.progress.games_done > 0:
+            app.action_cancel_training()
+
+    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=2, rule=app.session.brain.rule))
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: not app.training_running, what="the run to be folded in")
+        result = app.session.training.last_result
+        assert result.cancelled and 0 < result.games_played < BIG
+    with Store.open(data_dir) as store:
+        assert store.brain_info("default").games_trained == result.games_played
 
 
 async def test_a_short_training_run_from_the_dialog(make_app, data_dir):
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    log = MessageLog()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
         await pilot.press("f2")
         dialog = app.screen
         assert isinstance(dialog, TrainDialog)
@@ -102,41 +117,83 @@ async def test_a_short_training_run_from_the_dialog(make_app, data_dir):
         games.value = "20000"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-        await wait_until(pilot, lambda: not app.training_running and app.last_training_result is not None,
+        await wait_until(pilot, lambda: not app.training_running and app.session.training.last_result is not None,
                          what="the run to finish")
-        await pilot.pause(0.1)
-        result = app.last_training_result
+        result = app.session.training.last_result
         assert not result.cancelled and result.games_played == 20000
-        assert text_of(app.screen, "#training-status") == ("Finished: 20,000 of 20,000 games. "
-                                                           "The AI keeps what it learned.")
-        assert any(m.startswith("Finished 20,000 games in") for m in notifications(app))
-        assert not np.array_equal(app.brain.counts, Hats(100).counts)
+        await wait_until(pilot, lambda: text_of(app.screen, "#training-status") == (
+            "Finished: 20,000 of 20,000 games. The AI keeps what it learned."), what="the finished status")
+        assert any(m.startswith("Finished 20,000 games in") for m in log.notifications())
+        assert not np.array_equal(app.session.brain.counts, Hats(100).counts)
         await pilot.press("escape")
-        await pilot.pause(0.1)
         # escape in the dialog trains nothing
         await pilot.press("f2")
         assert isinstance(app.screen, TrainDialog)
         await pilot.press("escape")
-        assert not app.training_running and app.last_training_result is result
+        assert not app.training_running and app.session.training.last_result is result
     with Store.open(data_dir) as store:
         assert store.brain_info("default").games_trained == 20000
-        assert store.load_brain("default") == app.brain
+        assert store.load_brain("default") == app.session.brain
         assert len(store.last_training_curve("default")) >= 2
 
 
-async def test_quitting_during_training_keeps_what_it_learned(make_app, data_dir):
+async def test_quitting_during_training_asks_and_keeps_what_it_learned(make_app, data_dir, held_training):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         with Store.open(data_dir) as store:
             before = store.brain_info("default").games_trained
-        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=3))
+        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=3))
         await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0, timeout=30,
                          what="training to start playing")
-        await app.action_quit()
-        await pilot.pause()
+        await pilot.press("ctrl+q")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "The AI is training (it keeps what it learned so far). Quit anyway?" in text_of(dialog, ".dialog-title")
+        await pilot.press("n")  # no: nothing stops
+        assert not isinstance(app.screen, ConfirmDialog) and app.training_running and app.return_code is None
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog)
+        app.simulate_key("y")  # not pilot.press: quitting waits for the held run, released just below
+        held_training.set()
+        await wait_until(pilot, lambda: app.return_code is not None, what="the app to exit")
     with Store.open(data_dir) as store:
         info = store.brain_info("default")
         saved = store.load_brain("default")
-    assert 0 < info.games_trained - before < 10_000_000  # stopped early, and what it played was kept
+    assert 0 < info.games_trained - before < BIG  # stopped early, and what it played was kept
     assert not np.array_equal(saved.counts, Hats(100).counts)
+
+
+async def test_the_training_worker_yields_its_core_and_has_one_finish_path(make_app):
+    """The worker thread runs at idle priority (Linux), and reports progress then one TrainingFinished."""
+    import os
+
+    import pytest
+
+    from sticks_tui.ui.training import start_training_worker
+
+    if not hasattr(os, "SCHED_IDLE"):
+        pytest.skip("SCHED_IDLE is Linux only")
+    app = make_app()
+    log = MessageLog()
+    seen = {}
+
+    def run(progress, cancel):
+        seen["policy"] = os.sched_getscheduler(0)
+        progress("half")
+        return "done"
+
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        job = start_training_worker(app, "test", run)  # idle=True, the default
+        assert await job.wait() == "done"
+        idle_policy = seen["policy"]
+        await wait_until(pilot, lambda: log.of(TrainingFinished), what="the finish message")
+        normal = start_training_worker(app, "test-normal", run, idle=False)
+        await normal.wait()
+        normal_policy = seen["policy"]
+    assert [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "test"] == ["half"]
+    finished = [m for m in log.of(TrainingFinished) if m.purpose == "test"]
+    assert len(finished) == 1 and finished[0].result == "done" and finished[0].error is None
+    assert idle_policy == os.SCHED_IDLE and normal_policy == os.SCHED_OTHER
+
+

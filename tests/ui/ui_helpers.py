@@ -83,3 +83,21 @@ async def play_human_turns(pilot, screen, strategy=perfect_take, *, click: bool 
                 await pilot.press(str(take))
         await pilot.pause(0.01)
         game = screen.game
+
+
+class MessageLog:
+    """A `message_hook` for `app.run_test`: keeps every message the app's nodes handle."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    def __call__(self, message) -> None:
+        self.messages.append(message)
+
+    def of(self, kind) -> list:
+        return [m for m in self.messages if isinstance(m, kind)]
+
+    def notifications(self) -> list[str]:
+        from textual.notifications import Notify
+
+        return [str(m.notification.message) for m in self.of(Notify)]

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
 
 from sticks_tui.learn.analysis import analyse
+from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
 
@@ -21,6 +22,11 @@ class AnalysisScreen(Screen):
         Binding("x", "reset_brain", "Reset brain"),
         Binding("f5", "reload", "Reload"),
     ]
+    COMMANDS = {screen_commands(
+        ("Copy brain", "Save the brain in play under a new name", "copy_brain"),
+        ("Reset brain", "Make the brain in play forget everything (asks first)", "reset_brain"),
+        ("Reload analysis", "Analyse the brain again", "reload"),
+    )}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -29,7 +35,7 @@ class AnalysisScreen(Screen):
                 yield Label("Brain in play ")
                 # Textual 8 raises EmptySelectError for an empty Select without a blank: start with
                 # the current brain; _fill_brains adds the others on mount.
-                name = self.app.brain_name
+                name = self.app.session.brain_name
                 yield Select([(name, name)], value=name, id="brain", allow_blank=False, compact=True, prompt="brain")
                 yield Label("  Hats up to ")
                 yield Input("", id="upto", compact=True, max_length=4)
@@ -44,7 +50,7 @@ class AnalysisScreen(Screen):
         self.sub_title = "what the AI learned"
         table = self.query_one("#hats-table", DataTable)
         table.add_columns("Hat", "Balls 1/2/3", "Chance of 1/2/3", "AI plays", "Perfect", "Right?")
-        last = self.app.last_setup
+        last = self.app.session.last_setup
         self.query_one("#upto", Input).value = str(last.heap if last is not None else 20)
         self._fill_brains()
         self.action_reload()
@@ -59,24 +65,24 @@ class AnalysisScreen(Screen):
         from sticks_tui.store import StoreError
 
         try:
-            names = [b.name for b in self.app.store.list_brains()]
+            names = [b.name for b in self.app.session.store.list_brains()]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []
-        if self.app.brain_name not in names:
-            names.insert(0, self.app.brain_name)
+        if self.app.session.brain_name not in names:
+            names.insert(0, self.app.session.brain_name)
         select = self.query_one("#brain", Select)
         with self.prevent(Select.Changed):
             select.set_options([(n, n) for n in names])
-            select.value = self.app.brain_name
+            select.value = self.app.session.brain_name
 
     @on(Select.Changed, "#brain")
     def _brain_changed(self, event: Select.Changed) -> None:
-        if event.value != self.app.brain_name and isinstance(event.value, str):
+        if event.value != self.app.session.brain_name and isinstance(event.value, str):
             if self.app.training_running:
                 self.notify("The AI is training: switch brains when it has finished.", severity="warning")
                 with self.prevent(Select.Changed):
-                    event.select.value = self.app.brain_name
+                    event.select.value = self.app.session.brain_name
                 return
             self.app.load_brain(event.value)
             self.notify(f"The learning AI now plays with the brain '{event.value}'.")
@@ -88,7 +94,7 @@ class AnalysisScreen(Screen):
         self.action_reload()
 
     def action_reload(self) -> None:
-        brain = self.app.brain
+        brain = self.app.session.brain
         error = self.query_one("#upto-error", Label)
         text = self.query_one("#upto", Input).value.strip()
         if not text.isdigit() or not 2 <= int(text) <= brain.size:
@@ -119,7 +125,7 @@ class AnalysisScreen(Screen):
         from sticks_tui.store import StoreError
 
         try:
-            curve = self.app.store.last_training_curve(self.app.brain_name)
+            curve = self.app.session.store.last_training_curve(self.app.session.brain_name)
         except StoreError:
             curve = []
         self.query_one(LearningCurve).points = tuple(curve)
@@ -129,7 +135,7 @@ class AnalysisScreen(Screen):
 
         existing = set()
         try:
-            existing = {b.name.casefold() for b in self.app.store.list_brains()}
+            existing = {b.name.casefold() for b in self.app.session.store.list_brains()}
         except StoreError:
             pass
 
@@ -145,15 +151,15 @@ class AnalysisScreen(Screen):
                 return
             try:
                 self.app.save_brain()
-                self.app.store.copy_brain(self.app.brain_name, name)
+                self.app.session.store.copy_brain(self.app.session.brain_name, name)
             except StoreError as exc:
                 self.notify(str(exc), severity="error")
                 return
-            self.notify(f"Copied '{self.app.brain_name}' to '{name}'.")
+            self.notify(f"Copied '{self.app.session.brain_name}' to '{name}'.")
             self._fill_brains()
 
-        self.app.push_screen(NameDialog(f"Copy the brain '{self.app.brain_name}' as:",
-                                        f"{self.app.brain_name} copy", check), done)
+        self.app.push_screen(NameDialog(f"Copy the brain '{self.app.session.brain_name}' as:",
+                                        f"{self.app.session.brain_name} copy", check), done)
 
     def action_reset_brain(self) -> None:
         if self.app.training_running:
@@ -166,15 +172,15 @@ class AnalysisScreen(Screen):
             from sticks_tui.store import StoreError
 
             try:
-                self.app.store.reset_brain(self.app.brain_name)
+                self.app.session.store.reset_brain(self.app.session.brain_name)
             except StoreError as exc:
                 self.notify(str(exc), severity="error")
                 return
-            self.app.load_brain(self.app.brain_name)
-            self.notify(f"The brain '{self.app.brain_name}' has forgotten everything.")
+            self.app.load_brain(self.app.session.brain_name)
+            self.notify(f"The brain '{self.app.session.brain_name}' has forgotten everything.")
             self.action_reload()
 
-        self.app.push_screen(ConfirmDialog(f"Make the brain '{self.app.brain_name}' forget everything it "
+        self.app.push_screen(ConfirmDialog(f"Make the brain '{self.app.session.brain_name}' forget everything it "
                                            "learned?", yes="Reset brain"), done)
 
     def action_back(self) -> None:

@@ -11,13 +11,23 @@ from textual.widgets import Button, Input, Label, Static
 
 
 class ConfirmDialog(ModalScreen[bool]):
-    BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
-    AUTO_FOCUS = "#no"
+    """Yes by y, a click on the yes button (or Enter on it); no by n, Esc, or the Cancel button.
 
-    def __init__(self, question: str, yes: str = "Yes") -> None:
+    The focus starts on Cancel (Enter says no) unless `default_yes`; `purpose` names the question
+    (the app's quit asks with purpose "quit")."""
+
+    BINDINGS = [Binding("escape,n", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+    AUTO_FOCUS = None
+
+    def __init__(self, question: str, yes: str = "Yes", *, default_yes: bool = False, purpose: str = "") -> None:
         super().__init__()
         self.question = question
         self.yes_label = yes
+        self.default_yes = default_yes
+        self.purpose = purpose
+
+    def on_mount(self) -> None:
+        self.query_one("#yes" if self.default_yes else "#no", Button).focus()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

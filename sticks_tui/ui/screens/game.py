@@ -5,17 +5,18 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Label, Static
 
-from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, MoveMade
+from sticks_tui.engine.events import BallDrawn
 from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import Hats
 from sticks_tui.solve.sticks import solve_sticks
-from sticks_tui.ui.messages import CoreEvent
+from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg
+from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import SPEEDS, MatchSetup, make_opponent
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -38,7 +39,7 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
     return f"{name} takes {take} {sticks_word(take)}, {remaining}."
 
 
-class GameScreen(Screen):
+class GameScreen(GameScreenBase):
     BINDINGS = [
         Binding("1", "take(1)", "Take", key_display="1-3"),
         Binding("2", "take(2)", "Take 2", show=False),
@@ -51,40 +52,37 @@ class GameScreen(Screen):
         Binding("plus,equals_sign", "faster", "Faster", show=False),
         Binding("escape", "back", "Setup"),
     ]
+    COMMANDS = {screen_commands(
+        ("Play again", "Start the next game (when this one is over)", "play_again"),
+        ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
+        ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
+        ("AI faster", "Shorter pauses before the AI's moves", "faster"),
+        ("AI slower", "Longer pauses before the AI's moves", "slower"),
+    )}
 
     def __init__(self, setup: MatchSetup, trained_brain: Hats | None = None) -> None:
-        super().__init__()
-        self.setup = setup
         self.trained_brain = trained_brain
-        self.bus = EventBus()
-        self.round = 0
-        self.speed = setup.speed
-        self.paused = False
-        self.game: Game | None = None
-        self.players = self._make_players()
-        self._ai_timer: Timer | None = None
         self._flash_timer: Timer | None = None
         self._pending_draw: dict[int, BallDrawn] = {}
-        self._unsubscribe = self.bus.subscribe(lambda event: self.post_message(CoreEvent(event)))
-        self.result_text = ""
-        self._bindings_shown: tuple | None = None  # what the Footer was last told (see _update_controls)
+        self._bindings_shown: tuple | None = None  # what the Footer was last told (see show_state)
+        super().__init__(setup)
 
     # -- players -------------------------------------------------------------------------------
-    def _make_players(self):
-        app = self.app
+    def make_players(self):
+        session = self.app.session
         setup = self.setup
-        rng = app.rng
+        rng = session.rng
         kind = setup.opponent
         if kind == "learning":
-            brain = app.brain
+            brain = session.brain
         elif kind == "trained":
             brain = self.trained_brain
         else:
             brain = None
         if setup.watch:
-            first = make_opponent("learning", setup.name1, brain=app.brain, rng=rng, bus=self.bus)
+            first = make_opponent("learning", setup.name1, brain=session.brain, rng=rng, bus=self.bus)
             if kind == "learning":  # its sparring partner has a brain of its own, never the same one
-                brain = Hats(app.brain.size)
+                brain = Hats(session.brain.size)
         else:
             first = HumanPlayer(setup.name1)
         second = (HumanPlayer(setup.name2) if kind == "friend"
@@ -96,7 +94,7 @@ class GameScreen(Screen):
         """The learning player whose hats the heatmap shows (the saved brain's, if it plays)."""
         learners = [p for p in self.players if isinstance(p, HatPlayer)]
         for p in learners:
-            if p.hats is self.app.brain:
+            if p.hats is self.session.brain:
                 return p
         return learners[0] if learners else None
 
@@ -134,60 +132,20 @@ class GameScreen(Screen):
             title.update(f"{learner.name}'s hats")
         self.new_game()
 
-    def on_unmount(self) -> None:
-        self._unsubscribe()
-        if self.game is not None and not self.game.is_over:
-            self.game.abandon()
-
     # -- the game loop -------------------------------------------------------------------------
-    def new_game(self) -> None:
-        if self.game is not None and not self.game.is_over:
-            self.game.abandon()
-        first = self.setup.first_mover(self.round, self.app.rng)
-        self.round += 1
-        self.result_text = ""
+    def make_game(self, first: int) -> Game:
         self._pending_draw.clear()
-        self.game = Game(self.players, self.setup.heap, first=first, bus=self.bus)
+        return Game(self.players, self.setup.heap, first=first, bus=self.bus)
+
+    def start_round(self, first: int) -> None:
         log = self.query_one("#log", MoveLog)
         log.write(f"Game {self.round}: {self.setup.heap} sticks on the board. "
-                       f"{self.players[first].name} moves first.")
+                  f"{self.players[first].name} moves first.")
         for player in self.players:
             if not player.is_human and self.round == 1 and not self.setup.watch:
                 log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
         self.query_one(SticksView).show(self.setup.heap)
         self._refresh_heatmap(reset=True)
-        self.advance()
-
-    def advance(self) -> None:
-        """Show whose turn it is; if an AI is to move, let it after the chosen pause."""
-        game = self.game
-        self._update_controls()
-        if game.is_over:
-            return
-        if game.waiting_for_human:
-            return
-        if self.paused:
-            return
-        self._schedule_ai(self._delay())
-
-    def _delay(self) -> float:
-        override = self.app.ai_delay_override
-        return override if override is not None else SPEEDS[self.speed]
-
-    def _schedule_ai(self, delay: float) -> None:
-        if self._ai_timer is not None:
-            self._ai_timer.stop()
-        self._ai_timer = self.set_timer(delay, self._ai_move) if delay > 0 else None
-        if delay <= 0:
-            self.call_after_refresh(self._ai_move)
-
-    def _ai_move(self) -> None:
-        self._ai_timer = None
-        game = self.game
-        if game is None or game.is_over or game.waiting_for_human or self.paused:
-            return
-        game.step()
-        self.advance()
 
     def action_take(self, n: int) -> None:
         game = self.game
@@ -216,11 +174,12 @@ class GameScreen(Screen):
         return True
 
     # -- controls ------------------------------------------------------------------------------
-    def _update_controls(self) -> None:
+    def show_state(self) -> None:
         game = self.game
         over = game.is_over
         for n in (1, 2, 3):
-            self.query_one(f"#take-{n}", Button).disabled = not (game.waiting_for_human and game.state.is_legal(n))
+            legal = game.waiting_for_human and game.state.is_legal(n)
+            self.query_one(f"#take-{n}", Button).disabled = not legal
         self.query_one("#moves").display = not over
         self.query_one("#after").display = over
         turn = self.query_one("#turn", Static)
@@ -251,13 +210,6 @@ class GameScreen(Screen):
             self._bindings_shown = shown
             self.refresh_bindings()
 
-    def action_play_again(self) -> None:
-        if self.game is not None and self.game.is_over:
-            self.new_game()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     def action_pause(self) -> None:
         self.paused = not self.paused
         if not self.paused:
@@ -266,10 +218,8 @@ class GameScreen(Screen):
             else:
                 self.advance()
         else:
-            if self._ai_timer is not None:
-                self._ai_timer.stop()
-                self._ai_timer = None
-            self._update_controls()
+            self._stop_ai()
+            self.show_state()
         self.notify("Paused" if self.paused else "Going on", timeout=1)
 
     def action_toggle_perfect(self) -> None:
@@ -287,54 +237,53 @@ class GameScreen(Screen):
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
     # -- core events ---------------------------------------------------------------------------
-    def on_core_event(self, message: CoreEvent) -> None:
+    def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
+        event = message.event
+        self._pending_draw[event.player] = event
+        if self.learner is not None and event.name == self.learner.name:
+            self._refresh_heatmap(drawn=(event.hat, event.ball))
+
+    def on_move_made_msg(self, message: MoveMadeMsg) -> None:
+        event = message.event
+        sentence = move_sentence(event.name, event.take, event.heap_before, event.heap_after)
+        draw = self._pending_draw.pop(event.player, None)
+        if draw is not None:
+            sentence = f"{event.name} draws ball {draw.ball} from hat {draw.hat}. " + sentence
+        self.query_one("#log", MoveLog).write(sentence)
+        sticks = self.query_one(SticksView)
+        sticks.show(event.heap_after, event.take)
+        self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+
+    def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
+        event = message.event
+        changes = ", ".join(
+            f"hat {c.hat} ball {c.ball}: {c.before}→{c.after}" for c in event.changes) or "no balls drawn"
+        verb = "won and adds a ball for each it drew" if event.won else "lost and throws away the balls it drew"
+        self.query_one("#log", MoveLog).write(f"{event.name} {verb} ({changes}).")
+        if self.learner is not None and event.name == self.learner.name:
+            flash = tuple((c.hat, c.ball, c.delta if c.delta else (1 if event.won else -1))
+                          for c in event.changes)
+            self._refresh_heatmap(flash=flash)
+            if self._flash_timer is not None:
+                self._flash_timer.stop()
+            self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._refresh_heatmap(flash=()))
+
+    def on_game_over_msg(self, message: GameOverMsg) -> None:
         event = message.event
         log = self.query_one("#log", MoveLog)
-        if isinstance(event, BallDrawn):
-            self._pending_draw[event.player] = event
-            if self.learner is not None and event.name == self.learner.name:
-                self._refresh_heatmap(drawn=(event.hat, event.ball))
-        elif isinstance(event, MoveMade):
-            sentence = move_sentence(event.name, event.take, event.heap_before, event.heap_after)
-            draw = self._pending_draw.pop(event.player, None)
-            if draw is not None:
-                sentence = f"{event.name} draws ball {draw.ball} from hat {draw.hat}. " + sentence
-            log.write(sentence)
-            sticks = self.query_one(SticksView)
-            sticks.show(event.heap_after, event.take)
-            self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
-        elif isinstance(event, HatsReinforced):
-            changes = ", ".join(
-                f"hat {c.hat} ball {c.ball}: {c.before}→{c.after}" for c in event.changes) or "no balls drawn"
-            verb = "won and adds a ball for each it drew" if event.won else "lost and throws away the balls it drew"
-            log.write(f"{event.name} {verb} ({changes}).")
-            if self.learner is not None and event.name == self.learner.name:
-                flash = tuple((c.hat, c.ball, c.delta if c.delta else (1 if event.won else -1))
-                              for c in event.changes)
-                self._refresh_heatmap(flash=flash)
-                if self._flash_timer is not None:
-                    self._flash_timer.stop()
-                self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._refresh_heatmap(flash=()))
-        elif isinstance(event, GameOver):
-            self.result_text = f"{event.loser_name} took the last stick and loses. {event.winner_name} wins!"
-            log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
-            if any(not p.is_human for p in self.players) and not self.setup.watch:
-                log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
-            self._game_finished(event)
-
-    def _game_finished(self, event: GameOver) -> None:
-        app = self.app
+        self.result_text = f"{event.loser_name} took the last stick and loses. {event.winner_name} wins!"
+        log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
+        if any(not p.is_human for p in self.players) and not self.setup.watch:
+            log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
+        session = self.session
         state = self.game.state
-        if any(p.hats is app.brain for p in self.players if isinstance(p, HatPlayer)):
-            app.save_brain()
-        app.record_game(
-            game="sticks", start=str(state.start_heap), opponent=self.setup.opponent,
-            players=(self.players[0].name, self.players[1].name),
-            moves=[m.take for m in state.history], loser=event.loser,
-            ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human],
-            # the brain's own record counts games against people
-            brain=app.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None)
-        self._update_controls()
+        if any(p.hats is session.brain for p in self.players if isinstance(p, HatPlayer)):
+            self.app.save_brain()
+        # the brain's own record counts games against people
+        self.record_finished_game(
+            game="sticks", start=str(state.start_heap), moves=[m.take for m in state.history], loser=event.loser,
+            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None)
+        self.show_state()
         if self.setup.watch and not self.paused:
             self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)
 
@@ -346,7 +295,7 @@ class GameScreen(Screen):
     def _refresh_heatmap(self, reset: bool = False, **changes) -> None:
         heatmap = self.query_one(HatHeatmap)
         learner = self.learner
-        hats = learner.hats if learner is not None else self.app.brain
+        hats = learner.hats if learner is not None else self.session.brain
         shown = min(hats.size, self.setup.heap)
         data = heatmap.data
         if reset or data.hats != shown:

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Input, Label, Static
-from textual.worker import Worker, WorkerState
 
-from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, NimMoveMade
+from sticks_tui.engine.events import BallDrawn
 from sticks_tui.engine.game import NimGame
 from sticks_tui.engine.nim import coins_word
-from sticks_tui.engine.players import HatPlayer as NimHatPlayer
-from sticks_tui.engine.players import HumanPlayer as NimHumanPlayer
-from sticks_tui.engine.players import PerfectPlayer as NimPerfectPlayer
-from sticks_tui.engine.players import RandomPlayer as NimRandomPlayer
-from sticks_tui.ui.messages import CoreEvent
-from sticks_tui.ui.session import SPEEDS, MatchSetup
+from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.messages import (
+    BallDrawnMsg,
+    GameOverMsg,
+    HatsReinforcedMsg,
+    NimMoveMadeMsg,
+    TrainingFinished,
+    TrainingProgressMsg,
+)
+from sticks_tui.ui.screens.base import GameScreenBase
+from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
+from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
@@ -31,7 +36,6 @@ NIM_OPPONENTS = {
     "learning": "the learning AI (piles up to 7)",
 }
 NIM_AI_NAMES = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
-NIM_LEARNER_BOX = (7, 7, 7)
 NIM_TRAIN_GAMES = 500_000
 
 
@@ -39,18 +43,10 @@ def piles_text(piles) -> str:
     return ", ".join(coins_word(i, n) for i, n in enumerate(piles))
 
 
-def nim_brain(app):
-    """The app's learning AI for Nim (one hat per position up to 7, 7, 7), made on first use."""
-    brain = getattr(app, "nim_brain", None)
-    if brain is None:
-        from sticks_tui.engine.nim import NimRules
-        from sticks_tui.learn.hats import Hats
-
-        brain = app.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
-    return brain
+NIM_TRAINING = "nim"  # the purpose of the Nim AI's training run
 
 
-class NimGameScreen(Screen):
+class NimGameScreen(GameScreenBase):
     BINDINGS = [
         # all priority, so that keys pressed quickly act in the order they were pressed
         Binding("left", "pile(-1)", "Pile", key_display="←/→", priority=True),
@@ -64,35 +60,35 @@ class NimGameScreen(Screen):
         Binding("f2,t", "train_nim", "Train Nim AI", key_display="F2"),
         Binding("escape", "back", "Setup"),
     ]
+    COMMANDS = {screen_commands(
+        ("Train the Nim AI", f"{NIM_TRAIN_GAMES:,} games of self-play for the learning AI for Nim", "train_nim"),
+        ("Show the table U(n, d, q)", "Where the lost positions lie, for the quarters in play", "table"),
+        ("Hint", "Show or hide what the table says about this position", "hint"),
+        ("Play again", "Start the next game (when this one is over)", "play_again"),
+    )}
 
     def __init__(self, setup: MatchSetup, piles: tuple[int, int, int]) -> None:
-        super().__init__()
-        self.setup = setup
         self.start_piles = piles
-        self.bus = EventBus()
-        self.round = 0
         self.hint = False
         self.chosen = 0
         self.coins = 1
-        self.game: NimGame | None = None
-        self._ai_timer: Timer | None = None
         self._pending: dict[int, BallDrawn] = {}
-        self._unsubscribe = self.bus.subscribe(lambda e: self.post_message(CoreEvent(e)))
-        self.players = self._make_players()
-        self.result_text = ""
+        self._nim_job: TrainingJob | None = None
+        super().__init__(setup)
 
-    def _make_players(self):
-        rng = self.app.rng
+    def make_players(self):
+        session = self.app.session
+        rng = session.rng
         kind = self.setup.opponent
-        first = NimHumanPlayer(self.setup.name1)
+        first = HumanPlayer(self.setup.name1)
         if kind == "friend":
-            second = NimHumanPlayer(self.setup.name2)
+            second = HumanPlayer(self.setup.name2)
         elif kind == "random":
-            second = NimRandomPlayer(self.setup.name2, rng)
+            second = RandomPlayer(self.setup.name2, rng)
         elif kind == "perfect":
-            second = NimPerfectPlayer(self.setup.name2)
+            second = PerfectPlayer(self.setup.name2)
         elif kind == "learning":
-            second = NimHatPlayer(self.setup.name2, nim_brain(self.app), rng, self.bus)
+            second = HatPlayer(self.setup.name2, session.nim_hats(), rng, self.bus)
         else:
             raise ValueError(f"There is no Nim opponent called {kind!r}.")
         return [first, second]
@@ -110,52 +106,27 @@ class NimGameScreen(Screen):
                 yield Button("Play again", id="nim-again", variant="primary", compact=True,
                              action="screen.play_again")
             yield Static("", id="nim-hint")
+            yield Static("", id="nim-training")
             yield MoveLog(id="nim-log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.sub_title = "three-pile Nim: " + " vs ".join(p.name for p in self.players)
+        self.query_one("#nim-training").display = False
         self.new_game()
 
-    def on_unmount(self) -> None:
-        self._unsubscribe()
-        if self.game is not None and not self.game.is_over:
-            self.game.abandon()
-
     # -- game loop -----------------------------------------------------------------------------
-    def new_game(self) -> None:
-        first = self.setup.first_mover(self.round, self.app.rng)
-        self.round += 1
-        self.game = NimGame(self.players, self.start_piles, first=first, bus=self.bus)
+    def make_game(self, first: int) -> NimGame:
+        return NimGame(self.players, self.start_piles, first=first, bus=self.bus)
+
+    def start_round(self, first: int) -> None:
         self.query_one("#nim-log", MoveLog).write(
             f"Game {self.round}: {piles_text(self.start_piles)}. Whoever takes the last coin wins. "
             f"{self.players[first].name} moves first.")
         self.chosen = next(i for i, p in enumerate(self.start_piles) if p)
         self.coins = 1
-        self.advance()
 
-    def advance(self) -> None:
-        self._update()
-        game = self.game
-        if game.is_over or game.waiting_for_human:
-            return
-        delay = self.app.ai_delay_override
-        delay = SPEEDS[self.setup.speed] if delay is None else delay
-        if self._ai_timer is not None:
-            self._ai_timer.stop()
-        if delay > 0:
-            self._ai_timer = self.set_timer(delay, self._ai_move)
-        else:
-            self.call_after_refresh(self._ai_move)
-
-    def _ai_move(self) -> None:
-        game = self.game
-        if game.is_over or game.waiting_for_human:
-            return
-        game.step()
-        self.advance()
-
-    def _update(self) -> None:
+    def show_state(self) -> None:
         game = self.game
         piles = game.state.piles
         if not game.is_over and piles[self.chosen] == 0:
@@ -219,11 +190,11 @@ class NimGameScreen(Screen):
             if piles[candidate]:
                 self.chosen = candidate
                 break
-        self._update()
+        self.show_state()
 
     def action_coins(self, step: int) -> None:
         self.coins = max(1, min(self.game.state.piles[self.chosen], self.coins + step))
-        self._update()
+        self.show_state()
 
     def action_take(self) -> None:
         game = self.game
@@ -244,50 +215,43 @@ class NimGameScreen(Screen):
     def action_table(self) -> None:
         self.app.push_screen(NimTableScreen(self.game.state.piles))
 
-    def action_play_again(self) -> None:
-        if self.game.is_over:
-            self.new_game()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     @on(NimPilesView.PileClicked)
     def _clicked(self, event: NimPilesView.PileClicked) -> None:
         if self.game.waiting_for_human and self.game.state.piles[event.pile]:
             self.chosen = event.pile
-            self._update()
+            self.show_state()
 
     # -- events from the core --------------------------------------------------------------------
-    def on_core_event(self, message: CoreEvent) -> None:
+    def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
+        self._pending[message.event.player] = message.event
+
+    def on_nim_move_made_msg(self, message: NimMoveMadeMsg) -> None:
         event = message.event
-        log = self.query_one("#nim-log", MoveLog)
-        if isinstance(event, BallDrawn):
-            self._pending[event.player] = event
-        elif isinstance(event, NimMoveMade):
-            text = (f"{event.name} takes {coins_word(event.pile, event.coins)}: "
-                    f"{piles_text(event.piles_after)} left.")
-            if sum(event.piles_after) == 0:
-                text = (f"{event.name} takes {coins_word(event.pile, event.coins)}, "
-                        "the last coins, and wins.")
-            draw = self._pending.pop(event.player, None)
-            if draw is not None:
-                text = f"{event.name} draws the ball '{event.coins} from pile {event.pile + 1}' from hat " \
-                       f"{draw.hat}. " + text
-            log.write(text)
-        elif isinstance(event, HatsReinforced):
-            verb = "won: each ball it drew goes back with one more" if event.won else \
-                "lost: it throws away the balls it drew"
-            log.write(f"{event.name} {verb} ({len(event.changes)} hats).")
-        elif isinstance(event, GameOver):
-            self.result_text = f"{event.winner_name} took the last coin and wins. {event.loser_name} loses."
-            log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
-            state = self.game.state
-            self.app.record_game(
-                game="nim", start=",".join(map(str, state.start_piles)), opponent=self.setup.opponent,
-                players=(self.players[0].name, self.players[1].name),
-                moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=event.loser,
-                ai_seats=[s for s, p in enumerate(self.players) if not p.is_human])
-            self._update()
+        text = (f"{event.name} takes {coins_word(event.pile, event.coins)}: "
+                f"{piles_text(event.piles_after)} left.")
+        if sum(event.piles_after) == 0:
+            text = (f"{event.name} takes {coins_word(event.pile, event.coins)}, "
+                    "the last coins, and wins.")
+        draw = self._pending.pop(event.player, None)
+        if draw is not None:
+            text = f"{event.name} draws the ball '{event.coins} from pile {event.pile + 1}' from hat " \
+                   f"{draw.hat}. " + text
+        self.query_one("#nim-log", MoveLog).write(text)
+
+    def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
+        event = message.event
+        verb = "won: each ball it drew goes back with one more" if event.won else \
+            "lost: it throws away the balls it drew"
+        self.query_one("#nim-log", MoveLog).write(f"{event.name} {verb} ({len(event.changes)} hats).")
+
+    def on_game_over_msg(self, message: GameOverMsg) -> None:
+        event = message.event
+        self.result_text = f"{event.winner_name} took the last coin and wins. {event.loser_name} loses."
+        self.query_one("#nim-log", MoveLog).write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
+        state = self.game.state
+        self.record_finished_game(game="nim", start=",".join(map(str, state.start_piles)),
+                                  moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=event.loser)
+        self.show_state()
 
     # -- the learning AI for Nim ----------------------------------------------------------------
     def action_train_nim(self) -> None:
@@ -297,33 +261,38 @@ class NimGameScreen(Screen):
         if self.game is not None and not self.game.is_over:
             self.notify("Finish this game first: the AI cannot learn while it plays.", severity="warning")
             return
-        self.notify(f"Training the Nim AI: {NIM_TRAIN_GAMES:,} games of self-play ...", timeout=3)
-        self._train_nim()
-
-    @work(thread=True, exclusive=True, group="nim-training", exit_on_error=False)
-    def _train_nim(self):
-        from sticks_tui.engine.nim import NimRules
-        from sticks_tui.learn.analysis import agreement
-        from sticks_tui.learn.trainer import TrainingConfig, train
-
-        brain = nim_brain(self.app)
-        seed = None if self.app.seed is None else self.app.rng.randrange(2**32)
-        copy = brain.copy()
-        result = train(TrainingConfig(game=NimRules(NIM_LEARNER_BOX), games=NIM_TRAIN_GAMES, seed=seed), brain=copy)
-        return result, agreement(result.brain)
-
-    @on(Worker.StateChanged)
-    def _trained(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "nim-training":
+        if self._nim_job is not None and self._nim_job.running:
+            self.notify("The Nim AI is training already.", severity="warning")
             return
-        if event.state == WorkerState.SUCCESS:
-            result, analysis = event.worker.result
-            nim_brain(self.app).counts[:] = result.brain.counts
-            self.notify(f"The Nim AI played {result.games_played:,} games in {result.seconds:.1f} s. "
-                        f"It now plays the winning move in {analysis.agreement:.0%} of the "
-                        f"{analysis.winning_states} winning positions.", title="Nim training", timeout=8)
-        elif event.state == WorkerState.ERROR:
-            self.notify(f"Training failed: {event.worker.error}", severity="error")
+        session = self.session
+        self._show_nim_training(f"Training the Nim AI: {NIM_TRAIN_GAMES:,} games of self-play ...")
+        self._nim_job = start_training_worker(
+            self, NIM_TRAINING, nim_run(NIM_LEARNER_BOX, NIM_TRAIN_GAMES, session.child_seed(),
+                                        session.nim_hats().copy()), idle=session.idle_training)
+
+    def _show_nim_training(self, text: str | None) -> None:
+        line = self.query_one("#nim-training", Static)
+        line.display = text is not None
+        line.update(text or "")
+
+    def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:
+        if message.purpose == NIM_TRAINING:
+            p = message.progress
+            self._show_nim_training(f"Training the Nim AI: {p.games_done:,} of {p.games_total:,} games "
+                                    f"({p.fraction:.0%}) ...")
+
+    def on_training_finished(self, message: TrainingFinished) -> None:
+        if message.purpose != NIM_TRAINING:
+            return
+        self._show_nim_training(None)
+        if message.error is not None:
+            self.notify(f"Training failed: {message.error}", severity="error")
+            return
+        result, analysis = message.result
+        self.session.nim_hats().counts[:] = result.brain.counts
+        self.notify(f"The Nim AI played {result.games_played:,} games in {result.seconds:.1f} s. "
+                    f"It now plays the winning move in {analysis.agreement:.0%} of the "
+                    f"{analysis.winning_states} winning positions.", title="Nim training", timeout=8)
 
 
 class NimTableScreen(Screen):
@@ -331,8 +300,8 @@ class NimTableScreen(Screen):
 
     AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box
     BINDINGS = [
-        Binding("plus,equals_sign,right_square_bracket", "q(1)", "q+1", key_display="+/-"),
-        Binding("minus,left_square_bracket", "q(-1)", "q-1", show=False),
+        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-"),
+        Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False),
         Binding("escape", "back", "Back"),
     ]
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, ProgressBar, Static
-from textual.worker import Worker, WorkerState
 
 from sticks_tui.learn.trainer import TrainingConfig
+from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import TRAINED_AI_GAMES, MatchSetup
+from sticks_tui.ui.training import TrainingJob, start_training_worker, sticks_run
+
+PRETRAIN = "trained-ai"  # the purpose of this screen's training run
 
 
 class PretrainScreen(Screen):
@@ -20,7 +22,8 @@ class PretrainScreen(Screen):
     def __init__(self, setup: MatchSetup) -> None:
         super().__init__()
         self.setup = setup
-        self.games = self.app.trained_games or TRAINED_AI_GAMES
+        self.games = self.app.session.trained_games or TRAINED_AI_GAMES
+        self.job: TrainingJob | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -34,36 +37,28 @@ class PretrainScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        seed = None if self.app.seed is None else self.app.rng.randrange(2**32)
-        self._train(TrainingConfig(sticks=self.setup.heap, games=self.games, seed=seed))
+        config = TrainingConfig(sticks=self.setup.heap, games=self.games, seed=self.app.session.child_seed())
+        self.job = start_training_worker(self, PRETRAIN, sticks_run(config), idle=self.app.session.idle_training)
 
-    @work(thread=True, exclusive=True, group="pretrain", exit_on_error=False)
-    def _train(self, config: TrainingConfig):
-        from textual.worker import get_current_worker
+    def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:
+        self.query_one(ProgressBar).update(progress=message.progress.games_done)
 
-        from sticks_tui.learn.trainer import train
-
-        worker = get_current_worker()
-        bar = self.query_one(ProgressBar)
-
-        def progress(p) -> None:
-            self.app.call_from_thread(bar.update, progress=p.games_done)
-
-        return train(config, progress=progress, cancel=lambda: worker.is_cancelled)
-
-    @on(Worker.StateChanged)
-    def _done(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.SUCCESS and self.is_current:
-            from sticks_tui.ui.screens.game import GameScreen
-
-            result = event.worker.result
-            self.notify(f"The trained AI played {result.games_played:,} games in {result.seconds:.2f} s.",
-                        timeout=4)
-            self.app.switch_screen(GameScreen(self.setup, trained_brain=result.brain))
-        elif event.state == WorkerState.ERROR:
-            self.notify(f"Training failed: {event.worker.error}", severity="error")
+    def on_training_finished(self, message: TrainingFinished) -> None:
+        if not self.is_current:
+            return
+        if message.error is not None:
+            self.notify(f"Training failed: {message.error}", severity="error")
             self.app.pop_screen()
+            return
+        result = message.result
+        if result.cancelled:
+            return
+        from sticks_tui.ui.screens.game import GameScreen
+
+        self.notify(f"The trained AI played {result.games_played:,} games in {result.seconds:.2f} s.", timeout=4)
+        self.app.switch_screen(GameScreen(self.setup, trained_brain=result.brain))
 
     def action_back(self) -> None:
-        self.workers.cancel_group(self, "pretrain")
+        if self.job is not None:
+            self.job.cancel()
         self.app.pop_screen()

@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Static
 
+from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 
 
@@ -22,6 +23,10 @@ class RecordsScreen(Screen):
         Binding("x", "reset", "Reset records"),
         Binding("f5", "reload", "Reload"),
     ]
+    COMMANDS = {screen_commands(
+        ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
+        ("Reload records", "Read the records again", "reload"),
+    )}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -54,7 +59,7 @@ class RecordsScreen(Screen):
     def action_reload(self) -> None:
         from sticks_tui.store import StoreError
 
-        store = self.app.store
+        store = self.app.session.store
         try:
             players = store.leaderboard()
             brains = [(b, store.brain_record(b.name)) for b in store.list_brains()]
@@ -89,7 +94,7 @@ class RecordsScreen(Screen):
         if player is None:
             return
         try:
-            records = self.app.store.recent_games(player, limit=30)
+            records = self.app.session.store.recent_games(player, limit=30)
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -103,7 +108,7 @@ class RecordsScreen(Screen):
                 from sticks_tui.store import StoreError
 
                 try:
-                    self.app.store.reset_records()
+                    self.app.session.store.reset_records()
                 except StoreError as exc:
                     self.notify(str(exc), severity="error")
                     return

@@ -24,8 +24,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", show=True),
-        Binding("escape", "app.quit", "Quit", show=False),
-    ]
+    ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = "#heap"
 
     def compose(self) -> ComposeResult:
@@ -81,7 +80,7 @@ class SetupScreen(Screen):
     def on_mount(self) -> None:
         self.sub_title = "set up a game"
         self.query_one("#piles-row").display = False
-        last = self.app.last_setup
+        last = self.app.session.last_setup
         if last is not None and last.game == "nim":
             self.query_one("#game", Select).value = "nim"
             for i, n in enumerate(last.piles):
@@ -162,7 +161,7 @@ class SetupScreen(Screen):
         setup = self.read_setup()
         if setup is None:
             return
-        self.app.last_setup = setup
+        self.app.session.last_setup = setup
         if setup.game == "nim":
             from sticks_tui.ui.screens.nim import NimGameScreen
 
@@ -183,7 +182,7 @@ class SetupScreen(Screen):
         opponent = self.query_one("#opponent", Select).value
         heap, piles = 20, (3, 4, 5)
         if self.game_kind == "nim":
-            from sticks_tui.ui.screens.nim import NIM_LEARNER_BOX
+            from sticks_tui.ui.session import NIM_LEARNER_BOX
 
             values = []
             for i in range(3):

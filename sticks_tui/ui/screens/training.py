@@ -11,6 +11,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, S
 
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.training_badge import format_seconds
@@ -38,9 +39,9 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     AUTO_FOCUS = "#games"
 
     def compose(self) -> ComposeResult:
-        brain = self.app.brain
+        brain = self.app.session.brain
         with Vertical(id="train-dialog", classes="dialog"):
-            yield Static(f"Train the AI (brain '{self.app.brain_name}') by AI-vs-AI games", classes="dialog-title")
+            yield Static(f"Train the AI (brain '{self.app.session.brain_name}') by AI-vs-AI games", classes="dialog-title")
             with Vertical(classes="form"):
                 with Horizontal(classes="row"):
                     yield Label("Games", classes="field")
@@ -73,16 +74,16 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
             error.update(str(exc))
             self.query_one("#games", Input).focus()
             return
-        size = self.app.brain.size
+        size = self.app.session.brain.size
         text = self.query_one("#heap", Input).value.strip()
         if not text.isdigit() or not 1 <= int(text) <= size:
             error.update(f"Please enter a heap between 1 and {size}.")
             self.query_one("#heap", Input).focus()
             return
         protocol = self.query_one("#protocol", Select).value
-        seed = None if self.app.seed is None else self.app.rng.randrange(2**32)
-        self.dismiss(TrainingConfig(sticks=int(text), games=games, protocol=protocol, seed=seed,
-                                    rule=self.app.brain.rule))
+        self.dismiss(TrainingConfig(sticks=int(text), games=games, protocol=protocol,
+                                    seed=self.app.session.child_seed(),
+                                    rule=self.app.session.brain.rule))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
@@ -97,6 +98,9 @@ class TrainingScreen(Screen):
         Binding("c", "cancel_training", "Cancel"),
         Binding("p", "toggle_perfect", "Perfect"),
     ]
+    COMMANDS = {screen_commands(
+        ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
+    )}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -120,28 +124,28 @@ class TrainingScreen(Screen):
         self.watch(self.app, "training", self._update, init=True)
 
     def _update(self, progress) -> None:
-        app = self.app
+        state = self.app.session.training
         status = self.query_one("#training-status", Static)
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)
-        self.query_one("#cancel-training", Button).display = app.training_running
+        self.query_one("#cancel-training", Button).display = state.running
         if progress is None:
-            status.update("Starting ..." if app.training_running else "No training has run yet: press t.")
+            status.update("Starting ..." if state.running else "No training has run yet: press t.")
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
-        if app.training_running:
+        if state.running:
             status.update(f"Training: {progress.games_done:,} of {progress.games_total:,} games")
         else:
-            result = app.last_training_result
+            result = state.last_result
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
             status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games. "
                           "The AI keeps what it learned.")
         rate = progress.games_per_second
         rate_text = f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate:,.0f}"
-        left = format_seconds(progress.seconds_left) if app.training_running else "0 s"
+        left = format_seconds(progress.seconds_left) if state.running else "0 s"
         figures.update(f"{rate_text} games/s, {format_seconds(progress.seconds)} gone, {left} left")
         curve = self.query_one(LearningCurve)
-        curve.points = tuple(app.training_points)
+        curve.points = tuple(state.points)
         hats = progress.hats.shape[0] - 1
         heatmap = self.query_one(HatHeatmap)
         if self._hats_shown != hats:

@@ -1,0 +1,163 @@
+"""One training worker for every training run in the app, and the only calls into the core's trainers.
+
+A run is a callable `run(progress, cancel) -> result`:
+- `progress(snapshot)` may be called from the training thread as often as the trainer likes;
+- `cancel()` says whether to stop (checked by the trainer between batches);
+- the result is whatever the trainer returns.
+
+`start_training_worker(node, purpose, run)` runs it in a thread that yields its core to every other
+thread (Linux SCHED_IDLE), and posts to `node`:
+- `TrainingProgressMsg(purpose, snapshot)` for each progress report (a queued one is replaced);
+- `TrainingFinished(purpose, result, error)` once, at the end: finished, cancelled or failed.
+`TrainingJob.cancel()` is the one way to stop a run. The worker belongs to `node`: when a screen
+goes away its run is cancelled too.
+
+The core's training API is called in `sticks_run` and `nim_run` only (and nowhere else in ui/).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.dom import DOMNode
+from textual.worker import Worker, get_current_worker
+
+from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
+
+Progress = Callable[[Any], None]
+Cancel = Callable[[], bool]
+Run = Callable[[Progress, Cancel], Any]
+
+
+def yield_core() -> bool:
+    """Make the calling thread run only when no other thread wants its core (Linux SCHED_IDLE).
+
+    Key presses then keep their core while a run goes on. Elsewhere (or if the OS refuses) nothing
+    changes and False is returned. The numba kernel releases the GIL, so the UI thread runs meanwhile.
+    """
+    setter = getattr(os, "sched_setscheduler", None)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if setter is None or idle is None:
+        return False
+    try:
+        setter(0, idle, os.sched_param(0))  # 0: the calling thread
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def _policy_restorer() -> Callable[[], None]:
+    """A function that puts the calling thread's scheduling policy back as it is now (Linux)."""
+    getter = getattr(os, "sched_getscheduler", None)
+    if getter is None:
+        return lambda: None
+    try:
+        policy, param = getter(0), os.sched_getparam(0)
+    except OSError:
+        return lambda: None
+
+    def restore() -> None:
+        try:
+            os.sched_setscheduler(0, policy, param)
+        except OSError:
+            pass
+
+    return restore
+
+
+@dataclass(eq=False)
+class TrainingJob:
+    """One training run: what it is for, where its messages go, and how to stop it."""
+
+    purpose: str
+    target: DOMNode
+    stop: threading.Event = field(default_factory=threading.Event)
+    worker: Worker | None = None
+
+    def cancel(self) -> None:
+        """Stop the run between two batches; it still ends with `TrainingFinished` (its result so far)."""
+        self.stop.set()
+
+    @property
+    def running(self) -> bool:
+        return self.worker is not None and not self.worker.is_finished
+
+    async def wait(self) -> Any:
+        """Wait for the run to end; its result (None if it failed or never ran)."""
+        if self.worker is None:
+            return None
+        try:
+            return await self.worker.wait()
+        except Exception:  # noqa: BLE001 - a failed run has no result; TrainingFinished says why
+            return None
+
+
+def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool = True) -> TrainingJob:
+    """Run `run(progress, cancel)` in a background thread owned by `node`; see the module docstring.
+
+    `idle=False` keeps the thread at normal priority (on a machine kept busy by other processes an
+    idle thread gets almost no time: the test suite on a shared machine, say)."""
+    job = TrainingJob(purpose, node)
+
+    def work() -> Any:
+        restore = _policy_restorer()  # worker threads are pooled: leave the thread as it was found
+        if idle:
+            yield_core()
+        try:
+            return _work()
+        finally:
+            restore()
+
+    def _work() -> Any:
+        worker = get_current_worker()
+
+        def progress(snapshot: Any) -> None:
+            node.post_message(TrainingProgressMsg(purpose, snapshot))
+
+        def cancel() -> bool:
+            return job.stop.is_set() or worker.is_cancelled
+
+        try:
+            result = run(progress, cancel)
+        except Exception as exc:
+            node.post_message(TrainingFinished(purpose, None, error=exc))
+            raise
+        node.post_message(TrainingFinished(purpose, result))
+        return result
+
+    job.worker = node.run_worker(work, name=f"training: {purpose}", group=f"training-{purpose}",
+                                 thread=True, exclusive=True, exit_on_error=False)
+    return job
+
+
+# -- the core's training API: every call from the UI is here ---------------------------------------
+def sticks_run(config: Any, brain: Any = None) -> Run:
+    """Train sticks hats (`brain`, or fresh ones) with `learn.trainer.train`; the result is its
+    `TrainingResult` (with `.brain`, `.games_played`, `.cancelled`, `.curve`, ...)."""
+
+    def run(progress: Progress, cancel: Cancel) -> Any:
+        from sticks_tui.learn.trainer import train
+
+        return train(config, brain=brain, progress=progress, cancel=cancel)
+
+    return run
+
+
+def nim_run(box: tuple[int, int, int], games: int, seed: int | None, brain: Any) -> Run:
+    """Train Nim hats (`brain`, trained in place) with the one trainer; the result is
+    `(TrainingResult, agreement analysis)`."""
+
+    def run(progress: Progress, cancel: Cancel) -> Any:
+        from sticks_tui.engine.nim import NimRules
+        from sticks_tui.learn.analysis import agreement
+        from sticks_tui.learn.trainer import TrainingConfig, train
+
+        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed), brain=brain,
+                       progress=progress, cancel=cancel)
+        return result, agreement(result.brain)
+
+    return run
