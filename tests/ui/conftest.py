@@ -42,7 +42,7 @@ def make_app(data_dir):
 
 @pytest.fixture
 def held_training(monkeypatch):
-    """Hold the app's background training run after its first progress report with games played, until
+    """Hold the app's background training run after its first progress report past 1,000 games, until
     the test sets the returned event: the run is surely still going while the test looks, however fast
     the machine. The trainer itself is the real one; only its progress callback waits."""
     import threading
@@ -58,7 +58,7 @@ def held_training(monkeypatch):
         def wrapped(progress, cancel):
             def report(snapshot):
                 progress(snapshot)
-                if snapshot.games_done and not snapshot.finished:
+                if snapshot.games_done >= 1000 and not snapshot.finished:  # enough games that the hats surely changed
                     while not gate.wait(0.05) and not cancel():  # a cancel (the app quitting) lets it go
                         pass
 
