@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from sticks_tui.commands.common import open_store
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -52,16 +54,12 @@ def register(subparsers) -> None:
 
 def _do(args: argparse.Namespace, action, done: str | None = None) -> int:
     """Open the store, run `action(store)`; a refusal prints its reason (status 1, or 2 for a bad name)."""
-    from sticks_tui.store import InvalidName, Store, StoreError
+    from sticks_tui.store import InvalidName, StoreError
 
-    try:
-        store = Store.open(args.data_dir)  # never in memory: a write that cannot be kept fails (status 1)
-    except StoreError as exc:
-        print(f"sticks-tui brain: {exc}", file=sys.stderr)
+    store = open_store(args.data_dir, "brain")
+    if store is None:
         return 1
     with store:
-        for notice in store.notices:
-            print(f"sticks-tui: {notice}", file=sys.stderr)
         try:
             result = action(store)
         except InvalidName as exc:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from sticks_tui.commands.common import int_in_range
+from sticks_tui.commands.common import int_in_range, open_store
 
 
 def register(subparsers) -> None:
@@ -26,16 +26,12 @@ def _when(dt) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sticks_tui.store import Store, StoreError
+    from sticks_tui.store import StoreError
 
-    try:
-        store = Store.open(args.data_dir)  # never an empty memory store: say what is wrong and where
-    except StoreError as exc:
-        print(f"sticks-tui records: {exc}", file=sys.stderr)
+    store = open_store(args.data_dir, "records")  # never an empty memory store: say what is wrong and where
+    if store is None:
         return 1
     with store:
-        for notice in store.notices:
-            print(f"sticks-tui: {notice}", file=sys.stderr)
         try:
             players = store.leaderboard()
             brains = [(b.name, *store.brain_record(b.name)) for b in store.list_brains()]

@@ -24,6 +24,7 @@ from typing import Any
 
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
+from sticks_tui.store.safefile import kind_of
 
 BRAIN_FORMAT = "sticks-tui-brain"
 BRAIN_VERSION = 1
@@ -238,15 +239,8 @@ def read_brain_file(path: str | os.PathLike) -> BrainFile:
         return StoreError(f"Cannot read the brain file {shown_path}: {why}. Nothing was changed.")
 
     def kind(mode: int) -> str:
-        if stat.S_ISDIR(mode):
-            return "it is a directory"
-        if stat.S_ISFIFO(mode):
-            return "it is a named pipe (FIFO), not a file"
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-            return "it is a device, not a file"
-        if stat.S_ISSOCK(mode):
-            return "it is a socket, not a file"
-        return "it is not a regular file"
+        what = kind_of(mode)
+        return f"it is {what}" if what.startswith("not") else f"it is {what}, not a file"
 
     try:
         before = os.stat(source)

@@ -53,11 +53,12 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _kind_of(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a path that is not a regular file is, in words ("a folder", "a named pipe (FIFO)", ...)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return "a named pipe (FIFO)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     if stat.S_ISSOCK(mode):
@@ -151,7 +152,7 @@ def check_target(path: str | os.PathLike, *, what: str, recognise: Recogniser | 
                              "(use --force to replace the link itself with the file).")
         return target
     if not stat.S_ISREG(st.st_mode):
-        raise StoreError(f"Refused: {target} is {_kind_of(st.st_mode)}, not a regular file; "
+        raise StoreError(f"Refused: {target} is {kind_of(st.st_mode)}, not a regular file; "
                          f"the {what} is only written to a file.")
     head = _read_head(target, RECOGNISE_BYTES)
     if head is not None and head.startswith(SQLITE_HEADER):

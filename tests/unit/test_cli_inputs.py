@@ -130,7 +130,7 @@ def test_brain_import_refuses_a_device_or_a_directory(tmp_path, kind):
     if kind == "directory":
         path = tmp_path / "folder"
         path.mkdir()
-        reason = "is a directory"
+        reason = "is a folder"
     else:
         path = Path(kind)
         reason = "device"

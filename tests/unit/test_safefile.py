@@ -65,7 +65,7 @@ def test_a_fifo_is_refused_even_with_force_and_nothing_hangs(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     for force in (False, True):
-        with pytest.raises(StoreError, match="is a pipe \\(FIFO\\), not a regular file"):
+        with pytest.raises(StoreError, match="is a named pipe \\(FIFO\\), not a regular file"):
             write(fifo, force=force)
     assert Path(fifo).is_fifo()
 
