@@ -19,7 +19,8 @@ def register(subparsers) -> None:
     from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS
 
     p.add_argument("--sticks", type=int_in_range(1, 1000, "--sticks"), default=20,
-                   help="starting heap, and so the number of hats (default 20)")
+                   help="starting heap, and so the number of hats (default 20). The app and the seeds "
+                        "play 10-100; the command line deliberately takes 1-1000 for experiments")
     p.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=100_000,
                    help="games to play (default 100,000; at most 10,000,000)")
     p.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,

@@ -125,3 +125,14 @@ def test_json_has_the_learning_curve(capsys):
     assert last["win_vs_perfect_first"] == data["win_probability_vs_perfect_moving_first"]
     assert last["win_vs_perfect_second"] == data["win_probability_vs_perfect_moving_second"]
     assert curve[0]["agreement"] < last["agreement"]
+
+
+def test_heaps_outside_the_apps_range_are_allowed_on_purpose_and_the_help_says_so(capsys):
+    """The app offers 10-100 sticks (seed 000); the command line takes 1-1000 for experiments, and says so."""
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "deliberately takes 1-1000" in " ".join(capsys.readouterr().out.split())
+    assert run_json(capsys, "--sticks", "5", "--games", "100", "--seed", "1")["games"] == 100
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--sticks", "1001", "--games", "10"])
+    assert exit_.value.code == 2 and "between 1 and 1,000" in capsys.readouterr().err
