@@ -311,9 +311,9 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
     except OSError as exc:
         return Settings(), [f"Cannot read the settings file {target} ({_reason(exc)}); the defaults are in use."]
     if not stat.S_ISREG(st.st_mode):
-        from sticks_tui.store.safefile import _kind_of
+        from sticks_tui.store.safefile import kind_of
 
-        return Settings(), [f"The settings file {target} is {_kind_of(st.st_mode)}, not a file; it was left as "
+        return Settings(), [f"The settings file {target} is {kind_of(st.st_mode)}, not a file; it was left as "
                             "it is and the defaults are in use."]
 
     def set_aside(problem: str, label: str, then: str = "the defaults are in use") -> None:
@@ -436,9 +436,9 @@ def reset_settings(path: str | os.PathLike | None = None) -> Path | None:
         return None
     st = os.lstat(target)
     if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-        from sticks_tui.store.safefile import _kind_of
+        from sticks_tui.store.safefile import kind_of
 
-        raise StoreError(f"{target} is {_kind_of(st.st_mode)}, not a settings file; it was left as it is.")
+        raise StoreError(f"{target} is {kind_of(st.st_mode)}, not a settings file; it was left as it is.")
     try:
         return keep_aside(target, "old")
     except OSError as exc:
