@@ -93,6 +93,8 @@ class TrainingProgress:
     cancelled: bool = False
     #: The learning curve so far: `learn.analysis.CurvePoint`s taken inside the training loop.
     curve: tuple = field(default=(), repr=False, compare=False)
+    #: The game just played, when the run plays one game at a time (`learn.control.GameStory`).
+    story: Any = field(default=None, repr=False, compare=False)
 
     @property
     def games_per_second(self) -> float:

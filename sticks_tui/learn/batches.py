@@ -88,3 +88,61 @@ def play_in_batches(total: int, play: Callable[[int, int], int],
     seconds = time.perf_counter() - start
     report(done, seconds, True, cancelled)
     return BatchRun(done, seconds, cancelled)
+
+
+def play_controlled(total: int, play: Callable[[int, int], int], play_story: Callable[[int], object],
+                    report: Callable[..., None], control, checkpoint: Callable[[int], None] | None = None) -> BatchRun:
+    """`play_in_batches`, steered by a `learn.control.TrainingControl` as it goes.
+
+    While the control says full speed, games go in batches exactly as in `play_in_batches` (the
+    control is read between batches only). Otherwise one game at a time: `play_story(done)` plays
+    game number `done` and returns its story, and each such game is reported at once with it
+    (`report(done, seconds, finished, cancelled, story)`), so a watcher sees every game.
+    Checkpoints fall on the same game counts either way.
+    """
+    stops = checkpoints(total) if checkpoint is not None else []
+    next_stop = 0
+    start = time.perf_counter()
+    done = 0
+    batch = 64
+    last_report = -1.0
+    last_game_at: float | None = None
+    cancelled = False
+    told = None
+    report(0, 0.0, False, False)
+    while done < total:
+        told = None
+        if control.cancelled:
+            cancelled = True
+            break
+        if control.full_speed:
+            last_game_at = None
+            limit = total - done
+            if next_stop < len(stops):
+                limit = min(limit, stops[next_stop] - done)
+            t0 = time.perf_counter()
+            done += play(min(batch, limit), done)
+            spent = time.perf_counter() - t0
+            if spent < 0.005:
+                batch = min(batch * 2, 1 << 20)
+            elif spent > 0.02 and batch > 1:
+                batch //= 2
+        else:
+            if not control.next_game(last_game_at):
+                cancelled = True
+                break
+            if control.full_speed:
+                continue  # back to full speed while it waited: batches again
+            last_game_at = time.monotonic()
+            told = play_story(done)
+            done += 1
+        if next_stop < len(stops) and done == stops[next_stop]:
+            checkpoint(done)
+            next_stop += 1
+        now = time.perf_counter()
+        if done < total and (told is not None or now - last_report >= PROGRESS_INTERVAL):
+            last_report = now
+            report(done, now - start, False, False, told)
+    seconds = time.perf_counter() - start
+    report(done, seconds, True, cancelled, None if cancelled else told)
+    return BatchRun(done, seconds, cancelled)

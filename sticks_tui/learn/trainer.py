@@ -22,7 +22,8 @@ from sticks_tui.engine.protocol import GameRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import CurvePoint, CurveScorer
-from sticks_tui.learn.batches import play_in_batches
+from sticks_tui.learn.batches import cancel_check, play_controlled, play_in_batches
+from sticks_tui.learn.control import GameStory, TrainingControl, check_pace
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 
@@ -54,6 +55,8 @@ class TrainingConfig:
     engine: str = "kernel"
     game: GameRules | None = None
     curve: bool = True
+    #: Games a second to start at (None: full speed); a `TrainingControl` may change it as it runs.
+    pace: float | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.game, SticksRules):  # sticks given as rules: one description of it, not two
@@ -72,6 +75,7 @@ class TrainingConfig:
             raise ValueError(f"The maximum take must be between 1 and 10, not {self.max_take}.")
         if self.game is not None and not isinstance(self.game, GameRules):
             raise ValueError(f"The game must follow the game protocol, not {self.game!r}.")
+        check_pace(self.pace)
 
     @property
     def rules(self) -> GameRules:
@@ -106,8 +110,14 @@ def _seed_for(seed: int | None) -> int:
 
 def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | None = None,
           progress: Callable[[TrainingProgress], None] | None = None,
-          cancel: threading.Event | Callable[[], bool] | None = None) -> TrainingResult:
-    """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games."""
+          cancel: threading.Event | Callable[[], bool] | TrainingControl | None = None,
+          story: Callable[[GameStory], None] | None = None) -> TrainingResult:
+    """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games.
+
+    `cancel` may be a `TrainingControl` (or one is made when `config.pace` is set): the run then
+    honours its pace, pause and steps. Games played one at a time (at a pace, paused, stepping) are
+    told to `story` and ride on their progress snapshot (`TrainingProgress.story`).
+    """
     rules = config.rules
     brain = brain if brain is not None else Hats(rules, config.max_take, config.rule)
     opponent = opponent if opponent is not None else Hats(rules, config.max_take, config.rule)
@@ -146,7 +156,9 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
         curve.append(point)
         last_scores = (point.agreement, point.win_vs_perfect)
 
-    def report(done: int, seconds: float, finished: bool, cancelled: bool) -> None:
+    def report(done: int, seconds: float, finished: bool, cancelled: bool, told: GameStory | None = None) -> None:
+        if told is not None and story is not None:
+            story(told)
         if progress is None:
             return
         if done == 0 and scorer is not None and not curve:
@@ -154,9 +166,17 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
         else:
             agreement, win = last_scores
         progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
-                                  agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve)))
+                                  agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve),
+                                  story=told))
 
-    batches = play_in_batches(config.games, run.play, report, cancel, checkpoint if scorer is not None else None)
+    control = cancel if isinstance(cancel, TrainingControl) else None
+    if control is None and config.pace is not None:
+        control = TrainingControl(config.pace, cancelled_when=cancel_check(cancel))
+    if control is None:  # the plain run: batches, as fast as ever
+        batches = play_in_batches(config.games, run.play, report, cancel, checkpoint if scorer is not None else None)
+    else:
+        batches = play_controlled(config.games, run.play, run.play_story, report, control,
+                                  checkpoint if scorer is not None else None)
     if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
         checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
@@ -194,27 +214,44 @@ class _ReferenceRun:
         self.wins_brain = 0
 
     def play(self, n: int, game_index: int) -> int:
-        rules = self.rules
         for g in range(game_index, game_index + n):
-            a_first = g % 2 == 0
-            starts = self.starts
-            position = starts[0] if len(starts) == 1 else starts[self.rng.randrange(len(starts))]
-            drawn: tuple[list, list] = ([], [])  # index 0: the brain, 1: the opponent
-            a_to_move = a_first
-            while True:
-                hats = self.brain if a_to_move else self.opponent
-                move = hats.draw(position, self.rng)
-                drawn[0 if a_to_move else 1].append((position, move))
-                position = rules.apply(position, move)
-                if rules.is_terminal(position):
-                    a_won = a_to_move == rules.last_mover_wins
-                    break
-                a_to_move = not a_to_move
-            self.brain.reinforce(drawn[0], a_won)
-            self.opponent.reinforce(drawn[1], not a_won)
-            self.wins_first += a_won == a_first
-            self.wins_brain += a_won
+            self.play_story(g, story=False)
         return n
+
+    def play_story(self, g: int, story: bool = True) -> GameStory | None:
+        """Play game number g (from 0) with `Hats.draw` / `Hats.reinforce`; its story if asked."""
+        result = play_one_game(self.rules, self.starts, self.brain, self.opponent, self.rng, g, story)
+        a_won, a_first = result[0], g % 2 == 0
+        self.wins_first += a_won == a_first
+        self.wins_brain += a_won
+        return result[1]
+
+
+def play_one_game(rules, starts, brain: Hats, opponent: Hats, rng, g: int, story: bool):
+    """The readable game of training: (whether the brain won, the game's `GameStory` or None)."""
+    a_first = g % 2 == 0
+    position = starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))]
+    start = position
+    drawn: tuple[list, list] = ([], [])  # index 0: the brain, 1: the opponent
+    order: list[tuple[int, object, object]] = []
+    a_to_move = a_first
+    while True:
+        hats = brain if a_to_move else opponent
+        move = hats.draw(position, rng)
+        drawn[0 if a_to_move else 1].append((position, move))
+        if story:
+            order.append((0 if a_to_move else 1, position, move))
+        position = rules.apply(position, move)
+        if rules.is_terminal(position):
+            a_won = a_to_move == rules.last_mover_wins
+            break
+        a_to_move = not a_to_move
+    changes_a = brain.reinforce(drawn[0], a_won)
+    changes_b = opponent.reinforce(drawn[1], not a_won)
+    if not story:
+        return a_won, None
+    return a_won, GameStory(g + 1, start, 0 if a_first else 1, tuple(order), 0 if a_won else 1,
+                            (changes_a, changes_b))
 
 
 class _KernelStats:
@@ -227,6 +264,21 @@ class _KernelStats:
     @property
     def wins_brain(self) -> int:
         return int(self.stats[1])
+
+    def play_story(self, g: int, story: bool = True) -> GameStory | None:
+        """One game played by the readable learner on the kernel's own random stream and hats (bit
+        for bit what the kernel would have played), with its story."""
+        rng = XorShift64Star()
+        rng.state = int(self.rng_state[0])
+        starts = getattr(self, "starts", None)
+        if starts is None:
+            self.starts = starts = start_positions(self.config)
+        a_won, told = play_one_game(self.config.rules, starts, self.brain, self.opponent, rng, g, story)
+        self.rng_state[0] = np.uint64(rng.state)
+        a_first = g % 2 == 0
+        self.stats[0] += a_won == a_first
+        self.stats[1] += a_won
+        return told
 
 
 class _SticksKernelRun(_KernelStats):

@@ -1,0 +1,173 @@
+"""Steering a training run while it goes: its pace, pause, one game at a time, cancel.
+
+`TrainingControl` is shared by the thread that trains (`learn.trainer.train`) and whoever steers it
+(the app's training screen). Every method is thread-safe. The pace is in games a second, or None
+for full speed. At full speed the trainer plays its batches as fast as ever and only looks at the
+control between batches; at a pace (or paused, or stepping) it plays one game at a time with the
+readable learner and tells each game's story (`GameStory`). Both paths draw from the same random
+stream and change the same hats, so a run whose pace changes leaves exactly the hats of a run that
+never changed pace.
+
+The control is also the run's cancel check: calling it says whether the run should stop.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sticks_tui.engine.events import HatChange
+
+#: The paces the app offers, in games a second (None: full speed).
+PACES: tuple[float | None, ...] = (1, 2, 5, 20, None)
+MAX_PACE = 1000  # above this, a pace is no slower than full speed in any way a person can see
+WAIT_SLICE = 0.05  # seconds: a waiting trainer looks at an outside cancel this often
+
+
+def check_pace(pace: float | None) -> float | None:
+    """`pace` if it is None or a number of games a second in (0, MAX_PACE]; else ValueError."""
+    if pace is None:
+        return None
+    if isinstance(pace, bool) or not isinstance(pace, int | float) or not math.isfinite(pace) \
+            or not 0 < pace <= MAX_PACE:
+        raise ValueError(f"The pace is a number of games a second between 0 and {MAX_PACE}, "
+                         f"or full speed; not {pace!r}.")
+    return pace
+
+
+def pace_words(pace: float | None) -> str:
+    """'full speed', '1 game a second', '5 games a second'."""
+    if pace is None:
+        return "full speed"
+    shown = f"{pace:g}"
+    return f"{shown} game a second" if pace == 1 else f"{shown} games a second"
+
+
+@dataclass(frozen=True)
+class GameStory:
+    """One training game, as it happened: who drew which ball from which hat, who lost, what changed.
+
+    Player 0 is the brain being trained ("AI 1"), player 1 its sparring partner ("AI 2").
+    `draws` lists (player, hat, ball) in the order they were drawn; `changes[p]` the hat changes
+    of player p after the game (`HatChange`: before and after; equal when a ball was kept at its floor).
+    """
+
+    number: int  # 1 for the run's first game
+    start: object  # the heap (position) the game started from
+    first: int  # the player who moved first
+    draws: tuple[tuple[int, object, object], ...]
+    winner: int
+    changes: tuple[tuple[HatChange, ...], tuple[HatChange, ...]]
+
+    @property
+    def loser(self) -> int:
+        return 1 - self.winner
+
+
+class TrainingControl:
+    """Pace, pause, step and cancel for one training run; thread-safe. See the module docstring.
+
+    `cancelled_when`, if given, is another cancel check (a worker being cancelled, say): the run
+    also stops when it says so.
+    """
+
+    def __init__(self, pace: float | None = None, *, cancelled_when: Callable[[], bool] | None = None) -> None:
+        self._pace = check_pace(pace)
+        self._paused = False
+        self._steps = 0
+        self._cancelled = False
+        self._outside = cancelled_when
+        self._changed = threading.Condition()
+
+    # -- read ----------------------------------------------------------------------------------
+    @property
+    def pace(self) -> float | None:
+        return self._pace
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def steps_pending(self) -> int:
+        return self._steps
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled or (self._outside is not None and bool(self._outside()))
+
+    def __call__(self) -> bool:
+        """The run's cancel check."""
+        return self.cancelled
+
+    @property
+    def full_speed(self) -> bool:
+        """Whether the trainer may play whole batches now (full speed, not paused, no step asked)."""
+        return self._pace is None and not self._paused and self._steps == 0
+
+    # -- steer ---------------------------------------------------------------------------------
+    def set_pace(self, pace: float | None) -> None:
+        pace = check_pace(pace)
+        with self._changed:
+            self._pace = pace
+            self._changed.notify_all()
+
+    def pause(self) -> None:
+        with self._changed:
+            self._paused = True
+            self._changed.notify_all()
+
+    def resume(self) -> None:
+        with self._changed:
+            self._paused = False
+            self._steps = 0
+            self._changed.notify_all()
+
+    def toggle_pause(self) -> bool:
+        """Pause a running run or resume a paused one; return whether it is paused now."""
+        with self._changed:
+            self._paused = not self._paused
+            self._steps = 0
+            self._changed.notify_all()
+            return self._paused
+
+    def step(self) -> None:
+        """Play one more game and then wait (a running run pauses after its next game)."""
+        with self._changed:
+            self._paused = True
+            self._steps += 1
+            self._changed.notify_all()
+
+    def cancel(self) -> None:
+        with self._changed:
+            self._cancelled = True
+            self._changed.notify_all()
+
+    # -- the trainer's side --------------------------------------------------------------------
+    def next_game(self, last_game_at: float | None) -> bool:
+        """Wait until the next slow game may be played; False if the run was cancelled meanwhile.
+
+        Called by the trainer before each game it plays one at a time. A step asked for is taken
+        (and used up) at once; paused, it waits; at a pace, it waits until 1/pace seconds after
+        `last_game_at` (a `time.monotonic()`; None: at once). Back at full speed it returns True
+        at once, and the trainer goes back to batches.
+        """
+        with self._changed:
+            while True:
+                if self.cancelled:
+                    return False
+                if self._steps > 0:
+                    self._steps -= 1
+                    return True
+                if not self._paused:
+                    if self._pace is None or last_game_at is None:
+                        return True
+                    wait = last_game_at + 1.0 / self._pace - time.monotonic()
+                    if wait <= 0:
+                        return True
+                    self._changed.wait(min(wait, WAIT_SLICE))
+                else:
+                    self._changed.wait(WAIT_SLICE)
