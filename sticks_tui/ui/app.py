@@ -173,8 +173,13 @@ class SticksApp(App):
         state.points = []
         self.training = None
         self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
-                                                  idle=self.session.idle_training)
+                                                  idle=self.session.idle_training, pace=config.pace)
         return self._training_job
+
+    @property
+    def training_control(self):
+        """The running (or last) run's `learn.control.TrainingControl` (pace, pause, step), or None."""
+        return self._training_job.control if self._training_job is not None else None
 
     def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:
         if message.purpose != BACKGROUND:

@@ -77,7 +77,8 @@ class TrainingProgressMsg(Message, bubble=False):
 
     def can_replace(self, message: Message) -> bool:
         return (isinstance(message, TrainingProgressMsg) and message.purpose == self.purpose
-                and not message.progress.finished)
+                and not message.progress.finished
+                and getattr(message.progress, "story", None) is None)  # a game told is never dropped
 
 
 class TrainingFinished(Message, bubble=False):

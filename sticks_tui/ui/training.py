@@ -2,14 +2,15 @@
 
 A run is a callable `run(progress, cancel) -> result`:
 - `progress(snapshot)` may be called from the training thread as often as the trainer likes;
-- `cancel()` says whether to stop (checked by the trainer between batches);
+- `cancel()` says whether to stop (checked by the trainer between batches); it is the job's
+  `TrainingControl` (`learn.control`), so a trainer that knows it also honours its pace, pause and steps;
 - the result is whatever the trainer returns.
 
 `start_training_worker(node, purpose, run)` runs it in a thread that yields its core to every other
 thread (Linux SCHED_IDLE), and posts to `node`:
 - `TrainingProgressMsg(purpose, snapshot)` for each progress report (a queued one is replaced);
 - `TrainingFinished(purpose, result, error)` once, at the end: finished, cancelled or failed.
-`TrainingJob.cancel()` is the one way to stop a run. The worker belongs to `node`: when a screen
+`TrainingJob.cancel()` is the one way to stop a run; `TrainingJob.control` steers it (pace, pause, step). The worker belongs to `node`: when a screen
 goes away its run is cancelled too.
 
 The core's training API is called in `sticks_run` and `nim_run` only (and nowhere else in ui/).
@@ -24,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textual.dom import DOMNode
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker
 
+from sticks_tui.learn.control import TrainingControl
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 
 Progress = Callable[[Any], None]
@@ -77,10 +79,12 @@ class TrainingJob:
     target: DOMNode
     stop: threading.Event = field(default_factory=threading.Event)
     worker: Worker | None = None
+    control: TrainingControl = field(default_factory=TrainingControl)
 
     def cancel(self) -> None:
-        """Stop the run between two batches; it still ends with `TrainingFinished` (its result so far)."""
+        """Stop the run between two batches (or games); it still ends with `TrainingFinished` (its result so far)."""
         self.stop.set()
+        self.control.cancel()  # a paused or slow run wakes at once
 
     @property
     def running(self) -> bool:
@@ -96,12 +100,16 @@ class TrainingJob:
             return None
 
 
-def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool = True) -> TrainingJob:
+def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool = True,
+                          pace: float | None = None) -> TrainingJob:
     """Run `run(progress, cancel)` in a background thread owned by `node`; see the module docstring.
 
     `idle=False` keeps the thread at normal priority (on a machine kept busy by other processes an
-    idle thread gets almost no time: the test suite on a shared machine, say)."""
+    idle thread gets almost no time: the test suite on a shared machine, say). `pace`: the games a
+    second the run starts at (None: full speed); `job.control` changes it as it runs."""
     job = TrainingJob(purpose, node)
+    job.control = TrainingControl(pace, cancelled_when=lambda: job.stop.is_set() or (
+        job.worker is not None and job.worker.is_cancelled))
 
     def work() -> Any:
         restore = _policy_restorer()  # worker threads are pooled: leave the thread as it was found
@@ -113,16 +121,11 @@ def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool =
             restore()
 
     def _work() -> Any:
-        worker = get_current_worker()
-
         def progress(snapshot: Any) -> None:
             node.post_message(TrainingProgressMsg(purpose, snapshot))
 
-        def cancel() -> bool:
-            return job.stop.is_set() or worker.is_cancelled
-
         try:
-            result = run(progress, cancel)
+            result = run(progress, job.control)
         except Exception as exc:
             node.post_message(TrainingFinished(purpose, None, error=exc))
             raise
