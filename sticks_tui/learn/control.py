@@ -80,6 +80,7 @@ class TrainingControl:
         self._steps = 0
         self._cancelled = False
         self._outside = cancelled_when
+        self._waiting = False
         self._changed = threading.Condition()
 
     # -- read ----------------------------------------------------------------------------------
@@ -90,6 +91,12 @@ class TrainingControl:
     @property
     def paused(self) -> bool:
         return self._paused
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the trainer is waiting for its next game (paused, or between games at a pace):
+        no game is being played, and every game played so far has been reported."""
+        return self._waiting
 
     @property
     def steps_pending(self) -> int:
@@ -156,18 +163,26 @@ class TrainingControl:
         at once, and the trainer goes back to batches.
         """
         with self._changed:
-            while True:
-                if self.cancelled:
-                    return False
-                if self._steps > 0:
-                    self._steps -= 1
+            try:
+                return self._wait_for_turn(last_game_at)
+            finally:
+                self._waiting = False
+
+    def _wait_for_turn(self, last_game_at: float | None) -> bool:
+        """next_game's wait, with the lock held."""
+        while True:
+            if self.cancelled:
+                return False
+            if self._steps > 0:
+                self._steps -= 1
+                return True
+            if not self._paused:
+                if self._pace is None or last_game_at is None:
                     return True
-                if not self._paused:
-                    if self._pace is None or last_game_at is None:
-                        return True
-                    wait = last_game_at + 1.0 / self._pace - time.monotonic()
-                    if wait <= 0:
-                        return True
-                    self._changed.wait(min(wait, WAIT_SLICE))
-                else:
-                    self._changed.wait(WAIT_SLICE)
+                wait = last_game_at + 1.0 / self._pace - time.monotonic()
+                if wait <= 0:
+                    return True
+            else:
+                wait = WAIT_SLICE
+            self._waiting = True
+            self._changed.wait(min(wait, WAIT_SLICE))

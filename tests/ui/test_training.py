@@ -63,6 +63,10 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir, held_
         assert text_of(training, "#training-status").endswith("of 10,000,000 games")
         assert training.query_one("#cancel-training").display
         await pilot.click("#cancel-training")
+        # it asks first (a stray key must not end a long run); Enter would say no
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="the question")
+        assert app.training_running
+        await pilot.click("#yes")
         held_training.set()  # the trainer goes on from where it was held, and sees the cancel at once
         await wait_until(pilot, lambda: not app.training_running, what="the cancelled run to stop")
         await wait_until(pilot, lambda: text_of(training, "#training-status").startswith("Cancelled: "),
@@ -113,7 +117,8 @@ async def test_a_short_training_run_from_the_dialog(make_app, data_dir):
         games.value = "lots"
         await pilot.press("enter")
         assert app.screen is dialog
-        assert text_of(dialog, "#games-error") == "Please enter a number of games between 1 and 10,000,000."
+        assert text_of(dialog, "#train-error") == ("Please enter a number of games between 1 and 10,000,000. "
+                                                  "Nothing was started.")
         games.value = "20000"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
