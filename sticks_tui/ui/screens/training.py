@@ -145,6 +145,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     #train-effect { margin-top: 1; height: auto; }
     #train-error { margin-top: 1; height: auto; }
     #train-error.-empty { display: none; }
+    #train-dialog.-error #train-effect { display: none; }  /* the message takes the sentence's place */
     """
 
     def compose(self) -> ComposeResult:
@@ -256,25 +257,30 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         error = self.query_one("#train-error", Static)
         error.update("")
         error.add_class("-empty")
+        self.query_one("#train-dialog").remove_class("-error")
         if self.is_mounted:
             self._describe()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
     def _go(self) -> None:
-        error = self.query_one("#train-error", Static)
         try:
             config, reset = self.read_form()
         except FormError as exc:
-            error.update(str(exc) + " Nothing was started.")
-            error.remove_class("-empty")
+            self._show_error(str(exc) + " Nothing was started.")
             self.query_one(f"#{exc.field}").focus()
             return
-        if reset and not self._reset_brain(config.rule, error):
+        if reset and not self._reset_brain(config.rule):
             return
         self.dismiss(config)
 
-    def _reset_brain(self, rule: HatRule, error: Static) -> bool:
+    def _show_error(self, message: str) -> None:
+        error = self.query_one("#train-error", Static)
+        error.update(message)
+        error.remove_class("-empty")
+        self.query_one("#train-dialog").add_class("-error")
+
+    def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the store's own reset), with `rule` if it differs; reload it."""
         from sticks_tui.learn.hats import Hats
         from sticks_tui.store import StoreError
@@ -288,8 +294,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                 stored = store.load_brain(name)
                 store.save_brain(name, Hats(stored.size, stored.max_take, rule), replace=True)
         except (StoreError, ValueError) as exc:
-            error.update(f"The brain was not reset: {exc} Nothing was started.")
-            error.remove_class("-empty")
+            self._show_error(f"The brain was not reset: {exc} Nothing was started.")
             return False
         app.load_brain(name)
         return True

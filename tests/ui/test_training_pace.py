@@ -1,0 +1,336 @@
+"""The training dialog's every option and the slow-motion training screen (issue 9 item 3, issue 10 item 4).
+
+The dialog: every learning option reaches the `TrainingConfig`, a live sentence says what the run
+will do, bad input gets a whole message and starts nothing, "reset the brain first" resets the
+stored brain through the store and then trains. The screen: the pace chosen, changed as it runs,
+pause, one game at a time, resume, each game's story in the log and on the hats; the end result
+is the hats of an uninterrupted run with the same seed.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+from textual.widgets import Checkbox, Input, Select
+
+from sticks_tui.engine.events import HatChange
+from sticks_tui.learn.control import GameStory
+from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.trainer import TrainingConfig, train
+from sticks_tui.store import Store
+from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen, story_sentences
+from sticks_tui.ui.widgets.heatmap import HatHeatmap
+from sticks_tui.ui.widgets.move_log import MoveLog
+from ui_helpers import text_of, wait_until
+
+
+def record_configs(app) -> list[TrainingConfig]:
+    """The configs the app is asked to train (the real start_training still runs)."""
+    configs: list[TrainingConfig] = []
+    real = app.start_training
+
+    def start(config):
+        configs.append(config)
+        return real(config)
+
+    app.start_training = start
+    return configs
+
+
+async def open_dialog(pilot) -> TrainDialog:
+    await pilot.press("f2")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, TrainDialog), what="the training dialog")
+    return pilot.app.screen
+
+
+async def fill(pilot, dialog: TrainDialog, **fields) -> None:
+    """Set the dialog's fields by id (underscores for dashes); strings into inputs and selects."""
+    for name, value in fields.items():
+        widget = dialog.query_one("#" + name.replace("_", "-"))
+        if isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        elif isinstance(widget, Select):
+            widget.value = value
+        else:
+            assert isinstance(widget, Input)
+            widget.value = str(value)
+    await pilot.pause()
+
+
+async def wait_finished(pilot, timeout: float = 30) -> None:
+    app = pilot.app
+    await wait_until(pilot, lambda: not app.training_running and app.session.training.last_result is not None,
+                     timeout=timeout, what="the run to finish")
+
+
+# -- the dialog --------------------------------------------------------------------------------------
+async def test_every_dialog_option_reaches_the_training_config(make_app):
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        # the live sentence starts with the brain's own rule and the defaults
+        assert text_of(dialog, "#train-effect") == (
+            "The brain 'default' keeps what it learned. A win adds 1 ball of each number drawn, a loss takes 1 "
+            "away; a hat never has fewer than 1 ball of each number. 100,000 games from random heaps from 2 "
+            "to 100, at full speed.")
+        await fill(pilot, dialog, games="1,234", pace="5", protocol="classic", heap=30, floor="nonempty",
+                   start_balls=3, reward=2, penalty=4, reset_first=True)
+        assert text_of(dialog, "#train-effect") == (
+            "First the brain 'default' forgets everything it learned (its games trained go back to 0). Each "
+            "hat starts with 3 balls of each number. A win adds 2 balls of each number drawn, a loss takes 4 "
+            "away; a hat may run out of a number, but never out of every number. 1,234 games from a heap of "
+            "30, at 5 games a second.")
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        (config,) = configs
+        assert (config.games, config.pace, config.protocol, config.sticks) == (1234, 5, "classic", 30)
+        assert config.rule == HatRule(start_balls=3, win_reward=2, loss_penalty=4, floor="nonempty")
+        assert config.seed is not None  # the seeded session gives every run a seed of its own
+        assert app.session.brain.rule == config.rule  # the brain was reset to learn by the new rule
+        assert app.training_control.pace == 5
+        app.action_cancel_training()
+        await wait_finished(pilot)
+
+
+BAD_INPUT = [
+    ({"games": "lots"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
+    ({"games": "0"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
+    ({"heap": "101"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
+    ({"heap": "ten"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
+    ({"start_balls": "0", "reset_first": True}, "Please enter the start balls as a whole number from 1 to 1000.",
+     "start-balls"),
+    ({"reward": "1001"}, "Please enter the win reward as a whole number from 0 to 1000.", "reward"),
+    ({"penalty": "-1"}, "Please enter the loss penalty as a whole number from 0 to 1000.", "penalty"),
+    ({"penalty": "2"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
+                       "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
+    ({"floor": "nonempty"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
+                            "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
+]
+
+
+@pytest.mark.parametrize(("fields", "message", "focus"), BAD_INPUT, ids=[str(b[0]) for b in BAD_INPUT])
+async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_dir, fields, message, focus):
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        with Store.open(data_dir) as store:
+            before = store.load_brain("default")
+        await fill(pilot, dialog, **fields)
+        await pilot.click("#go")
+        await pilot.pause()
+        assert app.screen is dialog and not configs and not app.training_running
+        error = dialog.query_one("#train-error")
+        assert text_of(dialog, "#train-error") == message + " Nothing was started."
+        assert app.focused is dialog.query_one("#" + focus)
+        # whole at 80 columns: every wrapped line of it is on screen, inside the dialog
+        lines = textwrap.wrap(message + " Nothing was started.", error.content_region.width)
+        assert error.content_region.height >= len(lines)
+        assert error.region.bottom <= dialog.query_one("#train-dialog").region.bottom <= 24
+        with Store.open(data_dir) as store:
+            assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
+        # mending the input clears the message
+        await fill(pilot, dialog, **{k: v for k, v in {"games": "100", "heap": "100", "start_balls": "1",
+                                                         "reward": "1", "penalty": "1"}.items()})
+        assert text_of(dialog, "#train-error") == ""
+
+
+def stored_trained_brain(data_dir: str, games: int = 3000) -> Hats:
+    """Give the data dir a brain 'default' that learned something (a seeded run), and return it."""
+    brain = train(TrainingConfig(sticks=100, games=games, seed=99), brain=Hats(100)).brain
+    with Store.open(data_dir) as store:
+        store.save_brain("default", brain, games_trained=games)
+    return brain
+
+
+@pytest.mark.parametrize("rule", [HatRule(), HatRule(start_balls=3, win_reward=2, loss_penalty=1, floor="nonempty")],
+                         ids=["same rule", "new rule"])
+async def test_reset_first_resets_the_stored_brain_then_trains(make_app, data_dir, rule):
+    stored_trained_brain(data_dir)
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.session.brain != Hats(100)
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, games=800, heap=20, reset_first=True, start_balls=rule.start_balls,
+                   reward=rule.win_reward, penalty=rule.loss_penalty, floor=rule.floor)
+        assert text_of(dialog, "#train-effect").startswith("First the brain 'default' forgets everything")
+        await pilot.click("#go")
+        await wait_finished(pilot)
+        (config,) = configs
+    # the stored brain is exactly a fresh brain of that rule trained by that run: nothing of the old one
+    expected = train(config, brain=Hats(100, 3, rule)).brain
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == expected
+        info = store.brain_info("default")
+        assert info.rule == rule and info.games_trained == 800
+
+
+async def test_without_reset_the_run_adds_onto_what_the_brain_learned(make_app, data_dir):
+    old = stored_trained_brain(data_dir)
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, games=700, heap=40)
+        await pilot.click("#go")
+        await wait_finished(pilot)
+        (config,) = configs
+    expected = train(config, brain=old.copy()).brain
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == expected
+        assert store.brain_info("default").games_trained == 3000 + 700
+
+
+# -- the story in words ------------------------------------------------------------------------------
+def test_a_games_story_in_the_seeds_words():
+    story = GameStory(
+        number=12, start=10, first=1,
+        draws=((1, 10, 3), (0, 7, 2), (1, 5, 1), (0, 4, 3), (1, 1, 1)),
+        winner=0,
+        changes=((HatChange(7, 2, 1, 2), HatChange(4, 3, 1, 2)),
+                 (HatChange(10, 3, 2, 1), HatChange(5, 1, 1, 1), HatChange(1, 1, 1, 1))))
+    assert story_sentences(story, HatRule()) == [
+        "Game 12: AI 2 draws ball 3 from hat 10, AI 1 draws ball 2 from hat 7, AI 2 ball 1 from hat 5, "
+        "AI 1 ball 3 from hat 4, AI 2 ball 1 from hat 1. AI 2 has to take the last stick and loses.",
+        "AI 1's hats get one more ball of each number it drew; AI 2's drawn balls are thrown away "
+        "(hats 5 and 1 keep their last ball).",
+    ]
+    assert story_sentences(story, HatRule(win_reward=3, loss_penalty=2))[1] == (
+        "AI 1's hats get 3 more balls of each number it drew; AI 2 throws away 2 balls of each number it drew "
+        "(hats 5 and 1 keep their last ball).")
+    assert story_sentences(story, HatRule(win_reward=0, loss_penalty=0))[1] == (
+        "AI 1's hats stay as they were (a win adds no ball); AI 2's hats stay as they were (a loss takes none "
+        "away).")
+
+
+# -- the slow run ------------------------------------------------------------------------------------
+def changed_by(before: np.ndarray, story: GameStory) -> np.ndarray:
+    after = before.copy()
+    for change in story.changes[0]:
+        assert after[change.hat, change.ball - 1] == change.before
+        after[change.hat, change.ball - 1] = change.after
+    return after
+
+
+async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, data_dir):
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, games=3000, heap=20, pace="20")
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        screen = app.screen
+        control = app.training_control
+        assert control.pace == 20 and not control.paused
+        log = screen.query_one(MoveLog)
+        await wait_until(pilot, lambda: len(log.lines) >= 2, what="the first game's story in the log")
+        assert screen.has_class("-told") and log.display
+        assert text_of(screen, "#training-pace") == "Pace: 20 games a second"
+
+        # Enter never cancels; the focus is on the hats, not on a button
+        assert app.focused is screen.query_one(HatHeatmap)
+        await pilot.press("enter")
+        assert app.screen is screen and app.training_running and not control.cancelled
+        # c asks first, and Enter there says no
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("enter")
+        assert app.screen is screen and app.training_running and not control.cancelled
+
+        # the pace, by keys and by the mouse
+        await pilot.press("minus")
+        assert control.pace == 5 and text_of(screen, "#training-pace") == "Pace: 5 games a second"
+        await pilot.press("minus")
+        assert control.pace == 2
+        await pilot.press("minus")
+        assert control.pace == 1
+        await pilot.press("minus")
+        assert control.pace == 1  # the slowest stays
+        await pilot.click("#faster")
+        assert control.pace == 2
+
+        # pause: the trainer waits with every game reported
+        await pilot.press("space")
+        assert control.paused and str(screen.query_one("#pause").label) == "Resume"
+        await wait_until(pilot, lambda: control.waiting, what="the trainer to wait")
+        await pilot.pause()
+        assert text_of(screen, "#training-status").startswith("Paused: ")
+        assert text_of(screen, "#training-pace") == "Pace: 2 games a second (paused)"
+        rule = app.session.brain.rule
+        for how in ("key", "mouse"):
+            done, hats = app.training.games_done, app.training.hats.copy()
+            assert app.training.story.number == done
+            assert list(log.lines)[-2:] == story_sentences(app.training.story, rule)
+            if how == "key":
+                await pilot.press("s")
+            else:
+                await pilot.click("#step")
+            await wait_until(pilot, lambda d=done: app.training.games_done == d + 1 and control.waiting,
+                             what="one game stepped")
+            await pilot.pause()
+            story = app.training.story
+            assert story.number == done + 1 and control.paused and control.steps_pending == 0
+            # exactly that game's reinforcement, and nothing else
+            assert np.array_equal(app.training.hats, changed_by(hats, story))
+            assert list(log.lines)[-2:] == story_sentences(story, rule)
+            # the hats show the game's balls: changed ones with an arrow, the rest beside their hat
+            flash = tuple((c.hat, c.ball, c.after - c.before) for c in story.changes[0] if c.after != c.before)
+            heatmap = screen.query_one(HatHeatmap)
+            await wait_until(pilot, lambda f=flash: heatmap.data.flash == f, what="the game's changes on the hats")
+            kept = {(c.hat, c.ball) for c in story.changes[0] if c.after == c.before}
+            assert heatmap.data.beside == kept
+            assert np.array_equal(heatmap.data.counts, app.training.hats)
+        # paused, nothing more is played: the trainer waits, the hats stay
+        paused_at = app.training.games_done
+        await pilot.pause()
+        assert control.waiting and app.training.games_done == paused_at
+
+        # resume by the mouse, at its pace
+        await pilot.click("#pause")
+        assert not control.paused and str(screen.query_one("#pause").label) == "Pause"
+        await wait_until(pilot, lambda: app.training.games_done > paused_at, what="the run to go on")
+        # full speed: the rest in batches
+        await pilot.press("plus", "plus")
+        assert control.pace == 20 and text_of(screen, "#training-pace") == "Pace: 20 games a second"
+        await pilot.press("plus")
+        assert control.pace is None  # (the run may already be over: 3,000 games at full speed are quick)
+        await wait_finished(pilot)
+        result = app.session.training.last_result
+        assert not result.cancelled and result.games_played == 3000
+        (config,) = configs
+    # the same hats as one uninterrupted run of the same seed
+    plain = train(TrainingConfig(sticks=config.sticks, games=config.games, seed=config.seed, rule=config.rule),
+                  brain=Hats(100))
+    assert np.array_equal(result.brain.counts, plain.brain.counts)
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == plain.brain
+
+
+async def test_full_speed_can_be_paused_and_stepped_too(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=4, rule=app.session.brain.rule))
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        control = app.training_control
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0,
+                         what="games played")
+        await pilot.press("space")
+        await wait_until(pilot, lambda: control.waiting, what="the batches to stop")
+        await pilot.pause()
+        done = app.training.games_done
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.training.games_done == done + 1 and control.waiting, what="a step")
+        await pilot.pause()
+        assert app.training.story is not None and app.training.story.number == done + 1
+        assert len(app.screen.query_one(MoveLog).lines) == 2  # that game told
+        app.action_cancel_training()
+        await wait_finished(pilot)
+        assert app.session.training.last_result.games_played == done + 1
