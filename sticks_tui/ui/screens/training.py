@@ -333,6 +333,12 @@ class TrainingScreen(Screen):
     TrainingScreen.-told.-narrow #curve { display: none; }
     TrainingScreen.-told.-wide #training-log { height: 12; }
     """
+    # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
+    CSS = """
+    TrainingScreen.-told.-narrow #training-status { margin-top: 0; }
+    TrainingScreen.-told.-narrow #training-bar { margin: 0; }
+    TrainingScreen.-told.-narrow #training-figures { margin-bottom: 0; }
+    """
 
     def compose(self) -> ComposeResult:
         yield Header()

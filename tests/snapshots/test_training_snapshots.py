@@ -1,0 +1,99 @@
+"""Snapshots of the training dialog (with and without an error) and of a paused slow run, at 80x24.
+
+Frozen: the app's seed; the slow run is shown from a seeded run's own snapshots (its stories,
+hats and games), fed to the screen with a paused control, so no figure depends on the machine.
+Regenerate with `pytest tests/snapshots/test_training_snapshots.py --snapshot-update`, then look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from textual.widgets import Checkbox, Input
+
+from sticks_tui.engine.events import TrainingProgress
+from sticks_tui.learn.control import TrainingControl
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.trainer import TrainingConfig, train
+from sticks_tui.ui.app import SticksApp
+from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+from sticks_tui.ui.training import TrainingJob
+from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return str(tmp_path / "data")
+
+
+def make_app(data_dir) -> SticksApp:
+    return SticksApp(data_dir=data_dir, seed=11, ai_delay=0)
+
+
+async def settle(pilot, condition, what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+
+
+async def open_dialog(pilot) -> TrainDialog:
+    await pilot.press("f2")
+    await settle(pilot, lambda: isinstance(pilot.app.screen, TrainDialog), "the dialog")
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
+    return pilot.app.screen
+
+
+def test_train_dialog(snap_compare, data_dir):
+    async def run_before(pilot):
+        await open_dialog(pilot)
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_train_dialog_with_an_error(snap_compare, data_dir):
+    async def run_before(pilot):
+        dialog = await open_dialog(pilot)
+        dialog.query_one("#penalty", Input).value = "2"  # another rule, without "reset the brain first"
+        dialog.query_one("#reset-first", Checkbox).value = False
+        await pilot.pause()
+        await pilot.click("#go")
+        await settle(pilot, lambda: dialog.query_one("#train-error").display, "the message")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_a_paused_slow_run(snap_compare, data_dir):
+    snapshots: list[TrainingProgress] = []
+    train(TrainingConfig(sticks=20, games=12, seed=21, pace=1000, curve=False), brain=Hats(100),
+          progress=snapshots.append)
+    told = [p for p in snapshots if p.story is not None]
+    assert [p.story.number for p in told] == list(range(1, 13))
+
+    async def run_before(pilot):
+        app = pilot.app
+        job = TrainingJob("background", app)
+        job.control = TrainingControl(5)
+        job.control.pause()
+        app._training_job = job
+        app.session.training.running = True
+        app.action_show_training()
+        await settle(pilot, lambda: isinstance(app.screen, TrainingScreen), "the training screen")
+        for p in told:  # the run's own reports, as a run of 1,000 games at 5 a second would send them
+            app.training = TrainingProgress(p.games_done, 1000, p.games_done / 5, p.wins_first, p.hats,
+                                            story=p.story)
+            await pilot.pause()
+        last = told[-1].story
+        flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[0] if c.after != c.before)
+        heatmap = app.screen.query_one(HatHeatmap)
+        await settle(pilot, lambda: heatmap.data.flash == flash and heatmap.data.beside is not None,
+                     "the last game's changes on the hats")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
