@@ -383,6 +383,9 @@ class TrainingScreen(Screen):
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
         self.query_one("#training-controls").display = state.running
+        if state.running != getattr(self, "_bindings_for", None):
+            self._bindings_for = state.running
+            self.refresh_bindings()
         self._show_pace()
         if progress is None:
             status.update("Starting ..." if state.running else "No training has run yet: press t.")
@@ -457,6 +460,14 @@ class TrainingScreen(Screen):
         self.query_one("#pause", Button).label = "Resume" if paused else "Pause"
 
     # -- actions ------------------------------------------------------------------------------------
+    RUN_ACTIONS = frozenset({"toggle_pause", "step", "faster", "slower", "cancel_training"})
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The run's keys only while a run goes on (the footer shows them only then)."""
+        if action in self.RUN_ACTIONS:
+            return self._running_control() is not None
+        return True
+
     def _running_control(self):
         control = self.control
         return control if control is not None and self.app.session.training.running else None
