@@ -135,7 +135,8 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#games"
-    DEFAULT_CSS = """
+    # (CSS, not DEFAULT_CSS: it narrows the app stylesheet's dialog rows, so it must outrank it)
+    CSS = """
     #train-dialog { width: 74; }
     #train-dialog .form .row { height: 1; margin-bottom: 0; }
     #train-dialog .form .field { width: 13; }
@@ -420,7 +421,7 @@ class TrainingScreen(Screen):
             heatmap.data = heatmap.data.with_(counts=progress.hats, beside=frozenset(), flash=(), drawn=None)
 
     def _tell(self, story: GameStory, after: np.ndarray) -> None:
-        """The game in the log, its draws on the hats (AI 1's balls beside their hats), then its changes."""
+        """The game in the log; on the hats, AI 1's drawn balls beside their hats (•), then its changes (↑/↓)."""
         self._told = story.number
         self.add_class("-told")
         log = self.query_one(MoveLog)
@@ -434,12 +435,12 @@ class TrainingScreen(Screen):
             before[change.hat, change.ball - 1] = change.before
         drawn = frozenset((hat, ball) for player, hat, ball in story.draws if player == 0)
         heatmap.data = heatmap.data.with_(counts=before, beside=drawn, flash=(), drawn=None)
+        # then the balls go back with the game's changes: ↑ added, ↓ thrown away (one kept at its floor: no mark)
         flash = tuple((c.hat, c.ball, c.after - c.before) for c in changes if c.after != c.before)
-        kept = frozenset((c.hat, c.ball) for c in changes if c.after == c.before)
 
         def learned() -> None:
             self._flash_timer = None
-            heatmap.data = heatmap.data.with_(counts=after, beside=kept, flash=flash)
+            heatmap.data = heatmap.data.with_(counts=after, beside=frozenset(), flash=flash)
 
         if self._flash_timer is not None:
             self._flash_timer.stop()
