@@ -109,6 +109,7 @@ def play_controlled(total: int, play: Callable[[int, int], int], play_story: Cal
     last_game_at: float | None = None
     cancelled = False
     told = None
+    reported = 0  # the games done at the last report
     report(0, 0.0, False, False)
     while done < total:
         told = None
@@ -128,6 +129,9 @@ def play_controlled(total: int, play: Callable[[int, int], int], play_story: Cal
             elif spent > 0.02 and batch > 1:
                 batch //= 2
         else:
+            if reported != done:  # leaving full speed: every game so far is reported before it waits
+                reported = done
+                report(done, time.perf_counter() - start, False, False)
             if not control.next_game(last_game_at):
                 cancelled = True
                 break
@@ -141,7 +145,7 @@ def play_controlled(total: int, play: Callable[[int, int], int], play_story: Cal
             next_stop += 1
         now = time.perf_counter()
         if done < total and (told is not None or now - last_report >= PROGRESS_INTERVAL):
-            last_report = now
+            last_report, reported = now, done
             report(done, now - start, False, False, told)
     seconds = time.perf_counter() - start
     report(done, seconds, True, cancelled, None if cancelled else told)

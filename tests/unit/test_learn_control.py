@@ -98,7 +98,8 @@ def test_each_story_is_exactly_the_change_between_two_snapshots(monkeypatch):
 
 def _in_thread(config, control, **kwargs):
     out = {}
-    thread = threading.Thread(target=lambda: out.setdefault("result", train(config, cancel=control, **kwargs)))
+    thread = threading.Thread(target=lambda: out.setdefault("result", train(config, cancel=control, **kwargs)),
+                              daemon=True)  # a failed test never leaves the process waiting on it
     thread.start()
     return thread, out
 
@@ -214,3 +215,22 @@ def test_toggle_and_resume_drop_pending_steps():
     assert control.full_speed and not control() and not control.cancelled
     control.cancel()
     assert control() and control.cancelled
+
+
+def test_leaving_full_speed_reports_every_game_before_it_waits():
+    control = TrainingControl()
+    snapshots, stories = [], []
+
+    thread, out = _in_thread(TrainingConfig(sticks=50, games=10_000_000, seed=8), control,
+                             progress=snapshots.append, story=stories.append)
+    _wait(lambda: snapshots and snapshots[-1].games_done > 0)
+    control.pause()  # from outside, between two reports (they come at most every 50 ms)
+    _wait(lambda: control.waiting)
+    done = snapshots[-1].games_done
+    assert done > 0 and snapshots[-1].story is None
+    control.step()
+    _wait(lambda: len(stories) == 1 and control.waiting)
+    assert stories[0].number == done + 1 and snapshots[-1].games_done == done + 1
+    control.cancel()
+    thread.join(10)
+    assert out["result"].games_played == done + 1
