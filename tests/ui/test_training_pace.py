@@ -333,3 +333,40 @@ async def test_full_speed_can_be_paused_and_stepped_too(make_app):
         app.action_cancel_training()
         await wait_finished(pilot)
         assert app.session.training.last_result.games_played == done + 1
+
+
+async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fails(make_app, data_dir, monkeypatch):
+    from sticks_tui.store import StoreError
+    from ui_helpers import start_game
+
+    stored_trained_brain(data_dir)
+    app = make_app()
+    configs = record_configs(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await start_game(pilot, heap=20, opponent="learning")
+        await pilot.press("3")  # a game in progress
+        await wait_until(pilot, lambda: game.game_in_progress, what="the game to be under way")
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, reset_first=True)
+        await pilot.click("#go")
+        assert text_of(dialog, "#train-error") == (
+            "A game with the AI is in progress: finish it before resetting the brain, or train without "
+            "resetting. Nothing was started.")
+        await pilot.press("escape")
+        await pilot.press("escape")  # leave the game (it asks)
+        if isinstance(app.screen, ConfirmDialog):
+            await pilot.press("y")
+        await wait_until(pilot, lambda: not app.work_in_progress(training=False), what="the game to be left")
+
+        def refuse(name):
+            raise StoreError("The data directory is read-only.")
+
+        monkeypatch.setattr(app.session.store, "reset_brain", refuse)
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, reset_first=True)
+        await pilot.click("#go")
+        assert text_of(dialog, "#train-error") == (
+            "The brain was not reset: The data directory is read-only. Nothing was started.")
+        assert app.screen is dialog and not configs and not app.training_running
+    with Store.open(data_dir) as store:
+        assert store.brain_info("default").games_trained == 3000

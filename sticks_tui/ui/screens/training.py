@@ -217,6 +217,10 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         floor = self.query_one("#floor", Select).value
         rule = HatRule(start_balls=start, win_reward=reward, loss_penalty=penalty, floor=floor)
         reset = self.query_one("#reset-first", Checkbox).value
+        if reset and self.app.work_in_progress(training=False):
+            # that game plays with the brain as it is, and teaches it when it ends: a reset now would lose it
+            raise FormError("A game with the AI is in progress: finish it before resetting the brain, or train "
+                            "without resetting.", "reset-first")
         if rule != brain.rule and not reset:
             raise FormError(f"The brain '{session.brain_name}' learns by its own rule ({rule_short(brain.rule)}). "
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
