@@ -12,6 +12,11 @@ Version 2:
   of its games, applied in order;
 - `game_learning`: for each learning seat of a game, the brain, the balls drawn and every change
   applied (hat, ball, before, after): what a replay needs, and what `rebuild_brain` sums.
+Version 3:
+- `game_learning.hats`: the learning seat's hats as they were before the game (sticks: every hat
+  from 1 to the game's heap; Nim: the hats it drew from), as JSON [[hat, [count, ...]], ...], so a
+  replay shows the hats as they were. Games kept before version 3 keep NULL there (their replay
+  says so); every old game, its moves, balls drawn and changes stay as they were.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 V1 = [
     """CREATE TABLE players (
@@ -143,7 +148,11 @@ V2: list[str | Callable[[sqlite3.Connection], None]] = [
     "CREATE INDEX game_learning_uid ON game_learning(brain_uid, game_id)",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2}
+V3: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE game_learning ADD COLUMN hats TEXT",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -131,11 +131,16 @@ class GameScreenBase(Screen):
             self.new_game()
 
     # -- records ---------------------------------------------------------------------------------
-    def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None) -> None:
-        """Keep the finished game in the store (the app says so if it cannot)."""
+    def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None,
+                             learning: dict | None = None) -> bool:
+        """Keep the finished game in the store (the app says so if it cannot); whether it was kept.
+
+        `learning` ({seat: (brain name, balls drawn)}) is applied to the stored brain with the game."""
         fields = dict(game=game, start=start, opponent=self.setup.opponent,
                       players=(self.players[0].name, self.players[1].name), moves=moves, loser=loser,
                       ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
         if brain is not None:
             fields["brain"] = brain
-        self.app.record_game(**fields)
+        if learning:
+            fields["learning"] = learning
+        return self.app.record_game(**fields)
