@@ -87,6 +87,7 @@ class ExportDialog(ModalScreen[Exported | None]):
         self.directory = Path(directory) if directory is not None else default_export_dir()
         self.protected = [p for p in protected if p is not None]
         self._suggested = ""
+        self._refused: str | None = None  # the path of the refusal shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog", classes="dialog"):
@@ -138,8 +139,9 @@ class ExportDialog(ModalScreen[Exported | None]):
         self.show_error("")
 
     @on(Input.Changed, "#export-path")
-    def _path_changed(self) -> None:
-        self.show_error("")
+    def _path_changed(self, event: Input.Changed) -> None:
+        if event.value.strip() != self._refused:  # a new path: the old refusal no longer applies
+            self.show_error("")
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#export-error", Static)
@@ -158,6 +160,7 @@ class ExportDialog(ModalScreen[Exported | None]):
             export = choice.make(fmt)
             written = write_export(text, export.text, choice.kind, protected=self.protected)
         except (StoreError, ValueError, OSError) as exc:
+            self._refused = text
             self.show_error(plain_message(str(exc)))
             self.query_one("#export-path", Input).focus()
             return
