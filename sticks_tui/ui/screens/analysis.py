@@ -20,7 +20,7 @@ class AnalysisScreen(Screen):
         Binding("escape", "back", "Back"),
         Binding("c", "copy_brain", "Copy brain"),
         Binding("x", "reset_brain", "Reset brain"),
-        Binding("f5", "reload", "Reload"),
+        Binding("f5", "reload", "Reload", show=False),  # F5 still works; the footer keeps Export whole at 80 columns
         Binding("e", "export", "Export"),
     ]
     COMMANDS = {screen_commands(

@@ -69,8 +69,6 @@ class ExportDialog(ModalScreen[Exported | None]):
     """Export one of `choices` as CSV or JSON to a file (and the clipboard)."""
 
     DEFAULT_CSS = """
-    ExportDialog #export-dialog { width: 76; }
-    ExportDialog .form .field { width: 10; }
     ExportDialog #export-error { margin: 0 0 1 0; height: auto; color: $error; text-style: bold; display: none; }
     ExportDialog #export-help { margin: 0 0 1 0; height: auto; color: $text-muted; }
     """
@@ -112,6 +110,8 @@ class ExportDialog(ModalScreen[Exported | None]):
 
     def on_mount(self) -> None:
         self._suggested = self.query_one("#export-path", Input).value
+        for label in self.query(".field"):  # short labels leave the path room (inline: the app's CSS wins)
+            label.styles.width = 8
 
     def _suggestion(self, kind: str, fmt: str) -> str:
         return str(self.directory / suggested_filename(kind, fmt, **self.choices[kind].name))

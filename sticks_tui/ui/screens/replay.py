@@ -127,8 +127,8 @@ def build_replay(game) -> Replay:
         changes = ", ".join(f"hat {h} ball {b}: {w}→{a}" for h, b, w, a in learning.changes) or "no balls drawn"
         verb = "won and adds a ball for each it drew" if learning.won else "lost and throws away the balls it drew"
         line = f"{names[seat]} {verb} ({changes})."
-        what = ("won: each ball it drew goes back with one more (↑)" if learning.won
-                else "lost: each ball it drew is thrown away, unless it is the last of its number (↓)")
+        what = ("won: ↑ one more ball for each ball it drew" if learning.won
+                else "lost: ↓ each ball it drew is thrown away")
         steps.append(Step(0, 0, line, f"After the game: {names[seat]} {what}.", None, frozenset(), True))
     return Replay(game, tuple(steps), seat, before, after, flash, note)
 
@@ -269,7 +269,10 @@ class ReplayScreen(Screen):
                                max_take=replay.before.shape[1], drawn=step.drawn, beside=step.beside,
                                flash=replay.flash if step.lesson else (),
                                current=None if step.lesson or step.drawn or heap == 0 else heap)
-            self.query_one(HatHeatmap).data = data
+            heatmap = self.query_one(HatHeatmap)
+            heatmap.data = data
+            if step.lesson:  # the changes run down the hats: start from the first
+                heatmap.scroll_to(y=0, animate=False, immediate=True)
             title = self.query_one("#replay-hats-title", Label)
             when = "after the game" if step.lesson else "as they were"
             title.update(f"{replay.learner}'s hats {when}")
