@@ -350,3 +350,19 @@ async def test_a_curve_that_is_not_there_is_said_plainly(make_app, data_dir, doc
         assert app.screen is dialog
         assert "has no learning curve yet: train it first" in str(dialog.query_one("#export-error").render())
         assert os.listdir(documents) == []
+
+
+async def test_enter_on_a_player_then_on_a_game_replays_it(make_app, data_dir):
+    gid = learning_store(data_dir)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        records = app.screen
+        board = records.query_one("#leaderboard", DataTable)
+        board.focus()
+        board.move_cursor(row=board.get_row_index("Ann"))
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.focused is records.query_one("#games", DataTable)
+        await pilot.press("down", "enter")  # Ann's games, newest first: the second is the first game
+        assert isinstance(app.screen, ReplayScreen) and app.screen.record.id == gid

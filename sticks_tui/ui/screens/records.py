@@ -180,6 +180,13 @@ class RecordsScreen(Screen):
             self.notify(f"Cannot read that game: {exc}", severity="error")
             return None
 
+    @on(DataTable.RowSelected, "#leaderboard")
+    def _player_selected(self) -> None:
+        """Enter on a player goes to their games (where Enter replays one)."""
+        games = self.query_one("#games", DataTable)
+        if games.row_count:
+            games.focus()
+
     @on(DataTable.RowSelected, "#games")
     def _game_selected(self) -> None:
         self.action_replay()

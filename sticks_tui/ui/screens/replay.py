@@ -128,7 +128,7 @@ def build_replay(game) -> Replay:
         verb = "won and adds a ball for each it drew" if learning.won else "lost and throws away the balls it drew"
         line = f"{names[seat]} {verb} ({changes})."
         what = ("won: ↑ one more ball for each ball it drew" if learning.won
-                else "lost: ↓ each ball it drew is thrown away")
+                else "lost: ↓ the balls it drew are thrown away (never a hat's last of a number)")
         steps.append(Step(0, 0, line, f"After the game: {names[seat]} {what}.", None, frozenset(), True))
     return Replay(game, tuple(steps), seat, before, after, flash, note)
 
@@ -147,7 +147,7 @@ class ReplayScreen(Screen):
     ReplayScreen #replay { height: 1fr; }
     ReplayScreen #replay-board { width: 1fr; min-width: 36; padding: 0 1; }
     ReplayScreen #replay-title { height: auto; text-style: bold; }
-    ReplayScreen #replay-step { height: 2; color: $accent; }
+    ReplayScreen #replay-step { height: 3; color: $accent; }
     ReplayScreen #replay-sticks { height: 1fr; min-height: 3; }
     ReplayScreen #replay-count { width: 1fr; height: 1; content-align: center middle; color: $text-muted; }
     ReplayScreen #replay-buttons { height: 1; align-horizontal: center; }
