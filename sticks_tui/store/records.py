@@ -345,11 +345,11 @@ class RecordsMixin:
     def learning_results(self, brain: str | None = None) -> list[tuple[int, bool]]:
         """The learning AI's real games against people, oldest first: (game id, whether the AI won).
 
-        A game counts when a brain played exactly one seat (an AI with a brain against a person);
-        only `brain`'s games when given.
+        A game counts when the opponent was the learning AI ("learning", not the trained AI) with a brain,
+        and it played exactly one seat against a person; only `brain`'s games when given.
         """
         sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
-               "AND opponent NOT IN ('friend', 'human')")
+               "AND opponent = 'learning'")
         params: tuple = ()
         if brain is not None:
             sql += " AND brain_key = ?"

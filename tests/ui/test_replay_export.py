@@ -184,6 +184,9 @@ async def test_records_show_the_learning_ais_results_against_people(make_app, da
                 store.record_game(start=5, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 1, 1],
                                   loser=0, brain="default")
         store.record_game(start=4, opponent="friend", players=("Ann", "Bob"), moves=[3, 1], loser=1)  # not the AI
+        store.save_brain("trained", Hats(100))
+        store.record_game(start=4, opponent="trained", players=("Ann", "Trained AI"), moves=[3, 1], loser=1,
+                          brain="trained")  # the trained AI, not the learning one
         store.record_game(start=4, opponent="learning", players=("AI 1", "AI 2"), moves=[3, 1], loser=1,
                           brain="default", ai_seats=[0, 1])  # not against people
     app = make_app()
