@@ -19,7 +19,7 @@ from sticks_tui.ui.screens import export_dialog as export_module
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.export_dialog import ExportDialog
 from sticks_tui.ui.screens.records import LABEL_SO_FAR, LABEL_WINDOW, RecordsScreen, results_series
-from sticks_tui.ui.screens.replay import NOTE_NO_AI, NOTE_NO_HATS, NOTE_OLD, ReplayScreen
+from sticks_tui.ui.screens.replay import NOTE_NO_AI, NOTE_NO_HATS, NOTE_OLD, NOTE_TRAINED, ReplayScreen
 from sticks_tui.ui.screens.training import TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
@@ -133,9 +133,10 @@ async def test_old_games_replay_without_hats_and_say_so(make_app, data_dir):
         friend = store.record_game(start=4, opponent="friend", players=("Ann", "Bob"), moves=[3, 1], loser=1)
         no_hats = store.record_game(**AI_WINS)
         store._conn.execute("UPDATE game_learning SET hats = NULL WHERE game_id = ?", (int(no_hats),))
+        trained = store.record_game(**{**AI_WINS, "learning": None, "opponent": "trained", "brain": None})
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        for gid, note in ((old, NOTE_OLD), (friend, NOTE_NO_AI), (no_hats, NOTE_NO_HATS)):
+        for gid, note in ((old, NOTE_OLD), (friend, NOTE_NO_AI), (no_hats, NOTE_NO_HATS), (trained, NOTE_TRAINED)):
             records = await open_records_at(pilot, gid)
             await pilot.click("#replay-game")  # the button
             screen = app.screen

@@ -23,11 +23,11 @@ from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
 
-AI_OPPONENTS = ("learning", "trained")
-
 NOTE_NO_AI = "No learning AI played in this game: there are no hats to show."
 NOTE_OLD = ("This game was kept before sticks-tui stored the hats with each game: the moves replay, "
             "but the hats as they were, and what the AI drew from them, were not kept.")
+NOTE_TRAINED = ("The trained AI's hats lived for that session only and were not kept with the game: "
+                "the moves replay, the hats do not.")
 NOTE_NO_HATS = ("This game was kept before sticks-tui stored the whole hats: the balls drawn and what "
                 "changed are shown, but not the hats as they were.")
 
@@ -76,9 +76,7 @@ def build_replay(game) -> Replay:
     before = after = None
     flash: tuple = ()
     if learning is None:
-        note = NOTE_OLD if (game.opponent in AI_OPPONENTS and game.brain) else NOTE_NO_AI
-        if game.opponent in AI_OPPONENTS and not game.brain and game.ai_seats:
-            note = NOTE_OLD
+        note = {"learning": NOTE_OLD, "trained": NOTE_TRAINED}.get(game.opponent, NOTE_NO_AI)
     elif learning.hats is None:
         note = NOTE_NO_HATS
     else:
