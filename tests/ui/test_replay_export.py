@@ -370,3 +370,15 @@ async def test_enter_on_a_player_then_on_a_game_replays_it(make_app, data_dir):
         assert app.focused is records.query_one("#games", DataTable)
         await pilot.press("down", "enter")  # Ann's games, newest first: the second is the first game
         assert isinstance(app.screen, ReplayScreen) and app.screen.record.id == gid
+
+
+async def test_a_brain_deleted_during_the_game_still_keeps_the_game_and_the_brain(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await start_game(pilot, heap=10, opponent="learning")
+        store = app.session.store
+        store.delete_brain("default")  # by another copy of the app, say, while this game goes on
+        await play_human_turns(pilot, game)
+        kept = store.recent_games(limit=5)
+        assert len(kept) == 1 and kept[0].learning == ()  # the game is kept, without a lesson it could not give
+        assert store.load_brain("default") == app.session.brain  # and the brain, saved whole as before

@@ -283,11 +283,11 @@ class GameScreen(GameScreenBase):
         learning = {seat: (session.brain_name, [(m.heap_before, m.take) for m in state.history if m.player == seat])
                     for seat in seats} or None
         # the brain's own record counts games against people
-        kept = self.record_finished_game(
+        taught = self.record_finished_game(
             game="sticks", start=str(state.start_heap), moves=[m.take for m in state.history], loser=event.loser,
             brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
             learning=learning)
-        if seats and not kept:
+        if seats and not taught:
             self.app.save_brain()
         self.show_state()
         if self.setup.watch and not self.paused:
