@@ -96,13 +96,16 @@ class SticksApp(App):
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
 
-    def record_game(self, **fields) -> None:
+    def record_game(self, **fields) -> bool:
+        """Keep a finished game (with the learning it taught, if given); whether it was kept."""
         from sticks_tui.store import StoreError
 
         try:
             self.session.store.record_game(**fields)
-        except StoreError as exc:
+        except (StoreError, ValueError) as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return False
+        return True
 
     # -- commands (the screens' own are in their COMMANDS providers) ---------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

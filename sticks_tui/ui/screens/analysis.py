@@ -20,7 +20,8 @@ class AnalysisScreen(Screen):
         Binding("escape", "back", "Back"),
         Binding("c", "copy_brain", "Copy brain"),
         Binding("x", "reset_brain", "Reset brain"),
-        Binding("f5", "reload", "Reload"),
+        Binding("f5", "reload", "Reload", show=False),  # F5 still works; the footer keeps Export whole at 80 columns
+        Binding("e", "export", "Export"),
     ]
     COMMANDS = {screen_commands(
         ("Copy brain", "Save the brain in play under a new name", "copy_brain"),
@@ -185,3 +186,8 @@ class AnalysisScreen(Screen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import analysis_exports, open_export
+
+        open_export(self, analysis_exports(self.app))
