@@ -146,8 +146,9 @@ class Session:
                     self.nim_brain = self.store.load_or_create_brain(name, game="nim", box=NIM_LEARNER_BOX)
                     self.nim_stored_as = name
                 except StoreError as exc:
-                    self.nim_problem = (f"{exc} The Nim AI plays with fresh hats this time, and what it "
-                                        "learns is not saved.")
+                    self.nim_problem = (f"{exc} The stored brain {name!r} was left as it is: the Nim AI plays "
+                                        "with fresh hats this time, and what it learns is not saved. To keep "
+                                        f"its hats, rename or delete {name!r} (sticks-tui brain --help).")
             if self.nim_brain is None:
                 self.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
         return self.nim_brain
