@@ -182,3 +182,19 @@ async def test_the_hats_fit_beside_or_under_the_piles_and_the_footer_is_whole(ma
         keys = [k for k in footer.query("FooterKey") if k.display]
         assert keys and max(k.region.right for k in keys) <= size[0]
         assert all(k.region.width >= len(k.description) + 1 for k in keys)
+
+
+async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app, data_dir):
+    """Picking the Nim brain for the sticks AI would end with a sticks brain saved over it."""
+    from textual.widgets import Select
+
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(NAME, game="nim")
+        store.load_or_create_brain("clever", 100)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_analysis()
+        await pilot.pause()
+        options = [value for _, value in app.screen.query_one("#brain", Select)._options]
+        assert "clever" in options and NAME not in options
