@@ -388,7 +388,7 @@ class NimGameScreen(GameScreenBase):
             data = self.query_one(NimHats).data
             hats = self.session.nim_hats()
             # while no new game is under way, the hat on show is the one the run is teaching
-            if self.game is not None and self.game.is_over and data.moves and hats.has_hat(data.position):  # the same hat, as the run is teaching it
+            if self.game is not None and self.game.is_over and data.moves and hats.has_hat(data.position):
                 counts = p.hats[hats.row(data.position), : len(data.moves)]
                 self._show_hat(data.position, data.drawn, f"Training: this hat after {p.games_done:,} of "
                                                           f"{p.games_total:,} games of self-play.", counts)
