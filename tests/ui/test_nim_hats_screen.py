@@ -65,6 +65,7 @@ async def test_the_hats_show_the_hat_in_play_the_ball_drawn_and_what_the_game_ta
         await pilot.press("enter")  # the person takes one of the two coins left; the AI takes the last
         await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
         await wait_until(pilot, lambda: "won" in title(screen), what="the lesson over the hats")
+        await wait_until(pilot, lambda: app.session.store.game_count() == 1, what="the game kept")
         last = screen.game.state.history[-1]
         assert last.player == 1 and screen.game.state.winner == 1
         data = view.data
@@ -102,7 +103,7 @@ async def test_training_shows_on_the_hat_and_is_merged_with_a_game_played_meanwh
         await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
-        await pilot.pause()
+        await wait_until(pilot, lambda: app.session.store.game_count() == 1, what="the game kept")
         start = app.session.nim_brain.counts.copy()
         screen.action_train_nim()  # what F2 does
         # meanwhile another copy of the program teaches the stored brain: its AI wins from (2, 0, 0)
@@ -111,7 +112,8 @@ async def test_training_shows_on_the_hat_and_is_merged_with_a_game_played_meanwh
                               moves=["1:1", "1:1"], loser=0, brain=NAME, learning={1: (NAME, [((1, 0, 0), (0, 1))])})
             lesson = other.load_brain(NAME).counts.copy()
         await wait_until(pilot, lambda: log.of(TrainingFinished), timeout=60, what="the end of training")
-        await pilot.pause()
+        # the hook sees the message before the screen handles it: wait for the handler's work
+        await wait_until(pilot, lambda: "After 500,000 games of training" in title(screen), what="the merge")
         progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
         assert progress and progress[-1].games_done == 500_000  # training reports its progress
         result, _ = log.of(TrainingFinished)[-1].result
@@ -144,7 +146,7 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
         await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
-        await pilot.pause()
+        await wait_until(pilot, lambda: app.session.store.game_count() == 1, what="the game kept")
         assert sorted(app.session.nim_brain.hat((1, 1, 1))) == [1, 1, 2]  # it learned, in memory
         store = app.session.store
         assert store.load_brain(NAME) == brain and store.brain_info(NAME).games_trained == 5
@@ -198,3 +200,25 @@ async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app
         await pilot.pause()
         options = [value for _, value in app.screen.query_one("#brain", Select)._options]
         assert "clever" in options and NAME not in options
+
+
+async def test_on_a_wide_screen_every_draw_of_the_game_and_its_lesson_is_listed(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_nim(pilot, piles=(1, 1, 1), first="p2")
+        await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
+        lessons = screen.query_one("#nim-lessons", Static)
+        await wait_until(pilot, lambda: "draws this game" in str(lessons.render()), what="the draws listed")
+        first = screen.game.state.history[0]
+        assert lessons.display and lessons.region.height >= 2
+        assert "(1, 1, 1): ► 1" in str(lessons.render()) and "1 of 3 balls (33%), ✓ a winning move" in str(lessons.render())
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "taught it" in str(lessons.render()), what="the lesson listed")
+        text = str(lessons.render())
+        last = screen.game.state.history[-1]
+        assert f"{first.piles_before}: ► " in text and f"{last.piles_before}: ► " in text
+        assert text.count("1 → 2") == 2  # it won: both balls it drew went back with one more
+    narrow = make_app()
+    async with narrow.run_test(size=(80, 24)) as pilot:
+        screen = await open_nim(pilot, piles=(1, 1, 1), first="p2")
+        assert not screen.query_one("#nim-lessons").display  # no room: the log tells the same story

@@ -79,6 +79,8 @@ class NimGameScreen(GameScreenBase):
         self._nim_job: TrainingJob | None = None
         self._train_start = None  # the Nim AI's counts when the training run started
         self._after_game = ""  # what the last game taught the AI, in words (shown over its hats)
+        self._draws: list[BallDrawn] = []  # the AI's draws this game, with each hat's counts then
+        self._changes: dict = {}  # (hat, ball) -> HatChange: what this game changed, once it is over
         super().__init__(setup)
         if setup.opponent == "learning":
             self.add_class("-learning")  # styles.tcss: the hats panel, beside the piles when wide
@@ -123,6 +125,7 @@ class NimGameScreen(GameScreenBase):
                 with Vertical(id="nim-hats-panel"):
                     yield Static("", id="nim-hats-title")
                     yield NimHats(id="nim-hats")
+                    yield Static("", id="nim-lessons")  # every draw of the game (wide screens)
             yield Static("", id="nim-training")
             yield MoveLog(id="nim-log")
         yield Footer(compact=True, show_command_palette=False)
@@ -147,6 +150,7 @@ class NimGameScreen(GameScreenBase):
         self.chosen = next(i for i, p in enumerate(self.start_piles) if p)
         self.coins = 1
         self._after_game = ""
+        self._draws, self._changes = [], {}
 
     def show_state(self) -> None:
         game = self.game
@@ -229,10 +233,11 @@ class NimGameScreen(GameScreenBase):
         piles = game.state.piles
         if is_winning(*piles):
             moves = ", ".join(describe_move(m) for m in winning_moves(piles))
-            hint.update(f"Hint: U{piles} = 1, the player to move can force a win. Winning moves: {moves}.")
+            hint.update(f"Hint: U{piles} = 1, the player to move can force a win. Winning moves: {moves}. "
+                        "(u: the table)")
         else:
             hint.update(f"Hint: U{piles} = 0, every move leaves a winning position for the other player "
-                        f"(n xor d xor q = 0). Take little and hope for a mistake.")
+                        f"(n xor d xor q = 0). Take little and hope for a mistake. (u: the table)")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.game
@@ -295,6 +300,9 @@ class NimGameScreen(GameScreenBase):
     # -- events from the core --------------------------------------------------------------------
     def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
         self._pending[message.event.player] = message.event
+        if self.learner is not None and message.event.player == self.learner.seat:
+            self._draws.append(message.event)
+            self._show_lessons()
 
     def on_nim_move_made_msg(self, message: NimMoveMadeMsg) -> None:
         event = message.event
@@ -324,7 +332,30 @@ class NimGameScreen(GameScreenBase):
                 "lost: it threw away the balls it drew"
             self._after_game = (f"{event.name} {lesson} ({len(event.changes)} hats). "
                                 f"Its last hat, ► the ball drawn: {change}.")
+        self._changes = {(c.hat, c.ball): c for c in event.changes}
         self._show_hats()
+        self._show_lessons()
+
+    def _show_lessons(self) -> None:
+        """Each ball the AI drew this game: from which hat, how likely it was, whether it wins, and
+        once the game is over what the game did to it."""
+        from sticks_tui.solve.nim import winning_moves
+
+        if not self._draws:
+            self.query_one("#nim-lessons", Static).update("")
+            return
+        over = bool(self._changes)
+        lines = ["What this game taught it, hat by hat:" if over else "Its draws this game, hat by hat:"]
+        for draw in self._draws:
+            moves = self.session.nim_hats().moves_of(draw.hat)
+            count, total = draw.counts[moves.index(draw.ball)], sum(draw.counts)
+            good = "✓ a winning move" if draw.ball in winning_moves(draw.hat) else "not a winning move"
+            line = f"{draw.hat}: ► {coins_word(*draw.ball)}, {count} of {total} balls ({count / total:.0%}), {good}"
+            change = self._changes.get((draw.hat, draw.ball))
+            if change is not None:
+                line += f"; {change.before} → {change.after}"
+            lines.append(line + ".")
+        self.query_one("#nim-lessons", Static).update("\n".join(lines))
 
     def on_game_over_msg(self, message: GameOverMsg) -> None:
         event = message.event
