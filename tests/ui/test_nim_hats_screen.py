@@ -71,6 +71,7 @@ async def test_the_hats_show_the_hat_in_play_the_ball_drawn_and_what_the_game_ta
         data = view.data
         assert (data.position, data.drawn) == (last.piles_before, last.move)
         assert data.counts == (2,)  # its only ball there went back with one more
+        assert "2 balls for 1 move." in " ".join(hats_lines(screen))
         assert "1 → 2" in title(screen)
         assert np.array_equal(app.session.nim_brain.counts, app.session.store.load_brain(NAME).counts)
         assert app.session.nim_brain.hat((1, 1, 1))[first.move[0]] == 2

@@ -74,7 +74,8 @@ class NimHatData:
         best = max(range(len(self.moves)), key=lambda i: self.counts[i])
         tied = sum(1 for c in self.counts if c == self.counts[best])
         move = self.moves[best]
-        head = f"Hat ({n}, {d}, {q}): {short_count(total).strip()} balls for {len(self.moves)} moves."
+        moves = f"{len(self.moves)} move" + ("s" if len(self.moves) != 1 else "")
+        head = f"Hat ({n}, {d}, {q}): {short_count(total).strip()} balls for {moves}."
         if tied > 1:
             likeliest = f" No favourite yet ({tied} moves tie at {short_chance(self.counts[best], total).strip()})."
         else:
