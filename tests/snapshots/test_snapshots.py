@@ -185,3 +185,27 @@ def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
         await no_blink(pilot)
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
+    """The Nim learner's hat beside the game: a brain taught by a short seeded run; the AI moved first."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.store.brains import nim_brain
+    from sticks_tui.ui.screens.nim import NimGameScreen
+    from sticks_tui.ui.session import MatchSetup, nim_brain_name
+
+    brain = nim_brain()
+    train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
+    with Store.open(data_dir) as store:
+        store.save_brain(nim_brain_name(), brain, games_trained=20_000)
+    setup = MatchSetup(game="nim", piles=(3, 4, 5), opponent="learning", name2="Nim Learning AI", first="p2")
+
+    async def run_before(pilot):
+        app = pilot.app
+        await pilot.pause()
+        app.push_screen(NimGameScreen(setup, (3, 4, 5)))
+        await settle(pilot, lambda: isinstance(app.screen, NimGameScreen) and app.screen.game is not None
+                     and app.screen.game.waiting_for_human
+                     and "draws the ball" in " ".join(app.screen.query_one("#nim-log").lines), "the AI's first draw")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)

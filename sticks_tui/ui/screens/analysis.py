@@ -66,7 +66,8 @@ class AnalysisScreen(Screen):
         from sticks_tui.store import StoreError
 
         try:
-            names = [b.name for b in self.app.session.store.list_brains()]
+            # sticks brains only: the Nim AI's brain is not one the sticks AI can play (or be saved over)
+            names = [b.name for b in self.app.session.store.list_brains() if b.game == "sticks"]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []
