@@ -36,11 +36,11 @@ class SticksApp(App):
     # styles.tcss widens the hats panel on "Screen.-wide"; without this no screen ever got the class.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("q", "quit", "Quit", show=False),
-        Binding("f2,t", "train", "Train", key_display="F2"),
-        Binding("f3,r", "records", "Records", key_display="F3"),
-        Binding("f4,a", "analysis", "Analysis", key_display="F4"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        Binding("q", "quit", "Quit", show=False, id="quit.q"),
+        Binding("f2,t", "train", "Train", key_display="F2", id="train"),
+        Binding("f3,r", "records", "Records", key_display="F3", id="records"),
+        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis"),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.
@@ -48,11 +48,61 @@ class SticksApp(App):
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
-                 idle_training: bool = True) -> None:
+                 idle_training: bool = True, config_dir: str | None = None) -> None:
         super().__init__()
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
+        self._load_settings(config_dir)
+
+    # -- settings (store/settings.py): read once at start, saved at once on every change ---------
+    def _load_settings(self, config_dir: str | None) -> None:
+        from sticks_tui.store.settings import Settings, load_settings, settings_path
+
+        self.settings_notices: list[str] = []
+        try:
+            self.settings_file: Path | None = settings_path(config_dir)
+        except Exception as exc:  # noqa: BLE001 - no home directory, and the like: run on the defaults
+            self.settings_file = None
+            self.settings_notices.append(f"No config directory ({exc}); the settings will not be kept.")
+        if self.settings_file is not None:
+            self.settings, notices = load_settings(self.settings_file)
+            self.settings_notices.extend(notices)
+        else:
+            self.settings = Settings()
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        elif self.settings.theme != Settings().theme:
+            self.settings_notices.append(f"There is no theme called {self.settings.theme!r}; "
+                                         f"{self.theme} is in use.")
+        if self.settings.keys:
+            self.set_keymap(dict(self.settings.keys))
+
+    def remember(self, **changes: object) -> None:
+        """Change settings and save them at once (a value the file cannot hold is not saved, and said)."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.store.settings import InvalidSetting, save_settings
+
+        try:
+            new = self.settings.replace(**changes)
+        except InvalidSetting as exc:
+            self.notify(f"Not remembered: {exc}.", title="Settings", severity="warning", timeout=6)
+            return
+        if new == self.settings:
+            return
+        self.settings = new
+        if self.settings_file is None:
+            return
+        try:
+            save_settings(new, self.settings_file)
+        except StoreError as exc:
+            if not getattr(self, "_settings_save_failed", False):  # said once, not on every change
+                self._settings_save_failed = True
+                self.notify(str(exc), title="Settings not saved", severity="error", timeout=10)
+
+    def watch_theme(self, theme: str) -> None:
+        if hasattr(self, "settings"):
+            self.remember(theme=theme)
 
     @property
     def training_running(self) -> bool:
@@ -61,6 +111,8 @@ class SticksApp(App):
 
     # -- start-up ------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        for notice in self.settings_notices:
+            self.notify(notice, title="Settings", severity="warning", timeout=12)
         self._open_store()
         from sticks_tui.ui.screens.setup import SetupScreen
 
