@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App, SystemCommand
+from textual import events
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.containers import Center, Middle
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
@@ -17,6 +20,34 @@ from sticks_tui.ui.session import BRAIN_SIZE, DEFAULT_BRAIN, Session  # noqa: F4
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
 BACKGROUND = "background"  # the purpose of the F2 training run
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for this at least
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height}).\n\n"
+            "Everything goes on behind this notice, and comes back as it was.\nCtrl+Q quits.")
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Shown over every screen while the terminal is smaller than 80x24, instead of a cut layout.
+
+    It takes no keys but the app's priority ones (Ctrl+Q); the app removes it when the terminal grows."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { background: $background; align: center middle; }
+    TooSmallScreen #too-small { width: auto; max-width: 100%; height: auto; padding: 1 2;
+                                border: thick $warning; text-align: center; }
+    """
+    AUTO_FOCUS = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(too_small_text(*self.app.size), id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#too-small", Static).update(too_small_text(*self.app.size))
+
+    def on_screen_resume(self) -> None:
+        self.app.check_size()
 
 
 def stylesheet_path() -> Path:
@@ -117,6 +148,21 @@ class SticksApp(App):
         from sticks_tui.ui.screens.setup import SetupScreen
 
         self.push_screen(SetupScreen())
+        self.check_size()
+
+    # -- a terminal below 80x24 gets a notice, not a cut layout ---------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        """Show the too-small notice over everything, or take it away (when it is on top)."""
+        width, height = self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        shown = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
+        if small and not shown:
+            self.push_screen(TooSmallScreen())
+        elif not small and shown and self.screen is shown[-1]:
+            self.pop_screen()  # under a dialog opened meanwhile (Ctrl+Q's question): when it comes back on top
 
     def _open_store(self) -> None:
         from sticks_tui.store import Store

@@ -43,7 +43,8 @@ def data_dir(tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def frozen(monkeypatch):
+def frozen(monkeypatch, tmp_path):
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))  # never the user's settings
     old_tz = os.environ.get("TZ")
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
