@@ -58,6 +58,14 @@ def stylesheet_path() -> Path:
     return here.parent / "styles.tcss"
 
 
+#: The app's screen keys as a screen shows them in its footer (the same ids: a key map moves both).
+SCREEN_KEYS = [
+    Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
+    Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
+    Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
+]
+
+
 class SticksApp(App):
     """Play the Game of Sticks against an AI that learns, and watch it learn."""
 
@@ -69,9 +77,12 @@ class SticksApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("q", "quit", "Quit", show=False, id="quit.q"),
-        Binding("f2,t", "train", "Train", key_display="F2", id="train"),
-        Binding("f3,r", "records", "Records", key_display="F3", id="records"),
-        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help"),
+        # F2-F4 work everywhere; only the setup screen shows them (SCREEN_KEYS), so every footer fits 80 columns
+        # (help, F1, lists them on every screen).
+        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False),
+        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False),
+        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.
@@ -216,6 +227,13 @@ class SticksApp(App):
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
+
+    def action_help(self) -> None:
+        from sticks_tui.ui.screens.help import HelpScreen
+
+        if isinstance(self.screen, (HelpScreen, TooSmallScreen)):
+            return
+        self.push_screen(HelpScreen.of(self.screen))
 
     def action_new_game(self) -> None:
         def go() -> None:

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
+from sticks_tui.ui.app import SCREEN_KEYS
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
 from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
@@ -24,6 +25,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
+        *SCREEN_KEYS,
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = "#heap"
 
