@@ -133,8 +133,8 @@ class SticksApp(App):
         if new == self.settings:
             return
         self.settings = new
-        if self.settings_file is None:
-            return
+        if self.settings_file is None or self.is_web:
+            return  # `sticks-tui serve`: a class's tabs share one config directory; a student's names stay in the tab
         try:
             save_settings(new, self.settings_file)
         except StoreError as exc:

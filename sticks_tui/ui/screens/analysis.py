@@ -17,10 +17,10 @@ from sticks_tui.ui.widgets.curve import LearningCurve
 
 class AnalysisScreen(Screen):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("c", "copy_brain", "Copy brain"),
-        Binding("x", "reset_brain", "Reset brain"),
-        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back", id="analysis.back"),
+        Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
+        Binding("x", "reset_brain", "Reset brain", id="analysis.reset_brain"),
+        Binding("f5", "reload", "Reload", id="analysis.reload"),
     ]
     COMMANDS = {screen_commands(
         ("Copy brain", "Save the brain in play under a new name", "copy_brain"),

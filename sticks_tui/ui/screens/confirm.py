@@ -16,7 +16,8 @@ class ConfirmDialog(ModalScreen[bool]):
     The focus starts on Cancel (Enter says no) unless `default_yes`; `purpose` names the question
     (the app's quit asks with purpose "quit")."""
 
-    BINDINGS = [Binding("escape,n", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+    BINDINGS = [Binding("escape,n", "no", "Cancel", id="confirm.no"),
+                Binding("y", "yes", "Yes", show=False, id="confirm.yes")]
     AUTO_FOCUS = None
 
     def __init__(self, question: str, yes: str = "Yes", *, default_yes: bool = False, purpose: str = "") -> None:
@@ -48,7 +49,7 @@ class ConfirmDialog(ModalScreen[bool]):
 class NameDialog(ModalScreen[str | None]):
     """Ask for a name (a new brain's, say); `check` returns an error message or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="name_dialog.cancel")]
     AUTO_FOCUS = "#name"
 
     def __init__(self, question: str, value: str = "", check=None) -> None:

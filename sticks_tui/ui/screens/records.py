@@ -19,9 +19,9 @@ def when(dt) -> str:
 
 class RecordsScreen(Screen):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("x", "reset", "Reset records"),
-        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back", id="records.back"),
+        Binding("x", "reset", "Reset records", id="records.reset"),
+        Binding("f5", "reload", "Reload", id="records.reload"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
