@@ -395,6 +395,17 @@ class SticksApp(App):
                 self._training_finished(result)
         self.exit()
 
+    async def _on_exit_app(self) -> None:
+        """Every way out (the web driver's SIGTERM when `sticks-tui serve` stops, too) keeps what a
+        training run still going has learned, as Cancel would."""
+        job = self._training_job
+        if job is not None and self.training_running:
+            job.cancel()
+            result = await job.wait()
+            if result is not None:
+                self._training_finished(result)
+        await super()._on_exit_app()
+
     def on_unmount(self) -> None:
         if self._training_job is not None:
             self._training_job.cancel()
