@@ -25,7 +25,7 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for this at least
 
 def too_small_text(width: int, height: int) -> str:
     return (f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height}).\n\n"
-            "Everything goes on behind this notice, and comes back as it was.\nCtrl+Q quits.")
+            "Nothing is lost: all comes back when it is big enough.\nCtrl+Q quits.")
 
 
 class TooSmallScreen(ModalScreen[None]):
