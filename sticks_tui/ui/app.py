@@ -152,7 +152,22 @@ class SticksApp(App):
         return self.session.training.running
 
     # -- start-up ------------------------------------------------------------------------------
+    @classmethod
+    def binding_ids(cls) -> dict[str, str]:
+        """Every binding id a key map may name -> its keys now (the README and `settings show` list them)."""
+        from sticks_tui.ui.screens import analysis, confirm, game, help, nim, pretrain, records, setup, training
+
+        classes = [cls, setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
+                   training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
+                   pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen]
+        return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
+
     def on_mount(self) -> None:
+        unknown = sorted(set(self.settings.keys) - set(self.binding_ids()))
+        if unknown:
+            self.settings_notices.append(
+                f"Key map: no key has the id {', '.join(map(repr, unknown[:3]))}"
+                f"{' and more' if len(unknown) > 3 else ''}; ignored (F1 shows each screen's keys).")
         for notice in self.settings_notices:
             self.notify(notice, title="Settings", severity="warning", timeout=12)
         self._open_store()

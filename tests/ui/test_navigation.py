@@ -387,3 +387,16 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         assert isinstance(app.screen, NimTableScreen)
         await check()
     assert len(seen) == 8
+
+
+async def test_a_key_map_naming_no_binding_is_told_in_one_line(make_app, config_dir):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6"}), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert len(notices) == 1 and "'no.such.key'" in notices[0] and "\n" not in notices[0], notices
+        await pilot.press("tab", "f6")  # the rest of the key map still works
+        assert isinstance(app.screen, RecordsScreen)
