@@ -58,14 +58,6 @@ def stylesheet_path() -> Path:
     return here.parent / "styles.tcss"
 
 
-#: The app's screen keys as a screen shows them in its footer (the same ids: a key map moves both).
-SCREEN_KEYS = [
-    Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
-    Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
-    Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
-]
-
-
 class SticksApp(App):
     """Play the Game of Sticks against an AI that learns, and watch it learn."""
 
@@ -78,7 +70,7 @@ class SticksApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("q", "quit", "Quit", show=False, id="quit.q"),
         Binding("f1,question_mark", "help", "Help", key_display="F1", id="help"),
-        # F2-F4 work everywhere; only the setup screen shows them (SCREEN_KEYS), so every footer fits 80 columns
+        # F2-F4 work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
         # (help, F1, lists them on every screen).
         Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False),
         Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False),

@@ -386,7 +386,13 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         await pilot.press("u")
         assert isinstance(app.screen, NimTableScreen)
         await check()
-    assert len(seen) == 8
+        await pilot.press("escape", "escape")
+        setup.query_one("#opponent", Select).value = "learning"  # the Nim screen adds F2 Train
+        await pilot.pause()
+        await pilot.click("#start")
+        assert isinstance(app.screen, NimGameScreen) and app.screen.check_action("train_nim", ())
+        await check()
+    assert len(seen) == 9
 
 
 async def test_a_key_map_naming_no_binding_is_told_in_one_line(make_app, config_dir):

@@ -57,7 +57,7 @@ class NimGameScreen(GameScreenBase):
         Binding("h", "hint", "Hint", id="nim.hint"),
         Binding("u", "table", "U table", id="nim.table"),
         Binding("n", "play_again", "Play again", id="nim.play_again"),
-        Binding("f2,t", "train_nim", "Train Nim AI", key_display="F2", id="nim.train_nim"),
+        Binding("f2,t", "train_nim", "Train", key_display="F2", id="nim.train_nim"),
         Binding("escape", "back", "Setup", id="nim.back"),
     ]
     COMMANDS = {screen_commands(

@@ -9,12 +9,18 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
-from sticks_tui.ui.app import SCREEN_KEYS
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
 from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
 NAME_LIMIT = 24
+#: The app's F2-F4 as this screen shows them in its footer (the app's own are hidden so every footer fits
+#: 80 columns); the same ids as the app's, so a key map moves both.
+SCREEN_KEYS = [
+    Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
+    Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
+    Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
+]
 STICKS_INTRO = "The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
 NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoever takes the last "
              "coin wins.")
