@@ -211,3 +211,29 @@ async def test_who_moves_first_lists_the_names_as_typed(make_app):
         setup.query_one("#opponent", Select).value = "dumb"
         await pilot.pause()
         assert "Dumb AI" in [str(prompt) for prompt, _ in first._options]
+
+
+async def test_any_saved_game_and_opponent_opens_the_setup_screen(make_app, config_dir):
+    """The settings file knows every opponent of both games; one that a game has not is replaced, not a crash."""
+    from sticks_tui.store.settings import GAMES, OPPONENTS, Settings, save_settings
+    from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+
+    for game in GAMES:
+        for opponent in OPPONENTS:
+            save_settings(Settings(game=game, opponent=opponent), config_dir / "settings.toml")
+            app = make_app()
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                setup = app.screen
+                assert isinstance(setup, SetupScreen), (game, opponent)
+                shown = setup.query_one("#opponent", Select).value
+                allowed = NIM_OPPONENTS if game == "nim" else game_module_opponents()
+                assert setup.game_kind == game and shown in allowed, (game, opponent, shown)
+                if opponent in allowed:
+                    assert shown == opponent
+
+
+def game_module_opponents():
+    from sticks_tui.ui.session import OPPONENTS
+
+    return OPPONENTS

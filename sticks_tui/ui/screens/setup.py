@@ -123,9 +123,13 @@ class SetupScreen(Screen):
     def _saved_setup(self) -> MatchSetup:
         """The choices kept in the settings file (the app's first start: the defaults)."""
         saved = self.app.settings
+        from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+
         opponent = saved.opponent
         if saved.game == "sticks" and opponent not in OPPONENTS:
             opponent = "learning"
+        elif saved.game == "nim" and opponent not in NIM_OPPONENTS:  # the settings know both games' opponents
+            opponent = "perfect"
         return MatchSetup(game=saved.game, piles=tuple(saved.nim_piles), heap=saved.heap, opponent=opponent,
                           name1=saved.name1, name2=saved.name2, first=saved.first,
                           speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
