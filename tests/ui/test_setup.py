@@ -237,3 +237,17 @@ def game_module_opponents():
     from sticks_tui.ui.session import OPPONENTS
 
     return OPPONENTS
+
+
+async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, config_dir, monkeypatch):
+    """`sticks-tui serve`: every tab of a class shares one config directory; a student's name stays in the tab."""
+    from sticks_tui.ui.app import SticksApp
+
+    monkeypatch.setattr(SticksApp, "is_web", property(lambda self: True))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#name1", Input).value = "Ada"
+        app.screen.query_one("#heap", Input).value = "31"
+        await pilot.pause()
+        assert app.settings.name1 == "Ada" and app.settings.heap == 31  # held for the tab
+    assert not (config_dir / "settings.toml").exists()
