@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -17,7 +17,7 @@ class ConfirmDialog(ModalScreen[bool]):
     (the app's quit asks with purpose "quit")."""
 
     BINDINGS = [Binding("escape,n", "no", "Cancel", id="confirm.no"),
-                Binding("y", "yes", "Yes", show=False, id="confirm.yes")]
+                Binding("y", "yes", "Yes", id="confirm.yes")]
     AUTO_FOCUS = None
 
     def __init__(self, question: str, yes: str = "Yes", *, default_yes: bool = False, purpose: str = "") -> None:
@@ -36,6 +36,7 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.yes_label, id="yes", variant="error")
                 yield Button("Cancel", id="no")
+        yield Footer(compact=True, show_command_palette=False)  # this dialog's keys, over the screen's below
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:
@@ -66,6 +67,7 @@ class NameDialog(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
+        yield Footer(compact=True, show_command_palette=False)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
