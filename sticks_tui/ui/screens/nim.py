@@ -300,7 +300,8 @@ class NimTableScreen(Screen):
 
     AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box
     BINDINGS = [
-        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-", id="nim_table.more_quarters"),
+        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-",
+                id="nim_table.more_quarters"),
         Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False, id="nim_table.fewer_quarters"),
         Binding("escape", "back", "Back", id="nim_table.back"),
     ]
