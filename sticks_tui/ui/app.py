@@ -147,11 +147,13 @@ class SticksApp(App):
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
         """Every binding id a key map may name -> its keys now (the README and `settings show` list them)."""
-        from sticks_tui.ui.screens import analysis, confirm, game, help, nim, pretrain, records, setup, training
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
+                                           setup, training)
 
         classes = [cls, setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                    training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
-                   pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen]
+                   pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
+                   replay.ReplayScreen, export_dialog.ExportDialog]
         return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
 
     def on_mount(self) -> None:
@@ -212,13 +214,16 @@ class SticksApp(App):
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
 
-    def record_game(self, **fields) -> None:
+    def record_game(self, **fields) -> bool:
+        """Keep a finished game (with the learning it taught, if given); whether it was kept."""
         from sticks_tui.store import StoreError
 
         try:
             self.session.store.record_game(**fields)
-        except StoreError as exc:
+        except (StoreError, ValueError) as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return False
+        return True
 
     # -- commands (the screens' own are in their COMMANDS providers) ---------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -164,10 +164,28 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     assert players["Trained AI"].wins == 1
 
 
-async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir):
+async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir, monkeypatch):
     from textual.widgets import Input, Select
 
+    from sticks_tui.ui.screens import pretrain
     from sticks_tui.ui.screens.setup import SetupScreen
+
+    # The run's own result, as the trainer returns it (the screen's worker is cancelled with the
+    # screen, so the worker itself keeps no result): proof that the run really stopped early.
+    results = []
+    real_run = pretrain.sticks_run
+
+    def recorded_run(config, brain=None):
+        run = real_run(config, brain)
+
+        def wrapped(progress, cancel):
+            result = run(progress, cancel)
+            results.append(result)
+            return result
+
+        return wrapped
+
+    monkeypatch.setattr(pretrain, "sticks_run", recorded_run)
 
     def send(key):  # no waiting for idle: the training thread keeps the process busy
         app.simulate_key(key)
@@ -187,8 +205,8 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         send("escape")
         await wait_until(pilot, lambda: app.screen is setup, what="back to setup")
         assert screen.job.stop.is_set()  # told to stop
-        await app.workers.wait_for_complete()
-        result = screen.job.worker.result
+        await wait_until(pilot, lambda: results, what="the training run to end")
+        result = results[0]
         assert result.cancelled and result.games_played < 10_000_000
         await pilot.pause()
         assert app.screen is setup and isinstance(setup, SetupScreen)

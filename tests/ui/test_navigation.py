@@ -288,11 +288,14 @@ async def test_a_key_map_in_the_settings_moves_a_binding(make_app, config_dir):
 def test_every_binding_has_an_id():
     """A key map can move any key only if every binding has an id (App.set_keymap)."""
     from sticks_tui.ui.app import SticksApp
-    from sticks_tui.ui.screens import analysis, confirm, game, help, nim, pretrain, records, setup, training
+    from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
+                                       setup, training)
 
     classes = [SticksApp, setup.SetupScreen, game.GameScreen, confirm.ConfirmDialog, confirm.NameDialog,
                help.HelpScreen, analysis.AnalysisScreen, records.RecordsScreen, training.TrainDialog,
-               training.TrainingScreen, nim.NimGameScreen, nim.NimTableScreen, pretrain.PretrainScreen]
+               training.TrainingScreen, nim.NimGameScreen, nim.NimTableScreen, pretrain.PretrainScreen,
+               replay.ReplayScreen, export_dialog.ExportDialog]
+    assert set(SticksApp.binding_ids()) >= {b.id for c in classes for b in c.BINDINGS}
     missing = [f"{cls.__name__}: {b.key}" for cls in classes for b in cls.BINDINGS if b.id is None]
     assert missing == []
 

@@ -20,7 +20,9 @@ class AnalysisScreen(Screen):
         Binding("escape", "back", "Back", id="analysis.back"),
         Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
         Binding("x", "reset_brain", "Reset brain", id="analysis.reset_brain"),
-        Binding("f5", "reload", "Reload", id="analysis.reload"),
+        # F5 still works; the footer keeps Export whole at 80 columns
+        Binding("f5", "reload", "Reload", show=False, id="analysis.reload"),
+        Binding("e", "export", "Export", id="analysis.export"),
     ]
     COMMANDS = {screen_commands(
         ("Copy brain", "Save the brain in play under a new name", "copy_brain"),
@@ -185,3 +187,8 @@ class AnalysisScreen(Screen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import analysis_exports, open_export
+
+        open_export(self, analysis_exports(self.app))

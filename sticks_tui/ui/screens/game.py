@@ -281,12 +281,18 @@ class GameScreen(GameScreenBase):
             log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
         session = self.session
         state = self.game.state
-        if any(p.hats is session.brain for p in self.players if isinstance(p, HatPlayer)):
-            self.app.save_brain()
+        # the saved brain's lesson is kept with the game (what a replay shows) and applied to it as stored,
+        # in the same transaction; if the game cannot be kept, the brain is saved whole as before
+        seats = [seat for seat, p in enumerate(self.players) if isinstance(p, HatPlayer) and p.hats is session.brain]
+        learning = {seat: (session.brain_name, [(m.heap_before, m.take) for m in state.history if m.player == seat])
+                    for seat in seats} or None
         # the brain's own record counts games against people
-        self.record_finished_game(
+        taught = self.record_finished_game(
             game="sticks", start=str(state.start_heap), moves=[m.take for m in state.history], loser=event.loser,
-            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None)
+            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
+            learning=learning)
+        if seats and not taught:
+            self.app.save_brain()
         self.show_state()
         if self.setup.watch and not self.paused:
             self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)

@@ -97,6 +97,7 @@ class TrainingScreen(Screen):
         Binding("escape", "back", "Back", id="training.back"),  # training goes on
         Binding("c", "cancel_training", "Cancel", id="training.cancel_training"),
         Binding("p", "toggle_perfect", "Perfect", id="training.toggle_perfect"),
+        Binding("e", "export", "Export", id="training.export"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
@@ -166,3 +167,7 @@ class TrainingScreen(Screen):
         heatmap = self.query_one(HatHeatmap)
         heatmap.show_perfect = not heatmap.show_perfect
 
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import open_export, training_exports
+
+        open_export(self, training_exports(self.app))
