@@ -17,11 +17,12 @@ from sticks_tui.ui.widgets.curve import LearningCurve
 
 class AnalysisScreen(Screen):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("c", "copy_brain", "Copy brain"),
-        Binding("x", "reset_brain", "Reset brain"),
-        Binding("f5", "reload", "Reload", show=False),  # F5 still works; the footer keeps Export whole at 80 columns
-        Binding("e", "export", "Export"),
+        Binding("escape", "back", "Back", id="analysis.back"),
+        Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
+        Binding("x", "reset_brain", "Reset brain", id="analysis.reset_brain"),
+        # F5 still works; the footer keeps Export whole at 80 columns
+        Binding("f5", "reload", "Reload", show=False, id="analysis.reload"),
+        Binding("e", "export", "Export", id="analysis.export"),
     ]
     COMMANDS = {screen_commands(
         ("Copy brain", "Save the brain in play under a new name", "copy_brain"),

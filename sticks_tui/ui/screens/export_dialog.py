@@ -72,7 +72,7 @@ class ExportDialog(ModalScreen[Exported | None]):
     ExportDialog #export-error { margin: 0 0 1 0; height: auto; color: $error; text-style: bold; display: none; }
     ExportDialog #export-help { margin: 0 0 1 0; height: auto; color: $text-muted; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="export_dialog.cancel")]
     AUTO_FOCUS = "#export-path"
 
     def __init__(self, choices: Sequence[ExportChoice], *, initial: str | None = None,

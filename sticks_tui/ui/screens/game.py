@@ -41,16 +41,16 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
 
 class GameScreen(GameScreenBase):
     BINDINGS = [
-        Binding("1", "take(1)", "Take", key_display="1-3"),
-        Binding("2", "take(2)", "Take 2", show=False),
-        Binding("3", "take(3)", "Take 3", show=False),
-        Binding("n", "play_again", "Play again"),
-        Binding("enter", "play_again", "Play again", show=False),
-        Binding("space", "pause", "Pause"),
-        Binding("p", "toggle_perfect", "Perfect"),
-        Binding("minus", "slower", "Speed", key_display="-/+"),
-        Binding("plus,equals_sign", "faster", "Faster", show=False),
-        Binding("escape", "back", "Setup"),
+        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1"),
+        Binding("2", "take(2)", "Take 2", show=False, id="game.take2"),
+        Binding("3", "take(3)", "Take 3", show=False, id="game.take3"),
+        Binding("n", "play_again", "Play again", id="game.play_again"),
+        Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
+        Binding("space", "pause", "Pause", id="game.pause"),
+        Binding("p", "toggle_perfect", "Perfect", id="game.perfect"),
+        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster"),
+        Binding("escape", "back", "Setup", id="game.back"),
     ]
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),
@@ -186,9 +186,11 @@ class GameScreen(GameScreenBase):
         heap = game.state.heap
         count = self.query_one("#count", Label)
         # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
-        count.update(f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} on the board.", layout=False)
+        # the seeds never say "There are 0 sticks on the board.": the game is over, and the turn line says so
+        count.update("" if heap == 0 else f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} "
+                     "on the board.", layout=False)
         if over:
-            turn.update(self.result_text, layout=False)
+            turn.update(self.result_text)  # once a game: laid out, so a long result wraps whole
             turn.set_class(True, "-over")
         else:
             turn.set_class(False, "-over")
@@ -229,11 +231,13 @@ class GameScreen(GameScreenBase):
     def action_slower(self) -> None:
         i = SPEED_ORDER.index(self.speed)
         self.speed = SPEED_ORDER[max(0, i - 1)]
+        self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
     def action_faster(self) -> None:
         i = SPEED_ORDER.index(self.speed)
         self.speed = SPEED_ORDER[min(len(SPEED_ORDER) - 1, i + 1)]
+        self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
     # -- core events ---------------------------------------------------------------------------

@@ -52,16 +52,16 @@ class NimGameScreen(GameScreenBase):
         # all priority, so that keys pressed quickly act in the order they were pressed
         # (one footer label for the four arrows, and h/u named on the hint line: the footer stays
         # whole at 80 columns with the app's keys)
-        Binding("left", "pile(-1)", "Choose", key_display="←→↑↓", priority=True),
-        Binding("right", "pile(1)", "Next pile", show=False, priority=True),
-        Binding("up", "coins(1)", "More coins", show=False, priority=True),
-        Binding("down", "coins(-1)", "Fewer coins", show=False, priority=True),
-        Binding("enter", "take", "Take", priority=True),
-        Binding("h", "hint", "Hint", show=False),
-        Binding("u", "table", "U table", show=False),
-        Binding("n", "play_again", "Play again"),
-        Binding("f2,t", "train_nim", "Train", key_display="F2"),
-        Binding("escape", "back", "Setup"),
+        Binding("left", "pile(-1)", "Choose", key_display="←→↑↓", priority=True, id="nim.previous_pile"),
+        Binding("right", "pile(1)", "Next pile", show=False, priority=True, id="nim.next_pile"),
+        Binding("up", "coins(1)", "More coins", show=False, priority=True, id="nim.more_coins"),
+        Binding("down", "coins(-1)", "Fewer coins", show=False, priority=True, id="nim.fewer_coins"),
+        Binding("enter", "take", "Take", priority=True, id="nim.take"),
+        Binding("h", "hint", "Hint", show=False, id="nim.hint"),
+        Binding("u", "table", "U table", show=False, id="nim.table"),
+        Binding("n", "play_again", "Play again", id="nim.play_again"),
+        Binding("f2,t", "train_nim", "Train", key_display="F2", id="nim.train_nim"),
+        Binding("escape", "back", "Setup", id="nim.back"),
     ]
     COMMANDS = {screen_commands(
         ("Train the Nim AI", f"{NIM_TRAIN_GAMES:,} games of self-play for the learning AI for Nim", "train_nim"),
@@ -475,9 +475,10 @@ class NimTableScreen(Screen):
 
     AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box
     BINDINGS = [
-        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-"),
-        Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False),
-        Binding("escape", "back", "Back"),
+        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-",
+                id="nim_table.more_quarters"),
+        Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False, id="nim_table.fewer_quarters"),
+        Binding("escape", "back", "Back", id="nim_table.back"),
     ]
 
     def __init__(self, piles: tuple[int, int, int] = (0, 0, 0)) -> None:

@@ -52,11 +52,12 @@ class RecordsScreen(Screen):
     RecordsScreen #results-curve { height: 1fr; min-height: 5; }
     """
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("x", "reset", "Reset records"),
-        Binding("f5", "reload", "Reload", show=False),
-        Binding("v", "replay", "Replay", show=False),  # the Replay button and Enter on a game show the way
-        Binding("e", "export", "Export"),
+        Binding("escape", "back", "Back", id="records.back"),
+        Binding("x", "reset", "Reset records", id="records.reset"),
+        Binding("f5", "reload", "Reload", show=False, id="records.reload"),
+        # the Replay button and Enter on a game show the way
+        Binding("v", "replay", "Replay", show=False, id="records.replay"),
+        Binding("e", "export", "Export", id="records.export"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),

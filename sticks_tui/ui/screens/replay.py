@@ -158,12 +158,12 @@ class ReplayScreen(Screen):
     ReplayScreen.-wide #replay-log { height: 12; }
     """
     BINDINGS = [
-        Binding("right,n", "next", "Move", key_display="←/→"),
-        Binding("left,p", "previous", "Previous", show=False),
-        Binding("home", "start", "Start", show=False),  # the Start and End buttons show these two
-        Binding("end", "end", "End", show=False),
-        Binding("e", "export", "Export"),
-        Binding("escape", "back", "Back"),
+        Binding("right,n", "next", "Move", key_display="←/→", id="replay.next"),
+        Binding("left,p", "previous", "Previous", show=False, id="replay.previous"),
+        Binding("home", "start", "Start", show=False, id="replay.start"),  # the Start and End buttons show these two
+        Binding("end", "end", "End", show=False, id="replay.end"),
+        Binding("e", "export", "Export", id="replay.export"),
+        Binding("escape", "back", "Back", id="replay.back"),
     ]
 
     def __init__(self, game) -> None:

@@ -35,7 +35,7 @@ def parse_games(text: str) -> int:
 class TrainDialog(ModalScreen[TrainingConfig | None]):
     """How many games, which protocol, which heap."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="train_dialog.cancel")]
     AUTO_FOCUS = "#games"
 
     def compose(self) -> ComposeResult:
@@ -94,10 +94,10 @@ class TrainingScreen(Screen):
     """Progress, games/s, time left, the hats changing, the learning curve, and Cancel."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),  # training goes on
-        Binding("c", "cancel_training", "Cancel"),
-        Binding("p", "toggle_perfect", "Perfect"),
-        Binding("e", "export", "Export"),
+        Binding("escape", "back", "Back", id="training.back"),  # training goes on
+        Binding("c", "cancel_training", "Cancel", id="training.cancel_training"),
+        Binding("p", "toggle_perfect", "Perfect", id="training.toggle_perfect"),
+        Binding("e", "export", "Export", id="training.export"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
