@@ -50,6 +50,9 @@ class TooSmallScreen(ModalScreen[None]):
         self.app.check_size()
 
 
+MEMORY_ONLY_TITLE = "sticks-tui: MEMORY ONLY, nothing is saved (see Records for why)"
+
+
 def stylesheet_path() -> Path:
     here = Path(__file__).resolve().parent
     for candidate in (here.parent / "styles.tcss", here.parent.parent / "styles.tcss"):
@@ -190,6 +193,10 @@ class SticksApp(App):
         self.session.store = Store.open(self.session.data_dir, allow_memory=True)
         for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
+        if not self.session.store.persistent:
+            # a banner for as long as it lasts, on every screen's header: nothing is being saved
+            self.title = MEMORY_ONLY_TITLE
+            self.add_class("-memory-only")
         self.load_brain(self.session.brain_name)
 
     def load_brain(self, name: str) -> None:
@@ -199,16 +206,26 @@ class SticksApp(App):
         try:
             hats = session.store.load_or_create_brain(name, BRAIN_SIZE)
         except StoreError as exc:
-            self.notify(f"{exc} The AI starts with fresh hats.", title="Brain not loaded", severity="error",
-                        timeout=10)
-            hats = Hats(BRAIN_SIZE)
-        session.brain = hats
-        session.brain_name = name
+            self.notify(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
+                        f"'{name}' is left as it is.", title="Brain not loaded", severity="error", timeout=10)
+            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE), name, False
+            return
+        session.brain, session.brain_name, session.brain_kept = hats, name, True
+
+    def adopt_stored_brain(self, stored) -> None:
+        """Play on with the brain as stored (what every copy's games taught it), in place: players and
+        screens holding `session.brain` see it at once."""
+        brain = self.session.brain
+        if stored is not None and getattr(stored, "counts", None) is not None \
+                and stored.counts.shape == brain.counts.shape:
+            brain.counts[:] = stored.counts
 
     def save_brain(self, games_trained: int = 0) -> None:
         from sticks_tui.store import StoreError
 
         session = self.session
+        if not session.brain_kept:
+            return  # the stored brain could not be used: it is never written over
         try:
             session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained)
         except StoreError as exc:

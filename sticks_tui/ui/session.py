@@ -117,6 +117,9 @@ class Session:
     store: Any = None  # sticks_tui.store.Store, opened on mount
     brain_name: str = DEFAULT_BRAIN
     brain: Hats = field(default_factory=lambda: Hats(BRAIN_SIZE))
+    #: False when the stored brain `brain_name` could not be used: the AI then plays with fresh hats
+    #: that are never saved, so the stored brain is left exactly as it is (issue 13).
+    brain_kept: bool = True
     nim_brain: Any = None  # Hats over NimRules, loaded (or made) on first use (see nim_hats)
     nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)

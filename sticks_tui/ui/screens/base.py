@@ -147,7 +147,10 @@ class GameScreenBase(Screen):
             fields["brain"] = brain
         if learning:
             try:
-                self.session.store.record_game(**fields, learning=learning)
+                recorded = self.session.store.record_game(**fields, learning=learning)
+                for seat in learning:  # the brain as stored: what every copy's games taught it
+                    if learning[seat][0] == self.session.brain_name:
+                        self.app.adopt_stored_brain(recorded.brains.get(seat))
                 return True
             except (StoreError, ValueError):
                 pass  # kept below without the lesson (the app says so if even that fails)

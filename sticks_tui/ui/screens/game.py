@@ -283,7 +283,8 @@ class GameScreen(GameScreenBase):
         state = self.game.state
         # the saved brain's lesson is kept with the game (what a replay shows) and applied to it as stored,
         # in the same transaction; if the game cannot be kept, the brain is saved whole as before
-        seats = [seat for seat, p in enumerate(self.players) if isinstance(p, HatPlayer) and p.hats is session.brain]
+        seats = [seat for seat, p in enumerate(self.players)
+                 if isinstance(p, HatPlayer) and p.hats is session.brain and session.brain_kept]
         learning = {seat: (session.brain_name, [(m.heap_before, m.take) for m in state.history if m.player == seat])
                     for seat in seats} or None
         # the brain's own record counts games against people

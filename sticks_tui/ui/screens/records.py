@@ -116,7 +116,9 @@ class RecordsScreen(Screen):
             self.query_one("#records-summary", Static).update(str(exc))
             return
         where = store.location if store.persistent else "memory only (nothing is saved this time)"
-        self.query_one("#records-summary", Static).update(f"{total:,} game{'' if total == 1 else 's'} kept in {where}.")
+        why = "" if store.persistent else " " + " ".join(store.notices)
+        self.query_one("#records-summary", Static).update(
+            f"{total:,} game{'' if total == 1 else 's'} kept in {where}.{why}")
         board = self.query_one("#leaderboard", DataTable)
         board.clear()
         for p in players:
