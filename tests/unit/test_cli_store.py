@@ -68,7 +68,7 @@ def test_records_text_and_json(capsys, data):
 def test_brain_list_export_import_copy_rename_reset_delete(capsys, data, tmp_path):
     fill(data)
     code, out, _ = cli(capsys, "--data-dir", str(data), "brain", "list")
-    assert code == 0 and out.splitlines()[1].split()[:6] == ["default", "10", "3", "+1/-1", "each", "12"]
+    assert code == 0 and out.splitlines()[1].split()[:7] == ["default", "sticks", "10", "3", "+1/-1", "each", "12"]
     path = tmp_path / "shared.json"
     assert cli(capsys, "--data-dir", str(data), "brain", "export", "default", str(path))[0] == 0
     assert json.loads(path.read_text())["format"] == "sticks-tui-brain"
