@@ -153,7 +153,7 @@ NO_TERMINAL = ("sticks-tui: the full-screen app needs a terminal (stdin, stdout 
 def run_app(args: argparse.Namespace) -> int:
     from sticks_tui.ui.app import SticksApp
 
-    app = SticksApp(data_dir=args.data_dir)
+    app = SticksApp(data_dir=args.data_dir, config_dir=getattr(args, "config_dir", None))
     app.run()
     return app.return_code or 0
 

@@ -81,7 +81,7 @@ def run_list(args: argparse.Namespace) -> int:
 
     def show(rows) -> str:
         if args.json:
-            return json.dumps([{"name": b.name, "size": b.size, "max_take": b.max_take,
+            return json.dumps([{"name": b.name, "game": b.game, "size": b.size, "max_take": b.max_take,
                                 "rule": {"start_balls": b.rule.start_balls, "win_reward": b.rule.win_reward,
                                          "loss_penalty": b.rule.loss_penalty, "floor": b.rule.floor},
                                 "games_trained": b.games_trained, "updated": b.updated.isoformat(),
@@ -89,13 +89,15 @@ def run_list(args: argparse.Namespace) -> int:
         if not rows:
             return "No brains saved yet."
         width = max(5, *(len(b.name) for b, _ in rows))
-        lines = [f"{'Brain':<{width}}  {'Hats':>4}  {'Take':>4}  {'Rule':<14}  {'Games trained':>13}  "
+        lines = [f"{'Brain':<{width}}  {'Game':<6}  {'Hats':>4}  {'Take':>4}  {'Rule':<14}  {'Games trained':>13}  "
                  f"{'Won':>5}  {'Lost':>5}  Updated"]
         for b, (w, lo) in rows:
             rule = f"+{b.rule.win_reward}/-{b.rule.loss_penalty} {b.rule.floor}"
             updated = b.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-            lines.append(f"{b.name:<{width}}  {b.size:>4}  {b.max_take:>4}  {rule:<14}  {b.games_trained:>13,}  "
+            lines.append(f"{b.name:<{width}}  {b.game:<6}  {b.size:>4}  {b.max_take:>4}  {rule:<14}  {b.games_trained:>13,}  "
                          f"{w:>5}  {lo:>5}  {updated}")
+        if any(b.game != "sticks" for b, _ in rows):
+            lines.append("A Nim brain has one hat per position of its piles and a ball for each move (Take).")
         return "\n".join(lines)
 
     return _do(args, listing, show)

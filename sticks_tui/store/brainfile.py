@@ -24,7 +24,7 @@ from typing import Any
 
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
-from sticks_tui.store.safefile import kind_of
+from sticks_tui.store.safefile import kind_of, read_at_most
 
 BRAIN_FORMAT = "sticks-tui-brain"
 BRAIN_VERSION = 1
@@ -257,15 +257,7 @@ def read_brain_file(path: str | os.PathLike) -> BrainFile:
         after = os.fstat(fd)
         if not stat.S_ISREG(after.st_mode):
             raise cannot(kind(after.st_mode))
-        chunks = []
-        left = MAX_BRAIN_FILE_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(fd, MAX_BRAIN_FILE_BYTES + 1)
     except OSError as exc:
         raise cannot(_os_reason(exc)) from None
     finally:

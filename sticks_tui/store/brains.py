@@ -296,7 +296,7 @@ class BrainsMixin:
 
     # -- learning ----------------------------------------------------------------------------
     def _learn(self, conn: sqlite3.Connection, game_id: int, seat: int, name: str, game: str,
-               drawn: list, *, won: bool, when: str):
+               drawn: list, *, won: bool, when: str, start: str | None = None):
         """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction)."""
         brain = self._brain_row(conn, name, game)
         if brain is None:
@@ -311,17 +311,19 @@ class BrainsMixin:
             brain = fit_hats(brain, top)
         elif any(not brain.has_hat(hat) for hat, _ in drawn):
             raise ValueError(f"The Nim brain {name!r} has no hat for some positions of this game.")
+        hats = _hats_before(brain, game, drawn, start)
         changes = brain.reinforce(list(drawn), won)
         _, size, _, _, counts = _encode(brain)
         conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
                      "WHERE key = ?", (size, counts, when, name_key(name)))
         stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
         conn.execute(
-            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, seat, stored_name, name_key(name), uid, int(won),
              json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
-             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes])))
+             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes]),
+             json.dumps(hats, separators=(",", ":"))))
         return brain, changes
 
     def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
@@ -469,6 +471,21 @@ class BrainsMixin:
             return []
         nan = float("nan")
         return _curve_points([tuple(nan if v is None else v for v in point) for point in json.loads(row[0])])
+
+
+def _hats_before(brain, game: str, drawn: list, start: str | None) -> list:
+    """The hats a replay shows, as they are before the game's learning: [[hat, [count, ...]], ...].
+
+    Sticks: every hat from 1 to the game's heap (the heatmap shows them all); Nim: the hats drawn from.
+    """
+    if game == "sticks":
+        top = min(brain.size, int(start)) if start is not None else max((h for h, _ in drawn), default=0)
+        return [[n, list(brain.hat(n))] for n in range(1, top + 1)]
+    seen = []
+    for hat, _ in drawn:
+        if hat not in seen:
+            seen.append(hat)
+    return [[_plain(h), list(brain.hat(h))] for h in seen]
 
 
 def _plain(x):

@@ -49,6 +49,13 @@ class SeatLearning:
     won: bool
     drawn: tuple[tuple, ...]
     changes: tuple[tuple, ...]  # (hat, ball, before, after)
+    #: The hats as they were before the game: ((hat, (count, ...)), ...); None for a game kept before
+    #: sticks-tui stored them (schema version 3), whose replay shows the draws and changes only.
+    hats: tuple[tuple, ...] | None = None
+
+    def hats_before(self) -> dict:
+        """{hat: (count, ...)} before the game ({} when they were not kept)."""
+        return {h: tuple(c) for h, c in (self.hats or ())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +252,7 @@ class RecordsMixin:
             brains, changes = {}, {}
             for seat, (learner, drawn) in lessons.items():
                 brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
-                                                          won=seat != loser, when=when)
+                                                          won=seat != loser, when=when, start=played.start)
             return RecordedGame(game_id, brains, changes)
 
     def _check_learning(self, game: str, played: Replayed, learning: Mapping) -> dict[int, tuple[str, list]]:
@@ -322,17 +329,34 @@ class RecordsMixin:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes FROM game_learning "
+        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes, hats FROM game_learning "
                             f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", [int(i) for i in ids]).fetchall()
         out: dict[int, list] = {}
-        for gid, seat, brain, won, drawn, changes in rows:
+        for gid, seat, brain, won, drawn, changes, hats in rows:
             out.setdefault(gid, []).append(SeatLearning(seat, brain, bool(won), _tuples(json.loads(drawn)),
-                                                        _tuples(json.loads(changes))))
+                                                        _tuples(json.loads(changes)),
+                                                        None if hats is None else _tuples(json.loads(hats))))
         return {k: tuple(v) for k, v in out.items()}
 
     def game_count(self) -> int:
         with self._read("read the games") as conn:
             return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def learning_results(self, brain: str | None = None) -> list[tuple[int, bool]]:
+        """The learning AI's real games against people, oldest first: (game id, whether the AI won).
+
+        A game counts when the opponent was the learning AI ("learning", not the trained AI) with a brain,
+        and it played exactly one seat against a person; only `brain`'s games when given.
+        """
+        sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
+               "AND opponent = 'learning'")
+        params: tuple = ()
+        if brain is not None:
+            sql += " AND brain_key = ?"
+            params = (name_key(brain),)
+        with self._read("read the games") as conn:
+            rows = conn.execute(sql + " ORDER BY id", params).fetchall()
+        return [(int(gid), (0 if ai1 else 1) != loser) for gid, ai1, loser in rows]
 
     def brain_record(self, name: str) -> tuple[int, int]:
         """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""

@@ -87,6 +87,19 @@ def _protected_paths(protected: Iterable[str | os.PathLike | None]) -> list[Path
     return paths
 
 
+def read_at_most(fd: int, limit: int) -> bytes:
+    """Up to `limit` bytes from an open file, read in pieces (a huge file is never read whole); OSError as raised."""
+    chunks = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 16))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def _read_head(path: Path, limit: int) -> bytes | None:
     """The first `limit` bytes of a regular file, opened without following a symlink or blocking; None if unreadable."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -97,15 +110,7 @@ def _read_head(path: Path, limit: int) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks = []
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+        return read_at_most(fd, limit)
     except OSError:
         return None
     finally:

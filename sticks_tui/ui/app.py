@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App, SystemCommand
+from textual import events
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.containers import Center, Middle
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
@@ -17,6 +20,37 @@ from sticks_tui.ui.session import BRAIN_SIZE, DEFAULT_BRAIN, Session  # noqa: F4
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
 BACKGROUND = "background"  # the purpose of the F2 training run
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for this at least
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height}).\n\n"
+            "Nothing is lost: all comes back when it is big enough.\nCtrl+Q quits.")
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Shown over every screen while the terminal is smaller than 80x24, instead of a cut layout.
+
+    It takes no keys but the app's priority ones (Ctrl+Q); the app removes it when the terminal grows."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { background: $background; align: center middle; }
+    TooSmallScreen #too-small { width: auto; max-width: 100%; height: auto; padding: 1 2;
+                                border: thick $warning; text-align: center; }
+    """
+    AUTO_FOCUS = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(too_small_text(*self.app.size), id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#too-small", Static).update(too_small_text(*self.app.size))
+
+    def on_screen_resume(self) -> None:
+        self.app.check_size()
+
+
+MEMORY_ONLY_TITLE = "sticks-tui: MEMORY ONLY, nothing is saved (see Records for why)"
 
 
 def stylesheet_path() -> Path:
@@ -36,11 +70,14 @@ class SticksApp(App):
     # styles.tcss widens the hats panel on "Screen.-wide"; without this no screen ever got the class.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("q", "quit", "Quit", show=False),
-        Binding("f2,t", "train", "Train", key_display="F2"),
-        Binding("f3,r", "records", "Records", key_display="F3"),
-        Binding("f4,a", "analysis", "Analysis", key_display="F4"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        Binding("q", "quit", "Quit", show=False, id="quit.q"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help"),
+        # F2-F4 work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
+        # (help, F1, lists them on every screen).
+        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False),
+        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False),
+        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.
@@ -48,11 +85,61 @@ class SticksApp(App):
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
-                 idle_training: bool = True) -> None:
+                 idle_training: bool = True, config_dir: str | None = None) -> None:
         super().__init__()
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
+        self._load_settings(config_dir)
+
+    # -- settings (store/settings.py): read once at start, saved at once on every change ---------
+    def _load_settings(self, config_dir: str | None) -> None:
+        from sticks_tui.store.settings import Settings, load_settings, settings_path
+
+        self.settings_notices: list[str] = []
+        try:
+            self.settings_file: Path | None = settings_path(config_dir)
+        except Exception as exc:  # noqa: BLE001 - no home directory, and the like: run on the defaults
+            self.settings_file = None
+            self.settings_notices.append(f"No config directory ({exc}); the settings will not be kept.")
+        if self.settings_file is not None:
+            self.settings, notices = load_settings(self.settings_file)
+            self.settings_notices.extend(notices)
+        else:
+            self.settings = Settings()
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        elif self.settings.theme != Settings().theme:
+            self.settings_notices.append(f"There is no theme called {self.settings.theme!r}; "
+                                         f"{self.theme} is in use.")
+        if self.settings.keys:
+            self.set_keymap(dict(self.settings.keys))
+
+    def remember(self, **changes: object) -> None:
+        """Change settings and save them at once (a value the file cannot hold is not saved, and said)."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.store.settings import InvalidSetting, save_settings
+
+        try:
+            new = self.settings.replace(**changes)
+        except InvalidSetting as exc:
+            self.notify(f"Not remembered: {exc}.", title="Settings", severity="warning", timeout=6)
+            return
+        if new == self.settings:
+            return
+        self.settings = new
+        if self.settings_file is None or self.is_web:
+            return  # `sticks-tui serve`: a class's tabs share one config directory; a student's names stay in the tab
+        try:
+            save_settings(new, self.settings_file)
+        except StoreError as exc:
+            if not getattr(self, "_settings_save_failed", False):  # said once, not on every change
+                self._settings_save_failed = True
+                self.notify(str(exc), title="Settings not saved", severity="error", timeout=10)
+
+    def watch_theme(self, theme: str) -> None:
+        if hasattr(self, "settings"):
+            self.remember(theme=theme)
 
     @property
     def training_running(self) -> bool:
@@ -60,11 +147,45 @@ class SticksApp(App):
         return self.session.training.running
 
     # -- start-up ------------------------------------------------------------------------------
+    @classmethod
+    def binding_ids(cls) -> dict[str, str]:
+        """Every binding id a key map may name -> its keys now (the README and `settings show` list them)."""
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
+                                           setup, training)
+
+        classes = [cls, setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
+                   training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
+                   pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
+                   replay.ReplayScreen, export_dialog.ExportDialog]
+        return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
+
     def on_mount(self) -> None:
+        unknown = sorted(set(self.settings.keys) - set(self.binding_ids()))
+        if unknown:
+            self.settings_notices.append(
+                f"Key map: no key has the id {', '.join(map(repr, unknown[:3]))}"
+                f"{' and more' if len(unknown) > 3 else ''}; ignored (F1 shows each screen's keys).")
+        for notice in self.settings_notices:
+            self.notify(notice, title="Settings", severity="warning", timeout=12)
         self._open_store()
         from sticks_tui.ui.screens.setup import SetupScreen
 
         self.push_screen(SetupScreen())
+        self.check_size()
+
+    # -- a terminal below 80x24 gets a notice, not a cut layout ---------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        """Show the too-small notice over everything, or take it away (when it is on top)."""
+        width, height = self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        shown = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
+        if small and not shown:
+            self.push_screen(TooSmallScreen())
+        elif not small and shown and self.screen is shown[-1]:
+            self.pop_screen()  # under a dialog opened meanwhile (Ctrl+Q's question): when it comes back on top
 
     def _open_store(self) -> None:
         from sticks_tui.store import Store
@@ -72,6 +193,10 @@ class SticksApp(App):
         self.session.store = Store.open(self.session.data_dir, allow_memory=True)
         for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
+        if not self.session.store.persistent:
+            # a banner for as long as it lasts, on every screen's header: nothing is being saved
+            self.title = MEMORY_ONLY_TITLE
+            self.add_class("-memory-only")
         self.load_brain(self.session.brain_name)
 
     def load_brain(self, name: str) -> None:
@@ -81,28 +206,41 @@ class SticksApp(App):
         try:
             hats = session.store.load_or_create_brain(name, BRAIN_SIZE)
         except StoreError as exc:
-            self.notify(f"{exc} The AI starts with fresh hats.", title="Brain not loaded", severity="error",
-                        timeout=10)
-            hats = Hats(BRAIN_SIZE)
-        session.brain = hats
-        session.brain_name = name
+            self.notify(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
+                        f"'{name}' is left as it is.", title="Brain not loaded", severity="error", timeout=10)
+            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE), name, False
+            return
+        session.brain, session.brain_name, session.brain_kept = hats, name, True
+
+    def adopt_stored_brain(self, stored) -> None:
+        """Play on with the brain as stored (what every copy's games taught it), in place: players and
+        screens holding `session.brain` see it at once."""
+        brain = self.session.brain
+        if stored is not None and getattr(stored, "counts", None) is not None \
+                and stored.counts.shape == brain.counts.shape:
+            brain.counts[:] = stored.counts
 
     def save_brain(self, games_trained: int = 0) -> None:
         from sticks_tui.store import StoreError
 
         session = self.session
+        if not session.brain_kept:
+            return  # the stored brain could not be used: it is never written over
         try:
             session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained)
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
 
-    def record_game(self, **fields) -> None:
+    def record_game(self, **fields) -> bool:
+        """Keep a finished game (with the learning it taught, if given); whether it was kept."""
         from sticks_tui.store import StoreError
 
         try:
             self.session.store.record_game(**fields)
-        except StoreError as exc:
+        except (StoreError, ValueError) as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return False
+        return True
 
     # -- commands (the screens' own are in their COMMANDS providers) ---------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -118,6 +256,13 @@ class SticksApp(App):
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
+
+    def action_help(self) -> None:
+        from sticks_tui.ui.screens.help import HelpScreen
+
+        if isinstance(self.screen, (HelpScreen, TooSmallScreen)):
+            return
+        self.push_screen(HelpScreen.of(self.screen))
 
     def action_new_game(self) -> None:
         def go() -> None:
@@ -283,6 +428,17 @@ class SticksApp(App):
             if result is not None:
                 self._training_finished(result)
         self.exit()
+
+    async def _on_exit_app(self) -> None:
+        """Every way out (the web driver's SIGTERM when `sticks-tui serve` stops, too) keeps what a
+        training run still going has learned, as Cancel would."""
+        job = self._training_job
+        if job is not None and self.training_running:
+            job.cancel()
+            result = await job.wait()
+            if result is not None:
+                self._training_finished(result)
+        await super()._on_exit_app()
 
     def on_unmount(self) -> None:
         if self._training_job is not None:

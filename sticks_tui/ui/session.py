@@ -46,6 +46,11 @@ DEFAULT_BRAIN = "default"
 NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
 
 
+def nim_brain_name(box=NIM_LEARNER_BOX) -> str:
+    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
+    return "nim-" + "x".join(str(int(b)) for b in box)
+
+
 @dataclass(frozen=True)
 class MatchSetup:
     game: str = "sticks"  # or "nim"
@@ -112,7 +117,12 @@ class Session:
     store: Any = None  # sticks_tui.store.Store, opened on mount
     brain_name: str = DEFAULT_BRAIN
     brain: Hats = field(default_factory=lambda: Hats(BRAIN_SIZE))
-    nim_brain: Any = None  # Hats over NimRules, made on first use (see nim_hats)
+    #: False when the stored brain `brain_name` could not be used: the AI then plays with fresh hats
+    #: that are never saved, so the stored brain is left exactly as it is (issue 13).
+    brain_kept: bool = True
+    nim_brain: Any = None  # Hats over NimRules, loaded (or made) on first use (see nim_hats)
+    nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
+    nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
     idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
@@ -124,12 +134,26 @@ class Session:
                    rng=random.Random(seed), idle_training=idle_training)
 
     def nim_hats(self):
-        """The learning AI for Nim (one hat per position up to 7, 7, 7), made on first use."""
+        """The learning AI for Nim (one hat per position up to 7, 7, 7), on first use loaded from the
+        store (made there if new). A stored brain of that name that does not fit (another game,
+        another box, damaged) is left as it is: the AI then plays with fresh hats that are not
+        kept, and `nim_problem` says why."""
         if self.nim_brain is None:
             from sticks_tui.engine.nim import NimRules
-            from sticks_tui.learn.hats import Hats
 
-            self.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
+            name = nim_brain_name(NIM_LEARNER_BOX)
+            if self.store is not None:
+                from sticks_tui.store import StoreError
+
+                try:
+                    self.nim_brain = self.store.load_or_create_brain(name, game="nim", box=NIM_LEARNER_BOX)
+                    self.nim_stored_as = name
+                except StoreError as exc:
+                    self.nim_problem = (f"{exc} The stored brain {name!r} was left as it is: the Nim AI plays "
+                                        "with fresh hats this time, and what it learns is not saved. To keep "
+                                        f"its hats, rename or delete {name!r} (sticks-tui brain --help).")
+            if self.nim_brain is None:
+                self.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
         return self.nim_brain
 
     def child_seed(self) -> int | None:

@@ -159,7 +159,9 @@ def nim_run(box: tuple[int, int, int], games: int, seed: int | None, brain: Any)
         from sticks_tui.learn.analysis import agreement
         from sticks_tui.learn.trainer import TrainingConfig, train
 
-        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed), brain=brain,
+        # the run learns by the brain's own rule (a stored brain may have been made with another)
+        rule = {} if brain is None else {"rule": brain.rule}
+        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed, **rule), brain=brain,
                        progress=progress, cancel=cancel)
         return result, agreement(result.brain)
 

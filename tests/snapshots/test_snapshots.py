@@ -43,7 +43,8 @@ def data_dir(tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def frozen(monkeypatch):
+def frozen(monkeypatch, tmp_path):
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))  # never the user's settings
     old_tz = os.environ.get("TZ")
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
@@ -181,6 +182,122 @@ def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
 
     async def run_before(pilot):
         pilot.app.action_analysis()
+        await pilot.pause()
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
+    """The Nim learner's hat beside the game: a brain taught by a short seeded run; the AI moved first."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.store.brains import nim_brain
+    from sticks_tui.ui.screens.nim import NimGameScreen
+    from sticks_tui.ui.session import MatchSetup, nim_brain_name
+
+    brain = nim_brain()
+    train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
+    with Store.open(data_dir) as store:
+        store.save_brain(nim_brain_name(), brain, games_trained=20_000)
+    setup = MatchSetup(game="nim", piles=(3, 4, 5), opponent="learning", name2="Nim Learning AI", first="p2")
+
+    async def run_before(pilot):
+        app = pilot.app
+        await pilot.pause()
+        app.push_screen(NimGameScreen(setup, (3, 4, 5)))
+        await settle(pilot, lambda: isinstance(app.screen, NimGameScreen) and app.screen.game is not None
+                     and app.screen.game.waiting_for_human
+                     and "draws the ball" in " ".join(app.screen.query_one("#nim-log").lines), "the AI's first draw")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+# -- error states, dialogs, and the screens not shown above (issue 10: every screen fits 80x24) ------------
+def test_setup_screen_with_a_bad_heap(snap_compare, data_dir):
+    async def run_before(pilot):
+        await no_blink(pilot)
+        pilot.app.screen.query_one("#heap", Input).value = "500"
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_quit_asked_mid_game(snap_compare, data_dir):
+    async def run_before(pilot):
+        await play(pilot, moves=1)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_leaving_a_game_asked(snap_compare, data_dir):
+    async def run_before(pilot):
+        await play(pilot, moves=1)
+        await pilot.press("escape")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_terminal_below_80x24(snap_compare, data_dir):
+    async def run_before(pilot):
+        from sticks_tui.ui.app import TooSmallScreen
+
+        await settle(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen), "the notice")
+
+    assert snap_compare(make_app(data_dir), terminal_size=(60, 18), run_before=run_before)
+
+
+def test_help_on_the_game_screen(snap_compare, data_dir):
+    async def run_before(pilot):
+        await play(pilot, moves=1)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
+    async def run_before(pilot):
+        await pilot.press("f2")
+        await pilot.pause()
+        box = pilot.app.screen.query_one("#games", Input)
+        box.value = "0"
+        await no_blink(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_nim_game_screen(snap_compare, data_dir):
+    async def run_before(pilot):
+        from textual.widgets import Select
+
+        await no_blink(pilot)
+        pilot.app.screen.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        pilot.app.screen.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_nim_table_screen(snap_compare, data_dir):
+    async def run_before(pilot):
+        from textual.widgets import Select
+
+        await no_blink(pilot)
+        pilot.app.screen.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        pilot.app.screen.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.press("u")
         await pilot.pause()
         await no_blink(pilot)
 

@@ -20,6 +20,14 @@ def no_button_effect(monkeypatch):
     monkeypatch.setattr(Button, "__init__", init)
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path, monkeypatch):
+    """Every test keeps its settings file here, never in the user's config directory."""
+    path = tmp_path / "config"
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(path))
+    return path
+
+
 @pytest.fixture
 def data_dir(tmp_path):
     """Every test keeps its records and brains here, never in the user's data directory."""

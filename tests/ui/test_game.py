@@ -164,10 +164,28 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     assert players["Trained AI"].wins == 1
 
 
-async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir):
+async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir, monkeypatch):
     from textual.widgets import Input, Select
 
+    from sticks_tui.ui.screens import pretrain
     from sticks_tui.ui.screens.setup import SetupScreen
+
+    # The run's own result, as the trainer returns it (the screen's worker is cancelled with the
+    # screen, so the worker itself keeps no result): proof that the run really stopped early.
+    results = []
+    real_run = pretrain.sticks_run
+
+    def recorded_run(config, brain=None):
+        run = real_run(config, brain)
+
+        def wrapped(progress, cancel):
+            result = run(progress, cancel)
+            results.append(result)
+            return result
+
+        return wrapped
+
+    monkeypatch.setattr(pretrain, "sticks_run", recorded_run)
 
     def send(key):  # no waiting for idle: the training thread keeps the process busy
         app.simulate_key(key)
@@ -187,10 +205,47 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         send("escape")
         await wait_until(pilot, lambda: app.screen is setup, what="back to setup")
         assert screen.job.stop.is_set()  # told to stop
-        await app.workers.wait_for_complete()
-        result = screen.job.worker.result
+        await wait_until(pilot, lambda: results, what="the training run to end")
+        result = results[0]
         assert result.cancelled and result.games_played < 10_000_000
         await pilot.pause()
         assert app.screen is setup and isinstance(setup, SetupScreen)
     with Store.open(data_dir) as store:
         assert store.game_count() == 0
+
+
+async def test_the_end_of_a_game_shows_the_result_whole_and_no_take_key(make_app):
+    """No "There are 0 sticks on the board." at the end; the result line wraps whole in the board
+    column; the footer no longer offers 1-3 Take (a browser tab at 122 columns showed both wrong)."""
+    from textual.widgets._footer import FooterKey
+
+    for size in ((80, 24), (122, 33), (160, 48)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await start_game(pilot, heap=10, opponent="dumb", name1="Maximilian Oberhausen-Li")
+            footer = [k.description for k in screen.query(FooterKey)]
+            assert "Take" in footer
+            await play_human_turns(pilot, screen)
+            await pilot.pause()
+            assert screen.game.is_over
+            assert text_of(screen, "#count") == ""  # never "There are 0 sticks on the board."
+            turn = screen.query_one("#turn")
+            result = "Dumb AI took the last stick and loses. Maximilian Oberhausen-Li wins!"
+            assert text_of(screen, "#turn") == result
+            lines = turn.render_lines(turn.region.reset_offset)
+            shown = " ".join("".join(seg.text for seg in line).strip() for line in lines).strip()
+            assert shown == result, (size, shown)  # every word on screen, none cut at the border
+            footer = [k.description for k in screen.query(FooterKey)]
+            assert "Take" not in footer and "Play again" in footer, footer
+
+
+async def test_the_ai_speed_changed_in_a_game_is_saved_at_once(make_app, config_dir):
+    from sticks_tui.store.settings import load_settings
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, heap=12, opponent="dumb")
+        await pilot.press("minus")
+        assert load_settings(config_dir / "settings.toml")[0].ai_speed == "slow"
+        await pilot.press("plus", "plus")
+        assert load_settings(config_dir / "settings.toml")[0].ai_speed == "fast"

@@ -248,3 +248,164 @@ async def test_each_screen_offers_its_own_commands(make_app):
         await pilot.press("ctrl+p")
         await pilot.press(*"train the nim")
         await wait_until(pilot, lambda: palette_first(app).startswith("Train the Nim AI"), what="the Nim command")
+
+
+# -- settings: the theme and the key map (issue 10) ---------------------------------------------------
+async def test_the_theme_chosen_is_saved_at_once_and_used_next_time(make_app, config_dir):
+    from sticks_tui.store.settings import load_settings
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.theme == "textual-dark"
+        app.theme = "nord"  # what the command palette's theme picker does
+        await pilot.pause()
+        assert load_settings(config_dir / "settings.toml")[0].theme == "nord"
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        assert again.theme == "nord"
+
+
+async def test_a_key_map_in_the_settings_moves_a_binding(make_app, config_dir):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(keys={"records": "f6", "game.take1": "z"}), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        await pilot.press("tab")  # out of the heap box (it would take printable keys)
+        await pilot.press("f3")
+        assert app.screen is setup  # F3 is no longer Records
+        await pilot.press("f6")
+        assert isinstance(app.screen, RecordsScreen)
+        await pilot.press("escape")
+        game = await start_game(pilot, heap=12, opponent="friend")
+        await pilot.press("1")
+        assert game.game.state.heap == 12
+        await pilot.press("z")  # "take 1" is on z now
+        assert game.game.state.heap == 11
+
+
+def test_every_binding_has_an_id():
+    """A key map can move any key only if every binding has an id (App.set_keymap)."""
+    from sticks_tui.ui.app import SticksApp
+    from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
+                                       setup, training)
+
+    classes = [SticksApp, setup.SetupScreen, game.GameScreen, confirm.ConfirmDialog, confirm.NameDialog,
+               help.HelpScreen, analysis.AnalysisScreen, records.RecordsScreen, training.TrainDialog,
+               training.TrainingScreen, nim.NimGameScreen, nim.NimTableScreen, pretrain.PretrainScreen,
+               replay.ReplayScreen, export_dialog.ExportDialog]
+    assert set(SticksApp.binding_ids()) >= {b.id for c in classes for b in c.BINDINGS}
+    missing = [f"{cls.__name__}: {b.key}" for cls in classes for b in cls.BINDINGS if b.id is None]
+    assert missing == []
+
+
+# -- below 80x24: a notice instead of a cut layout ------------------------------------------------------
+async def test_a_terminal_below_80x24_gets_a_notice_that_goes_when_it_grows(make_app):
+    from sticks_tui.ui.app import TooSmallScreen
+
+    app = make_app()
+    async with app.run_test(size=(60, 18)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TooSmallScreen), what="the notice")
+        text = str(app.screen.query_one("#too-small").render())
+        assert "Make the terminal at least 80x24 (now 60x18)." in text
+        await pilot.press("f3", "q")  # nothing opens behind the notice, and q does not quit
+        assert isinstance(app.screen, TooSmallScreen) and app.return_code is None
+        await pilot.resize_terminal(79, 30)
+        await wait_until(pilot, lambda: "(now 79x30)" in str(app.screen.query_one("#too-small").render()),
+                         what="the new size in the notice")
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen back")
+        await pilot.resize_terminal(70, 24)
+        await wait_until(pilot, lambda: isinstance(app.screen, TooSmallScreen), what="the notice again")
+        await pilot.press("ctrl+q")  # nothing in progress: quits at once, notice or not
+        await wait_until(pilot, lambda: app.return_code is not None, what="the app to exit")
+
+
+async def test_f1_opens_the_help_for_this_screen(make_app):
+    from sticks_tui.ui.screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await start_game(pilot, heap=12, opponent="dumb")
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert "the game screen" in app.screen.keys_title.lower() or app.screen.keys
+        assert any("Records" in what for _, what in app.screen.keys)  # F3 works here, though not in the footer
+        await pilot.press("escape")
+        assert app.screen is game
+
+
+# -- every footer whole at 80 columns ----------------------------------------------------------------------
+def footer_overflow(screen) -> list[str]:
+    """The footer labels that do not fit whole in the screen's width."""
+    from textual.widgets._footer import FooterKey
+
+    width = screen.app.size.width
+    return [f"{key.key_display} {key.description}" for key in screen.query(FooterKey)
+            if key.region.right > width or key.region.width == 0]
+
+
+async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training):
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.analysis import AnalysisScreen
+    from sticks_tui.ui.screens.nim import NimGameScreen, NimTableScreen
+
+    app = make_app()
+    seen = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        async def check():
+            await pilot.pause()
+            seen.append(type(app.screen).__name__)
+            assert footer_overflow(app.screen) == [], type(app.screen).__name__
+
+        await check()
+        game = await start_game(pilot, heap=10, opponent="dumb")
+        await check()
+        for _ in range(10):
+            if game.game.is_over:
+                break
+            await pilot.press("1")
+        assert game.game.is_over
+        await check()
+        await pilot.press("f3")
+        await check()
+        await pilot.press("escape", "f4")
+        assert isinstance(app.screen, AnalysisScreen)
+        await check()
+        await pilot.press("escape", "escape")
+        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1, rule=app.session.brain.rule))
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await check()
+        await pilot.press("escape")
+        setup = app.screen
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        await pilot.click("#start")
+        assert isinstance(app.screen, NimGameScreen)
+        await check()
+        await pilot.press("u")
+        assert isinstance(app.screen, NimTableScreen)
+        await check()
+        await pilot.press("escape", "escape")
+        setup.query_one("#opponent", Select).value = "learning"  # the Nim screen adds F2 Train
+        await pilot.pause()
+        await pilot.click("#start")
+        assert isinstance(app.screen, NimGameScreen) and app.screen.check_action("train_nim", ())
+        await check()
+    assert len(seen) == 9
+
+
+async def test_a_key_map_naming_no_binding_is_told_in_one_line(make_app, config_dir):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6"}), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert len(notices) == 1 and "'no.such.key'" in notices[0] and "\n" not in notices[0], notices
+        await pilot.press("tab", "f6")  # the rest of the key map still works
+        assert isinstance(app.screen, RecordsScreen)

@@ -141,6 +141,9 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
         line = screen.query_one("#nim-training", Static)
         assert line.display and "Training the Nim AI" in str(line.render())
         await wait_until(pilot, lambda: log.of(TrainingFinished), timeout=60, what="the Nim AI to finish training")
+        # the hook sees the message before the screen handles it: wait for what the handler says
+        await wait_until(pilot, lambda: any("The Nim AI played" in t for t in log.notifications()),
+                         what="the training's result")
         assert not np.array_equal(app.session.nim_brain.counts, before)
         assert not line.display  # the progress line goes when the run ends
         progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]

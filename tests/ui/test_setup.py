@@ -117,3 +117,137 @@ async def test_a_person_cannot_take_an_ais_name_and_typed_names_survive_watch_mo
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         assert "is an AI's name in the records" in str(screen.query_one("#heap-error", Label).render())
+
+
+# -- settings that last (issue 10) ------------------------------------------------------------------
+def saved(config_dir):
+    from sticks_tui.store.settings import load_settings
+
+    settings, notices = load_settings(config_dir / "settings.toml")
+    assert notices == []
+    return settings
+
+
+async def test_the_setup_screen_opens_with_the_saved_choices(make_app, config_dir):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(heap=33, opponent="friend", name1="Ada", name2="Grace", first="p2", ai_speed="fast"),
+                  config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert setup.query_one("#heap", Input).value == "33"
+        assert setup.query_one("#opponent", Select).value == "friend"
+        assert setup.query_one("#name1", Input).value == "Ada"
+        assert setup.query_one("#name2", Input).value == "Grace"
+        assert setup.query_one("#first", Select).value == "p2"
+        assert setup.query_one("#speed", Select).value == "fast"
+        await pilot.press("enter")  # the heap box has the focus: the saved game starts
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.game.state.heap == 33 and app.screen.game.current.name == "Grace"
+
+
+async def test_every_change_on_the_setup_screen_is_saved_at_once(make_app, config_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert not (config_dir / "settings.toml").exists()  # opening changes nothing
+        setup.query_one("#heap", Input).value = "9"  # a bad heap is not kept
+        await pilot.pause()
+        assert not (config_dir / "settings.toml").exists()
+        setup.query_one("#heap", Input).value = "42"
+        setup.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        setup.query_one("#name1", Input).value = "Ada"
+        setup.query_one("#name2", Input).value = "Grace"
+        setup.query_one("#first", Select).value = "alternate"
+        setup.query_one("#speed", Select).value = "slow"
+        await pilot.pause()
+        kept = saved(config_dir)  # read while the app still runs: saved at once, not at quitting
+        assert (kept.heap, kept.opponent, kept.name1, kept.name2, kept.first, kept.ai_speed) == \
+            (42, "friend", "Ada", "Grace", "alternate", "slow")
+        setup.query_one("#opponent", Select).value = "perfect"  # an AI's name is not a person's to keep
+        await pilot.pause()
+        assert saved(config_dir).name2 == "Grace" and saved(config_dir).opponent == "perfect"
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#pile-2", Input).value = "6"
+        await pilot.pause()
+        kept = saved(config_dir)
+        assert kept.game == "nim" and kept.nim_piles == (3, 4, 6)
+
+
+async def test_a_broken_settings_file_is_told_in_one_line_kept_aside_and_the_defaults_used(make_app, config_dir):
+    config_dir.mkdir(parents=True)
+    (config_dir / "settings.toml").write_text("heap = [[[ not toml\n")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert len(notices) == 1 and "\n" not in notices[0] and "damaged" in notices[0], notices
+        assert app.screen.query_one("#heap", Input).value == "20"
+    kept = [p.name for p in config_dir.iterdir()]
+    assert "settings.toml" not in kept and len(kept) == 1  # kept aside under another name, never deleted
+    assert (config_dir / kept[0]).read_text() == "heap = [[[ not toml\n"
+
+
+async def test_who_moves_first_lists_the_names_as_typed(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        setup.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        first = setup.query_one("#first", Select)
+        first.value = "p2"
+        setup.query_one("#name1", Input).value = "Ada"
+        setup.query_one("#name2", Input).value = "Grace"
+        await pilot.pause()
+        labels = [str(prompt) for prompt, _ in first._options]
+        assert "Ada" in labels and "Grace" in labels and "Player 1" not in labels, labels
+        assert first.value == "p2"  # renaming keeps the choice
+        setup.query_one("#opponent", Select).value = "dumb"
+        await pilot.pause()
+        assert "Dumb AI" in [str(prompt) for prompt, _ in first._options]
+
+
+async def test_any_saved_game_and_opponent_opens_the_setup_screen(make_app, config_dir):
+    """The settings file knows every opponent of both games; one that a game has not is replaced, not a crash."""
+    from sticks_tui.store.settings import GAMES, OPPONENTS, Settings, save_settings
+    from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+
+    for game in GAMES:
+        for opponent in OPPONENTS:
+            save_settings(Settings(game=game, opponent=opponent), config_dir / "settings.toml")
+            app = make_app()
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                setup = app.screen
+                assert isinstance(setup, SetupScreen), (game, opponent)
+                shown = setup.query_one("#opponent", Select).value
+                allowed = NIM_OPPONENTS if game == "nim" else game_module_opponents()
+                assert setup.game_kind == game and shown in allowed, (game, opponent, shown)
+                if opponent in allowed:
+                    assert shown == opponent
+
+
+def game_module_opponents():
+    from sticks_tui.ui.session import OPPONENTS
+
+    return OPPONENTS
+
+
+async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, config_dir, monkeypatch):
+    """`sticks-tui serve`: every tab of a class shares one config directory; a student's name stays in the tab."""
+    from sticks_tui.ui.app import SticksApp
+
+    monkeypatch.setattr(SticksApp, "is_web", property(lambda self: True))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#name1", Input).value = "Ada"
+        app.screen.query_one("#heap", Input).value = "31"
+        await pilot.pause()
+        assert app.settings.name1 == "Ada" and app.settings.heap == 31  # held for the tab
+    assert not (config_dir / "settings.toml").exists()

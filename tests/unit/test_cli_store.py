@@ -68,7 +68,7 @@ def test_records_text_and_json(capsys, data):
 def test_brain_list_export_import_copy_rename_reset_delete(capsys, data, tmp_path):
     fill(data)
     code, out, _ = cli(capsys, "--data-dir", str(data), "brain", "list")
-    assert code == 0 and out.splitlines()[1].split()[:6] == ["default", "10", "3", "+1/-1", "each", "12"]
+    assert code == 0 and out.splitlines()[1].split()[:7] == ["default", "sticks", "10", "3", "+1/-1", "each", "12"]
     path = tmp_path / "shared.json"
     assert cli(capsys, "--data-dir", str(data), "brain", "export", "default", str(path))[0] == 0
     assert json.loads(path.read_text())["format"] == "sticks-tui-brain"
@@ -133,3 +133,18 @@ def test_an_unusable_data_dir_is_explained_on_stderr(capsys, tmp_path):
     code, out, err = cli(capsys, "--data-dir", str(tmp_path / "file"), "records")
     assert code == 1 and "No games recorded yet." not in out and out == ""
     assert str(tmp_path / "file") in err and "not a directory" in err
+
+
+def test_brain_list_says_which_game_each_brain_plays(capsys, data):
+    from sticks_tui.store.brains import nim_brain
+
+    with Store.open(str(data)) as store:
+        store.save_brain("default", Hats(100))
+        store.save_brain("nim-7x7x7", nim_brain((7, 7, 7)))
+    code, out, _ = cli(capsys, "--data-dir", str(data), "brain", "list")
+    assert code == 0
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:3]}
+    assert rows["default"][1] == "sticks" and rows["nim-7x7x7"][1:3] == ["nim", "511"]
+    assert "one hat per position" in out
+    code, out, _ = cli(capsys, "--data-dir", str(data), "brain", "list", "--json")
+    assert {b["name"]: b["game"] for b in json.loads(out)} == {"default": "sticks", "nim-7x7x7": "nim"}

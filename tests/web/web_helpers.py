@@ -50,7 +50,8 @@ class ServedClass:
         command = [sys.executable, "-m", "sticks_tui", "serve", "--port", "0", "--data-dir", str(data_dir),
                    "--max-sessions", str(max_sessions), *(extra or [])]
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                          "STICKS_TUI_CONFIG_DIR": str(data_dir) + "-config"})
         self.lines: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

@@ -17,10 +17,12 @@ from sticks_tui.ui.widgets.curve import LearningCurve
 
 class AnalysisScreen(Screen):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("c", "copy_brain", "Copy brain"),
-        Binding("x", "reset_brain", "Reset brain"),
-        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back", id="analysis.back"),
+        Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
+        Binding("x", "reset_brain", "Reset brain", id="analysis.reset_brain"),
+        # F5 still works; the footer keeps Export whole at 80 columns
+        Binding("f5", "reload", "Reload", show=False, id="analysis.reload"),
+        Binding("e", "export", "Export", id="analysis.export"),
     ]
     COMMANDS = {screen_commands(
         ("Copy brain", "Save the brain in play under a new name", "copy_brain"),
@@ -65,7 +67,8 @@ class AnalysisScreen(Screen):
         from sticks_tui.store import StoreError
 
         try:
-            names = [b.name for b in self.app.session.store.list_brains()]
+            # sticks brains only: the Nim AI's brain is not one the sticks AI can play (or be saved over)
+            names = [b.name for b in self.app.session.store.list_brains() if b.game == "sticks"]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []
@@ -185,3 +188,8 @@ class AnalysisScreen(Screen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import analysis_exports, open_export
+
+        open_export(self, analysis_exports(self.app))

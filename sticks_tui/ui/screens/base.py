@@ -131,11 +131,28 @@ class GameScreenBase(Screen):
             self.new_game()
 
     # -- records ---------------------------------------------------------------------------------
-    def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None) -> None:
-        """Keep the finished game in the store (the app says so if it cannot)."""
+    def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None,
+                             learning: dict | None = None) -> bool:
+        """Keep the finished game in the store (the app says so if it cannot).
+
+        `learning` ({seat: (brain name, balls drawn)}) is applied to the stored brain with the game, in one
+        transaction. If the brain as stored cannot take it (deleted or damaged meanwhile), the game is kept
+        without it. Returns whether the lesson was kept (if not, the caller saves the brain whole)."""
+        from sticks_tui.store import StoreError
+
         fields = dict(game=game, start=start, opponent=self.setup.opponent,
                       players=(self.players[0].name, self.players[1].name), moves=moves, loser=loser,
                       ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
         if brain is not None:
             fields["brain"] = brain
+        if learning:
+            try:
+                recorded = self.session.store.record_game(**fields, learning=learning)
+                for seat in learning:  # the brain as stored: what every copy's games taught it
+                    if learning[seat][0] == self.session.brain_name:
+                        self.app.adopt_stored_brain(recorded.brains.get(seat))
+                return True
+            except (StoreError, ValueError):
+                pass  # kept below without the lesson (the app says so if even that fails)
         self.app.record_game(**fields)
+        return False

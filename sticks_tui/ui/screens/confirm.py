@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -16,7 +16,8 @@ class ConfirmDialog(ModalScreen[bool]):
     The focus starts on Cancel (Enter says no) unless `default_yes`; `purpose` names the question
     (the app's quit asks with purpose "quit")."""
 
-    BINDINGS = [Binding("escape,n", "no", "Cancel"), Binding("y", "yes", "Yes", show=False)]
+    BINDINGS = [Binding("escape,n", "no", "Cancel", id="confirm.no"),
+                Binding("y", "yes", "Yes", id="confirm.yes")]
     AUTO_FOCUS = None
 
     def __init__(self, question: str, yes: str = "Yes", *, default_yes: bool = False, purpose: str = "") -> None:
@@ -35,6 +36,7 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.yes_label, id="yes", variant="error")
                 yield Button("Cancel", id="no")
+        yield Footer(compact=True, show_command_palette=False)  # this dialog's keys, over the screen's below
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:
@@ -48,7 +50,7 @@ class ConfirmDialog(ModalScreen[bool]):
 class NameDialog(ModalScreen[str | None]):
     """Ask for a name (a new brain's, say); `check` returns an error message or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="name_dialog.cancel")]
     AUTO_FOCUS = "#name"
 
     def __init__(self, question: str, value: str = "", check=None) -> None:
@@ -65,6 +67,7 @@ class NameDialog(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
+        yield Footer(compact=True, show_command_palette=False)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")

@@ -41,16 +41,16 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
 
 class GameScreen(GameScreenBase):
     BINDINGS = [
-        Binding("1", "take(1)", "Take", key_display="1-3"),
-        Binding("2", "take(2)", "Take 2", show=False),
-        Binding("3", "take(3)", "Take 3", show=False),
-        Binding("n", "play_again", "Play again"),
-        Binding("enter", "play_again", "Play again", show=False),
-        Binding("space", "pause", "Pause"),
-        Binding("p", "toggle_perfect", "Perfect"),
-        Binding("minus", "slower", "Speed", key_display="-/+"),
-        Binding("plus,equals_sign", "faster", "Faster", show=False),
-        Binding("escape", "back", "Setup"),
+        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1"),
+        Binding("2", "take(2)", "Take 2", show=False, id="game.take2"),
+        Binding("3", "take(3)", "Take 3", show=False, id="game.take3"),
+        Binding("n", "play_again", "Play again", id="game.play_again"),
+        Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
+        Binding("space", "pause", "Pause", id="game.pause"),
+        Binding("p", "toggle_perfect", "Perfect", id="game.perfect"),
+        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster"),
+        Binding("escape", "back", "Setup", id="game.back"),
     ]
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),
@@ -186,9 +186,11 @@ class GameScreen(GameScreenBase):
         heap = game.state.heap
         count = self.query_one("#count", Label)
         # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
-        count.update(f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} on the board.", layout=False)
+        # the seeds never say "There are 0 sticks on the board.": the game is over, and the turn line says so
+        count.update("" if heap == 0 else f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} "
+                     "on the board.", layout=False)
         if over:
-            turn.update(self.result_text, layout=False)
+            turn.update(self.result_text)  # once a game: laid out, so a long result wraps whole
             turn.set_class(True, "-over")
         else:
             turn.set_class(False, "-over")
@@ -229,11 +231,13 @@ class GameScreen(GameScreenBase):
     def action_slower(self) -> None:
         i = SPEED_ORDER.index(self.speed)
         self.speed = SPEED_ORDER[max(0, i - 1)]
+        self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
     def action_faster(self) -> None:
         i = SPEED_ORDER.index(self.speed)
         self.speed = SPEED_ORDER[min(len(SPEED_ORDER) - 1, i + 1)]
+        self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
     # -- core events ---------------------------------------------------------------------------
@@ -277,12 +281,19 @@ class GameScreen(GameScreenBase):
             log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
         session = self.session
         state = self.game.state
-        if any(p.hats is session.brain for p in self.players if isinstance(p, HatPlayer)):
-            self.app.save_brain()
+        # the saved brain's lesson is kept with the game (what a replay shows) and applied to it as stored,
+        # in the same transaction; if the game cannot be kept, the brain is saved whole as before
+        seats = [seat for seat, p in enumerate(self.players)
+                 if isinstance(p, HatPlayer) and p.hats is session.brain and session.brain_kept]
+        learning = {seat: (session.brain_name, [(m.heap_before, m.take) for m in state.history if m.player == seat])
+                    for seat in seats} or None
         # the brain's own record counts games against people
-        self.record_finished_game(
+        taught = self.record_finished_game(
             game="sticks", start=str(state.start_heap), moves=[m.take for m in state.history], loser=event.loser,
-            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None)
+            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
+            learning=learning)
+        if seats and not taught:
+            self.app.save_brain()
         self.show_state()
         if self.setup.watch and not self.paused:
             self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)

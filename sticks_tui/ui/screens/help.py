@@ -139,10 +139,10 @@ class HelpScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("f1", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
-        Binding("question_mark", "close", "Close", show=False),
+        Binding("escape", "close", "Close", id="help.close"),
+        Binding("f1", "close", "Close", show=False, id="help.close.f1"),
+        Binding("q", "close", "Close", show=False, id="help.close.q"),
+        Binding("question_mark", "close", "Close", show=False, id="help.close.question_mark"),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }

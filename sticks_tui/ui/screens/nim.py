@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
@@ -26,6 +26,7 @@ from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
 from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
 
@@ -49,16 +50,18 @@ NIM_TRAINING = "nim"  # the purpose of the Nim AI's training run
 class NimGameScreen(GameScreenBase):
     BINDINGS = [
         # all priority, so that keys pressed quickly act in the order they were pressed
-        Binding("left", "pile(-1)", "Pile", key_display="←/→", priority=True),
-        Binding("right", "pile(1)", "Next pile", show=False, priority=True),
-        Binding("up", "coins(1)", "Coins", key_display="↑/↓", priority=True),
-        Binding("down", "coins(-1)", "Fewer", show=False, priority=True),
-        Binding("enter", "take", "Take", priority=True),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "table", "U table"),
-        Binding("n", "play_again", "Play again"),
-        Binding("f2,t", "train_nim", "Train Nim AI", key_display="F2"),
-        Binding("escape", "back", "Setup"),
+        # (one footer label for the four arrows, and h/u named on the hint line: the footer stays
+        # whole at 80 columns with the app's keys)
+        Binding("left", "pile(-1)", "Choose", key_display="←→↑↓", priority=True, id="nim.previous_pile"),
+        Binding("right", "pile(1)", "Next pile", show=False, priority=True, id="nim.next_pile"),
+        Binding("up", "coins(1)", "More coins", show=False, priority=True, id="nim.more_coins"),
+        Binding("down", "coins(-1)", "Fewer coins", show=False, priority=True, id="nim.fewer_coins"),
+        Binding("enter", "take", "Take", priority=True, id="nim.take"),
+        Binding("h", "hint", "Hint", show=False, id="nim.hint"),
+        Binding("u", "table", "U table", show=False, id="nim.table"),
+        Binding("n", "play_again", "Play again", id="nim.play_again"),
+        Binding("f2,t", "train_nim", "Train", key_display="F2", id="nim.train_nim"),
+        Binding("escape", "back", "Setup", id="nim.back"),
     ]
     COMMANDS = {screen_commands(
         ("Train the Nim AI", f"{NIM_TRAIN_GAMES:,} games of self-play for the learning AI for Nim", "train_nim"),
@@ -74,7 +77,18 @@ class NimGameScreen(GameScreenBase):
         self.coins = 1
         self._pending: dict[int, BallDrawn] = {}
         self._nim_job: TrainingJob | None = None
+        self._train_start = None  # the Nim AI's counts when the training run started
+        self._after_game = ""  # what the last game taught the AI, in words (shown over its hats)
+        self._draws: list[BallDrawn] = []  # the AI's draws this game, with each hat's counts then
+        self._changes: dict = {}  # (hat, ball) -> HatChange: what this game changed, once it is over
         super().__init__(setup)
+        if setup.opponent == "learning":
+            self.add_class("-learning")  # styles.tcss: the hats panel, beside the piles when wide
+
+    @property
+    def learner(self) -> HatPlayer | None:
+        """The learning AI for Nim, when it plays."""
+        return next((p for p in self.players if isinstance(p, HatPlayer)), None)
 
     def make_players(self):
         session = self.app.session
@@ -97,15 +111,21 @@ class NimGameScreen(GameScreenBase):
         yield Header()
         with Vertical(id="nim"):
             yield Static("", id="nim-turn")
-            yield NimPilesView(id="piles")
-            with Horizontal(id="nim-controls"):
-                yield Button("-", id="fewer", compact=True, action="screen.coins(-1)")
-                yield Label("", id="nim-move")
-                yield Button("+", id="more", compact=True, action="screen.coins(1)")
-                yield Button("Take", id="nim-take", variant="primary", compact=True, action="screen.take")
-                yield Button("Play again", id="nim-again", variant="primary", compact=True,
-                             action="screen.play_again")
-            yield Static("", id="nim-hint")
+            with Container(id="nim-board"):
+                with Vertical(id="nim-play"):
+                    yield NimPilesView(id="piles")
+                    with Horizontal(id="nim-controls"):
+                        yield Button("-", id="fewer", compact=True, action="screen.coins(-1)")
+                        yield Label("", id="nim-move")
+                        yield Button("+", id="more", compact=True, action="screen.coins(1)")
+                        yield Button("Take", id="nim-take", variant="primary", compact=True, action="screen.take")
+                        yield Button("Play again", id="nim-again", variant="primary", compact=True,
+                                     action="screen.play_again")
+                    yield Static("", id="nim-hint")
+                with Vertical(id="nim-hats-panel"):
+                    yield Static("", id="nim-hats-title")
+                    yield NimHats(id="nim-hats")
+                    yield Static("", id="nim-lessons")  # every draw of the game (wide screens)
             yield Static("", id="nim-training")
             yield MoveLog(id="nim-log")
         yield Footer(compact=True, show_command_palette=False)
@@ -113,6 +133,10 @@ class NimGameScreen(GameScreenBase):
     def on_mount(self) -> None:
         self.sub_title = "three-pile Nim: " + " vs ".join(p.name for p in self.players)
         self.query_one("#nim-training").display = False
+        self.query_one("#nim-hats-panel").display = self.learner is not None
+        problem = self.session.nim_problem
+        if self.learner is not None and problem:
+            self.notify(problem, title="The Nim AI's hats", severity="error", timeout=15)
         self.new_game()
 
     # -- game loop -----------------------------------------------------------------------------
@@ -125,6 +149,8 @@ class NimGameScreen(GameScreenBase):
             f"{self.players[first].name} moves first.")
         self.chosen = next(i for i, p in enumerate(self.start_piles) if p)
         self.coins = 1
+        self._after_game = ""
+        self._draws, self._changes = [], {}
 
     def show_state(self) -> None:
         game = self.game
@@ -141,8 +167,7 @@ class NimGameScreen(GameScreenBase):
         if game.is_over:
             turn.update(self.result_text)
         elif human:
-            turn.update(f"{game.current.name}'s turn: choose a pile (←/→ or click) and how many coins (↑/↓), "
-                        f"then Enter.")
+            turn.update(f"{game.current.name}'s turn: pick a pile (←/→ or click) and coins (↑/↓), then Enter.")
         else:
             turn.update(f"{game.current.name} is thinking ...")
         self.query_one("#nim-move", Label).update(
@@ -152,23 +177,67 @@ class NimGameScreen(GameScreenBase):
             self.query_one(wid, Button).disabled = not human
         self.query_one("#nim-again", Button).display = game.is_over
         self._show_hint()
+        self._show_hats()
         self.refresh_bindings()
+
+    # -- the learning AI's hats ------------------------------------------------------------------
+    def _show_hats(self) -> None:
+        """The hat in play: the AI's hat for this position while it is to move; the hat it last drew
+        from (the ball marked) while the person thinks; after the game, that hat as the game left it."""
+        learner = self.learner
+        game = self.game
+        if learner is None or game is None:
+            return
+        state = game.state
+        mine = [t for t in state.history if t.player == learner.seat]
+        name = learner.name
+        if game.is_over:
+            if mine:
+                self._show_hat(mine[-1].piles_before, mine[-1].move, self._after_game or
+                               f"{name} drew the ball marked ► from this hat, its last of the game.")
+            else:
+                self._show_hat(state.start_piles, None, self._after_game or
+                               f"{name} drew no ball this game. Its hat for the start:")
+        elif game.current is learner:
+            self._show_hat(state.piles, None, f"{name} draws a ball from its hat for this position ...")
+        elif mine:
+            self._show_hat(mine[-1].piles_before, mine[-1].move,
+                           f"{name} drew the ball marked ► from this hat and took {coins_word(*mine[-1].move)}.")
+        else:
+            self._show_hat(state.piles, None, f"{name}'s hat for this position (it draws from it when it "
+                                              "moves here):")
+
+    def _show_hat(self, position, drawn, title: str, counts=None) -> None:
+        """Show the hat for `position` (its counts now, or `counts`), with `drawn` marked."""
+        from sticks_tui.solve.nim import winning_moves
+
+        hats = self.session.nim_hats()
+        self.query_one("#nim-hats-title", Static).update(title)
+        view = self.query_one(NimHats)
+        if not hats.has_hat(tuple(position)):
+            view.data = NimHatData(tuple(position))
+            return
+        position = tuple(position)
+        moves = hats.moves_of(position)
+        view.data = NimHatData.of(position, moves, hats.hat(position) if counts is None else counts,
+                                  winning_moves(position), drawn)
 
     def _show_hint(self) -> None:
         hint = self.query_one("#nim-hint", Static)
         game = self.game
         if not self.hint or game.is_over:
-            hint.update("Press h for a hint from the table U(n, d, q)." if not game.is_over else "")
+            hint.update("Press h for a hint, u for the table U(n, d, q)." if not game.is_over else "")
             return
         from sticks_tui.solve.nim import describe_move, is_winning, winning_moves
 
         piles = game.state.piles
         if is_winning(*piles):
             moves = ", ".join(describe_move(m) for m in winning_moves(piles))
-            hint.update(f"Hint: U{piles} = 1, the player to move can force a win. Winning moves: {moves}.")
+            hint.update(f"Hint: U{piles} = 1, the player to move can force a win. Winning moves: {moves}. "
+                        "(u: the table)")
         else:
             hint.update(f"Hint: U{piles} = 0, every move leaves a winning position for the other player "
-                        f"(n xor d xor q = 0). Take little and hope for a mistake.")
+                        f"(n xor d xor q = 0). Take little and hope for a mistake. (u: the table)")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.game
@@ -181,6 +250,13 @@ class NimGameScreen(GameScreenBase):
         if action == "train_nim":
             return self.setup.opponent == "learning"
         return True
+
+    def action_back(self) -> None:
+        if self._nim_job is not None and self._nim_job.running:
+            # the run belongs to this screen: leaving would throw away what it learns
+            self.notify("The Nim AI is training (a few seconds): leave when it has finished.", severity="warning")
+            return
+        super().action_back()
 
     # -- actions -------------------------------------------------------------------------------
     def action_pile(self, step: int) -> None:
@@ -224,6 +300,9 @@ class NimGameScreen(GameScreenBase):
     # -- events from the core --------------------------------------------------------------------
     def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
         self._pending[message.event.player] = message.event
+        if self.learner is not None and message.event.player == self.learner.seat:
+            self._draws.append(message.event)
+            self._show_lessons()
 
     def on_nim_move_made_msg(self, message: NimMoveMadeMsg) -> None:
         event = message.event
@@ -243,15 +322,70 @@ class NimGameScreen(GameScreenBase):
         verb = "won: each ball it drew goes back with one more" if event.won else \
             "lost: it throws away the balls it drew"
         self.query_one("#nim-log", MoveLog).write(f"{event.name} {verb} ({len(event.changes)} hats).")
+        if not event.changes:
+            self._after_game = f"{event.name} drew no ball this game: nothing to learn. Its hat for the start:"
+        else:
+            last = event.changes[-1]
+            change = (f"{coins_word(*last.ball)} {last.before} → {last.after}" if last.before != last.after
+                      else f"{coins_word(*last.ball)} stays at {last.after}, the fewest it keeps")
+            lesson = "won: every ball it drew went back with one more" if event.won else \
+                "lost: it threw away the balls it drew"
+            self._after_game = (f"{event.name} {lesson} ({len(event.changes)} hats). "
+                                f"Its last hat, ► the ball drawn: {change}.")
+        self._changes = {(c.hat, c.ball): c for c in event.changes}
+        self._show_hats()
+        self._show_lessons()
+
+    def _show_lessons(self) -> None:
+        """Each ball the AI drew this game: from which hat, how likely it was, whether it wins, and
+        once the game is over what the game did to it."""
+        from sticks_tui.solve.nim import winning_moves
+
+        if not self._draws:
+            self.query_one("#nim-lessons", Static).update("")
+            return
+        over = bool(self._changes)
+        lines = ["What this game taught it, hat by hat:" if over else "Its draws this game, hat by hat:"]
+        for draw in self._draws:
+            moves = self.session.nim_hats().moves_of(draw.hat)
+            count, total = draw.counts[moves.index(draw.ball)], sum(draw.counts)
+            good = "✓ a winning move" if draw.ball in winning_moves(draw.hat) else "not a winning move"
+            line = f"{draw.hat}: ► {coins_word(*draw.ball)}, {count} of {total} balls ({count / total:.0%}), {good}"
+            change = self._changes.get((draw.hat, draw.ball))
+            if change is not None:
+                line += f"; {change.before} → {change.after}"
+            lines.append(line + ".")
+        self.query_one("#nim-lessons", Static).update("\n".join(lines))
 
     def on_game_over_msg(self, message: GameOverMsg) -> None:
         event = message.event
         self.result_text = f"{event.winner_name} took the last coin and wins. {event.loser_name} loses."
         self.query_one("#nim-log", MoveLog).write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
-        state = self.game.state
-        self.record_finished_game(game="nim", start=",".join(map(str, state.start_piles)),
-                                  moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=event.loser)
+        self._record(event.loser)
         self.show_state()
+
+    def _record(self, loser: int) -> None:
+        """Keep the finished game; the learning AI's lesson goes to its stored brain in the same
+        transaction, and the AI then plays with the brain as stored (what every copy taught it)."""
+        from sticks_tui.store import StoreError
+
+        session = self.session
+        state = self.game.state
+        fields = dict(game="nim", start=",".join(map(str, state.start_piles)), opponent=self.setup.opponent,
+                      players=(self.players[0].name, self.players[1].name),
+                      moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=loser,
+                      ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
+        learner, name = self.learner, session.nim_stored_as
+        if learner is not None and name is not None:
+            drawn = [(t.piles_before, t.move) for t in state.history if t.player == learner.seat]
+            fields.update(brain=name, learning={learner.seat: (name, drawn)})
+        try:
+            recorded = session.store.record_game(**fields)
+        except (StoreError, ValueError) as exc:  # the AI still learned from this game, in memory
+            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return
+        if learner is not None and learner.seat in recorded.brains:
+            learner.hats.counts[:] = recorded.brains[learner.seat].counts
 
     # -- the learning AI for Nim ----------------------------------------------------------------
     def action_train_nim(self) -> None:
@@ -265,10 +399,12 @@ class NimGameScreen(GameScreenBase):
             self.notify("The Nim AI is training already.", severity="warning")
             return
         session = self.session
+        hats = session.nim_hats()
         self._show_nim_training(f"Training the Nim AI: {NIM_TRAIN_GAMES:,} games of self-play ...")
+        self._train_start = hats.counts.copy()
         self._nim_job = start_training_worker(
-            self, NIM_TRAINING, nim_run(NIM_LEARNER_BOX, NIM_TRAIN_GAMES, session.child_seed(),
-                                        session.nim_hats().copy()), idle=session.idle_training)
+            self, NIM_TRAINING, nim_run(NIM_LEARNER_BOX, NIM_TRAIN_GAMES, session.child_seed(), hats.copy()),
+            idle=session.idle_training)
 
     def _show_nim_training(self, text: str | None) -> None:
         line = self.query_one("#nim-training", Static)
@@ -280,6 +416,13 @@ class NimGameScreen(GameScreenBase):
             p = message.progress
             self._show_nim_training(f"Training the Nim AI: {p.games_done:,} of {p.games_total:,} games "
                                     f"({p.fraction:.0%}) ...")
+            data = self.query_one(NimHats).data
+            hats = self.session.nim_hats()
+            # while no new game is under way, the hat on show is the one the run is teaching
+            if self.game is not None and self.game.is_over and data.moves and hats.has_hat(data.position):
+                counts = p.hats[hats.row(data.position), : len(data.moves)]
+                self._show_hat(data.position, data.drawn, f"Training: this hat after {p.games_done:,} of "
+                                                          f"{p.games_total:,} games of self-play.", counts)
 
     def on_training_finished(self, message: TrainingFinished) -> None:
         if message.purpose != NIM_TRAINING:
@@ -287,12 +430,44 @@ class NimGameScreen(GameScreenBase):
         self._show_nim_training(None)
         if message.error is not None:
             self.notify(f"Training failed: {message.error}", severity="error")
+            self._show_hats()
             return
-        result, analysis = message.result
-        self.session.nim_hats().counts[:] = result.brain.counts
+        result, _ = message.result
+        hats = self._keep_training(result)
+        from sticks_tui.learn.analysis import agreement
+
+        analysis = agreement(hats)
         self.notify(f"The Nim AI played {result.games_played:,} games in {result.seconds:.1f} s. "
                     f"It now plays the winning move in {analysis.agreement:.0%} of the "
                     f"{analysis.winning_states} winning positions.", title="Nim training", timeout=8)
+        data = self.query_one(NimHats).data
+        if self.game is not None and self.game.is_over and data.moves:
+            self._show_hat(data.position, data.drawn, f"After {result.games_played:,} games of training: "
+                                                      "this hat now.")
+        else:
+            self._show_hats()
+
+    def _keep_training(self, result):
+        """Add the run's net change to the Nim AI's brain as stored (what games taught it meanwhile
+        is kept), in one transaction; then play with the stored brain. Not stored: merged in memory."""
+        from sticks_tui.learn.merge import merge_net_change
+        from sticks_tui.store import StoreError
+        from sticks_tui.store.brains import legal_of
+
+        session = self.session
+        hats = session.nim_hats()
+        start, self._train_start = self._train_start, None
+        if session.nim_stored_as is not None:
+            try:
+                stored = session.store.apply_training(session.nim_stored_as, start, result.brain.counts,
+                                                      games_trained=result.games_played, curve=result.curve)
+                hats.counts[:] = stored.counts
+                return hats
+            except (StoreError, ValueError) as exc:
+                self.notify(f"{exc} The Nim AI keeps what it learned until you quit.", title="Not saved",
+                            severity="error", timeout=10)
+        hats.counts[:] = merge_net_change(hats.counts, start, result.brain.counts, hats.rule, legal_of(hats))
+        return hats
 
 
 class NimTableScreen(Screen):
@@ -300,9 +475,10 @@ class NimTableScreen(Screen):
 
     AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box
     BINDINGS = [
-        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-"),
-        Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False),
-        Binding("escape", "back", "Back"),
+        Binding("plus,equals_sign,right_square_bracket", "q(1)", "Quarters", key_display="+/-",
+                id="nim_table.more_quarters"),
+        Binding("minus,left_square_bracket", "q(-1)", "Fewer quarters", show=False, id="nim_table.fewer_quarters"),
+        Binding("escape", "back", "Back", id="nim_table.back"),
     ]
 
     def __init__(self, piles: tuple[int, int, int] = (0, 0, 0)) -> None:

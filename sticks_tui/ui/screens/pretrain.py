@@ -17,7 +17,7 @@ PRETRAIN = "trained-ai"  # the purpose of this screen's training run
 
 
 class PretrainScreen(Screen):
-    BINDINGS = [Binding("escape", "back", "Cancel")]
+    BINDINGS = [Binding("escape", "back", "Cancel", id="pretrain.back")]
 
     def __init__(self, setup: MatchSetup) -> None:
         super().__init__()

@@ -1,16 +1,37 @@
-"""Records: a leaderboard of players, each player's recent games, and the AI's record per brain."""
+"""Records: a leaderboard of players, each player's recent games (replay one, export them), the AI's record
+per brain, and a curve of the learning AI's results in its real games against people."""
 
 from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, Static
+from textual.widgets import Button, DataTable, Footer, Header, Label, Static
 
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
+
+WINDOW = 10  # the moving window of the results curve, in games
+RESULTS_TITLE = "Learning AI vs people: games won"
+LABEL_SO_FAR = "so far (cumulative)"
+LABEL_WINDOW = f"last {WINDOW} games"
+
+
+def results_series(results) -> tuple[CurveSeries, ...]:
+    """The learning AI's share of games won against people, after each of its games: cumulative, and over
+    the last WINDOW games. `results` are (game id, won) oldest first."""
+    so_far, window = [], []
+    wins = 0
+    won = [bool(w) for _, w in results]
+    for i, w in enumerate(won, start=1):
+        wins += w
+        so_far.append((float(i), wins / i))
+        recent = won[max(0, i - WINDOW): i]
+        window.append((float(i), sum(recent) / len(recent)))
+    return (CurveSeries(LABEL_SO_FAR, "●", tuple(so_far)), CurveSeries(LABEL_WINDOW, "▲", tuple(window)))
 
 
 def when(dt) -> str:
@@ -18,14 +39,31 @@ def when(dt) -> str:
 
 
 class RecordsScreen(Screen):
+    DEFAULT_CSS = """
+    RecordsScreen #games-bar { height: 1; }
+    RecordsScreen #games-bar Label { width: 1fr; }
+    RecordsScreen #games-bar Button { margin-left: 1; min-width: 8; }
+    RecordsScreen #records-bottom { height: 9; }
+    RecordsScreen.-wide #records-bottom { height: 1fr; min-height: 9; max-height: 18; }
+    RecordsScreen #records-brains { width: 43; }
+    RecordsScreen.-wide #records-brains { width: 1fr; }
+    RecordsScreen #records-results { width: 1fr; margin-left: 1; }
+    RecordsScreen #records-view #brains { height: 1fr; }
+    RecordsScreen #results-curve { height: 1fr; min-height: 5; }
+    """
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("x", "reset", "Reset records"),
-        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back", id="records.back"),
+        Binding("x", "reset", "Reset records", id="records.reset"),
+        Binding("f5", "reload", "Reload", show=False, id="records.reload"),
+        # the Replay button and Enter on a game show the way
+        Binding("v", "replay", "Replay", show=False, id="records.replay"),
+        Binding("e", "export", "Export", id="records.export"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
         ("Reload records", "Read the records again", "reload"),
+        ("Replay the game", "Replay the chosen game move by move, with the AI's hats as they were", "replay"),
+        ("Export", "Write the game list or the chosen game's moves as CSV or JSON", "export"),
     )}
 
     def compose(self) -> ComposeResult:
@@ -34,10 +72,19 @@ class RecordsScreen(Screen):
             yield Static("", id="records-summary")
             yield Label("Players (rating = wins - losses)", classes="section-title")
             yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
-            yield Label("Recent games", id="games-title", classes="section-title")
+            with Horizontal(id="games-bar"):
+                yield Label("Recent games", id="games-title", classes="section-title")
+                yield Button("Replay", id="replay-game", compact=True, action="screen.replay")
+                yield Button("Export", id="export-games", compact=True, action="screen.export")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-            yield Label("The learning AI's own record, per brain", classes="section-title")
-            yield DataTable(id="brains", cursor_type="row")
+            with Horizontal(id="records-bottom"):
+                with Vertical(id="records-brains"):
+                    yield Label("The learning AI's record, per brain", classes="section-title")
+                    yield DataTable(id="brains", cursor_type="row")
+                with Vertical(id="records-results"):
+                    yield Label(RESULTS_TITLE, classes="section-title", id="results-title")
+                    yield LearningCurve(id="results-curve", x_scale="linear", x_label="games vs people",
+                                        empty_text="no games against people yet")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -47,7 +94,7 @@ class RecordsScreen(Screen):
         games = self.query_one("#games", DataTable)
         games.add_columns("When", "Game", "Players", "Lost")
         brains = self.query_one("#brains", DataTable)
-        brains.add_columns("Brain", "Wins", "Losses", "Games trained", "Updated")
+        brains.add_columns("Brain", "Won", "Lost", "Trained", "Updated")
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
 
@@ -64,11 +111,14 @@ class RecordsScreen(Screen):
             players = store.leaderboard()
             brains = [(b, store.brain_record(b.name)) for b in store.list_brains()]
             total = store.game_count()
+            results = store.learning_results()
         except StoreError as exc:
             self.query_one("#records-summary", Static).update(str(exc))
             return
         where = store.location if store.persistent else "memory only (nothing is saved this time)"
-        self.query_one("#records-summary", Static).update(f"{total:,} games kept in {where}.")
+        why = "" if store.persistent else " " + " ".join(store.notices)
+        self.query_one("#records-summary", Static).update(
+            f"{total:,} game{'' if total == 1 else 's'} kept in {where}.{why}")
         board = self.query_one("#leaderboard", DataTable)
         board.clear()
         for p in players:
@@ -77,8 +127,9 @@ class RecordsScreen(Screen):
         table = self.query_one("#brains", DataTable)
         table.clear()
         for b, (wins, losses) in brains:
-            table.add_row(b.name, str(wins), str(losses), f"{b.games_trained:,}", when(b.updated), key=b.name)
+            table.add_row(b.name, str(wins), str(losses), f"{b.games_trained:,}", when(b.updated)[:10], key=b.name)
         self._show_games(players[0].name if players else None)
+        self.query_one("#results-curve", LearningCurve).series = results_series(results)
 
     @on(DataTable.RowHighlighted, "#leaderboard")
     def _player_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -117,6 +168,49 @@ class RecordsScreen(Screen):
 
         self.app.push_screen(ConfirmDialog("Forget every player's wins and losses and every game? "
                                            "The AI's brains are kept.", yes="Reset records"), done)
+
+    def chosen_game(self):
+        """The game under the cursor in the games list (read from the store), or None."""
+        from sticks_tui.store import StoreError
+
+        games = self.query_one("#games", DataTable)
+        if games.row_count == 0:
+            return None
+        try:
+            key = games.coordinate_to_cell_key(games.cursor_coordinate).row_key.value
+            return self.app.session.store.game(int(key))
+        except (StoreError, ValueError, TypeError) as exc:
+            self.notify(f"Cannot read that game: {exc}", severity="error")
+            return None
+
+    @on(DataTable.RowSelected, "#leaderboard")
+    def _player_selected(self) -> None:
+        """Enter on a player goes to their games (where Enter replays one)."""
+        games = self.query_one("#games", DataTable)
+        if games.row_count:
+            games.focus()
+
+    @on(DataTable.RowSelected, "#games")
+    def _game_selected(self) -> None:
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        from sticks_tui.ui.screens.replay import ReplayScreen
+
+        game = self.chosen_game()
+        if game is None:
+            self.notify("No game to replay: pick a player with games, then a game in the list.", severity="warning")
+            return
+        if game.game != "sticks":
+            self.notify("Only games of sticks replay here; this one is a game of Nim.", severity="warning")
+            return
+        self.app.push_screen(ReplayScreen(game))
+
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import open_export, records_exports
+
+        game = self.chosen_game()
+        open_export(self, records_exports(self.app, game), initial="game" if game is not None else "games")
 
     def action_back(self) -> None:
         self.app.pop_screen()

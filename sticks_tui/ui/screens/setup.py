@@ -14,6 +14,13 @@ from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONE
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
 NAME_LIMIT = 24
+#: The app's F2-F4 as this screen shows them in its footer (the app's own are hidden so every footer fits
+#: 80 columns); the same ids as the app's, so a key map moves both.
+SCREEN_KEYS = [
+    Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
+    Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
+    Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
+]
 STICKS_INTRO = "The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
 NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoever takes the last "
              "coin wins.")
@@ -23,7 +30,8 @@ class SetupScreen(Screen):
     """Sensible defaults: Enter in the heap box starts a game against the learning AI at once."""
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start game", show=True),
+        Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
+        *SCREEN_KEYS,
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = "#heap"
 
@@ -80,13 +88,18 @@ class SetupScreen(Screen):
     def on_mount(self) -> None:
         self.sub_title = "set up a game"
         self.query_one("#piles-row").display = False
+        self._loading = True  # what the screen opens with is not a change to save
         last = self.app.session.last_setup
+        if last is None:
+            last = self._saved_setup()
         if last is not None and last.game == "nim":
             self.query_one("#game", Select).value = "nim"
             for i, n in enumerate(last.piles):
                 self.query_one(f"#pile-{i}", Input).value = str(n)
             self._game_changed()
             self.query_one("#opponent", Select).value = last.opponent
+            self.query_one("#speed", Select).value = last.speed
+            self.query_one("#heap", Input).value = str(last.heap)
         elif last is not None:
             self.query_one("#heap", Input).value = str(last.heap)
             self.query_one("#opponent", Select).value = last.opponent
@@ -95,7 +108,91 @@ class SetupScreen(Screen):
             self.query_one("#first", Select).value = last.first
             self.query_one("#watch", Switch).value = last.watch
             self.query_one("#speed", Select).value = last.speed
+        if last.game == "nim":
+            self.query_one("#name1", Input).value = last.name1
+            self.query_one("#first", Select).value = last.first
+            if last.opponent == "friend":
+                self.query_one("#name2", Input).value = last.name2
         self._sync_names()
+        self._sync_first()
+        self.call_after_refresh(self._loaded)
+
+    def _loaded(self) -> None:
+        self._loading = False
+
+    def _saved_setup(self) -> MatchSetup:
+        """The choices kept in the settings file (the app's first start: the defaults)."""
+        saved = self.app.settings
+        from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+
+        opponent = saved.opponent
+        if saved.game == "sticks" and opponent not in OPPONENTS:
+            opponent = "learning"
+        elif saved.game == "nim" and opponent not in NIM_OPPONENTS:  # the settings know both games' opponents
+            opponent = "perfect"
+        return MatchSetup(game=saved.game, piles=tuple(saved.nim_piles), heap=saved.heap, opponent=opponent,
+                          name1=saved.name1, name2=saved.name2, first=saved.first,
+                          speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
+
+    # -- remembered at once (the settings file) ---------------------------------------------------
+    def _remember(self, **changes) -> None:
+        if not getattr(self, "_loading", True):
+            self.app.remember(**changes)
+
+    @on(Select.Changed, "#game")
+    def _remember_game(self) -> None:
+        self._remember(game=self.game_kind)
+
+    @on(Select.Changed, "#opponent")
+    def _remember_opponent(self) -> None:
+        self._remember(opponent=self.query_one("#opponent", Select).value)
+
+    @on(Select.Changed, "#first")
+    def _remember_first(self) -> None:
+        self._remember(first=self.query_one("#first", Select).value)
+
+    @on(Select.Changed, "#speed")
+    def _remember_speed(self) -> None:
+        self._remember(ai_speed=self.query_one("#speed", Select).value)
+
+    @on(Input.Changed, "#heap")
+    def _remember_heap(self, event: Input.Changed) -> None:
+        try:
+            self._remember(heap=parse_heap(event.value, MIN_HEAP, MAX_HEAP))
+        except ValueError:
+            pass  # a heap being typed, or a bad one: the saved heap stays until a good one is typed
+
+    @on(Input.Changed, ".pile")
+    def _remember_piles(self) -> None:
+        try:
+            piles = tuple(parse_heap(self.query_one(f"#pile-{i}", Input).value, 1, 100) for i in range(3))
+        except ValueError:
+            return
+        self._remember(nim_piles=piles)
+
+    @on(Input.Changed, "#name1, #name2")
+    def _names_changed(self, event: Input.Changed) -> None:
+        self._sync_first()
+        name = event.value.strip()
+        if event.input.disabled or not name or len(name) > NAME_LIMIT or name in ("Learning AI",):
+            return  # an AI's name (filled in by the screen) or a half-typed one: not a person's name to keep
+        if event.input.id == "name2" and self.query_one("#opponent", Select).value != "friend":
+            return
+        self._remember(**{event.input.id: name})
+
+    def _sync_first(self) -> None:
+        """"Who moves first" offers the names as typed (or the AI's), not "Player 1" and "Player 2"."""
+        names = {"p1": self.query_one("#name1", Input).value.strip() or "Player 1",
+                 "p2": self.query_one("#name2", Input).value.strip() or "Player 2"}
+        select = self.query_one("#first", Select)
+        options = [(names.get(key, label), key) for key, label in FIRST_CHOICES.items()]
+        if getattr(self, "_first_options", None) == options:
+            return
+        self._first_options = options
+        current = select.value
+        with self.prevent(Select.Changed):
+            select.set_options(options)
+            select.value = current
 
     @property
     def game_kind(self) -> str:

@@ -133,7 +133,7 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
 class TrainDialog(ModalScreen[TrainingConfig | None]):
     """Every option of a training run, what it will do in words, and Train."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="train_dialog.cancel")]
     AUTO_FOCUS = "#games"
     # (CSS, not DEFAULT_CSS: it narrows the app stylesheet's dialog rows, so it must outrank it)
     CSS = """
@@ -314,13 +314,14 @@ class TrainingScreen(Screen):
     """Progress, games/s, time left, the hats changing, the learning curve; pace, pause, step, cancel."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),  # training goes on
-        Binding("space", "toggle_pause", "Pause"),
-        Binding("s,full_stop", "step", "Step", key_display="s"),
-        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-"),  # one footer entry for both
-        Binding("minus", "slower", "Slower", show=False),
-        Binding("c", "cancel_training", "Cancel", show=False),  # the button shows it; it asks first
-        Binding("p", "toggle_perfect", "Perfect", show=False),
+        Binding("escape", "back", "Back", id="training.back"),  # training goes on
+        Binding("space", "toggle_pause", "Pause", id="training.toggle_pause"),
+        Binding("s,full_stop", "step", "Step", key_display="s", id="training.step"),
+        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster"),  # one entry for both
+        Binding("minus", "slower", "Slower", show=False, id="training.slower"),
+        Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training"),  # the button shows it; it asks
+        Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect"),
+        Binding("e", "export", "Export", id="training.export"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
@@ -527,3 +528,8 @@ class TrainingScreen(Screen):
     def action_toggle_perfect(self) -> None:
         heatmap = self.query_one(HatHeatmap)
         heatmap.show_perfect = not heatmap.show_perfect
+
+    def action_export(self) -> None:
+        from sticks_tui.ui.screens.export_dialog import open_export, training_exports
+
+        open_export(self, training_exports(self.app))

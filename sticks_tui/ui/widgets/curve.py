@@ -207,7 +207,7 @@ class LearningCurve(Widget):
                 ticks.append(float(t))
                 t *= 10
             return ticks
-        step = nice_step(hi - lo, 6)
+        step = max(1.0, nice_step(hi - lo, 6))  # games are whole: no tick between two of them
         return [lo + i * step for i in range(int((hi - lo) / step) + 1)]
 
     # -- drawing ------------------------------------------------------------------------------

@@ -112,13 +112,17 @@ LEGEND_LONG_PERFECT = f"{MARK_PERFECT}     a perfect move: it leaves the other p
 
 
 def pack_legend(width: int, items: tuple[str, ...]) -> list[str]:
-    """The legend items packed into as few lines of `width` as they fit (an item never splits)."""
+    """The legend items packed into as few lines of `width` as they fit (an item splits only if wider than a line)."""
     lines: list[str] = []
     for item in items:
         if lines and len(lines[-1]) + 2 + len(item) <= width:
             lines[-1] += "  " + item
-        else:
+        elif len(item) <= width:
             lines.append(item)
+        else:  # wider than the line: wrapped at spaces, the rest indented under its name (never cut)
+            import textwrap
+
+            lines.extend(textwrap.wrap(item, width, subsequent_indent="  ", break_long_words=True) or [item])
     return lines
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rich.segment import Segment
+from rich.style import Style
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -24,6 +25,11 @@ from sticks_tui.engine.nim import PILE_NAMES, coins_word
 from sticks_tui.ui.widgets.heatmap import (MARK_DRAWN, MARK_PERFECT, chance_bar, short_chance,
                                            short_count)
 
+#: The spaces before a pile's column where the piles before it have no move left: a style of their own
+#: (no visible difference), so they are never merged with the move after them. Some SVG renderers
+#: drop the leading spaces of a merged run and draw the move at the left edge.
+PAD = "pad"
+_PAD_STYLE = Style(underline=False)
 ENTRY = 24  # "10 quarters" + bar + "64%" + " " + "1.2k" + " ✓"
 GAP = 2
 
@@ -68,7 +74,8 @@ class NimHatData:
         best = max(range(len(self.moves)), key=lambda i: self.counts[i])
         tied = sum(1 for c in self.counts if c == self.counts[best])
         move = self.moves[best]
-        head = f"Hat ({n}, {d}, {q}): {short_count(total).strip()} balls for {len(self.moves)} moves."
+        moves = f"{len(self.moves)} move" + ("s" if len(self.moves) != 1 else "")
+        head = f"Hat ({n}, {d}, {q}): {short_count(total).strip()} balls for {moves}."
         if tied > 1:
             likeliest = f" No favourite yet ({tied} moves tie at {short_chance(self.counts[best], total).strip()})."
         else:
@@ -172,11 +179,12 @@ class NimHats(ScrollView, can_focus=True):
                     for pile, indices in enumerate(piles):
                         start = len("".join(t for t, _ in runs))
                         if start < pile * (ENTRY + GAP):
-                            runs.append((" " * (pile * (ENTRY + GAP) - start), ""))
+                            runs.append((" " * (pile * (ENTRY + GAP) - start), PAD))
                         if line - 1 < len(indices):
                             runs.extend(self.entry(indices[line - 1]))
             elif line < len(self.data.moves):
                 runs = self.entry(line)
-        segments = [Segment(t, base + (self.get_component_rich_style(c) if c else base)) for t, c in runs]
+        segments = [Segment(t, base + (_PAD_STYLE if c == PAD else self.get_component_rich_style(c) if c else base))
+                    for t, c in runs]
         strip = Strip(segments).extend_cell_length(width + scroll_x, base)
         return strip.crop(scroll_x, scroll_x + width).simplify()

@@ -1,0 +1,98 @@
+"""Snapshots at 80x24 of the replay screen and the export dialog (with and without a refusal).
+
+Frozen as in test_snapshots.py (its autouse `frozen` fixture: time zone, the store's clock, the
+database's shown location); the export dialog proposes a fixed folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Select
+
+from sticks_tui.learn.hats import Hats
+from sticks_tui.store import Store
+from sticks_tui.ui.screens import export_dialog as export_module
+from test_snapshots import SIZE, T0, frozen, make_app, no_blink  # noqa: F401 - frozen is an autouse fixture
+
+DOCUMENTS = Path("/home/ann/Documents")
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return str(tmp_path / "data")
+
+
+@pytest.fixture(autouse=True)
+def documents(monkeypatch):
+    monkeypatch.setattr(export_module, "default_export_dir", lambda: DOCUMENTS)
+
+
+@pytest.fixture
+def recorded(data_dir) -> int:
+    """A game of 20 sticks that the learning AI won, with its hats as they were (hat 7 and 14 learned)."""
+    with Store.open(data_dir) as store:
+        brain = Hats(100)
+        brain.counts[7] = [5, 2, 1]
+        brain.counts[14] = [1, 6, 2]
+        brain.counts[18] = [2, 1, 4]
+        store.save_brain("default", brain)
+        gid = store.record_game(start=20, opponent="learning", players=("Ann", "Learning AI"),
+                                moves=[2, 3, 3, 3, 2, 2, 2, 2, 1], loser=0, brain="default",
+                                learning={1: ("default", [(18, 3), (12, 3), (7, 2), (3, 2)])}, played_at=T0)
+    return int(gid)
+
+
+async def to_records(pilot, gid: int) -> None:
+    pilot.app.action_records()
+    await pilot.pause()
+    screen = pilot.app.screen
+    games = screen.query_one("#games", DataTable)
+    games.focus()
+    games.move_cursor(row=games.get_row_index(str(gid)))
+    await pilot.pause()
+
+
+def test_replay_at_the_ais_draw(snap_compare, data_dir, recorded):
+    async def run_before(pilot):
+        await to_records(pilot, recorded)
+        await pilot.press("enter")
+        for _ in range(6):  # Ann 2, AI 3 (hat 18), Ann 3, AI 3 (hat 12), Ann 2, then the AI's draw from hat 7
+            await pilot.press("right")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_replay_after_the_game(snap_compare, data_dir, recorded):
+    async def run_before(pilot):
+        await to_records(pilot, recorded)
+        await pilot.press("enter")
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_export_dialog(snap_compare, data_dir, recorded):
+    async def run_before(pilot):
+        await to_records(pilot, recorded)
+        await pilot.press("e")
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_export_dialog_refusal(snap_compare, data_dir, recorded):
+    async def run_before(pilot):
+        await to_records(pilot, recorded)
+        await pilot.press("e")
+        dialog = pilot.app.screen
+        dialog.query_one("#export-what", Select).value = "games"
+        await pilot.pause()
+        dialog.query_one("#export-path", Input).value = str(DOCUMENTS / "missing" / "games.csv")
+        await pilot.pause()
+        await pilot.click("#export-go")
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)

@@ -1,0 +1,72 @@
+"""What the app keeps (issue 13): a stored brain it cannot use is never written over, the app plays on with
+the brain as stored after each game, and a store in memory shows a banner on every screen."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sticks_tui.learn.hats import Hats
+from sticks_tui.store import Store
+from sticks_tui.ui.app import MEMORY_ONLY_TITLE
+from tests.ui.ui_helpers import start_game, wait_until
+
+
+async def _play_to_the_end(pilot):
+    app = pilot.app
+    screen = await start_game(pilot, heap=10, opponent="learning")
+    while not screen.game.state.is_over:
+        await wait_until(pilot, lambda: screen.game.state.is_over or screen.game.waiting_for_human,
+                         what="the human's turn")
+        if screen.game.state.is_over:
+            break
+        await pilot.press("1")
+    await pilot.pause()
+    return screen
+
+
+async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir):
+    with Store.open(data_dir) as store:  # a brain the app cannot play: take up to 5
+        store.save_brain("default", Hats(30, 5))
+        before = store.load_brain("default").counts.copy()
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert app.session.brain_kept is False
+        await _play_to_the_end(pilot)
+        app.save_brain(games_trained=5)  # what a training run's end does
+    with Store.open(data_dir) as store:
+        after = store.load_brain("default")
+        assert after.max_take == 5 and np.array_equal(after.counts, before)
+        assert store.game_count() == 1  # the game itself is kept
+
+
+async def test_after_a_game_the_app_plays_with_the_brain_as_stored(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        # another copy of the app teaches the stored brain meanwhile: hat 10 gets 50 more balls of 2
+        with Store.open(data_dir) as other:
+            hats = other.load_brain("default")
+            hats.counts[10, 1] += 50
+            other.save_brain("default", hats)
+        await _play_to_the_end(pilot)
+        with Store.open(data_dir) as store:
+            stored = store.load_brain("default")
+        assert app.session.brain.counts[10, 1] >= 50
+        assert np.array_equal(app.session.brain.counts, stored.counts)
+
+
+async def test_a_store_in_memory_shows_a_banner_on_every_screen(tmp_path):
+    from sticks_tui.ui.app import SticksApp
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    app = SticksApp(data_dir=str(blocked / "data"), seed=7, ai_delay=0, idle_training=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert not app.session.store.persistent
+        assert app.title == MEMORY_ONLY_TITLE and app.has_class("-memory-only")
+        await pilot.press("f3")
+        await pilot.pause()
+        summary = str(app.screen.query_one("#records-summary").render())
+        assert "memory only" in summary and "a-file" in summary

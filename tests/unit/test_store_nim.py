@@ -1,0 +1,170 @@
+"""The Nim learner's brain in the store, like the sticks brain: kept between runs (one brain per box),
+taught by each game in the game's own transaction, merged with training runs, never written over
+when it does not fit, and no learning lost when two processes teach it at once."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from sticks_tui.engine.nim import NimRules, nim_after
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.merge import merge_net_change
+from sticks_tui.store import Store, StoreError
+from sticks_tui.store.brains import legal_of, nim_brain
+from sticks_tui.ui.session import NIM_LEARNER_BOX, Session, nim_brain_name
+
+NAME = nim_brain_name(NIM_LEARNER_BOX)
+
+
+def play_nim(hats: Hats, piles, rng: random.Random, ai_seat: int = 1):
+    """A game of the hats (seat `ai_seat`) against a random player: (moves "pile:coins", loser, drawn)."""
+    moves, drawn, seat = [], [], 0
+    piles = tuple(piles)
+    while sum(piles):
+        if seat == ai_seat:
+            move = hats.draw(piles, rng)
+            drawn.append((piles, move))
+        else:
+            move = rng.choice(hats.moves_of(piles))
+        moves.append(f"{move[0] + 1}:{move[1]}")
+        piles = nim_after(piles, move)
+        seat = 1 - seat
+    return moves, seat, drawn  # whoever moved last (1 - seat) took the last coin and won
+
+
+def record(store, moves, loser, drawn, start=(3, 4, 5), name=NAME):
+    return store.record_game(game="nim", start=start, opponent="learning", players=("Ann", "Nim AI"),
+                             moves=moves, loser=loser, brain=name, learning={1: (name, drawn)})
+
+
+def test_the_nim_brain_is_named_by_its_box():
+    assert nim_brain_name((7, 7, 7)) == NAME == "nim-7x7x7"
+    assert nim_brain_name((3, 4, 5)) == "nim-3x4x5"
+
+
+def test_the_nim_brain_keeps_its_games_learning_between_runs(tmp_path):
+    rng = random.Random(4)
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+        fresh = brain.counts.copy()
+        for _ in range(30):
+            moves, loser, drawn = play_nim(brain, (3, 4, 5), rng)
+            brain.reinforce(drawn, loser != 1)  # what the player in memory learns
+            got = record(store, moves, loser, drawn)
+            assert np.array_equal(got.brains[1].counts, brain.counts)  # the store learned the same
+    assert not np.array_equal(brain.counts, fresh)
+    with Store.open(tmp_path) as store:  # the next run
+        again = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+        assert again == brain
+        assert np.array_equal(store.rebuild_brain(NAME).counts, again.counts)  # the sum of its games
+        info = store.brain_info(NAME)
+        assert (info.game, info.games_trained) == ("nim", 30)
+        wins, losses = store.brain_record(NAME)
+        assert wins + losses == 30
+
+
+def test_a_game_that_breaks_the_rules_teaches_the_nim_brain_nothing(tmp_path):
+    with Store.open(tmp_path) as store:
+        before = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX).counts.copy()
+        with pytest.raises(ValueError, match="not the moves it played"):  # it took 4 dimes, not 3
+            record(store, ["1:3", "2:4", "3:5"], 1, [((0, 4, 5), (1, 3))])
+        with pytest.raises(ValueError, match="do not empty the piles"):
+            record(store, ["1:1", "2:4"], 1, [((2, 4, 5), (1, 4))])
+        assert np.array_equal(store.load_brain(NAME).counts, before)
+        assert store.game_count() == 0
+
+
+def test_training_merges_its_net_change_onto_the_nim_brain_keeping_games_played_meanwhile(tmp_path):
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+        start = brain.counts.copy()
+        trained = brain.copy()
+        train(TrainingConfig(game=NimRules(NIM_LEARNER_BOX), games=20_000, seed=3), brain=trained)
+        # meanwhile a game (here, or in another copy of the program) taught the stored brain:
+        # Ann takes a nickel of two, the AI takes the last one and wins
+        lesson = record(store, ["1:1", "1:1"], 0, [((1, 0, 0), (0, 1))], start=(2, 0, 0)).brains[1]
+        assert lesson.hat((1, 0, 0)) == (2,)
+        kept = store.apply_training(NAME, start, trained.counts, games_trained=20_000)
+        want = merge_net_change(lesson.counts, start, trained.counts, brain.rule, legal_of(lesson))
+        assert np.array_equal(kept.counts, want)
+        assert np.array_equal(store.load_brain(NAME).counts, want)
+        # the game's lesson is in it too, on top of what training taught that hat
+        assert kept.hat((1, 0, 0))[0] == trained.hat((1, 0, 0))[0] + 1
+        assert store.brain_info(NAME).games_trained == 20_001
+
+
+@pytest.mark.parametrize("squatter, message", [
+    (Hats(10), "is a brain for sticks, not for nim"),
+    (nim_brain((3, 3, 3)), r"knows piles up to \(3, 3, 3\), not \(7, 7, 7\)"),
+])
+def test_a_stored_brain_that_does_not_fit_is_left_as_it_is(tmp_path, squatter, message):
+    with Store.open(tmp_path) as store:
+        store.save_brain(NAME, squatter, games_trained=5)
+        with pytest.raises(StoreError, match=message):
+            store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+        # the app's session: fresh hats in memory, kept nowhere, and a message that says so
+        session = Session(store=store)
+        hats = session.nim_hats()
+        assert hats.rules == NimRules(NIM_LEARNER_BOX) and session.nim_stored_as is None
+        assert "left as it is" in session.nim_problem and "not saved" in session.nim_problem
+        assert store.load_brain(NAME) == squatter and store.brain_info(NAME).games_trained == 5
+
+
+def test_the_session_loads_the_stored_nim_brain(tmp_path):
+    with Store.open(tmp_path) as store:
+        taught = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+        taught.counts[5, 0] = 42
+        store.save_brain(NAME, taught)
+        session = Session(store=store)
+        assert session.nim_hats() == taught and session.nim_stored_as == NAME and session.nim_problem is None
+        assert session.nim_hats() is session.nim_hats()  # loaded once
+
+
+TEACHER = """
+    import random, sys, time
+    from pathlib import Path
+    from sticks_tui.store import Store
+    from tests.unit.test_store_nim import NAME, play_nim, record
+    data, seed, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+    store = Store.open(data)
+    rng = random.Random(seed)
+    while not go.exists():
+        time.sleep(0.001)
+    for _ in range(150):
+        brain = store.load_brain(NAME)  # this copy's view, which the other copy keeps changing
+        moves, loser, drawn = play_nim(brain, (3, 4, 5), rng)
+        record(store, moves, loser, drawn)
+    store.close()
+    print("done")
+"""
+
+
+def test_two_processes_teaching_one_nim_brain_lose_no_lesson(tmp_path):
+    with Store.open(tmp_path) as store:
+        fresh = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
+    go = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(TEACHER), str(tmp_path), str(seed), str(go)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
+    time.sleep(0.3)  # both are open and waiting
+    go.touch()
+    for p in procs:
+        out, err = p.communicate(timeout=180)
+        assert p.returncode == 0, err
+        assert out.strip() == "done"
+    with Store.open(tmp_path) as store:
+        assert store.game_count() == 300 and store.brain_info(NAME).games_trained == 300
+        stored = store.load_brain(NAME)
+        # every lesson of both copies is in the brain: it is the fresh brain plus all 300, in order
+        assert np.array_equal(store.rebuild_brain(NAME).counts, stored.counts)
+        assert not np.array_equal(stored.counts, fresh.counts)
+        wins, losses = store.brain_record(NAME)
+        assert wins + losses == 300
