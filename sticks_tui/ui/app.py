@@ -349,18 +349,41 @@ class SticksApp(App):
         brain.counts[:] = merge_net_change(brain.counts, self.session.training.start_counts,
                                            result.brain.counts, brain.rule)
 
+    def _apply_training(self, result) -> bool:
+        """Merge the run's net change onto the brain as stored (with what any copy's games taught it
+        meanwhile), its games and its curve, in one transaction; then play with that brain. False
+        if the store could not (the caller merges in memory and saves the brain whole instead)."""
+        from sticks_tui.store import StoreError
+
+        session = self.session
+        if not session.brain_kept:
+            self._merge_training(result)  # fresh hats that are never saved: the stored brain is left alone
+            return True
+        try:
+            stored = session.store.apply_training(session.brain_name, session.training.start_counts,
+                                                  result.brain.counts, games_trained=result.games_played,
+                                                  curve=result.curve)
+        except (StoreError, ValueError):
+            return False
+        if stored is None or stored.counts.shape != session.brain.counts.shape:
+            self._merge_training(result)
+            return True
+        self.adopt_stored_brain(stored)
+        return True
+
     def _training_finished(self, result) -> None:
         state = self.session.training
         if result is state.last_result:  # folded already (quitting folds it before the message)
             return
         state.running = False
-        self._merge_training(result)
         state.last_result = result
-        self.save_brain(games_trained=result.games_played)
-        try:
-            self.session.store.save_training_curve(self.session.brain_name, result.curve)
-        except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
-            self.notify(f"The learning curve was not saved: {exc}", severity="warning")
+        if not self._apply_training(result):
+            self._merge_training(result)
+            self.save_brain(games_trained=result.games_played)
+            try:
+                self.session.store.save_training_curve(self.session.brain_name, result.curve)
+            except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
+                self.notify(f"The learning curve was not saved: {exc}", severity="warning")
         from sticks_tui.learn.analysis import quick_scores
 
         agreement, _ = quick_scores(self.session.brain.counts)

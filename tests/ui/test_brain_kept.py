@@ -8,7 +8,7 @@ import numpy as np
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 from sticks_tui.ui.app import MEMORY_ONLY_TITLE
-from tests.ui.ui_helpers import start_game, wait_until
+from ui_helpers import start_game, wait_until
 
 
 async def _play_to_the_end(pilot):
@@ -70,3 +70,31 @@ async def test_a_store_in_memory_shows_a_banner_on_every_screen(tmp_path):
         await pilot.pause()
         summary = str(app.screen.query_one("#records-summary").render())
         assert "memory only" in summary and "a-file" in summary
+
+
+async def test_a_training_run_is_merged_onto_the_brain_as_stored(make_app, data_dir, held_training):
+    """Another copy teaches the stored brain while this one trains: both lessons are kept."""
+    from sticks_tui.learn.trainer import TrainingConfig
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        start = app.session.brain.counts.copy()
+        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=5, rule=app.session.brain.rule))
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1000,
+                         what="the run held past 1,000 games")
+        with Store.open(data_dir) as other:  # meanwhile: hat 60 (beyond the run's heap) gets 40 balls of 3
+            hats = other.load_brain("default")
+            hats.counts[60, 2] += 40
+            other.save_brain("default", hats)
+        app.action_cancel_training()  # the run keeps what it learned so far
+        held_training.set()
+        await wait_until(pilot, lambda: not app.training_running, what="the run to end")
+        await pilot.pause()
+        with Store.open(data_dir) as store:
+            stored = store.load_brain("default")
+            trained = store.brain_info("default").games_trained
+    assert stored.counts[60, 2] == start[60, 2] + 40  # the other copy's lesson is kept
+    assert not np.array_equal(stored.counts[:21], start[:21])  # and so is the run's
+    assert 1000 <= trained < 10_000_000
+    assert np.array_equal(app.session.brain.counts, stored.counts)  # the app plays with the brain as stored

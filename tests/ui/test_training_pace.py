@@ -370,3 +370,16 @@ async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fa
         assert app.screen is dialog and not configs and not app.training_running
     with Store.open(data_dir) as store:
         assert store.brain_info("default").games_trained == 3000
+
+
+async def test_reset_first_reads_without_colour(make_app):
+    """Textual's checkbox shows X ticked or not; ours is blank until ticked, then ✓."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        box = app.screen.query_one("#reset-first")
+        assert box._button.plain.strip("▐▌") == " "
+        await pilot.click("#reset-first")
+        await pilot.pause()
+        assert box.value and box._button.plain.strip("▐▌") == "✓"

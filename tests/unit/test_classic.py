@@ -295,7 +295,9 @@ def test_ctrl_c_through_a_terminal_signal_exits_cleanly(tmp_path):
             assert chunk, seen
             seen += chunk
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        # stdin stays open: closing it now (as communicate() does) races the signal with end of input
+        proc.wait(timeout=30)
+        err = proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()

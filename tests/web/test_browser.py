@@ -38,9 +38,14 @@ def open_tab(context, server) -> Tab:
 
 
 def box_text(tab: Tab, label: str) -> str:
-    """What the text box right of label shows (up to a dialog's border)."""
+    """What the text box right of label shows (up to a dialog's border, or the next field on the row)."""
     row = next(line for line in tab.lines() if label in line)
-    return row.split(label, 1)[1].split("█", 1)[0].strip()
+    rest = row.split(label, 1)[1].split("█", 1)[0]
+    return rest.split(NEXT_FIELD[label], 1)[0].strip() if label in NEXT_FIELD else rest.strip()
+
+
+#: The field to the right of a box on the same row (the training dialog has two columns).
+NEXT_FIELD = {"Games": "Pace"}
 
 
 def retype(tab: Tab, label: str, text: str) -> None:
@@ -112,7 +117,8 @@ def test_a_class_plays_in_the_browser(chromium, served):
                 for attempt in range(3):  # a click that lands while the page re-measures its font is lost
                     first.click_text(label)
                     try:
-                        wait_until(lambda: f"There are {left} " not in first.text() or "wins!" in first.text(),
+                        wait_until(lambda: "wins!" in first.text() or not re.search(
+                                       rf"There (?:is|are) {left} sticks? on the board", first.text()),
                                    5, f"the click on {label} to take sticks")
                         break
                     except AssertionError as exc:

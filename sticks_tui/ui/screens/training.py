@@ -130,6 +130,20 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
 
 
 # -- the dialog ----------------------------------------------------------------------------------
+class TickBox(Checkbox):
+    """A checkbox that reads without colour: ✓ when ticked, blank when not (Textual's shows X either way)."""
+
+    @property
+    def _button(self):
+        from textual.content import Content
+        from textual.style import Style
+
+        button_style = self.get_visual_style("toggle--button")
+        side_style = Style(foreground=button_style.background, background=self.background_colors[1])
+        return Content.assemble((self.BUTTON_LEFT, side_style), ("✓" if self.value else " ", button_style),
+                                (self.BUTTON_RIGHT, side_style))
+
+
 class TrainDialog(ModalScreen[TrainingConfig | None]):
     """Every option of a training run, what it will do in words, and Train."""
 
@@ -190,7 +204,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                         yield Label("Loss penalty", classes="field")
                         yield Input(str(rule.loss_penalty), id="penalty", compact=True, max_length=5)
                     yield Static(classes="gap")
-                    yield Checkbox("Reset the brain first", id="reset-first", compact=True)
+                    yield TickBox("Reset the brain first", id="reset-first", compact=True)
             yield Static("", id="train-effect", classes="muted")
             yield Static("", id="train-error", classes="error -empty")
             with Horizontal(classes="dialog-buttons"):
