@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input, Select
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 from sticks_tui.ui.screens import export_dialog as export_module
-from test_snapshots import SIZE, T0, frozen, make_app, no_blink  # noqa: F401 - frozen is an autouse fixture
+from test_snapshots import SIZE, T0, frozen, make_app, no_blink, settle  # noqa: F401 - frozen is an autouse fixture
 
 DOCUMENTS = Path("/home/ann/Documents")
 
@@ -87,12 +87,15 @@ def test_export_dialog_refusal(snap_compare, data_dir, recorded):
     async def run_before(pilot):
         await to_records(pilot, recorded)
         await pilot.press("e")
+        await settle(pilot, lambda: isinstance(pilot.app.screen, export_module.ExportDialog), "the dialog")
         dialog = pilot.app.screen
         dialog.query_one("#export-what", Select).value = "games"
         await pilot.pause()
-        dialog.query_one("#export-path", Input).value = str(DOCUMENTS / "missing" / "games.csv")
-        await pilot.pause()
+        path = dialog.query_one("#export-path", Input)
+        path.value = str(DOCUMENTS / "missing" / "games.csv")
+        await settle(pilot, lambda: path.value.endswith("missing/games.csv"), "the path typed")
         await pilot.click("#export-go")
+        await settle(pilot, lambda: dialog.query_one("#export-error").display, "the refusal")
         await no_blink(pilot)
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
