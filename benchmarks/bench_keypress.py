@@ -36,6 +36,9 @@ STEP_TIMEOUT = 10.0
 
 
 def count_text(heap: int) -> str:
+    """What the screen shows after a move: the count, or at the end the result line (no "0 sticks" line)."""
+    if heap == 0:
+        return "wins!"
     return "There is 1 stick on the board." if heap == 1 else f"There are {heap} sticks on the board."
 
 

@@ -44,12 +44,13 @@ def sticks_tui_command() -> list[str]:
 
 
 class PtyApp:
-    """`sticks-tui` in a pty of cols x rows, with its own temporary STICKS_TUI_DATA_DIR."""
+    """`sticks-tui` in a pty of cols x rows, with its own temporary data and config directories."""
 
     def __init__(self, cols: int = 100, rows: int = 32, argv: list[str] | None = None) -> None:
         self.data_dir = tempfile.mkdtemp(prefix="sticks-bench-")
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL", "TMUX")}
         env.update(TERM="xterm-256color", COLORTERM="truecolor", STICKS_TUI_DATA_DIR=self.data_dir,
+                   STICKS_TUI_CONFIG_DIR=os.path.join(self.data_dir, "config"),  # the user's settings untouched
                    COLUMNS=str(cols), LINES=str(rows))
         argv = argv or sticks_tui_command()
         self.spawned = time.perf_counter()
