@@ -24,6 +24,7 @@ from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen, story_sentences
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
 from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from ui_helpers import text_of, wait_until
 
 
@@ -384,3 +385,24 @@ async def test_reset_first_reads_without_colour(make_app):
         await pilot.click("#reset-first")
         await pilot.pause()
         assert box.value and box._button.plain.strip("▐▌") == "✓"
+
+
+async def test_the_badge_on_other_screens_says_the_pace_and_paused(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, games=3000, heap=20, pace="2")
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1,
+                         what="the first game")
+        await pilot.press("space")  # pause, then back to the screen before
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrainingScreen), what="the screen before")
+        badge = app.screen.query_one(TrainingBadge)
+        await wait_until(pilot, lambda: "Training paused:" in str(badge.render()), what="the badge to say paused")
+        app.training_control.resume()
+        app.training = app.training
+        await wait_until(pilot, lambda: "Training at 2 games a second:" in str(badge.render()),
+                         what="the badge to say the pace")
+        app.training_control.cancel()

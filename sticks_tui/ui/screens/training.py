@@ -496,7 +496,7 @@ class TrainingScreen(Screen):
         control = self._running_control()
         if control is not None:
             control.toggle_pause()
-            self._update(self.app.training)
+            self.app.training = self.app.training  # this screen and the badges say so at once
 
     def action_step(self) -> None:
         control = self._running_control()
@@ -516,6 +516,7 @@ class TrainingScreen(Screen):
             index = min(range(len(paces) - 1), key=lambda i: abs(paces[i] - pace))
         control.set_pace(paces[max(0, min(len(paces) - 1, index + by))])
         self._show_pace()
+        self.app.training = self.app.training  # the badges say the new pace
 
     def action_slower(self) -> None:
         self._change_pace(-1)

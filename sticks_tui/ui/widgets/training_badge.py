@@ -31,13 +31,20 @@ class TrainingBadge(Static):
     def _show(self, progress) -> None:
         running = getattr(self.app, "training_running", False)
         self.set_class(running, "-running")
+        control = getattr(self.app, "training_control", None)
+        mode = (control.paused, control.pace) if control is not None else None
         now = time.monotonic()
-        if running and progress is not None and now - self._last_paint < self.REPAINT_EVERY:
+        if running and progress is not None and now - self._last_paint < self.REPAINT_EVERY \
+                and mode == getattr(self, "_mode", None):
             return
-        self._last_paint = now
+        self._last_paint, self._mode = now, mode
         # One line of fixed height and full width: new text needs no layout of the whole screen
         # (that ran ~20 times a second during training and slowed key presses down).
-        if running and progress is not None:
+        if running and progress is not None and control is not None and (control.paused or control.pace is not None):
+            how = "paused" if control.paused else f"at {control.pace:g} game{'' if control.pace == 1 else 's'} a second"
+            self.update(f"Training {how}: {progress.games_done:,} of {progress.games_total:,} games "
+                        "(t: watch)", layout=False)
+        elif running and progress is not None:
             rate = progress.games_per_second
             rate_text = f"{rate / 1e6:.1f}M" if rate >= 1e6 else f"{rate:,.0f}"
             self.update(f"Training: {progress.fraction:.0%} of {progress.games_total:,} games, {rate_text} a second, "
