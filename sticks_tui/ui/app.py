@@ -284,6 +284,10 @@ class SticksApp(App):
             while len(self.screen_stack) > 2:
                 self.pop_screen()
 
+        busy = [why for screen in self.screen_stack if (why := getattr(screen, "cannot_leave_now", lambda: None)())]
+        if busy:  # a screen's own short training run would be thrown away with it
+            self.notify(busy[0], severity="warning")
+            return
         if len(self.screen_stack) > 2:
             self.confirm_leaving_games(go)
 

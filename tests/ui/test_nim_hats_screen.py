@@ -11,7 +11,7 @@ from sticks_tui.store import Store
 from sticks_tui.ui.screens.nim import NimGameScreen
 from sticks_tui.ui.session import MatchSetup, nim_brain_name
 from sticks_tui.ui.widgets.nim_hats import NimHats
-from tests.ui.ui_helpers import MessageLog, wait_until
+from ui_helpers import MessageLog, wait_until
 
 NAME = nim_brain_name()
 AI = "Nim Learning AI"
@@ -223,3 +223,42 @@ async def test_on_a_wide_screen_every_draw_of_the_game_and_its_lesson_is_listed(
     async with narrow.run_test(size=(80, 24)) as pilot:
         screen = await open_nim(pilot, piles=(1, 1, 1), first="p2")
         assert not screen.query_one("#nim-lessons").display  # no room: the log tells the same story
+
+
+async def test_no_way_out_of_the_nim_screen_throws_its_training_away(make_app, monkeypatch):
+    """Esc and the palette's New game both wait while the Nim AI trains (the run belongs to the screen)."""
+    import threading
+
+    from sticks_tui.ui.screens import nim as nim_module
+
+    release = threading.Event()
+    real = nim_module.nim_run
+
+    def held(*args, **kwargs):
+        run = real(*args, **kwargs)
+
+        def wrapped(progress, cancel):
+            while not release.wait(0.02) and not cancel():
+                pass
+            return run(progress, cancel)
+
+        return wrapped
+
+    monkeypatch.setattr(nim_module, "nim_run", held)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_nim(pilot)
+        await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
+        screen.action_train_nim()
+        assert screen.cannot_leave_now()
+        await pilot.press("escape")
+        app.action_new_game()  # what the palette's New game does
+        await pilot.pause()
+        assert app.screen is screen
+        release.set()
+        await wait_until(pilot, lambda: screen.cannot_leave_now() is None, timeout=60, what="the end of training")
+        app.action_new_game()
+        await pilot.pause()
+        assert app.screen is not screen

@@ -251,10 +251,17 @@ class NimGameScreen(GameScreenBase):
             return self.setup.opponent == "learning"
         return True
 
-    def action_back(self) -> None:
+    def cannot_leave_now(self) -> str | None:
+        """Why this screen must not be left now (Esc, or the palette's New game), or None."""
         if self._nim_job is not None and self._nim_job.running:
             # the run belongs to this screen: leaving would throw away what it learns
-            self.notify("The Nim AI is training (a few seconds): leave when it has finished.", severity="warning")
+            return "The Nim AI is training (a few seconds): leave when it has finished."
+        return None
+
+    def action_back(self) -> None:
+        why = self.cannot_leave_now()
+        if why:
+            self.notify(why, severity="warning")
             return
         super().action_back()
 
