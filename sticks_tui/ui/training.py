@@ -52,6 +52,27 @@ def yield_core() -> bool:
     return True
 
 
+_heap_settled = False
+
+
+def settle_heap() -> None:
+    """Once per process, when the first run has loaded its kernel: collect, then freeze what is alive.
+
+    numba and llvmlite leave ~80,000 long-lived objects behind when they load, after the app froze
+    its start-up heap (`ui.app._freeze_heap`); every full garbage collection then walked them, holding
+    the GIL 40-90 ms on the UI thread about once a second during a run (measured with gc.callbacks in
+    bench_keypress.py), and a key press that fell in one waited for it. Frozen, they are no longer walked.
+    """
+    global _heap_settled
+    if _heap_settled:
+        return
+    _heap_settled = True
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def _policy_restorer() -> Callable[[], None]:
     """A function that puts the calling thread's scheduling policy back as it is now (Linux)."""
     getter = getattr(os, "sched_getscheduler", None)
@@ -122,6 +143,7 @@ def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool =
 
     def _work() -> Any:
         def progress(snapshot: Any) -> None:
+            settle_heap()  # the first report comes once the trainer has loaded its kernel
             node.post_message(TrainingProgressMsg(purpose, snapshot))
 
         try:
