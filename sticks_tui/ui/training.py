@@ -52,6 +52,53 @@ def yield_core() -> bool:
     return True
 
 
+_heap_settled = False
+_gc_held = False
+
+
+def hold_gc() -> None:
+    """Before the first run loads its kernel: no garbage collection until `settle_heap`.
+
+    Importing numba and llvmlite makes ~80,000 long-lived objects; collections during the import
+    walked them all (a full one took ~90 ms with the GIL held, a key press waiting behind it)."""
+    global _gc_held
+    import gc
+
+    if not _heap_settled and not _gc_held and gc.isenabled():
+        _gc_held = True
+        gc.disable()
+
+
+def settle_heap() -> None:
+    """Once per process, when the first run has loaded its kernel: freeze what is alive.
+
+    numba and llvmlite leave ~80,000 long-lived objects behind when they load, after the app froze
+    its start-up heap (`ui.app._freeze_heap`); every full garbage collection then walked them, holding
+    the GIL 40-90 ms on the UI thread about once a second during a run (measured with gc.callbacks in
+    bench_keypress.py), and a key press that fell in one waited for it. Frozen, they are no longer
+    walked. Only the young generations are collected first (a full collection is the stall we avoid).
+    """
+    global _heap_settled, _gc_held
+    if _heap_settled:
+        return
+    _heap_settled = True
+    import gc
+
+    gc.collect(1)
+    gc.freeze()
+    release_gc()
+
+
+def release_gc() -> None:
+    """Let the garbage collector run again (after `hold_gc`)."""
+    global _gc_held
+    if _gc_held:
+        _gc_held = False
+        import gc
+
+        gc.enable()
+
+
 def _policy_restorer() -> Callable[[], None]:
     """A function that puts the calling thread's scheduling policy back as it is now (Linux)."""
     getter = getattr(os, "sched_getscheduler", None)
@@ -115,13 +162,16 @@ def start_training_worker(node: DOMNode, purpose: str, run: Run, *, idle: bool =
         restore = _policy_restorer()  # worker threads are pooled: leave the thread as it was found
         if idle:
             yield_core()
+        hold_gc()
         try:
             return _work()
         finally:
+            release_gc()  # a run that failed before its first report
             restore()
 
     def _work() -> Any:
         def progress(snapshot: Any) -> None:
+            settle_heap()  # the first report comes once the trainer has loaded its kernel
             node.post_message(TrainingProgressMsg(purpose, snapshot))
 
         try:

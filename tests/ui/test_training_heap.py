@@ -1,0 +1,77 @@
+"""The garbage collector around the first training run (key presses during a run, issue 9 item 8).
+
+The first run loads numba (~80,000 long-lived objects). Until its first progress report the
+collector is held (its full collections over the import held the GIL ~90 ms); at that report the
+heap is frozen, so later full collections no longer walk numba, and the collector runs again. It
+must run again whatever happens to the run.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from sticks_tui.ui import training
+from sticks_tui.ui.training import start_training_worker
+from ui_helpers import wait_until
+
+
+@pytest.fixture
+def first_run(monkeypatch):
+    """As if no run had loaded its kernel yet in this process; the collector as it was afterwards."""
+    monkeypatch.setattr(training, "_heap_settled", False)
+    monkeypatch.setattr(training, "_gc_held", False)
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    gc.unfreeze()
+    (gc.enable if was else gc.disable)()
+
+
+async def test_collector_held_until_the_first_report_then_heap_frozen(make_app, first_run):
+    seen = {}
+
+    def run(progress, cancel):
+        seen["before report"] = gc.isenabled()
+        frozen = gc.get_freeze_count()
+        progress(object())  # a snapshot; the app ignores progress of a purpose it does not know
+        seen["after report"] = gc.isenabled()
+        seen["frozen more"] = gc.get_freeze_count() > frozen
+        progress(object())
+        return 42
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        gc.unfreeze()
+        job = start_training_worker(app, "heap-test", run, idle=False)
+        assert await job.wait() == 42
+        await wait_until(pilot, lambda: not job.running, what="the run to end")
+    assert seen == {"before report": False, "after report": True, "frozen more": True}
+    assert gc.isenabled()
+    assert training._heap_settled
+
+
+async def test_collector_runs_again_after_a_run_that_fails_before_reporting(make_app, first_run):
+    def run(progress, cancel):
+        assert not gc.isenabled()
+        raise RuntimeError("the kernel could not load")
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        job = start_training_worker(app, "heap-test", run, idle=False)
+        assert await job.wait() is None
+        await wait_until(pilot, lambda: not job.running, what="the run to end")
+    assert gc.isenabled()
+    assert not training._heap_settled  # the next run holds the collector again and settles the heap
+
+
+def test_later_runs_leave_the_collector_alone(first_run):
+    training.settle_heap()
+    gc.disable()  # someone else's choice
+    training.hold_gc()
+    training.release_gc()
+    assert not gc.isenabled()
+    gc.enable()
+    training.hold_gc()
+    assert gc.isenabled()
