@@ -461,25 +461,24 @@ class SticksApp(App):
         self.push_screen(ConfirmDialog(_sentence(busy) + " Quit anyway?", yes="Quit", default_yes=True,
                                        purpose="quit"), answered)
 
-    async def quit_now(self) -> None:
-        """Quit; a training run still going is stopped first and what it learned is kept (like Cancel)."""
+    async def _keep_running_training(self) -> None:
+        """Stop a training run still going and keep what it learned (as Cancel does)."""
         job = self._training_job
         if job is not None and self.training_running:
             job.cancel()
             result = await job.wait()
             if result is not None:
                 self._training_finished(result)
+
+    async def quit_now(self) -> None:
+        """Quit; a training run still going is stopped first and what it learned is kept."""
+        await self._keep_running_training()
         self.exit()
 
     async def _on_exit_app(self) -> None:
         """Every way out (the web driver's SIGTERM when `sticks-tui serve` stops, too) keeps what a
         training run still going has learned, as Cancel would."""
-        job = self._training_job
-        if job is not None and self.training_running:
-            job.cancel()
-            result = await job.wait()
-            if result is not None:
-                self._training_finished(result)
+        await self._keep_running_training()
         await super()._on_exit_app()
 
     def on_unmount(self) -> None:

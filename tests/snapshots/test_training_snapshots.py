@@ -7,9 +7,6 @@ Regenerate with `pytest tests/snapshots/test_training_snapshots.py --snapshot-up
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import pytest
 from textual.widgets import Checkbox, Input
 
@@ -21,6 +18,7 @@ from sticks_tui.ui.app import SticksApp
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from sticks_tui.ui.training import TrainingJob
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
+from test_snapshots import settle
 
 SIZE = (80, 24)
 
@@ -32,14 +30,6 @@ def data_dir(tmp_path):
 
 def make_app(data_dir) -> SticksApp:
     return SticksApp(data_dir=data_dir, seed=11, ai_delay=0)
-
-
-async def settle(pilot, condition, what: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
-    await pilot.pause()
 
 
 async def open_dialog(pilot) -> TrainDialog:
