@@ -53,57 +53,20 @@ class BatchRun:
     cancelled: bool
 
 
-def play_in_batches(total: int, play: Callable[[int, int], int],
-                    report: Callable[[int, float, bool, bool], None],
-                    cancel: threading.Event | Callable[[], bool] | None = None,
-                    checkpoint: Callable[[int], None] | None = None) -> BatchRun:
-    """Call `play(n, done)` (which plays n games, numbered from `done`, and returns n) until `total`.
-
-    `report(done, seconds, finished, cancelled)` is called at the start, at most every
-    PROGRESS_INTERVAL seconds between batches, and once at the end. `checkpoint(done)`, if given,
-    is called exactly when `done` reaches each of `checkpoints(total)` (batches are cut there),
-    before any report at that count (its time counts in `seconds`, like the games').
-    """
-    is_cancelled = cancel_check(cancel)
-    stops = checkpoints(total) if checkpoint is not None else []
-    next_stop = 0
-    start = time.perf_counter()
-    done = 0
-    batch = 64
-    last_report = -1.0
-    cancelled = False
-    report(0, 0.0, False, False)
-    while done < total:
-        if is_cancelled():
-            cancelled = True
-            break
-        limit = total - done
-        if next_stop < len(stops):
-            limit = min(limit, stops[next_stop] - done)
-        t0 = time.perf_counter()
-        done += play(min(batch, limit), done)
-        batch = next_batch(batch, time.perf_counter() - t0)
-        if next_stop < len(stops) and done == stops[next_stop]:
-            checkpoint(done)
-            next_stop += 1
-        now = time.perf_counter()
-        if now - last_report >= PROGRESS_INTERVAL and done < total:
-            last_report = now
-            report(done, now - start, False, False)
-    seconds = time.perf_counter() - start
-    report(done, seconds, True, cancelled)
-    return BatchRun(done, seconds, cancelled)
-
-
 def play_controlled(total: int, play: Callable[[int, int], int], play_story: Callable[[int], object],
                     report: Callable[..., None], control, checkpoint: Callable[[int], None] | None = None) -> BatchRun:
-    """`play_in_batches`, steered by a `learn.control.TrainingControl` as it goes.
+    """Play `total` games, steered by a `learn.control.TrainingControl` as it goes.
 
-    While the control says full speed, games go in batches exactly as in `play_in_batches` (the
-    control is read between batches only). Otherwise one game at a time: `play_story(done)` plays
-    game number `done` and returns its story, and each such game is reported at once with it
-    (`report(done, seconds, finished, cancelled, story)`), so a watcher sees every game.
-    Checkpoints fall on the same game counts either way.
+    While the control says full speed (always, for a run nobody steers), `play(n, done)` plays n
+    games numbered from `done` and returns n, in batches of 5-20 ms; the control is read between
+    batches only. Otherwise one game at a time: `play_story(done)` plays game number `done` and
+    returns its story, and each such game is reported at once with it, so a watcher sees every game.
+
+    `report(done, seconds, finished, cancelled, story=None)` is called at the start, at most every
+    PROGRESS_INTERVAL seconds between batches (and after every game told), and once at the end.
+    `checkpoint(done)`, if given, is called exactly when `done` reaches each of `checkpoints(total)`
+    (batches are cut there), before any report at that count; checkpoints fall on the same game
+    counts at any pace.
     """
     stops = checkpoints(total) if checkpoint is not None else []
     next_stop = 0

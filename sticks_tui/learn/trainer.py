@@ -22,7 +22,7 @@ from sticks_tui.engine.protocol import GameRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import CurvePoint, CurveScorer
-from sticks_tui.learn.batches import cancel_check, play_controlled, play_in_batches
+from sticks_tui.learn.batches import cancel_check, play_controlled
 from sticks_tui.learn.control import GameStory, TrainingControl, check_pace
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
@@ -169,14 +169,11 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
                                   agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve),
                                   story=told))
 
-    control = cancel if isinstance(cancel, TrainingControl) else None
-    if control is None and config.pace is not None:
-        control = TrainingControl(config.pace, cancelled_when=cancel_check(cancel))
-    if control is None:  # the plain run: batches, as fast as ever
-        batches = play_in_batches(config.games, run.play, report, cancel, checkpoint if scorer is not None else None)
-    else:
-        batches = play_controlled(config.games, run.play, run.play_story, report, control,
-                                  checkpoint if scorer is not None else None)
+    # a run nobody steers gets a control of its own: at its pace (full speed unless asked), with `cancel`
+    control = cancel if isinstance(cancel, TrainingControl) else \
+        TrainingControl(config.pace, cancelled_when=cancel_check(cancel))
+    batches = play_controlled(config.games, run.play, run.play_story, report, control,
+                              checkpoint if scorer is not None else None)
     if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
         checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
