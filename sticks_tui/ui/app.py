@@ -368,27 +368,35 @@ class SticksApp(App):
         brain.counts[:] = merge_net_change(brain.counts, self.session.training.start_counts,
                                            result.brain.counts, brain.rule)
 
-    def _apply_training(self, result) -> bool:
+    def _keep_training(self, result) -> None:
         """Merge the run's net change onto the brain as stored (with what any copy's games taught it
-        meanwhile), its games and its curve, in one transaction; then play with that brain. False
-        if the store could not (the caller merges in memory and saves the brain whole instead)."""
+        meanwhile), its games and its curve, in one transaction, and play on with that brain. If the
+        store cannot, merge in memory and save the brain whole. Fresh hats standing in for a stored
+        brain that could not be used are merged in memory only: that brain is never written over."""
         from sticks_tui.store import StoreError
 
         session = self.session
+        if session.brain_kept:
+            try:
+                stored = session.store.apply_training(session.brain_name, session.training.start_counts,
+                                                      result.brain.counts, games_trained=result.games_played,
+                                                      curve=result.curve)
+            except (StoreError, ValueError):
+                pass  # below: in memory, then saved whole
+            else:
+                if stored.counts.shape == session.brain.counts.shape:
+                    self.adopt_stored_brain(stored)
+                else:
+                    self._merge_training(result)
+                return
+        self._merge_training(result)
         if not session.brain_kept:
-            self._merge_training(result)  # fresh hats that are never saved: the stored brain is left alone
-            return True
+            return
+        self.save_brain(games_trained=result.games_played)
         try:
-            stored = session.store.apply_training(session.brain_name, session.training.start_counts,
-                                                  result.brain.counts, games_trained=result.games_played,
-                                                  curve=result.curve)
-        except (StoreError, ValueError):
-            return False
-        if stored is None or stored.counts.shape != session.brain.counts.shape:
-            self._merge_training(result)
-            return True
-        self.adopt_stored_brain(stored)
-        return True
+            session.store.save_training_curve(session.brain_name, result.curve)
+        except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
+            self.notify(f"The learning curve was not saved: {exc}", severity="warning")
 
     def _training_finished(self, result) -> None:
         state = self.session.training
@@ -396,13 +404,7 @@ class SticksApp(App):
             return
         state.running = False
         state.last_result = result
-        if not self._apply_training(result):
-            self._merge_training(result)
-            self.save_brain(games_trained=result.games_played)
-            try:
-                self.session.store.save_training_curve(self.session.brain_name, result.curve)
-            except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
-                self.notify(f"The learning curve was not saved: {exc}", severity="warning")
+        self._keep_training(result)
         from sticks_tui.learn.analysis import quick_scores
 
         agreement, _ = quick_scores(self.session.brain.counts)
