@@ -39,6 +39,12 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
     return f"{name} takes {take} {sticks_word(take)}, {remaining}."
 
 
+def move_line(name: str, take: int, before: int, after: int, draw: tuple | None = None) -> str:
+    """A move in the log (game screen and replay): the ball drawn, if any ((hat, ball)), then the move."""
+    sentence = move_sentence(name, take, before, after)
+    return sentence if draw is None else f"{name} draws ball {draw[1]} from hat {draw[0]}. {sentence}"
+
+
 class GameScreen(GameScreenBase):
     BINDINGS = [
         Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1"),
@@ -249,11 +255,9 @@ class GameScreen(GameScreenBase):
 
     def on_move_made_msg(self, message: MoveMadeMsg) -> None:
         event = message.event
-        sentence = move_sentence(event.name, event.take, event.heap_before, event.heap_after)
         draw = self._pending_draw.pop(event.player, None)
-        if draw is not None:
-            sentence = f"{event.name} draws ball {draw.ball} from hat {draw.hat}. " + sentence
-        self.query_one("#log", MoveLog).write(sentence)
+        self.query_one("#log", MoveLog).write(move_line(event.name, event.take, event.heap_before, event.heap_after,
+                                                        None if draw is None else (draw.hat, draw.ball)))
         sticks = self.query_one(SticksView)
         sticks.show(event.heap_after, event.take)
         self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))

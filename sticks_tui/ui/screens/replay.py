@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Static
 
 from sticks_tui.engine.rules import sticks_word
+from sticks_tui.ui.screens.game import move_line
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
@@ -30,13 +31,6 @@ NOTE_TRAINED = ("The trained AI's hats lived for that session only and were not 
                 "the moves replay, the hats do not.")
 NOTE_NO_HATS = ("This game was kept before sticks-tui stored the whole hats: the balls drawn and what "
                 "changed are shown, but not the hats as they were.")
-
-
-def move_sentence(name: str, take: int, before: int, after: int) -> str:
-    """The seeds' words: "Jamie takes 3 sticks, there are 17 sticks remaining." (as on the game screen)."""
-    from sticks_tui.ui.screens.game import move_sentence as sentence
-
-    return sentence(name, take, before, after)
 
 
 @dataclass(frozen=True)
@@ -108,10 +102,8 @@ def build_replay(game) -> Replay:
     for i, take in enumerate(game.moves):
         mover = names[(first + i) % 2]
         after_heap = heap - int(take)
-        sentence = move_sentence(mover, int(take), heap, after_heap)
         draw = drawn.get(i)
-        if draw is not None:
-            sentence = f"{mover} draws ball {draw[1]} from hat {draw[0]}. " + sentence
+        sentence = move_line(mover, int(take), heap, after_heap, draw)
         headline = f"Move {i + 1} of {len(game.moves)}: {mover} takes {take}"
         headline += f" (ball {draw[1]} from hat {draw[0]})." if draw is not None else "."
         steps.append(Step(after_heap, int(take), sentence, headline, draw, frozenset(seen)))

@@ -8,6 +8,8 @@ tells each game's story in a short log, in the seeds' words, and marks the game'
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from textual import on
 from textual.app import ComposeResult
@@ -240,14 +242,13 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
-        config = TrainingConfig(sticks=heap, games=games, protocol=protocol, seed=session.child_seed(),
-                                rule=rule, pace=pace)
-        return config, reset
+        config = TrainingConfig(sticks=heap, games=games, protocol=protocol, rule=rule, pace=pace)
+        return config, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
     def _describe(self) -> None:
         effect = self.query_one("#train-effect", Static)
         try:
-            config, reset = self._peek()
+            config, reset = self.read_form()
         except FormError:
             effect.update("What the run will do is told here when every field holds a good value.")
             return
@@ -260,14 +261,6 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         else:
             effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(config.rule, fresh=False)
                           + " " + run)
-
-    def _peek(self) -> tuple[TrainingConfig, bool]:
-        rng = self.app.session.rng
-        state = rng.getstate()  # describing the form must not use up the session's seeds
-        try:
-            return self.read_form()
-        finally:
-            rng.setstate(state)
 
     @on(Input.Changed)
     @on(Select.Changed)
@@ -291,7 +284,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
             return
         if reset and not self._reset_brain(config.rule):
             return
-        self.dismiss(config)
+        self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
     def _show_error(self, message: str) -> None:
         error = self.query_one("#train-error", Static)
@@ -309,8 +302,8 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         store = app.session.store
         try:
             store.reset_brain(name)
-            if store.load_brain(name).rule != rule:  # a new rule: fresh hats learning by it, from now
-                stored = store.load_brain(name)
+            stored = store.load_brain(name)
+            if stored.rule != rule:  # a new rule: fresh hats learning by it, from now
                 store.save_brain(name, Hats(stored.size, stored.max_take, rule), replace=True)
         except (StoreError, ValueError) as exc:
             self._show_error(f"The brain was not reset: {exc} Nothing was started.")
