@@ -227,14 +227,6 @@ class SticksApp(App):
             return
         session.brain, session.brain_name, session.brain_kept = hats, name, True
 
-    def adopt_stored_brain(self, stored) -> None:
-        """Play on with the brain as stored (what every copy's games taught it), in place: players and
-        screens holding `session.brain` see it at once."""
-        brain = self.session.brain
-        if stored is not None and getattr(stored, "counts", None) is not None \
-                and stored.counts.shape == brain.counts.shape:
-            brain.counts[:] = stored.counts
-
     def save_brain(self, games_trained: int = 0) -> None:
         from sticks_tui.store import StoreError
 
@@ -385,7 +377,7 @@ class SticksApp(App):
                 pass  # below: in memory, then saved whole
             else:
                 if stored.counts.shape == session.brain.counts.shape:
-                    self.adopt_stored_brain(stored)
+                    session.brain.counts[:] = stored.counts  # in place: the players hold these hats
                 else:
                     self._merge_training(result)
                 return

@@ -140,19 +140,28 @@ class GameScreenBase(Screen):
         without it. Returns whether the lesson was kept (if not, the caller saves the brain whole)."""
         from sticks_tui.store import StoreError
 
-        fields = dict(game=game, start=start, opponent=self.setup.opponent,
-                      players=(self.players[0].name, self.players[1].name), moves=moves, loser=loser,
-                      ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
+        fields = self.game_fields(game=game, start=start, moves=moves, loser=loser)
         if brain is not None:
             fields["brain"] = brain
         if learning:
             try:
-                recorded = self.session.store.record_game(**fields, learning=learning)
-                for seat in learning:  # the brain as stored: what every copy's games taught it
-                    if learning[seat][0] == self.session.brain_name:
-                        self.app.adopt_stored_brain(recorded.brains.get(seat))
+                self.play_on_with_stored(self.session.store.record_game(**fields, learning=learning))
                 return True
             except (StoreError, ValueError):
                 pass  # kept below without the lesson (the app says so if even that fails)
         self.app.record_game(**fields)
         return False
+
+    def game_fields(self, *, game: str, start: str, moves: list, loser: int) -> dict:
+        """What `Store.record_game` needs to know of this finished game."""
+        return dict(game=game, start=start, opponent=self.setup.opponent,
+                    players=(self.players[0].name, self.players[1].name), moves=moves, loser=loser,
+                    ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
+
+    def play_on_with_stored(self, recorded) -> None:
+        """Each seat the game taught plays on with its brain as stored (what every copy's games taught
+        it), in place: whoever holds those hats sees them at once."""
+        for seat, stored in recorded.brains.items():
+            hats = getattr(self.players[seat], "hats", None)
+            if hats is not None and stored.counts.shape == hats.counts.shape:
+                hats.counts[:] = stored.counts

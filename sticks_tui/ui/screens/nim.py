@@ -378,10 +378,8 @@ class NimGameScreen(GameScreenBase):
 
         session = self.session
         state = self.game.state
-        fields = dict(game="nim", start=",".join(map(str, state.start_piles)), opponent=self.setup.opponent,
-                      players=(self.players[0].name, self.players[1].name),
-                      moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=loser,
-                      ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human])
+        fields = self.game_fields(game="nim", start=",".join(map(str, state.start_piles)),
+                                  moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=loser)
         learner, name = self.learner, session.nim_stored_as
         if learner is not None and name is not None:
             drawn = [(t.piles_before, t.move) for t in state.history if t.player == learner.seat]
@@ -391,8 +389,7 @@ class NimGameScreen(GameScreenBase):
         except (StoreError, ValueError) as exc:  # the AI still learned from this game, in memory
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
             return
-        if learner is not None and learner.seat in recorded.brains:
-            learner.hats.counts[:] = recorded.brains[learner.seat].counts
+        self.play_on_with_stored(recorded)
 
     # -- the learning AI for Nim ----------------------------------------------------------------
     def action_train_nim(self) -> None:
