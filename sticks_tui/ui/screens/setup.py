@@ -89,30 +89,22 @@ class SetupScreen(Screen):
         self.sub_title = "set up a game"
         self.query_one("#piles-row").display = False
         self._loading = True  # what the screen opens with is not a change to save
-        last = self.app.session.last_setup
-        if last is None:
-            last = self._saved_setup()
-        if last is not None and last.game == "nim":
+        last = self.app.session.last_setup or self._saved_setup()
+        nim = last.game == "nim"
+        if nim:
             self.query_one("#game", Select).value = "nim"
             for i, n in enumerate(last.piles):
                 self.query_one(f"#pile-{i}", Input).value = str(n)
             self._game_changed()
-            self.query_one("#opponent", Select).value = last.opponent
-            self.query_one("#speed", Select).value = last.speed
-            self.query_one("#heap", Input).value = str(last.heap)
-        elif last is not None:
-            self.query_one("#heap", Input).value = str(last.heap)
-            self.query_one("#opponent", Select).value = last.opponent
-            self.query_one("#name1", Input).value = last.name1
+        self.query_one("#heap", Input).value = str(last.heap)
+        self.query_one("#opponent", Select).value = last.opponent
+        self.query_one("#name1", Input).value = last.name1
+        if not nim or last.opponent == "friend":  # against a Nim AI, seat 2 has the AI's name
             self.query_one("#name2", Input).value = last.name2
-            self.query_one("#first", Select).value = last.first
+        self.query_one("#first", Select).value = last.first
+        if not nim:
             self.query_one("#watch", Switch).value = last.watch
-            self.query_one("#speed", Select).value = last.speed
-        if last.game == "nim":
-            self.query_one("#name1", Input).value = last.name1
-            self.query_one("#first", Select).value = last.first
-            if last.opponent == "friend":
-                self.query_one("#name2", Input).value = last.name2
+        self.query_one("#speed", Select).value = last.speed
         self._sync_names()
         self._sync_first()
         self.call_after_refresh(self._loaded)
