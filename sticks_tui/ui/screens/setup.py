@@ -26,6 +26,14 @@ NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoe
              "coin wins.")
 
 
+def reserved_names() -> set[str]:
+    """The AIs' names in the records (casefolded): no person may take one, and none is kept as a person's."""
+    from sticks_tui.ui.screens.nim import NIM_AI_NAMES
+
+    return ({n.casefold() for n in (*AI_NAMES.values(), *NIM_AI_NAMES.values())}
+            | {f"{n} 2".casefold() for n in AI_NAMES.values()})
+
+
 class SetupScreen(Screen):
     """Sensible defaults: Enter in the heap box starts a game against the learning AI at once."""
 
@@ -166,7 +174,7 @@ class SetupScreen(Screen):
     def _names_changed(self, event: Input.Changed) -> None:
         self._sync_first()
         name = event.value.strip()
-        if event.input.disabled or not name or len(name) > NAME_LIMIT or name in ("Learning AI",):
+        if event.input.disabled or not name or len(name) > NAME_LIMIT or name.casefold() in reserved_names():
             return  # an AI's name (filled in by the screen) or a half-typed one: not a person's name to keep
         if event.input.id == "name2" and self.query_one("#opponent", Select).value != "friend":
             return
@@ -304,10 +312,7 @@ class SetupScreen(Screen):
             error.update("The two players need different names.")
             self.query_one("#name1", Input).focus()
             return None
-        from sticks_tui.ui.screens.nim import NIM_AI_NAMES
-
-        reserved = {n.casefold() for n in (*AI_NAMES.values(), *NIM_AI_NAMES.values())}
-        reserved |= {f"{n} 2".casefold() for n in AI_NAMES.values()}
+        reserved = reserved_names()
         humans = ([] if watch else [("#name1", name1)]) + ([("#name2", name2)] if opponent == "friend" else [])
         for selector, name in humans:
             if name.casefold() in reserved:
