@@ -272,16 +272,20 @@ def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
+async def start_nim_with_a_friend(pilot) -> None:
+    from textual.widgets import Select
+
+    await no_blink(pilot)
+    pilot.app.screen.query_one("#game", Select).value = "nim"
+    await pilot.pause()
+    pilot.app.screen.query_one("#opponent", Select).value = "friend"
+    await pilot.pause()
+    await pilot.click("#start")
+
+
 def test_nim_game_screen(snap_compare, data_dir):
     async def run_before(pilot):
-        from textual.widgets import Select
-
-        await no_blink(pilot)
-        pilot.app.screen.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        pilot.app.screen.query_one("#opponent", Select).value = "friend"
-        await pilot.pause()
-        await pilot.click("#start")
+        await start_nim_with_a_friend(pilot)
         await pilot.pause()
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
@@ -289,14 +293,7 @@ def test_nim_game_screen(snap_compare, data_dir):
 
 def test_nim_table_screen(snap_compare, data_dir):
     async def run_before(pilot):
-        from textual.widgets import Select
-
-        await no_blink(pilot)
-        pilot.app.screen.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        pilot.app.screen.query_one("#opponent", Select).value = "friend"
-        await pilot.pause()
-        await pilot.click("#start")
+        await start_nim_with_a_friend(pilot)
         await pilot.press("u")
         await pilot.pause()
         await no_blink(pilot)
