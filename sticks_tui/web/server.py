@@ -11,16 +11,21 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
   own page loads one from a font service). A Content-Security-Policy tells the browser to load
   nothing from anywhere else.
 - At most `max_sessions` app processes at once; a tab past that gets a page saying the class is full.
-- A closed tab ends its app process. Stopping the server (Ctrl+C, SIGTERM, SIGHUP) asks every app
-  to quit as a student does (Ctrl+Q: the app saves after each game, and a training run still going
-  is stopped and kept), then as textual-serve does, and waits for them; SIGTERM and SIGKILL only
-  for an app that hangs.
+- The server reads every app's output for as long as the app runs, whether or not its tab is still
+  there: an app whose output nobody reads blocks on its next write and hangs (with its training run
+  and its seat). Keys go to an app's input without waiting; an app that does not read them loses
+  the excess, never the server its time.
+- A closed tab, and stopping the server (Ctrl+C, SIGTERM, SIGHUP), ask the app to quit as a student
+  does (Ctrl+Q: the app saves after each game, and a training run still going is stopped and kept),
+  then as textual-serve does; SIGTERM and SIGKILL only for an app that hangs. Every wait is
+  bounded: the seat is free within seconds, and the server stops within STOP_DEADLINE seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import socket
@@ -54,9 +59,18 @@ CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).p
 #: server asks Textual to exit after KEY_GRACE seconds.
 QUIT_KEY = b"\x11"
 KEY_GRACE = 3.0
-#: How long an app gets to quit after that, then after SIGTERM, before it is killed.
-QUIT_GRACE = 10.0
-TERM_GRACE = 5.0
+#: How long an app gets to quit after that, then after SIGTERM, then after SIGKILL. With KEY_GRACE
+#: the longest a stop can take is under STOP_DEADLINE, which Ctrl+C never waits past.
+QUIT_GRACE = 3.0
+TERM_GRACE = 2.0
+KILL_GRACE = 2.0
+STOP_DEADLINE = 11.0
+#: A tab that takes this long to accept one frame of the screen is treated as gone.
+SEND_TIMEOUT = 20.0
+#: Input (keys, sizes) waiting for an app that is not reading it; beyond this it is dropped.
+MAX_PENDING_INPUT = 256 * 1024
+#: Longest path the server answers (anything longer is refused before routing).
+MAX_PATH = 2048
 
 #: Terminal sizes a browser may ask for (cells); anything else is clamped into this range.
 MIN_COLS, MAX_COLS = 20, 400
@@ -65,6 +79,8 @@ MAX_MESSAGE = 64 * 1024  # bytes in one websocket message; keys and sizes are ti
 
 #: Names that mean this computer only; a server bound to one of them answers only to these names.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: Addresses that mean every interface of this computer.
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
 
 #: The websocket close code and reason for a tab refused because the class is full.
 FULL_CLOSE_CODE = 4001
