@@ -33,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import jinja2
 import textual_serve
@@ -67,8 +67,13 @@ KILL_GRACE = 2.0
 STOP_DEADLINE = 11.0
 #: A tab that takes this long to accept one frame of the screen is treated as gone.
 SEND_TIMEOUT = 20.0
+#: Keys (bytes) a tab may send at once, and per second after that; what is past it is dropped.
+KEY_BUDGET = 8 * 1024
+KEYS_PER_SECOND = 4 * 1024
 #: Input (keys, sizes) waiting for an app that is not reading it; beyond this it is dropped.
 MAX_PENDING_INPUT = 256 * 1024
+#: Most of an app's error output kept to show the teacher.
+MAX_STDERR = 64 * 1024
 #: Longest path the server answers (anything longer is refused before routing).
 MAX_PATH = 2048
 
@@ -115,18 +120,32 @@ def patched_client() -> tuple[bytes, bool]:
 
 
 class Session(AppService):
-    """One tab's app process, started without a shell and stopped gently."""
+    """One tab's app process, started without a shell, always read, and stopped gently but surely."""
 
-    def __init__(self, command: list[str], *, on_exit: Callable[[Session], None], **kwargs: Any) -> None:
-        super().__init__(" ".join(command), **kwargs)
+    def __init__(self, command: list[str], *, on_exit: Callable[[Session], None],
+                 on_tab_lost: Callable[[], None] | None = None,
+                 write_bytes: Callable[[bytes], Awaitable[None]],
+                 write_str: Callable[[str], Awaitable[None]],
+                 close: Callable[[], Awaitable[None]], **kwargs: Any) -> None:
+        # Everything sent to the tab goes through _to_tab: it never raises and never waits past
+        # SEND_TIMEOUT, so the loop reading the app's output never stops because of the tab.
+        super().__init__(" ".join(command), write_bytes=self._guarded(write_bytes),
+                         write_str=self._guarded(write_str), close=self._guarded(close), **kwargs)
         self.argv = command
         self.on_exit = on_exit
+        self.on_tab_lost = on_tab_lost
+        self.tab_gone = False
         self.started = time.monotonic()
+        self._key_budget, self._key_budget_at = float(KEY_BUDGET), self.started
         self._stopping: asyncio.Task[None] | None = None
 
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode if self._process is not None else None
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         # textual-serve's environment (TEXTUAL_DRIVER = the web driver, colours, size), plus our pid
@@ -150,18 +169,120 @@ class Session(AppService):
         self._stdin = process.stdin
         return process
 
-    async def run(self) -> None:
-        try:
-            await super().run()
-        finally:
-            # the app ended (quit in the browser, or crashed): close the tab's connection
+    # -- to the tab ----------------------------------------------------------------------------
+    def _guarded(self, send: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[None]]:
+        async def to_tab(*args: Any) -> None:
+            if self.tab_gone:
+                return  # the app's output is still read, and dropped
             try:
-                await self.remote_close()
-            except Exception:  # noqa: BLE001 - the socket may be gone already
-                pass
+                await asyncio.wait_for(send(*args), SEND_TIMEOUT)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - closed, reset or too slow: the tab is gone
+                self._lose_tab()
+        return to_tab
 
+    def _lose_tab(self) -> None:
+        if not self.tab_gone:
+            self.tab_gone = True
+            if self.on_tab_lost is not None:
+                self.on_tab_lost()
+
+    # -- to the app ----------------------------------------------------------------------------
+    def _to_app(self, packet: bytes, *, always: bool = False) -> bool:
+        """Queue a packet for the app's input without waiting for the app to read it. Past
+        MAX_PENDING_INPUT unread bytes, input is dropped (never a quit request: `always`)."""
+        stdin = self._stdin
+        if stdin is None or stdin.is_closing():
+            return False
+        if not always and stdin.transport.get_write_buffer_size() + len(packet) > MAX_PENDING_INPUT:
+            return False
+        try:
+            stdin.write(packet)
+        except (RuntimeError, OSError):
+            return False
+        return True
+
+    async def send_bytes(self, data: bytes) -> bool:
+        return self._to_app(self.encode_packet(b"D", data))
+
+    def send_keys(self, text: str) -> bool:
+        """Keys from the tab, within the tab's budget: a person types, pastes and moves the mouse in
+        far fewer than KEY_BUDGET bytes at once. A message past what is left of the budget is
+        dropped whole (a cut escape sequence would be misread): one message of 60,000 keys would
+        keep the app busy for minutes, unable to quit."""
+        data = text.encode("utf-8", "replace")
+        now = time.monotonic()
+        self._key_budget = min(KEY_BUDGET, self._key_budget + (now - self._key_budget_at) * KEYS_PER_SECOND)
+        self._key_budget_at = now
+        if len(data) > self._key_budget:
+            return False
+        self._key_budget -= len(data)
+        return self._to_app(self.encode_packet(b"D", data))
+
+    async def send_meta(self, data: dict[str, Any]) -> bool:
+        return self._to_app(self.encode_packet(b"M", json.dumps(data).encode("utf-8")))
+
+    # -- from the app --------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Read the app's output until it ends, whatever happens to the tab (textual-serve's loop
+        stops at the tab's first error, and the app then blocks on a full pipe)."""
+        process = self._process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stdout, stderr = process.stdout, process.stderr
+        errors = bytearray()
+
+        async def read_stderr() -> None:
+            while data := await stderr.read(4096):
+                if len(errors) < MAX_STDERR:
+                    errors.extend(data[:MAX_STDERR - len(errors)])
+
+        stderr_task = asyncio.ensure_future(read_stderr())
+        try:
+            await self._read_packets(stdout)
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError, OSError):
+            pass
+        finally:
+            try:  # drain to the end: an app writing still must never block on us
+                while await stdout.read(65536):
+                    pass
+            except (ConnectionError, OSError, ValueError):
+                pass
+            try:
+                await asyncio.wait_for(stderr_task, 2.0)
+            except (asyncio.TimeoutError, ConnectionError, OSError):
+                stderr_task.cancel()
+            if errors:
+                sys.stdout.write(errors.decode("utf-8", "replace"))
+                sys.stdout.flush()
+            # the app ended (quit in the browser, or crashed): close the tab's connection
+            await self.remote_close()
+
+    async def _read_packets(self, stdout: asyncio.StreamReader) -> None:
+        for _ in range(10):  # the web driver's prelude says a Textual app is there
+            line = await stdout.readline()
+            if not line or line == b"__GANGLION__\n":
+                break
+        while True:
+            kind = await stdout.readexactly(1)
+            size = int.from_bytes(await stdout.readexactly(4), "big")
+            payload = await stdout.readexactly(size)
+            try:
+                if kind == b"D":
+                    await self.on_data(payload)
+                elif kind == b"M":
+                    await self.on_meta(payload)
+                elif kind == b"P":
+                    await self.on_packed(payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one odd packet: skipped, the output still read
+                logging.getLogger("sticks-tui.serve").debug("packet skipped: %s", exc)
+
+    # -- stopping ------------------------------------------------------------------------------
     async def stop(self) -> None:
-        """Ask the app to quit, wait, then SIGTERM, then (only if it hangs) SIGKILL. Idempotent."""
+        """Ask the app to quit, wait, then SIGTERM, then (only if it hangs) SIGKILL. Idempotent;
+        returns within STOP_DEADLINE seconds whatever the app does."""
         if self._stopping is None:
             self._stopping = asyncio.ensure_future(self._stop())
         await asyncio.shield(self._stopping)
@@ -170,39 +291,43 @@ class Session(AppService):
         process = self._process
         try:
             if process is not None and process.returncode is None:
-                await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-                quit_asked = await self._send(self.send_bytes(QUIT_KEY))
-                if not (quit_asked and await self._wait(process, KEY_GRACE)):
-                    await self._send(self.send_meta({"type": "quit"}))  # Textual's exit, as textual-serve does
-                if not await self._wait(process, QUIT_GRACE):
-                    _signal(process, signal.SIGTERM)
-                    if not await self._wait(process, TERM_GRACE):
-                        print(f"sticks-tui serve: session {process.pid} did not stop; killed", flush=True)
-                        _signal(process, signal.SIGKILL)
-                        await process.wait()
-            if self._task is not None:
                 try:
-                    await asyncio.wait_for(self._task, 5.0)
-                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(
+                        self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id), 1.0)
+                except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a download must not hold the stop
                     pass
+                # the student's Ctrl+Q first: it stops a training run and keeps it
+                if not (self._to_app(self.encode_packet(b"D", QUIT_KEY), always=True)
+                        and await _exited(process, KEY_GRACE)):
+                    # a question on the screen (or the key bound to something else): Textual's exit
+                    self._to_app(self.encode_packet(b"M", b'{"type": "quit"}'), always=True)
+                    if not await _exited(process, QUIT_GRACE):
+                        _signal(process, signal.SIGTERM)  # the web driver's exit: the run is still kept
+                        if not await _exited(process, TERM_GRACE):
+                            print(f"sticks-tui serve: session {process.pid} did not stop; killed", flush=True)
+                            _signal(process, signal.SIGKILL)
+                            await _exited(process, KILL_GRACE)
+            if self._task is not None:
+                try:  # the reader drains what is left; a pipe held open by anyone else is not waited for
+                    await asyncio.wait_for(asyncio.shield(self._task), 2.0)
+                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    self._task.cancel()
                 self._task = None
+            if process is not None and self._stdin is not None:
+                self._stdin.close()
         finally:
             self.on_exit(self)
 
-    @staticmethod
-    async def _send(sending) -> bool:
-        try:
-            return bool(await asyncio.wait_for(sending, 2.0))
-        except (asyncio.TimeoutError, AssertionError):
-            return False
 
-    @staticmethod
-    async def _wait(process: asyncio.subprocess.Process, seconds: float) -> bool:
-        try:
-            await asyncio.wait_for(process.wait(), seconds)
-            return True
-        except asyncio.TimeoutError:
+async def _exited(process: asyncio.subprocess.Process, seconds: float) -> bool:
+    """Whether the process ends within `seconds`. Polls its exit status: `process.wait()` also waits
+    for its pipes to close, which a process it left behind (or a paused reader) can delay forever."""
+    deadline = time.monotonic() + seconds
+    while process.returncode is None:
+        if time.monotonic() >= deadline:
             return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def _signal(process: asyncio.subprocess.Process, sig: int) -> None:
@@ -336,15 +461,21 @@ class ClassServer:
             await session.start(width, height)
             self.started_sessions += 1
             self._log(f"session {session.pid} started ({len(self.sessions)} of {self.max_sessions} in use)")
-            await self._process_messages(websocket, session)
+            reader = asyncio.ensure_future(self._process_messages(websocket, session))
+            session.on_tab_lost = reader.cancel  # a tab that failed or stalled on a frame: stop its app
+            await reader
         except asyncio.CancelledError:
             pass
         except Exception as exc:  # noqa: BLE001 - one tab's trouble must not stop the class
             self._log(f"session failed: {exc}")
         finally:
+            # the tab closed, failed or stalled: the app quits as with Ctrl+Q, its seat is freed
             await session.stop()
             if not websocket.closed:
-                await websocket.close()
+                try:
+                    await asyncio.wait_for(websocket.close(), 2.0)
+                except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+                    pass
         return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse, session: Session) -> None:
@@ -361,13 +492,13 @@ class ClassServer:
             kind = envelope[0]
             payload = envelope[1] if len(envelope) > 1 else None
             if kind == "stdin" and isinstance(payload, str):
-                await session.send_bytes(payload.encode("utf-8", "replace"))
+                session.send_keys(payload)
             elif kind == "resize" and isinstance(payload, dict):
                 await session.set_terminal_size(
                     clamp_int(payload.get("width"), 80, MIN_COLS, MAX_COLS),
                     clamp_int(payload.get("height"), 24, MIN_ROWS, MAX_ROWS))
             elif kind == "ping" and isinstance(payload, str) and len(payload) < 64:
-                await websocket.send_json(["pong", payload])
+                await session.remote_write_str(json.dumps(["pong", payload]))  # bounded, never raises
             elif kind == "blur":
                 await session.blur()
             elif kind == "focus":
@@ -404,12 +535,27 @@ class ClassServer:
                 self._log("warning: this textual-serve's client script is not the one this server knows; "
                           "the page works, but its screen cannot be read by the tests")
             await self._stop.wait()
-            sessions = list(self.sessions.values())
-            if sessions:
-                self._log(f"stopping {len(sessions)} session(s); each app saves and quits")
-            await asyncio.gather(*(s.stop() for s in sessions), return_exceptions=True)
+            await self._stop_sessions()
         finally:
-            await runner.cleanup()
+            try:  # the handlers have ended; only a connection that will not close is left
+                await asyncio.wait_for(runner.cleanup(), 2.0)
+            except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - stopping is what matters now
+                pass
+
+    async def _stop_sessions(self) -> None:
+        """Every app quits as with Ctrl+Q, all at once; past STOP_DEADLINE any still there is killed."""
+        sessions = list(self.sessions.values())
+        if not sessions:
+            return
+        self._log(f"stopping {len(sessions)} session(s); each app saves and quits")
+        stopping = asyncio.gather(*(s.stop() for s in sessions), return_exceptions=True)
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), STOP_DEADLINE)
+        except asyncio.TimeoutError:
+            for session in sessions:
+                if session._process is not None and session.returncode is None:
+                    self._log(f"session {session.pid} did not stop in time; killed")
+                    _signal(session._process, signal.SIGKILL)
 
     def urls(self, runner: web.AppRunner) -> list[str]:
         """The URLs to open: the bound address, or this machine's addresses when bound to all."""
