@@ -267,11 +267,18 @@ class BrainsMixin:
             (name, key, size, max_take, rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor,
              counts, games_trained, stamp, stamp, game, shape, counts))
 
-    def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False) -> None:
-        """Save `hats` whole as brain `name`; `games_trained` is added to its total.
+    def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False, base=None):
+        """Save `hats` as brain `name`; `games_trained` is added to its total.
 
-        This writes over whatever the brain learned meanwhile elsewhere: games should teach a
-        brain through `record_game(learning=...)`, training through `apply_training`.
+        With `base` (the counts this copy of the brain had when it last read or wrote the store, as
+        every copy the app plays with has), only the copy's change since then, hats - base, is merged
+        onto the brain as stored, as a training run is (`apply_training`): what other copies taught
+        it meanwhile is kept. The brain must exist; the stored brain is returned. A copy that is
+        behind the store can never write its old counts over the class's.
+
+        Without `base` this writes the hats whole, over whatever the brain learned meanwhile
+        elsewhere: for brains with no other copy (imports, the classic program's own). Games should
+        teach a brain through `record_game(learning=...)`, training through `apply_training`.
         replace=True starts the brain anew: its total becomes `games_trained` and its own record
         starts from now (as after a reset).
         """
@@ -279,9 +286,18 @@ class BrainsMixin:
         hats = _validate(hats)
         if isinstance(games_trained, bool) or not isinstance(games_trained, int) or games_trained < 0:
             raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
+        if base is not None:
+            if replace:
+                raise ValueError("A brain started anew has no base to merge onto; save it whole.")
+            with self._write(f"save the brain {name!r}",
+                             "The AI plays on, but what it learned since the last save is not kept.") as conn:
+                brain = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
+                self._put(conn, name, brain, games_trained, replace=False)
+            return brain
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
             self._put(conn, name, hats, games_trained, replace=replace)
+        return hats
 
     def _save_new_brain(self, name: str, brain, games_trained: int, *, replace: bool, action: str) -> None:
         """Save an imported brain; without `replace` an existing name is refused (checked in the same
@@ -339,23 +355,26 @@ class BrainsMixin:
             raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
         with self._write(f"save the training of {name!r}",
                          "The AI plays on, but what this training run taught it is not kept.") as conn:
-            brain = self._brain_row(conn, name)
-            if brain is None:
-                raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); "
-                                 "the training run was not kept.")
-            start = np.asarray(start_counts, dtype=np.int64)
-            if is_sticks(brain):
-                if start.shape[0] > brain.counts.shape[0]:
-                    brain = fit_hats(brain, start.shape[0] - 1)
-                merged = merge_net_change(brain.counts, start, trained_counts, brain.rule)
-                brain = Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
-            else:
-                merged = merge_net_change(brain.counts, start, trained_counts, brain.rule, legal_of(brain))
-                brain = nim_brain(brain.rules.box, brain.rule, merged)
+            brain = self._merge_onto_stored(conn, name, start_counts, trained_counts, "the training run")
             self._put(conn, name, brain, games_trained, replace=False)
             if curve is not None:
                 self._put_curve(conn, name, curve)
         return brain
+
+    def _merge_onto_stored(self, conn: sqlite3.Connection, name: str, start_counts, counts, what: str):
+        """Brain `name` as stored plus (counts - start_counts), within its rule (inside the caller's
+        transaction); not written yet."""
+        brain = self._brain_row(conn, name)
+        if brain is None:
+            raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); {what} was not kept.")
+        start = np.asarray(start_counts, dtype=np.int64)
+        if is_sticks(brain):
+            if start.shape[0] > brain.counts.shape[0]:
+                brain = fit_hats(brain, start.shape[0] - 1)
+            merged = merge_net_change(brain.counts, start, counts, brain.rule)
+            return Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
+        merged = merge_net_change(brain.counts, start, counts, brain.rule, legal_of(brain))
+        return nim_brain(brain.rules.box, brain.rule, merged)
 
     def rebuild_brain(self, name: str):
         """The brain as its generation's base plus the learning of its games in record order.

@@ -226,17 +226,35 @@ class SticksApp(App):
             session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE), name, False
             return
         session.brain, session.brain_name, session.brain_kept = hats, name, True
+        session.brain_base = hats.counts.copy()
 
     def save_brain(self, games_trained: int = 0) -> None:
+        """Keep what this app's brain learned since it last read or wrote the store: merged onto the
+        brain as stored (never this copy written whole over what other tabs taught it meanwhile);
+        the app then plays with the result."""
         from sticks_tui.store import StoreError
 
         session = self.session
         if not session.brain_kept:
             return  # the stored brain could not be used: it is never written over
+        if session.brain_base is None:  # not read from the store: nothing to merge onto, never written whole
+            self.notify("The brain was not saved: it was never read from the store.", title="Not saved",
+                        severity="error", timeout=10)
+            return
         try:
-            session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained)
-        except StoreError as exc:
+            stored = session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained,
+                                              base=session.brain_base)
+        except (StoreError, ValueError) as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return
+        self.adopt_stored_counts(stored.counts)
+
+    def adopt_stored_counts(self, counts) -> None:
+        """Play on with the brain as stored, in place (the players hold these hats); it is the new base."""
+        session = self.session
+        if counts.shape == session.brain.counts.shape:
+            session.brain.counts[:] = counts
+            session.brain_base = counts.copy()
 
     def record_game(self, **fields) -> bool:
         """Keep a finished game (with the learning it taught, if given); whether it was kept."""
@@ -377,7 +395,7 @@ class SticksApp(App):
                 pass  # below: in memory, then saved whole
             else:
                 if stored.counts.shape == session.brain.counts.shape:
-                    session.brain.counts[:] = stored.counts  # in place: the players hold these hats
+                    self.adopt_stored_counts(stored.counts)
                 else:
                     self._merge_training(result)
                 return

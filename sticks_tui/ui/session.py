@@ -120,6 +120,9 @@ class Session:
     #: False when the stored brain `brain_name` could not be used: the AI then plays with fresh hats
     #: that are never saved, so the stored brain is left exactly as it is (issue 13).
     brain_kept: bool = True
+    #: The brain's counts as this app last read them from the store or wrote them there: a save
+    #: merges only the change since then onto the brain as stored (other tabs' lessons are kept).
+    brain_base: Any = None
     nim_brain: Any = None  # Hats over NimRules, loaded (or made) on first use (see nim_hats)
     nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)

@@ -98,3 +98,33 @@ async def test_a_training_run_is_merged_onto_the_brain_as_stored(make_app, data_
     assert not np.array_equal(stored.counts[:21], start[:21])  # and so is the run's
     assert 1000 <= trained < 10_000_000
     assert np.array_equal(app.session.brain.counts, stored.counts)  # the app plays with the brain as stored
+
+
+async def test_copying_a_stale_brain_keeps_what_other_tabs_taught_the_class(make_app, data_dir):
+    """Issue 23: another tab teaches the class brain while this one's copy is behind; Analysis ->
+    Copy brain (c) saves this copy first: merged onto the brain as stored, never written over it."""
+    from textual.widgets import DataTable, Input
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        mine = app.session.brain.counts.copy()
+        with Store.open(data_dir) as other:  # another tab's games: hat 10 gets 50 balls of 2, hat 40 30 of 3
+            hats = other.load_brain("default")
+            hats.counts[10, 1] += 50
+            hats.counts[40, 2] += 30
+            other.save_brain("default", hats)
+        app.session.brain.counts[12, 0] += 7  # and this tab learned something it has not saved yet
+        await pilot.press("f4")
+        app.screen.query_one("#hats-table", DataTable).focus()
+        await pilot.press("c")
+        app.screen.query_one("#name", Input).value = "mine"
+        await pilot.press("enter")
+        await pilot.pause()
+    with Store.open(data_dir) as store:
+        default = store.load_brain("default").counts
+        copy = store.load_brain("mine").counts
+    assert default[10, 1] == mine[10, 1] + 50 and default[40, 2] == mine[40, 2] + 30  # the class's lessons
+    assert default[12, 0] == mine[12, 0] + 7  # and this tab's
+    assert np.array_equal(copy, default)
+    assert np.array_equal(app.session.brain.counts, default)  # the tab plays on with the class's brain

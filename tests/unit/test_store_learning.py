@@ -187,3 +187,32 @@ def test_a_nim_brain_is_kept_loaded_and_taught_like_the_sticks_brain(store):
         store.load_or_create_brain("nim", 10)
     store.reset_brain("nim")
     assert np.array_equal(store.load_brain("nim").counts, brain.counts)
+
+
+def test_a_copy_behind_the_store_saves_its_change_merged_onto_the_brain_as_stored(tmp_path):
+    """Issue 23: save_brain(base=...) merges only the copy's change since it read the brain; what
+    another copy taught the brain meanwhile is kept (a whole write would lose it)."""
+    with Store.open(tmp_path) as store:
+        store.save_brain("default", Hats(20), games_trained=3)
+        mine = store.load_brain("default")
+        base = mine.counts.copy()
+        other = store.load_brain("default")  # another tab teaches the stored brain
+        other.counts[10, 1] += 50
+        store.save_brain("default", other, base=base)
+        mine.counts[12, 0] += 7  # this tab's own lesson, on its stale copy
+        saved = store.save_brain("default", mine, games_trained=2, base=base)
+        stored = store.load_brain("default")
+        assert stored.counts[10, 1] == base[10, 1] + 50
+        assert stored.counts[12, 0] == base[12, 0] + 7
+        assert (saved.counts == stored.counts).all()
+        assert store.brain_info("default").games_trained == 5
+
+
+def test_a_copy_of_a_deleted_brain_is_refused_not_written(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.save_brain("default", Hats(20))
+        mine = store.load_brain("default")
+        store.delete_brain("default")
+        with pytest.raises(StoreError, match="no brain called 'default'"):
+            store.save_brain("default", mine, base=mine.counts.copy())
+        assert store.brain_info("default") is None

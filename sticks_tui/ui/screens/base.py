@@ -165,3 +165,5 @@ class GameScreenBase(Screen):
             hats = getattr(self.players[seat], "hats", None)
             if hats is not None and stored.counts.shape == hats.counts.shape:
                 hats.counts[:] = stored.counts
+                if hats is self.session.brain:
+                    self.session.brain_base = stored.counts.copy()
