@@ -351,6 +351,7 @@ class ClassServer:
 
     def __post_init__(self) -> None:
         self.command = session_command(self.data_dir)
+        self.host_names = self._host_names([])
         self.downloads = DownloadManager()
         self.client_js, self.client_hooked = patched_client()
         self.pages = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
@@ -374,7 +375,19 @@ class ClassServer:
         if not self._known_host(request):
             # DNS rebinding: a site whose name points at 127.0.0.1 must not reach a loopback server
             return web.Response(status=421, text="This server answers only to its own address.")
-        response = await handler(request)
+        if len(request.raw_path) > MAX_PATH:
+            return web.Response(status=414, text="That address is too long.")
+        try:
+            response = await handler(request)
+        except web.HTTPException:
+            raise
+        except (asyncio.CancelledError, ConnectionError):
+            raise
+        except OSError:  # a file name the system refuses (too long, ...): no such file
+            return web.Response(status=404, text="Not found.")
+        except Exception as exc:  # noqa: BLE001 - one line for the teacher, never a traceback
+            self._log(f"a request for {request.path[:80]!r} failed: {type(exc).__name__}: {str(exc)[:120]}")
+            return web.Response(status=500, text="The server could not answer that request.")
         if response.prepared:  # a websocket or a download: its headers are sent already
             return response
         response.headers.setdefault("Content-Security-Policy", CSP)
@@ -419,12 +432,12 @@ class ClassServer:
         return response
 
     def _known_host(self, request: web.Request) -> bool:
-        """On loopback, only the names of loopback itself; on other addresses, any name."""
-        if self.host not in LOOPBACK:
-            return True
+        """Only the names this server answers to: the address it listens on (loopback's names on
+        loopback), or, listening on every interface, the addresses it printed and loopback's. A site
+        whose name was pointed at one of them (DNS rebinding) sends its own name, and is refused."""
         host = request.headers.get("Host", "")
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        return name.strip("[]").lower() in LOOPBACK
+        return name.strip("[]").lower() in self.host_names
 
     def _same_origin(self, request: web.Request) -> bool:
         """A page on another site must not open sessions here (cross-site websocket hijacking)."""
@@ -524,7 +537,8 @@ class ClassServer:
                 loop.add_signal_handler(sig, self.request_stop)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
-        runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5)
+        runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5,
+                               logger=_one_line_logger())
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)
@@ -562,11 +576,40 @@ class ClassServer:
         ports = [addr[1] for addr in runner.addresses if isinstance(addr, tuple)]
         port = ports[0] if ports else self.port
         self.port = port
-        if self.host in ("0.0.0.0", "::", ""):
-            hosts = _local_addresses() or ["<this computer's address>"]
+        if self.host in EVERY_INTERFACE:
+            found = _local_addresses()
+            hosts = found or ["<this computer's address>"]
         else:
-            hosts = [self.host]
+            found = hosts = [self.host]
+        self.host_names = self._host_names(found)
         return [f"http://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
+
+    def _host_names(self, printed: list[str]) -> frozenset[str]:
+        """The names a request's Host may carry: the bound address (and loopback's names for loopback
+        or every interface), plus the addresses printed for the teacher."""
+        names = {self.host.lower(), *(h.lower() for h in printed)}
+        if self.host in LOOPBACK or self.host in EVERY_INTERFACE:
+            names.update(LOOPBACK)
+        return frozenset(names - set(EVERY_INTERFACE))
+
+
+class _OneLine(logging.Handler):
+    """aiohttp's own errors (a request it cannot parse: a line or a header too long, not HTTP at all)
+    as one line in the teacher's terminal, never a traceback; the browser gets its HTTP error."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        what = " ".join(str(error if error is not None else record.getMessage()).split())
+        print(f"[{time.strftime('%H:%M:%S')}] a request was refused: {what[:160]}", flush=True)
+
+
+def _one_line_logger() -> logging.Logger:
+    logger = logging.getLogger("sticks_tui.serve.http")
+    if not logger.handlers:
+        logger.addHandler(_OneLine())
+        logger.propagate = False
+        logger.setLevel(logging.WARNING)
+    return logger
 
 
 def _local_addresses() -> list[str]:

@@ -230,3 +230,59 @@ def test_sessions_end_when_the_server_is_killed(served):
 
     pid = in_thread(scenario())
     wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")
+
+
+def test_on_every_interface_only_the_printed_addresses_are_answered(monkeypatch):
+    """Issue 23: with --host 0.0.0.0 a DNS-rebinding page (evil.example pointed at this computer)
+    passed the Host check; now the Host must be one of the addresses the server printed, or loopback."""
+    need_web_extra()
+    from aiohttp.test_utils import make_mocked_request
+
+    from sticks_tui.web import server as server_module
+
+    monkeypatch.setattr(server_module, "_local_addresses", lambda: ["192.168.1.20"])
+    server = server_module.ClassServer(data_dir=None, host="0.0.0.0", port=0)
+
+    class Runner:
+        addresses = [("0.0.0.0", 8123)]
+
+    assert server.urls(Runner()) == ["http://192.168.1.20:8123/"]
+
+    def answered(host: str, **headers) -> bool:
+        return server._known_host(make_mocked_request("GET", "/ws", headers={"Host": host, **headers}))
+
+    assert answered("192.168.1.20:8123") and answered("localhost:8123") and answered("[::1]:8123")
+    assert not answered("evil.example:8123", Origin="http://evil.example:8123")
+    assert not answered("evil.example")
+    assert not answered("")
+    # bound to one address: that address only
+    one = server_module.ClassServer(data_dir=None, host="10.0.0.7", port=0)
+    assert one._known_host(make_mocked_request("GET", "/", headers={"Host": "10.0.0.7:80"}))
+    assert not one._known_host(make_mocked_request("GET", "/", headers={"Host": "evil.example:80"}))
+
+
+def _raw_status(server, request: bytes) -> bytes:
+    """The status line the server answers a raw request with."""
+    host, port = server.netloc.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while b"\r\n" not in answer:
+            data = connection.recv(4096)
+            if not data:
+                break
+            answer += data
+    return answer.split(b"\r\n", 1)[0]
+
+
+def test_odd_requests_get_an_http_error_and_no_traceback(served):
+    """Issue 23: a 5,000-character path or a 20 KB header printed a traceback in the teacher's terminal."""
+    server = served()
+    host = b"Host: " + server.netloc.encode() + b"\r\nConnection: close\r\n"
+    assert _raw_status(server, b"GET /static/" + b"a" * 5000 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"414"
+    assert _raw_status(server, b"GET /vendor/" + b"a" * 300 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"404"
+    big = b"X-Big: " + b"b" * 20_000 + b"\r\n"
+    assert _raw_status(server, b"GET / HTTP/1.1\r\n" + host + big + b"\r\n").split()[1] == b"400"
+    wait_until(lambda: any("a request was refused" in line for line in server.lines), 10, "the one-line note")
+    assert server.stop() == 0
+    assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), server.lines
