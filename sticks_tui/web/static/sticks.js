@@ -2,15 +2,66 @@
 // xterm.js client served by this server) and:
 //  - points the client at this server's websocket, whatever address the page was opened with;
 //  - waits for the page's own font before the terminal measures its cells;
-//  - gives the terminal the keyboard at once;
+//  - picks the font size that fits the app to the window (at least 80x24 cells, 100x30 when the
+//    window allows, at most 16 px), unless the address says ?fontsize=N;
+//  - gives the terminal the keyboard once its connection is open (a focus sent before that throws);
 //  - says why a session ended (the app quit, or the class is full);
 //  - offers window.sticksScreenText(): the screen as lines of text (for tests and benchmarks).
 "use strict";
 (function () {
+  const NEEDED = { cols: 80, rows: 24 };      // the app's smallest screen
+  const PREFERRED = { cols: 100, rows: 30 };  // room for the hats beside the board
+  const LARGEST = 16, SMALLEST = 6;
+  const FONT = "'Roboto Mono', Monaco, 'Courier New', monospace";  // the client's own
+  const askedSize = new URLSearchParams(window.location.search).has("fontsize");
+
+  // A terminal cell at `size` px, measured as xterm.js does (a row of W's, line-height normal),
+  // rounded up to whole device pixels so the estimate never promises more cells than the fit gives.
+  function cellAt(size) {
+    const probe = document.createElement("span");
+    probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre;line-height:normal;" +
+      "font-family:" + FONT + ";font-size:" + size + "px";
+    probe.textContent = "W".repeat(32);
+    document.body.appendChild(probe);
+    const box = probe.getBoundingClientRect();
+    probe.remove();
+    const dpr = window.devicePixelRatio || 1;
+    return { width: Math.ceil(box.width / 32 * dpr) / dpr, height: Math.ceil(box.height * dpr) / dpr };
+  }
+
+  // The largest size that shows PREFERRED cells in the element; else the largest that shows NEEDED.
+  function fittingSize(element) {
+    const box = element.getBoundingClientRect();
+    let needed = SMALLEST;
+    for (let size = LARGEST; size >= SMALLEST; size--) {
+      const cell = cellAt(size);
+      const cols = Math.floor(box.width / cell.width), rows = Math.floor(box.height / cell.height);
+      if (cols >= PREFERRED.cols && rows >= PREFERRED.rows) return size;
+      if (needed === SMALLEST && cols >= NEEDED.cols && rows >= NEEDED.rows) needed = size;
+    }
+    return needed;
+  }
+
+  // After the connection opens: if the terminal still has fewer cells than the app needs (the
+  // estimate was off by a pixel), step the font down until it fits.
+  function shrinkToFit(client) {
+    let size = Number(client.terminal.options.fontSize);
+    while ((client.terminal.cols < NEEDED.cols || client.terminal.rows < NEEDED.rows) && size > SMALLEST) {
+      size -= 1;
+      client.terminal.options.fontSize = size;
+      client.fit();
+    }
+  }
+
+  function isOpen(client) {
+    return client.socket && client.socket.readyState === WebSocket.OPEN;
+  }
+
   const clientOnload = window.onload;
   window.onload = async function (event) {
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    document.querySelectorAll(".textual-terminal").forEach(function (element) {
+    const terminals = document.querySelectorAll(".textual-terminal");
+    terminals.forEach(function (element) {
       element.dataset.sessionWebsocketUrl = scheme + window.location.host + "/ws";
     });
     try {
@@ -19,12 +70,45 @@
         new Promise(function (resolve) { setTimeout(resolve, 8000); }),  // a slow machine: wait longer
       ]);
     } catch (error) { /* a missing font falls back to the browser's monospace */ }
+    if (!askedSize) {
+      terminals.forEach(function (element) { element.dataset.fontSize = String(fittingSize(element)); });
+    }
     if (clientOnload) clientOnload.call(window, event);
     (window.sticksClients || []).forEach(function (client) {
+      whenConnected(client, function () {
+        if (!askedSize) shrinkToFit(client);
+        if (client.terminal) client.terminal.focus(); // keys work at once, without a click first
+      });
       watchClose(client);
-      if (client.terminal) client.terminal.focus(); // keys work at once, without a click first
     });
+    // a window made smaller or larger later: the font follows (the client then fits the cells)
+    const clientResize = window.onresize;
+    window.onresize = function (resizeEvent) {
+      (window.sticksClients || []).forEach(function (client) {
+        if (!askedSize && isOpen(client)) {
+          client.terminal.options.fontSize = fittingSize(client.element);
+        }
+      });
+      if (clientResize) clientResize.call(window, resizeEvent);
+      (window.sticksClients || []).forEach(function (client) {
+        if (!askedSize && isOpen(client)) shrinkToFit(client);
+      });
+    };
   };
+
+  // Run `then` once the client's websocket is open (the client makes it in connect()).
+  function whenConnected(client, then) {
+    let tries = 0;
+    const attach = function () {
+      if (!client.socket) {
+        if (tries++ < 100) setTimeout(attach, 50);
+        return;
+      }
+      if (client.socket.readyState === WebSocket.OPEN) then();
+      else client.socket.addEventListener("open", function () { then(); }, { once: true });
+    };
+    attach();
+  }
 
   function watchClose(client) {
     let tries = 0;
