@@ -14,7 +14,7 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from web_helpers import Tab, pid_alive, wait_until
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, pid_alive, wait_until
 
 VIEWPORT = {"width": 1100, "height": 700}  # about 122 x 33 cells: the game screen shows every hat
 
@@ -192,4 +192,132 @@ def test_a_tab_past_max_sessions_gets_a_clear_page(chromium, served):
     finally:
         context.close()
     server.wait_for_app_count(0)
+    assert server.stop() == 0
+
+
+# -- issue 23: a pupil cannot break the class --------------------------------------------------------
+
+def start_training(tab: Tab, games: str = "9000000") -> None:
+    """From the setup screen: the training dialog, a long run, running."""
+    tab.activate()
+    tab.click_text("Train the AI")
+    tab.wait_text("Games")
+    retype(tab, "Games", games)
+    tab.press("Enter")
+    tab.wait_text("games/s", timeout=60)  # the training screen, running
+
+
+def games_trained(server) -> int:
+    (brain,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "default"]
+    return brain["games_trained"]
+
+
+def test_a_flooding_or_closed_training_tab_frees_its_seat_keeps_its_run_and_ctrl_c_stops_all(chromium, served):
+    """A tab flooded with one 60,000-key message stays usable; a tab closed while its AI trains
+    quits as with Ctrl+Q (the run is kept) and frees its seat; a tab closed and then Ctrl+C at once
+    stops the server. Before, the app hung on a full output pipe, the seat was never freed and the
+    server ignored Ctrl+C."""
+    server = served(max_sessions=1)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        first = open_tab(context, server)
+        (first_pid,) = server.wait_for_app_count(1)
+        first.page.evaluate("() => window.sticksClients[0].socket.send(JSON.stringify(['stdin', 'a'.repeat(60000)]))")
+        start_training(first)
+        first.page.close()
+        wait_until(lambda: any(f"session {first_pid} ended (exit 0" in line for line in server.lines), 20,
+                   "the closed tab's app to quit by itself")
+        assert not pid_alive(first_pid)
+        kept = games_trained(server)
+        assert kept > 0  # the run was stopped and kept, as Ctrl+Q keeps it
+
+        # its seat is free: the next pupil gets a session, not "the class is full"
+        second = open_tab(context, server)
+        (second_pid,) = server.wait_for_app_count(1)
+        start_training(second)
+        second.page.close()
+        assert server.stop(signal.SIGINT, timeout=15) == 0, "\n".join(server.lines)
+        assert not pid_alive(second_pid)
+    finally:
+        context.close()
+    assert games_trained(server) > kept
+    assert not any("killed" in line for line in server.lines), server.lines
+
+
+def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
+    """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
+    not "Make the terminal at least 80x24"; ?fontsize= still rules; no page error on load; an odd
+    address gets an HTTP error and no traceback in the teacher's terminal."""
+    server = served(max_sessions=2)
+    context = chromium.new_context(viewport={"width": 1024, "height": 490})
+    errors: list[str] = []
+    context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
+    try:
+        tab = open_tab(context, server)
+        cols, rows = tab.page.evaluate("() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]")
+        assert cols >= 80 and rows >= 24, (cols, rows)
+        assert "Make the terminal" not in tab.text()
+
+        asked = Tab(context.new_page())
+        asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
+        asked.wait_text("Make the terminal at least 80x24")  # 16 px asked for: too big for this window
+
+        odd = context.new_page()
+        response = odd.goto(server.url + "static/" + "a" * 5000, timeout=20_000)
+        assert response is not None and response.status == 414
+        assert errors == []
+    finally:
+        context.close()
+    assert server.stop() == 0
+    assert not any("Traceback" in line for line in server.lines), server.lines
+
+
+def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
+    """Analysis -> Copy brain in a tab whose brain is behind the class's (another tab taught it
+    meanwhile) merges that tab's change onto the brain as stored: no cell of the class brain is lost."""
+    from sticks_tui.store import Store
+
+    server = served()
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        tab = open_tab(context, server)
+        with Store.open(server.data_dir) as other:  # another tab's games, after this tab read the brain
+            hats = other.load_brain("default")
+            before = hats.counts.copy()
+            hats.counts[10, 1] += 50
+            hats.counts[33, 2] += 20
+            other.save_brain("default", hats)
+        tab.activate()
+        tab.click_text("Analysis")
+        tab.wait_text("Copy brain")
+        tab.press("c")
+        tab.wait_text("Copy the brain 'default' as:")
+        tab.press("Enter")  # the name offered: "default copy"
+        tab.wait_text("Copied 'default' to 'default copy'.")
+    finally:
+        context.close()
+    with Store.open(server.data_dir) as store:
+        default = store.load_brain("default").counts
+        copy = store.load_brain("default copy").counts
+    assert default[10, 1] == before[10, 1] + 50 and default[33, 2] == before[33, 2] + 20
+    assert (copy == default).all()
+
+
+def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
+    """--host 0.0.0.0: a site whose name resolves to this computer (DNS rebinding, here by Chromium's
+    resolver rules) is refused; the address the server printed is answered."""
+    server = served(extra=["--host", "0.0.0.0"])
+    port = server.netloc.rsplit(":", 1)[1]
+    rebound = chromium.browser_type.launch(
+        executable_path=CHROMIUM, headless=True, timeout=60_000,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"])
+    try:
+        page = rebound.new_page()
+        response = page.goto(f"http://evil.example:{port}/", timeout=20_000)
+        assert response is not None and response.status == 421
+        assert "answers only to its own address" in page.inner_text("body")
+        response = page.goto(server.url, timeout=20_000)  # the address it printed
+        assert response is not None and response.status == 200
+    finally:
+        rebound.close()
     assert server.stop() == 0
