@@ -316,8 +316,10 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
         response = page.goto(f"http://evil.example:{port}/", timeout=20_000)
         assert response is not None and response.status == 421
         assert "answers only to its own address" in page.inner_text("body")
+        page.route("**/client.js", lambda route: route.abort())  # the page only: no app is started
         response = page.goto(server.url, timeout=20_000)  # the address it printed
         assert response is not None and response.status == 200
+        assert server.app_pids() == set()
     finally:
         rebound.close()
     assert server.stop() == 0
