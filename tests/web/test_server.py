@@ -286,3 +286,55 @@ def test_odd_requests_get_an_http_error_and_no_traceback(served):
     wait_until(lambda: any("a request was refused" in line for line in server.lines), 10, "the one-line note")
     assert server.stop() == 0
     assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), server.lines
+
+
+#: An app that writes far more than a pipe holds, then says so in a file, then ignores Ctrl+Q,
+#: Textual's quit and SIGTERM alike: the worst a session can do.
+STUBBORN_APP = r"""
+import signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+out = sys.stdout.buffer
+out.write(b"__GANGLION__\n")
+frame = b"D" + (65536).to_bytes(4, "big") + b"x" * 65536
+for _ in range(100):
+    out.write(frame)
+out.flush()
+open(sys.argv[1], "w").write("all written")
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_session_whose_tab_is_gone_is_read_to_the_end_and_stopped_whatever_its_app_does(tmp_path, monkeypatch):
+    """Issue 23: once its tab was gone nobody read an app's output, the app hung on the full pipe,
+    and the stop waited for that pipe forever (no seat freed, Ctrl+C ignored). Now the output is
+    read to the end and dropped, and the stop is bounded even for an app that ignores SIGTERM."""
+    need_web_extra()
+    from textual_serve.download_manager import DownloadManager
+
+    from sticks_tui.web import server as server_module
+
+    for grace in ("KEY_GRACE", "QUIT_GRACE", "TERM_GRACE", "KILL_GRACE"):
+        monkeypatch.setattr(server_module, grace, 0.3)
+    written = tmp_path / "written"
+    ended: list[object] = []
+
+    async def closed_tab(*_args):
+        raise ConnectionResetError("Cannot write to closing transport")
+
+    async def scenario():
+        session = server_module.Session([sys.executable, "-c", STUBBORN_APP, str(written)], on_exit=ended.append,
+                                        write_bytes=closed_tab, write_str=closed_tab, close=closed_tab,
+                                        download_manager=DownloadManager())
+        await session.start(80, 24)
+        async with asyncio.timeout(30):
+            while not written.exists():  # 6.5 MB through a 64 KB pipe: read, though the tab is gone
+                await asyncio.sleep(0.05)
+        assert session.tab_gone
+        async with asyncio.timeout(30):
+            await session.stop()
+        return session
+
+    session = in_thread(scenario())
+    assert ended == [session]  # its seat is free
+    assert session.returncode == -signal.SIGKILL
