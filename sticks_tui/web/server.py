@@ -13,12 +13,18 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
 - At most `max_sessions` app processes at once; a tab past that gets a page saying the class is full.
 - The server reads every app's output for as long as the app runs, whether or not its tab is still
   there: an app whose output nobody reads blocks on its next write and hangs (with its training run
-  and its seat). Keys go to an app's input without waiting; an app that does not read them loses
-  the excess, never the server its time.
+  and its seat). A tab that fails a frame, or takes SEND_TIMEOUT to accept one, is treated as
+  closed. Keys go to an app's input without waiting, within a budget a person never reaches (one
+  message of 60,000 keys would keep the app busy for minutes, unable to quit); past it they are
+  dropped.
 - A closed tab, and stopping the server (Ctrl+C, SIGTERM, SIGHUP), ask the app to quit as a student
   does (Ctrl+Q: the app saves after each game, and a training run still going is stopped and kept),
   then as textual-serve does; SIGTERM and SIGKILL only for an app that hangs. Every wait is
-  bounded: the seat is free within seconds, and the server stops within STOP_DEADLINE seconds.
+  bounded and watches the exit status (not the pipes): the seat is free within seconds, and Ctrl+C
+  stops the server within 15 s (STOP_DEADLINE, then what is left is killed).
+- Every request's Host must name this server (DNS rebinding): its bound address, loopback's names
+  on loopback, and on every interface the addresses it printed. Odd requests (a very long path, a
+  huge header) get an HTTP error and one line for the teacher, never a traceback.
 """
 
 from __future__ import annotations
