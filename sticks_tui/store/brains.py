@@ -273,8 +273,9 @@ class BrainsMixin:
         With `base` (the counts this copy of the brain had when it last read or wrote the store, as
         every copy the app plays with has), only the copy's change since then, hats - base, is merged
         onto the brain as stored, as a training run is (`apply_training`): what other copies taught
-        it meanwhile is kept. The brain must exist; the stored brain is returned. A copy that is
-        behind the store can never write its old counts over the class's.
+        it meanwhile is kept; a brain deleted meanwhile is saved as this copy has it (nothing stored
+        to lose). The stored brain is returned. A copy that is behind the store can never write its
+        old counts over the class's.
 
         Without `base` this writes the hats whole, over whatever the brain learned meanwhile
         elsewhere: for brains with no other copy (imports, the classic program's own). Games should
@@ -291,7 +292,10 @@ class BrainsMixin:
                 raise ValueError("A brain started anew has no base to merge onto; save it whole.")
             with self._write(f"save the brain {name!r}",
                              "The AI plays on, but what it learned since the last save is not kept.") as conn:
-                brain = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
+                if self._brain_row(conn, name) is None:  # deleted meanwhile: nothing of anyone's to lose
+                    brain = hats
+                else:
+                    brain = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
                 self._put(conn, name, brain, games_trained, replace=False)
             return brain
         with self._write(f"save the brain {name!r}",
