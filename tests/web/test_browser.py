@@ -257,6 +257,15 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
         cols, rows = tab.page.evaluate("() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]")
         assert cols >= 80 and rows >= 24, (cols, rows)
         assert "Make the terminal" not in tab.text()
+        # the window made smaller still: the font follows
+        tab.page.set_viewport_size({"width": 800, "height": 400})
+        size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
+        wait_until(lambda: tab.page.evaluate(size)[1] >= 24 and tab.page.evaluate(size) != [cols, rows], 10,
+                   "the terminal to fit the smaller window")
+        cols, rows = tab.page.evaluate(size)
+        assert cols >= 80 and rows >= 24, (cols, rows)
+        tab.wait_text("Start game")
+        assert "Make the terminal" not in tab.text()
 
         asked = Tab(context.new_page())
         asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
