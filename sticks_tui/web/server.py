@@ -65,12 +65,13 @@ CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).p
 #: server asks Textual to exit after KEY_GRACE seconds.
 QUIT_KEY = b"\x11"
 KEY_GRACE = 3.0
-#: How long an app gets to quit after that, then after SIGTERM, then after SIGKILL. With KEY_GRACE
-#: the longest a stop can take is under STOP_DEADLINE, which Ctrl+C never waits past.
+#: How long an app gets to quit after that, then after SIGTERM, then after SIGKILL: a closed tab's
+#: seat is free within about 12 s whatever its app does (usually 3 s). Ctrl+C waits for the apps at
+#: most STOP_DEADLINE seconds, then kills what is left.
 QUIT_GRACE = 3.0
 TERM_GRACE = 2.0
 KILL_GRACE = 2.0
-STOP_DEADLINE = 11.0
+STOP_DEADLINE = 10.0  # with the server's own cleanup (2 s at most): Ctrl+C ends within 15 s
 #: A tab that takes this long to accept one frame of the screen is treated as gone.
 SEND_TIMEOUT = 20.0
 #: Keys (bytes) a tab may send at once, and per second after that; what is past it is dropped.
