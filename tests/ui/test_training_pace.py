@@ -199,15 +199,17 @@ def test_a_games_story_in_the_seeds_words():
     assert story_sentences(story, HatRule()) == [
         "Game 12: AI 2 draws ball 3 from hat 10, AI 1 draws ball 2 from hat 7, AI 2 ball 1 from hat 5, "
         "AI 1 ball 3 from hat 4, AI 2 ball 1 from hat 1. AI 2 has to take the last stick and loses.",
-        "AI 1's hats get one more ball of each number it drew; AI 2's drawn balls are thrown away "
-        "(hats 5 and 1 keep their last ball).",
+        "AI 1's hats get one more ball of each number it drew.",
+        "AI 2 lost: each ball it drew is thrown away, except hats 5 and 1: they were the last of their number, "
+        "and a hat always keeps at least one ball of each number, so they stay (=).",
     ]
-    assert story_sentences(story, HatRule(win_reward=3, loss_penalty=2))[1] == (
-        "AI 1's hats get 3 more balls of each number it drew; AI 2 throws away 2 balls of each number it drew "
-        "(hats 5 and 1 keep their last ball).")
-    assert story_sentences(story, HatRule(win_reward=0, loss_penalty=0))[1] == (
-        "AI 1's hats stay as they were (a win adds no ball); AI 2's hats stay as they were (a loss takes none "
-        "away).")
+    assert story_sentences(story, HatRule(win_reward=3, loss_penalty=2))[1:] == [
+        "AI 1's hats get 3 more balls of each number it drew.",
+        "AI 2 lost: up to 2 balls of each number it drew are thrown away, except hats 5 and 1: they were the last "
+        "of their number, and a hat always keeps at least one ball of each number, so they stay (=)."]
+    assert story_sentences(story, HatRule(win_reward=0, loss_penalty=0))[1:] == [
+        "AI 1's hats stay as they were (a win adds no ball).",
+        "AI 2 lost, but a loss takes no ball away: its hats stay as they were."]
 
 
 # -- the slow run ------------------------------------------------------------------------------------
