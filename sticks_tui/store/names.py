@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import unicodedata
 
+from sticks_tui.store.errors import InvalidName
+
 
 def name_key(name: str) -> str:
-    """The key two names share exactly when they are the same name (NFKC, then casefold)."""
+    """The key two names share exactly when they are the same name (NFKC, then casefold).
+
+    A name that is not text (lone surrogates: bytes that were not valid UTF-8) has no key: InvalidName.
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidName(f"A name must be valid UTF-8 text; {name!r} is not.") from None
     folded = unicodedata.normalize("NFKC", name).casefold()
     return unicodedata.normalize("NFKC", folded)  # casefolding can leave a non-NFKC string; close it
