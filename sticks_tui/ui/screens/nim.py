@@ -14,6 +14,7 @@ from sticks_tui.engine.game import NimGame
 from sticks_tui.engine.nim import coins_word
 from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.lesson_words import lesson_sentence
+from sticks_tui.store.names import NIM_AI_NAMES as STORE_NIM_AI_NAMES
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import (
     BallDrawnMsg,
@@ -37,7 +38,7 @@ NIM_OPPONENTS = {
     "perfect": "the perfect AI (the table)",
     "learning": "the learning AI (piles up to 7)",
 }
-NIM_AI_NAMES = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
+NIM_AI_NAMES = STORE_NIM_AI_NAMES  # the store's list: no person may play under one (store.names)
 NIM_TRAIN_GAMES = 500_000
 
 
