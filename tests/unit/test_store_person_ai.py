@@ -78,3 +78,22 @@ def test_records_reports_a_person_and_an_ai_in_one_row(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["shared_names"] == [{"key": "perfect ai", "people": [{"name": "Ｐerfect AI", "games": 1}],
                                     "ais": ["Perfect AI"], "message": sentence}]
+
+
+@pytest.mark.parametrize("names, message", [
+    (["--name", "Ｌearning AI"], "sticks-tui classic: 'Ｌearning AI' is the name of an AI in the records ('Learning "
+                                "AI', the same name by the name rule)"),
+    (["--name", "Ann", "--name2", "ＡNN"], "sticks-tui classic: The two players need different names: 'Ann' and "
+                                           "'ＡNN' are the same name by the name rule (both 'ann')."),
+])
+def test_the_line_game_refuses_such_names_before_the_first_game(tmp_path, capsys, monkeypatch, names, message):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n10\n1\n1\n1\n1\n1\n1\n1\n1\n1\nn\n"))
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "classic", "--mode", "friend", *names]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(message) and captured.err.count("\n") == 1
+    assert "sticks" not in captured.out  # no game was played
+    with Store.open(data) as store:
+        assert store.game_count() == 0
