@@ -148,7 +148,7 @@ class AnalysisScreen(Screen):
             except ValueError as exc:
                 return str(exc)
             if name_key(name) in existing:  # the store's name rule: "Ｄefault" is "default"
-                return f"A brain with that name exists already ('{existing[name_key(name)]}')."
+                return f"A brain called '{existing[name_key(name)]}' exists already."
             return None
 
         def done(name: str | None) -> None:
