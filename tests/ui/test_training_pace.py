@@ -233,7 +233,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         control = app.training_control
         assert control.pace == 20 and not control.paused
         log = screen.query_one(MoveLog)
-        await wait_until(pilot, lambda: len(log.lines) >= 2, what="the first game's story in the log")
+        await wait_until(pilot, lambda: len(log.lines) >= 3, what="the first game's story in the log")
         assert screen.has_class("-told") and log.display
         assert text_of(screen, "#training-pace") == "Pace: 20 games a second"
 
@@ -270,7 +270,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         for how in ("key", "mouse"):
             done, hats = app.training.games_done, app.training.hats.copy()
             assert app.training.story.number == done
-            assert list(log.lines)[-2:] == story_sentences(app.training.story, rule)
+            assert list(log.lines)[-3:] == story_sentences(app.training.story, rule)
             if how == "key":
                 await pilot.press("s")
             else:
@@ -282,7 +282,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
             assert story.number == done + 1 and control.paused and control.steps_pending == 0
             # exactly that game's reinforcement, and nothing else
             assert np.array_equal(app.training.hats, changed_by(hats, story))
-            assert list(log.lines)[-2:] == story_sentences(story, rule)
+            assert list(log.lines)[-3:] == story_sentences(story, rule)
             # the hats show the game's changes: ↑ added, ↓ thrown away (the drawn balls were beside their hats first)
             flash = tuple((c.hat, c.ball, c.after - c.before) for c in story.changes[0] if c.after != c.before)
             heatmap = screen.query_one(HatHeatmap)
@@ -333,7 +333,7 @@ async def test_full_speed_can_be_paused_and_stepped_too(make_app):
         await wait_until(pilot, lambda: app.training.games_done == done + 1 and control.waiting, what="a step")
         await pilot.pause()
         assert app.training.story is not None and app.training.story.number == done + 1
-        assert len(app.screen.query_one(MoveLog).lines) == 2  # that game told
+        assert len(app.screen.query_one(MoveLog).lines) == 3  # that game told: the draws, the win, the loss
         app.action_cancel_training()
         await wait_finished(pilot)
         assert app.session.training.last_result.games_played == done + 1
