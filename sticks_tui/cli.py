@@ -224,8 +224,28 @@ def _report_output_error(exc: OutputError, saved) -> int:
     return 1
 
 
+def undecodable_argument(argv: list[str]) -> str | None:
+    """The first argument that is not valid UTF-8 text (a shell can pass any bytes; Python keeps the bad ones
+    as lone surrogates), shown with its bad bytes as \\xNN; None when every argument is text."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            try:
+                return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            except UnicodeEncodeError:
+                return arg.encode("utf-8", "backslashreplace").decode("utf-8")
+    return None
+
+
 def _dispatch(argv: list[str] | None, saved) -> int:
     parser = build_parser()
+    bad = undecodable_argument(sys.argv[1:] if argv is None else list(argv))
+    if bad is not None:
+        # every name and file name is checked here, once, before any command can trip over it
+        print(f"sticks-tui: error: the argument '{bad}' is not valid UTF-8 text; names and file names must be "
+              "UTF-8. Nothing was done.", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -104,28 +104,10 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the brain through safefile: never over the live database, a SQLite file, a device or someone's file."""
-    from datetime import datetime, timezone
-
-    from sticks_tui.store import StoreError, brainfile
-    from sticks_tui.store.safefile import check_target, recognise_json_format, write_file
-
-    recognise = recognise_json_format(brainfile.BRAIN_FORMAT)
-
-    def export(store) -> str:
-        protected = [store.path] if store.path is not None else []
-        # refuse a bad target before reading anything, so the message is about the file
-        check_target(args.file, what="brain file", recognise=recognise, force=args.force, protected=protected)
-        hats = store.load_brain(args.name)
-        info = store.brain_info(args.name)
-        if hats is None or info is None:
-            raise StoreError(f"There is no brain called {args.name!r}.")
-        text = brainfile.encode(info.name, hats, info.games_trained,
-                                datetime.now(timezone.utc).isoformat(timespec="microseconds"))
-        write_file(args.file, text, what="brain file", recognise=recognise, force=args.force, protected=protected)
-        return info.name
-
-    return _do(args, export, lambda name: f"Exported brain {name!r} to {args.file}.")
+    """Write the brain through the export guard (`Store.export_brain`): never over the live database, a SQLite
+    file, a device or someone's file."""
+    return _do(args, lambda store: store.export_brain(args.name, args.file, force=args.force),
+               lambda name: f"Exported brain {name!r} to {args.file}.")
 
 
 def run_import(args: argparse.Namespace) -> int:

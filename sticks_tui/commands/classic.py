@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
 from sticks_tui.commands.common import int_in_range
 
@@ -45,11 +46,19 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sticks_tui.classic import ClassicGame
-    from sticks_tui.store import Store
+    from sticks_tui.store import InvalidName, Store, StoreError
 
     # The line game plays on in memory (as the app does), saying so on stderr, if the database is unusable.
     store = Store.open(args.data_dir, allow_memory=True)
     try:
+        # the store's name rule, asked before any game: never a game played and then not recorded
+        try:
+            store.check_players((args.name, args.name2), ())
+        except InvalidName as exc:
+            print(f"sticks-tui classic: {exc}", file=sys.stderr)
+            return 2
+        except StoreError:
+            pass  # the records cannot be read: the games are played, and each says it is not kept
         game = ClassicGame(store, rng=random.Random(args.seed), mode=args.mode, names=(args.name, args.name2),
                            brain=args.brain, training_games=args.train_games, show_hats=args.show_hats,
                            echo=args.echo)

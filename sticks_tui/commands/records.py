@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
             players = store.leaderboard()
             brains = [(b.name, *store.brain_record(b.name)) for b in store.list_brains()]
             games = store.recent_games(args.player, args.games)
+            shared = store.shared_names()
         except StoreError as exc:
             print(f"sticks-tui records: {exc}", file=sys.stderr)
             return 1
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
                               "opponent": g.opponent, "players": list(g.players), "moves": list(g.moves),
                               "loser": g.loser, "loser_name": g.loser_name, "brain": g.brain,
                               "ai_seats": list(g.ai_seats)} for g in games],
+            "shared_names": [{"key": s.key, "people": [{"name": n, "games": c} for n, c in s.people],
+                              "ais": list(s.ais), "message": s.sentence()} for s in shared],
         }))
         return 0
     if not players:
@@ -59,6 +62,12 @@ def run(args: argparse.Namespace) -> int:
         for p in players:
             last = p.last_played.astimezone().strftime("%Y-%m-%d %H:%M") if p.last_played else "-"
             print(f"{p.name:<{width}}  {p.wins:>6}  {p.losses:>6}  {p.rating:>+6}  {last}")
+    if shared:
+        print()
+        print("Warning: a person and an AI share a row (kept before sticks-tui refused such names; not merged or "
+              "split here):")
+        for s in shared:
+            print(f"  {s.sentence()}")
     if brains:
         print()
         print("The AI's own record, per brain:")

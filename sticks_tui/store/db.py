@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -190,30 +189,27 @@ class Store(RecordsMixin, BrainsMixin):
                 raise StoreError(f"Cannot {action}: {reason(exc)} ({self.location}).") from None
 
     # -- brain files -------------------------------------------------------------------------
-    def export_brain(self, name: str, path: str | os.PathLike) -> None:
-        """Write brain `name` to a JSON brain file (replacing `path` whole, never half-written)."""
-        hats = self.load_brain(name, "sticks")
+    def export_brain(self, name: str, path: str | os.PathLike, *, force: bool = False) -> str:
+        """Write brain `name` (any game) to a JSON brain file at `path`; return the brain's stored name.
+
+        Through the export guard (`safefile`): never over this store's own database, any SQLite file, a
+        device, a folder or someone's file (an earlier brain file is replaced; `force` replaces any
+        regular file or a symlink itself); the target is checked before the brain is read, and is
+        either left as it was or replaced whole. StoreError says why not.
+        """
+        from sticks_tui.store.safefile import check_target, recognise_json_format, write_file
+
+        recognise = recognise_json_format(brainfile.BRAIN_FORMAT)
+        protected = [self.path] if self.path is not None else []
+        # refuse a bad target before reading anything, so the message is about the file
+        check_target(path, what="brain file", recognise=recognise, force=force, protected=protected)
+        hats = self.load_brain(name)
         info = self.brain_info(name)
         if hats is None or info is None:
             raise StoreError(f"There is no brain called {name!r}.")
         text = brainfile.encode(info.name, hats, info.games_trained, now())
-        target = Path(path)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
-        except OSError as exc:
-            raise StoreError(f"Cannot write the brain file {target}: {reason(exc)}.") from None
+        write_file(path, text, what="brain file", recognise=recognise, force=force, protected=protected)
+        return info.name
 
     def import_brain(self, path: str | os.PathLike, name: str | None = None, *, replace: bool = False) -> str:
         """Read a brain file, check all of it, and save it as `name` (else the file's own name).

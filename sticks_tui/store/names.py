@@ -1,4 +1,4 @@
-"""The one rule for telling names apart: a name's key is its NFKC form, case-folded.
+"""The one rule for telling names apart: a name's key is its NFKC form, case-folded; and the AIs' names.
 
 "Straße" and "STRASSE", "Émile" and "émile", "Øre" and "øre", "ΣΊΣΥΦΟΣ" and "σίσυφος" are the same
 name. The store keeps the name as typed for display and compares, looks up and keeps names unique
@@ -9,8 +9,43 @@ from __future__ import annotations
 
 import unicodedata
 
+from sticks_tui.store.errors import InvalidName
+
 
 def name_key(name: str) -> str:
-    """The key two names share exactly when they are the same name (NFKC, then casefold)."""
+    """The key two names share exactly when they are the same name (NFKC, then casefold).
+
+    A name that is not text (lone surrogates: bytes that were not valid UTF-8) has no key: InvalidName.
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidName(f"A name must be valid UTF-8 text; {name!r} is not.") from None
     folded = unicodedata.normalize("NFKC", name).casefold()
     return unicodedata.normalize("NFKC", folded)  # casefolding can leave a non-NFKC string; close it
+
+
+#: The names the app's AIs play under in the records, by opponent kind. No person may play under a name
+#: whose key is one of these (`is_ai_name`): the store refuses it, and so does the setup screen.
+STICKS_AI_NAMES: dict[str, str] = {
+    "dumb": "Dumb AI",
+    "random": "Random AI",
+    "learning": "Learning AI",
+    "trained": "Trained AI",
+    "perfect": "Perfect AI",
+}
+NIM_AI_NAMES: dict[str, str] = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
+#: Watching AI vs AI, the second AI plays under its name with this suffix ("Learning AI 2").
+SECOND_AI_SUFFIX = " 2"
+
+
+def ai_names() -> tuple[str, ...]:
+    """Every name an AI of the app plays under, as the app writes it."""
+    return (*STICKS_AI_NAMES.values(), *NIM_AI_NAMES.values(),
+            *(n + SECOND_AI_SUFFIX for n in STICKS_AI_NAMES.values()))
+
+
+def ai_name_of(name: str) -> str | None:
+    """The AI's name that `name` is by the name rule ("Ｐerfect AI" -> "Perfect AI"), or None."""
+    key = name_key(name)
+    return next((n for n in ai_names() if name_key(n) == key), None)

@@ -15,7 +15,7 @@ from sticks_tui.engine.nim import new_nim_game
 from sticks_tui.engine.rules import IllegalMove, new_game
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
-from sticks_tui.store.names import name_key
+from sticks_tui.store.names import ai_name_of, ai_names, name_key
 
 GAMES = ("sticks", "nim")
 #: Opponent kinds in which both seats are people; any other kind puts an AI in seat 2 by default.
@@ -56,6 +56,72 @@ class SeatLearning:
     def hats_before(self) -> dict:
         """{hat: (count, ...)} before the game ({} when they were not kept)."""
         return {h: tuple(c) for h, c in (self.hats or ())}
+
+
+@dataclass(frozen=True, slots=True)
+class SharedName:
+    """One row of the records that a person and an AI share (`RecordsMixin.shared_names`)."""
+
+    key: str
+    people: tuple[tuple[str, int], ...]  # (name as typed, games played under it as a person)
+    ais: tuple[str, ...]  # the AI's names under the same key
+
+    def sentence(self) -> str:
+        people = ", ".join(f"{n!r} ({c} {'game' if c == 1 else 'games'})" for n, c in self.people)
+        return (f"The person {people} and the AI {', '.join(map(repr, self.ais))} are one name by the name rule "
+                f"({self.key!r}): their wins and losses are counted together in one row.")
+
+
+#: How long `NameClash.short` tries to stay: the setup screen's one line for a refusal at 80 columns.
+SHORT_LINE = 56
+
+
+class NameClash(InvalidName):
+    """Two names that are one by the name rule, or a person's and an AI's: `short` says it in a line a screen
+    can show, `seat` is the name to change."""
+
+    def __init__(self, message: str, short: str, seat: int) -> None:
+        super().__init__(message)
+        self.short = short
+        self.seat = seat
+
+
+def check_names(players: Sequence[str], ai_seats: Sequence[int]) -> tuple[str, str]:
+    """The two players' names by the naming rule, or InvalidName: each a valid name, the two different by the
+    name rule (`name_key`), and no person under an AI's name."""
+    if isinstance(players, str) or len(players) != 2:
+        raise ValueError(f"A game has two players, not {len(players)}.")
+    names = (validate_name(players[0], "player"), validate_name(players[1], "player"))
+    for seat, name in enumerate(names):
+        ai = ai_name_of(name)
+        if seat not in ai_seats and ai is not None:
+            short = f"'{name}' is the {ai}'s name: choose another."
+            if len(short) > SHORT_LINE:
+                short = f"'{name}' is an AI's name: choose another."
+            raise NameClash(person_as_ai(name, ai), short, seat)
+    if name_key(names[0]) == name_key(names[1]):
+        raise NameClash(f"The two players need different names: {names[0]!r} and {names[1]!r} are the same name "
+                        f"by the name rule (both {name_key(names[0])!r}).",
+                        f"'{names[0]}' and '{names[1]}' are the same name: change one.", 0)
+    return names
+
+
+def _check_rows(conn, names: Sequence[str], ai_seats: Sequence[int]) -> None:
+    """A person never shares a row of the records with an AI, nor an AI with a person."""
+    for seat, name in enumerate(names):
+        row = conn.execute("SELECT name, is_ai FROM players WHERE key = ?", (name_key(name),)).fetchone()
+        if row is not None and seat not in ai_seats and row[1]:
+            raise NameClash(person_as_ai(name, row[0]), f"'{name}' is an AI's name in the records: choose "
+                            "another.", seat)
+        if row is not None and seat in ai_seats and not row[1] and ai_name_of(name) is None:
+            raise NameClash(f"{name!r} is a person's name in the records ({row[0]!r}, the same name by the name "
+                            "rule): an AI cannot play under it.", f"'{name}' is a person's name in the records.", seat)
+
+
+def person_as_ai(name: str, ai: str) -> str:
+    """Why a person cannot play under `name`: it is the AI `ai`'s name by the name rule."""
+    return (f"{name!r} is the name of an AI in the records ({ai!r}, the same name by the name rule): a person "
+            "cannot play under it, or their games would count as the AI's. Please choose another name.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,23 +283,17 @@ class RecordsMixin:
 
         Returns the game's id (an int) with `.brains` {seat: stored brain after it} and `.changes`.
         """
-        if len(players) != 2:
-            raise ValueError(f"A game has two players, not {len(players)}.")
-        names = (validate_name(players[0], "player"), validate_name(players[1], "player"))
-        if name_key(names[0]) == name_key(names[1]):
-            raise InvalidName(f"The two players need different names (both are {names[0]!r}).")
-        played = replay(game, start, moves, loser, max_take)
         if not isinstance(opponent, str) or not opponent:
             raise ValueError(f"The opponent kind is a word like 'friend' or 'learning', not {opponent!r}.")
-        seats = tuple(sorted(set(ai_seats))) if ai_seats is not None else \
-            (() if opponent in HUMAN_OPPONENTS else (1,))
-        if any(s not in (0, 1) for s in seats):
-            raise ValueError(f"AI seats are 0 and/or 1, not {ai_seats!r}.")
+        seats = self._ai_seats(opponent, ai_seats)
+        names = check_names(players, seats)
+        played = replay(game, start, moves, loser, max_take)
         brain_name = validate_name(brain) if brain is not None else None
         lessons = self._check_learning(game, played, learning or {})
         when = (played_at.astimezone(timezone.utc).isoformat(timespec="microseconds")
                 if played_at is not None else now())
         with self._write("save this game", "The game goes on, but this result is not kept.") as conn:
+            _check_rows(conn, names, seats)
             cur = conn.execute(
                 "INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
                 "brain, player1_key, player2_key, brain_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -255,6 +315,24 @@ class RecordsMixin:
                                                           won=seat != loser, when=when, start=played.start)
             return RecordedGame(game_id, brains, changes)
 
+    @staticmethod
+    def _ai_seats(opponent, ai_seats) -> tuple[int, ...]:
+        seats = tuple(sorted(set(ai_seats))) if ai_seats is not None else \
+            (() if opponent in HUMAN_OPPONENTS else (1,))
+        if any(s not in (0, 1) or isinstance(s, bool) for s in seats):
+            raise ValueError(f"AI seats are 0 and/or 1, not {ai_seats!r}.")
+        return seats
+
+    def check_players(self, players: Sequence[str], ai_seats: Sequence[int]) -> tuple[str, str]:
+        """The names a game between `players` would be recorded under, or InvalidName saying why it would not
+        be: the very checks `record_game` makes, for a screen to ask before the game is played. The AIs play
+        `ai_seats` (0 and/or 1)."""
+        seats = self._ai_seats(None, ai_seats)
+        names = check_names(players, seats)
+        with self._read("read the records") as conn:
+            _check_rows(conn, names, seats)
+        return names
+
     def _check_learning(self, game: str, played: Replayed, learning: Mapping) -> dict[int, tuple[str, list]]:
         lessons = {}
         for seat, entry in learning.items():
@@ -272,6 +350,27 @@ class RecordsMixin:
                 raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
             lessons[seat] = (learner, norm)
         return lessons  # one brain on both seats (self-play) learns from each seat in turn
+
+    def shared_names(self) -> list[SharedName]:
+        """Rows of the records where a person and an AI share one key (games kept before the store refused it,
+        e.g. a person called "Ｐerfect AI"): their wins and losses are counted together. Reported, never merged
+        or split silently."""
+        reserved = {name_key(n): n for n in ai_names()}
+        with self._read("read the records") as conn:
+            rows = conn.execute(
+                "SELECT key, name, ai, COUNT(*) FROM (SELECT player1_key AS key, player1 AS name, ai1 AS ai FROM games "
+                "UNION ALL SELECT player2_key, player2, ai2 FROM games) GROUP BY key, name, ai ORDER BY key, name"
+            ).fetchall()
+        seen: dict[str, dict] = {}
+        for key, name, ai, count in rows:
+            entry = seen.setdefault(key, {"people": {}, "ais": {}})
+            entry["ais" if ai else "people"][name] = entry["ais" if ai else "people"].get(name, 0) + count
+        shared = []
+        for key, entry in seen.items():
+            if entry["people"] and (entry["ais"] or key in reserved):
+                ais = tuple(entry["ais"]) or (reserved[key],)
+                shared.append(SharedName(key, tuple(entry["people"].items()), ais))
+        return shared
 
     def leaderboard(self, include_ai: bool = True) -> list[PlayerRecord]:
         """Every player, best rating (wins - losses) first; ties by more wins, then by name."""

@@ -287,7 +287,8 @@ class SticksApp(App):
 
         if isinstance(self.screen, (HelpScreen, TooSmallScreen)):
             return
-        self.push_screen(HelpScreen.of(self.screen))
+        brain = getattr(self.session, "brain", None)
+        self.push_screen(HelpScreen.of(self.screen, rule=getattr(brain, "rule", None)))
 
     def action_new_game(self) -> None:
         def go() -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sticks_tui.learn.hats import Hats
+from sticks_tui.store.names import STICKS_AI_NAMES
 
 from sticks_tui.engine.players import (
     AlwaysOnePlayer,
@@ -25,13 +26,7 @@ OPPONENTS: dict[str, str] = {
     "trained": "the trained AI (100,000 games first)",
     "perfect": "the perfect AI (the solver)",
 }
-AI_NAMES: dict[str, str] = {
-    "dumb": "Dumb AI",
-    "random": "Random AI",
-    "learning": "Learning AI",
-    "trained": "Trained AI",
-    "perfect": "Perfect AI",
-}
+AI_NAMES: dict[str, str] = STICKS_AI_NAMES  # the store's list: no person may play under one (store.names)
 FIRST_CHOICES: dict[str, str] = {
     "p1": "Player 1",
     "p2": "Player 2",

@@ -78,7 +78,7 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
             assert heatmap.data.counts[hat, ball - 1] == 2
             assert heatmap.cell_text(hat, ball).startswith(MARK_UP) and heatmap.cell_text(hat, ball).endswith(" 2")
         assert not np.array_equal(heatmap.data.counts, fresh)
-        assert "Learning AI won and adds a ball for each it drew" in log_text(screen)
+        assert "Learning AI won: each ball it drew goes back with one more of its number (" in log_text(screen)
         with Store.open(data_dir) as store:
             assert store.load_brain("default") == app.session.brain
 

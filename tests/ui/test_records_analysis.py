@@ -118,10 +118,10 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
         assert isinstance(dialog, NameDialog)
         name = dialog.query_one("#name", Input)
         assert name.value == "default copy"
-        name.value = "DEFAULT"
+        name.value = "ＤEFAULT"  # a full-width D: the same name by the store's rule (NFKC, then casefold)
         await pilot.press("enter")
         assert app.screen is dialog
-        assert text_of(dialog, "#name-error") == "A brain with that name exists already."
+        assert text_of(dialog, "#name-error") == "A brain called 'default' exists already."
         name.value = "clever"
         await pilot.press("enter")
         assert app.screen is screen

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Select, Switch
 
 from sticks_tui.store import Store
@@ -54,7 +55,7 @@ async def test_watch_mode_needs_an_ai_and_names_must_differ(make_app, data_dir):
 
         setup = await start_game(pilot, heap=12, opponent="friend", name1="Sam", name2=" sam ")
         assert isinstance(setup, SetupScreen)
-        assert text_of(setup, "#heap-error") == "The two players need different names."
+        assert text_of(setup, "#heap-error") == "'Sam' and 'sam' are the same name: change one."
         assert app.focused is setup.query_one("#name1", Input)
         with Store.open(data_dir) as store:
             assert store.game_count() == 0
@@ -116,7 +117,8 @@ async def test_a_person_cannot_take_an_ais_name_and_typed_names_survive_watch_mo
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
-        assert "is an AI's name in the records" in str(screen.query_one("#heap-error", Label).render())
+        assert str(screen.query_one("#heap-error", Label).render()) == \
+            "'perfect ai' is the Perfect AI's name: choose another."
 
 
 # -- settings that last (issue 10) ------------------------------------------------------------------
@@ -251,3 +253,36 @@ async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, con
         await pilot.pause()
         assert app.settings.name1 == "Ada" and app.settings.heap == 31  # held for the tab
     assert not (config_dir / "settings.toml").exists()
+
+
+# -- one name rule (issue 16 item 3): the store's, asked before the game -----------------------------------
+@pytest.mark.parametrize("opponent, name1, name2, message, box", [
+    ("friend", "Ａnn", "ann", "'Ａnn' and 'ann' are the same name: change one.", "#name1"),
+    ("dumb", "Ｄumb AI", "", "'Ｄumb AI' is the Dumb AI's name: choose another.", "#name1"),
+    ("friend", "Ann", "Ｐerfect AI", "'Ｐerfect AI' is the Perfect AI's name: choose another.", "#name2"),
+    ("friend", "ﬁona", "Nim Ｌearning AI", "'Nim Ｌearning AI' is an AI's name: choose another.",
+     "#name2"),
+])
+async def test_names_the_store_would_refuse_are_refused_before_the_game(make_app, data_dir, opponent, name1, name2,
+                                                                        message, box):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        kwargs = dict(name1=name1, name2=name2) if name2 else dict(name1=name1)
+        setup = await start_game(pilot, heap=10, opponent=opponent, **kwargs)
+        assert isinstance(setup, SetupScreen)  # no game was started
+        assert text_of(setup, "#heap-error") == message
+        assert app.focused is setup.query_one(box, Input)
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 0
+
+
+async def test_a_name_an_ai_has_in_the_records_is_refused_before_the_game(make_app, data_dir):
+    with Store.open(data_dir) as store:  # an AI of another program, kept in these records
+        store.record_game(start=10, opponent="bot", players=("Ann", "Robo"), moves=[3, 3, 3, 1], loser=1)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = await start_game(pilot, heap=10, opponent="friend", name1="ROBO", name2="Bea")
+        assert isinstance(setup, SetupScreen)
+        assert text_of(setup, "#heap-error") == "'ROBO' is an AI's name in the records: choose another."
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 1

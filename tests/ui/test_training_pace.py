@@ -199,15 +199,17 @@ def test_a_games_story_in_the_seeds_words():
     assert story_sentences(story, HatRule()) == [
         "Game 12: AI 2 draws ball 3 from hat 10, AI 1 draws ball 2 from hat 7, AI 2 ball 1 from hat 5, "
         "AI 1 ball 3 from hat 4, AI 2 ball 1 from hat 1. AI 2 has to take the last stick and loses.",
-        "AI 1's hats get one more ball of each number it drew; AI 2's drawn balls are thrown away "
-        "(hats 5 and 1 keep their last ball).",
+        "AI 1's hats get one more ball of each number it drew.",
+        "AI 2 lost: each ball it drew is thrown away, except hats 5 and 1: they were the last of their number, "
+        "and a hat always keeps at least one ball of each number, so they stay (=).",
     ]
-    assert story_sentences(story, HatRule(win_reward=3, loss_penalty=2))[1] == (
-        "AI 1's hats get 3 more balls of each number it drew; AI 2 throws away 2 balls of each number it drew "
-        "(hats 5 and 1 keep their last ball).")
-    assert story_sentences(story, HatRule(win_reward=0, loss_penalty=0))[1] == (
-        "AI 1's hats stay as they were (a win adds no ball); AI 2's hats stay as they were (a loss takes none "
-        "away).")
+    assert story_sentences(story, HatRule(win_reward=3, loss_penalty=2))[1:] == [
+        "AI 1's hats get 3 more balls of each number it drew.",
+        "AI 2 lost: up to 2 balls of each number it drew are thrown away, except hats 5 and 1: they were the last "
+        "of their number, and a hat always keeps at least one ball of each number, so they stay (=)."]
+    assert story_sentences(story, HatRule(win_reward=0, loss_penalty=0))[1:] == [
+        "AI 1's hats stay as they were (a win adds no ball).",
+        "AI 2 lost, but a loss takes no ball away: its hats stay as they were."]
 
 
 # -- the slow run ------------------------------------------------------------------------------------
@@ -231,7 +233,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         control = app.training_control
         assert control.pace == 20 and not control.paused
         log = screen.query_one(MoveLog)
-        await wait_until(pilot, lambda: len(log.lines) >= 2, what="the first game's story in the log")
+        await wait_until(pilot, lambda: len(log.lines) >= 3, what="the first game's story in the log")
         assert screen.has_class("-told") and log.display
         assert text_of(screen, "#training-pace") == "Pace: 20 games a second"
 
@@ -268,7 +270,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         for how in ("key", "mouse"):
             done, hats = app.training.games_done, app.training.hats.copy()
             assert app.training.story.number == done
-            assert list(log.lines)[-2:] == story_sentences(app.training.story, rule)
+            assert list(log.lines)[-3:] == story_sentences(app.training.story, rule)
             if how == "key":
                 await pilot.press("s")
             else:
@@ -280,7 +282,7 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
             assert story.number == done + 1 and control.paused and control.steps_pending == 0
             # exactly that game's reinforcement, and nothing else
             assert np.array_equal(app.training.hats, changed_by(hats, story))
-            assert list(log.lines)[-2:] == story_sentences(story, rule)
+            assert list(log.lines)[-3:] == story_sentences(story, rule)
             # the hats show the game's changes: ↑ added, ↓ thrown away (the drawn balls were beside their hats first)
             flash = tuple((c.hat, c.ball, c.after - c.before) for c in story.changes[0] if c.after != c.before)
             heatmap = screen.query_one(HatHeatmap)
@@ -331,7 +333,7 @@ async def test_full_speed_can_be_paused_and_stepped_too(make_app):
         await wait_until(pilot, lambda: app.training.games_done == done + 1 and control.waiting, what="a step")
         await pilot.pause()
         assert app.training.story is not None and app.training.story.number == done + 1
-        assert len(app.screen.query_one(MoveLog).lines) == 2  # that game told
+        assert len(app.screen.query_one(MoveLog).lines) == 3  # that game told: the draws, the win, the loss
         app.action_cancel_training()
         await wait_finished(pilot)
         assert app.session.training.last_result.games_played == done + 1

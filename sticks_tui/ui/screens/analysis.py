@@ -134,11 +134,11 @@ class AnalysisScreen(Screen):
         self.query_one(LearningCurve).points = tuple(curve)
 
     def action_copy_brain(self) -> None:
-        from sticks_tui.store import StoreError, validate_name
+        from sticks_tui.store import StoreError, name_key, validate_name
 
-        existing = set()
+        existing: dict[str, str] = {}
         try:
-            existing = {b.name.casefold() for b in self.app.session.store.list_brains()}
+            existing = {name_key(b.name): b.name for b in self.app.session.store.list_brains()}
         except StoreError:
             pass
 
@@ -147,7 +147,9 @@ class AnalysisScreen(Screen):
                 validate_name(name)
             except ValueError as exc:
                 return str(exc)
-            return "A brain with that name exists already." if name.casefold() in existing else None
+            if name_key(name) in existing:  # the store's name rule: "Ｄefault" is "default"
+                return f"A brain called '{existing[name_key(name)]}' exists already."
+            return None
 
         def done(name: str | None) -> None:
             if not name:

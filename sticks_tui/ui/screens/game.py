@@ -13,6 +13,7 @@ from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg
@@ -264,10 +265,9 @@ class GameScreen(GameScreenBase):
 
     def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
         event = message.event
-        changes = ", ".join(
-            f"hat {c.hat} ball {c.ball}: {c.before}→{c.after}" for c in event.changes) or "no balls drawn"
-        verb = "won and adds a ball for each it drew" if event.won else "lost and throws away the balls it drew"
-        self.query_one("#log", MoveLog).write(f"{event.name} {verb} ({changes}).")
+        hats = next((p.hats for p in self.players if p.name == event.name and isinstance(p, HatPlayer)), None)
+        rule = hats.rule if hats is not None else self.session.brain.rule
+        self.query_one("#log", MoveLog).write(lesson_sentence(event.name, event.won, event.changes, rule))
         if self.learner is not None and event.name == self.learner.name:
             flash = tuple((c.hat, c.ball, c.delta if c.delta else (1 if event.won else -1))
                           for c in event.changes)

@@ -15,6 +15,8 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
+from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.lesson_words import how_hats_learn
 from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
                                            short_count)
 
@@ -91,20 +93,12 @@ def losing_heaps(max_take: int = 3, count: int = 4) -> str:
     return ", ".join(str(1 + i * (max_take + 1)) for i in range(count))
 
 
-def help_sections(max_take: int = 3) -> list[tuple[str, str]]:
-    """(title, plain text) of each part of the help, in the seeds' words."""
+def help_sections(max_take: int = 3, rule: HatRule | None = None) -> list[tuple[str, str]]:
+    """(title, plain text) of each part of the help, in the seeds' words; the hats' story by `rule` (the
+    brain's; the seeds' when not given)."""
     balls = ", ".join(str(b) for b in range(1, max_take + 1))
     return [
-        ("How the hats learn",
-         f"The learning AI has one hat for every number of sticks that can be on the board. Each hat "
-         f"starts with one ball of each number {balls}.\n"
-         f"On its turn the AI draws a ball at random from the hat for the sticks on the board, and "
-         f"takes that many sticks. A ball with more copies in the hat is more likely to come out. "
-         f"It sets the ball beside the hat until the game ends.\n"
-         f"If the AI wins, every ball beside a hat goes back in with one more of the same number: "
-         f"those moves become more likely. If it loses, those balls are thrown away, but a hat always "
-         f"keeps at least one ball of each number (the floor), so no move is ever forgotten for good.\n"
-         f"After many games the winning moves fill the hats."),
+        ("How the hats learn", how_hats_learn(rule or HatRule(), balls)),
         ("Reading the heatmap",
          f"One row per hat: the hat's number, then one cell per ball.\n"
          f"  ▆78%  19k  the big figure is the chance this ball is drawn; the bar beside it is as "
@@ -158,16 +152,17 @@ class HelpScreen(ModalScreen[None]):
     AUTO_FOCUS = "#help-body"
 
     def __init__(self, keys: list[tuple[str, str]] | None = None, *, title: str = "this screen",
-                 max_take: int = 3) -> None:
+                 max_take: int = 3, rule: HatRule | None = None) -> None:
         super().__init__()
         self.keys = list(keys or [])
         self.keys_title = title
         self.max_take = max_take
+        self.rule = rule
 
     @classmethod
-    def of(cls, screen: Screen, *, max_take: int = 3) -> HelpScreen:
-        """The help for `screen`, listing its keys."""
-        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take)
+    def of(cls, screen: Screen, *, max_take: int = 3, rule: HatRule | None = None) -> HelpScreen:
+        """The help for `screen`, listing its keys; the hats' story told by `rule` (the brain's)."""
+        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take, rule=rule)
 
     def keys_text(self) -> str:
         if not self.keys:
@@ -183,7 +178,7 @@ class HelpScreen(ModalScreen[None]):
                              classes="help-text")
                 yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
                 yield Static(Content(self.keys_text()), id="help-keys")
-                for title, text in help_sections(self.max_take):
+                for title, text in help_sections(self.max_take, self.rule):
                     yield Static(Content.styled(title, "bold"), classes="help-title")
                     yield Static(Content(text), classes="help-text")
             with Vertical(id="help-close-row"):

@@ -13,6 +13,8 @@ from sticks_tui.engine.events import BallDrawn
 from sticks_tui.engine.game import NimGame
 from sticks_tui.engine.nim import coins_word
 from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.learn.lesson_words import lesson_sentence
+from sticks_tui.store.names import NIM_AI_NAMES as STORE_NIM_AI_NAMES
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import (
     BallDrawnMsg,
@@ -36,7 +38,7 @@ NIM_OPPONENTS = {
     "perfect": "the perfect AI (the table)",
     "learning": "the learning AI (piles up to 7)",
 }
-NIM_AI_NAMES = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
+NIM_AI_NAMES = STORE_NIM_AI_NAMES  # the store's list: no person may play under one (store.names)
 NIM_TRAIN_GAMES = 500_000
 
 
@@ -326,19 +328,17 @@ class NimGameScreen(GameScreenBase):
 
     def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
         event = message.event
-        verb = "won: each ball it drew goes back with one more" if event.won else \
-            "lost: it throws away the balls it drew"
-        self.query_one("#nim-log", MoveLog).write(f"{event.name} {verb} ({len(event.changes)} hats).")
+        learner = self.learner
+        rule = learner.hats.rule if learner is not None else self.session.nim_hats().rule
+        lesson = lesson_sentence(event.name, event.won, event.changes, rule, detail=False)
+        self.query_one("#nim-log", MoveLog).write(lesson)
         if not event.changes:
             self._after_game = f"{event.name} drew no ball this game: nothing to learn. Its hat for the start:"
         else:
             last = event.changes[-1]
             change = (f"{coins_word(*last.ball)} {last.before} → {last.after}" if last.before != last.after
                       else f"{coins_word(*last.ball)} stays at {last.after}, the fewest it keeps")
-            lesson = "won: every ball it drew went back with one more" if event.won else \
-                "lost: it threw away the balls it drew"
-            self._after_game = (f"{event.name} {lesson} ({len(event.changes)} hats). "
-                                f"Its last hat, ► the ball drawn: {change}.")
+            self._after_game = f"{lesson} Its last hat, ► the ball drawn: {change}."
         self._changes = {(c.hat, c.ball): c for c in event.changes}
         self._show_hats()
         self._show_lessons()

@@ -10,6 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
+from sticks_tui.store.errors import InvalidName, StoreError
+from sticks_tui.store.records import NameClash
+from sticks_tui.store.names import ai_name_of
 from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
@@ -26,12 +29,18 @@ NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoe
              "coin wins.")
 
 
-def reserved_names() -> set[str]:
-    """The AIs' names in the records (casefolded): no person may take one, and none is kept as a person's."""
-    from sticks_tui.ui.screens.nim import NIM_AI_NAMES
-
-    return ({n.casefold() for n in (*AI_NAMES.values(), *NIM_AI_NAMES.values())}
-            | {f"{n} 2".casefold() for n in AI_NAMES.values()})
+def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, str]:
+    """Why the store would not record a game between `names` (AIs on `ai_seats`), in one line, and the name
+    box to fix; (None, "") when it would. The store's rule itself (`Store.check_players`), read before play."""
+    try:
+        store.check_players(names, ai_seats)
+    except NameClash as exc:
+        return exc.short, f"#name{exc.seat + 1}"
+    except InvalidName as exc:
+        return str(exc), "#name1"
+    except StoreError:
+        return None, ""  # the records cannot be read: the game is played, and the app says it is not kept
+    return None, ""
 
 
 class SetupScreen(Screen):
@@ -174,7 +183,7 @@ class SetupScreen(Screen):
     def _names_changed(self, event: Input.Changed) -> None:
         self._sync_first()
         name = event.value.strip()
-        if event.input.disabled or not name or len(name) > NAME_LIMIT or name.casefold() in reserved_names():
+        if event.input.disabled or not name or len(name) > NAME_LIMIT or ai_name_of(name) is not None:
             return  # an AI's name (filled in by the screen) or a half-typed one: not a person's name to keep
         if event.input.id == "name2" and self.query_one("#opponent", Select).value != "friend":
             return
@@ -308,17 +317,13 @@ class SetupScreen(Screen):
             return None
         name1 = self.query_one("#name1", Input).value.strip() or "Player 1"
         name2 = self.query_one("#name2", Input).value.strip() or "Player 2"
-        if name1.casefold() == name2.casefold():
-            error.update("The two players need different names.")
-            self.query_one("#name1", Input).focus()
+        # the store's own checks, asked before the game (never a game played and then not recorded)
+        ai_seats = (0, 1) if watch else (() if opponent == "friend" else (1,))
+        problem, where = names_problem(self.app.session.store, (name1, name2), ai_seats)
+        if problem is not None:
+            error.update(problem)
+            self.query_one(where, Input).focus()
             return None
-        reserved = reserved_names()
-        humans = ([] if watch else [("#name1", name1)]) + ([("#name2", name2)] if opponent == "friend" else [])
-        for selector, name in humans:
-            if name.casefold() in reserved:
-                error.update(f"'{name}' is an AI's name in the records: please choose another.")
-                self.query_one(selector, Input).focus()
-                return None
         return MatchSetup(game=self.game_kind, piles=piles, heap=heap, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)

@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Prog
 
 from sticks_tui.learn.control import PACES, GameStory, pace_words
 from sticks_tui.learn.hats import FLOOR_RULES, HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence, rule_sentence, won_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.commands import screen_commands
@@ -70,34 +71,14 @@ def parse_whole(text: str, what: str, low: int, high: int, field: str) -> int:
     return int(text)
 
 
-def _balls(n: int) -> str:
-    return f"{n} ball" if n == 1 else f"{n} balls"
-
-
-def rule_sentence(rule: HatRule, *, fresh: bool = True) -> str:
-    """The hat rule in words (what `learn.hats.reinforced_count` does with it)."""
-    start = (f"Each hat starts with {_balls(rule.start_balls)} of each number. " if fresh else "")
-    win = (f"A win adds {_balls(rule.win_reward)} of each number drawn" if rule.win_reward
-           else "A win adds no ball")
-    loss = f"a loss takes {rule.loss_penalty} away" if rule.loss_penalty else "a loss takes none away"
-    floor = ("a hat never has fewer than 1 ball of each number." if rule.floor == "each"
-             else "a hat may run out of a number, but never out of every number.")
-    return f"{start}{win}, {loss}; {floor}"
-
-
 def rule_short(rule: HatRule) -> str:
     return (f"start {rule.start_balls}, win +{rule.win_reward}, loss -{rule.loss_penalty}, "
             f"floor: {FLOOR_LABELS[rule.floor]}")
 
 
 # -- a game's story in words ---------------------------------------------------------------------
-def _hat_list(hats: list) -> str:
-    hats = [str(h) for h in hats]
-    return hats[0] if len(hats) == 1 else ", ".join(hats[:-1]) + " and " + hats[-1]
-
-
 def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
-    """Two sentences for a game of sticks: the draws, and what each AI's hats learned from it."""
+    """Three sentences for a game of sticks: the draws, and what each AI's hats learned from it."""
     parts = []
     for i, (player, hat, ball) in enumerate(story.draws):
         verb = "draws" if i < 2 else ""
@@ -105,30 +86,9 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
     loser = PLAYERS[story.loser]
     played = ", ".join(parts)
     first = f"Game {story.number:,}: {played}. {loser} has to take the last stick and loses."
-    winner = PLAYERS[story.winner]
-    if rule.win_reward == 0:
-        won = f"{winner}'s hats stay as they were (a win adds no ball)"
-    elif rule.win_reward == 1:
-        won = f"{winner}'s hats get one more ball of each number it drew"
-    else:
-        won = f"{winner}'s hats get {rule.win_reward} more balls of each number it drew"
-    kept = sorted({c.hat for c in story.changes[story.loser] if c.after == c.before}, reverse=True)
-    if rule.loss_penalty == 0:
-        lost = f"{loser}'s hats stay as they were (a loss takes none away)"
-        kept = []
-    elif rule.loss_penalty == 1:
-        lost = f"{loser}'s drawn balls are thrown away"
-    else:
-        lost = f"{loser} throws away {rule.loss_penalty} balls of each number it drew"
-    if kept and len(kept) == len(story.changes[story.loser]):
-        lost = f"{loser} throws nothing away"
-    if len(kept) == 1:
-        lost += f" (hat {kept[0]} keeps its last ball)"
-    elif 1 < len(kept) <= 5:
-        lost += f" (hats {_hat_list(kept)} keep their last ball)"
-    elif kept:
-        lost += f" ({len(kept)} of its hats keep their last ball)"
-    return [first, f"{won}; {lost}."]
+    won = won_sentence(PLAYERS[story.winner], rule)
+    # a lesson is told as everywhere else, from the brain's rule (learn.lesson_words)
+    return [first, f"{won}.", lesson_sentence(loser, False, story.changes[story.loser], rule, detail=False)]
 
 
 # -- the dialog ----------------------------------------------------------------------------------
