@@ -30,7 +30,9 @@ def register(subparsers) -> None:
     a = sub.add_parser("import", help="read a brain from a JSON file (checked before anything is kept)")
     a.add_argument("file")
     a.add_argument("name", nargs="?", default=None, help="name to keep it under (default: the name in the file)")
-    a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name")
+    a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name (and the same game)")
+    a.add_argument("--game", choices=("sticks", "nim"), default=None,
+                   help="the game the file must hold a brain for (refused with the reason otherwise)")
     a.set_defaults(handler=run_import)
     a = sub.add_parser("copy", help="copy a brain under a new name")
     a.add_argument("src")
@@ -105,9 +107,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the brain through safefile: never over the live database, a SQLite file, a device or someone's file."""
-    from datetime import datetime, timezone
-
-    from sticks_tui.store import StoreError, brainfile
+    from sticks_tui.store import brainfile
     from sticks_tui.store.safefile import check_target, recognise_json_format, write_file
 
     recognise = recognise_json_format(brainfile.BRAIN_FORMAT)
@@ -116,18 +116,13 @@ def run_export(args: argparse.Namespace) -> int:
         protected = [store.path] if store.path is not None else []
         # refuse a bad target before reading anything, so the message is about the file
         check_target(args.file, what="brain file", recognise=recognise, force=args.force, protected=protected)
-        hats = store.load_brain(args.name)
-        info = store.brain_info(args.name)
-        if hats is None or info is None:
-            raise StoreError(f"There is no brain called {args.name!r}.")
-        text = brainfile.encode(info.name, hats, info.games_trained,
-                                datetime.now(timezone.utc).isoformat(timespec="microseconds"))
+        name, text = store.brain_file_text(args.name)  # read back first: what is written imports again
         write_file(args.file, text, what="brain file", recognise=recognise, force=args.force, protected=protected)
-        return info.name
+        return name
 
     return _do(args, export, lambda name: f"Exported brain {name!r} to {args.file}.")
 
 
 def run_import(args: argparse.Namespace) -> int:
-    return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace),
+    return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace, game=args.game),
                lambda name: f"Imported {args.file} as brain {name!r}.")
