@@ -7,6 +7,7 @@ alternating with and without checkpoints so a busy machine slows both alike. Wit
 run stops its kernel at six log-spaced game counts a decade and scores the brain exactly there.
 "scoring share" is the time spent scoring at checkpoints over the run's time, measured directly
 (the games/s difference is within the noise of a shared machine; this share is not).
+--smoke: one run of 2,000 games; it proves the script works (CI runs it), its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed")
     parser.add_argument("--games", type=int, default=1_000_000, help="games per run (default 1,000,000)")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.games = 1, 2_000
     train(TrainingConfig(sticks=5, games=10, seed=0))  # compile / load the kernel outside the timings
     print(f"# checkpoint cost, median of {args.runs} runs of {args.games:,} games "
           f"({platform.python_version()}, {platform.machine()})")

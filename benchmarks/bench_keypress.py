@@ -15,6 +15,8 @@ person would (F2, the number of games, Enter, Escape back to the game) and sampl
 the run finishes (or --max-seconds). Samples in a training phase are split by what the trainer was
 doing when the key was written: "loading" (the worker thread imports numba and loads the compiled
 kernel), "running" (the kernel plays; progress reports ~20/s), and "finished" (the finish notification had been drawn). Timings are wall-clock on a shared machine.
+--smoke: five key presses, no training run (its thread runs at idle priority, so on a busy machine it
+barely moves); it proves the app, the pty and the sampling work (CI runs it), its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -103,8 +105,15 @@ def start_training(app: PtyApp, games: int) -> None:
     app.send("f2", gap=0.0)
     expect(app, "Train the AI", mark, "the training dialog")
     app.drain(0.5)  # the dialog's games box has the focus (keys sent sooner were lost on a loaded machine)
-    app.send("end", *["backspace"] * 12, gap=0.05)
-    app.send(*f"{games}", gap=0.05)
+    for attempt in range(3):  # a loaded machine can lose a key: the dialog's sentence says what the box holds
+        mark = len(app.log)
+        app.send("end", *["backspace"] * 14, gap=0.05)
+        app.send(*f"{games}", gap=0.05)
+        if app.wait_for(f"{games:,} games from", 5.0, mark) is not None:
+            break
+    else:
+        raise Fail(f"bench_keypress: the training dialog never showed {games:,} games; output tail:\n"
+                   f"{app.screen_text(4000)}")
     mark = len(app.log)
     app.send("enter", gap=0.0)
     expect(app, "training the AI", mark, "the training screen")
@@ -180,7 +189,10 @@ def main() -> None:
     parser.add_argument("--max-samples", type=int, default=600, help="at most this many samples per run")
     parser.add_argument("--max-seconds", type=float, default=35.0, help="at most this long per training run")
     parser.add_argument("--size", default="100x32", help="terminal size COLSxROWS")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.baseline, args.games = 5, []
     cols, rows = (int(v) for v in args.size.lower().split("x"))
     started = time.perf_counter()
     print(f"# sticks-tui in a {cols}x{rows} pty, a game of {HEAP} sticks vs a friend, key '1' until the new "
@@ -209,11 +221,14 @@ def main() -> None:
             results.append((f"{games:,} games: loading+running", during))
             if not by["finished"]:  # let it end before the next phase, as the app would
                 app.send("t", gap=0.3)
-                app.send("c", gap=0.5)
+                app.send("c", gap=0.5)  # it asks first
+                app.send("y", gap=0.5)
                 back_to_game(app, game)
     worst = max((percentile([v * 1000 for v in vals], 95) for label, vals in results[1:] if vals),
                 default=float("nan"))
-    print(f"goal p95 < 35 ms during training: {'met' if worst < 35 else 'NOT met'} (worst p95 {worst:.1f} ms); "
+    verdict = "not measured (no training run)" if len(results) == 1 else \
+        f"{'met' if worst < 35 else 'NOT met'} (worst p95 {worst:.1f} ms)"
+    print(f"goal p95 < 35 ms during training: {verdict}; "
           f"load average now {os.getloadavg()[0]:.2f}; took {time.perf_counter() - started:.0f} s")
 
 

@@ -2,6 +2,8 @@
 general hat learner trains (and how well).
 
 Run: python benchmarks/bench_nim.py [--repeat 21] [--literal-full] [--json]
+--smoke: one build per figure and a few thousand games; it proves the script works (CI runs it), its
+figures mean nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ def main() -> int:
     parser.add_argument("--literal-full", action="store_true",
                         help="also time seed 004's literal algorithm on the full 101^3 cube (slow)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeat = 1
 
     from sticks_tui.engine.nim import NimRules
     from sticks_tui.learn.analysis import agreement
@@ -52,7 +57,7 @@ def main() -> int:
 
     nim.build_table(2, 2, 2)  # compile or load the kernel once, outside the timings
     for size in (12, 20):
-        med, _ = timed(lambda s=size: nim.build_table_literal(s, s, s), max(3, args.repeat // 4))
+        med, _ = timed(lambda s=size: nim.build_table_literal(s, s, s), 1 if args.smoke else max(3, args.repeat // 4))
         figures[f"literal_{size}^3_seconds"] = med
     if args.literal_full:
         med, _ = timed(lambda: nim.build_table_literal(100, 100, 100), 1)
@@ -77,15 +82,15 @@ def main() -> int:
     game = NimRules((7, 7, 7))
     train(TrainingConfig(game=game, games=10, seed=0))  # compile or load the kernel
     learner = {}
-    for games in (100_000, 200_000, 500_000, 1_000_000):
+    for games in (2_000,) if args.smoke else (100_000, 200_000, 500_000, 1_000_000):
         runs = [train(TrainingConfig(game=game, games=games, seed=s)) for s in (1, 2, 3)]
         learner[f"kernel_{games}"] = {
             "games_per_second_median": statistics.median(r.games_per_second for r in runs),
             "seconds_median": statistics.median(r.seconds for r in runs),
             "agreement_seeds_1_2_3": [agreement(r.brain).agreement for r in runs],
         }
-    ref = train(TrainingConfig(game=game, games=20_000, seed=1, engine="reference"))
-    learner["reference_20000"] = {"games_per_second": ref.games_per_second, "seconds": ref.seconds,
+    ref = train(TrainingConfig(game=game, games=200 if args.smoke else 20_000, seed=1, engine="reference"))
+    learner["reference_20000"] = {"games": ref.games_played, "games_per_second": ref.games_per_second, "seconds": ref.seconds,
                                   "agreement": agreement(ref.brain).agreement}
     figures["learner_piles_7_7_7"] = learner
 
@@ -113,7 +118,7 @@ def main() -> int:
                   f"{row['seconds_median']:.3f} s, agreement (seeds 1, 2, 3) "
                   + ", ".join(f"{a:.3f}" for a in row["agreement_seeds_1_2_3"]))
     r = learner["reference_20000"]
-    print(f"  reference   20,000 games: {r['games_per_second']:>12,.0f} games/s, {r['seconds']:.3f} s, "
+    print(f"  reference {r['games']:>9,} games: {r['games_per_second']:>12,.0f} games/s, {r['seconds']:.3f} s, "
           f"agreement {r['agreement']:.3f}")
     return 0
 

@@ -8,6 +8,7 @@ stream until the setup screen's text "Start game" appears ("first screen"); it t
 the output has been quiet for 150 ms ("settled": the whole first frame drawn). The app is quit with
 Ctrl+Q. One untimed run first warms the OS file cache. Then the import time of the app module,
 `python -X importtime -c "import sticks_tui.ui.app"`, with its slowest top-level imports.
+--smoke: one run, no warm-up run; it proves the script works (CI runs it), its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -70,11 +71,15 @@ def main() -> None:
     parser.add_argument("--size", default="100x32", help="terminal size COLSxROWS")
     parser.add_argument("--top", type=int, default=8, help="how many imports to list")
     parser.add_argument("--no-importtime", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.top = 1, 3
     cols, rows = (int(v) for v in args.size.lower().split("x"))
     print(f"# {' '.join(sticks_tui_command())} in a {cols}x{rows} pty, fresh data dir each run; "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
-    one_run(cols, rows)  # warm the file cache
+    if not args.smoke:
+        one_run(cols, rows)  # warm the file cache
     shown, settled = [], []
     for _ in range(args.runs):
         s, t = one_run(cols, rows)

@@ -16,6 +16,8 @@ Needs the 'web' extra, playwright and psutil (`pip install -e '.[test]'`) and De
   the same time; latency p50/p95 over all tabs and rounds, plus the machine's CPU use meanwhile.
 
 The figures depend on the machine and on what else runs on it: on a shared machine they are noisy.
+--smoke: one session, one page open, one key press; it proves the script works (CI runs it), its
+figures mean nothing.
 """
 
 from __future__ import annotations
@@ -134,7 +136,10 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=20, help="key presses per tab at each level")
     parser.add_argument("--opens", type=int, default=5, help="page opens timed one at a time")
     parser.add_argument("--chromium", default=os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.levels, args.presses, args.opens = "1", 1, 1
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     try:
         import psutil

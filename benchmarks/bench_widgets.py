@@ -1,13 +1,15 @@
 """How long the heatmap and the learning curve take to draw: a full 100-hat repaint at 160x48 and
 at 80x24 (what the training screen does up to 20 times a second), and a 200-point curve.
 
-    python benchmarks/bench_widgets.py
+    python benchmarks/bench_widgets.py [--smoke]
 
 Prints milliseconds per full repaint (every visible line through render_line), median of many.
+--smoke: three repaints each; it proves the script works (CI runs it), its figures mean nothing.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import time
@@ -21,6 +23,7 @@ from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 
 REPEATS = 200
+_repeats = [REPEATS]
 
 
 class One(App):
@@ -36,7 +39,7 @@ def repaint_ms(widget, change) -> float:
     """Median milliseconds for: new data, then every visible line drawn."""
     w, h = widget.size
     times = []
-    for i in range(REPEATS):
+    for i in range(_repeats[0]):
         start = time.perf_counter()
         change(i)
         for y in range(h):
@@ -76,6 +79,10 @@ async def curve() -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
+    if parser.parse_args().smoke:
+        _repeats[0] = 3
     for size in ((160, 48), (80, 24)):
         print(f"heatmap, 100 hats, {size[0]}x{size[1]}: {asyncio.run(heatmap(size)):.2f} ms per full repaint")
     print(f"learning curve, 200 points x 3 series, 80x10: {asyncio.run(curve()):.2f} ms per full repaint")

@@ -30,7 +30,9 @@ def register(subparsers) -> None:
     a = sub.add_parser("import", help="read a brain from a JSON file (checked before anything is kept)")
     a.add_argument("file")
     a.add_argument("name", nargs="?", default=None, help="name to keep it under (default: the name in the file)")
-    a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name")
+    a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name (and the same game)")
+    a.add_argument("--game", choices=("sticks", "nim"), default=None,
+                   help="the game the file must hold a brain for (refused with the reason otherwise)")
     a.set_defaults(handler=run_import)
     a = sub.add_parser("copy", help="copy a brain under a new name")
     a.add_argument("src")
@@ -111,5 +113,5 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace),
+    return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace, game=args.game),
                lambda name: f"Imported {args.file} as brain {name!r}.")

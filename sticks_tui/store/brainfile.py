@@ -1,36 +1,64 @@
-"""The brain file: a brain (its hats) as JSON, to share a trained AI.
+"""The brain file: a brain (its hats) as JSON, to share a trained AI or keep a backup.
 
 Reading one trusts nothing: the size is capped before parsing, the JSON may only hold plain
-values, and every field is checked (format, version, sizes, the rule, every count against the
-floor). Nothing is unpickled or executed. A refusal raises StoreError naming what is wrong.
+values, and every field is checked (format, version, game, layout, the rule, every count against
+the floor). Nothing is unpickled or executed. A refusal raises StoreError naming what is wrong.
 
-    {"format": "sticks-tui-brain", "version": 1, "name": "default", "size": 20, "max_take": 3,
+A file names its game and its layout, so it is read back as the brain it was written from:
+
+    {"format": "sticks-tui-brain", "version": 1, "game": "sticks", "name": "default",
+     "size": 20, "max_take": 3,
      "rule": {"start_balls": 1, "win_reward": 1, "loss_penalty": 1, "floor": "each"},
      "games_trained": 100000, "exported_at": "2025-01-01T12:00:00+00:00",
      "hats": [[], [1], [1, 1], [1, 1, 1], ...]}
 
-`hats[n]` counts the balls numbered 1..min(max_take, n) in the hat for a heap of n sticks;
+    {"format": "sticks-tui-brain", "version": 2, "game": "nim", "name": "nim-7x7x7",
+     "box": [7, 7, 7], "rule": {...}, "games_trained": 500000, "exported_at": "...",
+     "hats": [[1], [1, 1], ...]}
+
+Sticks: `hats[n]` counts the balls numbered 1..min(max_take, n) in the hat for a heap of n sticks;
 `hats[0]` is always empty (there is no hat for an empty heap).
+Nim: one hat per piles (n, d, q) with 0 <= n, d, q <= box and at least one coin, in the order
+n, then d, then q ((0, 0, 1), (0, 0, 2), ...); each counts the balls for the moves (pile, coins)
+by pile, then by coins (`engine.nim.nim_moves`).
+
+Versions: a sticks file is version 1 (the "game" field is new, and readers of version 1 ignore it,
+so an older sticks-tui still reads it); a Nim file is version 2, so an older sticks-tui refuses it
+as "written by a newer sticks-tui" instead of misreading it. A file without "game" is a sticks
+file, as every file before version 2 was. One exception is read as what it holds: a version-1
+file written by the Nim export of before (no "game", `size` and `max_take` counted over Nim's
+hats, hat 0 not empty) whose hats fit exactly one box of piles.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass
+from itertools import product
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.safefile import kind_of, read_at_most
 
 BRAIN_FORMAT = "sticks-tui-brain"
-BRAIN_VERSION = 1
+#: The newest version this reads (and writes, for Nim); a sticks file is written as version 1.
+BRAIN_VERSION = 2
+STICKS_FILE_VERSION = 1
+BRAIN_FILE_GAMES = ("sticks", "nim")
 MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits easily
 MAX_HATS = 1000
 MAX_TAKE_LIMIT = 10
+#: The largest pile of a Nim brain's box in a file (as `sticks-tui nim train --piles` allows).
+MAX_NIM_PILE = 10
 MAX_GAMES_TRAINED = 10**15
 #: The most characters of the input a message echoes back (a value, a path); longer ones are cut with "...".
 ECHO_LIMIT = 60
@@ -61,21 +89,49 @@ def clip_path(path: Any, limit: int = PATH_ECHO_LIMIT) -> str:
     return text if len(text) <= limit else "..." + text[-(limit - 3):]
 
 
+class BadBrainFile(StoreError):
+    """A brain file refused; `why` is the reason alone (the message also names the file)."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
 @dataclass(frozen=True)
 class BrainFile:
     name: str | None
     hats: Hats
     games_trained: int
 
+    @property
+    def game(self) -> str:
+        return game_of(self.hats)
+
+
+def game_of(hats: Hats) -> str:
+    """'sticks' or 'nim': the game a brain plays (its rules tell)."""
+    if isinstance(hats.rules, SticksRules):
+        return "sticks"
+    if isinstance(hats.rules, NimRules):
+        return "nim"
+    raise ValueError(f"A brain file holds a sticks or a Nim brain, not one for {hats.rules!r}.")
+
+
+GAME_WORDS = {"sticks": "a sticks brain", "nim": "a Nim brain"}
+
 
 def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
+    """The brain file's text for `hats` (a sticks or a Nim brain); `decode` gives the same brain back."""
     rule = hats.rule
+    game = game_of(hats)
+    layout = ({"size": hats.size, "max_take": hats.max_take} if game == "sticks"
+              else {"box": list(hats.rules.box)})
     doc = {
         "format": BRAIN_FORMAT,
-        "version": BRAIN_VERSION,
+        "version": STICKS_FILE_VERSION if game == "sticks" else BRAIN_VERSION,
+        "game": game,
         "name": name,
-        "size": hats.size,
-        "max_take": hats.max_take,
+        **layout,
         "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
                  "loss_penalty": rule.loss_penalty, "floor": rule.floor},
         "games_trained": int(games_trained),
@@ -84,6 +140,7 @@ def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
     }
     # one hat a line: readable in a diff, still plain JSON
     head = json.dumps({k: v for k, v in doc.items() if k != "hats"}, indent=2)[:-2]
+    head = re.sub(r'"box": \[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]', r'"box": [\1, \2, \3]', head)  # on one line
     rows = ",\n".join("    " + json.dumps(row) for row in doc["hats"])
     return f'{head},\n  "hats": [\n{rows}\n  ]\n}}\n'
 
@@ -97,9 +154,9 @@ def _refuse_constant(name: str) -> Any:
 
 
 def decode(data: bytes, source: str = "the file") -> BrainFile:
-    """Check a brain file's bytes completely and return the brain, or raise StoreError."""
+    """Check a brain file's bytes completely and return the brain, or raise StoreError (BadBrainFile)."""
     def refuse(why: str) -> StoreError:
-        return StoreError(f"Cannot import {clip_path(source)}: {why} Nothing was changed.")
+        return BadBrainFile(f"Cannot import {clip_path(source)}: {why} Nothing was changed.", why)
 
     if len(data) > MAX_BRAIN_FILE_BYTES:
         raise refuse(f"it is larger than {MAX_BRAIN_FILE_BYTES // 1024} KiB, too big for a brain file.")
@@ -130,21 +187,66 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
         raise refuse(f"its version must be a whole number, not {shown(version)}.")
     if version > BRAIN_VERSION:
         raise refuse(f"it was written by a newer sticks-tui (brain file version {shown(version)}; "
-                     f"this one reads version {BRAIN_VERSION}).")
+                     f"this one reads versions 1 to {BRAIN_VERSION}).")
     if version < 1:
         raise refuse(f"its version {shown(version)} is not a brain file version.")
 
-    size = doc.get("size")
-    if not _is_int(size) or not 1 <= size <= MAX_HATS:
-        raise refuse(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
-    max_take = doc.get("max_take")
-    if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
-        raise refuse(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
+    game = _game_and_layout(doc, version, refuse)
     games = doc.get("games_trained", 0)
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
                      f"not {shown(games)}.")
+    rule = _rule(doc, refuse)
+    rows = doc.get("hats")
+    if not isinstance(rows, list):
+        raise refuse("\"hats\" must be a list of hats.")
+    if game == "sticks":
+        hats = _sticks_hats(doc, rows, rule, refuse)
+    else:
+        hats = _nim_hats(doc.get("box") if isinstance(game, str) else game, rows, rule, refuse)
 
+    name = doc.get("name")
+    if name is not None:
+        try:
+            name = validate_name(name)
+        except InvalidName as exc:
+            raise refuse(f"its \"name\" is not usable: {clip(str(exc), 2 * ECHO_LIMIT)}") from None
+    return BrainFile(name, hats, games)
+
+
+def _game_and_layout(doc: dict, version: int, refuse) -> str | tuple[int, int, int]:
+    """'sticks' or 'nim' as the file says, once its layout fields agree; or the box of an old Nim export."""
+    if "game" not in doc:
+        if version == 1:
+            box = _old_nim_export_box(doc)
+            if box is not None:
+                return box
+            if "box" in doc:
+                raise refuse("it has a \"box\" (the piles of a Nim brain) but no \"game\"; a file without "
+                             "\"game\" is a sticks brain, laid out by \"size\" and \"max_take\".")
+            return "sticks"
+        raise refuse(f"it does not say which game its brain plays (no \"game\" field; a version {version} "
+                     "brain file has one).")
+    game = doc["game"]
+    if game not in BRAIN_FILE_GAMES:
+        raise refuse(f"it holds a brain for the game {shown(game)}, which this sticks-tui does not know "
+                     "(it knows 'sticks' and 'nim').")
+    if game == "nim":
+        if "box" not in doc:
+            laid = " it is laid out as a sticks brain (\"size\" and \"max_take\")," if "size" in doc else ""
+            raise refuse(f"it says \"game\": \"nim\", but{laid} it has no \"box\" (the largest piles of "
+                         "the Nim brain), so its hats cannot be read as a Nim brain.")
+        extra = [key for key in ("size", "max_take") if key in doc]
+        if extra:
+            raise refuse(f"it says \"game\": \"nim\" but also has {shown(extra[0])}, which only a sticks brain "
+                         "has; a Nim brain file is laid out by \"box\" alone.")
+    elif "box" in doc:
+        raise refuse("it says \"game\": \"sticks\" but has a \"box\", which only a Nim brain has; a sticks "
+                     "brain file is laid out by \"size\" and \"max_take\".")
+    return game
+
+
+def _rule(doc: dict, refuse) -> HatRule:
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict):
         raise refuse("\"rule\" must be an object with start_balls, win_reward, loss_penalty and floor.")
@@ -156,7 +258,7 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
         raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
     numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
     try:
-        rule = HatRule(floor=floor, **numbers)
+        return HatRule(floor=floor, **numbers)
     except ValueError as exc:
         why = str(exc)
         for value in numbers.values():  # the rule's own message spells the value out: name a huge one instead
@@ -164,43 +266,82 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
                 why = why.replace(str(value), shown(value))
         raise refuse(f"its rule is not valid: {clip(why, 2 * ECHO_LIMIT)}") from None
 
-    rows = doc.get("hats")
-    if not isinstance(rows, list):
-        raise refuse("\"hats\" must be a list of hats.")
+
+def _check_hat(label: str, row: Any, legal: int, floor: str, refuse) -> None:
+    """One hat's counts: `legal` whole numbers, none past MAX_COUNT or below the floor, not all 0."""
+    if not isinstance(row, list):
+        raise refuse(f"{label} must be a list of {legal} counts, not {shown(row)}.")
+    if len(row) != legal:
+        raise refuse(f"{label} must hold {legal} counts (one for each of its moves), not {len(row)}."
+                     if label.startswith("the hat for") else
+                     f"{label} must hold {legal} counts (balls 1 to {legal}), not {len(row)}.")
+    lowest = 1 if floor == "each" else 0
+    for ball, count in enumerate(row, start=1):
+        if not _is_int(count):
+            raise refuse(f"{label}, ball {ball}: a count is a whole number, not {shown(count)}.")
+        if count > MAX_COUNT:
+            raise refuse(f"{label}, ball {ball}: the count {shown(count)} is too large (at most {MAX_COUNT:,}).")
+        if count < lowest:
+            why = "every hat keeps at least one ball of each number" if floor == "each" \
+                else "a count cannot be negative"
+            raise refuse(f"{label}, ball {ball}: the count is {shown(count)}, but {why}.")
+    if sum(row) < 1:
+        raise refuse(f"{label} is empty, but every hat keeps at least one ball.")
+
+
+def _sticks_hats(doc: dict, rows: list, rule: HatRule, refuse) -> Hats:
+    size = doc.get("size")
+    if not _is_int(size) or not 1 <= size <= MAX_HATS:
+        raise refuse(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
+    max_take = doc.get("max_take")
+    if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
+        raise refuse(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
     if len(rows) != size + 1:
         raise refuse(f"\"hats\" holds {len(rows)} entries but \"size\" says {size} hats "
                      f"(expected {size + 1}: an empty hat 0, then hats 1 to {size}).")
     if rows[0] != []:
         raise refuse("hat 0 must be empty ([]): there is no hat for an empty heap.")
     for n in range(1, size + 1):
-        row = rows[n]
-        legal = min(max_take, n)
-        if not isinstance(row, list):
-            raise refuse(f"hat {n} must be a list of {legal} counts, not {shown(row)}.")
-        if len(row) != legal:
-            raise refuse(f"hat {n} must hold {legal} counts (balls 1 to {legal}), not {len(row)}.")
-        for ball, count in enumerate(row, start=1):
-            if not _is_int(count):
-                raise refuse(f"hat {n}, ball {ball}: a count is a whole number, not {shown(count)}.")
-            if count > MAX_COUNT:
-                raise refuse(f"hat {n}, ball {ball}: the count {shown(count)} is too large "
-                             f"(at most {MAX_COUNT:,}).")
-            lowest = 1 if floor == "each" else 0
-            if count < lowest:
-                why = "every hat keeps at least one ball of each number" if floor == "each" \
-                    else "a count cannot be negative"
-                raise refuse(f"hat {n}, ball {ball}: the count is {shown(count)}, but {why}.")
-        if sum(row) < 1:
-            raise refuse(f"hat {n} is empty, but every hat keeps at least one ball.")
+        _check_hat(f"hat {n}", rows[n], min(max_take, n), rule.floor, refuse)
+    return Hats.from_lists(rows, max_take=max_take, rule=rule)
 
-    name = doc.get("name")
-    if name is not None:
-        try:
-            name = validate_name(name)
-        except InvalidName as exc:
-            raise refuse(f"its \"name\" is not usable: {clip(str(exc), 2 * ECHO_LIMIT)}") from None
-    hats = Hats.from_lists(rows, max_take=max_take, rule=rule)
-    return BrainFile(name, hats, games)
+
+def _nim_box(box: Any, refuse) -> tuple[int, int, int]:
+    if (not isinstance(box, list) or len(box) != 3 or not all(_is_int(b) and 0 <= b <= MAX_NIM_PILE for b in box)
+            or sum(box) == 0):
+        raise refuse(f"\"box\" must be the three largest piles of the Nim brain, each a whole number from 0 to "
+                     f"{MAX_NIM_PILE} and not all 0, not {shown(box)}.")
+    return box[0], box[1], box[2]
+
+
+def _nim_hats(box: Any, rows: list, rule: HatRule, refuse) -> Hats:
+    rules = NimRules(box if isinstance(box, tuple) else _nim_box(box, refuse))
+    positions = rules.positions()
+    if len(rows) != len(positions):
+        raise refuse(f"\"hats\" holds {len(rows)} hats but the box {list(rules.box)} has {len(positions)} "
+                     "positions, one hat each.")
+    for row, piles in zip(rows, positions, strict=True):
+        _check_hat(f"the hat for the piles {piles}", row, sum(piles), rule.floor, refuse)
+    counts = np.zeros((len(positions), max(sum(p) for p in positions)), dtype=np.int64)
+    for i, row in enumerate(rows):
+        counts[i, : len(row)] = row
+    return Hats(rules, rule=rule, counts=counts)
+
+
+def _old_nim_export_box(doc: dict) -> tuple[int, int, int] | None:
+    """The box of a Nim brain written by the export of before (version 1, no "game": `size` counted
+    Nim's hats, `max_take` its widest hat, and hat 0 is the hat for (0, 0, 1), never empty) when
+    exactly one box fits its hats; else None. A sticks file never matches: its hat 0 is empty."""
+    rows, size = doc.get("hats"), doc.get("size")
+    if (not isinstance(rows, list) or not _is_int(size) or len(rows) != size or not rows
+            or not isinstance(rows[0], list) or not rows[0] or "box" in doc):
+        return None
+    lengths = [len(row) if isinstance(row, list) else -1 for row in rows]
+    fits = []
+    for n, d, q in product(range(MAX_NIM_PILE + 1), repeat=3):
+        if (n + 1) * (d + 1) * (q + 1) - 1 == size and [sum(p) for p in NimRules((n, d, q)).positions()] == lengths:
+            fits.append((n, d, q))
+    return fits[0] if len(fits) == 1 else None
 
 
 def empty_hat(hats: Hats) -> int | None:

@@ -308,10 +308,14 @@ class BrainsMixin:
         transaction as the write, so two imports of one new name cannot both succeed)."""
         brain = _validate(brain)
         with self._write(action) as conn:
-            row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            row = conn.execute("SELECT name, game FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is not None and not replace:
                 raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
                                  "or replace it. Nothing was changed.")
+            if row is not None and row[1] != game_of(brain):
+                raise StoreError(f"The brain {row[0]!r} is {brainfile.GAME_WORDS.get(row[1], row[1])}, and this is "
+                                 f"{brainfile.GAME_WORDS[game_of(brain)]}: a brain is only replaced by one of its "
+                                 "own game. Import it under another name. Nothing was changed.")
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------

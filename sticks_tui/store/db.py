@@ -189,6 +189,27 @@ class Store(RecordsMixin, BrainsMixin):
                 raise StoreError(f"Cannot {action}: {reason(exc)} ({self.location}).") from None
 
     # -- brain files -------------------------------------------------------------------------
+    def brain_file_text(self, name: str) -> tuple[str, str]:
+        """(the brain's name as stored, the text of its brain file), for any game.
+
+        The text is read back before it is returned, so a file that `import_brain` would refuse, or
+        read as another brain, is never written: that raises StoreError with the reason instead.
+        """
+        hats = self.load_brain(name)
+        info = self.brain_info(name)
+        if hats is None or info is None:
+            raise StoreError(f"There is no brain called {name!r}.")
+        text = brainfile.encode(info.name, hats, info.games_trained, now())
+        try:
+            again = brainfile.decode(text.encode("utf-8"), "the brain file")
+        except brainfile.BadBrainFile as exc:
+            raise StoreError(f"The brain {info.name!r} cannot be written to a brain file that imports again: "
+                             f"{exc.why} Nothing was written.") from None
+        if again != brainfile.BrainFile(info.name, hats, info.games_trained):  # pragma: no cover - a bug guard
+            raise StoreError(f"The brain {info.name!r} would not read back the same from its brain file; "
+                             "nothing was written.")
+        return info.name, text
+
     def export_brain(self, name: str, path: str | os.PathLike, *, force: bool = False) -> str:
         """Write brain `name` (any game) to a JSON brain file at `path`; return the brain's stored name.
 
@@ -203,22 +224,23 @@ class Store(RecordsMixin, BrainsMixin):
         protected = [self.path] if self.path is not None else []
         # refuse a bad target before reading anything, so the message is about the file
         check_target(path, what="brain file", recognise=recognise, force=force, protected=protected)
-        hats = self.load_brain(name)
-        info = self.brain_info(name)
-        if hats is None or info is None:
-            raise StoreError(f"There is no brain called {name!r}.")
-        text = brainfile.encode(info.name, hats, info.games_trained, now())
+        stored, text = self.brain_file_text(name)
         write_file(path, text, what="brain file", recognise=recognise, force=force, protected=protected)
-        return info.name
+        return stored
 
-    def import_brain(self, path: str | os.PathLike, name: str | None = None, *, replace: bool = False) -> str:
+    def import_brain(self, path: str | os.PathLike, name: str | None = None, *, replace: bool = False,
+                     game: str | None = None) -> str:
         """Read a brain file, check all of it, and save it as `name` (else the file's own name).
 
-        A brain that already exists is only overwritten with replace=True. Returns the name used.
-        A refused file raises StoreError saying what is wrong, and changes nothing.
+        A brain that already exists is only overwritten with replace=True, and only by a brain of
+        its own game. `game` ('sticks' or 'nim'), if given, is the game the file must hold.
+        Returns the name used. A refused file raises StoreError saying what is wrong, and changes nothing.
         """
         source = Path(path)
         loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
+        if game is not None and loaded.game != game:
+            raise StoreError(f"Cannot import {brainfile.clip_path(source)} as {brainfile.GAME_WORDS[game]}: "
+                             f"it holds {brainfile.GAME_WORDS[loaded.game]}. Nothing was changed.")
         chosen = name if name is not None else loaded.name
         if chosen is None:
             raise InvalidName(f"The brain file {source} does not say its name; give one.")

@@ -371,22 +371,22 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
             continue
         value = doc[name]
         if name == "keys" and isinstance(value, Mapping):
-            good, bad = {}, []
-            for k, v in value.items():
+            good = {}
+            for k, v in value.items():  # one line for each entry ignored, naming it
                 try:
                     bid, keys = check_binding(k, v)
                 except InvalidSetting as exc:
-                    bad.append(str(exc))
+                    notices.append(f"Settings {target}: a key binding was ignored: {exc}.")
                 else:
                     good[bid] = keys
-            if bad:
-                more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-                notices.append(f"Settings {target}: a key binding was ignored: {bad[0]}{more}.")
             values[name] = good
             continue
         try:
             values[name] = _VALIDATORS[name](value)
         except InvalidSetting as exc:
+            if name == "keys":
+                notices.append(f"Settings {target}: {exc}; every key stays where it is.")
+                continue
             default = getattr(Settings(), name)
             shown = list(default) if isinstance(default, tuple) else default
             notices.append(f"Settings {target}: {exc}; using {_shown(shown)}.")

@@ -126,8 +126,12 @@ class SticksApp(App):
         elif self.settings.theme != Settings().theme:
             self.settings_notices.append(f"There is no theme called {self.settings.theme!r}; "
                                          f"{self.theme} is in use.")
-        if self.settings.keys:
-            self.set_keymap(dict(self.settings.keys))
+        if self.settings.keys:  # checked first: a mistake is told in a line and its entry ignored
+            from sticks_tui.ui.keymap import check_keymap, scopes_of
+
+            keymap, notices = check_keymap(self.settings.keys, scopes_of(type(self), self.screen_classes()))
+            self.settings_notices.extend(notices)
+            self.set_keymap(keymap)
 
     def remember(self, **changes: object) -> None:
         """Change settings and save them at once (a value the file cannot hold is not saved, and said)."""
@@ -161,24 +165,24 @@ class SticksApp(App):
         return self.session.training.running
 
     # -- start-up ------------------------------------------------------------------------------
-    @classmethod
-    def binding_ids(cls) -> dict[str, str]:
-        """Every binding id a key map may name -> its keys now (the README and `settings show` list them)."""
+    @staticmethod
+    def screen_classes() -> list[type[Screen]]:
+        """Every screen and dialog of the app (their bindings are what a key map may move)."""
         from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
                                            setup, training)
 
-        classes = [cls, setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
-                   training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
-                   pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                   replay.ReplayScreen, export_dialog.ExportDialog]
+        return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
+                training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
+                pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
+                replay.ReplayScreen, export_dialog.ExportDialog]
+
+    @classmethod
+    def binding_ids(cls) -> dict[str, str]:
+        """Every binding id a key map may name -> its keys now (the README and `settings show` list them)."""
+        classes = [cls, *cls.screen_classes()]
         return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
 
     def on_mount(self) -> None:
-        unknown = sorted(set(self.settings.keys) - set(self.binding_ids()))
-        if unknown:
-            self.settings_notices.append(
-                f"Key map: no key has the id {', '.join(map(repr, unknown[:3]))}"
-                f"{' and more' if len(unknown) > 3 else ''}; ignored (F1 shows each screen's keys).")
         for notice in self.settings_notices:
             self.notify(notice, title="Settings", severity="warning", timeout=12)
         self._open_store()

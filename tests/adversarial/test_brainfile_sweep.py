@@ -11,6 +11,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store import StoreError
 from sticks_tui.store import brainfile
@@ -28,19 +29,28 @@ json_values = st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_s
 
 @st.composite
 def good_docs(draw):
-    size = draw(st.integers(1, 40))
-    max_take = draw(st.integers(1, brainfile.MAX_TAKE_LIMIT))
+    """A valid brain file: a sticks brain (version 1; "game" given or, as before it existed, not)
+    or a Nim brain (version 2, laid out by its box)."""
     floor = draw(st.sampled_from(FLOOR_RULES))
-    rows = [[]]
-    for n in range(1, size + 1):
-        legal = min(max_take, n)
-        low = 1 if floor == "each" else 0
+    low = 1 if floor == "each" else 0
+    nim = draw(st.booleans())
+    if nim:
+        box = draw(st.tuples(*[st.integers(0, 3)] * 3).filter(any))
+        lengths = [sum(p) for p in NimRules(box).positions()]
+        rows, layout = [], {"version": 2, "game": "nim", "box": list(box)}
+    else:
+        size = draw(st.integers(1, 40))
+        max_take = draw(st.integers(1, brainfile.MAX_TAKE_LIMIT))
+        lengths = [min(max_take, n) for n in range(1, size + 1)]
+        rows, layout = [[]], {"version": 1, "size": size, "max_take": max_take}
+        if draw(st.booleans()):
+            layout["game"] = "sticks"
+    for legal in lengths:
         row = draw(st.lists(st.integers(low, 50), min_size=legal, max_size=legal))
         if sum(row) == 0:
             row[0] = 1
         rows.append(row)
-    return {"format": brainfile.BRAIN_FORMAT, "version": 1, "name": draw(st.sampled_from(["default", "Zoë", None])),
-            "size": size, "max_take": max_take,
+    return {"format": brainfile.BRAIN_FORMAT, **layout, "name": draw(st.sampled_from(["default", "Zoë", None])),
             "rule": {"start_balls": draw(st.integers(1, 5)), "win_reward": draw(st.integers(0, 5)),
                      "loss_penalty": draw(st.integers(0, 5)), "floor": floor},
             "games_trained": draw(st.integers(0, 10**6)), "hats": rows}
@@ -91,15 +101,19 @@ def check(data: bytes) -> brainfile.BrainFile | None:
         assert "\n" not in message and len(message) < 400, message
         return None
     hats = loaded.hats
-    assert isinstance(hats, Hats) and 1 <= hats.size <= brainfile.MAX_HATS
-    assert 1 <= hats.max_take <= brainfile.MAX_TAKE_LIMIT
-    assert brainfile.empty_hat(hats) is None  # every hat can move
-    for n in range(1, hats.size + 1):
-        row = hats.hat(n)
-        assert all(0 <= c <= MAX_COUNT for c in row)
+    assert isinstance(hats, Hats)
+    if loaded.game == "sticks":
+        assert 1 <= hats.size <= brainfile.MAX_HATS
+        assert 1 <= hats.max_take <= brainfile.MAX_TAKE_LIMIT
+        assert brainfile.empty_hat(hats) is None  # every hat can move
+    else:
+        assert all(0 <= b <= brainfile.MAX_NIM_PILE for b in hats.rules.box) and any(hats.rules.box)
+    for position in hats.positions:
+        row = hats.hat(position)
+        assert all(0 <= c <= MAX_COUNT for c in row) and sum(row) >= 1  # every hat can move
         if hats.rule.floor == "each":
             assert min(row) >= 1
-        assert not hats.counts[n, hats.legal(n):].any()  # no ball larger than the heap
+        assert not hats.counts[hats.row(position), hats.legal(position):].any()  # no ball for an illegal move
     assert isinstance(loaded.games_trained, int) and 0 <= loaded.games_trained <= brainfile.MAX_GAMES_TRAINED
     again = brainfile.decode(brainfile.encode(loaded.name or "x", hats, loaded.games_trained, "now").encode())
     assert again.hats == hats and again.games_trained == loaded.games_trained
@@ -126,7 +140,7 @@ def test_every_good_document_is_accepted_exactly(doc):
 
 @given(good_docs(), st.data())
 def test_a_good_document_with_one_hat_emptied_is_refused(doc, data):
-    n = data.draw(st.integers(1, doc["size"]))
+    n = data.draw(st.integers(0 if doc.get("game") == "nim" else 1, len(doc["hats"]) - 1))
     doc["hats"][n] = [0] * len(doc["hats"][n])
     assert check(dumps(doc)) is None
 

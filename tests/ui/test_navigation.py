@@ -406,6 +406,44 @@ async def test_a_key_map_naming_no_binding_is_told_in_one_line(make_app, config_
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         notices = [n.message for n in app._notifications]
-        assert len(notices) == 1 and "'no.such.key'" in notices[0] and "\n" not in notices[0], notices
+        assert len(notices) == 1 and '"no.such.key" = "f9"' in notices[0] and "\n" not in notices[0], notices
         await pilot.press("tab", "f6")  # the rest of the key map still works
         assert isinstance(app.screen, RecordsScreen)
+
+
+# -- key maps are checked as they load: each mistake told in one line naming the entry, that entry ignored --
+async def settings_notices(pilot) -> list[str]:
+    await pilot.pause()
+    return [n.message for n in pilot.app._notifications if n.title == "Settings"]
+
+
+@pytest.mark.parametrize(("keys", "entry"), [({"quit": "notakey,ctrl+zz"}, '"quit" = "notakey,ctrl+zz"'),
+                                             ({"quit": "f24", "quit.q": "f24"}, '"quit" = "f24"')])
+async def test_a_key_map_that_would_lose_ctrl_q_is_told_and_ctrl_q_still_quits(make_app, config_dir, keys, entry):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(keys=keys), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        notices = await settings_notices(pilot)
+        assert len(notices) == 1 and f"Key map: {entry} is ignored" in notices[0] and "\n" not in notices[0], notices
+        assert "quit keeps ctrl+q" in notices[0]
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=5, what="the app to exit")
+    assert app.return_code == 0
+
+
+async def test_two_takes_on_one_key_is_told_and_each_take_keeps_a_key(make_app, config_dir):
+    from sticks_tui.store.settings import Settings, save_settings
+
+    save_settings(Settings(keys={"game.take1": "2"}), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        notices = await settings_notices(pilot)
+        assert len(notices) == 1 and notices[0].startswith('Key map: "game.take1" = "2" is ignored: 2 already does '
+                                                           "game.take2"), notices
+        game = await start_game(pilot, heap=12, opponent="friend")
+        await pilot.press("2")
+        assert game.game.state.heap == 10  # 2 takes 2
+        await pilot.press("1")
+        assert game.game.state.heap == 9  # and 1 still takes 1

@@ -96,7 +96,7 @@ BAD_FILES = {
     "a list": (b"[1, 2, 3]", "not a sticks-tui brain file"),
     "not json": (b"name = 'default'\nhats = [1, 2, 3]\n", "not valid JSON"),
     "a pickle": (b"\x80\x04\x95\x05\x00\x00\x00\x00\x00\x00\x00]\x94.", "not a text file"),
-    "newer version": (with_(lambda d: d.update(version=2)), "newer sticks-tui"),
+    "newer version": (with_(lambda d: d.update(version=3)), "newer sticks-tui"),
     "version as text": (with_(lambda d: d.update(version="1")), "version must be a whole number"),
     "huge count": (with_(set_count(3, 1, 10**30)), "too large"),
     "count past the limit": (with_(set_count(3, 1, MAX_COUNT + 1)), "too large"),

@@ -1,0 +1,86 @@
+"""Every script in benchmarks/ runs: each is started as a person would start it, with --smoke (a tiny
+size: the figures mean nothing, the code path is the real one), and must exit 0 and print its
+figures. So a README figure always comes from a benchmark that runs. Timings are never asserted.
+
+A file in benchmarks/ that is not a script (no `__main__`) must be named in HELPERS; a new script
+must be given its figures here, or this test fails: none is left out silently.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+HELPERS = {"ptyterm.py"}  # imported by the pty benchmarks, not run
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+NUMBER = r"[\d,]+(?:\.\d+)?"
+
+#: What each script's smoke run must print: one pattern per figure line (re.MULTILINE).
+FIGURES: dict[str, list[str]] = {
+    "bench_checkpoints.py": [rf"^\s+20\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$",
+                             rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
+    "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
+    "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
+    "bench_nim.py": [rf"fast \(running flags, numba\): median {NUMBER} ms",
+                     rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
+    "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",
+                             r"every winning position right \(single top ball wins\): \d/2 seeds"],
+    "bench_quality.py": [r"^# share of 2 seeds \(10001-10002\)",
+                         *(rf"^{p}\s+{n}\s+\d/2\s+{NUMBER}%" for p in ("explore", "classic") for n in (20, 100))],
+    "bench_startup.py": [rf"^first screen \('Start game' on screen\): median {NUMBER} s",
+                         rf"^sticks_tui\.ui\.app: {NUMBER} ms in all"],
+    "bench_train.py": [rf"^{e}\s+{p}\s+{n}\s+{NUMBER}$" for e in ("kernel", "reference")
+                       for p in ("explore", "classic") for n in (20, 100)],
+    "bench_vs_python.py": [rf"^tight pure-Python trainer:\s+{NUMBER} games/s",
+                           rf"^kernel vs the readable reference engine, training alone: {NUMBER}x$",
+                           rf"^kernel vs the tight pure-Python trainer, training alone: {NUMBER}x$",
+                           rf"^whole `sticks-tui train` process vs the tight trainer's training alone: {NUMBER}x$"],
+    "bench_web.py": [rf"^page open to first screen \(1 opens, one at a time\): median {NUMBER} s",
+                     rf"^\s+1(\s+{NUMBER}){{6}}\s+{NUMBER}%$"],
+    "bench_widgets.py": [rf"^heatmap, 100 hats, 160x48: {NUMBER} ms per full repaint$",
+                         rf"^learning curve, 200 points x 3 series, 80x10: {NUMBER} ms per full repaint$"],
+    "shared_brain.py": [rf"^\s+1\s+5\s+{NUMBER}\s+0$", rf"^\s+2\s+10\s+{NUMBER}\s+0$"],  # 0 balls lost
+}
+
+
+def test_every_script_in_benchmarks_has_a_smoke_run():
+    files = {p.name for p in BENCHMARKS.glob("*.py")}
+    scripts = {name for name in files if "__main__" in (BENCHMARKS / name).read_text()}
+    assert scripts == set(FIGURES), "a script without a smoke run here, or one named here that is gone"
+    assert files - scripts == HELPERS
+
+
+def browser_or_skip() -> None:
+    """bench_web needs the 'web' extra and Chromium: without them, skip with the reason (in CI, fail)."""
+    chromium = os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium")
+    try:
+        import playwright  # noqa: F401
+        import textual_serve  # noqa: F401
+    except ImportError as exc:
+        reason = f"bench_web needs the 'web' extra and playwright ({exc})"
+    else:
+        if Path(chromium).exists():
+            return
+        reason = f"bench_web needs Chromium at {chromium}"
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: every benchmark must run here)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.mark.parametrize("script", sorted(FIGURES))
+def test_the_script_runs_and_prints_its_figures(script, tmp_path):
+    if script == "bench_web.py":
+        browser_or_skip()
+    env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
+           "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, f"{script} --smoke exited {done.returncode}:\n{done.stdout}\n{done.stderr[-3000:]}"
+    missing = [p for p in FIGURES[script] if not re.search(p, done.stdout, re.MULTILINE)]
+    assert missing == [], f"{script} --smoke did not print {missing}:\n{done.stdout}"
