@@ -327,6 +327,7 @@ class SticksApp(App):
         state.running = True
         state.start_counts = self.session.brain.counts.copy()
         state.points = []
+        state.rules = config.rules
         self.training = None
         self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
@@ -372,7 +373,7 @@ class SticksApp(App):
             try:
                 stored = session.store.apply_training(session.brain_name, session.training.start_counts,
                                                       result.brain.counts, games_trained=result.games_played,
-                                                      curve=result.curve)
+                                                      curve=result.curve, heap=trained_heap(result))
             except (StoreError, ValueError):
                 pass  # below: in memory, then saved whole
             else:
@@ -386,7 +387,7 @@ class SticksApp(App):
             return
         self.save_brain(games_trained=result.games_played)
         try:
-            session.store.save_training_curve(session.brain_name, result.curve)
+            session.store.save_training_curve(session.brain_name, result.curve, trained_heap(result))
         except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
             self.notify(f"The learning curve was not saved: {exc}", severity="warning")
 
@@ -397,13 +398,16 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import quick_scores
+        from sticks_tui.learn.analysis import heaps_words, quick_scores
 
-        agreement, _ = quick_scores(self.session.brain.counts)
+        brain = self.session.brain
+        heap = min(trained_heap(result) or brain.size, brain.size)
+        agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(
             f"{verb} {result.games_played:,} games in {result.seconds:.1f} s "
-            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play: {agreement:.0%}.",
+            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play over "
+            f"{heaps_words(heap)}: {agreement:.0%}.",
             title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
@@ -480,6 +484,14 @@ class SticksApp(App):
             self._training_job.cancel()
         if self.session.store is not None:
             self.session.store.close()
+
+
+def trained_heap(result) -> int | None:
+    """The heap a sticks training run trained (its figures are over heaps 2..heap), or None if unknown."""
+    from sticks_tui.engine.rules import SticksRules
+
+    rules = getattr(result, "rules", None)
+    return rules.size if isinstance(rules, SticksRules) else None
 
 
 def _sentence(parts: list[str]) -> str:
