@@ -104,6 +104,11 @@ class TrainingResult:
     def games_per_second(self) -> float:
         return self.games_played / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def heap(self) -> int | None:
+        """The heap a sticks run trained (its figures are over heaps 2..heap); None for other games."""
+        return self.rules.size if isinstance(self.rules, SticksRules) else None
+
 
 def _seed_for(seed: int | None) -> int:
     if seed is None:

@@ -368,6 +368,14 @@ class BrainsMixin:
                 self._put_curve(conn, name, curve, heap)
         return brain
 
+    def keep_training(self, name: str, start_counts: np.ndarray, result):
+        """Keep a training run of a copy of brain `name` (`learn.trainer.TrainingResult`; the copy's
+        counts were `start_counts` when it started): its net change merged onto the brain as stored,
+        its games trained and its curve with the heap it was scored over (`apply_training`). The one
+        way the app and `sticks-tui train --brain` keep a run. Returns the stored brain."""
+        return self.apply_training(name, start_counts, result.brain.counts, games_trained=result.games_played,
+                                   curve=result.curve, heap=result.heap)
+
     def rebuild_brain(self, name: str):
         """The brain as its generation's base plus the learning of its games in record order.
 

@@ -371,9 +371,7 @@ class SticksApp(App):
         session = self.session
         if session.brain_kept:
             try:
-                stored = session.store.apply_training(session.brain_name, session.training.start_counts,
-                                                      result.brain.counts, games_trained=result.games_played,
-                                                      curve=result.curve, heap=trained_heap(result))
+                stored = session.store.keep_training(session.brain_name, session.training.start_counts, result)
             except (StoreError, ValueError):
                 pass  # below: in memory, then saved whole
             else:
@@ -387,7 +385,7 @@ class SticksApp(App):
             return
         self.save_brain(games_trained=result.games_played)
         try:
-            session.store.save_training_curve(session.brain_name, result.curve, trained_heap(result))
+            session.store.save_training_curve(session.brain_name, result.curve, result.heap)
         except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
             self.notify(f"The learning curve was not saved: {exc}", severity="warning")
 
@@ -401,7 +399,7 @@ class SticksApp(App):
         from sticks_tui.learn.analysis import heaps_words, quick_scores
 
         brain = self.session.brain
-        heap = min(trained_heap(result) or brain.size, brain.size)
+        heap = min(result.heap or brain.size, brain.size)
         agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(
@@ -484,14 +482,6 @@ class SticksApp(App):
             self._training_job.cancel()
         if self.session.store is not None:
             self.session.store.close()
-
-
-def trained_heap(result) -> int | None:
-    """The heap a sticks training run trained (its figures are over heaps 2..heap), or None if unknown."""
-    from sticks_tui.engine.rules import SticksRules
-
-    rules = getattr(result, "rules", None)
-    return rules.size if isinstance(rules, SticksRules) else None
 
 
 def _sentence(parts: list[str]) -> str:
