@@ -125,3 +125,17 @@ def test_the_curve_keeps_its_heap_and_an_old_curve_has_none(tmp_path):
         assert store.last_training_heap("nobody") is None
         with pytest.raises(ValueError, match="whole number of 1 or more"):
             store.save_training_curve("default", [(0, 0.5, 0.1, 0.2)], 0)
+
+
+def test_a_curve_kept_before_v4_has_no_heap_and_stays(tmp_path):
+    """Migration 4 adds the curve's heap; a curve kept before was scored over every hat (None)."""
+    from sticks_tui.store import DB_FILENAME
+    from test_store_migration import v1_database
+
+    v1_database(tmp_path / DB_FILENAME)
+    with Store.open(tmp_path) as store:
+        assert [(p.games, p.agreement) for p in store.last_training_curve("default")] == [(1, 0.5)]
+        assert store.last_training_heap("default") is None
+        store.keep_training("default", store.load_brain("default").counts,
+                            train(TrainingConfig(sticks=8, games=100, seed=1), brain=store.load_brain("default")))
+        assert store.last_training_heap("default") == 8
