@@ -15,16 +15,8 @@ import pytest
 
 from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import BasePlayer, HatPlayer
-from sticks_tui.learn.analysis import (
-    CurveScorer,
-    analyse,
-    heaps_words,
-    perfect_choices,
-    quick_scores,
-    scope_words,
-    win_probabilities,
-    worst_perfect_replies,
-)
+from sticks_tui.engine.rules import legal_moves
+from sticks_tui.learn.analysis import analyse, policy_matrix, quick_scores, win_probabilities
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import TrainingConfig, train
@@ -60,6 +52,8 @@ def test_the_curve_of_a_run_is_scored_over_the_heaps_it_trained(run_at_20):
 def test_hats_above_the_heap_are_not_part_of_its_figures(run_at_20):
     counts = run_at_20.brain.counts.copy()
     counts[21:] = np.array([1, 50, 50])  # every hat above 20 wrong
+    from sticks_tui.learn.analysis import CurveScorer
+
     assert analyse(counts, 3, heap=20) == analyse(counts[:21], 3)
     assert CurveScorer.for_rules(run_at_20.rules).score(0, counts).agreement == 1.0
 
@@ -74,6 +68,7 @@ def test_a_heap_outside_the_brain_is_refused():
 def test_scope_words():
     from sticks_tui.engine.nim import NimRules
     from sticks_tui.engine.rules import SticksRules
+    from sticks_tui.learn.analysis import heaps_words, scope_words
 
     assert heaps_words(20) == "heaps 2-20"
     assert heaps_words(2) == "heap 2"
@@ -94,8 +89,10 @@ def test_the_issue_22_run_gives_0_percent_moving_first():
 
 
 def deterministic_perfect_players(size: int):
-    """Every perfect player that plays one fixed move per heap, as its policy matrix."""
-    choices = perfect_choices(solve_sticks(size), size)[1:]
+    """Every perfect player that plays one fixed move per heap, as its policy matrix: a winning move
+    where there is one, else any legal move (each loses against perfect play)."""
+    sol = solve_sticks(size)
+    choices = [sol.winning_moves(n) or legal_moves(n, 3) for n in range(1, size + 1)]
     for picks in itertools.product(*choices):
         policy = np.zeros((size + 1, 3))
         for n, m in enumerate(picks, start=1):
@@ -109,8 +106,6 @@ def half_trained():
 
 
 def test_the_chance_is_the_minimum_over_every_perfect_player(half_trained):
-    from sticks_tui.learn.analysis import policy_matrix
-
     policy = policy_matrix(half_trained, 3)
     a = analyse(half_trained, 3)
     firsts, seconds = zip(*(win_probabilities(policy, p, 14) for _, p in deterministic_perfect_players(14)))
@@ -132,7 +127,9 @@ class ReplyPlayer(BasePlayer):
 
 
 def test_the_worst_perfect_player_plays_to_the_exact_figure(half_trained):
-    replies = worst_perfect_replies(policy_of(half_trained), solve_sticks(14), 14)
+    from sticks_tui.learn.analysis import worst_perfect_replies
+
+    replies = worst_perfect_replies(policy_matrix(half_trained, 3), solve_sticks(14), 14)
     sol = solve_sticks(14)
     for n in range(1, 15):
         assert replies[n] in (sol.winning_moves(n) or range(1, min(3, n) + 1))
@@ -146,12 +143,6 @@ def test_the_worst_perfect_player_plays_to_the_exact_figure(half_trained):
         game.play_to_end()
         wins += game.state.winner == ai.seat
     assert wins / 3000 == pytest.approx(a.win_vs_perfect_first, abs=0.04)  # one sd is at most 0.01
-
-
-def policy_of(counts):
-    from sticks_tui.learn.analysis import policy_matrix
-
-    return policy_matrix(counts, 3)
 
 
 def test_a_perfect_ai_still_wins_every_winning_start():
