@@ -139,3 +139,10 @@ def test_a_curve_kept_before_v4_has_no_heap_and_stays(tmp_path):
         store.keep_training("default", store.load_brain("default").counts,
                             train(TrainingConfig(sticks=8, games=100, seed=1), brain=store.load_brain("default")))
         assert store.last_training_heap("default") == 8
+
+
+def test_an_exported_curve_names_its_heaps(capsys, tmp_path):
+    assert run(capsys, tmp_path, "--brain", "class", "--sticks", "20", "--games", "300", "--seed", "1")[0] == 0
+    assert main(["--data-dir", str(tmp_path), "export", "curve", "--brain", "class", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["heap"], doc["scope"]) == (20, "heaps 2-20")
