@@ -2,6 +2,16 @@
 
 Everything here is computed exactly over all positions, never sampled. `CurveScorer` scores a brain
 of any game at each checkpoint of a training run (a `CurvePoint`); `agreement` reports on any brain.
+
+Every figure is about one game: for sticks, a heap N (`heap`): agreement over the hats of heaps
+2..N, the chances in a game of N sticks, the rule read from hats 1..N (`heaps_words` says it). A
+brain may hold more hats than the game in play (the app's has 100); those above N are not part of
+its figures. For other games the figures are over every position of the brain's game (`scope_words`).
+
+The perfect player of the chances is the one worst for the AI: at a heap it can win from it takes a
+winning move, and at a heap it cannot (every move loses against perfect play) it takes the move that
+leaves the AI the smallest chance (`win_probabilities_vs_perfect`). So "beats a perfect player X%"
+holds against every perfect player, not one particular way of losing.
 """
 
 from __future__ import annotations
@@ -11,14 +21,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sticks_tui.engine.rules import SticksRules
-from sticks_tui.learn.hats import Hats
+from sticks_tui.engine.rules import SticksRules, legal_moves
+from sticks_tui.learn.hats import Hats, _layout
 from sticks_tui.solve import solver_for
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
 #: A hat "believes" in its top ball when that ball holds more than this share of the hat
 #: (a fresh two-ball hat, one ball of each, is a coin toss, not a belief).
 CONFIDENT = 0.5
+
+
+#: Which perfect player the chances are against, in words for the screens and the README.
+PERFECT_PLAYER_WORDS = "a perfect player that, when it cannot win, makes the move worst for the AI"
+
+
+def heaps_words(heap: int) -> str:
+    """What the figures of a sticks game of `heap` sticks are about: 'heaps 2-20' (heap 1 is no choice:
+    its one move loses)."""
+    return f"heaps 2-{heap}" if heap > 2 else f"heap {heap}"
+
+
+def scope_words(rules) -> str:
+    """What the figures of a run over `rules` are about, in words: sticks 'heaps 2-20', Nim 'piles up to 7, 7, 7'."""
+    if isinstance(rules, SticksRules):
+        return heaps_words(rules.size)
+    box = getattr(rules, "box", None)
+    if box is not None:
+        return "piles up to " + ", ".join(map(str, box))
+    return "every position of the game"
 
 
 @dataclass(frozen=True)
@@ -119,6 +149,11 @@ class BrainAnalysis:
     rule: DiscoveredRule
 
     @property
+    def scope(self) -> str:
+        """What these figures are about: 'heaps 2-20' (a game of `size` sticks)."""
+        return heaps_words(self.size)
+
+    @property
     def win_probability_vs_perfect(self) -> float:
         """Averaged over the two seats (the AI moves first in half the games)."""
         return (self.win_vs_perfect_first + self.win_vs_perfect_second) / 2
@@ -178,7 +213,9 @@ def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
 
 
 def opponent_policy(kind: str, size: int, max_take: int, solution: SticksSolution | None = None) -> np.ndarray:
-    """The move probabilities of a fixed opponent: 'perfect' or 'random'."""
+    """The move probabilities of a fixed opponent: 'random', or 'perfect' (`solution.perfect_move`: one
+    particular perfect player, taking 1 where it cannot win; the figures use the worst perfect player
+    for the AI instead, `win_probabilities_vs_perfect`)."""
     policy = np.zeros((size + 1, max_take), dtype=np.float64)
     for n in range(1, size + 1):
         legal = min(max_take, n)
@@ -218,6 +255,52 @@ def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
         ai_to_move[n] = a
         opp_to_move[n] = o
     return float(ai_to_move[start]), float(opp_to_move[start])
+
+
+def perfect_choices(solution: SticksSolution, size: int) -> list[tuple[int, ...]]:
+    """The moves a perfect player may make at each heap 0..size: its winning moves, or, at a heap it
+    cannot win from, every legal move (each loses against perfect play; none is more perfect)."""
+    return [()] + [solution.winning_moves(n) or tuple(legal_moves(n, solution.max_take))
+                   for n in range(1, size + 1)]
+
+
+def _vs_perfect(ai: list, choices: list, size: int) -> tuple[list[float], list[float], list[int]]:
+    """Heap by heap from the bottom: the AI's chance to win with the AI to move and with the perfect
+    player to move, where the perfect player picks, among `choices[n]`, the move that leaves the AI
+    the smallest chance (the first such move on a tie), and that move (`replies`)."""
+    max_take = len(ai[0])
+    ai_to_move = [0.0] * (size + 1)
+    opp_to_move = [0.0] * (size + 1)
+    replies = [0] * (size + 1)
+    for n in range(1, size + 1):
+        row = ai[n]
+        a = 0.0
+        for m in range(1, min(max_take, n) + 1):
+            if m != n:  # taking the last stick loses for whoever takes it
+                a += row[m - 1] * opp_to_move[n - m]
+        worst = 2.0
+        for m in choices[n]:
+            value = 1.0 if m == n else ai_to_move[n - m]
+            if value < worst:
+                worst, replies[n] = value, m
+        ai_to_move[n] = a
+        opp_to_move[n] = worst
+    return ai_to_move, opp_to_move, replies
+
+
+def win_probabilities_vs_perfect(ai, solution: SticksSolution, start: int) -> tuple[float, float]:
+    """Exact chances the AI wins from `start` sticks moving first and moving second against the
+    perfect player worst for it (the minimum over every perfect player; see the module docstring).
+    `ai` is the AI's policy by heap (an array, or a list of rows)."""
+    rows = np.asarray(ai)[: start + 1].tolist() if not isinstance(ai, list) else ai
+    first, second, _ = _vs_perfect(rows, perfect_choices(solution, start), start)
+    return float(first[start]), float(second[start])
+
+
+def worst_perfect_replies(ai, solution: SticksSolution, start: int) -> tuple[int, ...]:
+    """The perfect player worst for the AI, as its move at each heap 0..start (0 at heap 0)."""
+    rows = np.asarray(ai)[: start + 1].tolist() if not isinstance(ai, list) else ai
+    return tuple(_vs_perfect(rows, perfect_choices(solution, start), start)[2])
 
 
 def _settle(policy: np.ndarray, size: int, max_take: int) -> tuple[list[bool | None], list[int]]:
@@ -272,9 +355,20 @@ def discover_rule(counts: np.ndarray, max_take: int, solution: SticksSolution) -
     return DiscoveredRule(believed, modulus, residue, matches, k1, too_few, unsettled, settled_up_to)
 
 
-def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
-    """The core's analysis of a brain (`Hats.counts`): per hat, overall, and the rule discovered."""
+def _scoped(counts, heap: int | None) -> np.ndarray:
+    """The hats of heaps 0..heap of a sticks brain's counts (all of them when heap is None)."""
     counts = np.asarray(counts)
+    if heap is None:
+        return counts
+    if isinstance(heap, bool) or not isinstance(heap, (int, np.integer)) or not 1 <= heap <= counts.shape[0] - 1:
+        raise ValueError(f"The heap must be between 1 and {counts.shape[0] - 1} (the brain's hats), not {heap!r}.")
+    return counts[: int(heap) + 1]
+
+
+def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> BrainAnalysis:
+    """The core's analysis of a brain (`Hats.counts`) for a game of `heap` sticks (default: its
+    largest heap): per hat 1..heap, overall over heaps 2..heap, and the rule discovered from them."""
+    counts = _scoped(counts, heap)
     size = counts.shape[0] - 1
     solution = solve_sticks(size, max_take)
     policy = policy_matrix(counts, max_take)
@@ -296,7 +390,7 @@ def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
                 disagreeing.append(n)
         verdicts.append(HatVerdict(n, hat_counts, probs, best, winning, optimal, agrees))
     agreement = 1.0 - len(disagreeing) / winning_hats if winning_hats else 1.0
-    perfect = opponent_policy("perfect", size, max_take, solution)
+    vs_perfect = win_probabilities_vs_perfect(policy, solution, size)
     rand = opponent_policy("random", size, max_take)
     return BrainAnalysis(
         size=size,
@@ -304,8 +398,8 @@ def analyse(counts: np.ndarray, max_take: int = 3) -> BrainAnalysis:
         hats=tuple(verdicts),
         agreement=agreement,
         disagreeing=tuple(disagreeing),
-        win_vs_perfect_first=win_probability(policy, perfect, size, True),
-        win_vs_perfect_second=win_probability(policy, perfect, size, False),
+        win_vs_perfect_first=vs_perfect[0],
+        win_vs_perfect_second=vs_perfect[1],
         win_vs_random_first=win_probability(policy, rand, size, True),
         win_vs_random_second=win_probability(policy, rand, size, False),
         rule=discover_rule(counts, max_take, solution),
@@ -338,10 +432,14 @@ class CurvePoint:
 
 
 class CurveScorer:
-    """Scores brains of one game instance against its exact solution, fast enough for every checkpoint."""
+    """Scores brains of one game instance against its exact solution, fast enough for every checkpoint.
+
+    The game is the one a run trains (`for_rules`): for sticks a heap N, scored over the hats of heaps
+    1..N of a brain that may hold more (the rows above N are not read)."""
 
     def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int) -> None:
         self.rules = rules
+        self.rows = len(layout_rows)
         solver = solver_for(rules)
         self.win_mask = np.zeros((len(layout_rows), width), dtype=np.bool_)
         for i, (p, moves) in enumerate(zip(layout_rows, layout_moves, strict=True)):
@@ -356,16 +454,26 @@ class CurveScorer:
         if self.sticks:
             self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
                                   for n in range(rules.size + 1)]
-            self.perfect_rows = opponent_policy("perfect", rules.size, rules.max_take, solver).tolist()
+            self.perfect_choices = perfect_choices(solver, rules.size)
 
     @classmethod
     def for_brain(cls, brain) -> CurveScorer:
-        layout = brain._layout
-        return cls(brain.rules, layout.rows, layout.moves, layout.n_moves, layout.width)
+        """Scores over the brain's whole game (for sticks: every heap it has a hat for)."""
+        return cls.for_rules(brain.rules)
+
+    @classmethod
+    def for_rules(cls, rules) -> CurveScorer:
+        """Scores over the game `rules` (for sticks: heaps up to `rules.size`, whatever the brain's size)."""
+        layout = _layout(rules)
+        return cls(rules, layout.rows, layout.moves, layout.n_moves, layout.width)
+
+    @property
+    def scope(self) -> str:
+        return scope_words(self.rules)
 
     def disagreeing_rows(self, counts: np.ndarray) -> np.ndarray:
         """The rows of winning positions whose single most likely ball is not a winning move."""
-        rows = np.where(self.legal, counts, -1)
+        rows = np.where(self.legal, np.asarray(counts)[: self.rows], -1)
         agrees = agrees_with(rows, self.win_mask)
         return np.flatnonzero(self.winning_rows & ~agrees)
 
@@ -381,7 +489,7 @@ class CurveScorer:
     def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
         """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
         size, max_take = self.rules.size, self.rules.max_take
-        rows = counts.tolist()
+        rows = counts[: size + 1].tolist()
         policy = [[0.0] * max_take]
         winning = wrong = 0
         for n in range(1, size + 1):
@@ -395,7 +503,8 @@ class CurveScorer:
                 if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
                     wrong += 1
         agreement = 1.0 - wrong / winning if winning else 1.0
-        return CurvePoint(games, agreement, *win_probabilities(policy, self.perfect_rows, size))
+        first, second, _ = _vs_perfect(policy, self.perfect_choices, size)
+        return CurvePoint(games, agreement, first[size], second[size])
 
 
 @dataclass(frozen=True)
@@ -415,8 +524,9 @@ def agreement(brain: Hats, counts: np.ndarray | None = None) -> GeneralAnalysis:
     return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong))
 
 
-def quick_scores(counts: np.ndarray, max_take: int = 3) -> tuple[float, float]:
-    """(agreement, win probability vs perfect averaged over seats) of a sticks brain's counts."""
-    counts = np.asarray(counts)
-    point = CurveScorer.for_brain(Hats(counts.shape[0] - 1, max_take, counts=counts)).score(0, counts)
+def quick_scores(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> tuple[float, float]:
+    """(agreement over heaps 2..heap, win probability vs perfect in a game of `heap` sticks averaged over
+    the seats) of a sticks brain's counts; `heap` None: its largest heap."""
+    counts = _scoped(counts, heap)
+    point = CurveScorer.for_rules(SticksRules(counts.shape[0] - 1, max_take)).score(0, counts)
     return point.agreement, point.win_vs_perfect

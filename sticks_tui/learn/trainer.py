@@ -6,7 +6,9 @@ One trainer for every game of the protocol (`engine.protocol`). Two engines play
 readable learner: `Hats.draw` / `Hats.reinforce` over the protocol). For the same seed they leave
 the same hats. Progress goes to a callback at most ~20 times a second; a cancel check between
 batches stops a run with the hats consistent (every game either fully learned from or not played).
-The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`).
+The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`),
+and scored over the game the run trains (`config.rules`: for sticks the heap trained, however many
+hats the brain holds), so a run's figures are about its own game.
 """
 
 from __future__ import annotations
@@ -96,10 +98,16 @@ class TrainingResult:
     curve: list[CurvePoint]  # the learning curve, sampled at checkpoints inside the loop
     engine: str = "kernel"  # the engine that really played: 'reference' if the kernel could not load
     notice: str | None = None  # why the engine differs from the one asked for, in words
+    rules: GameRules | None = None  # the game trained: the curve's figures are about it (sticks: heaps 2..N)
 
     @property
     def games_per_second(self) -> float:
         return self.games_played / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def heap(self) -> int | None:
+        """The heap a sticks run trained (its figures are over heaps 2..heap); None for other games."""
+        return self.rules.size if isinstance(self.rules, SticksRules) else None
 
 
 def _seed_for(seed: int | None) -> int:
@@ -146,7 +154,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
             engine, notice = "reference", problem
     if run is None:
         run = _ReferenceRun(config, brain, opponent, seed)
-    scorer = CurveScorer.for_brain(brain) if config.curve else None
+    scorer = CurveScorer.for_rules(rules) if config.curve else None
     curve: list[CurvePoint] = []
     last_scores = (float("nan"), float("nan"))
 
@@ -177,7 +185,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
     if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
         checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
-                          run.wins_brain, batches.cancelled, curve, engine, notice)
+                          run.wins_brain, batches.cancelled, curve, engine, notice, rules)
 
 
 def _first_scores(scorer: CurveScorer, brain: Hats) -> tuple[float, float]:

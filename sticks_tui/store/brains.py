@@ -36,6 +36,9 @@ from sticks_tui.store.names import name_key
 
 BRAIN_GAMES = ("sticks", "nim")
 NIM_BOX = (7, 7, 7)
+#: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
+#: train --brain` makes a new one alike.
+APP_BRAIN_SIZE = 100
 _COLUMNS = "name, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape"
 
 
@@ -158,6 +161,12 @@ def _curve_points(curve) -> list[CurvePoint]:
 def _curve_json(curve) -> str:
     return json.dumps([[p.games, _finite(p.agreement), _finite(p.win_first), _finite(p.win_second)]
                        for p in _curve_points(curve)], separators=(",", ":"))
+
+
+def _curve_heap(heap) -> int | None:
+    if heap is not None and (isinstance(heap, bool) or not isinstance(heap, int) or heap < 1):
+        raise ValueError(f"A curve's heap is a whole number of 1 or more, not {heap!r}.")
+    return heap
 
 
 class BrainsMixin:
@@ -351,9 +360,11 @@ class BrainsMixin:
         return brain, changes
 
     def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
-                       games_trained: int = 0, curve: Sequence[tuple[int, float, float]] | None = None):
+                       games_trained: int = 0, curve: Sequence[tuple[int, float, float]] | None = None,
+                       heap: int | None = None):
         """Merge a training run's net change (trained - start) onto brain `name` as stored, in one
-        transaction with its games trained and (if given) its learning curve; return the stored brain.
+        transaction with its games trained and (if given) its learning curve, scored over heaps up to
+        `heap` (sticks: the heap trained); return the stored brain.
 
         What the brain learned meanwhile (games recorded by this or other copies) is kept; every
         hat stays within the floor of its rule and under the cap (`learn.merge.merge_net_change`).
@@ -366,7 +377,7 @@ class BrainsMixin:
             brain = self._merge_onto_stored(conn, name, start_counts, trained_counts, "the training run")
             self._put(conn, name, brain, games_trained, replace=False)
             if curve is not None:
-                self._put_curve(conn, name, curve)
+                self._put_curve(conn, name, curve, heap)
         return brain
 
     def _merge_onto_stored(self, conn: sqlite3.Connection, name: str, start_counts, counts, what: str):
@@ -383,6 +394,14 @@ class BrainsMixin:
             return Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
         merged = merge_net_change(brain.counts, start, counts, brain.rule, legal_of(brain))
         return nim_brain(brain.rules.box, brain.rule, merged)
+
+    def keep_training(self, name: str, start_counts: np.ndarray, result):
+        """Keep a training run of a copy of brain `name` (`learn.trainer.TrainingResult`; the copy's
+        counts were `start_counts` when it started): its net change merged onto the brain as stored,
+        its games trained and its curve with the heap it was scored over (`apply_training`). The one
+        way the app and `sticks-tui train --brain` keep a run. Returns the stored brain."""
+        return self.apply_training(name, start_counts, result.brain.counts, games_trained=result.games_played,
+                                   curve=result.curve, heap=result.heap)
 
     def rebuild_brain(self, name: str):
         """The brain as its generation's base plus the learning of its games in record order.
@@ -477,18 +496,29 @@ class BrainsMixin:
             conn.execute("UPDATE training_curves SET brain = ?, key = ? WHERE key = ?", (new, new_key, old_key))
 
     # -- training curves ---------------------------------------------------------------------
-    def _put_curve(self, conn, brain: str, curve) -> None:
-        conn.execute("INSERT INTO training_curves (brain, key, saved_at, points) VALUES (?, ?, ?, ?) "
+    def _put_curve(self, conn, brain: str, curve, heap: int | None = None) -> None:
+        conn.execute("INSERT INTO training_curves (brain, key, saved_at, points, heap) VALUES (?, ?, ?, ?, ?) "
                      "ON CONFLICT(key) DO UPDATE SET brain = excluded.brain, saved_at = excluded.saved_at, "
-                     "points = excluded.points", (brain, name_key(brain), now(), _curve_json(curve)))
+                     "points = excluded.points, heap = excluded.heap",
+                     (brain, name_key(brain), now(), _curve_json(curve), _curve_heap(heap)))
 
-    def save_training_curve(self, brain: str, curve: Sequence[tuple[int, float, float]]) -> None:
-        """Keep the learning curve of `brain`'s last training run (replacing the previous one)."""
+    def save_training_curve(self, brain: str, curve: Sequence[tuple[int, float, float]],
+                            heap: int | None = None) -> None:
+        """Keep the learning curve of `brain`'s last training run (replacing the previous one);
+        `heap`: the heap the run trained, whose figures the curve holds (None: all the brain's hats)."""
         brain = validate_name(brain)
         points = _curve_json(curve)  # checked before the transaction
         del points
+        _curve_heap(heap)
         with self._write(f"save the training curve of {brain!r}") as conn:
-            self._put_curve(conn, brain, curve)
+            self._put_curve(conn, brain, curve, heap)
+
+    def last_training_heap(self, brain: str) -> int | None:
+        """The heap `brain`'s last training run trained (its curve is over heaps 2..heap); None when
+        unknown (no curve, or one kept before the heap was: scored over all the brain's hats)."""
+        with self._read(f"read the training curve of {brain!r}") as conn:
+            row = conn.execute("SELECT heap FROM training_curves WHERE key = ?", (name_key(brain),)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def last_training_curve(self, brain: str) -> list[CurvePoint]:
         """The points of `brain`'s last training run; [] if never trained."""

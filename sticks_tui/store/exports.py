@@ -171,11 +171,16 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     return rows
 
 
-def curve_export(brain: str, points: Sequence[Sequence], fmt: str) -> str:
+def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | None = None) -> str:
+    """The curve's points; JSON also names the heaps they were scored over (`heap`: the run's heap, the
+    figures being over heaps 2..heap; None when not known, for a curve kept before it was stored)."""
     _check("curve", fmt)
     rows = curve_rows(points)
     if fmt == "json":
-        return _json("curve", {"brain": brain, "points": rows})
+        from sticks_tui.learn.analysis import heaps_words
+
+        scope = {"heap": heap, "scope": heaps_words(heap) if heap is not None else None}
+        return _json("curve", {"brain": brain, **scope, "points": rows})
     return _csv(CSV_HEADERS["curve"], ([r[c] for c in CSV_HEADERS["curve"]] for r in rows))
 
 
@@ -331,7 +336,7 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         points = store.last_training_curve(info.name)
         if not points:
             raise StoreError(f"The brain {info.name!r} has no learning curve yet: train it first.")
-        return ExportText(kind, fmt, curve_export(info.name, points, fmt),
+        return ExportText(kind, fmt, curve_export(info.name, points, fmt, store.last_training_heap(info.name)),
                           suggested_filename(kind, fmt, brain=info.name))
     if kind == "games":
         games = sorted(store.recent_games(limit=max(1, store.game_count())), key=lambda g: g.id)

@@ -18,6 +18,9 @@ Version 3:
   replay shows the hats as they were. For the games of each brain's current generation they are
   worked out (base plus the learning of the games before, in order); older games keep NULL (their
   replay says so). Every old game, its moves, balls drawn and changes stay as they were.
+Version 4:
+- `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
+  (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 V1 = [
     """CREATE TABLE players (
@@ -188,7 +191,11 @@ V3: list[str | Callable[[sqlite3.Connection], None]] = [
     _v3_hats_of_this_generation,
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3}
+V4: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -350,6 +350,7 @@ class SticksApp(App):
         state.running = True
         state.start_counts = self.session.brain.counts.copy()
         state.points = []
+        state.rules = config.rules
         self.training = None
         self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
@@ -393,9 +394,7 @@ class SticksApp(App):
         session = self.session
         if session.brain_kept:
             try:
-                stored = session.store.apply_training(session.brain_name, session.training.start_counts,
-                                                      result.brain.counts, games_trained=result.games_played,
-                                                      curve=result.curve)
+                stored = session.store.keep_training(session.brain_name, session.training.start_counts, result)
             except (StoreError, ValueError):
                 pass  # below: in memory, then saved whole
             else:
@@ -409,7 +408,7 @@ class SticksApp(App):
             return
         self.save_brain(games_trained=result.games_played)
         try:
-            session.store.save_training_curve(session.brain_name, result.curve)
+            session.store.save_training_curve(session.brain_name, result.curve, result.heap)
         except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
             self.notify(f"The learning curve was not saved: {exc}", severity="warning")
 
@@ -420,13 +419,16 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import quick_scores
+        from sticks_tui.learn.analysis import heaps_words, quick_scores
 
-        agreement, _ = quick_scores(self.session.brain.counts)
+        brain = self.session.brain
+        heap = min(result.heap or brain.size, brain.size)
+        agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(
             f"{verb} {result.games_played:,} games in {result.seconds:.1f} s "
-            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play: {agreement:.0%}.",
+            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play over "
+            f"{heaps_words(heap)}: {agreement:.0%}.",
             title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 

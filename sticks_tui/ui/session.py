@@ -9,6 +9,7 @@ from typing import Any
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store.names import STICKS_AI_NAMES
+from sticks_tui.store.brains import APP_BRAIN_SIZE
 
 from sticks_tui.engine.players import (
     AlwaysOnePlayer,
@@ -36,7 +37,7 @@ FIRST_CHOICES: dict[str, str] = {
 SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.0}
 DEFAULT_SPEED = "normal"
 TRAINED_AI_GAMES = 100_000
-BRAIN_SIZE = 100  # one hat for every heap the app offers
+BRAIN_SIZE = APP_BRAIN_SIZE  # one hat for every heap the app offers
 DEFAULT_BRAIN = "default"
 NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
 
@@ -98,6 +99,7 @@ class TrainingState:
     start_counts: Any = None  # the brain's counts when the run started (numpy array)
     last_result: Any = None  # the last finished run's TrainingResult
     points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve
+    rules: Any = None  # the game the run trains (sticks: its heap): the curve's figures are about it
 
 
 @dataclass

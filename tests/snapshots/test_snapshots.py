@@ -25,7 +25,8 @@ import pytest
 from textual.widgets import Input
 
 from sticks_tui.engine.events import TrainingProgress
-from sticks_tui.learn.analysis import quick_scores
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.analysis import CurveScorer
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig, TrainingResult, train
 from sticks_tui.store import Store
@@ -67,12 +68,14 @@ def make_app(data_dir, **kwargs) -> SticksApp:
 
 
 def seeded_training(sticks: int = 20, chunks: int = 8, games: int = 2500):
-    """A brain trained in fixed chunks with fixed seeds, and its curve at the end of each chunk."""
+    """The app's brain of 100 hats trained at heap `sticks` in fixed chunks with fixed seeds, and its
+    curve at the end of each chunk, scored as the trainer scores it: over heaps 2..sticks."""
     brain, opponent = Hats(100), Hats(100)
-    points = [(0, *quick_scores(brain.counts))]
+    scorer = CurveScorer.for_rules(SticksRules(sticks))
+    points = [scorer.score(0, brain.counts)]
     for i in range(chunks):
         train(TrainingConfig(sticks=sticks, games=games, seed=1000 + i), brain=brain, opponent=opponent)
-        points.append(((i + 1) * games, *quick_scores(brain.counts)))
+        points.append(scorer.score((i + 1) * games, brain.counts))
     return brain, points
 
 
@@ -133,7 +136,7 @@ def test_game_over(snap_compare, data_dir):
 
 def test_training_screen_after_a_finished_run(snap_compare, data_dir):
     brain, points = seeded_training()
-    games = points[-1][0]
+    games = points[-1].games
 
     async def run_before(pilot):
         app = pilot.app
@@ -141,12 +144,12 @@ def test_training_screen_after_a_finished_run(snap_compare, data_dir):
         app.session.training.points = list(points)
         app.session.training.last_result = TrainingResult(
             brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
-            wins_first=0, wins_brain=0, cancelled=False, curve=list(points))
+            wins_first=0, wins_brain=0, cancelled=False, curve=list(points), rules=SticksRules(20))
         app.session.training.running = False
         app.action_show_training()
         await pilot.pause()
-        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1][1],
-                                        points[-1][2], finished=True)
+        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1].agreement,
+                                        points[-1].win_vs_perfect, finished=True)
         await pilot.pause()
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
@@ -177,8 +180,8 @@ def test_records_screen(snap_compare, data_dir):
 def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
     brain, points = seeded_training()
     with Store.open(data_dir) as store:
-        store.save_brain("default", brain, games_trained=points[-1][0])
-        store.save_training_curve("default", points)
+        store.save_brain("default", brain, games_trained=points[-1].games)
+        store.save_training_curve("default", points, 20)
 
     async def run_before(pilot):
         pilot.app.action_analysis()

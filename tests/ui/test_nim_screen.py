@@ -149,6 +149,8 @@ async def test_the_learning_ai_for_nim_trains_from_the_screen(make_app):
         progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
         assert progress and progress[-1].games_done == progress[-1].games_total == 500_000
         assert any("The Nim AI played 500,000 games" in text for text in log.notifications())
+        # the figure says what it is about: the positions the run trained
+        assert any(text.endswith("winning positions, over piles up to 7, 7, 7.") for text in log.notifications())
         from sticks_tui.learn.analysis import agreement
 
         assert agreement(app.session.nim_brain).agreement > 0.99

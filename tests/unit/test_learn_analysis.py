@@ -89,7 +89,8 @@ def half_trained():
 
 
 @pytest.mark.parametrize("ai_first", [True, False])
-@pytest.mark.parametrize("opponent", ["random", "perfect"])
+# (against the perfect player: test_figures_scope.py, which plays the worst one for the AI)
+@pytest.mark.parametrize("opponent", ["random"])
 def test_exact_probabilities_match_a_monte_carlo_estimate(half_trained, opponent, ai_first):
     a = analyse(half_trained)
     exact = {("random", True): a.win_vs_random_first, ("random", False): a.win_vs_random_second,

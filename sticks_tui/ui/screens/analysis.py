@@ -1,4 +1,8 @@
-"""Analysis: what the AI learned, hat by hat, held against the exact solution (seed 002's part 4)."""
+"""Analysis: what the AI learned, hat by hat, held against the exact solution (seed 002's part 4).
+
+Every figure is about one game, the heap chosen here (it starts at the setup screen's): the hats
+of heaps 1..N, agreement over heaps 2..N, the chances in a game of N sticks. The last training
+run's curve says which heaps it was scored over (the run's own heap)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
 
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -39,12 +43,12 @@ class AnalysisScreen(Screen):
                 # the current brain; _fill_brains adds the others on mount.
                 name = self.app.session.brain_name
                 yield Select([(name, name)], value=name, id="brain", allow_blank=False, compact=True, prompt="brain")
-                yield Label("  Hats up to ")
+                yield Label("  Heap ")
                 yield Input("", id="upto", compact=True, max_length=4)
                 yield Label("", id="upto-error", classes="error")
             yield Static("", id="analysis-summary")
             yield DataTable(id="hats-table", cursor_type="row", zebra_stripes=True)
-            yield Label("Learning curve of the last training run", classes="section-title")
+            yield Label("Learning curve of the last training run", id="analysis-curve-title", classes="section-title")
             yield LearningCurve(id="analysis-curve")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -52,11 +56,18 @@ class AnalysisScreen(Screen):
         self.sub_title = "what the AI learned"
         table = self.query_one("#hats-table", DataTable)
         table.add_columns("Hat", "Balls 1/2/3", "Chance of 1/2/3", "AI plays", "Perfect", "Right?")
-        last = self.app.session.last_setup
-        self.query_one("#upto", Input).value = str(last.heap if last is not None else 20)
+        self.query_one("#upto", Input).value = str(min(self.setup_heap(), self.app.session.brain.size))
         self._fill_brains()
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
+
+    def setup_heap(self) -> int:
+        """The heap of the game in play: the setup screen's (the last game started, else the one it
+        opens with: the settings')."""
+        last = self.app.session.last_setup
+        if last is not None:
+            return last.heap
+        return getattr(getattr(self.app, "settings", None), "heap", 20)
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""
@@ -105,16 +116,16 @@ class AnalysisScreen(Screen):
             return
         error.update("")
         upto = int(text)
-        result = analyse(brain.counts[: upto + 1], brain.max_take)
+        result = analyse(brain.counts, brain.max_take, heap=upto)
         wrong = ", ".join(map(str, result.disagreeing[:12])) + (" ..." if len(result.disagreeing) > 12 else "")
         lines = [
             f"[b]{result.rule.sentence}[/b]",
             result.rule.verdict,
-            f"Right in {result.agreement:.0%} of the winning hats"
+            f"Over {result.scope}: right in {result.agreement:.0%} of the winning hats"
             + (f" (wrong: {wrong})." if result.disagreeing else ": it plays perfectly.")
-            + f"  Exact chance to win from {upto}: vs a perfect player {result.win_vs_perfect_first:.1%} "
-              f"moving first, {result.win_vs_perfect_second:.1%} second; vs a random player "
-              f"{result.win_vs_random_first:.1%} first, {result.win_vs_random_second:.1%} second.",
+            + f" Exact chance to win a game of {upto}: vs a perfect player {result.win_vs_perfect_first:.1%} "
+              f"moving first, {result.win_vs_perfect_second:.1%} second ({PERFECT_PLAYER_WORDS}); vs a random "
+              f"player {result.win_vs_random_first:.1%} first, {result.win_vs_random_second:.1%} second.",
         ]
         self.query_one("#analysis-summary", Static).update("\n".join(lines))
         table = self.query_one("#hats-table", DataTable)
@@ -129,9 +140,14 @@ class AnalysisScreen(Screen):
 
         try:
             curve = self.app.session.store.last_training_curve(self.app.session.brain_name)
+            heap = self.app.session.store.last_training_heap(self.app.session.brain_name)
         except StoreError:
-            curve = []
+            curve, heap = [], None
+        # a curve kept without its heap was scored over every hat of the brain
+        scope = heaps_words(heap if heap is not None else brain.size)
         self.query_one(LearningCurve).points = tuple(curve)
+        self.query_one("#analysis-curve-title", Label).update(
+            "Learning curve of the last training run" + (f", over {scope}" if curve else ""))
 
     def action_copy_brain(self) -> None:
         from sticks_tui.store import StoreError, name_key, validate_name

@@ -230,7 +230,10 @@ def _curve_choice(app, points=None, what: str = "") -> ExportChoice:
         curve = list(points) if points else session.store.last_training_curve(name)
         if not curve:
             raise StoreError(f"The brain {name!r} has no learning curve yet: train it first (press t).")
-        return ExportText("curve", fmt, curve_export(name, curve, fmt), suggested_filename("curve", fmt, brain=name))
+        # the heaps its figures are over: this run's, or the stored curve's
+        rules = session.training.rules
+        heap = (getattr(rules, "size", None) if points else session.store.last_training_heap(name))
+        return ExportText("curve", fmt, curve_export(name, curve, fmt, heap), suggested_filename("curve", fmt, brain=name))
 
     return ExportChoice("curve", f"the learning curve of brain '{name}'{what}", make, {"brain": name})
 

@@ -138,6 +138,12 @@ class GameScreen(GameScreenBase):
         else:
             title.update(f"{learner.name}'s hats")
         self.new_game()
+        self.watch(self.app, "training", self._training_changed, init=False)
+
+    def _training_changed(self, progress) -> None:
+        """A run that ends is merged into the hats in play: show them as they are now."""
+        if progress is not None and progress.finished and not self.app.session.training.running:
+            self._refresh_heatmap()
 
     # -- the game loop -------------------------------------------------------------------------
     def make_game(self, first: int) -> Game:

@@ -438,12 +438,13 @@ class NimGameScreen(GameScreenBase):
             return
         result, _ = message.result
         hats = self._keep_training(result)
-        from sticks_tui.learn.analysis import agreement
+        from sticks_tui.learn.analysis import agreement, scope_words
 
-        analysis = agreement(hats)
+        analysis = agreement(hats)  # over the positions the run trained: the brain's box
         self.notify(f"The Nim AI played {result.games_played:,} games in {result.seconds:.1f} s. "
                     f"It now plays the winning move in {analysis.agreement:.0%} of the "
-                    f"{analysis.winning_states} winning positions.", title="Nim training", timeout=8)
+                    f"{analysis.winning_states} winning positions, over {scope_words(hats.rules)}.",
+                    title="Nim training", timeout=8)
         data = self.query_one(NimHats).data
         if self.game is not None and self.game.is_over and data.moves:
             self._show_hat(data.position, data.drawn, f"After {result.games_played:,} games of training: "

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, ProgressBar, Select, Static
 
+from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import PACES, GameStory, pace_words
 from sticks_tui.learn.hats import FLOOR_RULES, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, rule_sentence, won_sentence
@@ -378,6 +379,8 @@ class TrainingScreen(Screen):
         left = format_seconds(progress.seconds_left) if state.running else "0 s"
         figures.update(f"{rate_text} games/s, {format_seconds(progress.seconds)} gone, {left} left")
         curve = self.query_one(LearningCurve)
+        rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
+        curve.scope = scope_words(rules) if rules is not None else ""
         curve.points = tuple(state.points)
         hats = progress.hats.shape[0] - 1
         heatmap = self.query_one(HatHeatmap)

@@ -97,6 +97,7 @@ class LearningCurve(Widget):
 
     x_scale: "log" (games trained; x below 1 is drawn at 1) or "linear" (games recorded).
     x_label: the x axis's name, printed after its last tick label when there is room.
+    scope: what the figures are about ("heaps 2-20"), said first in the legend.
     `points` (setter) takes the trainer's samples and turns them into series (see series_from_points).
     """
 
@@ -116,6 +117,8 @@ class LearningCurve(Widget):
     series: reactive[tuple[CurveSeries, ...]] = reactive(tuple, always_update=True)
     x_scale: reactive[str] = reactive("log")
     x_label: reactive[str] = reactive("games")
+    #: What the figures are about ("heaps 2-20"), said first in the legend ("over heaps 2-20:"); "" says nothing.
+    scope: reactive[str] = reactive("")
 
     def __init__(self, series: Iterable = (), *, x_scale: str = "log", x_label: str = "games",
                  empty_text: str = "no games yet", name: str | None = None, id: str | None = None,
@@ -161,6 +164,10 @@ class LearningCurve(Widget):
         self.refresh()
 
     def watch_x_label(self) -> None:
+        self._cache = None
+        self.refresh()
+
+    def watch_scope(self) -> None:
         self._cache = None
         self.refresh()
 
@@ -212,7 +219,7 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        items = []
+        items = [f"over {self.scope}:"] if self.scope and self.series else []
         for s in self.series:
             good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
             value = f" {good[-1]:.0%}" if good else ""
