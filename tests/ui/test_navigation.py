@@ -360,7 +360,12 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
     seen = []
     async with app.run_test(size=(80, 24)) as pilot:
         async def check():
+            from textual.widgets._footer import FooterKey
+
             await pilot.pause()
+            # a footer whose bindings just changed is composed again: its keys have no size until laid out
+            await wait_until(pilot, lambda: all(k.region.width > 0 for k in app.screen.query(FooterKey)),
+                             what="the footer laid out")
             seen.append(type(app.screen).__name__)
             assert footer_overflow(app.screen) == [], type(app.screen).__name__
 
@@ -382,6 +387,9 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1, rule=app.session.brain.rule))
         app.action_show_training()
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        # held after 1,000 games: the run's keys are in the footer for good
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1000,
+                         what="the run held")
         await check()
         await pilot.press("escape")
         setup = app.screen
