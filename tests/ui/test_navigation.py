@@ -213,6 +213,7 @@ def palette_all(app) -> list[str]:
     return [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
 
 
+@pytest.mark.slow
 async def test_each_screen_offers_its_own_commands(make_app):
     from textual.command import CommandPalette
     from textual.widgets import Select
@@ -350,6 +351,7 @@ def footer_overflow(screen) -> list[str]:
             if key.region.right > width or key.region.width == 0]
 
 
+@pytest.mark.slow
 async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training):
     from textual.widgets import Select
 

@@ -219,6 +219,7 @@ def changed_by(before: np.ndarray, story: GameStory) -> np.ndarray:
     return after
 
 
+@pytest.mark.slow
 async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, data_dir):
     app = make_app()
     configs = record_configs(app)

@@ -14,7 +14,12 @@ import sys
 import time
 from urllib.parse import urlsplit
 
+import pytest
+
 from web_helpers import Tab, pid_alive, wait_until
+
+# a real Chromium against a real server: seconds a test (tests/conftest.py)
+pytestmark = pytest.mark.slow
 
 VIEWPORT = {"width": 1100, "height": 700}  # about 122 x 33 cells: the game screen shows every hat
 
