@@ -148,7 +148,9 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     app = make_app(trained_games=2000)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, heap=10, opponent="trained", first="p2")
-        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game after training")
+        # the screen is there before its game: it makes the game when mounted
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game is not None,
+                         what="the game after training")
         assert seen == [("Training AI, please wait...", 2000)]
         screen = app.screen
         trained = screen.players[1]
