@@ -76,9 +76,12 @@ class TrainingProgressMsg(Message, bubble=False):
         self.progress = progress
 
     def can_replace(self, message: Message) -> bool:
+        # Textual asks the older queued message (self) whether the newer `message` may take its
+        # place: self is the one dropped, so the guards are on self. A game told, or the run's last
+        # report, is never dropped.
         return (isinstance(message, TrainingProgressMsg) and message.purpose == self.purpose
-                and not message.progress.finished
-                and getattr(message.progress, "story", None) is None)  # a game told is never dropped
+                and not self.progress.finished
+                and getattr(self.progress, "story", None) is None)
 
 
 class TrainingFinished(Message, bubble=False):

@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +180,7 @@ NIGHTLY = os.environ.get("HYPOTHESIS_PROFILE") == "nightly"
 
 @settings(max_examples=settings().max_examples if NIGHTLY else 25)
 @given(argvs(), st.sampled_from(STDINS))
+@pytest.mark.slow
 def test_any_argument_vector_in_process(argv, stdin):
     with sandbox() as (workdir, data):
         argv = resolve(argv, workdir)

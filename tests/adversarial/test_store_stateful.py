@@ -74,23 +74,24 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(s=seats, name=names, replace=st.booleans(), rule_=rules, seed=st.integers(0, 1000))
     def import_brain(self, s, name, replace, rule_, seed):
         path = self.brain_file(rule_, seed)
-        exists = name_key(name) in self.model
+        refused = name_key(name) in self.model and not replace  # the one reason to refuse
         try:
             self.stores[s].import_brain(path, name, replace=replace)
         except StoreError as exc:
-            assert exists and not replace and "already exists" in str(exc)
+            assert refused and "already exists" in str(exc)
             return
-        assert replace or not exists
+        assert not refused
         self.model[name_key(name)] = name
 
     @rule(s=seats, src=names, dst=names)
     def copy(self, s, src, dst):
+        possible = name_key(src) in self.model and name_key(dst) not in self.model
         try:
             self.stores[s].copy_brain(src, dst)
         except StoreError:
-            assert name_key(src) not in self.model or name_key(dst) in self.model
+            assert not possible
             return
-        assert name_key(src) in self.model and name_key(dst) not in self.model
+        assert possible
         self.model[name_key(dst)] = dst
 
     @rule(s=seats, old=names, new=names)

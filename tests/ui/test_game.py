@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button
 
 from sticks_tui.store import Store
@@ -149,7 +150,9 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     app = make_app(trained_games=2000)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, heap=10, opponent="trained", first="p2")
-        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game after training")
+        # the screen is there before its game: it makes the game when mounted
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game is not None,
+                         what="the game after training")
         assert seen == [("Training AI, please wait...", 2000)]
         screen = app.screen
         trained = screen.players[1]
@@ -216,29 +219,29 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         assert store.game_count() == 0
 
 
-async def test_the_end_of_a_game_shows_the_result_whole_and_no_take_key(make_app):
+@pytest.mark.parametrize("size", [(80, 24), (122, 33), (160, 48)], ids=["80x24", "122x33", "160x48"])
+async def test_the_end_of_a_game_shows_the_result_whole_and_no_take_key(make_app, size):
     """No "There are 0 sticks on the board." at the end; the result line wraps whole in the board
     column; the footer no longer offers 1-3 Take (a browser tab at 122 columns showed both wrong)."""
     from textual.widgets._footer import FooterKey
 
-    for size in ((80, 24), (122, 33), (160, 48)):
-        app = make_app()
-        async with app.run_test(size=size) as pilot:
-            screen = await start_game(pilot, heap=10, opponent="dumb", name1="Maximilian Oberhausen-Li")
-            footer = [k.description for k in screen.query(FooterKey)]
-            assert "Take" in footer
-            await play_human_turns(pilot, screen)
-            await pilot.pause()
-            assert screen.game.is_over
-            assert text_of(screen, "#count") == ""  # never "There are 0 sticks on the board."
-            turn = screen.query_one("#turn")
-            result = "Dumb AI took the last stick and loses. Maximilian Oberhausen-Li wins!"
-            assert text_of(screen, "#turn") == result
-            lines = turn.render_lines(turn.region.reset_offset)
-            shown = " ".join("".join(seg.text for seg in line).strip() for line in lines).strip()
-            assert shown == result, (size, shown)  # every word on screen, none cut at the border
-            footer = [k.description for k in screen.query(FooterKey)]
-            assert "Take" not in footer and "Play again" in footer, footer
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="dumb", name1="Maximilian Oberhausen-Li")
+        footer = [k.description for k in screen.query(FooterKey)]
+        assert "Take" in footer
+        await play_human_turns(pilot, screen)
+        await pilot.pause()
+        assert screen.game.is_over
+        assert text_of(screen, "#count") == ""  # never "There are 0 sticks on the board."
+        turn = screen.query_one("#turn")
+        result = "Dumb AI took the last stick and loses. Maximilian Oberhausen-Li wins!"
+        assert text_of(screen, "#turn") == result
+        lines = turn.render_lines(turn.region.reset_offset)
+        shown = " ".join("".join(seg.text for seg in line).strip() for line in lines).strip()
+        assert shown == result, (size, shown)  # every word on screen, none cut at the border
+        footer = [k.description for k in screen.query(FooterKey)]
+        assert "Take" not in footer and "Play again" in footer, footer
 
 
 async def test_the_ai_speed_changed_in_a_game_is_saved_at_once(make_app, config_dir):

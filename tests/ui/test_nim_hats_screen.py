@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from textual.widgets import Static
 
+from sticks_tui.engine.nim import coins_word
 from sticks_tui.store import Store
 from sticks_tui.ui.screens.nim import NimGameScreen
 from sticks_tui.ui.session import MatchSetup, nim_brain_name
@@ -59,7 +60,8 @@ async def test_the_hats_show_the_hat_in_play_the_ball_drawn_and_what_the_game_ta
         data = view.data
         assert (data.position, data.drawn) == ((1, 1, 1), first.move)  # the hat it drew from, ball marked
         assert "drew the ball marked ►" in title(screen)
-        assert any(line.startswith("Drawn: ►") or "Drawn: ►" in line for line in hats_lines(screen))
+        assert f"Drawn: ► {coins_word(*first.move)}." in data.summary()
+        assert any("Drawn: ►" in line for line in hats_lines(screen))
         assert view.entry_text(first.move).split()[2].startswith("►")
 
         await pilot.press("enter")  # the person takes one of the two coins left; the AI takes the last

@@ -126,6 +126,7 @@ async def test_replay_steps_through_a_game_with_the_hats_as_they_were(make_app, 
         assert app.screen is records
 
 
+@pytest.mark.slow
 async def test_old_games_replay_without_hats_and_say_so(make_app, data_dir):
     with Store.open(data_dir) as store:
         store.save_brain("default", Hats(100))

@@ -215,24 +215,34 @@ async def test_who_moves_first_lists_the_names_as_typed(make_app):
         assert "Dumb AI" in [str(prompt) for prompt, _ in first._options]
 
 
-async def test_any_saved_game_and_opponent_opens_the_setup_screen(make_app, config_dir):
-    """The settings file knows every opponent of both games; one that a game has not is replaced, not a crash."""
-    from sticks_tui.store.settings import GAMES, OPPONENTS, Settings, save_settings
+@pytest.mark.parametrize("game", ["sticks", "nim"])
+async def test_any_saved_game_and_opponent_opens_the_setup_screen(make_app, config_dir, game):
+    """The settings file knows every opponent of both games; one that a game has not is replaced (by the
+    learning AI for sticks, the perfect AI for Nim), not a crash. One app per game: the first opponent
+    comes from the file at start, the others are the app's settings when a new setup screen opens."""
+    from sticks_tui.store.settings import OPPONENTS, Settings, save_settings
     from sticks_tui.ui.screens.nim import NIM_OPPONENTS
 
-    for game in GAMES:
-        for opponent in OPPONENTS:
-            save_settings(Settings(game=game, opponent=opponent), config_dir / "settings.toml")
-            app = make_app()
-            async with app.run_test(size=(80, 24)) as pilot:
-                await pilot.pause()
-                setup = app.screen
-                assert isinstance(setup, SetupScreen), (game, opponent)
-                shown = setup.query_one("#opponent", Select).value
-                allowed = NIM_OPPONENTS if game == "nim" else game_module_opponents()
-                assert setup.game_kind == game and shown in allowed, (game, opponent, shown)
-                if opponent in allowed:
-                    assert shown == opponent
+    allowed = NIM_OPPONENTS if game == "nim" else game_module_opponents()
+    instead = "perfect" if game == "nim" else "learning"
+    first, *others = OPPONENTS
+    save_settings(Settings(game=game, opponent=first), config_dir / "settings.toml")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for opponent in (first, *others):
+            if opponent != first:
+                app.settings = Settings(game=game, opponent=opponent)
+                await app.push_screen(SetupScreen())
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen), (game, opponent)
+            shown = setup.query_one("#opponent", Select).value
+            assert setup.game_kind == game, (game, opponent)
+            assert shown == (opponent if opponent in allowed else instead), (game, opponent, shown)
+            if opponent != first:
+                app.pop_screen()
+    if game == "nim":  # the sticks game has every opponent the settings know
+        assert {o for o in OPPONENTS if o not in allowed}, "the replacement was not tested"
 
 
 def game_module_opponents():

@@ -202,3 +202,32 @@ async def test_the_training_worker_yields_its_core_and_has_one_finish_path(make_
     assert idle_policy == os.SCHED_IDLE and normal_policy == os.SCHED_OTHER
 
 
+
+
+async def test_a_queued_report_gives_way_to_a_newer_one_but_a_told_game_is_never_dropped():
+    """Textual asks the OLDER queued message whether the newer one may supersede it; a report with a
+    game's story (or the final one) must reach the screen, plain reports may be skipped."""
+    from types import SimpleNamespace
+
+    from textual.app import App
+
+    handled: list[tuple[str, str]] = []
+
+    class Queue(App):
+        def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:
+            handled.append((message.purpose, message.progress.name))
+
+    def report(name, purpose="run", story=None, finished=False):
+        return TrainingProgressMsg(purpose, SimpleNamespace(name=name, story=story, finished=finished))
+
+    app = Queue()
+    async with app.run_test(size=(20, 5)) as pilot:
+        await pilot.pause()
+        for message in (report("plain 1"), report("plain 2"), report("told 3", story="game 3"),
+                        report("told 4", story="game 4"), report("plain 5"), report("other", purpose="other"),
+                        report("plain 6"), report("plain 7"), report("final", finished=True),
+                        report("next run", finished=True)):  # a run of the same purpose started at once
+            app.post_message(message)  # all queued before the app handles any
+        await pilot.pause()
+    assert handled == [("run", "told 3"), ("run", "told 4"), ("run", "plain 5"), ("other", "other"),
+                       ("run", "final"), ("run", "next run")]

@@ -221,6 +221,7 @@ def changed_by(before: np.ndarray, story: GameStory) -> np.ndarray:
     return after
 
 
+@pytest.mark.slow
 async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, data_dir):
     app = make_app()
     configs = record_configs(app)
@@ -408,3 +409,27 @@ async def test_the_badge_on_other_screens_says_the_pace_and_paused(make_app):
         await wait_until(pilot, lambda: "Training at 2 games a second:" in str(badge.render()),
                          what="the badge to say the pace")
         app.training_control.cancel()
+
+
+async def test_p_marks_the_perfect_move_of_every_winning_hat_on_the_training_screen(make_app):
+    from sticks_tui.solve.sticks import solve_sticks
+    from sticks_tui.ui.widgets.heatmap import MARK_PERFECT
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_training(TrainingConfig(sticks=100, games=50, seed=4, rule=app.session.brain.rule))
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await wait_finished(pilot)
+        await pilot.pause()
+        heatmap = app.screen.query_one(HatHeatmap)
+        assert heatmap.data.hats == 100 and not heatmap.show_perfect
+        assert not any(MARK_PERFECT in heatmap.cell_text(n, b) for n in range(1, 101) for b in range(1, min(n, 3) + 1))
+        await pilot.press("p")
+        solution = solve_sticks(100)
+        marked = {(n, b) for n in range(1, 101) for b in range(1, min(n, 3) + 1)
+                  if heatmap.cell_text(n, b).startswith(MARK_PERFECT)}
+        assert marked == {(n, b) for n in range(1, 101) for b in solution.winning_moves(n)}
+        assert (10, 1) in marked and (100, 3) in marked and not any(n == 9 for n, _ in marked)  # 9 = 4k+1: none
+        await pilot.press("p")
+        assert not any(heatmap.cell_text(n, b).startswith(MARK_PERFECT) for n, b in marked)

@@ -96,6 +96,7 @@ def run_cli(data, *argv: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_real_command_never_destroys(data, tmp_path):
     live = data / "sticks-tui.db"
     before = live.read_bytes()

@@ -41,10 +41,11 @@ def test_the_game_follows_the_protocol(rules):
     assert all(not rules.is_terminal(p) and rules.legal_moves(p) for p in positions)
     assert set(rules.start_positions()) <= set(positions)
     assert {p for p in rules.hat_rows() if p is not None} == set(positions)
-    for p in positions:  # a move always leads to a position of the instance or to the end
+    known = set(positions)
+    for p in positions:  # a move always leads to a position of the instance or to the end, never both
         for m in rules.legal_moves(p):
             after = rules.apply(p, m)
-            assert rules.is_terminal(after) or after in set(positions)
+            assert (after in known) is not rules.is_terminal(after), (p, m, after)
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=IDS)
@@ -94,7 +95,10 @@ def test_the_generic_solver_agrees_with_the_games_own_solver_and_rule(rules):
         # a perfect move from a winning position leaves a lost one (or wins outright)
         if own.is_winning(p):
             after = rules.apply(p, own.perfect_move(p))
-            assert (rules.is_terminal(after) and rules.last_mover_wins) or not own.is_winning(after)
+            if rules.is_terminal(after):  # it took the last: a win only where the last mover wins
+                assert rules.last_mover_wins, p
+            else:
+                assert not own.is_winning(after), p
 
 
 @pytest.mark.parametrize("floor", ["each", "nonempty"])

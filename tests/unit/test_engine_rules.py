@@ -127,6 +127,7 @@ def test_parse_heap_gives_seed_000s_message(text):
 
 @settings(max_examples=150, deadline=None)
 @given(heap=st.integers(1, 200), max_take=st.integers(1, 7), first=st.integers(0, 1), data=st.data())
+@pytest.mark.slow
 def test_every_game_ends_conserves_sticks_and_the_last_taker_loses(heap, max_take, first, data):
     state = new_game(heap, first=first, max_take=max_take)
     moves = 0

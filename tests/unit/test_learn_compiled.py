@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 
 from sticks_tui.learn import compiled
 from sticks_tui.learn.trainer import TrainingConfig, train
@@ -33,6 +34,7 @@ def run(code_or_args, cache_dir, module=False):
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
 
 
+@pytest.mark.slow
 def test_a_cut_short_cache_file_is_cleared_and_the_kernel_recompiled(tmp_path):
     planted = run(PLANT, tmp_path)
     assert planted.returncode == 0, planted.stderr

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from sticks_tui.learn import batches
+from sticks_tui.learn import control as control_module
 from sticks_tui.learn.control import GameStory, TrainingControl, check_pace, pace_words
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.trainer import TrainingConfig, train
@@ -144,15 +146,16 @@ def test_a_step_pauses_a_running_run_after_one_more_game():
     assert not thread.is_alive() and out["result"].games_played == 1_000_000 and not out["result"].cancelled
 
 
-def test_a_cancel_wakes_a_paused_run_at_once():
+def test_a_cancel_wakes_a_paused_run_at_once(monkeypatch):
+    # a waiting trainer would look again only in an hour: only the cancel itself can wake it
+    monkeypatch.setattr(control_module, "WAIT_SLICE", 3600.0)
     control = TrainingControl(pace=1)
     control.pause()
     thread, out = _in_thread(TrainingConfig(sticks=20, games=100, seed=1), control)
     _wait(lambda: control.waiting)
-    start = time.monotonic()
     control.cancel()
-    thread.join(5)
-    assert not thread.is_alive() and time.monotonic() - start < 1
+    thread.join(10)  # a guard against hanging, not a measure: woken, it ends at once
+    assert not thread.is_alive()
     assert out["result"].cancelled and out["result"].games_played == 0
 
 
@@ -166,10 +169,48 @@ def test_an_outside_cancel_check_stops_it_too():
     assert not thread.is_alive() and out["result"].cancelled and out["result"].games_played == 1
 
 
-def test_a_pace_is_kept():
-    start = time.monotonic()
-    result = train(TrainingConfig(sticks=10, games=6, seed=2, pace=50))
-    assert result.games_played == 6 and time.monotonic() - start >= 5 / 50
+class _Clock:
+    """A clock that moves only when the trainer waits: a wait of t seconds moves it t at once."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waits: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def condition(self):
+        clock = self
+
+        class Condition:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def notify_all(self):
+                pass
+
+            def wait(self, timeout):
+                clock.waits.append(timeout)
+                clock.now += timeout
+                return False
+
+        return Condition()
+
+
+def test_a_pace_is_kept(monkeypatch):
+    """At 50 games a second each game starts 1/50 s after the one before, on the trainer's clock."""
+    clock = _Clock()
+    monkeypatch.setattr(control_module, "time", SimpleNamespace(monotonic=clock.monotonic))
+    monkeypatch.setattr(control_module, "threading", SimpleNamespace(Condition=clock.condition))
+    monkeypatch.setattr(batches, "time", SimpleNamespace(monotonic=clock.monotonic, perf_counter=time.perf_counter))
+    started: list[float] = []
+    result = train(TrainingConfig(sticks=10, games=6, seed=2, pace=50), story=lambda s: started.append(clock.now))
+    assert result.games_played == 6 and not result.cancelled
+    assert started == pytest.approx([0.0, 0.02, 0.04, 0.06, 0.08, 0.10])  # the first at once, then one per 1/50 s
+    assert sum(clock.waits) == pytest.approx(0.10) and len(clock.waits) == 5  # and no wait after the last
 
 
 def test_a_pace_set_in_the_config_alone_is_honoured_with_a_plain_cancel_check():

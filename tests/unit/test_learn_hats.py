@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer
-from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats, reinforced_count
 from sticks_tui.learn.rng import XorShift64Star
 
 
@@ -51,6 +51,17 @@ def test_loss_penalty_and_win_reward_are_configurable():
     hats.reinforce([(6, 1)], won=True)
     hats.reinforce([(6, 2)], won=False)
     assert hats.hat(6) == (8, 5, 2)
+
+
+def test_a_win_never_lifts_a_count_past_max_count():
+    assert reinforced_count(MAX_COUNT - 2, 0, True, 5, 1, 0) == MAX_COUNT
+    assert reinforced_count(MAX_COUNT, 0, True, 1, 1, 0) == MAX_COUNT
+    assert reinforced_count(MAX_COUNT - 5, 0, True, 5, 1, 0) == MAX_COUNT  # reaching it exactly is allowed
+    hats = Hats(10, rule=HatRule(win_reward=5))
+    hats.counts[7] = [1, MAX_COUNT - 2, MAX_COUNT]
+    changes = hats.reinforce([(7, 2), (7, 3)], won=True)
+    assert hats.hat(7) == (1, MAX_COUNT, MAX_COUNT)
+    assert [(c.before, c.after) for c in changes] == [(MAX_COUNT - 2, MAX_COUNT), (MAX_COUNT, MAX_COUNT)]
 
 
 def test_floor_each_keeps_the_last_ball_of_every_number():

@@ -8,7 +8,7 @@ import pytest
 
 from sticks_tui.learn import kernel
 from sticks_tui.learn.analysis import policy_matrix, win_probability
-from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import TrainingConfig, train
 
@@ -139,3 +139,14 @@ def test_a_bigger_brain_trained_on_a_smaller_heap_matches_too():
         out.append(train(TrainingConfig(sticks=12, games=2000, seed=21, engine=engine), brain=Hats(30)).brain)
     assert np.array_equal(out[0].counts, out[1].counts)
     assert (out[0].counts[13:] == Hats(30).counts[13:]).all()  # hats above the heap never visited
+
+
+def test_the_kernel_keeps_counts_at_max_count_too():
+    rule = HatRule(win_reward=1000)
+    out = []
+    for engine in ("kernel", "reference"):
+        brain = Hats(6, rule=rule)
+        brain.counts[brain.counts > 0] = MAX_COUNT - 1
+        out.append(train(TrainingConfig(sticks=6, games=300, seed=3, engine=engine, rule=rule), brain=brain).brain)
+    assert out[0].counts.max() == MAX_COUNT  # a win reached the cap and stopped there
+    assert np.array_equal(out[0].counts, out[1].counts)

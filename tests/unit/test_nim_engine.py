@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -138,11 +140,11 @@ def test_hat_player_learns_and_forgets():
     assert drawn and drawn[0].hat == (2, 2, 1) and drawn[0].counts == (1, 1, 1, 1, 1)
     assert drawn[0].ball in new_nim_game((2, 2, 1)).legal_moves
     assert len(reinforced) == 1 and len(reinforced[0].changes) == len(drawn)
-    won = reinforced[0].won
-    assert won == (game.state.winner == 0)
-    for change in reinforced[0].changes:
-        assert change.after == change.before + 1 if won else change.after <= change.before
-    assert won or (hats.counts <= before).all()
+    # seed 3 loses to the perfect player; every ball it drew was the only one of its number, so the
+    # floor keeps each at 1 and the hats end as they began
+    assert reinforced[0].won is False and game.state.winner == 1
+    assert [(c.before, c.after) for c in reinforced[0].changes] == [(1, 1)] * len(drawn)
+    assert np.array_equal(hats.counts, before)
     game2 = NimGame([ai, NimRandomPlayer("r", random.Random(0))], (2, 2, 1))
     game2.step()
     assert ai.beside

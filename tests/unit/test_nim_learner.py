@@ -124,7 +124,15 @@ def test_generic_learner_on_sticks_learns_n_mod_4_is_1():
             assert (heap - result.brain.best_move(heap)) % 4 == 1  # it steers the opponent to 1 mod 4
 
 
-def test_progress_is_throttled_and_cancel_stops_between_batches():
+def test_progress_is_throttled_and_cancel_stops_between_batches(monkeypatch):
+    import time
+    from types import SimpleNamespace
+
+    from sticks_tui.learn import batches
+
+    ticks = iter(range(10**9))  # the batch loop's clock: each reading moves it 4 ms
+    monkeypatch.setattr(batches, "time", SimpleNamespace(perf_counter=lambda: next(ticks) * 0.004,
+                                                         monotonic=time.monotonic))
     game = NimDescription((7, 7, 7))
     reports = []
     cancel = threading.Event()
@@ -138,8 +146,8 @@ def test_progress_is_throttled_and_cancel_stops_between_batches():
                            progress=progress, cancel=cancel)
     assert result.cancelled and 0 < result.games_played < 10_000_000
     assert reports[-1].finished and reports[-1].cancelled and reports[-1].games_done == result.games_played
-    for a, b in zip(reports[1:-2], reports[2:-1], strict=False):
-        assert b.seconds - a.seconds >= 0.045  # at most ~20 a second
+    spacing = [b.seconds - a.seconds for a, b in zip(reports[1:-2], reports[2:-1], strict=False)]
+    assert spacing and min(spacing) >= batches.PROGRESS_INTERVAL  # at most 20 a second, on the loop's clock
     assert reports[-1].hats.shape == result.brain.counts.shape
     assert not np.shares_memory(reports[-1].hats, result.brain.counts)
 

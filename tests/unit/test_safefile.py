@@ -251,6 +251,7 @@ def test_brain_export_over_the_live_database_is_refused_and_the_database_survive
     assert not any(p.name.startswith("sticks-tui.db.damaged") for p in data.iterdir())
 
 
+@pytest.mark.slow
 def test_brain_export_refuses_fifo_device_notes_and_replaces_an_earlier_export(data, tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

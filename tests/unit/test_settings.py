@@ -298,7 +298,10 @@ def test_any_bytes_give_settings_and_one_line_notices_never_an_exception(tmp_pat
     assert isinstance(s, Settings) and all(isinstance(n, str) and "\n" not in n for n in notices)
     kept = [p for p in path.parent.iterdir() if p.name != "settings.toml"]
     assert all(p.read_bytes() == data for p in kept)  # whatever was moved aside is whole
-    assert path.exists() or len(kept) == 1  # a file is either left or kept aside, never deleted
+    # a file is either left where it was or kept aside (and said so), never deleted, never both
+    aside = any("it was kept as" in n for n in notices)
+    assert len(kept) == (1 if aside else 0)
+    assert path.exists() is not aside
 
 
 @given(st.dictionaries(st.sampled_from(FIELDS + ("format", "version", "other")),

@@ -148,6 +148,7 @@ TEACHER = """
 """
 
 
+@pytest.mark.slow
 def test_two_processes_teaching_one_nim_brain_lose_no_lesson(tmp_path):
     with Store.open(tmp_path) as store:
         fresh = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)

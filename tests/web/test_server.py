@@ -96,6 +96,7 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
     assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_the_server_binds_loopback_and_prints_the_url(served):
     server = served()
     assert server.url.startswith("http://127.0.0.1:")
@@ -108,6 +109,7 @@ def test_the_server_binds_loopback_and_prints_the_url(served):
     assert listening and all(address.ip == "127.0.0.1" for address in listening), listening
 
 
+@pytest.mark.slow
 def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
     """The app command is a fixed argument list run without a shell (even with shell characters in
     its data directory); keys go to the app's input and sizes are clamped numbers."""
@@ -163,6 +165,7 @@ async def _no_shell(tmp_path):
         server.kill()
 
 
+@pytest.mark.slow
 def test_a_page_from_another_site_cannot_open_a_session(served):
     server = served()
     in_thread(_other_sites(server))
@@ -187,6 +190,7 @@ async def _other_sites(server):
             assert response.status == 200 and "sticks-tui" in await response.text()
 
 
+@pytest.mark.slow
 def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
     """The page can be fetched while a slot is free and then lose the race; the socket says why.
     Then SIGTERM stops the server and its session, as Ctrl+C does."""
@@ -213,6 +217,7 @@ async def _past_max_sessions(server):
         await client.close()
 
 
+@pytest.mark.slow
 def test_sessions_end_when_the_server_is_killed(served):
     """Even a SIGKILLed server leaves no app running: each app gets SIGTERM and quits as usual."""
     server = served(max_sessions=3)
