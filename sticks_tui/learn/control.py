@@ -1,5 +1,9 @@
 """Steering a training run while it goes: its pace, pause, one game at a time, cancel.
 
+The slowest pace is ball by ball (`BALL_BY_BALL`): the trainer plays a game only when whoever
+watches lets it (`release()`), once it has told the last game one draw at a time, so the run never
+runs ahead of the telling.
+
 `TrainingControl` is shared by the thread that trains (`learn.trainer.train`) and whoever steers it
 (the app's training screen). Every method is thread-safe. The pace is in games a second, or None
 for full speed. At full speed the trainer plays its batches as fast as ever and only looks at the
@@ -21,27 +25,31 @@ from dataclasses import dataclass
 
 from sticks_tui.engine.events import HatChange
 
-#: The paces the app offers, in games a second (None: full speed).
-PACES: tuple[float | None, ...] = (1, 2, 5, 20, None)
+#: The slowest pace: one game at a time, each let through by the watcher (`TrainingControl.release`).
+BALL_BY_BALL = "ball"
+#: The paces the app offers: ball by ball, then games a second (None: full speed).
+PACES: tuple[float | str | None, ...] = (BALL_BY_BALL, 1, 2, 5, 20, None)
 MAX_PACE = 1000  # above this, a pace is no slower than full speed in any way a person can see
 WAIT_SLICE = 0.05  # seconds: a waiting trainer looks at an outside cancel this often
 
 
-def check_pace(pace: float | None) -> float | None:
-    """`pace` if it is None or a number of games a second in (0, MAX_PACE]; else ValueError."""
-    if pace is None:
-        return None
+def check_pace(pace: float | str | None) -> float | str | None:
+    """`pace` if it is None, BALL_BY_BALL or a number of games a second in (0, MAX_PACE]; else ValueError."""
+    if pace is None or pace == BALL_BY_BALL:
+        return pace
     if isinstance(pace, bool) or not isinstance(pace, int | float) or not math.isfinite(pace) \
             or not 0 < pace <= MAX_PACE:
         raise ValueError(f"The pace is a number of games a second between 0 and {MAX_PACE}, "
-                         f"or full speed; not {pace!r}.")
+                         f"ball by ball or full speed; not {pace!r}.")
     return pace
 
 
-def pace_words(pace: float | None) -> str:
-    """'full speed', '1 game a second', '5 games a second'."""
+def pace_words(pace: float | str | None) -> str:
+    """'full speed', 'ball by ball', '1 game a second', '5 games a second'."""
     if pace is None:
         return "full speed"
+    if pace == BALL_BY_BALL:
+        return "ball by ball"
     shown = f"{pace:g}"
     return f"{shown} game a second" if pace == 1 else f"{shown} games a second"
 
@@ -78,6 +86,7 @@ class TrainingControl:
         self._pace = check_pace(pace)
         self._paused = False
         self._steps = 0
+        self._released = 0  # games let through at the ball-by-ball pace (never cleared by pause or resume)
         self._cancelled = False
         self._outside = cancelled_when
         self._waiting = False
@@ -85,8 +94,13 @@ class TrainingControl:
 
     # -- read ----------------------------------------------------------------------------------
     @property
-    def pace(self) -> float | None:
+    def pace(self) -> float | str | None:
         return self._pace
+
+    @property
+    def by_ball(self) -> bool:
+        """Whether the run goes ball by ball: a game only when the watcher lets one through."""
+        return self._pace == BALL_BY_BALL
 
     @property
     def paused(self) -> bool:
@@ -116,7 +130,7 @@ class TrainingControl:
         return self._pace is None and not self._paused and self._steps == 0
 
     # -- steer ---------------------------------------------------------------------------------
-    def set_pace(self, pace: float | None) -> None:
+    def set_pace(self, pace: float | str | None) -> None:
         pace = check_pace(pace)
         with self._changed:
             self._pace = pace
@@ -148,6 +162,19 @@ class TrainingControl:
             self._steps += 1
             self._changed.notify_all()
 
+    def release(self) -> None:
+        """Let one more game through at the ball-by-ball pace (the watcher has told the last one).
+
+        Unlike `step` it does not pause, and pausing or resuming never takes it back, so a game
+        let through is always played (paused, it waits for the resume)."""
+        with self._changed:
+            self._released += 1
+            self._changed.notify_all()
+
+    @property
+    def released_pending(self) -> int:
+        return self._released
+
     def cancel(self) -> None:
         with self._changed:
             self._cancelled = True
@@ -176,7 +203,12 @@ class TrainingControl:
             if self._steps > 0:
                 self._steps -= 1
                 return True
-            if not self._paused:
+            if not self._paused and self._pace == BALL_BY_BALL:
+                if self._released > 0:
+                    self._released -= 1
+                    return True
+                wait = WAIT_SLICE  # until the watcher lets the next game through
+            elif not self._paused:
                 if self._pace is None or last_game_at is None:
                     return True
                 wait = last_game_at + 1.0 / self._pace - time.monotonic()

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, ProgressBar, Select, Static
 
-from sticks_tui.learn.control import PACES, GameStory, pace_words
+from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import FLOOR_RULES, HatRule
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
@@ -35,8 +35,9 @@ FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps it
 PLAYERS = ("AI 1", "AI 2")  # the brain being trained, and its sparring partner
 
 
-def pace_key(pace: float | None) -> str:
-    return "full" if pace is None else f"{pace:g}"
+def pace_key(pace: float | str | None) -> str:
+    """The pace as the dialog's select and the settings name it: 'full', 'ball', '1', '20'."""
+    return "full" if pace is None else BALL_BY_BALL if pace == BALL_BY_BALL else f"{pace:g}"
 
 
 PACE_OPTIONS = [(pace_words(p), pace_key(p)) for p in PACES]

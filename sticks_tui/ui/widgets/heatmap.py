@@ -5,7 +5,8 @@ figure) and how many balls of that number the hat holds (short form: 9, 999, 9.9
 The cell's background shades from cold to hot with the chance, but meaning never rides on colour
 alone: the bar glyph and the figures carry it, so it reads in 16 colours and with NO_COLOR. A mark
 replaces the bar when something happens to that ball: ► drawn now, • waiting beside the hat,
-↑/↓ added or thrown away after a game, ✓ a perfect move (when `show_perfect` is on).
+↑/↓/= after a game (added, thrown away, or kept as it was: a hat's last ball), ✓ a perfect move
+(when `show_perfect` is on). The after-game marks stay until the screen gives the next game's data.
 
 The bar is drawn in the panel's own background (never inside the coloured cell), so a full bar is
 a bright block beside the figures, not a dark hole in an orange cell.
@@ -27,6 +28,8 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from sticks_tui.learn.lesson_words import MARK_KEPT  # after a game: the ball stayed as it was
 
 BARS = " ▁▂▃▄▅▆▇█"  # chance 0, then eighths (any chance above 0 shows at least ▁)
 MARK_DRAWN = "►"
@@ -97,7 +100,7 @@ LEGEND_ITEMS = (
     "19k: its balls (k thousand, M million)",
     f"{MARK_DRAWN} drawn",
     f"{MARK_BESIDE} beside",
-    f"{MARK_UP}{MARK_DOWN} after a game",
+    f"{MARK_UP}{MARK_DOWN}{MARK_KEPT} after a game",
 )
 LEGEND_PERFECT = f"{MARK_PERFECT} perfect"
 # the same, in full sentences: used when the hats leave spare rows below them
@@ -106,7 +109,7 @@ LEGEND_LONG = (
     "19k   how many balls of that number the hat holds (k thousand, M million, G billion)",
     f"{MARK_DRAWN}     the ball being drawn now",
     f"{MARK_BESIDE}     a ball waiting beside its hat until the game ends",
-    f"{MARK_UP} {MARK_DOWN}   after a game: a ball added (the AI won) or thrown away (it lost)",
+    f"{MARK_UP} {MARK_DOWN} {MARK_KEPT} after a game: added (a win), thrown away (a loss), kept as it was",
 )
 LEGEND_LONG_PERFECT = f"{MARK_PERFECT}     a perfect move: it leaves the other player a losing heap"
 
@@ -135,7 +138,7 @@ class HeatmapData:
     max_take: balls per hat (1..max_take); a ball above the hat's number is illegal and shown as '-'.
     drawn:   (hat, ball) being drawn right now, or None: marked ► and scrolled into view.
     beside:  (hat, ball) pairs set beside the hats this game: marked •.
-    flash:   (hat, ball, delta) after a game: ↑ for delta > 0, ↓ for delta < 0.
+    flash:   (hat, ball, delta) after a game: ↑ for delta > 0, ↓ for delta < 0, = for 0 (kept as it was).
     perfect: perfect[hat] = the winning moves from that hat (empty when every move loses);
              marked ✓ when the widget's `show_perfect` is on.
     current: the hat in play (the heap now), or None: its number is highlighted and kept in view.
@@ -172,6 +175,7 @@ class HatHeatmap(ScrollView, can_focus=True):
     HatHeatmap > .heatmap--beside { text-style: bold underline; }
     HatHeatmap > .heatmap--up { background: $success; color: $text; text-style: bold; }
     HatHeatmap > .heatmap--down { background: $error; color: $text; text-style: bold; }
+    HatHeatmap > .heatmap--kept { background: $primary; color: $text; text-style: bold; }
     HatHeatmap > .heatmap--perfect { color: $success; text-style: bold; }
     HatHeatmap > .heatmap--hot { background: $warning 85%; }
     HatHeatmap > .heatmap--cold { background: $panel; }
@@ -179,7 +183,7 @@ class HatHeatmap(ScrollView, can_focus=True):
     """
     COMPONENT_CLASSES = {
         "heatmap--label", "heatmap--current", "heatmap--header", "heatmap--legend", "heatmap--bar",
-        "heatmap--drawn", "heatmap--beside", "heatmap--up", "heatmap--down", "heatmap--perfect",
+        "heatmap--drawn", "heatmap--beside", "heatmap--up", "heatmap--down", "heatmap--kept", "heatmap--perfect",
         "heatmap--hot", "heatmap--cold", "heatmap--illegal",
     }
 
@@ -416,9 +420,11 @@ class HatHeatmap(ScrollView, can_focus=True):
             style = self._heat_style(count, total)
             mark, mark_style = chance_bar(count, total), bar_style
             delta = flashes.get((hat, ball))
-            if delta:
-                extra = self._style("heatmap--up" if delta > 0 else "heatmap--down")
-                mark, mark_style, style = (MARK_UP if delta > 0 else MARK_DOWN), extra, style + extra
+            if delta is not None:
+                kind = "up" if delta > 0 else "down" if delta < 0 else "kept"
+                extra = self._style(f"heatmap--{kind}")
+                mark = MARK_UP if delta > 0 else MARK_DOWN if delta < 0 else MARK_KEPT
+                mark_style, style = extra, style + extra
             elif data.drawn == (hat, ball):
                 extra = self._style("heatmap--drawn")
                 mark, mark_style, style = MARK_DRAWN, extra, style + extra

@@ -6,6 +6,8 @@ import time
 
 from textual.widgets import Static
 
+from sticks_tui.learn.control import pace_words
+
 
 def format_seconds(seconds: float) -> str:
     if seconds != seconds or seconds == float("inf"):
@@ -41,7 +43,8 @@ class TrainingBadge(Static):
         # One line of fixed height and full width: new text needs no layout of the whole screen
         # (that ran ~20 times a second during training and slowed key presses down).
         if running and progress is not None and control is not None and (control.paused or control.pace is not None):
-            how = "paused" if control.paused else f"at {control.pace:g} game{'' if control.pace == 1 else 's'} a second"
+            how = "paused" if control.paused else (
+                "ball by ball (on the training screen)" if control.by_ball else f"at {pace_words(control.pace)}")
             self.update(f"Training {how}: {progress.games_done:,} of {progress.games_total:,} games "
                         "(t: watch)", layout=False)
         elif running and progress is not None:

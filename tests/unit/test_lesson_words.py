@@ -1,0 +1,58 @@
+"""The lesson of one game in one sentence, read from the brain's rule and what changed (never a ball
+said thrown away that stayed)."""
+
+from __future__ import annotations
+
+from sticks_tui.engine.events import HatChange
+from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence
+
+SEEDS = HatRule()
+MENACE = HatRule(start_balls=3, win_reward=3, loss_penalty=1)
+
+
+def test_a_loss_that_finds_only_last_balls_says_nothing_is_thrown_away():
+    changes = (HatChange(17, 1, 1, 1), HatChange(13, 3, 1, 1), HatChange(1, 1, 1, 1))
+    assert lesson_sentence("Learning AI", False, changes, SEEDS) == (
+        "Learning AI lost, but each ball it drew was the last of its number, and a hat always keeps at least one "
+        "ball of each number: nothing is thrown away, and hat 17 ball 1, hat 13 ball 3 and hat 1 ball 1 stay as "
+        "they were (=).")
+    assert lesson_sentence("AI 2", False, changes[:1], SEEDS, detail=False) == (
+        "AI 2 lost, but the ball it drew was the last of its number, and a hat always keeps at least one ball of "
+        "each number: nothing is thrown away, and hat 17 stays as it was (=).")
+
+
+def test_a_loss_that_throws_some_away_names_the_ones_that_stay():
+    changes = (HatChange(10, 3, 2, 1), HatChange(5, 1, 1, 1), HatChange(1, 1, 1, 1))
+    assert lesson_sentence("AI 2", False, changes, SEEDS) == (
+        "AI 2 lost: each ball it drew is thrown away (hat 10 ball 3: 2→1), except hat 5 ball 1 and hat 1 ball 1: "
+        "they were the last of their number, and a hat always keeps at least one ball of each number, so they "
+        "stay (=).")
+    assert lesson_sentence("AI 2", False, changes, SEEDS, detail=False) == (
+        "AI 2 lost: each ball it drew is thrown away, except hats 5 and 1: they were the last of their number, and "
+        "a hat always keeps at least one ball of each number, so they stay (=).")
+
+
+def test_the_menace_rule_loses_a_ball_you_can_see():
+    changes = (HatChange(10, 3, 3, 2), HatChange(5, 1, 3, 2))
+    assert lesson_sentence("Learning AI", False, changes, MENACE) == (
+        "Learning AI lost: each ball it drew is thrown away (hat 10 ball 3: 3→2, hat 5 ball 1: 3→2).")
+    assert lesson_sentence("Learning AI", True, (HatChange(7, 2, 3, 6),), MENACE) == (
+        "Learning AI won: each ball it drew goes back with 3 more of its number (hat 7 ball 2: 3→6).")
+
+
+def test_rules_that_change_nothing_say_so():
+    change = (HatChange(7, 2, 1, 1),)
+    assert lesson_sentence("AI 1", True, change, HatRule(win_reward=0)) == (
+        "AI 1 won, but a win adds no ball: its hats stay as they were.")
+    assert lesson_sentence("AI 1", False, change, HatRule(loss_penalty=0)) == (
+        "AI 1 lost, but a loss takes no ball away: its hats stay as they were.")
+    assert lesson_sentence("AI 1", False, (), SEEDS) == "AI 1 lost without drawing a ball: its hats stay as they were."
+
+
+def test_the_whole_hat_floor_and_a_heavier_penalty():
+    rule = HatRule(loss_penalty=2, floor="nonempty")
+    changes = (HatChange(9, 2, 3, 1), HatChange(2, 1, 1, 1))
+    assert lesson_sentence("AI 1", False, changes, rule) == (
+        "AI 1 lost: up to 2 balls of each number it drew are thrown away (hat 9 ball 2: 3→1), except hat 2 ball 1: "
+        "it was the last ball in its hat, and a hat always keeps at least one ball, so it stays (=).")
