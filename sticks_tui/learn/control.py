@@ -133,6 +133,8 @@ class TrainingControl:
     def set_pace(self, pace: float | str | None) -> None:
         pace = check_pace(pace)
         with self._changed:
+            if pace != BALL_BY_BALL:
+                self._released = 0  # games let through ball by ball are for that pace only
             self._pace = pace
             self._changed.notify_all()
 

@@ -325,6 +325,7 @@ class SticksApp(App):
         if state.running:
             return None
         state.running = True
+        state.config = config
         state.start_counts = self.session.brain.counts.copy()
         state.points = []
         self.training = None

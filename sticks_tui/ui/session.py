@@ -100,6 +100,7 @@ class TrainingState:
     """The background training run (F2): whether it runs, what it started from, what it gave."""
 
     running: bool = False
+    config: Any = None  # the run's TrainingConfig (learn.trainer)
     start_counts: Any = None  # the brain's counts when the run started (numpy array)
     last_result: Any = None  # the last finished run's TrainingResult
     points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve

@@ -6,13 +6,7 @@ from __future__ import annotations
 from sticks_tui.learn.lesson_words import MARK_KEPT
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.widgets.heatmap import MARK_BESIDE, MARK_DRAWN, HatHeatmap
-from ui_helpers import log_lines, start_game, text_of
-
-
-def footer_labels(screen) -> dict[str, str]:
-    """What the footer shows now: binding id -> its label (the enabled, shown bindings)."""
-    return {active.binding.id: active.binding.description for active in screen.active_bindings.values()
-            if active.binding.show and active.binding.id}
+from ui_helpers import footer_labels, log_lines, start_game, text_of
 
 
 async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next_game(make_app):
@@ -66,3 +60,73 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
         # space lets it go on by itself
         await pilot.press("space")
         assert not screen.paused and footer_labels(screen)["game.pause"] == "Pause"
+
+
+def told_games(games: int = 3):
+    """A seeded run's own reports, one game at a time (its stories, both AIs' hats)."""
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    snapshots = []
+    train(TrainingConfig(sticks=12, games=games, seed=21, pace=1000, curve=False), brain=Hats(100),
+          progress=snapshots.append)
+    return [p for p in snapshots if p.story is not None]
+
+
+async def show_run(pilot, told, *, pace=5, paused=False):
+    """The training screen for a run that sends `told` (no thread: the reports are given by hand)."""
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import wait_until
+
+    app = pilot.app
+    job = TrainingJob("background", app)
+    job.control = TrainingControl(pace)
+    if paused:
+        job.control.pause()
+    app._training_job = job
+    app.session.training.running = True
+    app.session.training.config = TrainingConfig(sticks=12, games=1000)
+    app.action_show_training()
+    await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+    for p in told:
+        app.training = TrainingProgress(p.games_done, 1000, p.games_done / 5, p.wins_first, p.hats, story=p.story,
+                                        opponent_hats=p.opponent_hats)
+        await pilot.pause()
+    return app.screen
+
+
+async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80x24(make_app):
+    from ui_helpers import wait_until
+
+    told = told_games()
+    last = told[-1].story
+    for size in ((80, 24), (160, 48)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await show_run(pilot, told)
+            ai1, ai2 = screen.heatmaps
+            # each AI's hats with its own marks: its own lesson, on its own balls
+            for player, heatmap in ((0, ai1), (1, ai2)):
+                flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[player])
+                await wait_until(pilot, lambda h=heatmap, f=flash: h.data.flash == f, what=f"AI {player + 1}'s lesson")
+            assert (ai1.data.counts == told[-1].hats[: ai1.data.counts.shape[0]]).all()
+            assert (ai2.data.counts == told[-1].opponent_hats).all() and ai1.data.hats == ai2.data.hats == 12
+            titles = (text_of(screen, "#training-hats-title"), text_of(screen, "#training-hats-title-2"))
+            assert titles == ("AI 1's hats: the brain trained", "AI 2's hats: its sparring partner")
+            if size == (160, 48):  # wide: both at once, side by side, no toggle
+                assert ai1.region.width > 0 and ai2.region.width > 0 and ai2.region.x > ai1.region.right
+                assert "training.other_hats" not in footer_labels(screen)
+                continue
+            # 80x24: one at a time; o shows the other AI's, and the footer says which o shows next
+            assert ai1.region.width > 0 and not screen.query_one("#hats-ai2").display
+            assert footer_labels(screen)["training.other_hats"] == "AI 2's hats"
+            await pilot.press("o")
+            assert screen.query_one("#hats-ai2").display and not screen.query_one("#hats-ai1").display
+            assert ai2.region.width > 0 and app.focused is ai2
+            assert footer_labels(screen)["training.other_hats"] == "AI 1's hats"
+            await pilot.press("o")
+            assert screen.query_one("#hats-ai1").display and not screen.query_one("#hats-ai2").display

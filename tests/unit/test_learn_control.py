@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.learn import batches
-from sticks_tui.learn.control import GameStory, TrainingControl, check_pace, pace_words
+from sticks_tui.learn.control import BALL_BY_BALL, GameStory, TrainingControl, check_pace, pace_words
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.trainer import TrainingConfig, train
 
@@ -234,3 +234,31 @@ def test_leaving_full_speed_reports_every_game_before_it_waits():
     control.cancel()
     thread.join(10)
     assert out["result"].games_played == done + 1
+
+
+def test_ball_by_ball_plays_a_game_only_when_the_watcher_lets_one_through():
+    control = TrainingControl(pace=BALL_BY_BALL)
+    assert control.by_ball and not control.full_speed and pace_words(BALL_BY_BALL) == "ball by ball"
+    stories = []
+    thread, out = _in_thread(TrainingConfig(sticks=20, games=100, seed=4, pace=BALL_BY_BALL), control,
+                             story=stories.append)
+    _wait(lambda: control.waiting)
+    assert stories == []  # nothing is played until a game is let through
+    control.release()
+    _wait(lambda: len(stories) == 1 and control.waiting)
+    # a game let through is never lost to a pause (a step's is: pausing drops pending steps)
+    control.pause()
+    control.release()
+    _wait(lambda: control.waiting)
+    assert control.paused and control.released_pending == 1 and len(stories) == 1  # paused: it waits
+    control.toggle_pause()  # going on keeps it (toggling drops pending steps)
+    _wait(lambda: len(stories) == 2 and control.waiting)
+    assert [s.number for s in stories] == [1, 2] and control.released_pending == 0
+    # leaving the pace drops what was let through for it
+    control.pause()
+    control.release()
+    control.set_pace(5)
+    assert control.released_pending == 0
+    control.cancel()
+    thread.join(10)
+    assert out["result"].games_played == 2

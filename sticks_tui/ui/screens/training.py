@@ -8,9 +8,9 @@ tells each game's story in a short log, in the seeds' words, and marks the game'
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
-import numpy as np
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,9 +20,13 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Prog
 
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import FLOOR_RULES, HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.engine.rules import sticks_word
+from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -92,13 +96,8 @@ def rule_short(rule: HatRule) -> str:
 
 
 # -- a game's story in words ---------------------------------------------------------------------
-def _hat_list(hats: list) -> str:
-    hats = [str(h) for h in hats]
-    return hats[0] if len(hats) == 1 else ", ".join(hats[:-1]) + " and " + hats[-1]
-
-
 def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
-    """Two sentences for a game of sticks: the draws, and what each AI's hats learned from it."""
+    """Three sentences for a game of sticks: the draws, and what each AI's hats learned from it."""
     parts = []
     for i, (player, hat, ball) in enumerate(story.draws):
         verb = "draws" if i < 2 else ""
@@ -113,23 +112,8 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
         won = f"{winner}'s hats get one more ball of each number it drew"
     else:
         won = f"{winner}'s hats get {rule.win_reward} more balls of each number it drew"
-    kept = sorted({c.hat for c in story.changes[story.loser] if c.after == c.before}, reverse=True)
-    if rule.loss_penalty == 0:
-        lost = f"{loser}'s hats stay as they were (a loss takes none away)"
-        kept = []
-    elif rule.loss_penalty == 1:
-        lost = f"{loser}'s drawn balls are thrown away"
-    else:
-        lost = f"{loser} throws away {rule.loss_penalty} balls of each number it drew"
-    if kept and len(kept) == len(story.changes[story.loser]):
-        lost = f"{loser} throws nothing away"
-    if len(kept) == 1:
-        lost += f" (hat {kept[0]} keeps its last ball)"
-    elif 1 < len(kept) <= 5:
-        lost += f" (hats {_hat_list(kept)} keep their last ball)"
-    elif kept:
-        lost += f" ({len(kept)} of its hats keep their last ball)"
-    return [first, f"{won}; {lost}."]
+    # a loss is told as everywhere else, from the brain's rule (learn.lesson_words)
+    return [first, f"{won}.", lesson_sentence(loser, False, story.changes[story.loser], rule, detail=False)]
 
 
 # -- the dialog ----------------------------------------------------------------------------------
@@ -318,8 +302,36 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
 
 
 # -- the training screen -------------------------------------------------------------------------
+BALL_SECONDS = 1.0  # ball by ball: one draw (or one game's lessons) a second
+WHOLE_LESSON_DELAY = 0.4  # a game told whole: its balls beside their hats this long, then its lessons
+
+
+def training_move_line(name: str, hat: int, ball: int) -> str:
+    """A training move in one short line: 'AI 1 draws ball 2 from hat 11 and takes 2: 9 sticks left.'"""
+    left = hat - ball
+    if left == 0:
+        last = "stick" if ball == 1 else f"{ball} sticks"
+        return f"{name} draws ball {ball} from hat {hat}, takes the last {last} and loses."
+    return f"{name} draws ball {ball} from hat {hat} and takes {ball}: {left} {sticks_word(left)} left."
+
+
+def ball_lines(told: ToldGame, rule: HatRule) -> list[str]:
+    """The log lines of the event just shown (`told.shown`): a draw and its move, or the two lessons."""
+    story = told.story
+    draws = story.draws
+    if told.shown <= len(draws):
+        player, hat, ball = draws[told.shown - 1]
+        lines = []
+        if told.shown == 1:
+            lines.append(f"Game {story.number:,}: {story.start} sticks on the board. {PLAYERS[story.first]} moves first.")
+        lines.append(training_move_line(PLAYERS[player], int(hat), int(ball)))
+        return lines
+    return [lesson_sentence(PLAYERS[p], p == story.winner, story.changes[p], rule) for p in (story.winner, story.loser)]
+
+
 class TrainingScreen(Screen):
-    """Progress, games/s, time left, the hats changing, the learning curve; pace, pause, step, cancel."""
+    """Progress, games/s, time left, both AIs' hats changing, the learning curve; pace (down to ball by
+    ball), pause, step (one ball, then the lessons), cancel."""
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="training.back"),  # training goes on
@@ -327,18 +339,20 @@ class TrainingScreen(Screen):
         Binding("s,full_stop", "step", "Step", key_display="s", id="training.step"),
         Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster"),  # one entry for both
         Binding("minus", "slower", "Slower", show=False, id="training.slower"),
+        Binding("o", "other_hats", "AI 2", id="training.other_hats"),
         Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training"),  # the button shows it; it asks
         Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect"),
-        Binding("e", "export", "Export", id="training.export"),
+        Binding("e", "export", "Export", show=False, id="training.export"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
         ("Pause or resume training", "Stop the run between two games, or let it go on", "toggle_pause"),
-        ("Play one training game", "Play one game, tell its story, and pause", "step"),
+        ("Step", "Pause, and show one ball drawn (then the game's lessons, then the next game)", "step"),
+        ("The other AI's hats", "Show AI 2's hats (its sparring partner) or AI 1's", "other_hats"),
     )}
     AUTO_FOCUS = "#training-heatmap"  # never a button: Enter must not cancel the run
     DEFAULT_CSS = """
-    #training-pace { height: 1; }
+    #training-pace { height: auto; max-height: 2; }
     #training-controls { height: 1; margin: 1 0; }
     #training-controls Button { margin-right: 1; width: auto; min-width: 6; }
     #training-controls #pause { width: 8; }
@@ -346,6 +360,13 @@ class TrainingScreen(Screen):
     TrainingScreen.-told #training-log { display: block; }
     TrainingScreen.-told.-narrow #curve { display: none; }
     TrainingScreen.-told.-wide #training-log { height: 12; }
+    #hats-pair { height: 1fr; }
+    .ai-hats { width: 1fr; height: 1fr; }
+    .ai-hats-title { text-style: bold; height: auto; }
+    TrainingScreen.-narrow #hats-ai2 { display: none; }
+    TrainingScreen.-narrow.-other #hats-ai1 { display: none; }
+    TrainingScreen.-narrow.-other #hats-ai2 { display: block; }
+    TrainingScreen.-wide #hats-ai2 { margin-left: 1; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
     CSS = """
@@ -373,22 +394,43 @@ class TrainingScreen(Screen):
                     yield Button("Cancel training", id="cancel-training", variant="error", action="screen.cancel_training")
                     yield Button("Back", id="back", action="screen.back")
             with Vertical(id="training-hats"):
-                yield Label("AI 1's hats: the brain being trained", id="training-hats-title")
-                yield HatHeatmap(id="training-heatmap")
+                with Horizontal(id="hats-pair"):
+                    with Vertical(id="hats-ai1", classes="ai-hats"):
+                        yield Label("AI 1's hats: the brain trained", id="training-hats-title",
+                                    classes="ai-hats-title")
+                        yield HatHeatmap(id="training-heatmap")
+                    with Vertical(id="hats-ai2", classes="ai-hats"):
+                        yield Label("AI 2's hats: its sparring partner", id="training-hats-title-2",
+                                    classes="ai-hats-title")
+                        yield HatHeatmap(id="training-heatmap-2")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
         self._hats_shown = None
-        self._told = 0  # the last game number told in the log
-        self._flash_timer = None
+        self._received = 0  # the last game number received from the trainer
+        self._current: ToldGame | None = None  # the game being told ball by ball
+        self._queue: deque[ToldGame] = deque()  # games received, still to be told ball by ball
+        self._asked = False  # a game was asked of the trainer (a step or a release) and has not come yet
+        self._show_on_arrival = False  # a step asked for it: its first ball shows as soon as it comes
+        self._whole_timer = None
         for button in self.query(Button):  # keys go to the screen's bindings, never to a focused button
             button.can_focus = False
+        self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
         self.watch(self.app, "training", self._update, init=True)
 
     @property
     def control(self):
         return getattr(self.app, "training_control", None)
+
+    @property
+    def heatmaps(self) -> tuple[HatHeatmap, HatHeatmap]:
+        return self.query_one("#training-heatmap", HatHeatmap), self.query_one("#training-heatmap-2", HatHeatmap)
+
+    def _by_ball(self) -> bool:
+        """Whether games are told one ball at a time now: at the ball-by-ball pace, or paused (stepping)."""
+        control = self._running_control()
+        return control is not None and (control.by_ball or control.paused)
 
     def _update(self, progress) -> None:
         state = self.app.session.training
@@ -397,12 +439,10 @@ class TrainingScreen(Screen):
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
         self.query_one("#training-controls").display = state.running
-        if state.running != getattr(self, "_bindings_for", None):
-            self._bindings_for = state.running
-            self.refresh_bindings()
         self._show_pace()
         if progress is None:
             status.update("Starting ..." if state.running else "No training has run yet: press t.")
+            self._show_keys()
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
         control = self.control
@@ -421,46 +461,131 @@ class TrainingScreen(Screen):
         curve = self.query_one(LearningCurve)
         curve.points = tuple(state.points)
         hats = progress.hats.shape[0] - 1
-        heatmap = self.query_one(HatHeatmap)
+        config = getattr(state, "config", None)
+        if config is not None:
+            hats = min(hats, config.sticks)  # the hats the run plays from, not every hat of the brain
         if self._hats_shown != hats:
             self._hats_shown = hats
             solution = solve_sticks(hats)
-            heatmap.data = HeatmapData(counts=progress.hats, hats=hats, max_take=progress.hats.shape[1],
-                                       perfect=tuple(solution.winning_moves(n) for n in range(hats + 1)))
+            perfect = tuple(solution.winning_moves(n) for n in range(hats + 1))
+            for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
+                heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
+                                           max_take=progress.hats.shape[1], perfect=perfect)
         story = getattr(progress, "story", None)
-        if story is not None and story.number > self._told:
-            self._tell(story, progress.hats)
-        elif story is None and progress.games_done != self._told:
-            heatmap.data = heatmap.data.with_(counts=progress.hats, beside=frozenset(), flash=(), drawn=None)
+        if story is not None and story.number > self._received:
+            self._received = story.number
+            self._arrive(ToldGame(story, (progress.hats, progress.opponent_hats
+                                          if progress.opponent_hats is not None else progress.hats)))
+        elif story is None and (self._current is None or self._current.done) and not self._queue \
+                and not self._by_ball():  # full speed: the hats as they are now, no marks
+            if self._whole_timer is not None:
+                self._whole_timer.stop()
+                self._whole_timer = None
+            for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
+                if counts is not None:
+                    heatmap.data = heatmap.data.with_(counts=counts, beside=frozenset(), flash=(), drawn=None)
+        if not state.running:
+            self._flush()  # the run is over: what is left of the last game is told at once
+        self._show_keys()
 
-    def _tell(self, story: GameStory, after: np.ndarray) -> None:
-        """The game in the log; on the hats, AI 1's drawn balls beside their hats (•), then its changes (↑/↓)."""
-        self._told = story.number
+    # -- telling the games ---------------------------------------------------------------------------
+    def _arrive(self, told: ToldGame) -> None:
+        """A game came from the trainer: told ball by ball (queued) when stepping or at that pace, else whole."""
+        self._asked = False
         self.add_class("-told")
+        if self._by_ball():
+            self._queue.append(told)
+            if self._show_on_arrival:
+                self._show_on_arrival = False
+                self._next_event()
+        else:
+            self._flush()
+            self._tell_whole(told)
+
+    def _next_event(self) -> bool:
+        """Show the next ball (or the lessons) of the game being told, or start the next game received.
+        False when there is nothing received to tell."""
+        told = self._current
+        if told is None or told.done:
+            if not self._queue:
+                return False
+            told = self._current = self._queue.popleft()
+        told.shown += 1
         log = self.query_one(MoveLog)
-        rule = self.app.session.brain.rule
-        for sentence in story_sentences(story, rule):
-            log.write(sentence)
-        heatmap = self.query_one(HatHeatmap)
-        changes = story.changes[0]
-        before = after.copy()
-        for change in changes:
-            before[change.hat, change.ball - 1] = change.before
-        drawn = frozenset((hat, ball) for player, hat, ball in story.draws if player == 0)
-        heatmap.data = heatmap.data.with_(counts=before, beside=drawn, flash=(), drawn=None)
-        # then the balls go back with the game's changes: ↑ added, ↓ thrown away (one kept at its floor: no mark)
-        flash = tuple((c.hat, c.ball, c.after - c.before) for c in changes if c.after != c.before)
+        for line in ball_lines(told, self.app.session.brain.rule):
+            log.write(line)
+        for player, heatmap in enumerate(self.heatmaps):
+            view = told.view(player)
+            heatmap.data = heatmap.data.with_(counts=view.counts, drawn=view.drawn, beside=view.beside,
+                                              flash=view.flash)
+        return True
+
+    def _flush(self) -> None:
+        """Tell at once what is left of the game being told and of the games received."""
+        while self._current is not None and not self._current.done or self._queue:
+            self._next_event()
+
+    def _tell_whole(self, told: ToldGame) -> None:
+        """A game at once: its story in the log, its balls beside their hats, then each AI's lessons."""
+        for sentence in story_sentences(told.story, self.app.session.brain.rule):
+            self.query_one(MoveLog).write(sentence)
+        told.shown = told.events
+        self._current = told
+        for player, heatmap in enumerate(self.heatmaps):
+            view = told.whole(player, learned=False)
+            heatmap.data = heatmap.data.with_(counts=view.counts, beside=view.beside, flash=(), drawn=None)
 
         def learned() -> None:
-            self._flash_timer = None
-            heatmap.data = heatmap.data.with_(counts=after, beside=frozenset(), flash=flash)
+            self._whole_timer = None
+            for player, heatmap in enumerate(self.heatmaps):
+                view = told.whole(player, learned=True)
+                heatmap.data = heatmap.data.with_(counts=view.counts, beside=frozenset(), flash=view.flash)
 
-        if self._flash_timer is not None:
-            self._flash_timer.stop()
+        if self._whole_timer is not None:
+            self._whole_timer.stop()
         control = self.control
         pace = control.pace if control is not None else None
-        delay = 0.1 if pace is None or (control is not None and control.paused) else min(0.4, 0.5 / pace)
-        self._flash_timer = self.set_timer(delay, learned)
+        delay = 0.1 if not isinstance(pace, int | float) else min(WHOLE_LESSON_DELAY, 0.5 / pace)
+        self._whole_timer = self.set_timer(delay, learned)
+
+    def _ball_tick(self) -> None:
+        """Ball by ball and not paused: the next ball, or the lessons; when a game is told, let the next through."""
+        control = self._running_control()
+        if control is None or not control.by_ball or control.paused or self._asked:
+            return
+        if not self._next_event():
+            control.release()
+            self._asked = True
+        self._show_keys()
+
+    def next_step(self) -> str:
+        """What a step shows next, in words for its button: 'AI 2 draws', 'the lessons', 'game 14'."""
+        told = self._current
+        if told is None or told.done:
+            told = self._queue[0] if self._queue else None
+            if told is None:
+                progress = self.app.training
+                return f"game {(progress.games_done if progress is not None else 0) + 1:,}"
+            return f"game {told.story.number:,}"
+        kind, player = told.next_event()
+        return f"{PLAYERS[player]} draws" if kind == "draw" else "the lessons"
+
+    def _show_keys(self) -> None:
+        """The footer and the buttons say what pause and step do now (only refreshed when that changed)."""
+        control = self._running_control()
+        paused = control is not None and control.paused
+        self.query_one("#pause", Button).label = "Resume" if paused else "Pause"
+        step = self.next_step()
+        self._show_pace()
+        changed = relabel(self, "training.toggle_pause", "Resume" if paused else "Pause")
+        changed |= relabel(self, "training.step", "Step: " + ("draw" if step.endswith("draws") else
+                                                             "lessons" if step == "the lessons" else "game"))
+        other = self.has_class("-other")
+        changed |= relabel(self, "training.other_hats", "AI 1's hats" if other else "AI 2's hats")
+        running = control is not None
+        if changed or running != getattr(self, "_bindings_for", None):
+            self._bindings_for = running
+            self.refresh_bindings()
 
     def _show_pace(self) -> None:
         control = self.control
@@ -470,8 +595,10 @@ class TrainingScreen(Screen):
             pace_line.update("")
             return
         paused = control.paused
-        pace_line.update(f"Pace: {pace_words(control.pace)}" + (" (paused)" if paused else ""))
-        self.query_one("#pause", Button).label = "Resume" if paused else "Pause"
+        line = f"Pace: {pace_words(control.pace)}" + (" (paused)" if paused else "")
+        if paused or control.by_ball:
+            line += f". Next step: {self.next_step()}."
+        pace_line.update(line)
 
     # -- actions ------------------------------------------------------------------------------------
     RUN_ACTIONS = frozenset({"toggle_pause", "step", "faster", "slower", "cancel_training"})
@@ -480,6 +607,8 @@ class TrainingScreen(Screen):
         """The run's keys only while a run goes on (the footer shows them only then)."""
         if action in self.RUN_ACTIONS:
             return self._running_control() is not None
+        if action == "other_hats":
+            return not self.has_class("-wide")  # wide, both AIs' hats are on screen
         return True
 
     def _running_control(self):
@@ -490,13 +619,23 @@ class TrainingScreen(Screen):
         control = self._running_control()
         if control is not None:
             control.toggle_pause()
+            if not control.paused and not control.by_ball:
+                self._flush()  # going on at a pace: the games are told whole again
             self.app.training = self.app.training  # this screen and the badges say so at once
 
     def action_step(self) -> None:
+        """Pause, and show one more ball (then the game's lessons); past a game's end, ask for the next game."""
         control = self._running_control()
-        if control is not None:
-            control.step()
-            self._update(self.app.training)
+        if control is None:
+            return
+        if not control.paused:
+            control.pause()
+        if not self._next_event():
+            if not self._asked:
+                control.step()
+                self._asked = True
+                self._show_on_arrival = True
+        self._update(self.app.training)
 
     def _change_pace(self, by: int) -> None:
         control = self._running_control()
@@ -507,8 +646,11 @@ class TrainingScreen(Screen):
         if pace in paces:
             index = paces.index(pace)
         else:  # a pace not offered: the nearest offered one
-            index = min(range(len(paces) - 1), key=lambda i: abs(paces[i] - pace))
+            numbers = [i for i, p in enumerate(paces) if isinstance(p, int | float)]
+            index = min(numbers, key=lambda i: abs(paces[i] - pace))
         control.set_pace(paces[max(0, min(len(paces) - 1, index + by))])
+        if not self._by_ball():
+            self._flush()
         self._show_pace()
         self.app.training = self.app.training  # the badges say the new pace
 
@@ -517,6 +659,12 @@ class TrainingScreen(Screen):
 
     def action_faster(self) -> None:
         self._change_pace(+1)
+
+    def action_other_hats(self) -> None:
+        """At 80 columns one AI's hats at a time: AI 1's (the brain trained) or AI 2's (its sparring partner)."""
+        self.toggle_class("-other")
+        self.set_focus(self.heatmaps[1 if self.has_class("-other") else 0])
+        self._show_keys()
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -535,8 +683,8 @@ class TrainingScreen(Screen):
                                            yes="Stop training"), answered)
 
     def action_toggle_perfect(self) -> None:
-        heatmap = self.query_one(HatHeatmap)
-        heatmap.show_perfect = not heatmap.show_perfect
+        for heatmap in self.heatmaps:
+            heatmap.show_perfect = not heatmap.show_perfect
 
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import open_export, training_exports
