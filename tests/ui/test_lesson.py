@@ -130,3 +130,32 @@ async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80
             assert footer_labels(screen)["training.other_hats"] == "AI 1's hats"
             await pilot.press("o")
             assert screen.query_one("#hats-ai1").display and not screen.query_one("#hats-ai2").display
+
+
+async def test_a_replayed_loss_marks_the_balls_kept_and_says_nothing_was_thrown_away(make_app, data_dir):
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.store import Store
+    from sticks_tui.ui.screens.replay import ReplayScreen
+
+    with Store.open(data_dir) as store:
+        brain = Hats(100)
+        brain.counts[7] = [1, 3, 1]
+        store.save_brain("default", brain)
+        # the AI drew ball 2 from hat 7 (3 of them: one goes) and ball 3 from hat 3 (its last: it stays), and lost
+        gid = store.record_game(start=10, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 2, 2, 3],
+                                loser=1, brain="default", learning={1: ("default", [(7, 2), (3, 3)])})
+        game = store.game(int(gid))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(game))
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("end")
+        heatmap = screen.query_one(HatHeatmap)
+        assert heatmap.data.flash == ((7, 2, -1), (3, 3, 0))
+        assert heatmap.cell_text(7, 2).startswith("↓") and heatmap.cell_text(3, 3).startswith(MARK_KEPT)
+        assert list(screen.query_one("#replay-log").lines)[-1] == (
+            "Learning AI lost: each ball it drew is thrown away (hat 7 ball 2: 3→2), except hat 3 ball 3: it was the "
+            "last of its number, and a hat always keeps at least one ball of each number, so it stays (=).")
+        assert text_of(screen, "#replay-step") == (
+            "After the game: what Learning AI learned (↑ added, ↓ thrown away, = kept as it was).")

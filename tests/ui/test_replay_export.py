@@ -105,7 +105,7 @@ async def test_replay_steps_through_a_game_with_the_hats_as_they_were(make_app, 
         await pilot.press("end")  # the lesson: what the game changed
         assert screen.step == len(screen.replay.steps) - 1 == 6
         assert list(log.lines)[-2].endswith("Ann: You lose.  Learning AI: You win!")
-        assert list(log.lines)[-1] == ("Learning AI won and adds a ball for each it drew "
+        assert list(log.lines)[-1] == ("Learning AI won: each ball it drew goes back with one more of its number "
                                        "(hat 7 ball 2: 1→2, hat 4 ball 3: 1→2).")
         assert tuple(heatmap.data.counts[7]) == (5, 2, 2) and tuple(heatmap.data.counts[4]) == (1, 1, 2)
         assert heatmap.cell_text(7, 2).startswith("↑") and heatmap.cell_text(4, 3).startswith("↑")

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
-from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
+from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_KEPT, MARK_PERFECT, MARK_UP,
                                            short_count)
 
 
@@ -115,6 +115,8 @@ def help_sections(max_take: int = 3) -> list[tuple[str, str]]:
          f"  {MARK_DRAWN}  the ball being drawn right now.\n"
          f"  {MARK_BESIDE}  a ball waiting beside its hat until the game ends.\n"
          f"  {MARK_UP} {MARK_DOWN}  after a game: a ball added (the AI won) or thrown away (it lost).\n"
+         f"  {MARK_KEPT}    after a game: a ball left as it was (a loss never takes a hat's last ball).\n"
+         f"  These marks stay until the next game starts.\n"
          f"  {MARK_PERFECT}  a perfect move (press p to show them).\n"
          f"The highlighted hat number is the hat in play. Warmer cells are likelier balls, but the "
          f"figures and marks say everything the colours say."),

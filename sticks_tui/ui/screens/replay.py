@@ -1,6 +1,6 @@
 """Replay a finished game of sticks move by move: the sticks, the move log in the seeds' words, and for
 the learning AI its hats as they were before the game, the ball it drew at each move, and at the end
-what the game changed (↑ a ball added, ↓ a ball thrown away).
+what the game changed (↑ a ball added, ↓ a ball thrown away, = a ball kept as it was).
 
 Steps: 0 is the board before the first move, k (1..n) the board after move k; a game that taught the
 learning AI has one more step, the lesson it took. Old games (kept before sticks-tui stored the hats
@@ -18,7 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Static
 
+from sticks_tui.engine.events import HatChange
 from sticks_tui.engine.rules import sticks_word
+from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.ui.screens.game import move_line
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -61,8 +64,10 @@ class Replay:
         return None if self.seat is None else self.game.players[self.seat]
 
 
-def build_replay(game) -> Replay:
-    """The steps of a recorded sticks game, with the learning AI's hats where they were kept."""
+def build_replay(game, rule: HatRule | None = None) -> Replay:
+    """The steps of a recorded sticks game, with the learning AI's hats where they were kept; its lesson
+    told by `rule` (the brain's rule; the seeds' when not given)."""
+    rule = rule or HatRule()
     start = int(game.start)
     names = game.players
     learning = game.learning[0] if game.learning else None
@@ -86,8 +91,7 @@ def build_replay(game) -> Replay:
             if 1 <= hat <= start:
                 after[hat, ball - 1] = new
     if learning is not None:
-        flash = tuple((h, b, (1 if a > w else -1 if a < w else (1 if learning.won else -1)))
-                      for h, b, w, a in learning.changes)
+        flash = tuple((h, b, a - w) for h, b, w, a in learning.changes)  # = where a ball stayed as it was
     drawn = {}  # move index -> (hat, ball)
     if learning is not None:
         draws = list(learning.drawn)
@@ -114,12 +118,10 @@ def build_replay(game) -> Replay:
     end_line = f"{game.loser_name}: You lose.  {game.winner_name}: You win!"
     steps[-1] = Step(last.heap, last.leaving, last.line + " " + end_line, last.headline, last.drawn, last.beside)
     if learning is not None:
-        changes = ", ".join(f"hat {h} ball {b}: {w}→{a}" for h, b, w, a in learning.changes) or "no balls drawn"
-        verb = "won and adds a ball for each it drew" if learning.won else "lost and throws away the balls it drew"
-        line = f"{names[seat]} {verb} ({changes})."
-        what = ("won: ↑ one more ball for each ball it drew" if learning.won
-                else "lost: ↓ the balls it drew are thrown away (never a hat's last of a number)")
-        steps.append(Step(0, 0, line, f"After the game: {names[seat]} {what}.", None, frozenset(), True))
+        line = lesson_sentence(names[seat], learning.won, [HatChange(h, b, w, a) for h, b, w, a in learning.changes],
+                               rule)
+        headline = f"After the game: what {names[seat]} learned (↑ added, ↓ thrown away, = kept as it was)."
+        steps.append(Step(0, 0, line, headline, None, frozenset(), True))
     return Replay(game, tuple(steps), seat, before, after, flash, note)
 
 
@@ -161,8 +163,18 @@ class ReplayScreen(Screen):
     def __init__(self, game) -> None:
         super().__init__()
         self.record = game
-        self.replay = build_replay(game)
+        self.replay = build_replay(game, self._rule_of(game))
         self.step = 0
+
+    def _rule_of(self, game) -> HatRule | None:
+        """The rule of the brain the game taught, as stored now (None if it cannot be read)."""
+        if not game.learning:
+            return None
+        try:
+            info = self.app.session.store.brain_info(game.learning[0].brain)
+        except Exception:  # noqa: BLE001 - a replay never fails for want of the rule's words
+            return None
+        return getattr(info, "rule", None)
 
     def compose(self) -> ComposeResult:
         yield Header()
