@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -220,3 +221,46 @@ class TrainingControl:
                 wait = WAIT_SLICE
             self._waiting = True
             self._changed.wait(min(wait, WAIT_SLICE))
+
+
+#: A run's rate is measured over its last RATE_WINDOW seconds of play, once it has RATE_MIN_SPAN of them.
+RATE_WINDOW = 10.0
+RATE_MIN_SPAN = 1.0
+
+
+class RateWindow:
+    """Games a second over the last seconds of play, for the figures a person reads.
+
+    A whole-run average misleads at the edges: the first game of a paced run comes at once (game 1
+    after a millisecond read as 1,675 games a second), and a pause counts as time. So: samples
+    `(seconds, games done)` from the run's reports; none at 0 games (that first game is not a
+    rate); `restart()` after a pause (time paused is not play); the rate is over the samples of
+    the last RATE_WINDOW seconds, and None until they span RATE_MIN_SPAN.
+    """
+
+    def __init__(self) -> None:
+        self._samples: deque[tuple[float, int]] = deque()
+
+    def restart(self) -> None:
+        self._samples.clear()
+
+    def add(self, seconds: float, done: int) -> None:
+        samples = self._samples
+        if done <= 0:
+            return
+        if samples and (seconds < samples[-1][0] or done < samples[-1][1]):
+            samples.clear()  # another run
+        if samples and samples[-1][1] == done:
+            return  # no game played since: a report while waiting is not play
+        samples.append((seconds, done))
+        while len(samples) > 2 and samples[1][0] <= seconds - RATE_WINDOW:
+            samples.popleft()
+
+    @property
+    def rate(self) -> float | None:
+        samples = self._samples
+        if len(samples) < 2:
+            return None
+        (t0, g0), (t1, g1) = samples[0], samples[-1]
+        span = t1 - t0
+        return (g1 - g0) / span if span >= RATE_MIN_SPAN else None

@@ -104,6 +104,10 @@ class SticksApp(App):
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
+        from sticks_tui.learn.control import RateWindow
+
+        self._training_rates = RateWindow()  # the background run's rate, over its last seconds of play
+        self._last_rate: float | None = None
         self._load_settings(config_dir)
 
     # -- settings (store/settings.py): read once at start, saved at once on every change ---------
@@ -328,6 +332,8 @@ class SticksApp(App):
         state.config = config
         state.start_counts = self.session.brain.counts.copy()
         state.points = []
+        self._training_rates.restart()
+        self._last_rate = None
         self.training = None
         self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
@@ -343,7 +349,21 @@ class SticksApp(App):
             return
         p = message.progress
         self.session.training.points = list(p.curve)
+        control = self.training_control
+        if control is not None and (control.paused or control.pace is not None):
+            self._training_rates.restart()  # paused (time is not play) or at a pace (the pace is the rate)
+        else:
+            self._training_rates.add(p.seconds, p.games_done)
+            rate = self._training_rates.rate
+            if rate is not None:
+                self._last_rate = rate
         self.training = p
+
+    @property
+    def training_rate(self) -> float | None:
+        """The background run's games a second over its last seconds of play at full speed; while paused,
+        the last one measured (so the time left stands still); None until measured."""
+        return self._last_rate
 
     def on_training_finished(self, message: TrainingFinished) -> None:
         if message.purpose != BACKGROUND:
@@ -401,11 +421,11 @@ class SticksApp(App):
         from sticks_tui.learn.analysis import quick_scores
 
         agreement, _ = quick_scores(self.session.brain.counts)
+        from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
+
         verb = "Cancelled after" if result.cancelled else "Finished"
-        self.notify(
-            f"{verb} {result.games_played:,} games in {result.seconds:.1f} s "
-            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play: {agreement:.0%}.",
-            title="Training", timeout=8)
+        self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
+                    f"Agreement with perfect play: {agreement:.0%}.", title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
     # -- quitting and leaving ------------------------------------------------------------------

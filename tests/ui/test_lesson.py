@@ -159,3 +159,69 @@ async def test_a_replayed_loss_marks_the_balls_kept_and_says_nothing_was_thrown_
             "last of its number, and a hat always keeps at least one ball of each number, so it stays (=).")
         assert text_of(screen, "#replay-step") == (
             "After the game: what Learning AI learned (↑ added, ↓ thrown away, = kept as it was).")
+
+
+async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_paused(make_app):
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
+    from sticks_tui.ui.messages import TrainingProgressMsg
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        job = TrainingJob("background", app)
+        app._training_job = job
+        app.session.training.running = True
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        screen = app.screen
+
+        async def report(seconds, done, total):
+            app.post_message(TrainingProgressMsg("background", TrainingProgress(done, total, seconds, 0, app.session.brain.counts)))
+            await wait_until(pilot, lambda: app.training is not None and app.training.seconds == seconds, what="the report")
+            await pilot.pause()
+            return text_of(screen, "#training-figures")
+
+        # a run at 1 game a second: game 1 comes at once, and is no rate of 1,000 games a second
+        job.control = TrainingControl(1)
+        await report(0.0, 0, 1000)
+        assert await report(0.001, 1, 1000) == "1 game a second, 0 s gone, 16:39 left"
+        # full speed: the rate over the last seconds of play
+        job.control = TrainingControl(None)
+        await report(1.0, 1000, 10_000)
+        await report(2.0, 2000, 10_000)
+        assert await report(3.0, 3000, 10_000) == "1,000 games a second, 3 s gone, 7 s left"
+        # paused: the time goes on, the time left stands still
+        job.control.pause()
+        assert await report(10.0, 3000, 10_000) == "1,000 games a second, 10 s gone, 7 s left (paused)"
+        assert await report(30.0, 3000, 10_000) == "1,000 games a second, 30 s gone, 7 s left (paused)"
+        job.control.resume()
+        assert await report(30.5, 3500, 10_000) == "1,000 games a second, 30 s gone, 6 s left"
+        assert await report(31.5, 5500, 10_000) == "2,000 games a second, 32 s gone, 2 s left"
+        # the end, in the singular when it is one game
+        app.session.training.running = False
+        assert await report(32.0, 1, 1) == "1 game in 32 s"
+        assert text_of(screen, "#training-status") == "Finished: 1 of 1 game. The AI keeps what it learned."
+
+
+async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
+    from ui_helpers import wait_until
+
+    from sticks_tui.ui.screens.training import TrainDialog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        dialog.query_one("#games").value = "100000"
+        dialog.query_one("#pace").value = "1"
+        await pilot.pause()
+        assert "100,000 games from random heaps from 2 to 100, at 1 game a second. That takes about 28 hours;" \
+            in text_of(dialog, "#train-effect")
+        dialog.query_one("#games").value = "1"
+        dialog.query_one("#pace").value = "full"
+        await pilot.pause()
+        assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 100, at full speed.")

@@ -262,3 +262,25 @@ def test_ball_by_ball_plays_a_game_only_when_the_watcher_lets_one_through():
     control.cancel()
     thread.join(10)
     assert out["result"].games_played == 2
+
+
+def test_the_rate_is_measured_over_the_last_seconds_of_play():
+    from sticks_tui.learn.control import RateWindow
+
+    window = RateWindow()
+    window.add(0.0, 0)  # the report before any game
+    window.add(0.001, 1)  # a paced run's first game comes at once: no rate from it
+    assert window.rate is None
+    window.add(1.001, 2)
+    window.add(2.001, 3)
+    assert window.rate == pytest.approx(1.0)
+    for g in range(4, 40):
+        window.add(g - 0.999, g)
+    assert window.rate == pytest.approx(1.0)
+    window.restart()  # a pause: the time paused is not play
+    window.add(100.0, 40)
+    assert window.rate is None
+    window.add(100.5, 1040)
+    assert window.rate is None  # half a second of play is not enough to tell
+    window.add(101.0, 2040)
+    assert window.rate == pytest.approx(2000.0)

@@ -30,7 +30,7 @@ from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.widgets.training_badge import format_seconds
+from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 
 DEFAULT_GAMES = 100_000
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
@@ -114,6 +114,17 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
         won = f"{winner}'s hats get {rule.win_reward} more balls of each number it drew"
     # a loss is told as everywhere else, from the brain's rule (learn.lesson_words)
     return [first, f"{won}.", lesson_sentence(loser, False, story.changes[story.loser], rule, detail=False)]
+
+
+def pace_note(config: TrainingConfig) -> str:
+    """How long a paced run takes, in words (a slow pace and many games can take days)."""
+    if config.pace == BALL_BY_BALL:
+        return (" Ball by ball, each draw and each game's lessons take a second (or a step of yours): for "
+                "watching a few games; the pace can be changed, or the run cancelled, at any time.")
+    if config.pace is None:
+        return ""
+    return (f" That takes {duration_words(config.games / config.pace)}; the pace can be changed, or the run "
+            "cancelled, at any time.")
 
 
 # -- the dialog ----------------------------------------------------------------------------------
@@ -239,7 +250,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
             return
         name = self.app.session.brain_name
         heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
-        run = f"{config.games:,} {'game' if config.games == 1 else 'games'} from {heaps}, at {pace_words(config.pace)}."
+        run = f"{games_words(config.games)} from {heaps}, at {pace_words(config.pace)}." + pace_note(config)
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
             effect.update(first + rule_sentence(config.rule) + " " + run)
@@ -446,18 +457,20 @@ class TrainingScreen(Screen):
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
         control = self.control
+        paused = state.running and control is not None and control.paused
+        done, total = progress.games_done, progress.games_total
         if state.running:
-            word = "Paused" if control is not None and control.paused else "Training"
-            status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games")
+            status.update(f"{'Paused' if paused else 'Training'}: {done:,} of {games_words(total)}")
+            how, left = run_figures(progress, control, self.app.training_rate)
+            left_text = "the time left goes by your steps" if left is None and control is not None and control.by_ball \
+                else f"{format_seconds(left)} left"
+            figures.update(f"{how}, {format_seconds(progress.seconds)} gone, {left_text}"
+                           + (" (paused)" if paused else ""))
         else:
             result = state.last_result
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
-            status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games. "
-                          "The AI keeps what it learned.")
-        rate = progress.games_per_second
-        rate_text = f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate:,.0f}"
-        left = format_seconds(progress.seconds_left) if state.running else "0 s"
-        figures.update(f"{rate_text} games/s, {format_seconds(progress.seconds)} gone, {left} left")
+            status.update(f"{word}: {done:,} of {games_words(total)}. The AI keeps what it learned.")
+            figures.update(f"{games_words(done)} in {format_seconds(progress.seconds)}")
         curve = self.query_one(LearningCurve)
         curve.points = tuple(state.points)
         hats = progress.hats.shape[0] - 1
