@@ -225,3 +225,48 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
         dialog.query_one("#pace").value = "full"
         await pilot.pause()
         assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 100, at full speed.")
+
+
+async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(make_app, config_dir):
+    from ui_helpers import wait_until
+
+    from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        ids = ("train-dialog", "games", "pace", "protocol", "heap", "floor", "start-balls", "reward", "penalty",
+               "reset-first", "go", "cancel")
+        where = {i: dialog.query_one(f"#{i}").region for i in ids}
+        # a field refused as you type: the reason at once, on that field, and nothing moves
+        await pilot.click("#heap")
+        await pilot.press("end", "0")  # 100 -> 1000
+        assert text_of(dialog, "#train-error") == "Please enter the heap as a whole number from 1 to 100."
+        assert dialog.query_one("#heap").has_class("-refused")
+        assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        await pilot.press("backspace")
+        assert text_of(dialog, "#train-error") == "" and not dialog.query(".-refused")
+        assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        # the run's values are remembered when it starts
+        dialog.query_one("#games").value = "500"
+        dialog.query_one("#pace").value = "2"
+        dialog.query_one("#protocol").value = "classic"
+        dialog.query_one("#heap").value = "30"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        app.action_cancel_training()
+        await wait_until(pilot, lambda: not app.training_running, what="the run to stop")
+        await pilot.press("escape")
+    saved, _ = load_settings(config_dir / "settings.toml")
+    assert (saved.train_games, saved.train_pace, saved.train_protocol, saved.train_heap) == (500, "2", "classic", 30)
+    app = make_app()  # the next time the app starts, the dialog opens with them
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        assert (dialog.query_one("#games").value, dialog.query_one("#pace").value,
+                dialog.query_one("#protocol").value, dialog.query_one("#heap").value) == ("500", "2", "classic", "30")

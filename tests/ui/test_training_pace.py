@@ -85,7 +85,8 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
             "First the brain 'default' forgets everything it learned (its games trained go back to 0). Each "
             "hat starts with 3 balls of each number. A win adds 2 balls of each number drawn, a loss takes 4 "
             "away; a hat may run out of a number, but never out of every number. 1,234 games from a heap of "
-            "30, at 5 games a second.")
+            "30, at 5 games a second. That takes about 4 minutes; the pace can be changed, or the run cancelled, "
+            "at any time.")
         await pilot.click("#go")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         (config,) = configs
@@ -136,8 +137,8 @@ async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_
         with Store.open(data_dir) as store:
             assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
         # mending the input clears the message
-        await fill(pilot, dialog, **{k: v for k, v in {"games": "100", "heap": "100", "start_balls": "1",
-                                                         "reward": "1", "penalty": "1"}.items()})
+        await fill(pilot, dialog, games="100", heap="100", start_balls="1", reward="1", penalty="1", floor="each",
+                   reset_first=False)
         assert text_of(dialog, "#train-error") == ""
 
 

@@ -32,7 +32,6 @@ from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 
-DEFAULT_GAMES = 100_000
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
 FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps its last ball
@@ -155,35 +154,39 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     #train-dialog .form .half { width: 1fr; height: 1; }
     #train-dialog .form .gap { width: 2; }
     #train-dialog #reset-first { width: 1fr; }
-    #train-effect { margin-top: 1; height: auto; }
-    #train-error { margin-top: 1; height: auto; }
-    #train-error.-empty { display: none; }
-    #train-dialog.-error #train-effect { display: none; }  /* the message takes the sentence's place */
+    /* fixed heights: the dialog never moves while you type, so the next click lands where you aimed */
+    #train-effect { margin-top: 1; height: 6; }
+    #train-error { height: 3; }
+    #train-dialog .form .field.-refused { color: $error; }
+    #train-dialog .form .-refused { background: $error 25%; }
     """
 
     def compose(self) -> ComposeResult:
         session = self.app.session
         brain = session.brain
         rule = brain.rule
+        saved = self.app.settings  # the last run's games, pace, protocol and heap (the rule is the brain's)
+        pace = saved.train_pace if saved.train_pace in PACE_OF else "full"
+        protocol = saved.train_protocol if saved.train_protocol in PROTOCOLS else DEFAULT_PROTOCOL
         with Vertical(id="train-dialog", classes="dialog"):
             yield Static(f"Train the AI (brain '{session.brain_name}') by AI-vs-AI games", classes="dialog-title")
             with Vertical(classes="form"):
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label("Games", classes="field")
-                        yield Input(f"{DEFAULT_GAMES}", id="games", compact=True, max_length=12)
+                        yield Input(f"{saved.train_games}", id="games", compact=True, max_length=12)
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Pace", classes="field")
-                        yield Select(PACE_OPTIONS, value="full", allow_blank=False, id="pace", compact=True)
+                        yield Select(PACE_OPTIONS, value=pace, allow_blank=False, id="pace", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Protocol", classes="field")
-                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=DEFAULT_PROTOCOL,
+                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=protocol,
                                  allow_blank=False, id="protocol", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label(f"Heap (1-{brain.size})", classes="field")
-                        yield Input(str(brain.size), id="heap", compact=True, max_length=4)
+                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Floor", classes="field")
@@ -204,7 +207,7 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                     yield Static(classes="gap")
                     yield TickBox("Reset the brain first", id="reset-first", compact=True)
             yield Static("", id="train-effect", classes="muted")
-            yield Static("", id="train-error", classes="error -empty")
+            yield Static("", id="train-error", classes="error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Train", id="go", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -241,13 +244,16 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         config = TrainingConfig(sticks=heap, games=games, protocol=protocol, rule=rule, pace=pace)
         return config, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
-    def _describe(self) -> None:
+    def _describe(self) -> FormError | None:
+        """Say what the run will do; or, as you type, why a field is refused (shown on that field too)."""
         effect = self.query_one("#train-effect", Static)
         try:
             config, reset = self.read_form()
-        except FormError:
+        except FormError as exc:
             effect.update("What the run will do is told here when every field holds a good value.")
-            return
+            self._show_error(str(exc), exc.field)
+            return exc
+        self._show_error("", None)
         name = self.app.session.brain_name
         heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
         run = f"{games_words(config.games)} from {heaps}, at {pace_words(config.pace)}." + pace_note(config)
@@ -257,36 +263,44 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         else:
             effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(config.rule, fresh=False)
                           + " " + run)
+        return None
 
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self) -> None:
-        error = self.query_one("#train-error", Static)
-        error.update("")
-        error.add_class("-empty")
-        self.query_one("#train-dialog").remove_class("-error")
         if self.is_mounted:
             self._describe()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
     def _go(self) -> None:
-        try:
-            config, reset = self.read_form()
-        except FormError as exc:
-            self._show_error(str(exc) + " Nothing was started.")
-            self.query_one(f"#{exc.field}").focus()
+        problem = self._describe()
+        if problem is not None:
+            self._show_error(str(problem) + " Nothing was started.", problem.field)
+            self.query_one(f"#{problem.field}").focus()
             return
+        config, reset = self.read_form()
         if reset and not self._reset_brain(config.rule):
             return
+        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol,
+                          train_heap=config.sticks)
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
-    def _show_error(self, message: str) -> None:
-        error = self.query_one("#train-error", Static)
-        error.update(message)
-        error.remove_class("-empty")
-        self.query_one("#train-dialog").add_class("-error")
+    def _show_error(self, message: str, field: str | None = "") -> None:
+        """The reason a field is refused under the form, and that field (and its label) marked; '' clears it.
+        `field` None clears the marks; '' leaves them as they are."""
+        self.query_one("#train-error", Static).update(message)
+        if field == "":
+            return
+        for widget in self.query(".-refused"):
+            widget.remove_class("-refused")
+        if field is not None:
+            widget = self.query_one(f"#{field}")
+            widget.add_class("-refused")
+            label = next((w for w in widget.parent.children if isinstance(w, Label)), None)
+            if label is not None:
+                label.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the store's own reset), with `rule` if it differs; reload it."""
