@@ -270,3 +270,25 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
         dialog = app.screen
         assert (dialog.query_one("#games").value, dialog.query_one("#pace").value,
                 dialog.query_one("#protocol").value, dialog.query_one("#heap").value) == ("500", "2", "classic", "30")
+
+
+async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_it_by_itself(make_app):
+    from sticks_tui.ui.widgets.curve import LearningCurve
+    from sticks_tui.ui.widgets.move_log import MoveLog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show_run(pilot, told_games())
+        curve, log = screen.query_one(LearningCurve), screen.query_one(MoveLog)
+        assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Curve"
+        await pilot.press("v")
+        assert curve.region.height >= 6 and log.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Log"
+        await pilot.press("v")
+        assert log.region.height > 0 and curve.region.height == 0
+        # the run ends: the curve comes back by itself
+        app.session.training.running = False
+        app.training = app.training
+        await pilot.pause()
+        assert curve.region.height >= 6 and log.region.height == 0

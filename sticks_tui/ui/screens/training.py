@@ -365,6 +365,7 @@ class TrainingScreen(Screen):
         Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster"),  # one entry for both
         Binding("minus", "slower", "Slower", show=False, id="training.slower"),
         Binding("o", "other_hats", "AI 2", id="training.other_hats"),
+        Binding("v", "curve_or_log", "Curve", id="training.curve_or_log"),
         Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training"),  # the button shows it; it asks
         Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect"),
         Binding("e", "export", "Export", show=False, id="training.export"),
@@ -374,6 +375,7 @@ class TrainingScreen(Screen):
         ("Pause or resume training", "Stop the run between two games, or let it go on", "toggle_pause"),
         ("Step", "Pause, and show one ball drawn (then the game's lessons, then the next game)", "step"),
         ("The other AI's hats", "Show AI 2's hats (its sparring partner) or AI 1's", "other_hats"),
+        ("The curve or the log", "At 80 columns: show the learning curve, or the games' story", "curve_or_log"),
     )}
     AUTO_FOCUS = "#training-heatmap"  # never a button: Enter must not cancel the run
     DEFAULT_CSS = """
@@ -383,7 +385,9 @@ class TrainingScreen(Screen):
     #training-controls #pause { width: 8; }
     #training-log { height: 1fr; min-height: 4; display: none; }
     TrainingScreen.-told #training-log { display: block; }
-    TrainingScreen.-told.-narrow #curve { display: none; }
+    TrainingScreen.-told.-narrow #curve { display: none; }  /* short of room: the log, or (v) the curve */
+    TrainingScreen.-told.-narrow.-curve #curve { display: block; }
+    TrainingScreen.-told.-narrow.-curve #training-log { display: none; }
     TrainingScreen.-told.-wide #training-log { height: 12; }
     #hats-pair { height: 1fr; }
     .ai-hats { width: 1fr; height: 1fr; }
@@ -513,6 +517,9 @@ class TrainingScreen(Screen):
                     heatmap.data = heatmap.data.with_(counts=counts, beside=frozenset(), flash=(), drawn=None)
         if not state.running:
             self._flush()  # the run is over: what is left of the last game is told at once
+            if not getattr(self, "_curve_shown_at_end", False):
+                self._curve_shown_at_end = True  # once: then v switches as the person likes
+                self.add_class("-curve")
         self._show_keys()
 
     # -- telling the games ---------------------------------------------------------------------------
@@ -609,6 +616,10 @@ class TrainingScreen(Screen):
                                                              "lessons" if step == "the lessons" else "game"))
         other = self.has_class("-other")
         changed |= relabel(self, "training.other_hats", "AI 1's hats" if other else "AI 2's hats")
+        changed |= relabel(self, "training.curve_or_log", "Log" if self.has_class("-curve") else "Curve")
+        told = self.has_class("-told")
+        if told != getattr(self, "_told_for", None):
+            self._told_for, changed = told, True
         running = control is not None
         if changed or running != getattr(self, "_bindings_for", None):
             self._bindings_for = running
@@ -636,6 +647,8 @@ class TrainingScreen(Screen):
             return self._running_control() is not None
         if action == "other_hats":
             return not self.has_class("-wide")  # wide, both AIs' hats are on screen
+        if action == "curve_or_log":
+            return self.has_class("-told") and not self.has_class("-wide")  # only when they share the room
         return True
 
     def _running_control(self):
@@ -691,6 +704,14 @@ class TrainingScreen(Screen):
         """At 80 columns one AI's hats at a time: AI 1's (the brain trained) or AI 2's (its sparring partner)."""
         self.toggle_class("-other")
         self.set_focus(self.heatmaps[1 if self.has_class("-other") else 0])
+        self._show_keys()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only
+
+    def action_curve_or_log(self) -> None:
+        """At 80 columns, with games told: the learning curve in the log's place, or back."""
+        self.toggle_class("-curve")
         self._show_keys()
 
     def action_back(self) -> None:
