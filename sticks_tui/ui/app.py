@@ -84,14 +84,19 @@ class SticksApp(App):
     # styles.tcss widens the hats panel on "Screen.-wide"; without this no screen ever got the class.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
-        Binding("q", "quit", "Quit", show=False, id="quit.q"),
-        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",
+                tooltip="Quit (it asks first if a game or a training run would be lost)"),
+        Binding("q", "quit", "Quit", show=False, id="quit.q",
+                tooltip="Quit (it asks first if a game or a training run would be lost)"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help", tooltip="This help"),
         # F2-F4 work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
         # (help, F1, lists them on every screen).
-        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False),
-        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False),
-        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False),
+        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False,
+                tooltip="Train the AI, or watch its training run"),
+        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False,
+                tooltip="Records: wins and losses, recent games, replays"),
+        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False,
+                tooltip="Analysis: what the AI learned, against the exact solution"),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.

@@ -292,3 +292,21 @@ async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_
         app.training = app.training
         await pilot.pause()
         assert curve.region.height >= 6 and log.region.height == 0
+
+
+async def test_help_lists_each_key_of_the_screen_once_slower_too_and_none_of_textuals(make_app):
+    from sticks_tui.ui.screens.help import HelpScreen
+
+    app = make_app(ai_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, heap=10, opponent="learning", watch=True)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = dict(app.screen.keys)
+        assert len(keys) == len(app.screen.keys)  # each key once
+        assert keys["-"] == "AI slower: a longer pause before each of its moves"
+        assert keys["+, ="] == "AI faster: a shorter pause before each of its moves"
+        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause, or go on (AI vs AI)"
+        assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
+        descriptions = list(keys.values())
+        assert len(descriptions) == len(set(descriptions))  # no action told twice

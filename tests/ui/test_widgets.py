@@ -333,11 +333,12 @@ def test_tick_text():
 
 class KeysScreen(Screen):
     BINDINGS = [
-        Binding("1", "take(1)", "Take 1"),
-        Binding("f2,t", "train", "Train", key_display="F2"),
-        Binding("p", "perfect", "Perfect", show=False),
-        Binding("x", "reset", "Reset"),
-        Binding("z", "", ""),  # no description: not a key to tell people about
+        Binding("1", "take(1)", "Take 1", id="keys.take1"),
+        Binding("f2,t", "train", "Train", key_display="F2", id="keys.train"),
+        Binding("p", "perfect", "Perfect", show=False, id="keys.perfect", tooltip="Show the perfect moves"),
+        Binding("x", "reset", "Reset", id="keys.reset"),
+        Binding("z", "", "", id="keys.z"),  # no description: not a key to tell people about
+        Binding("y", "reset", "Generic"),  # no id: not one of the app's own keys (Textual's Tab, Ctrl+C ...)
     ]
 
     def compose(self):
@@ -353,7 +354,7 @@ class KeysScreen(Screen):
 
 
 class HelpApp(App):
-    BINDINGS = [Binding("f1", "help", "Help")]
+    BINDINGS = [Binding("f1", "help", "Help", id="help")]
 
     def on_mount(self) -> None:
         self.push_screen(KeysScreen())
@@ -371,10 +372,11 @@ async def test_keys_of_lists_the_screens_active_bindings():
         keys = keys_of(app.screen)
         assert ("1", "Take 1") in keys
         assert ("F2, t", "Train") in keys
-        assert ("p", "Perfect") in keys  # hidden from the footer, still a key of the screen
+        assert ("p", "Show the perfect moves") in keys  # hidden from the footer, still a key; its tooltip in full
         assert ("x", "Reset (not now)") in keys
         assert ("F1", "Help") in keys  # the app's keys work here too
-        assert not any(k == "z" for k, _ in keys)
+        assert not any(k in ("z", "y", "Tab", "Shift+Tab", "^c") for k, _ in keys)  # Textual's generic keys are not ours
+        assert keys[-1] == ("^p", "Command palette: every command, by name")
         assert [k for k, _ in keys].index("1") < [k for k, _ in keys].index("F1")  # the screen's first
         # a focused text box adds nothing of its own that the footer would not show
         app.screen.query_one("#box", Input).focus()

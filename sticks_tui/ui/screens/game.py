@@ -48,17 +48,20 @@ def move_line(name: str, take: int, before: int, after: int, draw: tuple | None 
 
 class GameScreen(GameScreenBase):
     BINDINGS = [
-        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1"),
-        Binding("2", "take(2)", "Take 2", show=False, id="game.take2"),
-        Binding("3", "take(3)", "Take 3", show=False, id="game.take3"),
+        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1", tooltip="Take 1 stick"),
+        Binding("2", "take(2)", "Take 2", show=False, id="game.take2", tooltip="Take 2 sticks"),
+        Binding("3", "take(3)", "Take 3", show=False, id="game.take3", tooltip="Take 3 sticks"),
         Binding("n", "play_again", "Play again", id="game.play_again"),
         Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
-        Binding("space", "pause", "Pause", id="game.pause"),
-        Binding("s", "step", "Step", id="game.step"),
-        Binding("p", "toggle_perfect", "Perfect", id="game.perfect"),
-        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower"),
-        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster"),
-        Binding("escape", "back", "Setup", id="game.back"),
+        Binding("space", "pause", "Pause", id="game.pause", tooltip="Pause, or go on (AI vs AI)"),
+        Binding("s", "step", "Step", id="game.step",
+                tooltip="Step (AI vs AI): one move, one ball drawn; at the end the lesson; then the next game"),
+        Binding("p", "toggle_perfect", "Perfect", id="game.perfect", tooltip="Show or hide the perfect moves (✓)"),
+        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower",
+                tooltip="AI slower: a longer pause before each of its moves"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster",
+                tooltip="AI faster: a shorter pause before each of its moves"),
+        Binding("escape", "back", "Setup", id="game.back", tooltip="Back to the setup screen"),
     ]
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),

@@ -359,16 +359,22 @@ class TrainingScreen(Screen):
     ball), pause, step (one ball, then the lessons), cancel."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back", id="training.back"),  # training goes on
-        Binding("space", "toggle_pause", "Pause", id="training.toggle_pause"),
-        Binding("s,full_stop", "step", "Step", key_display="s", id="training.step"),
-        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster"),  # one entry for both
-        Binding("minus", "slower", "Slower", show=False, id="training.slower"),
-        Binding("o", "other_hats", "AI 2", id="training.other_hats"),
-        Binding("v", "curve_or_log", "Curve", id="training.curve_or_log"),
-        Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training"),  # the button shows it; it asks
-        Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect"),
-        Binding("e", "export", "Export", show=False, id="training.export"),
+        Binding("escape", "back", "Back", id="training.back", tooltip="Back (the training goes on)"),
+        Binding("space", "toggle_pause", "Pause", id="training.toggle_pause", tooltip="Pause or resume the run"),
+        Binding("s,full_stop", "step", "Step", key_display="s", id="training.step",
+                tooltip="Step: one ball drawn, then both AIs' lessons, then the next game (it pauses first)"),
+        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster",  # one entry for both
+                tooltip="Faster: the next pace up (to full speed)"),
+        Binding("minus", "slower", "Slower", show=False, id="training.slower",
+                tooltip="Slower: the next pace down (to ball by ball)"),
+        Binding("o", "other_hats", "AI 2", id="training.other_hats", tooltip="AI 1's hats or AI 2's (80 columns)"),
+        Binding("v", "curve_or_log", "Curve", id="training.curve_or_log",
+                tooltip="The learning curve or the games' story (80 columns)"),
+        Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training",  # the button shows it
+                tooltip="Cancel the run (it asks; the AI keeps what it learned)"),
+        Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect",
+                tooltip="Show or hide the perfect moves (✓)"),
+        Binding("e", "export", "Export", show=False, id="training.export", tooltip="Export the hats or the curve"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
