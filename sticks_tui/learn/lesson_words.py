@@ -83,3 +83,17 @@ def lesson_sentence(name: str, won: bool, changes: Sequence[HatChange], rule: Ha
     return (f"{name} lost: {what}{listed}, except {named}: {'they were' if several else 'it was'} "
             f"{_last_words(rule, several)}, and {floor}, so {'they stay' if several else 'it stays'} "
             f"({MARK_KEPT}).")
+
+
+def losses_note(rule: HatRule) -> str:
+    """Whether a loss shows on the hats from the first game, and why, in one sentence ('' when a loss never
+    takes a ball)."""
+    if rule.loss_penalty == 0:
+        return ""
+    start = rule.start_balls
+    if rule.floor == "each" and start == 1:
+        return ("With 1 ball of each number to start, a loss before the AI's first win finds only last balls, "
+                "which stay (=); MENACE-like hats start with 3.")
+    after = max(start - rule.loss_penalty, 1 if rule.floor == "each" else 0)
+    return (f"With {start} {'ball' if start == 1 else 'balls'} of each number to start, a loss visibly takes "
+            f"balls away ({start}→{after}) from the first game on.")

@@ -221,18 +221,23 @@ class SticksApp(App):
             # a banner for as long as it lasts, on every screen's header: nothing is being saved
             self.title = MEMORY_ONLY_TITLE
             self.add_class("-memory-only")
-        self.load_brain(self.session.brain_name)
+        from sticks_tui.learn.hats import RULE_PRESETS
+        from sticks_tui.ui.session import HAT_BRAINS
 
-    def load_brain(self, name: str) -> None:
+        hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
+        self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+
+    def load_brain(self, name: str, rule=None) -> None:
+        """Play with the stored brain `name` (made, by `rule`, if there is none)."""
         from sticks_tui.store import StoreError
 
         session = self.session
         try:
-            hats = session.store.load_or_create_brain(name, BRAIN_SIZE)
+            hats = session.store.load_or_create_brain(name, BRAIN_SIZE, rule=rule)
         except StoreError as exc:
             self.notify(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
                         f"'{name}' is left as it is.", title="Brain not loaded", severity="error", timeout=10)
-            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE), name, False
+            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE, 3, rule), name, False
             return
         session.brain, session.brain_name, session.brain_kept = hats, name, True
 

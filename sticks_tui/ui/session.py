@@ -43,6 +43,11 @@ DEFAULT_SPEED = "normal"
 TRAINED_AI_GAMES = 100_000
 BRAIN_SIZE = 100  # one hat for every heap the app offers
 DEFAULT_BRAIN = "default"
+#: The learning AI's hats, as the setup screen offers them: each a brain of its own, so trying the
+#: MENACE-like rule never resets the seeds' brain (store.settings.HATS names the same keys).
+HAT_BRAINS: dict[str, str] = {"seeds": DEFAULT_BRAIN, "menace": "menace"}
+HAT_CHOICES: dict[str, str] = {"seeds": "the seeds' rule: 1 ball each, win +1, loss -1",
+                               "menace": "MENACE-like: 3 balls each, win +3, loss -1"}
 NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
 
 

@@ -219,7 +219,7 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
         dialog.query_one("#games").value = "100000"
         dialog.query_one("#pace").value = "1"
         await pilot.pause()
-        assert "100,000 games from random heaps from 2 to 100, at 1 game a second. That takes about 28 hours;" \
+        assert "100,000 games from random heaps from 2 to 100, at 1 game a second. That takes about 28 hours (" \
             in text_of(dialog, "#train-effect")
         dialog.query_one("#games").value = "1"
         dialog.query_one("#pace").value = "full"
@@ -310,3 +310,80 @@ async def test_help_lists_each_key_of_the_screen_once_slower_too_and_none_of_tex
         assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
         descriptions = list(keys.values())
         assert len(descriptions) == len(set(descriptions))  # no action told twice
+
+
+async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_the_seeds_brain_alone(
+        make_app, data_dir, config_dir):
+    from textual.widgets import Select
+
+    from sticks_tui.learn.hats import MENACE_RULE, SEEDS_RULE, Hats
+    from sticks_tui.store import Store
+    from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.widgets.heatmap import MARK_DOWN
+    from ui_helpers import perfect_take, play_human_turns, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        assert app.session.brain_name == "default" and app.session.brain.rule == SEEDS_RULE
+        assert "a loss before the AI's first win finds only last balls, which stay (=)" in text_of(setup, "#setup-intro")
+        setup.query_one("#hats", Select).value = "menace"
+        await wait_until(pilot, lambda: app.session.brain_name == "menace", what="the MENACE-like brain")
+        await pilot.pause()
+        assert app.session.brain.rule == MENACE_RULE
+        assert (app.session.brain.counts[1:, :] == Hats(100, 3, MENACE_RULE).counts[1:, :]).all()
+        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
+            in text_of(setup, "#setup-intro")
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await play_human_turns(pilot, screen, perfect_take)
+        assert screen.game.state.loser == 1  # the AI lost its first game ...
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        heatmap = screen.query_one(HatHeatmap)
+        # ... and every ball it drew went down, 3 -> 2: the loss shows
+        assert sorted(heatmap.data.flash) == sorted((h, b, -1) for h, b in drawn)
+        assert all(heatmap.cell_text(h, b).startswith(MARK_DOWN) and heatmap.cell_text(h, b).endswith(" 2")
+                   for h, b in drawn)
+        changes = ", ".join(f"hat {h} ball {b}: 3→2" for h, b in drawn)
+        assert log_lines(screen)[-3] == f"Learning AI lost: each ball it drew is thrown away ({changes})."
+    saved, _ = load_settings(config_dir / "settings.toml")
+    assert saved.hats == "menace"
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
+        assert store.brain_info("menace").rule == MENACE_RULE
+    app = make_app()  # the next start plays with the MENACE-like brain again
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.session.brain_name == "menace" and app.screen.query_one("#hats", Select).value == "menace"
+
+
+async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losses_show(make_app):
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.training import TrainDialog
+    from ui_helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        fields = lambda: tuple(dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "penalty", "floor"))  # noqa: E731
+        assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
+        dialog.query_one("#preset", Select).value = "menace"
+        await pilot.pause()
+        assert fields() == ("3", "3", "1", "each")
+        # another rule needs a fresh brain: said at once, on the box to tick
+        assert text_of(dialog, "#train-error").startswith("The brain 'default' learns by its own rule")
+        dialog.query_one("#reset-first").value = True
+        await pilot.pause()
+        assert text_of(dialog, "#train-error") == ""
+        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
+            in text_of(dialog, "#train-effect")
+        # typing a rule picks the preset it is, or "your own"
+        dialog.query_one("#reward").value = "2"
+        await pilot.pause()
+        assert dialog.query_one("#preset", Select).value == "own"
+        for wid, value in (("start-balls", "1"), ("reward", "1")):
+            dialog.query_one(f"#{wid}").value = value
+        await pilot.pause()
+        assert dialog.query_one("#preset", Select).value == "seeds"

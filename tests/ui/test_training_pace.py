@@ -84,9 +84,9 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
         assert text_of(dialog, "#train-effect") == (
             "First the brain 'default' forgets everything it learned (its games trained go back to 0). Each "
             "hat starts with 3 balls of each number. A win adds 2 balls of each number drawn, a loss takes 4 "
-            "away; a hat may run out of a number, but never out of every number. 1,234 games from a heap of "
-            "30, at 5 games a second. That takes about 4 minutes; the pace can be changed, or the run cancelled, "
-            "at any time.")
+            "away; a hat may run out of a number, but never out of every number. With 3 balls of each number to "
+            "start, a loss visibly takes balls away (3→0) from the first game on. 1,234 games from a heap of "
+            "30, at 5 games a second. That takes about 4 minutes (the pace can be changed at any time).")
         await pilot.click("#go")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         (config,) = configs

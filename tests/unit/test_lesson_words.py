@@ -56,3 +56,14 @@ def test_the_whole_hat_floor_and_a_heavier_penalty():
     assert lesson_sentence("AI 1", False, changes, rule) == (
         "AI 1 lost: up to 2 balls of each number it drew are thrown away (hat 9 ball 2: 3→1), except hat 2 ball 1: "
         "it was the last ball in its hat, and a hat always keeps at least one ball, so it stays (=).")
+
+
+def test_whether_a_loss_shows_from_the_first_game():
+    from sticks_tui.learn.lesson_words import losses_note
+
+    assert losses_note(MENACE) == "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on."
+    assert losses_note(SEEDS) == ("With 1 ball of each number to start, a loss before the AI's first win finds only "
+                                  "last balls, which stay (=); MENACE-like hats start with 3.")
+    assert losses_note(HatRule(floor="nonempty")) == (
+        "With 1 ball of each number to start, a loss visibly takes balls away (1→0) from the first game on.")
+    assert losses_note(HatRule(loss_penalty=0)) == ""

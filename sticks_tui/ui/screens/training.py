@@ -19,8 +19,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
-from sticks_tui.learn.hats import FLOOR_RULES, HatRule
-from sticks_tui.learn.lesson_words import lesson_sentence
+from sticks_tui.learn.hats import FLOOR_RULES, RULE_PRESETS, HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence, losses_note
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.bindings import relabel
@@ -35,6 +35,14 @@ from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds,
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
 FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps its last ball
+PRESET_OPTIONS = [("the seeds': 1 ball each, a win +1, a loss -1", "seeds"),
+                  ("MENACE-like: 3 balls each, a win +3, a loss -1 (losses show)", "menace"),
+                  ("your own (the fields below)", "own")]
+
+
+def preset_of(rule: HatRule) -> str:
+    """'seeds' or 'menace' when `rule` is that preset, else 'own'."""
+    return next((name for name, preset in RULE_PRESETS.items() if preset == rule), "own")
 PLAYERS = ("AI 1", "AI 2")  # the brain being trained, and its sparring partner
 
 
@@ -119,11 +127,10 @@ def pace_note(config: TrainingConfig) -> str:
     """How long a paced run takes, in words (a slow pace and many games can take days)."""
     if config.pace == BALL_BY_BALL:
         return (" Ball by ball, each draw and each game's lessons take a second (or a step of yours): for "
-                "watching a few games; the pace can be changed, or the run cancelled, at any time.")
+                "watching a few games (the pace can be changed at any time).")
     if config.pace is None:
         return ""
-    return (f" That takes {duration_words(config.games / config.pace)}; the pace can be changed, or the run "
-            "cancelled, at any time.")
+    return f" That takes {duration_words(config.games / config.pace)} (the pace can be changed at any time)."
 
 
 # -- the dialog ----------------------------------------------------------------------------------
@@ -148,14 +155,15 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     AUTO_FOCUS = "#games"
     # (CSS, not DEFAULT_CSS: it narrows the app stylesheet's dialog rows, so it must outrank it)
     CSS = """
-    #train-dialog { width: 74; }
+    #train-dialog { width: 74; padding: 0 2; }
+    #train-dialog .dialog-buttons Button { min-width: 10; }
     #train-dialog .form .row { height: 1; margin-bottom: 0; }
     #train-dialog .form .field { width: 13; }
     #train-dialog .form .half { width: 1fr; height: 1; }
     #train-dialog .form .gap { width: 2; }
     #train-dialog #reset-first { width: 1fr; }
     /* fixed heights: the dialog never moves while you type, so the next click lands where you aimed */
-    #train-effect { margin-top: 1; height: 6; }
+    #train-effect { margin-top: 1; height: 8; }
     #train-error { height: 3; }
     #train-dialog .form .field.-refused { color: $error; }
     #train-dialog .form .-refused { background: $error 25%; }
@@ -184,14 +192,8 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                     yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=protocol,
                                  allow_blank=False, id="protocol", compact=True)
                 with Horizontal(classes="row"):
-                    with Horizontal(classes="half"):
-                        yield Label(f"Heap (1-{brain.size})", classes="field")
-                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
-                    yield Static(classes="gap")
-                    with Horizontal(classes="half"):
-                        yield Label("Floor", classes="field")
-                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_RULES], value=rule.floor,
-                                     allow_blank=False, id="floor", compact=True)
+                    yield Label("Hat rule", classes="field")
+                    yield Select(PRESET_OPTIONS, value=preset_of(rule), allow_blank=False, id="preset", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label("Start balls", classes="field")
@@ -205,12 +207,21 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                         yield Label("Loss penalty", classes="field")
                         yield Input(str(rule.loss_penalty), id="penalty", compact=True, max_length=5)
                     yield Static(classes="gap")
+                    with Horizontal(classes="half"):
+                        yield Label("Floor", classes="field")
+                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_RULES], value=rule.floor,
+                                     allow_blank=False, id="floor", compact=True)
+                with Horizontal(classes="row"):
+                    with Horizontal(classes="half"):
+                        yield Label(f"Heap (1-{brain.size})", classes="field")
+                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
+                    yield Static(classes="gap")
                     yield TickBox("Reset the brain first", id="reset-first", compact=True)
             yield Static("", id="train-effect", classes="muted")
             yield Static("", id="train-error", classes="error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Train", id="go", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Train", id="go", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self._describe()
@@ -259,18 +270,48 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         run = f"{games_words(config.games)} from {heaps}, at {pace_words(config.pace)}." + pace_note(config)
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
-            effect.update(first + rule_sentence(config.rule) + " " + run)
+            note = losses_note(config.rule)
+            effect.update(first + rule_sentence(config.rule) + (" " + note if note else "") + " " + run)
         else:
             effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(config.rule, fresh=False)
                           + " " + run)
         return None
+
+    @on(Select.Changed, "#preset")
+    def _preset_chosen(self, event: Select.Changed) -> None:
+        """A preset fills in the rule's fields (your own leaves them as they are)."""
+        rule = RULE_PRESETS.get(event.value)
+        if rule is None:
+            return
+        with self.prevent(Input.Changed, Select.Changed):
+            self.query_one("#start-balls", Input).value = str(rule.start_balls)
+            self.query_one("#reward", Input).value = str(rule.win_reward)
+            self.query_one("#penalty", Input).value = str(rule.loss_penalty)
+            self.query_one("#floor", Select).value = rule.floor
+
+    @on(Input.Changed, "#start-balls, #reward, #penalty")
+    @on(Select.Changed, "#floor")
+    def _rule_typed(self) -> None:
+        """The preset says which rule the fields hold (your own when none)."""
+        try:
+            rule = HatRule(start_balls=int(self.query_one("#start-balls", Input).value),
+                           win_reward=int(self.query_one("#reward", Input).value),
+                           loss_penalty=int(self.query_one("#penalty", Input).value),
+                           floor=self.query_one("#floor", Select).value)
+        except ValueError:
+            rule = None
+        preset = self.query_one("#preset", Select)
+        chosen = preset_of(rule) if rule is not None else "own"
+        if preset.value != chosen:
+            with self.prevent(Select.Changed):
+                preset.value = chosen
 
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self) -> None:
         if self.is_mounted:
-            self._describe()
+            self.call_after_refresh(self._describe)  # after a preset has filled in the fields
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
