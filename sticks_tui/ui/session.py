@@ -131,6 +131,8 @@ class Session:
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
+    #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's name).
+    results: list[tuple[str, str, str]] = field(default_factory=list)
     idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
 
     @classmethod

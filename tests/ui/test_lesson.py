@@ -387,3 +387,27 @@ async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losse
             dialog.query_one(f"#{wid}").value = value
         await pilot.pause()
         assert dialog.query_one("#preset", Select).value == "seeds"
+
+
+async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ais_results_game_by_game(make_app):
+    from ui_helpers import perfect_take, play_human_turns, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        assert text_of(screen, "#tally") == "This session: no game finished yet."
+        await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
+        assert text_of(screen, "#tally") == ("This session: Player 1 1, Learning AI 0 (in all: 1, 0).\n"
+                                             "Learning AI: ○ (● won, ○ lost)")
+        await pilot.press("n")
+        await play_human_turns(pilot, screen, perfect_take)
+        assert text_of(screen, "#tally").endswith("Learning AI: ○○ (● won, ○ lost)")
+        await pilot.press("escape")  # a new game screen: the session's tally goes on
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        assert text_of(screen, "#tally") == ("This session: Player 1 2, Learning AI 0 (in all: 2, 0).\n"
+                                             "Learning AI: ○○ (● won, ○ lost)")
+    app = make_app()  # another session: only the records' tally
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await wait_until(pilot, lambda: "in all" in text_of(screen, "#tally"), what="the tally")
+        assert text_of(screen, "#tally") == "This session: no game finished yet (in all: Player 1 2, Learning AI 0)."

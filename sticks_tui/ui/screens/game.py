@@ -40,6 +40,26 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
     return f"{name} takes {take} {sticks_word(take)}, {remaining}."
 
 
+def tally_text(names: tuple[str, str], winners: list[str], overall: tuple[int, int] | None, plotted: int,
+               width: int = 30) -> str:
+    """The two players' wins this session (and in all, from the records), and one player's results game by
+    game (● won, ○ lost; the last `width` games): a tally sheet a class can read from the back."""
+    a, b = names
+    if winners:
+        line = f"This session: {a} {winners.count(a)}, {b} {winners.count(b)}"
+    else:
+        line = "This session: no game finished yet"
+    if overall is not None and sum(overall):
+        line += f" (in all: {overall[0]}, {overall[1]})" if winners else f" (in all: {a} {overall[0]}, {b} {overall[1]})"
+    line += "."
+    if not winners:
+        return line
+    who = names[plotted]
+    marks = "".join("●" if w == who else "○" for w in winners[-width:])
+    more = "… " if len(winners) > width else ""
+    return f"{line}\n{who}: {more}{marks} (● won, ○ lost)"
+
+
 def move_line(name: str, take: int, before: int, after: int, draw: tuple | None = None) -> str:
     """A move in the log (game screen and replay): the ball drawn, if any ((hat, ball)), then the move."""
     sentence = move_sentence(name, take, before, after)
@@ -120,6 +140,7 @@ class GameScreen(GameScreenBase):
                 yield Static("", id="turn")
                 yield SticksView(id="sticks")
                 yield Label("", id="count")
+                yield Static("", id="tally")
                 with Horizontal(id="moves"):
                     for n in (1, 2, 3):
                         yield Button(f"Take {n}", id=f"take-{n}", classes="take", action=f"screen.take({n})")
@@ -145,6 +166,28 @@ class GameScreen(GameScreenBase):
         else:
             title.update(f"{learner.name}'s hats")
         self.new_game()
+        self._show_tally()
+
+    # -- the tally: wins this session and in all, and the AI's results game by game ---------------------
+    @property
+    def plotted_seat(self) -> int:
+        """Whose results the tally plots: the learning AI's (the saved brain's), else an AI's, else player 2's."""
+        learner = self.learner
+        if learner is not None:
+            return self.players.index(learner)
+        return next((seat for seat, p in enumerate(self.players) if not p.is_human), 1)
+
+    def _show_tally(self) -> None:
+        from sticks_tui.store import StoreError
+
+        names = (self.players[0].name, self.players[1].name)
+        winners = [w for a, b, w in self.session.results if (a, b) == names]
+        try:
+            overall = self.session.store.head_to_head(*names)
+        except (StoreError, AttributeError):
+            overall = None
+        width = max(5, self.query_one("#tally").size.width - len(names[self.plotted_seat]) - 20)
+        self.query_one("#tally", Static).update(tally_text(names, winners, overall, self.plotted_seat, width))
 
     # -- the game loop -------------------------------------------------------------------------
     def make_game(self, first: int) -> Game:
@@ -358,6 +401,8 @@ class GameScreen(GameScreenBase):
             learning=learning)
         if seats and not taught:
             self.app.save_brain()
+        self.session.results.append((self.players[0].name, self.players[1].name, event.winner_name))
+        self._show_tally()
         self._drawn = None
         self._refresh_heatmap()  # the brain as stored now; in watch mode the hats as the game left them
 
