@@ -123,7 +123,7 @@ async def test_learning_ai_game_with_mouse_clicks(make_app, data_dir):
         assert "Learning AI has to take the final stick and loses." in log
         # a fresh brain's balls are each the last of their number: the loss takes none, and says so
         assert ("Learning AI lost, but each ball it drew was the last of its number, and a hat always keeps "
-                "at least one ball of each number: nothing is thrown away (") in log
+                "at least one ball of each number: nothing is thrown away, and hat ") in log
         assert text_of(screen, "#turn") == "Learning AI took the last stick and loses. Player 1 wins!"
         # play again with the mouse
         await pilot.click("#again")

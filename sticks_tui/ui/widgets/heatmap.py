@@ -41,6 +41,7 @@ SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
+MAX_CELL = 22  # a roomy panel widens the cells up to this, with a line across them as long as the chance
 COLUMN_GAP = 2
 HEAT_LEVELS = 20
 
@@ -85,6 +86,15 @@ def short_chance(count: int, total: int) -> str:
     if percent == 0:
         return "<1%"
     return f"{min(percent, 99):>2}%"
+
+
+def chance_hbar(count: int, total: int, width: int) -> str:
+    """A line `width` cells wide at most, as long as the chance (in half cells: ━ and ╸), padded with spaces."""
+    count, total = int(count), int(total)
+    if width <= 0:
+        return ""
+    halves = 0 if total <= 0 or count <= 0 else max(1, 2 * width * count // total)
+    return ("━" * (halves // 2) + ("╸" if halves % 2 else "")).ljust(width)
 
 
 def chance_bar(count: int, total: int) -> str:
@@ -216,9 +226,12 @@ class HatHeatmap(ScrollView, can_focus=True):
         items = LEGEND_ITEMS + ((LEGEND_PERFECT,) if self.show_perfect else ())
         return pack_legend(max(1, width), items)
 
-    def _geometry(self, width: int | None = None, region=None) -> tuple[int, int, bool, int, list[str]]:
-        """(columns, rows, fits, body height, legend lines) for the current size and data, cached:
-        render_line asks for it on every line, and a 100-hat repaint must stay cheap."""
+    def _geometry(self, width: int | None = None, region=None) -> tuple:
+        """(columns, rows, fits, body height, legend lines, cell width, lines a hat) for the current size and
+        data, cached: render_line asks for it on every line, and a 100-hat repaint must stay cheap.
+
+        When every hat fits with room to spare (a few hats on a big screen), the hats grow: wider cells
+        (with a bar across as long as the chance) and a blank line under each hat."""
         region = self.scrollable_content_region if region is None else region
         width = region.width if width is None else width
         data = self.data
@@ -233,12 +246,29 @@ class HatHeatmap(ScrollView, can_focus=True):
         rows = -(-hats // cols) if hats else 0
         fits = rows <= body
         legend = short
-        if self.legend and hats and fits:  # rows to spare below the hats: the legend in full sentences
-            long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
-            if all(len(line) <= width for line in long) and region.height - 2 - rows >= len(long):
+        long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
+        if not self.legend or not all(len(line) <= width for line in long):
+            long = short
+        cell, tall = CELL, 1
+        if hats and fits:  # room to spare: the hats grow to fill it, taller first, then the legend in full
+            per_column = (width + COLUMN_GAP) // cols - COLUMN_GAP - HAT_LABEL
+            cell = max(CELL, min(MAX_CELL, per_column // max(1, data.max_take)))
+            if rows * 2 + 2 + len(long) <= region.height:
+                tall, legend = 2, long
+            elif rows * 2 + 2 + len(short) <= region.height:
+                tall = 2
+            elif region.height - 2 - rows >= len(long):
                 legend = long
-        self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend)
+        self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend, cell, tall)
         return self._geometry_value
+
+    def cell_width(self) -> int:
+        """The width of one ball's cell now (CELL, or wider when the panel has room)."""
+        return self._geometry()[5]
+
+    def hat_height(self) -> int:
+        """Lines a hat takes now: 1, or 2 (a blank line under it) when the panel has room."""
+        return self._geometry()[6]
 
     def legend_lines(self, width: int | None = None) -> list[str]:
         """The legend: short and packed, or in full sentences when the hats leave rows to spare."""
@@ -270,10 +300,10 @@ class HatHeatmap(ScrollView, can_focus=True):
         return hat if hat <= self.data.hats else None
 
     def _update_virtual_size(self) -> None:
-        cols, rows, _ = self.grid()
-        width = cols * self.entry_width + (cols - 1) * COLUMN_GAP
-        pinned = 1 + len(self.legend_lines())
-        self.virtual_size = Size(width, rows + pinned)
+        cols, rows, _, _, legend, cell, tall = self._geometry()
+        width = cols * (HAT_LABEL + cell * self.data.max_take) + (cols - 1) * COLUMN_GAP
+        pinned = 1 + len(legend)
+        self.virtual_size = Size(width, rows * tall + pinned)
 
     def watch_data(self, data: HeatmapData) -> None:
         self._rows_of = self._flashes_of = None  # the same snapshot given again may hold new counts
@@ -315,6 +345,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         if not 1 <= hat <= self.data.hats:
             return
         row, _ = self.position(hat)
+        row *= self.hat_height()
         top = int(self.scroll_offset.y)
         height = self.body_height()
         if row < top or row >= top + height:
@@ -355,14 +386,14 @@ class HatHeatmap(ScrollView, can_focus=True):
         width, height = region.width, region.height
         base = self._on_base(Style())
         data = self.data
-        cols, rows, fits, _, legend = self._geometry(region=region)
+        cols, rows, fits, _, legend, cell, tall = self._geometry(region=region)
         # the legend sits under the last hat when every hat fits, else pinned to the bottom
-        legend_top = min(height - len(legend), rows + 2) if fits else height - len(legend)
+        legend_top = min(height - len(legend), rows * tall + 2) if fits else height - len(legend)
         segments: list[Segment] = []
         if y == 0:
             header = self._on_base(self._style("heatmap--header"))
             if data.hats:
-                one = "hat" + "".join(f" {'ball ' + str(b):^{CELL - 1}}" for b in range(1, data.max_take + 1))
+                one = "hat" + "".join(f" {'ball ' + str(b):^{cell - 1}}" for b in range(1, data.max_take + 1))
                 segments.append(Segment((" " * COLUMN_GAP).join([one] * cols), header))
             else:
                 segments.append(Segment("no hats to show", header))
@@ -370,8 +401,8 @@ class HatHeatmap(ScrollView, can_focus=True):
             text = legend[y - legend_top]
             return Strip([Segment(text[:width].ljust(width), self._on_base(self._style("heatmap--legend")))], width)
         else:
-            row = y - 1 + scroll_y
-            if y < legend_top and row < rows:
+            row, below = divmod(y - 1 + scroll_y, tall)
+            if y < legend_top and row < rows and not below:  # (the line under a tall hat stays blank)
                 flashes = self._flashes()
                 current = data.current if data.current is not None else (data.drawn[0] if data.drawn else None)
                 label = self._on_base(self._style("heatmap--label"))
@@ -385,7 +416,7 @@ class HatHeatmap(ScrollView, can_focus=True):
                     if col:
                         segments.append(gap)
                     segments.append(Segment(f"{hat:>{HAT_LABEL}}", label_now if hat == current else label))
-                    for mark, rest, mark_style, rest_style in self._cells(hat, flashes):
+                    for mark, rest, mark_style, rest_style in self._cells(hat, flashes, cell):
                         segments.append(space)
                         segments.append(Segment(mark, self._on_base(mark_style)))
                         segments.append(Segment(rest, self._on_base(rest_style)))
@@ -398,8 +429,9 @@ class HatHeatmap(ScrollView, can_focus=True):
             self._flashes_of, self._flash_map = data, {(h, b): d for h, b, d in data.flash}
         return self._flash_map
 
-    def _cells(self, hat: int, flashes: dict) -> list[tuple[str, str, Style, Style]]:
-        """Per ball: (mark, 'chance count' text, mark style, text style)."""
+    def _cells(self, hat: int, flashes: dict, cell: int = CELL) -> list[tuple[str, str, Style, Style]]:
+        """Per ball: (mark, 'chance count' text, mark style, text style); a cell wider than CELL has a bar
+        across it as long as the chance."""
         data = self.data
         legal = min(data.max_take, hat)
         if self._rows_of is not data:  # the counts as Python ints, once per snapshot (not per cell)
@@ -413,10 +445,12 @@ class HatHeatmap(ScrollView, can_focus=True):
         for ball in range(1, data.max_take + 1):
             if ball > legal:
                 illegal = self._style("heatmap--illegal")
-                out.append((" ", f"{'-':>3} {'':>4}", illegal, illegal))
+                out.append((" ", f"{'-':>3} {'':>{4 + cell - CELL}}", illegal, illegal))
                 continue
             count = counts[ball - 1]
-            text = f"{short_chance(count, total)} {short_count(count):>4}"
+            spare = cell - CELL
+            across = chance_hbar(count, total, spare - 1) + " " if spare > 1 else " " * spare
+            text = f"{short_chance(count, total)} {across}{short_count(count):>4}"
             style = self._heat_style(count, total)
             mark, mark_style = chance_bar(count, total), bar_style
             delta = flashes.get((hat, ball))
@@ -438,5 +472,5 @@ class HatHeatmap(ScrollView, can_focus=True):
 
     def cell_text(self, hat: int, ball: int) -> str:
         """What the cell for (hat, ball) shows, e.g. '▆78%  19k' or '►33%    1' (for tests and readers)."""
-        mark, text, _, _ = self._cells(hat, self._flashes())[ball - 1]
+        mark, text, _, _ = self._cells(hat, self._flashes(), self.cell_width())[ball - 1]
         return mark + text
