@@ -149,7 +149,9 @@ async def test_trained_ai_trains_first_then_plays(make_app, data_dir, monkeypatc
     app = make_app(trained_games=2000)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, heap=10, opponent="trained", first="p2")
-        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game after training")
+        # (mounted: on a loaded machine the screen can be current a moment before its game exists)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game is not None,
+                         what="the game after training")
         assert seen == [("Training AI, please wait...", 2000)]
         screen = app.screen
         trained = screen.players[1]
@@ -199,7 +201,8 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         setup.query_one("#heap", Input).value = "100"
         await pilot.pause()
         send("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, PretrainScreen), what="the pretrain screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, PretrainScreen) and app.screen.query("#pretrain-bar"),
+                         what="the pretrain screen, composed")
         screen = app.screen
         bar = screen.query_one("#pretrain-bar")
         await wait_until(pilot, lambda: bar.progress > 0, what="training progress")
@@ -251,3 +254,31 @@ async def test_the_ai_speed_changed_in_a_game_is_saved_at_once(make_app, config_
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "slow"
         await pilot.press("plus", "plus")
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "fast"
+
+
+async def test_at_160x48_the_board_and_the_hats_grow_into_the_room(make_app):
+    """A big screen (a projector): tall matches and wide hat cells, not the 80x24 layout in a corner."""
+    from textual.geometry import Region
+
+    from sticks_tui.ui.widgets.heatmap import CELL, HatHeatmap
+    from sticks_tui.ui.widgets.sticks_view import SticksView
+
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await start_game(pilot, heap=20, opponent="learning")
+        sticks = screen.query_one(SticksView)
+        w, h = sticks.size
+        lines = [strip.text for strip in sticks.render_lines(Region(0, 0, w, h))]
+        assert sum(1 for line in lines if "┃" in line) >= 6  # 3 lines of stick was the most
+        heatmap = screen.query_one(HatHeatmap)
+        assert heatmap.cell_width() > CELL and heatmap.hat_height() == 2
+        assert heatmap.cell_text(20, 1).startswith("▃33% ━")
+
+
+async def test_at_160x48_the_setup_form_sits_in_the_middle(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        form = app.screen.query_one("#setup-form").region
+        assert form.x > 30 and form.y > 8  # not in the top left corner above an empty screen
+        assert abs((form.x + form.width / 2) - 80) <= 2

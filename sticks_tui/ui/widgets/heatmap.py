@@ -41,7 +41,7 @@ SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
-MAX_CELL = 22  # a roomy panel widens the cells up to this, with a line across them as long as the chance
+MAX_CELL = 30  # a roomy panel widens the cells up to this, with a line across them as long as the chance
 COLUMN_GAP = 2
 HEAT_LEVELS = 20
 

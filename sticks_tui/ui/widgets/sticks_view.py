@@ -8,7 +8,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 GROUP = 5
-MAX_TALL = 6  # a roomy board draws taller matches (a head and up to five lines of stick)
+MAX_TALL = 8  # a roomy board draws taller matches (a head and up to seven lines of stick)
 
 
 class SticksView(Widget):
