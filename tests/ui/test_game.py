@@ -282,3 +282,25 @@ async def test_at_160x48_the_setup_form_sits_in_the_middle(make_app):
         form = app.screen.query_one("#setup-form").region
         assert form.x > 30 and form.y > 8  # not in the top left corner above an empty screen
         assert abs((form.x + form.width / 2) - 80) <= 2
+
+
+async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app):
+    """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds."""
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+    from ui_helpers import perfect_take
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await play_human_turns(pilot, screen, perfect_take)  # the AI loses its first game
+        heatmap = screen.query_one(HatHeatmap)
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        marks = heatmap.data.flash
+        assert drawn and sorted((h, b) for h, b, _ in marks) == sorted(drawn)
+        await pilot.pause(3.5)  # (the marks used to be wiped 3 s after the game)
+        assert heatmap.data.flash == marks
+        # a fresh brain's balls are all last ones: the loss leaves them as they were, marked =
+        assert all(delta == 0 and heatmap.cell_text(h, b).startswith("=") for h, b, delta in marks)
+        await pilot.press("n")  # the next game starts: the marks go
+        await pilot.pause()
+        assert heatmap.data.flash == ()
