@@ -225,6 +225,13 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
         dialog.query_one("#pace").value = "full"
         await pilot.pause()
         assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 100, at full speed.")
+        dialog.query_one("#games").value = "3"
+        dialog.query_one("#pace").value = "ball"
+        await pilot.pause()
+        assert text_of(dialog, "#train-effect").endswith(
+            "3 games from random heaps from 2 to 100, ball by ball. Each draw and each game's lessons take a second "
+            "(or a step of yours), so that takes more than 6 seconds: for watching a few games (the pace can be "
+            "changed at any time).")
 
 
 async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(make_app, config_dir):

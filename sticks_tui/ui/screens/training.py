@@ -126,8 +126,10 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
 def pace_note(config: TrainingConfig) -> str:
     """How long a paced run takes, in words (a slow pace and many games can take days)."""
     if config.pace == BALL_BY_BALL:
-        return (" Ball by ball, each draw and each game's lessons take a second (or a step of yours): for "
-                "watching a few games (the pace can be changed at any time).")
+        # a game is at least a draw and its lessons: 2 seconds at the least, more the bigger the heap
+        return (" Each draw and each game's lessons take a second (or a step of yours), so that takes more than "
+                f"{duration_words(2 * config.games)[len('about '):]}: for watching a few games (the pace can be "
+                "changed at any time).")
     if config.pace is None:
         return ""
     return f" That takes {duration_words(config.games / config.pace)} (the pace can be changed at any time)."
@@ -267,7 +269,8 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         self._show_error("", None)
         name = self.app.session.brain_name
         heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
-        run = f"{games_words(config.games)} from {heaps}, at {pace_words(config.pace)}." + pace_note(config)
+        at = "" if config.pace == BALL_BY_BALL else "at "  # ("..., ball by ball.", not "at ball by ball")
+        run = f"{games_words(config.games)} from {heaps}, {at}{pace_words(config.pace)}." + pace_note(config)
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
             note = losses_note(config.rule)
