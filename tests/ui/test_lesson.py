@@ -123,11 +123,17 @@ async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80
                 continue
             # 80x24: one at a time; o shows the other AI's, and the footer says which o shows next
             assert ai1.region.width > 0 and not screen.query_one("#hats-ai2").display
-            assert footer_labels(screen)["training.other_hats"] == "AI 2's hats"
+            assert footer_labels(screen)["training.other_hats"] == "AI 2"
+            from textual.widgets._footer import FooterKey
+
+            await pilot.press("space")  # paused: the longest labels (Resume, Step: ...)
+            assert footer_labels(screen)["training.toggle_pause"] == "Resume"
+            assert max(key.region.right for key in screen.query(FooterKey)) <= 80  # the whole footer shows (F1 Help)
+            await pilot.press("space")
             await pilot.press("o")
             assert screen.query_one("#hats-ai2").display and not screen.query_one("#hats-ai1").display
             assert ai2.region.width > 0 and app.focused is ai2
-            assert footer_labels(screen)["training.other_hats"] == "AI 1's hats"
+            assert footer_labels(screen)["training.other_hats"] == "AI 1"
             await pilot.press("o")
             assert screen.query_one("#hats-ai1").display and not screen.query_one("#hats-ai2").display
 

@@ -665,7 +665,8 @@ class TrainingScreen(Screen):
         changed |= relabel(self, "training.step", "Step: " + ("draw" if step.endswith("draws") else
                                                              "lessons" if step == "the lessons" else "game"))
         other = self.has_class("-other")
-        changed |= relabel(self, "training.other_hats", "AI 1's hats" if other else "AI 2's hats")
+        # short ("AI 2", not "AI 2's hats"): the footer must fit 80 columns with "Step: lessons" in it
+        changed |= relabel(self, "training.other_hats", "AI 1" if other else "AI 2")
         changed |= relabel(self, "training.curve_or_log", "Log" if self.has_class("-curve") else "Curve")
         told = self.has_class("-told")
         if told != getattr(self, "_told_for", None):
