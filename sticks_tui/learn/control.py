@@ -159,9 +159,14 @@ class TrainingControl:
             return self._paused
 
     def step(self) -> None:
-        """Play one more game and then wait (a running run pauses after its next game)."""
+        """Play one more game and then wait (a running run pauses after its next game).
+
+        A game let through ball by ball and not played yet (paused, it waits) becomes this step's game:
+        a step never asks for two."""
         with self._changed:
             self._paused = True
+            if self._released > 0:
+                self._released -= 1
             self._steps += 1
             self._changed.notify_all()
 

@@ -424,3 +424,22 @@ async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ai
         screen = await start_game(pilot, heap=10, opponent="learning")
         await wait_until(pilot, lambda: "in all" in text_of(screen, "#tally"), what="the tally")
         assert text_of(screen, "#tally") == "This session: no game finished yet (in all: Player 1 2, Learning AI 0)."
+
+
+async def test_a_step_asks_for_the_game_a_pause_held_back_ball_by_ball(make_app):
+    """Ball by ball the screen lets a game through, then the person pauses before it is played: Step must
+    ask for that game (it asked nothing, and the run sat still until resumed)."""
+    from sticks_tui.learn.control import BALL_BY_BALL
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show_run(pilot, [], pace=BALL_BY_BALL)
+        await pilot.pause()
+        control = app.training_control
+        screen._ball_tick()  # nothing to tell: the next game is let through ...
+        assert control.released_pending == 1 and screen._asked
+        await pilot.press("space")  # ... and the pause holds it back
+        assert control.paused and control.released_pending == 1
+        await pilot.press("s")
+        assert control.steps_pending == 1 and control.released_pending == 0  # that game, played on a step
+        assert control.paused

@@ -284,3 +284,23 @@ def test_the_rate_is_measured_over_the_last_seconds_of_play():
     assert window.rate is None  # half a second of play is not enough to tell
     window.add(101.0, 2040)
     assert window.rate == pytest.approx(2000.0)
+
+
+def test_a_step_while_a_released_game_waits_for_the_resume_plays_that_game_and_only_it():
+    """Ball by ball, the watcher let game 1 through, then paused before the trainer took it: a step must
+    play it (it used to wait for the resume, the step asking nothing), and no second game comes after."""
+    control = TrainingControl(pace=BALL_BY_BALL)
+    stories = []
+    thread, out = _in_thread(TrainingConfig(sticks=20, games=100, seed=4, pace=BALL_BY_BALL), control,
+                             story=stories.append)
+    control.pause()
+    control.release()
+    _wait(lambda: control.waiting)
+    assert stories == [] and control.released_pending == 1
+    control.step()
+    assert control.released_pending == 0 and control.steps_pending == 1
+    _wait(lambda: len(stories) == 1 and control.waiting)
+    assert control.paused and control.steps_pending == 0 and control.released_pending == 0
+    control.cancel()
+    thread.join(10)
+    assert out["result"].games_played == 1

@@ -722,7 +722,8 @@ class TrainingScreen(Screen):
         if not control.paused:
             control.pause()
         if not self._next_event():
-            if not self._asked:
+            # nothing asked yet, or a game let through ball by ball that the pause holds back: ask for it
+            if not self._asked or control.released_pending > 0:
                 control.step()
                 self._asked = True
                 self._show_on_arrival = True
