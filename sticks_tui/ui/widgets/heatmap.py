@@ -41,6 +41,7 @@ SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
+MIN_BAR = 3  # the shortest bar across a widened cell worth drawing
 MAX_CELL = 30  # a roomy panel widens the cells up to this, with a line across them as long as the chance
 COLUMN_GAP = 2
 HEAT_LEVELS = 20
@@ -253,6 +254,8 @@ class HatHeatmap(ScrollView, can_focus=True):
         if hats and fits:  # room to spare: the hats grow to fill it, taller first, then the legend in full
             per_column = (width + COLUMN_GAP) // cols - COLUMN_GAP - HAT_LABEL
             cell = max(CELL, min(MAX_CELL, per_column // max(1, data.max_take)))
+            if cell < CELL + MIN_BAR + 1:
+                cell = CELL  # (a bar a cell or two long says nothing the figure does not: no bar)
             if rows * 2 + 2 + len(long) <= region.height:
                 tall, legend = 2, long
             elif rows * 2 + 2 + len(short) <= region.height:
