@@ -95,6 +95,8 @@ class TrainingProgress:
     curve: tuple = field(default=(), repr=False, compare=False)
     #: The game just played, when the run plays one game at a time (`learn.control.GameStory`).
     story: Any = field(default=None, repr=False, compare=False)
+    #: A copy of the sparring partner's counts (numpy array), when the trainer sends it.
+    opponent_hats: Any = field(default=None, repr=False, compare=False)
 
     @property
     def games_per_second(self) -> float:

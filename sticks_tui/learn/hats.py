@@ -92,6 +92,13 @@ class HatRule:
         return FLOOR_RULES.index(self.floor)
 
 
+#: The seeds' rule (the default) and a MENACE-like one: Michie's matchbox learner started each box
+#: with several beads, so a loss visibly takes one away even before the first win.
+SEEDS_RULE = HatRule()
+MENACE_RULE = HatRule(start_balls=3, win_reward=3, loss_penalty=1)
+RULE_PRESETS: dict[str, HatRule] = {"seeds": SEEDS_RULE, "menace": MENACE_RULE}
+
+
 @dataclass(frozen=True)
 class _Layout:
     """Where each hat lives in the counts array, for one game instance (shared by every brain of it)."""

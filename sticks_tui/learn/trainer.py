@@ -175,7 +175,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
             agreement, win = last_scores
         progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
                                   agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve),
-                                  story=told))
+                                  story=told, opponent_hats=opponent.counts.copy()))
 
     # a run nobody steers gets a control of its own: at its pace (full speed unless asked), with `cancel`
     control = cancel if isinstance(cancel, TrainingControl) else \

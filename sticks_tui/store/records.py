@@ -457,6 +457,17 @@ class RecordsMixin:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
         return [(int(gid), (0 if ai1 else 1) != loser) for gid, ai1, loser in rows]
 
+    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int]:
+        """(a's wins, b's wins) over every recorded `game` between the players named `a` and `b`, either seat."""
+        ka, kb = name_key(a), name_key(b)
+        with self._read("read the records") as conn:
+            wins_a, wins_b = conn.execute(
+                "SELECT COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0), "
+                "       COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0) "
+                "FROM games WHERE game = ? AND ((player1_key = ? AND player2_key = ?) OR "
+                "(player1_key = ? AND player2_key = ?))", (ka, ka, kb, kb, game, ka, kb, kb, ka)).fetchone()
+        return int(wins_a), int(wins_b)
+
     def brain_record(self, name: str) -> tuple[int, int]:
         """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""
         key = name_key(name)

@@ -16,6 +16,11 @@ else the platform's user config directory (platformdirs). It is read with the st
     name1 = "Player 1"
     name2 = "Player 2"
     first = "p1"               # p1 | p2 | alternate | random
+    hats = "seeds"             # the learning AI's brain: seeds (brain 'default') | menace (brain 'menace')
+    train_games = 100000       # the train dialog's last run: games, pace, protocol, heap
+    train_pace = "full"        # ball | 1 | 2 | 5 | 20 | full
+    train_protocol = "explore" # explore | classic
+    train_heap = 100           # 1 to 100
     [keys]                     # binding id = keys, as Textual's App.set_keymap takes them
     "quit" = "ctrl+q,f10"
 
@@ -54,6 +59,10 @@ OPPONENTS: tuple[str, ...] = ("friend", "dumb", "random", "learning", "trained",
 FIRST_CHOICES: tuple[str, ...] = ("p1", "p2", "alternate", "random")  # ui.session.FIRST_CHOICES
 MIN_HEAP, MAX_HEAP = 10, 100  # engine.rules
 MIN_PILE, MAX_PILE = 1, 100
+HATS: tuple[str, ...] = ("seeds", "menace")  # ui.session.HAT_BRAINS
+TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
+TRAIN_PROTOCOLS: tuple[str, ...] = ("explore", "classic")  # learn.trainer.PROTOCOLS
+MAX_TRAIN_GAMES = 10_000_000  # learn.trainer.MAX_GAMES
 DEFAULT_THEME = "textual-dark"
 
 _THEME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
@@ -140,6 +149,11 @@ _VALIDATORS = {
     "name1": _name("name1"),
     "name2": _name("name2"),
     "first": _choice("first", FIRST_CHOICES),
+    "hats": _choice("hats", HATS),
+    "train_games": _whole("train_games", 1, MAX_TRAIN_GAMES),
+    "train_pace": _choice("train_pace", TRAIN_PACES),
+    "train_protocol": _choice("train_protocol", TRAIN_PROTOCOLS),
+    "train_heap": _whole("train_heap", 1, MAX_HEAP),
     "keys": _keys,
 }
 
@@ -157,6 +171,11 @@ class Settings:
     name1: str = "Player 1"
     name2: str = "Player 2"
     first: str = "p1"
+    hats: str = "seeds"  # which brain the learning AI plays with: the seeds' rule, or the MENACE-like one
+    train_games: int = 100_000  # the train dialog's last run
+    train_pace: str = "full"
+    train_protocol: str = "explore"
+    train_heap: int = MAX_HEAP
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> "key,key" (App.set_keymap)
 
     def __post_init__(self) -> None:
@@ -178,7 +197,9 @@ class Settings:
         """Plain values (lists and dicts), as saved."""
         return {"theme": self.theme, "ai_speed": self.ai_speed, "game": self.game, "heap": self.heap,
                 "nim_piles": list(self.nim_piles), "opponent": self.opponent, "name1": self.name1,
-                "name2": self.name2, "first": self.first, "keys": dict(self.keys)}
+                "name2": self.name2, "first": self.first, "hats": self.hats, "train_games": self.train_games,
+                "train_pace": self.train_pace, "train_protocol": self.train_protocol, "train_heap": self.train_heap,
+                "keys": dict(self.keys)}
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings))
@@ -235,6 +256,13 @@ def dump_settings(settings: Settings) -> str:
         f"name1 = {_toml_string(s.name1)}",
         f"name2 = {_toml_string(s.name2)}",
         f"first = {_toml_string(s.first)}  # who moves first: {' | '.join(FIRST_CHOICES)}",
+        f"hats = {_toml_string(s.hats)}  # the learning AI's brain: {' | '.join(HATS)}",
+        "",
+        "# The train dialog's last run.",
+        f"train_games = {s.train_games}  # 1 to {MAX_TRAIN_GAMES // 1_000_000} million",
+        f"train_pace = {_toml_string(s.train_pace)}  # {' | '.join(TRAIN_PACES)} (games a second)",
+        f"train_protocol = {_toml_string(s.train_protocol)}  # {' | '.join(TRAIN_PROTOCOLS)}",
+        f"train_heap = {s.train_heap}  # 1 to {MAX_HEAP} sticks",
         "",
         "# Key bindings: binding id = keys separated by commas, e.g. \"quit\" = \"ctrl+q,f10\".",
         "[keys]",

@@ -84,14 +84,19 @@ class SticksApp(App):
     # styles.tcss widens the hats panel on "Screen.-wide"; without this no screen ever got the class.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
-        Binding("q", "quit", "Quit", show=False, id="quit.q"),
-        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",
+                tooltip="Quit (it asks first if a game or a training run would be lost)"),
+        Binding("q", "quit", "Quit", show=False, id="quit.q",
+                tooltip="Quit (it asks first if a game or a training run would be lost)"),
+        Binding("f1,question_mark", "help", "Help", key_display="F1", id="help", tooltip="This help"),
         # F2-F4 work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
         # (help, F1, lists them on every screen).
-        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False),
-        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False),
-        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False),
+        Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False,
+                tooltip="Train the AI, or watch its training run"),
+        Binding("f3,r", "records", "Records", key_display="F3", id="records", show=False,
+                tooltip="Records: wins and losses, recent games, replays"),
+        Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False,
+                tooltip="Analysis: what the AI learned, against the exact solution"),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.
@@ -104,6 +109,10 @@ class SticksApp(App):
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
+        from sticks_tui.learn.control import RateWindow
+
+        self._training_rates = RateWindow()  # the background run's rate, over its last seconds of play
+        self._last_rate: float | None = None
         self._load_settings(config_dir)
 
     # -- settings (store/settings.py): read once at start, saved at once on every change ---------
@@ -216,18 +225,23 @@ class SticksApp(App):
             # a banner for as long as it lasts, on every screen's header: nothing is being saved
             self.title = MEMORY_ONLY_TITLE
             self.add_class("-memory-only")
-        self.load_brain(self.session.brain_name)
+        from sticks_tui.learn.hats import RULE_PRESETS
+        from sticks_tui.ui.session import HAT_BRAINS
 
-    def load_brain(self, name: str) -> None:
+        hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
+        self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+
+    def load_brain(self, name: str, rule=None) -> None:
+        """Play with the stored brain `name` (made, by `rule`, if there is none)."""
         from sticks_tui.store import StoreError
 
         session = self.session
         try:
-            hats = session.store.load_or_create_brain(name, BRAIN_SIZE)
+            hats = session.store.load_or_create_brain(name, BRAIN_SIZE, rule=rule)
         except StoreError as exc:
             self.notify(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
                         f"'{name}' is left as it is.", title="Brain not loaded", severity="error", timeout=10)
-            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE), name, False
+            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE, 3, rule), name, False
             return
         session.brain, session.brain_name, session.brain_kept = hats, name, True
         session.brain_base = hats.counts.copy()
@@ -348,9 +362,12 @@ class SticksApp(App):
         if state.running:
             return None
         state.running = True
+        state.config = config
         state.start_counts = self.session.brain.counts.copy()
         state.points = []
         state.rules = config.rules
+        self._training_rates.restart()
+        self._last_rate = None
         self.training = None
         self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
@@ -366,7 +383,21 @@ class SticksApp(App):
             return
         p = message.progress
         self.session.training.points = list(p.curve)
+        control = self.training_control
+        if control is not None and (control.paused or control.pace is not None):
+            self._training_rates.restart()  # paused (time is not play) or at a pace (the pace is the rate)
+        else:
+            self._training_rates.add(p.seconds, p.games_done)
+            rate = self._training_rates.rate
+            if rate is not None:
+                self._last_rate = rate
         self.training = p
+
+    @property
+    def training_rate(self) -> float | None:
+        """The background run's games a second over its last seconds of play at full speed; while paused,
+        the last one measured (so the time left stands still); None until measured."""
+        return self._last_rate
 
     def on_training_finished(self, message: TrainingFinished) -> None:
         if message.purpose != BACKGROUND:
@@ -421,15 +452,15 @@ class SticksApp(App):
         self._keep_training(result)
         from sticks_tui.learn.analysis import heaps_words, quick_scores
 
+        from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
+
         brain = self.session.brain
         heap = min(result.heap or brain.size, brain.size)
         agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
         verb = "Cancelled after" if result.cancelled else "Finished"
-        self.notify(
-            f"{verb} {result.games_played:,} games in {result.seconds:.1f} s "
-            f"({result.games_per_second:,.0f} games/s). Agreement with perfect play over "
-            f"{heaps_words(heap)}: {agreement:.0%}.",
-            title="Training", timeout=8)
+        self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
+                    f"Agreement with perfect play over {heaps_words(heap)}: {agreement:.0%}.",
+                    title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
     # -- quitting and leaving ------------------------------------------------------------------

@@ -39,6 +39,11 @@ DEFAULT_SPEED = "normal"
 TRAINED_AI_GAMES = 100_000
 BRAIN_SIZE = APP_BRAIN_SIZE  # one hat for every heap the app offers
 DEFAULT_BRAIN = "default"
+#: The learning AI's hats, as the setup screen offers them: each a brain of its own, so trying the
+#: MENACE-like rule never resets the seeds' brain (store.settings.HATS names the same keys).
+HAT_BRAINS: dict[str, str] = {"seeds": DEFAULT_BRAIN, "menace": "menace"}
+HAT_CHOICES: dict[str, str] = {"seeds": "the seeds' rule: 1 ball each, win +1, loss -1",
+                               "menace": "MENACE-like: 3 balls each, win +3, loss -1"}
 NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
 
 
@@ -96,6 +101,7 @@ class TrainingState:
     """The background training run (F2): whether it runs, what it started from, what it gave."""
 
     running: bool = False
+    config: Any = None  # the run's TrainingConfig (learn.trainer)
     start_counts: Any = None  # the brain's counts when the run started (numpy array)
     last_result: Any = None  # the last finished run's TrainingResult
     points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve
@@ -125,6 +131,8 @@ class Session:
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
+    #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's name).
+    results: list[tuple[str, str, str]] = field(default_factory=list)
     idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
 
     @classmethod

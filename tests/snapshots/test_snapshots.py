@@ -4,7 +4,7 @@ Frozen here:
 - randomness: the app's seed, seeded training runs (the numba kernel is deterministic for a seed);
 - time: the store's clock (`store.connection.clock`) and the timezone (UTC), so "last played" and "updated" never move;
 - the data directory's path (a fresh tmp_path each run) in the records summary;
-- the game screen's timers: the sticks just taken stay "leaving" and the heatmap's flash stays on;
+- the game screen's timer: the sticks just taken stay "leaving";
 - cursor blink in Inputs;
 - training figures: the training screen is shown for a hand-made `TrainingProgress` (fixed games,
   seconds and hats; training_running False) rather than for a live run, whose games/s and elapsed
@@ -52,7 +52,6 @@ def frozen(monkeypatch, tmp_path):
     monkeypatch.setattr(store_connection, "clock", lambda: "2024-05-01T12:30:00.000000+00:00")
     monkeypatch.setattr(Store, "location", property(lambda self: "~/.local/share/sticks-tui/sticks.db"))
     monkeypatch.setattr(game_module, "LEAVE_SECONDS", 10_000)
-    monkeypatch.setattr(game_module, "FLASH_SECONDS", 10_000)
     yield
     if old_tz is None:
         os.environ.pop("TZ", None)

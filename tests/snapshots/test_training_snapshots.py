@@ -70,8 +70,7 @@ def test_a_paused_slow_run(snap_compare, data_dir):
     async def run_before(pilot):
         app = pilot.app
         job = TrainingJob("background", app)
-        job.control = TrainingControl(5)
-        job.control.pause()
+        job.control = TrainingControl(5)  # paused once every game is told (paused before, none would be)
         app._training_job = job
         app.session.training.running = True
         app.action_show_training()
@@ -81,9 +80,13 @@ def test_a_paused_slow_run(snap_compare, data_dir):
                                             story=p.story)
             await pilot.pause()
         last = told[-1].story
-        flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[0] if c.after != c.before)
+        flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[0])  # = marks a ball kept too
         heatmap = app.screen.query_one(HatHeatmap)
-        await settle(pilot, lambda: heatmap.data.flash == flash and heatmap.data.beside is not None,
+        screen = app.screen
+        await settle(pilot, lambda: not screen._queue and screen._current is not None and screen._current.done
+                     and heatmap.data.flash == flash and heatmap.data.beside is not None,
                      "the last game's changes on the hats")
+        await pilot.press("space")
+        await settle(pilot, lambda: job.control.paused, "the pause")
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)

@@ -7,7 +7,8 @@ from textual.widgets import Button
 
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
-from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_PERFECT, MARK_UP, HatHeatmap
+from sticks_tui.ui.screens import game as game_module
+from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_KEPT, MARK_PERFECT, MARK_UP, HatHeatmap
 from ui_helpers import log_lines, log_text, perfect_take, play_human_turns, start_game, text_of
 
 
@@ -60,7 +61,7 @@ async def test_buttons_are_locked_while_the_ai_thinks(make_app):
         assert take_buttons(screen) == {1: True, 2: True, 3: True}
 
 
-async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, data_dir):
+async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, data_dir, monkeypatch):
     app = make_app(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")
@@ -90,20 +91,24 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         await play_human_turns(pilot, screen, perfect_take)
         assert screen.game.state.loser == 1
         drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        flashed = {(h, b): d for h, b, d in heatmap.data.flash}
+        assert set(flashed) == set(drawn)
+        # ↓ for a ball thrown away (one the win had added), = for a hat's last ball of its number, kept
         for hat, ball in drawn:
-            assert heatmap.cell_text(hat, ball).startswith(MARK_DOWN)
-        flashed = {(h, b) for h, b, _ in heatmap.data.flash}
-        assert flashed == set(drawn)
-        # a flash ends: the cells go back to their shade and count
-        screen._refresh_heatmap(flash=())
-        await pilot.pause()
-        assert not any(heatmap.cell_text(h, b)[0] in (MARK_UP, MARK_DOWN) for h, b in drawn)
+            kept = flashed[(hat, ball)] == 0
+            assert app.session.brain.counts[hat, ball - 1] == (1 if kept else 2 + flashed[(hat, ball)])
+            assert heatmap.cell_text(hat, ball).startswith(MARK_KEPT if kept else MARK_DOWN)
+        # the marks stay until the next game starts (they used to vanish after FLASH_SECONDS)
+        monkeypatch.setattr(game_module, "FLASH_SECONDS", 0.01, raising=False)
+        await pilot.pause(0.2)
+        assert all(heatmap.cell_text(h, b)[0] in (MARK_DOWN, MARK_KEPT) for h, b in drawn)
         # the perfect-move overlay (p) marks the winning ball of a winning hat: from 10, take 1
         await pilot.press("p")
         assert heatmap.show_perfect and heatmap.cell_text(10, 1).startswith(MARK_PERFECT)
         assert not any(MARK_PERFECT in heatmap.cell_text(9, ball) for ball in (1, 2, 3))  # 9 = 4k+1: no winning move
         await pilot.press("enter")  # enter plays again too
         assert screen.round == 3
+        assert not heatmap.data.flash  # the new game took the last game's marks away
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == app.session.brain
         assert store.brain_record("default") == (1, 1)

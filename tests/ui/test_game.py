@@ -202,7 +202,8 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         setup.query_one("#heap", Input).value = "100"
         await pilot.pause()
         send("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, PretrainScreen), what="the pretrain screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, PretrainScreen) and app.screen.query("#pretrain-bar"),
+                         what="the pretrain screen, composed")
         screen = app.screen
         bar = screen.query_one("#pretrain-bar")
         await wait_until(pilot, lambda: bar.progress > 0, what="training progress")
@@ -254,3 +255,53 @@ async def test_the_ai_speed_changed_in_a_game_is_saved_at_once(make_app, config_
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "slow"
         await pilot.press("plus", "plus")
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "fast"
+
+
+async def test_at_160x48_the_board_and_the_hats_grow_into_the_room(make_app):
+    """A big screen (a projector): tall matches and wide hat cells, not the 80x24 layout in a corner."""
+    from textual.geometry import Region
+
+    from sticks_tui.ui.widgets.heatmap import CELL, HatHeatmap
+    from sticks_tui.ui.widgets.sticks_view import SticksView
+
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await start_game(pilot, heap=20, opponent="learning")
+        sticks = screen.query_one(SticksView)
+        w, h = sticks.size
+        lines = [strip.text for strip in sticks.render_lines(Region(0, 0, w, h))]
+        assert sum(1 for line in lines if "┃" in line) >= 6  # 3 lines of stick was the most
+        heatmap = screen.query_one(HatHeatmap)
+        assert heatmap.cell_width() > CELL and heatmap.hat_height() == 2
+        assert heatmap.cell_text(20, 1).startswith("▃33% ━")
+
+
+async def test_at_160x48_the_setup_form_sits_in_the_middle(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        form = app.screen.query_one("#setup-form").region
+        assert form.x > 30 and form.y > 8  # not in the top left corner above an empty screen
+        assert abs((form.x + form.width / 2) - 80) <= 2
+
+
+async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app):
+    """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds."""
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+    from ui_helpers import perfect_take
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await play_human_turns(pilot, screen, perfect_take)  # the AI loses its first game
+        heatmap = screen.query_one(HatHeatmap)
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        marks = heatmap.data.flash
+        assert drawn and sorted((h, b) for h, b, _ in marks) == sorted(drawn)
+        await pilot.pause(3.5)  # (the marks used to be wiped 3 s after the game)
+        assert heatmap.data.flash == marks
+        # a fresh brain's balls are all last ones: the loss leaves them as they were, marked =
+        assert all(delta == 0 and heatmap.cell_text(h, b).startswith("=") for h, b, delta in marks)
+        await pilot.press("n")  # the next game starts: the marks go
+        await pilot.pause()
+        assert heatmap.data.flash == ()

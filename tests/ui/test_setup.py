@@ -62,15 +62,7 @@ async def test_watch_mode_needs_an_ai_and_names_must_differ(make_app, data_dir):
 
 
 async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkeypatch):
-    monkeypatch.setattr(game_module, "WATCH_NEXT_GAME", 0.5)  # the pause between watched games
-    due = []  # each time the "next watched game" timer fires
-    original = GameScreen._next_watched_game
-
-    def next_watched_game(self):
-        due.append(self.round)
-        original(self)
-
-    monkeypatch.setattr(GameScreen, "_next_watched_game", next_watched_game)
+    monkeypatch.setattr(game_module, "WATCH_NEXT_GAME", 30)  # the pause between watched games: the test is faster
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         setup = app.screen
@@ -80,16 +72,20 @@ async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkey
         assert setup.query_one("#name2", Input).value == "Learning AI 2"
         game = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(game, GameScreen)
-        await wait_until(pilot, lambda: game.game.is_over, what="the watched game to end")
+        # the game, then its lesson at a beat of its own
+        await wait_until(pilot, lambda: game.game.is_over and not game._lessons, what="the watched game and its lesson")
         assert all(button.disabled for button in game.query(".take"))
         loser = game.game.state.loser
         names = [p.name for p in game.players]
-        assert text_of(game, "#turn") == f"{names[loser]} took the last stick and loses. {names[1 - loser]} wins!"
-        # space pauses before the next game; the game on screen stays over
+        result = f"{names[loser]} took the last stick and loses. {names[1 - loser]} wins!"
+        assert text_of(game, "#turn") == result
+        assert game._beat_timer is not None  # the next game is due
+        # space pauses before the next game, and the screen says so for as long as it lasts
         await pilot.press("space")
-        assert game.paused
-        await wait_until(pilot, lambda: due, what="the time for the next game")
-        assert game.round == 1 and game.game.is_over  # it came, and no game started
+        assert game.paused and game._beat_timer is None
+        assert text_of(game, "#turn") == result + " Paused: s starts the next game, space goes on."
+        await pilot.pause()
+        assert game.round == 1 and game.game.is_over
         await pilot.press("space")  # going on starts the next game at once
         assert game.round == 2
     with Store.open(data_dir) as store:

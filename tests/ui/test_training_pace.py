@@ -16,16 +16,17 @@ import pytest
 from textual.widgets import Checkbox, Input, Select
 
 from sticks_tui.engine.events import HatChange
-from sticks_tui.learn.control import GameStory
+from sticks_tui.learn.control import BALL_BY_BALL, GameStory
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 from sticks_tui.store import Store
 from sticks_tui.ui.screens.confirm import ConfirmDialog
-from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen, story_sentences
+from sticks_tui.learn.lesson_words import lesson_sentence
+from sticks_tui.ui.screens.training import PLAYERS, TrainDialog, TrainingScreen, story_sentences, training_move_line
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
-from ui_helpers import text_of, wait_until
+from ui_helpers import footer_labels, text_of, wait_until
 
 
 def record_configs(app) -> list[TrainingConfig]:
@@ -83,8 +84,9 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
         assert text_of(dialog, "#train-effect") == (
             "First the brain 'default' forgets everything it learned (its games trained go back to 0). Each "
             "hat starts with 3 balls of each number. A win adds 2 balls of each number drawn, a loss takes 4 "
-            "away; a hat may run out of a number, but never out of every number. 1,234 games from a heap of "
-            "30, at 5 games a second.")
+            "away; a hat may run out of a number, but never out of every number. With 3 balls of each number to "
+            "start, a loss visibly takes balls away (3→0) from the first game on. 1,234 games from a heap of "
+            "30, at 5 games a second. That takes about 4 minutes (the pace can be changed at any time).")
         await pilot.click("#go")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         (config,) = configs
@@ -135,8 +137,8 @@ async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_
         with Store.open(data_dir) as store:
             assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
         # mending the input clears the message
-        await fill(pilot, dialog, **{k: v for k, v in {"games": "100", "heap": "100", "start_balls": "1",
-                                                         "reward": "1", "penalty": "1"}.items()})
+        await fill(pilot, dialog, games="100", heap="100", start_balls="1", reward="1", penalty="1", floor="each",
+                   reset_first=False)
         assert text_of(dialog, "#train-error") == ""
 
 
@@ -256,41 +258,67 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         await pilot.press("minus")
         assert control.pace == 1
         await pilot.press("minus")
-        assert control.pace == 1  # the slowest stays
+        assert control.pace == BALL_BY_BALL and text_of(screen, "#training-pace").startswith(
+            "Pace: ball by ball. Next step: ")
+        await pilot.press("minus")
+        assert control.pace == BALL_BY_BALL  # the slowest stays
+        await pilot.click("#faster")
+        assert control.pace == 1
         await pilot.click("#faster")
         assert control.pace == 2
 
-        # pause: the trainer waits with every game reported
+        # pause: the trainer waits with every game reported, and the keys say what they do now
         await pilot.press("space")
         assert control.paused and str(screen.query_one("#pause").label) == "Resume"
+        assert footer_labels(screen)["training.toggle_pause"] == "Resume"
         await wait_until(pilot, lambda: control.waiting, what="the trainer to wait")
         await pilot.pause()
         assert text_of(screen, "#training-status").startswith("Paused: ")
-        assert text_of(screen, "#training-pace") == "Pace: 2 games a second (paused)"
+        assert text_of(screen, "#training-pace").startswith("Pace: 2 games a second (paused). Next step: ")
         rule = app.session.brain.rule
+        while screen._queue or (screen._current is not None and not screen._current.done):
+            await pilot.press("s")  # a game in flight when the pause came: told to its end, ball by ball
+        heatmaps = screen.heatmaps
         for how in ("key", "mouse"):
             done, hats = app.training.games_done, app.training.hats.copy()
-            assert app.training.story.number == done
-            assert list(log.lines)[-3:] == story_sentences(app.training.story, rule)
-            if how == "key":
-                await pilot.press("s")
-            else:
-                await pilot.click("#step")
-            await wait_until(pilot, lambda d=done: app.training.games_done == d + 1 and control.waiting,
-                             what="one game stepped")
+            assert footer_labels(screen)["training.step"] == "Step: game"
+            await (pilot.press("s") if how == "key" else pilot.click("#step"))
+            await wait_until(pilot, lambda d=done: screen._current is not None and screen._current.story.number == d + 1,
+                             what="the stepped game to come")
             await pilot.pause()
             story = app.training.story
             assert story.number == done + 1 and control.paused and control.steps_pending == 0
             # exactly that game's reinforcement, and nothing else
             assert np.array_equal(app.training.hats, changed_by(hats, story))
-            assert list(log.lines)[-3:] == story_sentences(story, rule)
-            # the hats show the game's changes: ↑ added, ↓ thrown away (the drawn balls were beside their hats first)
-            flash = tuple((c.hat, c.ball, c.after - c.before) for c in story.changes[0] if c.after != c.before)
-            heatmap = screen.query_one(HatHeatmap)
-            # (two games in a row may draw alike: wait for this game's changes with its drawn balls cleared)
-            await wait_until(pilot, lambda f=flash: heatmap.data.flash == f and not heatmap.data.beside,
-                             what="the game's changes on the hats")
-            assert np.array_equal(heatmap.data.counts, app.training.hats)
+            # its first ball: the game's first line, the move, ► in the drawer's hats (before the lesson)
+            player, hat, ball = story.draws[0]
+            assert list(log.lines)[-2:] == [
+                f"Game {story.number:,}: {story.start} sticks on the board. {PLAYERS[story.first]} moves first.",
+                training_move_line(PLAYERS[player], hat, ball)]
+            assert heatmaps[player].data.drawn == (hat, ball) and heatmaps[1 - player].data.drawn is None
+            assert np.array_equal(heatmaps[0].data.counts, hats)
+            # then one ball a step, each a line of its own, ► only on the ball drawn now
+            for k, (player, hat, ball) in enumerate(story.draws[1:], start=1):
+                assert footer_labels(screen)["training.step"] == "Step: draw"
+                lines = len(log.lines)
+                await pilot.press("s")
+                # one line more (the log keeps its last maxlen lines: a loaded machine plays more games first)
+                assert len(log.lines) == min(lines + 1, log.lines.maxlen)
+                assert log.lines[-1].startswith(f"{PLAYERS[player]} draws ball {ball}")
+                assert heatmaps[player].data.drawn == (hat, ball) and heatmaps[1 - player].data.drawn is None
+                earlier = {(h, b) for p, h, b in story.draws[:k] if p == player}
+                assert heatmaps[player].data.beside == earlier
+            # then the lessons: both AIs', in words and on their hats (↑ ↓ =, every ball drawn)
+            assert footer_labels(screen)["training.step"] == "Step: lessons"
+            await pilot.press("s")
+            assert list(log.lines)[-2:] == [
+                lesson_sentence(PLAYERS[p], p == story.winner, story.changes[p], rule) for p in (story.winner, story.loser)]
+            for p in (0, 1):
+                assert heatmaps[p].data.flash == tuple((c.hat, c.ball, c.after - c.before) for c in story.changes[p])
+                assert heatmaps[p].data.drawn is None and not heatmaps[p].data.beside
+            assert np.array_equal(heatmaps[0].data.counts, app.training.hats)
+            assert np.array_equal(heatmaps[1].data.counts, app.training.opponent_hats)
+            assert app.training.games_done == done + 1  # no game more was played meanwhile
         # paused, nothing more is played: the trainer waits, the hats stay
         paused_at = app.training.games_done
         await pilot.pause()

@@ -20,8 +20,8 @@ from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, nice_key
 from sticks_tui.ui.widgets.curve import (LABEL_AGREEMENT, LABEL_WIN, LABEL_WIN_FIRST, LABEL_WIN_SECOND,
                                          CurveSeries, LearningCurve, tick_text)
-from sticks_tui.ui.widgets.heatmap import (BARS, MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
-                                           HatHeatmap, HeatmapData, chance_bar, short_chance, short_count)
+from sticks_tui.ui.widgets.heatmap import (BARS, CELL, MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
+                                           HatHeatmap, HeatmapData, chance_bar, chance_hbar, short_chance, short_count)
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
 
 from ui_helpers import wait_until
@@ -110,11 +110,12 @@ def trained_counts(hats: int = 100, big: bool = True) -> tuple[np.ndarray, tuple
     return counts, perfect
 
 
-CELL_RE = re.compile(r" (.)(all|<1%|[ \d]\d%) ([ \d.kMGTPE]{4})")
+CELL_RE = re.compile(r" (.)(all|<1%|[ \d]\d%) ([━╸]*) *([ \d.kMGTPE]{4})$")
 
 
-def parse_row(text: str, max_take: int = 3) -> list[tuple[int, list[tuple[str, str, str]]]]:
-    """A heatmap row as [(hat, [(mark, chance, count) per ball])]: fails if cells run together."""
+def parse_row(text: str, max_take: int = 3, cell: int = CELL) -> list[tuple[int, list[tuple[str, str, str]]]]:
+    """A heatmap row as [(hat, [(mark, chance, count) per ball])], each cell `cell` characters wide (wider
+    cells hold a bar across, as long as the chance, before the count): fails if cells run together."""
     out = []
     rest = text.rstrip()
     while rest:
@@ -123,15 +124,13 @@ def parse_row(text: str, max_take: int = 3) -> list[tuple[int, list[tuple[str, s
         hat, rest = int(m.group(1)), rest[m.end():]
         cells = []
         for _ in range(max_take):
-            c = CELL_RE.match(rest)
+            one, rest = rest[:cell].ljust(cell), rest[cell:]
+            c = CELL_RE.match(one)
             if c is None:
-                illegal = re.match(r"    -     ", rest.ljust(10))
-                assert illegal, f"hat {hat}: cell unreadable at {rest!r}"
+                assert one == "    -".ljust(cell), f"hat {hat}: cell unreadable at {one!r}"
                 cells.append(("", "-", ""))
-                rest = rest[10:]
                 continue
-            cells.append((c.group(1), c.group(2), c.group(3).strip()))
-            rest = rest[c.end():]
+            cells.append((c.group(1), c.group(2), c.group(4).strip()))
         out.append((hat, cells))
     return out
 
@@ -142,7 +141,7 @@ def hat_rows(heatmap: HatHeatmap) -> dict[int, list[tuple[str, str, str]]]:
     shown = {}
     for line in lines[1:]:
         if re.match(r"\s*\d{1,3} ", line):  # a hat row (legend lines start with a mark or '19k')
-            for hat, cells in parse_row(line, heatmap.data.max_take):
+            for hat, cells in parse_row(line, heatmap.data.max_take, heatmap.cell_width()):
                 shown[hat] = cells
     return shown
 
@@ -193,6 +192,33 @@ async def test_heatmap_at_160x48_leaves_no_large_empty_area():
         heatmap.data = HeatmapData(counts=counts, hats=100, max_take=3, perfect=perfect)
         await pilot.pause()
         assert heatmap.grid()[0] == 2
+
+
+def test_chance_hbar_is_as_long_as_the_chance():
+    assert chance_hbar(0, 5, 10) == " " * 10 and chance_hbar(1, 1, 10) == "━" * 10
+    assert chance_hbar(1, 2, 10) == "━" * 5 + " " * 5 and chance_hbar(1, 4, 10) == "━━╸" + " " * 7
+    assert chance_hbar(1, 10**9, 10) == "╸" + " " * 9  # a ball that can come out always shows
+
+
+async def test_heatmap_with_room_to_spare_grows_its_cells_and_spaces_its_hats():
+    """A few hats on a big screen (a projector): wider cells with a bar across as long as the chance, and a
+    blank line under each hat, rather than a small table in the top left corner of an empty panel."""
+    counts = np.ones((21, 3), dtype=np.int64)
+    counts[4] = (6, 3, 1)
+    heatmap = HatHeatmap()
+    async with One(heatmap).run_test(size=(160, 48)) as pilot:
+        heatmap.data = HeatmapData(counts=counts, hats=20, max_take=3)
+        await pilot.pause()
+        lines = lines_of(heatmap)
+        assert [line.split()[0] for line in lines[1:8:2]] == ["1", "2", "3", "4"]
+        assert all(not line.strip() for line in lines[2:9:2])  # a blank line under each hat
+        assert heatmap.cell_width() > 2 * CELL
+        assert len(lines[7].rstrip()) > 2.5 * (3 + 3 * CELL)  # far wider than the narrow table ...
+        assert len([line for line in lines if not line.strip()]) <= 26  # ... and, spaced, most of its height
+        assert sorted(hat_rows(heatmap)) == list(range(1, 21))
+        bars = [heatmap.cell_text(4, ball).count("━") for ball in (1, 2, 3)]
+        assert bars[0] > bars[1] > bars[2] > 0  # 60%, 30%, 10%
+        assert hat_rows(heatmap)[4] == [(BARS[5], "60%", "6"), (BARS[3], "30%", "3"), (BARS[1], "10%", "1")]
 
 
 async def test_heatmap_at_80x24_reaches_every_hat_and_shows_the_hat_in_play():
@@ -334,11 +360,12 @@ def test_tick_text():
 
 class KeysScreen(Screen):
     BINDINGS = [
-        Binding("1", "take(1)", "Take 1"),
-        Binding("f2,t", "train", "Train", key_display="F2"),
-        Binding("p", "perfect", "Perfect", show=False),
-        Binding("x", "reset", "Reset"),
-        Binding("z", "", ""),  # no description: not a key to tell people about
+        Binding("1", "take(1)", "Take 1", id="keys.take1"),
+        Binding("f2,t", "train", "Train", key_display="F2", id="keys.train"),
+        Binding("p", "perfect", "Perfect", show=False, id="keys.perfect", tooltip="Show the perfect moves"),
+        Binding("x", "reset", "Reset", id="keys.reset"),
+        Binding("z", "", "", id="keys.z"),  # no description: not a key to tell people about
+        Binding("y", "reset", "Generic"),  # no id: not one of the app's own keys (Textual's Tab, Ctrl+C ...)
     ]
 
     def compose(self):
@@ -354,7 +381,7 @@ class KeysScreen(Screen):
 
 
 class HelpApp(App):
-    BINDINGS = [Binding("f1", "help", "Help")]
+    BINDINGS = [Binding("f1", "help", "Help", id="help")]
 
     def on_mount(self) -> None:
         self.push_screen(KeysScreen())
@@ -372,10 +399,11 @@ async def test_keys_of_lists_the_screens_active_bindings():
         keys = keys_of(app.screen)
         assert ("1", "Take 1") in keys
         assert ("F2, t", "Train") in keys
-        assert ("p", "Perfect") in keys  # hidden from the footer, still a key of the screen
+        assert ("p", "Show the perfect moves") in keys  # hidden from the footer, still a key; its tooltip in full
         assert ("x", "Reset (not now)") in keys
         assert ("F1", "Help") in keys  # the app's keys work here too
-        assert not any(k == "z" for k, _ in keys)
+        assert not any(k in ("z", "y", "Tab", "Shift+Tab", "^c") for k, _ in keys)  # Textual's generic keys are not ours
+        assert keys[-1] == ("^p", "Command palette: every command, by name")
         assert [k for k, _ in keys].index("1") < [k for k, _ in keys].index("F1")  # the screen's first
         # a focused text box adds nothing of its own that the footer would not show
         app.screen.query_one("#box", Input).focus()

@@ -101,3 +101,9 @@ class MessageLog:
         from textual.notifications import Notify
 
         return [str(m.notification.message) for m in self.of(Notify)]
+
+
+def footer_labels(screen) -> dict[str, str]:
+    """What the footer shows now: binding id -> its label (the enabled, shown bindings)."""
+    return {active.binding.id: active.binding.description for active in screen.active_bindings.values()
+            if active.binding.show and active.binding.id}

@@ -15,7 +15,7 @@ import pytest
 
 from sticks_tui.learn import batches
 from sticks_tui.learn import control as control_module
-from sticks_tui.learn.control import GameStory, TrainingControl, check_pace, pace_words
+from sticks_tui.learn.control import BALL_BY_BALL, GameStory, TrainingControl, check_pace, pace_words
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.trainer import TrainingConfig, train
 
@@ -275,3 +275,73 @@ def test_leaving_full_speed_reports_every_game_before_it_waits():
     control.cancel()
     thread.join(10)
     assert out["result"].games_played == done + 1
+
+
+def test_ball_by_ball_plays_a_game_only_when_the_watcher_lets_one_through():
+    control = TrainingControl(pace=BALL_BY_BALL)
+    assert control.by_ball and not control.full_speed and pace_words(BALL_BY_BALL) == "ball by ball"
+    stories = []
+    thread, out = _in_thread(TrainingConfig(sticks=20, games=100, seed=4, pace=BALL_BY_BALL), control,
+                             story=stories.append)
+    _wait(lambda: control.waiting)
+    assert stories == []  # nothing is played until a game is let through
+    control.release()
+    _wait(lambda: len(stories) == 1 and control.waiting)
+    # a game let through is never lost to a pause (a step's is: pausing drops pending steps)
+    control.pause()
+    control.release()
+    _wait(lambda: control.waiting)
+    assert control.paused and control.released_pending == 1 and len(stories) == 1  # paused: it waits
+    control.toggle_pause()  # going on keeps it (toggling drops pending steps)
+    _wait(lambda: len(stories) == 2 and control.waiting)
+    assert [s.number for s in stories] == [1, 2] and control.released_pending == 0
+    # leaving the pace drops what was let through for it
+    control.pause()
+    control.release()
+    control.set_pace(5)
+    assert control.released_pending == 0
+    control.cancel()
+    thread.join(10)
+    assert out["result"].games_played == 2
+
+
+def test_the_rate_is_measured_over_the_last_seconds_of_play():
+    from sticks_tui.learn.control import RateWindow
+
+    window = RateWindow()
+    window.add(0.0, 0)  # the report before any game
+    window.add(0.001, 1)  # a paced run's first game comes at once: no rate from it
+    assert window.rate is None
+    window.add(1.001, 2)
+    window.add(2.001, 3)
+    assert window.rate == pytest.approx(1.0)
+    for g in range(4, 40):
+        window.add(g - 0.999, g)
+    assert window.rate == pytest.approx(1.0)
+    window.restart()  # a pause: the time paused is not play
+    window.add(100.0, 40)
+    assert window.rate is None
+    window.add(100.5, 1040)
+    assert window.rate is None  # half a second of play is not enough to tell
+    window.add(101.0, 2040)
+    assert window.rate == pytest.approx(2000.0)
+
+
+def test_a_step_while_a_released_game_waits_for_the_resume_plays_that_game_and_only_it():
+    """Ball by ball, the watcher let game 1 through, then paused before the trainer took it: a step must
+    play it (it used to wait for the resume, the step asking nothing), and no second game comes after."""
+    control = TrainingControl(pace=BALL_BY_BALL)
+    stories = []
+    thread, out = _in_thread(TrainingConfig(sticks=20, games=100, seed=4, pace=BALL_BY_BALL), control,
+                             story=stories.append)
+    control.pause()
+    control.release()
+    _wait(lambda: control.waiting)
+    assert stories == [] and control.released_pending == 1
+    control.step()
+    assert control.released_pending == 0 and control.steps_pending == 1
+    _wait(lambda: len(stories) == 1 and control.waiting)
+    assert control.paused and control.steps_pending == 0 and control.released_pending == 0
+    control.cancel()
+    thread.join(10)
+    assert out["result"].games_played == 1

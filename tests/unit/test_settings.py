@@ -45,9 +45,11 @@ def test_defaults():
     s = Settings()
     assert (s.theme, s.ai_speed, s.game, s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first) == \
         ("textual-dark", "normal", "sticks", 20, (3, 4, 5), "learning", "Player 1", "Player 2", "p1")
+    assert (s.hats, s.train_games, s.train_pace, s.train_protocol, s.train_heap) == \
+        ("seeds", 100_000, "full", "explore", 100)
     assert dict(s.keys) == {}
     assert FIELDS == ("theme", "ai_speed", "game", "heap", "nim_piles", "opponent", "name1", "name2", "first",
-                      "keys")
+                      "hats", "train_games", "train_pace", "train_protocol", "train_heap", "keys")
 
 
 def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
@@ -58,7 +60,8 @@ def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
 def test_save_then_load_gives_back_every_field(path):
     s = Settings().replace(theme="nord", ai_speed="fast", game="nim", heap=37, nim_piles=(7, 1, 100),
                            opponent="perfect", name1='Zoë "the" \\ Ann', name2="Bob", first="alternate",
-                           keys={"quit": " ctrl+q , f10", "app.train": "f2"})
+                           hats="menace", train_games=1234, train_pace="ball", train_protocol="classic",
+                           train_heap=12, keys={"quit": " ctrl+q , f10", "app.train": "f2"})
     assert save_settings(s, path) == path
     loaded, notices = load_settings(path)
     assert notices == [] and loaded == s

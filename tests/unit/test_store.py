@@ -374,3 +374,15 @@ def test_the_store_and_the_classic_mode_never_import_the_ui():
             "print(bad); sys.exit(1 if bad else 0)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_head_to_head_counts_the_games_between_two_players_in_either_seat(tmp_path):
+    from sticks_tui.store import Store
+
+    with Store.open(tmp_path / "data") as store:
+        store.record_game(start=10, opponent="friend", players=("Ann", "Bob"), moves=[3, 3, 3, 1], loser=1)
+        store.record_game(start=10, opponent="friend", players=("bob", "ANN"), moves=[3, 3, 2, 1, 1], loser=0)
+        store.record_game(start=10, opponent="friend", players=("Ann", "Cy"), moves=[3, 3, 3, 1], loser=0)
+        assert store.head_to_head("Ann", "Bob") == (2, 0)
+        assert store.head_to_head("Bob", "Ann") == (0, 2)
+        assert store.head_to_head("Ann", "Cy") == (0, 1) and store.head_to_head("Bob", "Cy") == (0, 0)

@@ -8,13 +8,14 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Label, Static
 
-from sticks_tui.engine.events import BallDrawn
+from sticks_tui.engine.events import BallDrawn, HatsReinforced
 from sticks_tui.engine.game import Game
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg
 from sticks_tui.ui.screens.base import GameScreenBase
@@ -25,7 +26,6 @@ from sticks_tui.ui.widgets.sticks_view import SticksView
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
 LEAVE_SECONDS = 0.7
-FLASH_SECONDS = 3.0
 WATCH_NEXT_GAME = 1.0  # pause between games when watching AI vs AI
 SPEED_ORDER = list(SPEEDS)
 
@@ -40,6 +40,26 @@ def move_sentence(name: str, take: int, before: int, after: int) -> str:
     return f"{name} takes {take} {sticks_word(take)}, {remaining}."
 
 
+def tally_text(names: tuple[str, str], winners: list[str], overall: tuple[int, int] | None, plotted: int,
+               width: int = 30) -> str:
+    """The two players' wins this session (and in all, from the records), and one player's results game by
+    game (● won, ○ lost; the last `width` games): a tally sheet a class can read from the back."""
+    a, b = names
+    if winners:
+        line = f"This session: {a} {winners.count(a)}, {b} {winners.count(b)}"
+    else:
+        line = "This session: no game finished yet"
+    if overall is not None and sum(overall):
+        line += f" (in all: {overall[0]}, {overall[1]})" if winners else f" (in all: {a} {overall[0]}, {b} {overall[1]})"
+    line += "."
+    if not winners:
+        return line
+    who = names[plotted]
+    marks = "".join("●" if w == who else "○" for w in winners[-width:])
+    more = "… " if len(winners) > width else ""
+    return f"{line}\n{who}: {more}{marks} (● won, ○ lost)"
+
+
 def move_line(name: str, take: int, before: int, after: int, draw: tuple | None = None) -> str:
     """A move in the log (game screen and replay): the ball drawn, if any ((hat, ball)), then the move."""
     sentence = move_sentence(name, take, before, after)
@@ -48,29 +68,36 @@ def move_line(name: str, take: int, before: int, after: int, draw: tuple | None 
 
 class GameScreen(GameScreenBase):
     BINDINGS = [
-        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1"),
-        Binding("2", "take(2)", "Take 2", show=False, id="game.take2"),
-        Binding("3", "take(3)", "Take 3", show=False, id="game.take3"),
+        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1", tooltip="Take 1 stick"),
+        Binding("2", "take(2)", "Take 2", show=False, id="game.take2", tooltip="Take 2 sticks"),
+        Binding("3", "take(3)", "Take 3", show=False, id="game.take3", tooltip="Take 3 sticks"),
         Binding("n", "play_again", "Play again", id="game.play_again"),
         Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
-        Binding("space", "pause", "Pause", id="game.pause"),
-        Binding("p", "toggle_perfect", "Perfect", id="game.perfect"),
-        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower"),
-        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster"),
-        Binding("escape", "back", "Setup", id="game.back"),
+        Binding("space", "pause", "Pause", id="game.pause", tooltip="Pause, or go on (AI vs AI)"),
+        Binding("s", "step", "Step", id="game.step",
+                tooltip="Step (AI vs AI): one move, one ball drawn; at the end the lesson; then the next game"),
+        Binding("p", "toggle_perfect", "Perfect", id="game.perfect", tooltip="Show or hide the perfect moves (✓)"),
+        Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower",
+                tooltip="AI slower: a longer pause before each of its moves"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster",
+                tooltip="AI faster: a shorter pause before each of its moves"),
+        Binding("escape", "back", "Setup", id="game.back", tooltip="Back to the setup screen"),
     ]
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
         ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
+        ("Step", "AI vs AI: one move (one ball drawn), then the lesson of the game's end, then the next game", "step"),
         ("AI faster", "Shorter pauses before the AI's moves", "faster"),
         ("AI slower", "Longer pauses before the AI's moves", "slower"),
     )}
 
     def __init__(self, setup: MatchSetup, trained_brain: Hats | None = None) -> None:
         self.trained_brain = trained_brain
-        self._flash_timer: Timer | None = None
+        self._beat_timer: Timer | None = None  # watch mode: the lesson's beat, then the next game
         self._pending_draw: dict[int, BallDrawn] = {}
+        self._drawn: tuple[int, int, int] | None = None  # (seat, hat, ball): the learner's ball just drawn
+        self._lessons: list[HatsReinforced] = []  # watch mode: the game's lessons, told at their own beat
         self._bindings_shown: tuple | None = None  # what the Footer was last told (see show_state)
         super().__init__(setup)
 
@@ -113,6 +140,7 @@ class GameScreen(GameScreenBase):
                 yield Static("", id="turn")
                 yield SticksView(id="sticks")
                 yield Label("", id="count")
+                yield Static("", id="tally")
                 with Horizontal(id="moves"):
                     for n in (1, 2, 3):
                         yield Button(f"Take {n}", id=f"take-{n}", classes="take", action=f"screen.take({n})")
@@ -138,6 +166,7 @@ class GameScreen(GameScreenBase):
         else:
             title.update(f"{learner.name}'s hats")
         self.new_game()
+        self._show_tally()
         self.watch(self.app, "training", self._training_changed, init=False)
 
     def _training_changed(self, progress) -> None:
@@ -145,9 +174,33 @@ class GameScreen(GameScreenBase):
         if progress is not None and progress.finished and not self.app.session.training.running:
             self._refresh_heatmap()
 
+    # -- the tally: wins this session and in all, and the AI's results game by game ---------------------
+    @property
+    def plotted_seat(self) -> int:
+        """Whose results the tally plots: the learning AI's (the saved brain's), else an AI's, else player 2's."""
+        learner = self.learner
+        if learner is not None:
+            return self.players.index(learner)
+        return next((seat for seat, p in enumerate(self.players) if not p.is_human), 1)
+
+    def _show_tally(self) -> None:
+        from sticks_tui.store import StoreError
+
+        names = (self.players[0].name, self.players[1].name)
+        winners = [w for a, b, w in self.session.results if (a, b) == names]
+        try:
+            overall = self.session.store.head_to_head(*names)
+        except (StoreError, AttributeError):
+            overall = None
+        width = max(5, self.query_one("#tally").size.width - len(names[self.plotted_seat]) - 20)
+        self.query_one("#tally", Static).update(tally_text(names, winners, overall, self.plotted_seat, width))
+
     # -- the game loop -------------------------------------------------------------------------
     def make_game(self, first: int) -> Game:
         self._pending_draw.clear()
+        self._drawn = None
+        self._lessons = []
+        self._stop_beat()
         return Game(self.players, self.setup.heap, first=first, bus=self.bus)
 
     def start_round(self, first: int) -> None:
@@ -158,7 +211,7 @@ class GameScreen(GameScreenBase):
             if not player.is_human and self.round == 1 and not self.setup.watch:
                 log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
         self.query_one(SticksView).show(self.setup.heap)
-        self._refresh_heatmap(reset=True)
+        self._refresh_heatmap(reset=True)  # the last game's marks go with it
 
     def action_take(self, n: int) -> None:
         game = self.game
@@ -181,20 +234,30 @@ class GameScreen(GameScreenBase):
                 return False  # no one here takes sticks by hand now: off the footer
             return True if game.waiting_for_human and game.state.is_legal(parameters[0]) else None
         if action == "play_again":
+            if self.setup.watch:
+                return False  # watching, the next game comes by itself, or by a step (s) or space: off the footer
             return game.is_over
-        if action == "pause":
-            return not any(p.is_human for p in self.players)
+        if action in ("pause", "step"):
+            return self.setup.watch
         return True
 
     # -- controls ------------------------------------------------------------------------------
+    def next_step(self) -> str:
+        """What the step key does next (watch mode): 'draw', 'lesson' or 'new game'."""
+        game = self.game
+        if game is None or game.is_over:
+            return "lesson" if self._lessons else "new game"
+        return "draw"
+
     def show_state(self) -> None:
         game = self.game
         over = game.is_over
         for n in (1, 2, 3):
             legal = game.waiting_for_human and game.state.is_legal(n)
             self.query_one(f"#take-{n}", Button).disabled = not legal
-        self.query_one("#moves").display = not over
+        self.query_one("#moves").display = not over and not self.setup.watch  # watching, nobody takes by hand
         self.query_one("#after").display = over
+        self.query_one("#again").display = not self.setup.watch
         turn = self.query_one("#turn", Static)
         heap = game.state.heap
         count = self.query_one("#count", Label)
@@ -203,7 +266,11 @@ class GameScreen(GameScreenBase):
         count.update("" if heap == 0 else f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} "
                      "on the board.", layout=False)
         if over:
-            turn.update(self.result_text)  # once a game: laid out, so a long result wraps whole
+            text = self.result_text
+            if self.setup.watch and self.paused:  # said on screen for as long as it lasts, never a toast only
+                text += (" Paused: s shows the lesson, space goes on." if self._lessons
+                         else " Paused: s starts the next game, space goes on.")
+            turn.update(text)  # laid out, so a long result wraps whole
             turn.set_class(True, "-over")
         else:
             turn.set_class(False, "-over")
@@ -213,29 +280,56 @@ class GameScreen(GameScreenBase):
                 choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
                 turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).", layout=False)
             elif self.paused:
-                turn.update(f"Paused before {player.name}'s move: press space to go on.", layout=False)
+                turn.update(f"Paused before {player.name}'s move: s steps one move, space goes on.", layout=False)
             else:
                 turn.update(f"{player.name} is thinking ...", layout=False)
         if over and not self.setup.watch:
             self.query_one("#again", Button).focus()
-        # The Footer recomposes on every refresh_bindings: only when what check_action says changed.
+        # The Footer recomposes on every refresh_bindings: only when what it shows changed.
+        relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
+        relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
         shown = (*(self.check_action("take", (n,)) for n in (1, 2, 3)),
                  self.check_action("play_again", ()), self.check_action("pause", ()))
-        if shown != self._bindings_shown:
+        if shown != self._bindings_shown or relabelled:
             self._bindings_shown = shown
             self.refresh_bindings()
 
     def action_pause(self) -> None:
+        if not self.setup.watch:
+            return
         self.paused = not self.paused
         if not self.paused:
-            if self.game.is_over and self.setup.watch:
-                self.new_game()
+            if self.game.is_over:
+                if self._lessons:
+                    self._lesson_beat()
+                else:
+                    self.new_game()
             else:
                 self.advance()
         else:
             self._stop_ai()
+            self._stop_beat()
             self.show_state()
-        self.notify("Paused" if self.paused else "Going on", timeout=1)
+
+    def action_step(self) -> None:
+        """Watch mode: one move (one ball drawn); at the game's end its lesson; then the next game."""
+        if not self.setup.watch:
+            return
+        if not self.paused:
+            self.paused = True
+            self._stop_ai()
+            self._stop_beat()
+        game = self.game
+        if game.is_over:
+            if self._lessons:
+                self._show_lessons()
+                self.show_state()
+                return
+            self.new_game()  # paused: it waits before its first move, which this step plays
+            game = self.game
+        if not game.is_over and not game.waiting_for_human:
+            game.step()
+        self.show_state()
 
     def action_toggle_perfect(self) -> None:
         heatmap = self.query_one(HatHeatmap)
@@ -258,7 +352,8 @@ class GameScreen(GameScreenBase):
         event = message.event
         self._pending_draw[event.player] = event
         if self.learner is not None and event.name == self.learner.name:
-            self._refresh_heatmap(drawn=(event.hat, event.ball))
+            self._drawn = (event.player, event.hat, event.ball)
+            self._refresh_heatmap()
 
     def on_move_made_msg(self, message: MoveMadeMsg) -> None:
         event = message.event
@@ -268,19 +363,27 @@ class GameScreen(GameScreenBase):
         sticks = self.query_one(SticksView)
         sticks.show(event.heap_after, event.take)
         self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+        if self._drawn is not None and self._drawn[0] != event.player:
+            self._drawn = None  # the other player moved: the learner's ball is beside its hat now (•), not ►
+            self._refresh_heatmap()
 
     def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
-        event = message.event
-        hats = next((p.hats for p in self.players if p.name == event.name and isinstance(p, HatPlayer)), None)
-        rule = hats.rule if hats is not None else self.session.brain.rule
-        self.query_one("#log", MoveLog).write(lesson_sentence(event.name, event.won, event.changes, rule))
-        if self.learner is not None and event.name == self.learner.name:
-            flash = tuple((c.hat, c.ball, c.delta if c.delta else (1 if event.won else -1))
-                          for c in event.changes)
-            self._refresh_heatmap(flash=flash)
-            if self._flash_timer is not None:
-                self._flash_timer.stop()
-            self._flash_timer = self.set_timer(FLASH_SECONDS, lambda: self._refresh_heatmap(flash=()))
+        self._lessons.append(message.event)
+        if not self.setup.watch:
+            self._show_lessons()  # a person played: the lesson comes with the result
+
+    def _show_lessons(self) -> None:
+        """The game's lessons in the log, and the learner's on its hats (↑ ↓ =, until the next game starts)."""
+        lessons, self._lessons = self._lessons, []
+        log = self.query_one("#log", MoveLog)
+        learner = self.learner
+        for event in lessons:
+            hats = next((p.hats for p in self.players if p.name == event.name and isinstance(p, HatPlayer)), None)
+            rule = hats.rule if hats is not None else self.session.brain.rule
+            log.write(lesson_sentence(event.name, event.won, event.changes, rule))
+            if learner is not None and event.name == learner.name:
+                self._drawn = None
+                self._refresh_heatmap(flash=tuple((c.hat, c.ball, c.delta) for c in event.changes))
 
     def on_game_over_msg(self, message: GameOverMsg) -> None:
         event = message.event
@@ -304,31 +407,55 @@ class GameScreen(GameScreenBase):
             learning=learning)
         if seats and not taught:
             self.app.save_brain()
+        self.session.results.append((self.players[0].name, self.players[1].name, event.winner_name))
+        self._show_tally()
+        self._drawn = None
+        self._refresh_heatmap()  # the brain as stored now; in watch mode the hats as the game left them
+
         self.show_state()
         if self.setup.watch and not self.paused:
-            self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)
+            self._beat_timer = self.set_timer(max(0.01, self._delay()), self._lesson_beat)
+
+    def _lesson_beat(self) -> None:
+        """Watch mode, going on: the lesson at its own beat, then the next game after a pause."""
+        self._beat_timer = None
+        self._show_lessons()
+        self.show_state()
+        if self.setup.watch and not self.paused:
+            self._beat_timer = self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)
+
+    def _stop_beat(self) -> None:
+        if self._beat_timer is not None:
+            self._beat_timer.stop()
+            self._beat_timer = None
 
     def _next_watched_game(self) -> None:
+        self._beat_timer = None
         if self.setup.watch and not self.paused and self.game.is_over and self.is_current:
             self.new_game()
 
     # -- heatmap -------------------------------------------------------------------------------
-    def _refresh_heatmap(self, reset: bool = False, **changes) -> None:
+    def _refresh_heatmap(self, reset: bool = False, flash: tuple | None = None) -> None:
+        """The learner's hats now: ► its ball just drawn, • the others beside their hats; after a game
+        its lesson (`flash`), which stays until the next game starts (`reset`)."""
         heatmap = self.query_one(HatHeatmap)
         learner = self.learner
         hats = learner.hats if learner is not None else self.session.brain
         shown = min(hats.size, self.setup.heap)
         data = heatmap.data
+        counts = hats.counts.copy()
         if reset or data.hats != shown:
             solution = solve_sticks(shown)
-            data = HeatmapData(counts=hats.counts.copy(), hats=shown, max_take=hats.max_take,
+            data = HeatmapData(hats=shown, max_take=hats.max_take,
                                perfect=tuple(solution.winning_moves(n) for n in range(shown + 1)))
-        else:
-            data = data.with_(counts=hats.counts.copy())
         beside = frozenset(learner.beside) if learner is not None else frozenset()
-        if "flash" in changes and changes["flash"]:
+        pending = [e for e in self._lessons if learner is not None and e.name == learner.name]
+        for event in pending:  # learned already, told at the next beat: the hats as the game left them
+            for c in event.changes:
+                counts[c.hat, c.ball - 1] = c.before
+            beside = beside | {(c.hat, c.ball) for c in event.changes}
+        if flash is not None:
             beside = frozenset()
-        data = data.with_(beside=beside, **{k: v for k, v in changes.items()})
-        if "drawn" not in changes:
-            data = data.with_(drawn=None)
-        heatmap.data = data
+            data = data.with_(flash=flash)
+        drawn = self._drawn[1:] if self._drawn is not None else None
+        heatmap.data = data.with_(counts=counts, beside=beside, drawn=drawn)

@@ -17,43 +17,44 @@ from textual.widgets import Button, Static
 
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import how_hats_learn
-from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
+from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_KEPT, MARK_PERFECT, MARK_UP,
                                            short_count)
 
 
 def keys_of(screen: Screen) -> list[tuple[str, str]]:
-    """The keys that work on `screen` now, as (keys as shown, what they do), in the footer's order.
+    """The keys of `screen` now, as (keys as shown, what they do), in the footer's order: its own
+    bindings, then the app's, each action once, and the command palette last.
 
-    Read from the screen's active bindings (its own, the focused widget's when the footer would show
-    them, and the app's). Keys bound to the same action share one line ('F2, t'); a key whose
-    action is greyed out right now says so.
+    Read from the screen's active bindings (so a key map's keys are the ones shown), but only this
+    app's own (every one has an id): Textual's generic keys (Tab, Ctrl+C) are not listed. Keys bound to
+    the same action share one line ('F2, t'); a binding's tooltip, when it has one, says what it does
+    in full; a key whose action is greyed out right now says so.
     """
     app = screen.app
-    grouped: dict[tuple[str, str], tuple[list[str], bool]] = {}
-    order = {screen: 0, app: 2}
-    actives = sorted(screen.active_bindings.items(), key=lambda item: order.get(item[1].node, 1))
+    grouped: dict[str, tuple[list[str], str, bool]] = {}
+    order = {screen: 0, app: 1}
+    actives = sorted(((k, a) for k, a in screen.active_bindings.items() if a.node in order),
+                     key=lambda item: order[item[1].node])
     for key, active in actives:
         binding = active.binding
-        description = binding.description.strip()
-        if not description:
+        description = (binding.tooltip or binding.description).strip()
+        if not binding.id or not description:
             continue
-        if active.node is not screen and active.node is not app and not binding.show:
-            continue  # a text box's editing keys, say: not this screen's own
         try:
             shown = nice_key(app.get_key_display(replace(binding, key=key, key_display=None)))
         except Exception:  # an odd key name: show it as written rather than fail
             shown = key
-        if binding.key_display and "/" in binding.key_display:
-            shown = binding.key_display  # "←/→" says more than "←" and "→" on two lines
-        group = (binding.action, description)
-        keys, enabled = grouped.get(group, ([], False))
+        keys, _, enabled = grouped.get(binding.action, ([], description, False))
         if shown not in keys:
             keys.append(shown)
-        grouped[group] = (keys, enabled or active.enabled)
+        grouped[binding.action] = (keys, description, enabled or active.enabled)
     out = []
-    for (_, description), (keys, enabled) in grouped.items():
+    for keys, description, enabled in grouped.values():
         keys = [k for k in keys if not k.startswith("Super+")] or keys  # the Mac twin of a Ctrl key
         out.append((", ".join(keys), description if enabled else f"{description} (not now)"))
+    if app.ENABLE_COMMAND_PALETTE:
+        out.append((nice_key(app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, ""))),
+                    "Command palette: every command, by name"))
     return out
 
 
@@ -109,6 +110,8 @@ def help_sections(max_take: int = 3, rule: HatRule | None = None) -> list[tuple[
          f"  {MARK_DRAWN}  the ball being drawn right now.\n"
          f"  {MARK_BESIDE}  a ball waiting beside its hat until the game ends.\n"
          f"  {MARK_UP} {MARK_DOWN}  after a game: a ball added (the AI won) or thrown away (it lost).\n"
+         f"  {MARK_KEPT}    after a game: a ball left as it was (a loss never takes a hat's last ball).\n"
+         f"  These marks stay until the next game starts.\n"
          f"  {MARK_PERFECT}  a perfect move (press p to show them).\n"
          f"The highlighted hat number is the hat in play. Warmer cells are likelier balls, but the "
          f"figures and marks say everything the colours say."),

@@ -1,6 +1,6 @@
 """Replay a finished game of sticks move by move: the sticks, the move log in the seeds' words, and for
 the learning AI its hats as they were before the game, the ball it drew at each move, and at the end
-what the game changed (↑ a ball added, ↓ a ball thrown away).
+what the game changed (↑ a ball added, ↓ a ball thrown away, = a ball kept as it was).
 
 Steps: 0 is the board before the first move, k (1..n) the board after move k; a game that taught the
 learning AI has one more step, the lesson it took. Old games (kept before sticks-tui stored the hats
@@ -91,8 +91,7 @@ def build_replay(game, rule: HatRule | None = None) -> Replay:
             if 1 <= hat <= start:
                 after[hat, ball - 1] = new
     if learning is not None:
-        flash = tuple((h, b, (1 if a > w else -1 if a < w else (1 if learning.won else -1)))
-                      for h, b, w, a in learning.changes)
+        flash = tuple((h, b, a - w) for h, b, w, a in learning.changes)  # = where a ball stayed as it was
     drawn = {}  # move index -> (hat, ball)
     if learning is not None:
         draws = list(learning.drawn)

@@ -10,10 +10,13 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
+from sticks_tui.learn.hats import RULE_PRESETS
+from sticks_tui.learn.lesson_words import losses_note
 from sticks_tui.store.errors import InvalidName, StoreError
-from sticks_tui.store.records import NameClash
 from sticks_tui.store.names import ai_name_of
-from sticks_tui.ui.session import AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
+from sticks_tui.store.records import NameClash
+from sticks_tui.ui.session import (AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
+                                   MatchSetup)
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
 NAME_LIMIT = 24
@@ -24,7 +27,7 @@ SCREEN_KEYS = [
     Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
 ]
-STICKS_INTRO = "The Game of Sticks: take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
+STICKS_INTRO = "Take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
 NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoever takes the last "
              "coin wins.")
 
@@ -72,17 +75,21 @@ class SetupScreen(Screen):
                     yield Label("Sticks (10-100)", classes="field")
                     yield Input(str(20), id="heap", compact=True, type="text", max_length=6)
                 yield Label("", id="heap-error", classes="error")
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):
                     yield Label("Opponent", classes="field")
                     yield Select([(label, key) for key, label in OPPONENTS.items()], value="learning",
                                  allow_blank=False, id="opponent", compact=True)
+                with Horizontal(classes="row", id="hats-row"):
+                    yield Label("AI's hats", classes="field")
+                    yield Select([(label, key) for key, label in HAT_CHOICES.items()], value="seeds",
+                                 allow_blank=False, id="hats", compact=True)
                 with Horizontal(classes="row dense"):
                     yield Label("Player 1's name", classes="field")
                     yield Input("Player 1", id="name1", compact=True, max_length=NAME_LIMIT)
                 with Horizontal(classes="row"):
                     yield Label("Player 2's name", classes="field")
                     yield Input("Player 2", id="name2", compact=True, max_length=NAME_LIMIT)
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):
                     yield Label("Who moves first", classes="field")
                     yield Select([(label, key) for key, label in FIRST_CHOICES.items()], value="p1",
                                  allow_blank=False, id="first", compact=True)
@@ -122,12 +129,58 @@ class SetupScreen(Screen):
         if not nim:
             self.query_one("#watch", Switch).value = last.watch
         self.query_one("#speed", Select).value = last.speed
+        self._sync_hats()
         self._sync_names()
         self._sync_first()
         self.call_after_refresh(self._loaded)
 
     def _loaded(self) -> None:
         self._loading = False
+
+    def on_screen_resume(self) -> None:
+        self._sync_hats()  # the analysis screen may have picked another brain meanwhile
+
+    # -- the learning AI's hats: the seeds' brain, or the MENACE-like one ------------------------------
+    def _sync_hats(self) -> None:
+        """The hats choice says which brain the learning AI plays with now (another one picked on the
+        analysis screen is offered by its name), and the intro says whether a loss shows at once."""
+        session = self.app.session
+        select = self.query_one("#hats", Select)
+        options = [(label, key) for key, label in HAT_CHOICES.items()]  # as composed
+        if getattr(self, "_hats_options", None) is None:
+            self._hats_options = list(options)
+        current = next((key for key, name in HAT_BRAINS.items() if name == session.brain_name), None)
+        if current is None:
+            current = "other"
+            options.append((f"brain '{session.brain_name}' (chosen on the analysis screen)", "other"))
+        with self.prevent(Select.Changed):
+            if getattr(self, "_hats_options", None) != options:
+                self._hats_options = options
+                select.set_options(options)
+            select.value = current
+        self._show_intro()
+
+    def _show_intro(self) -> None:
+        if self.game_kind == "nim":
+            self.query_one("#setup-intro", Static).update(NIM_INTRO)
+            return
+        note = losses_note(self.app.session.brain.rule)
+        self.query_one("#setup-intro", Static).update(STICKS_INTRO + (" " + note if note else ""))
+
+    @on(Select.Changed, "#hats")
+    def _hats_chosen(self, event: Select.Changed) -> None:
+        choice = event.value
+        if choice != event.select.value:
+            return  # a change that was undone meanwhile (the options set again when the screen opens)
+        if choice not in HAT_BRAINS or HAT_BRAINS[choice] == self.app.session.brain_name:
+            return
+        if self.app.training_running:  # the run's lesson is for the brain it started from
+            self.notify("The AI is training: choose its hats when the run has finished.", severity="warning")
+            self._sync_hats()
+            return
+        self.app.load_brain(HAT_BRAINS[choice], RULE_PRESETS[choice])
+        self._remember(hats=choice)
+        self._sync_hats()
 
     def _saved_setup(self) -> MatchSetup:
         """The choices kept in the settings file (the app's first start: the defaults)."""
@@ -212,7 +265,8 @@ class SetupScreen(Screen):
         from sticks_tui.ui.screens.nim import NIM_OPPONENTS
 
         nim = self.game_kind == "nim"
-        self.query_one("#setup-intro", Static).update(NIM_INTRO if nim else STICKS_INTRO)
+        self._show_intro()
+        self.query_one("#hats-row").display = not nim  # the sticks AI's hats (the Nim AI has its own)
         self.query_one("#piles-row").display = nim
         self.query_one("#heap-row").display = not nim
         self.query_one("#heap-error", Label).update("")

@@ -8,9 +8,9 @@ tells each game's story in a short log, in the seeds' words, and marks the game'
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
-import numpy as np
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,26 +19,37 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
-from sticks_tui.learn.control import PACES, GameStory, pace_words
-from sticks_tui.learn.hats import FLOOR_RULES, HatRule
-from sticks_tui.learn.lesson_words import lesson_sentence, rule_sentence, won_sentence
+from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
+from sticks_tui.learn.hats import FLOOR_RULES, RULE_PRESETS, HatRule
+from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.engine.rules import sticks_word
+from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.widgets.training_badge import format_seconds
+from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 
-DEFAULT_GAMES = 100_000
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
 FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps its last ball
+PRESET_OPTIONS = [("the seeds': 1 ball each, a win +1, a loss -1", "seeds"),
+                  ("MENACE-like: 3 balls each, a win +3, a loss -1 (losses show)", "menace"),
+                  ("your own (the fields below)", "own")]
+
+
+def preset_of(rule: HatRule) -> str:
+    """'seeds' or 'menace' when `rule` is that preset, else 'own'."""
+    return next((name for name, preset in RULE_PRESETS.items() if preset == rule), "own")
 PLAYERS = ("AI 1", "AI 2")  # the brain being trained, and its sparring partner
 
 
-def pace_key(pace: float | None) -> str:
-    return "full" if pace is None else f"{pace:g}"
+def pace_key(pace: float | str | None) -> str:
+    """The pace as the dialog's select and the settings name it: 'full', 'ball', '1', '20'."""
+    return "full" if pace is None else BALL_BY_BALL if pace == BALL_BY_BALL else f"{pace:g}"
 
 
 PACE_OPTIONS = [(pace_words(p), pace_key(p)) for p in PACES]
@@ -92,6 +103,18 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
     return [first, f"{won}.", lesson_sentence(loser, False, story.changes[story.loser], rule, detail=False)]
 
 
+def pace_note(config: TrainingConfig) -> str:
+    """How long a paced run takes, in words (a slow pace and many games can take days)."""
+    if config.pace == BALL_BY_BALL:
+        # a game is at least a draw and its lessons: 2 seconds at the least, more the bigger the heap
+        return (" Each draw and each game's lessons take a second (or a step of yours), so that takes more than "
+                f"{duration_words(2 * config.games)[len('about '):]}: for watching a few games (the pace can be "
+                "changed at any time).")
+    if config.pace is None:
+        return ""
+    return f" That takes {duration_words(config.games / config.pace)} (the pace can be changed at any time)."
+
+
 # -- the dialog ----------------------------------------------------------------------------------
 class TickBox(Checkbox):
     """A checkbox that reads without colour: ✓ when ticked, blank when not (Textual's shows X either way)."""
@@ -114,46 +137,45 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     AUTO_FOCUS = "#games"
     # (CSS, not DEFAULT_CSS: it narrows the app stylesheet's dialog rows, so it must outrank it)
     CSS = """
-    #train-dialog { width: 74; }
+    #train-dialog { width: 74; padding: 0 2; }
+    #train-dialog .dialog-buttons Button { min-width: 10; }
     #train-dialog .form .row { height: 1; margin-bottom: 0; }
     #train-dialog .form .field { width: 13; }
     #train-dialog .form .half { width: 1fr; height: 1; }
     #train-dialog .form .gap { width: 2; }
     #train-dialog #reset-first { width: 1fr; }
-    #train-effect { margin-top: 1; height: auto; }
-    #train-error { margin-top: 1; height: auto; }
-    #train-error.-empty { display: none; }
-    #train-dialog.-error #train-effect { display: none; }  /* the message takes the sentence's place */
+    /* fixed heights: the dialog never moves while you type, so the next click lands where you aimed */
+    #train-effect { margin-top: 1; height: 8; }
+    #train-error { height: 3; }
+    #train-dialog .form .field.-refused { color: $error; }
+    #train-dialog .form .-refused { background: $error 25%; }
     """
 
     def compose(self) -> ComposeResult:
         session = self.app.session
         brain = session.brain
         rule = brain.rule
+        saved = self.app.settings  # the last run's games, pace, protocol and heap (the rule is the brain's)
+        pace = saved.train_pace if saved.train_pace in PACE_OF else "full"
+        protocol = saved.train_protocol if saved.train_protocol in PROTOCOLS else DEFAULT_PROTOCOL
         with Vertical(id="train-dialog", classes="dialog"):
             yield Static(f"Train the AI (brain '{session.brain_name}') by AI-vs-AI games", classes="dialog-title")
             with Vertical(classes="form"):
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label("Games", classes="field")
-                        yield Input(f"{DEFAULT_GAMES}", id="games", compact=True, max_length=12)
+                        yield Input(f"{saved.train_games}", id="games", compact=True, max_length=12)
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Pace", classes="field")
-                        yield Select(PACE_OPTIONS, value="full", allow_blank=False, id="pace", compact=True)
+                        yield Select(PACE_OPTIONS, value=pace, allow_blank=False, id="pace", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Protocol", classes="field")
-                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=DEFAULT_PROTOCOL,
+                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=protocol,
                                  allow_blank=False, id="protocol", compact=True)
                 with Horizontal(classes="row"):
-                    with Horizontal(classes="half"):
-                        yield Label(f"Heap (1-{brain.size})", classes="field")
-                        yield Input(str(brain.size), id="heap", compact=True, max_length=4)
-                    yield Static(classes="gap")
-                    with Horizontal(classes="half"):
-                        yield Label("Floor", classes="field")
-                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_RULES], value=rule.floor,
-                                     allow_blank=False, id="floor", compact=True)
+                    yield Label("Hat rule", classes="field")
+                    yield Select(PRESET_OPTIONS, value=preset_of(rule), allow_blank=False, id="preset", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label("Start balls", classes="field")
@@ -167,12 +189,21 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                         yield Label("Loss penalty", classes="field")
                         yield Input(str(rule.loss_penalty), id="penalty", compact=True, max_length=5)
                     yield Static(classes="gap")
+                    with Horizontal(classes="half"):
+                        yield Label("Floor", classes="field")
+                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_RULES], value=rule.floor,
+                                     allow_blank=False, id="floor", compact=True)
+                with Horizontal(classes="row"):
+                    with Horizontal(classes="half"):
+                        yield Label(f"Heap (1-{brain.size})", classes="field")
+                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
+                    yield Static(classes="gap")
                     yield TickBox("Reset the brain first", id="reset-first", compact=True)
             yield Static("", id="train-effect", classes="muted")
-            yield Static("", id="train-error", classes="error -empty")
+            yield Static("", id="train-error", classes="error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Train", id="go", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Train", id="go", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self._describe()
@@ -206,52 +237,94 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         config = TrainingConfig(sticks=heap, games=games, protocol=protocol, rule=rule, pace=pace)
         return config, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
-    def _describe(self) -> None:
+    def _describe(self) -> FormError | None:
+        """Say what the run will do; or, as you type, why a field is refused (shown on that field too)."""
         effect = self.query_one("#train-effect", Static)
         try:
             config, reset = self.read_form()
-        except FormError:
+        except FormError as exc:
             effect.update("What the run will do is told here when every field holds a good value.")
-            return
+            self._show_error(str(exc), exc.field)
+            return exc
+        self._show_error("", None)
         name = self.app.session.brain_name
         heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
-        run = f"{config.games:,} {'game' if config.games == 1 else 'games'} from {heaps}, at {pace_words(config.pace)}."
+        at = "" if config.pace == BALL_BY_BALL else "at "  # ("..., ball by ball.", not "at ball by ball")
+        run = f"{games_words(config.games)} from {heaps}, {at}{pace_words(config.pace)}." + pace_note(config)
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
-            effect.update(first + rule_sentence(config.rule) + " " + run)
+            note = losses_note(config.rule)
+            effect.update(first + rule_sentence(config.rule) + (" " + note if note else "") + " " + run)
         else:
             effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(config.rule, fresh=False)
                           + " " + run)
+        return None
+
+    @on(Select.Changed, "#preset")
+    def _preset_chosen(self, event: Select.Changed) -> None:
+        """A preset fills in the rule's fields (your own leaves them as they are)."""
+        rule = RULE_PRESETS.get(event.value)
+        if rule is None:
+            return
+        with self.prevent(Input.Changed, Select.Changed):
+            self.query_one("#start-balls", Input).value = str(rule.start_balls)
+            self.query_one("#reward", Input).value = str(rule.win_reward)
+            self.query_one("#penalty", Input).value = str(rule.loss_penalty)
+            self.query_one("#floor", Select).value = rule.floor
+
+    @on(Input.Changed, "#start-balls, #reward, #penalty")
+    @on(Select.Changed, "#floor")
+    def _rule_typed(self) -> None:
+        """The preset says which rule the fields hold (your own when none)."""
+        try:
+            rule = HatRule(start_balls=int(self.query_one("#start-balls", Input).value),
+                           win_reward=int(self.query_one("#reward", Input).value),
+                           loss_penalty=int(self.query_one("#penalty", Input).value),
+                           floor=self.query_one("#floor", Select).value)
+        except ValueError:
+            rule = None
+        preset = self.query_one("#preset", Select)
+        chosen = preset_of(rule) if rule is not None else "own"
+        if preset.value != chosen:
+            with self.prevent(Select.Changed):
+                preset.value = chosen
 
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self) -> None:
-        error = self.query_one("#train-error", Static)
-        error.update("")
-        error.add_class("-empty")
-        self.query_one("#train-dialog").remove_class("-error")
         if self.is_mounted:
-            self._describe()
+            self.call_after_refresh(self._describe)  # after a preset has filled in the fields
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
     def _go(self) -> None:
-        try:
-            config, reset = self.read_form()
-        except FormError as exc:
-            self._show_error(str(exc) + " Nothing was started.")
-            self.query_one(f"#{exc.field}").focus()
+        problem = self._describe()
+        if problem is not None:
+            self._show_error(str(problem) + " Nothing was started.", problem.field)
+            self.query_one(f"#{problem.field}").focus()
             return
+        config, reset = self.read_form()
         if reset and not self._reset_brain(config.rule):
             return
+        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol,
+                          train_heap=config.sticks)
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
-    def _show_error(self, message: str) -> None:
-        error = self.query_one("#train-error", Static)
-        error.update(message)
-        error.remove_class("-empty")
-        self.query_one("#train-dialog").add_class("-error")
+    def _show_error(self, message: str, field: str | None = "") -> None:
+        """The reason a field is refused under the form, and that field (and its label) marked; '' clears it.
+        `field` None clears the marks; '' leaves them as they are."""
+        self.query_one("#train-error", Static).update(message)
+        if field == "":
+            return
+        for widget in self.query(".-refused"):
+            widget.remove_class("-refused")
+        if field is not None:
+            widget = self.query_one(f"#{field}")
+            widget.add_class("-refused")
+            label = next((w for w in widget.parent.children if isinstance(w, Label)), None)
+            if label is not None:
+                label.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the store's own reset), with `rule` if it differs; reload it."""
@@ -278,34 +351,81 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
 
 
 # -- the training screen -------------------------------------------------------------------------
+BALL_SECONDS = 1.0  # ball by ball: one draw (or one game's lessons) a second
+WHOLE_LESSON_DELAY = 0.4  # a game told whole: its balls beside their hats this long, then its lessons
+
+
+def training_move_line(name: str, hat: int, ball: int) -> str:
+    """A training move in one short line: 'AI 1 draws ball 2 from hat 11 and takes 2: 9 sticks left.'"""
+    left = hat - ball
+    if left == 0:
+        last = "stick" if ball == 1 else f"{ball} sticks"
+        return f"{name} draws ball {ball} from hat {hat}, takes the last {last} and loses."
+    return f"{name} draws ball {ball} from hat {hat} and takes {ball}: {left} {sticks_word(left)} left."
+
+
+def ball_lines(told: ToldGame, rule: HatRule) -> list[str]:
+    """The log lines of the event just shown (`told.shown`): a draw and its move, or the two lessons."""
+    story = told.story
+    draws = story.draws
+    if told.shown <= len(draws):
+        player, hat, ball = draws[told.shown - 1]
+        lines = []
+        if told.shown == 1:
+            lines.append(f"Game {story.number:,}: {story.start} sticks on the board. {PLAYERS[story.first]} moves first.")
+        lines.append(training_move_line(PLAYERS[player], int(hat), int(ball)))
+        return lines
+    return [lesson_sentence(PLAYERS[p], p == story.winner, story.changes[p], rule) for p in (story.winner, story.loser)]
+
+
 class TrainingScreen(Screen):
-    """Progress, games/s, time left, the hats changing, the learning curve; pace, pause, step, cancel."""
+    """Progress, games/s, time left, both AIs' hats changing, the learning curve; pace (down to ball by
+    ball), pause, step (one ball, then the lessons), cancel."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back", id="training.back"),  # training goes on
-        Binding("space", "toggle_pause", "Pause", id="training.toggle_pause"),
-        Binding("s,full_stop", "step", "Step", key_display="s", id="training.step"),
-        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster"),  # one entry for both
-        Binding("minus", "slower", "Slower", show=False, id="training.slower"),
-        Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training"),  # the button shows it; it asks
-        Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect"),
-        Binding("e", "export", "Export", id="training.export"),
+        Binding("escape", "back", "Back", id="training.back", tooltip="Back (the training goes on)"),
+        Binding("space", "toggle_pause", "Pause", id="training.toggle_pause", tooltip="Pause or resume the run"),
+        Binding("s,full_stop", "step", "Step", key_display="s", id="training.step",
+                tooltip="Step: one ball drawn, then both AIs' lessons, then the next game (it pauses first)"),
+        Binding("plus,equals_sign", "faster", "Pace", key_display="+/-", id="training.faster",  # one entry for both
+                tooltip="Faster: the next pace up (to full speed)"),
+        Binding("minus", "slower", "Slower", show=False, id="training.slower",
+                tooltip="Slower: the next pace down (to ball by ball)"),
+        Binding("o", "other_hats", "AI 2", id="training.other_hats", tooltip="AI 1's hats or AI 2's (80 columns)"),
+        Binding("v", "curve_or_log", "Curve", id="training.curve_or_log",
+                tooltip="The learning curve or the games' story (80 columns)"),
+        Binding("c", "cancel_training", "Cancel", show=False, id="training.cancel_training",  # the button shows it
+                tooltip="Cancel the run (it asks; the AI keeps what it learned)"),
+        Binding("p", "toggle_perfect", "Perfect", show=False, id="training.toggle_perfect",
+                tooltip="Show or hide the perfect moves (✓)"),
+        Binding("e", "export", "Export", show=False, id="training.export", tooltip="Export the hats or the curve"),
     ]
     COMMANDS = {screen_commands(
         ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
         ("Pause or resume training", "Stop the run between two games, or let it go on", "toggle_pause"),
-        ("Play one training game", "Play one game, tell its story, and pause", "step"),
+        ("Step", "Pause, and show one ball drawn (then the game's lessons, then the next game)", "step"),
+        ("The other AI's hats", "Show AI 2's hats (its sparring partner) or AI 1's", "other_hats"),
+        ("The curve or the log", "At 80 columns: show the learning curve, or the games' story", "curve_or_log"),
     )}
     AUTO_FOCUS = "#training-heatmap"  # never a button: Enter must not cancel the run
     DEFAULT_CSS = """
-    #training-pace { height: 1; }
+    #training-pace { height: auto; max-height: 2; }
     #training-controls { height: 1; margin: 1 0; }
     #training-controls Button { margin-right: 1; width: auto; min-width: 6; }
     #training-controls #pause { width: 8; }
     #training-log { height: 1fr; min-height: 4; display: none; }
     TrainingScreen.-told #training-log { display: block; }
-    TrainingScreen.-told.-narrow #curve { display: none; }
+    TrainingScreen.-told.-narrow #curve { display: none; }  /* short of room: the log, or (v) the curve */
+    TrainingScreen.-told.-narrow.-curve #curve { display: block; }
+    TrainingScreen.-told.-narrow.-curve #training-log { display: none; }
     TrainingScreen.-told.-wide #training-log { height: 12; }
+    #hats-pair { height: 1fr; }
+    .ai-hats { width: 1fr; height: 1fr; }
+    .ai-hats-title { text-style: bold; height: auto; }
+    TrainingScreen.-narrow #hats-ai2 { display: none; }
+    TrainingScreen.-narrow.-other #hats-ai1 { display: none; }
+    TrainingScreen.-narrow.-other #hats-ai2 { display: block; }
+    TrainingScreen.-wide #hats-ai2 { margin-left: 1; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
     CSS = """
@@ -333,22 +453,43 @@ class TrainingScreen(Screen):
                     yield Button("Cancel training", id="cancel-training", variant="error", action="screen.cancel_training")
                     yield Button("Back", id="back", action="screen.back")
             with Vertical(id="training-hats"):
-                yield Label("AI 1's hats: the brain being trained", id="training-hats-title")
-                yield HatHeatmap(id="training-heatmap")
+                with Horizontal(id="hats-pair"):
+                    with Vertical(id="hats-ai1", classes="ai-hats"):
+                        yield Label("AI 1's hats: the brain trained", id="training-hats-title",
+                                    classes="ai-hats-title")
+                        yield HatHeatmap(id="training-heatmap")
+                    with Vertical(id="hats-ai2", classes="ai-hats"):
+                        yield Label("AI 2's hats: its sparring partner", id="training-hats-title-2",
+                                    classes="ai-hats-title")
+                        yield HatHeatmap(id="training-heatmap-2")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
         self._hats_shown = None
-        self._told = 0  # the last game number told in the log
-        self._flash_timer = None
+        self._received = 0  # the last game number received from the trainer
+        self._current: ToldGame | None = None  # the game being told ball by ball
+        self._queue: deque[ToldGame] = deque()  # games received, still to be told ball by ball
+        self._asked = False  # a game was asked of the trainer (a step or a release) and has not come yet
+        self._show_on_arrival = False  # a step asked for it: its first ball shows as soon as it comes
+        self._whole_timer = None
         for button in self.query(Button):  # keys go to the screen's bindings, never to a focused button
             button.can_focus = False
+        self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
         self.watch(self.app, "training", self._update, init=True)
 
     @property
     def control(self):
         return getattr(self.app, "training_control", None)
+
+    @property
+    def heatmaps(self) -> tuple[HatHeatmap, HatHeatmap]:
+        return self.query_one("#training-heatmap", HatHeatmap), self.query_one("#training-heatmap-2", HatHeatmap)
+
+    def _by_ball(self) -> bool:
+        """Whether games are told one ball at a time now: at the ball-by-ball pace, or paused (stepping)."""
+        control = self._running_control()
+        return control is not None and (control.by_ball or control.paused)
 
     def _update(self, progress) -> None:
         state = self.app.session.training
@@ -357,72 +498,165 @@ class TrainingScreen(Screen):
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
         self.query_one("#training-controls").display = state.running
-        if state.running != getattr(self, "_bindings_for", None):
-            self._bindings_for = state.running
-            self.refresh_bindings()
         self._show_pace()
         if progress is None:
             status.update("Starting ..." if state.running else "No training has run yet: press t.")
+            self._show_keys()
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
         control = self.control
+        paused = state.running and control is not None and control.paused
+        done, total = progress.games_done, progress.games_total
         if state.running:
-            word = "Paused" if control is not None and control.paused else "Training"
-            status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games")
+            status.update(f"{'Paused' if paused else 'Training'}: {done:,} of {games_words(total)}")
+            how, left = run_figures(progress, control, self.app.training_rate)
+            left_text = "the time left goes by your steps" if left is None and control is not None and control.by_ball \
+                else f"{format_seconds(left)} left"
+            figures.update(f"{how}, {format_seconds(progress.seconds)} gone, {left_text}"
+                           + (" (paused)" if paused else ""))
         else:
             result = state.last_result
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
-            status.update(f"{word}: {progress.games_done:,} of {progress.games_total:,} games. "
-                          "The AI keeps what it learned.")
-        rate = progress.games_per_second
-        rate_text = f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate:,.0f}"
-        left = format_seconds(progress.seconds_left) if state.running else "0 s"
-        figures.update(f"{rate_text} games/s, {format_seconds(progress.seconds)} gone, {left} left")
+            status.update(f"{word}: {done:,} of {games_words(total)}. The AI keeps what it learned.")
+            figures.update(f"{games_words(done)} in {format_seconds(progress.seconds)}")
         curve = self.query_one(LearningCurve)
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
         curve.points = tuple(state.points)
         hats = progress.hats.shape[0] - 1
-        heatmap = self.query_one(HatHeatmap)
+        config = getattr(state, "config", None)
+        if config is not None:
+            hats = min(hats, config.sticks)  # the hats the run plays from, not every hat of the brain
         if self._hats_shown != hats:
             self._hats_shown = hats
             solution = solve_sticks(hats)
-            heatmap.data = HeatmapData(counts=progress.hats, hats=hats, max_take=progress.hats.shape[1],
-                                       perfect=tuple(solution.winning_moves(n) for n in range(hats + 1)))
+            perfect = tuple(solution.winning_moves(n) for n in range(hats + 1))
+            for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
+                heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
+                                           max_take=progress.hats.shape[1], perfect=perfect)
         story = getattr(progress, "story", None)
-        if story is not None and story.number > self._told:
-            self._tell(story, progress.hats)
-        elif story is None and progress.games_done != self._told:
-            heatmap.data = heatmap.data.with_(counts=progress.hats, beside=frozenset(), flash=(), drawn=None)
+        if story is not None and story.number > self._received:
+            self._received = story.number
+            self._arrive(ToldGame(story, (progress.hats, progress.opponent_hats
+                                          if progress.opponent_hats is not None else progress.hats)))
+        elif story is None and (self._current is None or self._current.done) and not self._queue \
+                and not self._by_ball():  # full speed: the hats as they are now, no marks
+            if self._whole_timer is not None:
+                self._whole_timer.stop()
+                self._whole_timer = None
+            for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
+                if counts is not None:
+                    heatmap.data = heatmap.data.with_(counts=counts, beside=frozenset(), flash=(), drawn=None)
+        if not state.running:
+            self._flush()  # the run is over: what is left of the last game is told at once
+            if not getattr(self, "_curve_shown_at_end", False):
+                self._curve_shown_at_end = True  # once: then v switches as the person likes
+                self.add_class("-curve")
+        self._show_keys()
 
-    def _tell(self, story: GameStory, after: np.ndarray) -> None:
-        """The game in the log; on the hats, AI 1's drawn balls beside their hats (•), then its changes (↑/↓)."""
-        self._told = story.number
+    # -- telling the games ---------------------------------------------------------------------------
+    def _arrive(self, told: ToldGame) -> None:
+        """A game came from the trainer: told ball by ball (queued) when stepping or at that pace, else whole."""
+        self._asked = False
         self.add_class("-told")
+        if self._by_ball():
+            self._queue.append(told)
+            if self._show_on_arrival:
+                self._show_on_arrival = False
+                self._next_event()
+        else:
+            self._flush()
+            self._tell_whole(told)
+
+    def _next_event(self) -> bool:
+        """Show the next ball (or the lessons) of the game being told, or start the next game received.
+        False when there is nothing received to tell."""
+        told = self._current
+        if told is None or told.done:
+            if not self._queue:
+                return False
+            told = self._current = self._queue.popleft()
+        told.shown += 1
         log = self.query_one(MoveLog)
-        rule = self.app.session.brain.rule
-        for sentence in story_sentences(story, rule):
-            log.write(sentence)
-        heatmap = self.query_one(HatHeatmap)
-        changes = story.changes[0]
-        before = after.copy()
-        for change in changes:
-            before[change.hat, change.ball - 1] = change.before
-        drawn = frozenset((hat, ball) for player, hat, ball in story.draws if player == 0)
-        heatmap.data = heatmap.data.with_(counts=before, beside=drawn, flash=(), drawn=None)
-        # then the balls go back with the game's changes: ↑ added, ↓ thrown away (one kept at its floor: no mark)
-        flash = tuple((c.hat, c.ball, c.after - c.before) for c in changes if c.after != c.before)
+        for line in ball_lines(told, self.app.session.brain.rule):
+            log.write(line)
+        for player, heatmap in enumerate(self.heatmaps):
+            view = told.view(player)
+            heatmap.data = heatmap.data.with_(counts=view.counts, drawn=view.drawn, beside=view.beside,
+                                              flash=view.flash)
+        return True
+
+    def _flush(self) -> None:
+        """Tell at once what is left of the game being told and of the games received."""
+        while self._current is not None and not self._current.done or self._queue:
+            self._next_event()
+
+    def _tell_whole(self, told: ToldGame) -> None:
+        """A game at once: its story in the log, its balls beside their hats, then each AI's lessons."""
+        for sentence in story_sentences(told.story, self.app.session.brain.rule):
+            self.query_one(MoveLog).write(sentence)
+        told.shown = told.events
+        self._current = told
+        for player, heatmap in enumerate(self.heatmaps):
+            view = told.whole(player, learned=False)
+            heatmap.data = heatmap.data.with_(counts=view.counts, beside=view.beside, flash=(), drawn=None)
 
         def learned() -> None:
-            self._flash_timer = None
-            heatmap.data = heatmap.data.with_(counts=after, beside=frozenset(), flash=flash)
+            self._whole_timer = None
+            for player, heatmap in enumerate(self.heatmaps):
+                view = told.whole(player, learned=True)
+                heatmap.data = heatmap.data.with_(counts=view.counts, beside=frozenset(), flash=view.flash)
 
-        if self._flash_timer is not None:
-            self._flash_timer.stop()
+        if self._whole_timer is not None:
+            self._whole_timer.stop()
         control = self.control
         pace = control.pace if control is not None else None
-        delay = 0.1 if pace is None or (control is not None and control.paused) else min(0.4, 0.5 / pace)
-        self._flash_timer = self.set_timer(delay, learned)
+        delay = 0.1 if not isinstance(pace, int | float) else min(WHOLE_LESSON_DELAY, 0.5 / pace)
+        self._whole_timer = self.set_timer(delay, learned)
+
+    def _ball_tick(self) -> None:
+        """Ball by ball and not paused: the next ball, or the lessons; when a game is told, let the next through."""
+        control = self._running_control()
+        if control is None or not control.by_ball or control.paused or self._asked:
+            return
+        if not self._next_event():
+            control.release()
+            self._asked = True
+        self._show_keys()
+
+    def next_step(self) -> str:
+        """What a step shows next, in words for its button: 'AI 2 draws', 'the lessons', 'game 14'."""
+        told = self._current
+        if told is None or told.done:
+            told = self._queue[0] if self._queue else None
+            if told is None:
+                progress = self.app.training
+                return f"game {(progress.games_done if progress is not None else 0) + 1:,}"
+            return f"game {told.story.number:,}"
+        kind, player = told.next_event()
+        return f"{PLAYERS[player]} draws" if kind == "draw" else "the lessons"
+
+    def _show_keys(self) -> None:
+        """The footer and the buttons say what pause and step do now (only refreshed when that changed)."""
+        control = self._running_control()
+        paused = control is not None and control.paused
+        self.query_one("#pause", Button).label = "Resume" if paused else "Pause"
+        step = self.next_step()
+        self._show_pace()
+        changed = relabel(self, "training.toggle_pause", "Resume" if paused else "Pause")
+        changed |= relabel(self, "training.step", "Step: " + ("draw" if step.endswith("draws") else
+                                                             "lessons" if step == "the lessons" else "game"))
+        other = self.has_class("-other")
+        # short ("AI 2", not "AI 2's hats"): the footer must fit 80 columns with "Step: lessons" in it
+        changed |= relabel(self, "training.other_hats", "AI 1" if other else "AI 2")
+        changed |= relabel(self, "training.curve_or_log", "Log" if self.has_class("-curve") else "Curve")
+        told = self.has_class("-told")
+        if told != getattr(self, "_told_for", None):
+            self._told_for, changed = told, True
+        running = control is not None
+        if changed or running != getattr(self, "_bindings_for", None):
+            self._bindings_for = running
+            self.refresh_bindings()
 
     def _show_pace(self) -> None:
         control = self.control
@@ -432,8 +666,10 @@ class TrainingScreen(Screen):
             pace_line.update("")
             return
         paused = control.paused
-        pace_line.update(f"Pace: {pace_words(control.pace)}" + (" (paused)" if paused else ""))
-        self.query_one("#pause", Button).label = "Resume" if paused else "Pause"
+        line = f"Pace: {pace_words(control.pace)}" + (" (paused)" if paused else "")
+        if paused or control.by_ball:
+            line += f". Next step: {self.next_step()}."
+        pace_line.update(line)
 
     # -- actions ------------------------------------------------------------------------------------
     RUN_ACTIONS = frozenset({"toggle_pause", "step", "faster", "slower", "cancel_training"})
@@ -442,6 +678,10 @@ class TrainingScreen(Screen):
         """The run's keys only while a run goes on (the footer shows them only then)."""
         if action in self.RUN_ACTIONS:
             return self._running_control() is not None
+        if action == "other_hats":
+            return not self.has_class("-wide")  # wide, both AIs' hats are on screen
+        if action == "curve_or_log":
+            return self.has_class("-told") and not self.has_class("-wide")  # only when they share the room
         return True
 
     def _running_control(self):
@@ -452,13 +692,24 @@ class TrainingScreen(Screen):
         control = self._running_control()
         if control is not None:
             control.toggle_pause()
+            if not control.paused and not control.by_ball:
+                self._flush()  # going on at a pace: the games are told whole again
             self.app.training = self.app.training  # this screen and the badges say so at once
 
     def action_step(self) -> None:
+        """Pause, and show one more ball (then the game's lessons); past a game's end, ask for the next game."""
         control = self._running_control()
-        if control is not None:
-            control.step()
-            self._update(self.app.training)
+        if control is None:
+            return
+        if not control.paused:
+            control.pause()
+        if not self._next_event():
+            # nothing asked yet, or a game let through ball by ball that the pause holds back: ask for it
+            if not self._asked or control.released_pending > 0:
+                control.step()
+                self._asked = True
+                self._show_on_arrival = True
+        self._update(self.app.training)
 
     def _change_pace(self, by: int) -> None:
         control = self._running_control()
@@ -469,8 +720,11 @@ class TrainingScreen(Screen):
         if pace in paces:
             index = paces.index(pace)
         else:  # a pace not offered: the nearest offered one
-            index = min(range(len(paces) - 1), key=lambda i: abs(paces[i] - pace))
+            numbers = [i for i, p in enumerate(paces) if isinstance(p, int | float)]
+            index = min(numbers, key=lambda i: abs(paces[i] - pace))
         control.set_pace(paces[max(0, min(len(paces) - 1, index + by))])
+        if not self._by_ball():
+            self._flush()
         self._show_pace()
         self.app.training = self.app.training  # the badges say the new pace
 
@@ -479,6 +733,20 @@ class TrainingScreen(Screen):
 
     def action_faster(self) -> None:
         self._change_pace(+1)
+
+    def action_other_hats(self) -> None:
+        """At 80 columns one AI's hats at a time: AI 1's (the brain trained) or AI 2's (its sparring partner)."""
+        self.toggle_class("-other")
+        self.set_focus(self.heatmaps[1 if self.has_class("-other") else 0])
+        self._show_keys()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only
+
+    def action_curve_or_log(self) -> None:
+        """At 80 columns, with games told: the learning curve in the log's place, or back."""
+        self.toggle_class("-curve")
+        self._show_keys()
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -497,8 +765,8 @@ class TrainingScreen(Screen):
                                            yes="Stop training"), answered)
 
     def action_toggle_perfect(self) -> None:
-        heatmap = self.query_one(HatHeatmap)
-        heatmap.show_perfect = not heatmap.show_perfect
+        for heatmap in self.heatmaps:
+            heatmap.show_perfect = not heatmap.show_perfect
 
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import open_export, training_exports

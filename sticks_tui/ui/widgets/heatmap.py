@@ -5,7 +5,8 @@ figure) and how many balls of that number the hat holds (short form: 9, 999, 9.9
 The cell's background shades from cold to hot with the chance, but meaning never rides on colour
 alone: the bar glyph and the figures carry it, so it reads in 16 colours and with NO_COLOR. A mark
 replaces the bar when something happens to that ball: ► drawn now, • waiting beside the hat,
-↑/↓ added or thrown away after a game, ✓ a perfect move (when `show_perfect` is on).
+↑/↓/= after a game (added, thrown away, or kept as it was: a hat's last ball), ✓ a perfect move
+(when `show_perfect` is on). The after-game marks stay until the screen gives the next game's data.
 
 The bar is drawn in the panel's own background (never inside the coloured cell), so a full bar is
 a bright block beside the figures, not a dark hole in an orange cell.
@@ -28,6 +29,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from sticks_tui.learn.lesson_words import MARK_KEPT  # after a game: the ball stayed as it was
+
 BARS = " ▁▂▃▄▅▆▇█"  # chance 0, then eighths (any chance above 0 shows at least ▁)
 MARK_DRAWN = "►"
 MARK_BESIDE = "•"
@@ -38,6 +41,8 @@ SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
+MIN_BAR = 3  # the shortest bar across a widened cell worth drawing
+MAX_CELL = 30  # a roomy panel widens the cells up to this, with a line across them as long as the chance
 COLUMN_GAP = 2
 HEAT_LEVELS = 20
 
@@ -84,6 +89,15 @@ def short_chance(count: int, total: int) -> str:
     return f"{min(percent, 99):>2}%"
 
 
+def chance_hbar(count: int, total: int, width: int) -> str:
+    """A line `width` cells wide at most, as long as the chance (in half cells: ━ and ╸), padded with spaces."""
+    count, total = int(count), int(total)
+    if width <= 0:
+        return ""
+    halves = 0 if total <= 0 or count <= 0 else max(1, 2 * width * count // total)
+    return ("━" * (halves // 2) + ("╸" if halves % 2 else "")).ljust(width)
+
+
 def chance_bar(count: int, total: int) -> str:
     """One glyph, as tall as the chance: ' ' for none, then ▁ (up to 1/8) ... █ (above 7/8)."""
     count, total = int(count), int(total)
@@ -97,7 +111,7 @@ LEGEND_ITEMS = (
     "19k: its balls (k thousand, M million)",
     f"{MARK_DRAWN} drawn",
     f"{MARK_BESIDE} beside",
-    f"{MARK_UP}{MARK_DOWN} after a game",
+    f"{MARK_UP}{MARK_DOWN}{MARK_KEPT} after a game",
 )
 LEGEND_PERFECT = f"{MARK_PERFECT} perfect"
 # the same, in full sentences: used when the hats leave spare rows below them
@@ -106,7 +120,7 @@ LEGEND_LONG = (
     "19k   how many balls of that number the hat holds (k thousand, M million, G billion)",
     f"{MARK_DRAWN}     the ball being drawn now",
     f"{MARK_BESIDE}     a ball waiting beside its hat until the game ends",
-    f"{MARK_UP} {MARK_DOWN}   after a game: a ball added (the AI won) or thrown away (it lost)",
+    f"{MARK_UP} {MARK_DOWN} {MARK_KEPT} after a game: added (a win), thrown away (a loss), kept as it was",
 )
 LEGEND_LONG_PERFECT = f"{MARK_PERFECT}     a perfect move: it leaves the other player a losing heap"
 
@@ -135,7 +149,7 @@ class HeatmapData:
     max_take: balls per hat (1..max_take); a ball above the hat's number is illegal and shown as '-'.
     drawn:   (hat, ball) being drawn right now, or None: marked ► and scrolled into view.
     beside:  (hat, ball) pairs set beside the hats this game: marked •.
-    flash:   (hat, ball, delta) after a game: ↑ for delta > 0, ↓ for delta < 0.
+    flash:   (hat, ball, delta) after a game: ↑ for delta > 0, ↓ for delta < 0, = for 0 (kept as it was).
     perfect: perfect[hat] = the winning moves from that hat (empty when every move loses);
              marked ✓ when the widget's `show_perfect` is on.
     current: the hat in play (the heap now), or None: its number is highlighted and kept in view.
@@ -172,6 +186,7 @@ class HatHeatmap(ScrollView, can_focus=True):
     HatHeatmap > .heatmap--beside { text-style: bold underline; }
     HatHeatmap > .heatmap--up { background: $success; color: $text; text-style: bold; }
     HatHeatmap > .heatmap--down { background: $error; color: $text; text-style: bold; }
+    HatHeatmap > .heatmap--kept { background: $primary; color: $text; text-style: bold; }
     HatHeatmap > .heatmap--perfect { color: $success; text-style: bold; }
     HatHeatmap > .heatmap--hot { background: $warning 85%; }
     HatHeatmap > .heatmap--cold { background: $panel; }
@@ -179,7 +194,7 @@ class HatHeatmap(ScrollView, can_focus=True):
     """
     COMPONENT_CLASSES = {
         "heatmap--label", "heatmap--current", "heatmap--header", "heatmap--legend", "heatmap--bar",
-        "heatmap--drawn", "heatmap--beside", "heatmap--up", "heatmap--down", "heatmap--perfect",
+        "heatmap--drawn", "heatmap--beside", "heatmap--up", "heatmap--down", "heatmap--kept", "heatmap--perfect",
         "heatmap--hot", "heatmap--cold", "heatmap--illegal",
     }
 
@@ -212,9 +227,12 @@ class HatHeatmap(ScrollView, can_focus=True):
         items = LEGEND_ITEMS + ((LEGEND_PERFECT,) if self.show_perfect else ())
         return pack_legend(max(1, width), items)
 
-    def _geometry(self, width: int | None = None, region=None) -> tuple[int, int, bool, int, list[str]]:
-        """(columns, rows, fits, body height, legend lines) for the current size and data, cached:
-        render_line asks for it on every line, and a 100-hat repaint must stay cheap."""
+    def _geometry(self, width: int | None = None, region=None) -> tuple:
+        """(columns, rows, fits, body height, legend lines, cell width, lines a hat) for the current size and
+        data, cached: render_line asks for it on every line, and a 100-hat repaint must stay cheap.
+
+        When every hat fits with room to spare (a few hats on a big screen), the hats grow: wider cells
+        (with a bar across as long as the chance) and a blank line under each hat."""
         region = self.scrollable_content_region if region is None else region
         width = region.width if width is None else width
         data = self.data
@@ -229,12 +247,31 @@ class HatHeatmap(ScrollView, can_focus=True):
         rows = -(-hats // cols) if hats else 0
         fits = rows <= body
         legend = short
-        if self.legend and hats and fits:  # rows to spare below the hats: the legend in full sentences
-            long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
-            if all(len(line) <= width for line in long) and region.height - 2 - rows >= len(long):
+        long = list(LEGEND_LONG) + ([LEGEND_LONG_PERFECT] if self.show_perfect else [])
+        if not self.legend or not all(len(line) <= width for line in long):
+            long = short
+        cell, tall = CELL, 1
+        if hats and fits:  # room to spare: the hats grow to fill it, taller first, then the legend in full
+            per_column = (width + COLUMN_GAP) // cols - COLUMN_GAP - HAT_LABEL
+            cell = max(CELL, min(MAX_CELL, per_column // max(1, data.max_take)))
+            if cell < CELL + MIN_BAR + 1:
+                cell = CELL  # (a bar a cell or two long says nothing the figure does not: no bar)
+            if rows * 2 + 2 + len(long) <= region.height:
+                tall, legend = 2, long
+            elif rows * 2 + 2 + len(short) <= region.height:
+                tall = 2
+            elif region.height - 2 - rows >= len(long):
                 legend = long
-        self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend)
+        self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend, cell, tall)
         return self._geometry_value
+
+    def cell_width(self) -> int:
+        """The width of one ball's cell now (CELL, or wider when the panel has room)."""
+        return self._geometry()[5]
+
+    def hat_height(self) -> int:
+        """Lines a hat takes now: 1, or 2 (a blank line under it) when the panel has room."""
+        return self._geometry()[6]
 
     def legend_lines(self, width: int | None = None) -> list[str]:
         """The legend: short and packed, or in full sentences when the hats leave rows to spare."""
@@ -266,10 +303,10 @@ class HatHeatmap(ScrollView, can_focus=True):
         return hat if hat <= self.data.hats else None
 
     def _update_virtual_size(self) -> None:
-        cols, rows, _ = self.grid()
-        width = cols * self.entry_width + (cols - 1) * COLUMN_GAP
-        pinned = 1 + len(self.legend_lines())
-        self.virtual_size = Size(width, rows + pinned)
+        cols, rows, _, _, legend, cell, tall = self._geometry()
+        width = cols * (HAT_LABEL + cell * self.data.max_take) + (cols - 1) * COLUMN_GAP
+        pinned = 1 + len(legend)
+        self.virtual_size = Size(width, rows * tall + pinned)
 
     def watch_data(self, data: HeatmapData) -> None:
         self._rows_of = self._flashes_of = None  # the same snapshot given again may hold new counts
@@ -311,6 +348,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         if not 1 <= hat <= self.data.hats:
             return
         row, _ = self.position(hat)
+        row *= self.hat_height()
         top = int(self.scroll_offset.y)
         height = self.body_height()
         if row < top or row >= top + height:
@@ -351,14 +389,14 @@ class HatHeatmap(ScrollView, can_focus=True):
         width, height = region.width, region.height
         base = self._on_base(Style())
         data = self.data
-        cols, rows, fits, _, legend = self._geometry(region=region)
+        cols, rows, fits, _, legend, cell, tall = self._geometry(region=region)
         # the legend sits under the last hat when every hat fits, else pinned to the bottom
-        legend_top = min(height - len(legend), rows + 2) if fits else height - len(legend)
+        legend_top = min(height - len(legend), rows * tall + 2) if fits else height - len(legend)
         segments: list[Segment] = []
         if y == 0:
             header = self._on_base(self._style("heatmap--header"))
             if data.hats:
-                one = "hat" + "".join(f" {'ball ' + str(b):^{CELL - 1}}" for b in range(1, data.max_take + 1))
+                one = "hat" + "".join(f" {'ball ' + str(b):^{cell - 1}}" for b in range(1, data.max_take + 1))
                 segments.append(Segment((" " * COLUMN_GAP).join([one] * cols), header))
             else:
                 segments.append(Segment("no hats to show", header))
@@ -366,8 +404,8 @@ class HatHeatmap(ScrollView, can_focus=True):
             text = legend[y - legend_top]
             return Strip([Segment(text[:width].ljust(width), self._on_base(self._style("heatmap--legend")))], width)
         else:
-            row = y - 1 + scroll_y
-            if y < legend_top and row < rows:
+            row, below = divmod(y - 1 + scroll_y, tall)
+            if y < legend_top and row < rows and not below:  # (the line under a tall hat stays blank)
                 flashes = self._flashes()
                 current = data.current if data.current is not None else (data.drawn[0] if data.drawn else None)
                 label = self._on_base(self._style("heatmap--label"))
@@ -381,7 +419,7 @@ class HatHeatmap(ScrollView, can_focus=True):
                     if col:
                         segments.append(gap)
                     segments.append(Segment(f"{hat:>{HAT_LABEL}}", label_now if hat == current else label))
-                    for mark, rest, mark_style, rest_style in self._cells(hat, flashes):
+                    for mark, rest, mark_style, rest_style in self._cells(hat, flashes, cell):
                         segments.append(space)
                         segments.append(Segment(mark, self._on_base(mark_style)))
                         segments.append(Segment(rest, self._on_base(rest_style)))
@@ -394,8 +432,9 @@ class HatHeatmap(ScrollView, can_focus=True):
             self._flashes_of, self._flash_map = data, {(h, b): d for h, b, d in data.flash}
         return self._flash_map
 
-    def _cells(self, hat: int, flashes: dict) -> list[tuple[str, str, Style, Style]]:
-        """Per ball: (mark, 'chance count' text, mark style, text style)."""
+    def _cells(self, hat: int, flashes: dict, cell: int = CELL) -> list[tuple[str, str, Style, Style]]:
+        """Per ball: (mark, 'chance count' text, mark style, text style); a cell wider than CELL has a bar
+        across it as long as the chance."""
         data = self.data
         legal = min(data.max_take, hat)
         if self._rows_of is not data:  # the counts as Python ints, once per snapshot (not per cell)
@@ -409,16 +448,20 @@ class HatHeatmap(ScrollView, can_focus=True):
         for ball in range(1, data.max_take + 1):
             if ball > legal:
                 illegal = self._style("heatmap--illegal")
-                out.append((" ", f"{'-':>3} {'':>4}", illegal, illegal))
+                out.append((" ", f"{'-':>3} {'':>{4 + cell - CELL}}", illegal, illegal))
                 continue
             count = counts[ball - 1]
-            text = f"{short_chance(count, total)} {short_count(count):>4}"
+            spare = cell - CELL
+            across = chance_hbar(count, total, spare - 1) + " " if spare > 1 else " " * spare
+            text = f"{short_chance(count, total)} {across}{short_count(count):>4}"
             style = self._heat_style(count, total)
             mark, mark_style = chance_bar(count, total), bar_style
             delta = flashes.get((hat, ball))
-            if delta:
-                extra = self._style("heatmap--up" if delta > 0 else "heatmap--down")
-                mark, mark_style, style = (MARK_UP if delta > 0 else MARK_DOWN), extra, style + extra
+            if delta is not None:
+                kind = "up" if delta > 0 else "down" if delta < 0 else "kept"
+                extra = self._style(f"heatmap--{kind}")
+                mark = MARK_UP if delta > 0 else MARK_DOWN if delta < 0 else MARK_KEPT
+                mark_style, style = extra, style + extra
             elif data.drawn == (hat, ball):
                 extra = self._style("heatmap--drawn")
                 mark, mark_style, style = MARK_DRAWN, extra, style + extra
@@ -432,5 +475,5 @@ class HatHeatmap(ScrollView, can_focus=True):
 
     def cell_text(self, hat: int, ball: int) -> str:
         """What the cell for (hat, ball) shows, e.g. '▆78%  19k' or '►33%    1' (for tests and readers)."""
-        mark, text, _, _ = self._cells(hat, self._flashes())[ball - 1]
+        mark, text, _, _ = self._cells(hat, self._flashes(), self.cell_width())[ball - 1]
         return mark + text

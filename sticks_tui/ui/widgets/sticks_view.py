@@ -8,6 +8,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 GROUP = 5
+MAX_TALL = 8  # a roomy board draws taller matches (a head and up to seven lines of stick)
 
 
 class SticksView(Widget):
@@ -29,7 +30,8 @@ class SticksView(Widget):
         self.leaving = leaving
 
     def layout_for(self, width: int, height: int) -> tuple[int, int, int, int]:
-        """(sticks per row, rows, stick height, cell width) that fit `width` x `height`."""
+        """(sticks per row, rows, stick height, cell width) that fit `width` x `height`: as tall as fits,
+        up to MAX_TALL (3 was the most before; a big screen has room)."""
         total = self.heap + self.leaving
         if total == 0 or width < 1 or height < 1:
             return (0, 0, 0, 2)
@@ -38,7 +40,7 @@ class SticksView(Widget):
             groups = max(1, (width + 1) // group_width)
             per_row = GROUP * groups
             rows = -(-total // per_row)
-            for tall in (3, 2, 1):
+            for tall in range(MAX_TALL, 0, -1):
                 gap = 1 if tall > 1 else 0
                 if rows * tall + (rows - 1) * gap <= height:
                     return (per_row, rows, tall, cell)

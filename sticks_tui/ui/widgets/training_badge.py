@@ -1,4 +1,5 @@
-"""One line that shows a background training run from any screen."""
+"""One line that shows a background training run from any screen, and the run's figures in words
+(shared with the training screen): games, rates and times, singular and plural right."""
 
 from __future__ import annotations
 
@@ -6,12 +7,57 @@ import time
 
 from textual.widgets import Static
 
+from sticks_tui.learn.control import pace_words
+
 
 def format_seconds(seconds: float) -> str:
-    if seconds != seconds or seconds == float("inf"):
+    """'12 s', '1:05', '2:03:20', '3 d 4 h'; '--' when not known."""
+    if seconds is None or seconds != seconds or seconds == float("inf"):
         return "--"
     seconds = int(round(seconds))
+    if seconds >= 2 * 86400:
+        return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
+    if seconds >= 3600:
+        return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else f"{seconds} s"
+
+
+def duration_words(seconds: float) -> str:
+    """A duration as a person says it: 'about 50 seconds', 'about 14 minutes', 'about 28 hours', 'about 12 days'."""
+    for unit, size, limit in (("second", 1, 90), ("minute", 60, 90 * 60), ("hour", 3600, 48 * 3600),
+                              ("day", 86400, float("inf"))):
+        if seconds < limit:
+            n = max(1, round(seconds / size))
+            return f"about {n} {unit}" + ("" if n == 1 else "s")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def games_words(n: int) -> str:
+    """'1 game', '1,000 games'."""
+    return f"{n:,} game" if n == 1 else f"{n:,} games"
+
+
+def rate_words(rate: float) -> str:
+    """'1 game a second', '2.5 games a second', '1,234 games a second', '3.12M games a second'."""
+    if rate >= 1e6:
+        return f"{rate / 1e6:.2f}M games a second"
+    shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}".removesuffix(".0")
+    return f"{shown} game a second" if shown == "1" else f"{shown} games a second"
+
+
+def run_figures(progress, control, rate: float | None) -> tuple[str, float | None]:
+    """(how fast, seconds left) for a running run: at a pace, the pace and what is left at it; at full
+    speed, the rate measured over the last seconds of play (`rate`; None: not known yet); ball by ball,
+    no time left can be told (it goes at the pace of the steps)."""
+    left_games = progress.games_total - progress.games_done
+    pace = control.pace if control is not None else None
+    if control is not None and control.by_ball:
+        return "ball by ball", None
+    if pace is not None:
+        return pace_words(pace), left_games / pace
+    if rate is None or rate <= 0:
+        return "measuring the rate", None
+    return rate_words(rate), left_games / rate
 
 
 class TrainingBadge(Static):
@@ -41,13 +87,13 @@ class TrainingBadge(Static):
         # One line of fixed height and full width: new text needs no layout of the whole screen
         # (that ran ~20 times a second during training and slowed key presses down).
         if running and progress is not None and control is not None and (control.paused or control.pace is not None):
-            how = "paused" if control.paused else f"at {control.pace:g} game{'' if control.pace == 1 else 's'} a second"
-            self.update(f"Training {how}: {progress.games_done:,} of {progress.games_total:,} games "
+            how = "paused" if control.paused else (
+                "ball by ball (on the training screen)" if control.by_ball else f"at {pace_words(control.pace)}")
+            self.update(f"Training {how}: {progress.games_done:,} of {games_words(progress.games_total)} "
                         "(t: watch)", layout=False)
         elif running and progress is not None:
-            rate = progress.games_per_second
-            rate_text = f"{rate / 1e6:.1f}M" if rate >= 1e6 else f"{rate:,.0f}"
-            self.update(f"Training: {progress.fraction:.0%} of {progress.games_total:,} games, {rate_text} a second, "
-                        f"{format_seconds(progress.seconds_left)} left (t: watch)", layout=False)
+            how, left = run_figures(progress, control, getattr(self.app, "training_rate", None))
+            self.update(f"Training: {progress.fraction:.0%} of {games_words(progress.games_total)}, {how}, "
+                        f"{format_seconds(left)} left (t: watch)", layout=False)
         elif running:
             self.update("Training: starting ... (t: watch)", layout=False)

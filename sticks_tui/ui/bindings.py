@@ -1,0 +1,27 @@
+"""Footer labels that say what a key will do next (Pause or Resume, which step comes next).
+
+A screen's bindings are its own copy of the class's `BINDINGS` (Textual copies them per node), so a
+label changed here changes that screen's footer only; key maps still apply (they are applied to a
+copy of these when the footer and the keys read them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.dom import DOMNode
+
+
+def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
+    """Show the binding `binding_id` of `node` as `description`; whether anything changed.
+
+    The caller refreshes the footer (`node.refresh_bindings()`) when it changed: the footer
+    recomposes on every refresh, so only then."""
+    changed = False
+    key_to_bindings = node._bindings.key_to_bindings
+    for key, bindings in key_to_bindings.items():
+        if any(b.id == binding_id and b.description != description for b in bindings):
+            key_to_bindings[key] = [replace(b, description=description) if b.id == binding_id else b
+                                    for b in bindings]
+            changed = True
+    return changed

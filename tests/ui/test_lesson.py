@@ -1,0 +1,445 @@
+"""A lesson you can follow: step ball by ball (watch mode and training), both learners' hats, marks
+that stay, losses that show (the MENACE-like preset), a tally, and a train dialog that stays still."""
+
+from __future__ import annotations
+
+from sticks_tui.learn.lesson_words import MARK_KEPT
+from sticks_tui.ui.screens.game import GameScreen
+from sticks_tui.ui.widgets.heatmap import MARK_BESIDE, MARK_DRAWN, HatHeatmap
+from ui_helpers import footer_labels, log_lines, start_game, text_of
+
+
+async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next_game(make_app):
+    app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
+        assert isinstance(screen, GameScreen)
+        heatmap = screen.query_one(HatHeatmap)
+        assert footer_labels(screen)["game.step"] == "Step: draw"
+        await pilot.press("s")  # the first step pauses, and plays one move
+        game = screen.game
+        assert screen.paused and len(game.state.history) == 1
+        assert footer_labels(screen)["game.pause"] == "Resume"
+        first = game.state.history[0]
+        mover = screen.players[first.player].name
+        assert log_lines(screen)[-1].startswith(f"{mover} draws ball {first.take} from hat 10. {mover} takes")
+        assert text_of(screen, "#turn").endswith("s steps one move, space goes on.")
+        moves = 1
+        learner_seat = 0  # the learning AI (the saved brain) plays Player 1's seat in watch mode
+        while not game.is_over:
+            lines = len(log_lines(screen))
+            await pilot.press("s")
+            moves += 1
+            assert len(game.state.history) == moves and len(log_lines(screen)) >= lines + 1
+            last = game.state.history[-1]
+            mine = [(m.heap_before, m.take) for m in game.state.history if m.player == learner_seat]
+            if not game.is_over:
+                # ► only on the ball drawn at this move, the learner's earlier balls beside their hats (•)
+                drawn = [(h, b) for h in range(1, 11) for b in range(1, 4) if heatmap.cell_text(h, b)[0] == MARK_DRAWN]
+                assert drawn == ([(last.heap_before, last.take)] if last.player == learner_seat else [])
+                for hat, ball in mine:
+                    if (hat, ball) != (last.heap_before, last.take):
+                        assert heatmap.cell_text(hat, ball)[0] == MARK_BESIDE
+        # the game is over: the lesson is a step of its own, still to come
+        assert footer_labels(screen)["game.step"] == "Step: lesson"
+        assert not heatmap.data.flash and screen._lessons
+        assert text_of(screen, "#turn").endswith("Paused: s shows the lesson, space goes on.")
+        before = len(log_lines(screen))
+        await pilot.press("s")
+        lessons = log_lines(screen)[before:]
+        won = game.state.loser != learner_seat
+        assert len(lessons) == 2
+        assert lessons[0].startswith("Learning AI won: " if won else "Learning AI lost")
+        assert lessons[1].startswith("Learning AI 2 lost" if won else "Learning AI 2 won: ")
+        mine = {(m.heap_before, m.take) for m in game.state.history if m.player == learner_seat}
+        assert {(h, b) for h, b, _ in heatmap.data.flash} == mine
+        assert footer_labels(screen)["game.step"] == "Step: new game"
+        # the marks stay until the next game starts; its first step starts it and plays its first move
+        await pilot.press("s")
+        assert screen.round == 2 and len(screen.game.state.history) == 1 and not heatmap.data.flash
+        # space lets it go on by itself
+        await pilot.press("space")
+        assert not screen.paused and footer_labels(screen)["game.pause"] == "Pause"
+
+
+def told_games(games: int = 3):
+    """A seeded run's own reports, one game at a time (its stories, both AIs' hats)."""
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    snapshots = []
+    train(TrainingConfig(sticks=12, games=games, seed=21, pace=1000, curve=False), brain=Hats(100),
+          progress=snapshots.append)
+    return [p for p in snapshots if p.story is not None]
+
+
+async def show_run(pilot, told, *, pace=5, paused=False):
+    """The training screen for a run that sends `told` (no thread: the reports are given by hand)."""
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import wait_until
+
+    app = pilot.app
+    job = TrainingJob("background", app)
+    job.control = TrainingControl(pace)
+    if paused:
+        job.control.pause()
+    app._training_job = job
+    app.session.training.running = True
+    app.session.training.config = TrainingConfig(sticks=12, games=1000)
+    app.action_show_training()
+    await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+    for p in told:
+        app.training = TrainingProgress(p.games_done, 1000, p.games_done / 5, p.wins_first, p.hats, story=p.story,
+                                        opponent_hats=p.opponent_hats)
+        await pilot.pause()
+    return app.screen
+
+
+async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80x24(make_app):
+    from ui_helpers import wait_until
+
+    told = told_games()
+    last = told[-1].story
+    for size in ((80, 24), (160, 48)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await show_run(pilot, told)
+            ai1, ai2 = screen.heatmaps
+            # each AI's hats with its own marks: its own lesson, on its own balls
+            for player, heatmap in ((0, ai1), (1, ai2)):
+                flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[player])
+                await wait_until(pilot, lambda h=heatmap, f=flash: h.data.flash == f, what=f"AI {player + 1}'s lesson")
+            assert (ai1.data.counts == told[-1].hats[: ai1.data.counts.shape[0]]).all()
+            assert (ai2.data.counts == told[-1].opponent_hats).all() and ai1.data.hats == ai2.data.hats == 12
+            titles = (text_of(screen, "#training-hats-title"), text_of(screen, "#training-hats-title-2"))
+            assert titles == ("AI 1's hats: the brain trained", "AI 2's hats: its sparring partner")
+            if size == (160, 48):  # wide: both at once, side by side, no toggle
+                assert ai1.region.width > 0 and ai2.region.width > 0 and ai2.region.x > ai1.region.right
+                assert "training.other_hats" not in footer_labels(screen)
+                continue
+            # 80x24: one at a time; o shows the other AI's, and the footer says which o shows next
+            assert ai1.region.width > 0 and not screen.query_one("#hats-ai2").display
+            assert footer_labels(screen)["training.other_hats"] == "AI 2"
+            from textual.widgets._footer import FooterKey
+
+            await pilot.press("space")  # paused: the longest labels (Resume, Step: ...)
+            assert footer_labels(screen)["training.toggle_pause"] == "Resume"
+            assert max(key.region.right for key in screen.query(FooterKey)) <= 80  # the whole footer shows (F1 Help)
+            await pilot.press("space")
+            await pilot.press("o")
+            assert screen.query_one("#hats-ai2").display and not screen.query_one("#hats-ai1").display
+            assert ai2.region.width > 0 and app.focused is ai2
+            assert footer_labels(screen)["training.other_hats"] == "AI 1"
+            await pilot.press("o")
+            assert screen.query_one("#hats-ai1").display and not screen.query_one("#hats-ai2").display
+
+
+async def test_a_replayed_loss_marks_the_balls_kept_and_says_nothing_was_thrown_away(make_app, data_dir):
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.store import Store
+    from sticks_tui.ui.screens.replay import ReplayScreen
+
+    with Store.open(data_dir) as store:
+        brain = Hats(100)
+        brain.counts[7] = [1, 3, 1]
+        store.save_brain("default", brain)
+        # the AI drew ball 2 from hat 7 (3 of them: one goes) and ball 3 from hat 3 (its last: it stays), and lost
+        gid = store.record_game(start=10, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 2, 2, 3],
+                                loser=1, brain="default", learning={1: ("default", [(7, 2), (3, 3)])})
+        game = store.game(int(gid))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(game))
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("end")
+        heatmap = screen.query_one(HatHeatmap)
+        assert heatmap.data.flash == ((7, 2, -1), (3, 3, 0))
+        assert heatmap.cell_text(7, 2).startswith("↓") and heatmap.cell_text(3, 3).startswith(MARK_KEPT)
+        assert list(screen.query_one("#replay-log").lines)[-1] == (
+            "Learning AI lost: each ball it drew is thrown away (hat 7 ball 2: 3→2), except hat 3 ball 3: it was the "
+            "last of its number, and a hat always keeps at least one ball of each number, so it stays (=).")
+        assert text_of(screen, "#replay-step") == (
+            "After the game: what Learning AI learned (↑ added, ↓ thrown away, = kept as it was).")
+
+
+async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_paused(make_app):
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
+    from sticks_tui.ui.messages import TrainingProgressMsg
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        job = TrainingJob("background", app)
+        app._training_job = job
+        app.session.training.running = True
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        screen = app.screen
+
+        async def report(seconds, done, total):
+            app.post_message(TrainingProgressMsg("background", TrainingProgress(done, total, seconds, 0, app.session.brain.counts)))
+            await wait_until(pilot, lambda: app.training is not None and app.training.seconds == seconds, what="the report")
+            await pilot.pause()
+            return text_of(screen, "#training-figures")
+
+        # a run at 1 game a second: game 1 comes at once, and is no rate of 1,000 games a second
+        job.control = TrainingControl(1)
+        await report(0.0, 0, 1000)
+        assert await report(0.001, 1, 1000) == "1 game a second, 0 s gone, 16:39 left"
+        # full speed: the rate over the last seconds of play
+        job.control = TrainingControl(None)
+        await report(1.0, 1000, 10_000)
+        await report(2.0, 2000, 10_000)
+        assert await report(3.0, 3000, 10_000) == "1,000 games a second, 3 s gone, 7 s left"
+        # paused: the time goes on, the time left stands still
+        job.control.pause()
+        assert await report(10.0, 3000, 10_000) == "1,000 games a second, 10 s gone, 7 s left (paused)"
+        assert await report(30.0, 3000, 10_000) == "1,000 games a second, 30 s gone, 7 s left (paused)"
+        job.control.resume()
+        assert await report(30.5, 3500, 10_000) == "1,000 games a second, 30 s gone, 6 s left"
+        assert await report(31.5, 5500, 10_000) == "2,000 games a second, 32 s gone, 2 s left"
+        # the end, in the singular when it is one game
+        app.session.training.running = False
+        assert await report(32.0, 1, 1) == "1 game in 32 s"
+        assert text_of(screen, "#training-status") == "Finished: 1 of 1 game. The AI keeps what it learned."
+
+
+async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
+    from ui_helpers import wait_until
+
+    from sticks_tui.ui.screens.training import TrainDialog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        dialog.query_one("#games").value = "100000"
+        dialog.query_one("#pace").value = "1"
+        await pilot.pause()
+        assert "100,000 games from random heaps from 2 to 100, at 1 game a second. That takes about 28 hours (" \
+            in text_of(dialog, "#train-effect")
+        dialog.query_one("#games").value = "1"
+        dialog.query_one("#pace").value = "full"
+        await pilot.pause()
+        assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 100, at full speed.")
+        dialog.query_one("#games").value = "3"
+        dialog.query_one("#pace").value = "ball"
+        await pilot.pause()
+        assert text_of(dialog, "#train-effect").endswith(
+            "3 games from random heaps from 2 to 100, ball by ball. Each draw and each game's lessons take a second "
+            "(or a step of yours), so that takes more than 6 seconds: for watching a few games (the pace can be "
+            "changed at any time).")
+
+
+async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(make_app, config_dir):
+    from ui_helpers import wait_until
+
+    from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        ids = ("train-dialog", "games", "pace", "protocol", "heap", "floor", "start-balls", "reward", "penalty",
+               "reset-first", "go", "cancel")
+        where = {i: dialog.query_one(f"#{i}").region for i in ids}
+        # a field refused as you type: the reason at once, on that field, and nothing moves
+        await pilot.click("#heap")
+        await pilot.press("end", "0")  # 100 -> 1000
+        assert text_of(dialog, "#train-error") == "Please enter the heap as a whole number from 1 to 100."
+        assert dialog.query_one("#heap").has_class("-refused")
+        assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        await pilot.press("backspace")
+        assert text_of(dialog, "#train-error") == "" and not dialog.query(".-refused")
+        assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        # the run's values are remembered when it starts
+        dialog.query_one("#games").value = "500"
+        dialog.query_one("#pace").value = "2"
+        dialog.query_one("#protocol").value = "classic"
+        dialog.query_one("#heap").value = "30"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        app.action_cancel_training()
+        await wait_until(pilot, lambda: not app.training_running, what="the run to stop")
+        await pilot.press("escape")
+    saved, _ = load_settings(config_dir / "settings.toml")
+    assert (saved.train_games, saved.train_pace, saved.train_protocol, saved.train_heap) == (500, "2", "classic", 30)
+    app = make_app()  # the next time the app starts, the dialog opens with them
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        assert (dialog.query_one("#games").value, dialog.query_one("#pace").value,
+                dialog.query_one("#protocol").value, dialog.query_one("#heap").value) == ("500", "2", "classic", "30")
+
+
+async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_it_by_itself(make_app):
+    from sticks_tui.ui.widgets.curve import LearningCurve
+    from sticks_tui.ui.widgets.move_log import MoveLog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show_run(pilot, told_games())
+        curve, log = screen.query_one(LearningCurve), screen.query_one(MoveLog)
+        assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Curve"
+        await pilot.press("v")
+        assert curve.region.height >= 6 and log.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Log"
+        await pilot.press("v")
+        assert log.region.height > 0 and curve.region.height == 0
+        # the run ends: the curve comes back by itself
+        app.session.training.running = False
+        app.training = app.training
+        await pilot.pause()
+        assert curve.region.height >= 6 and log.region.height == 0
+
+
+async def test_help_lists_each_key_of_the_screen_once_slower_too_and_none_of_textuals(make_app):
+    from sticks_tui.ui.screens.help import HelpScreen
+
+    app = make_app(ai_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, heap=10, opponent="learning", watch=True)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = dict(app.screen.keys)
+        assert len(keys) == len(app.screen.keys)  # each key once
+        assert keys["-"] == "AI slower: a longer pause before each of its moves"
+        assert keys["+, ="] == "AI faster: a shorter pause before each of its moves"
+        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause, or go on (AI vs AI)"
+        assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
+        descriptions = list(keys.values())
+        assert len(descriptions) == len(set(descriptions))  # no action told twice
+
+
+async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_the_seeds_brain_alone(
+        make_app, data_dir, config_dir):
+    from textual.widgets import Select
+
+    from sticks_tui.learn.hats import MENACE_RULE, SEEDS_RULE, Hats
+    from sticks_tui.store import Store
+    from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.widgets.heatmap import MARK_DOWN
+    from ui_helpers import perfect_take, play_human_turns, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        assert app.session.brain_name == "default" and app.session.brain.rule == SEEDS_RULE
+        assert "a loss before the AI's first win finds only last balls, which stay (=)" in text_of(setup, "#setup-intro")
+        setup.query_one("#hats", Select).value = "menace"
+        await wait_until(pilot, lambda: app.session.brain_name == "menace", what="the MENACE-like brain")
+        await pilot.pause()
+        assert app.session.brain.rule == MENACE_RULE
+        assert (app.session.brain.counts[1:, :] == Hats(100, 3, MENACE_RULE).counts[1:, :]).all()
+        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
+            in text_of(setup, "#setup-intro")
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await play_human_turns(pilot, screen, perfect_take)
+        assert screen.game.state.loser == 1  # the AI lost its first game ...
+        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        heatmap = screen.query_one(HatHeatmap)
+        # ... and every ball it drew went down, 3 -> 2: the loss shows
+        assert sorted(heatmap.data.flash) == sorted((h, b, -1) for h, b in drawn)
+        assert all(heatmap.cell_text(h, b).startswith(MARK_DOWN) and heatmap.cell_text(h, b).endswith(" 2")
+                   for h, b in drawn)
+        changes = ", ".join(f"hat {h} ball {b}: 3→2" for h, b in drawn)
+        assert log_lines(screen)[-3] == f"Learning AI lost: each ball it drew is thrown away ({changes})."
+    saved, _ = load_settings(config_dir / "settings.toml")
+    assert saved.hats == "menace"
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
+        assert store.brain_info("menace").rule == MENACE_RULE
+    app = make_app()  # the next start plays with the MENACE-like brain again
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.session.brain_name == "menace" and app.screen.query_one("#hats", Select).value == "menace"
+
+
+async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losses_show(make_app):
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.training import TrainDialog
+    from ui_helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
+        dialog = app.screen
+        fields = lambda: tuple(dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "penalty", "floor"))  # noqa: E731
+        assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
+        dialog.query_one("#preset", Select).value = "menace"
+        await pilot.pause()
+        assert fields() == ("3", "3", "1", "each")
+        # another rule needs a fresh brain: said at once, on the box to tick
+        assert text_of(dialog, "#train-error").startswith("The brain 'default' learns by its own rule")
+        dialog.query_one("#reset-first").value = True
+        await pilot.pause()
+        assert text_of(dialog, "#train-error") == ""
+        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
+            in text_of(dialog, "#train-effect")
+        # typing a rule picks the preset it is, or "your own"
+        dialog.query_one("#reward").value = "2"
+        await pilot.pause()
+        assert dialog.query_one("#preset", Select).value == "own"
+        for wid, value in (("start-balls", "1"), ("reward", "1")):
+            dialog.query_one(f"#{wid}").value = value
+        await pilot.pause()
+        assert dialog.query_one("#preset", Select).value == "seeds"
+
+
+async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ais_results_game_by_game(make_app):
+    from ui_helpers import perfect_take, play_human_turns, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        assert text_of(screen, "#tally") == "This session: no game finished yet."
+        await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
+        assert text_of(screen, "#tally") == ("This session: Player 1 1, Learning AI 0 (in all: 1, 0).\n"
+                                             "Learning AI: ○ (● won, ○ lost)")
+        await pilot.press("n")
+        await play_human_turns(pilot, screen, perfect_take)
+        assert text_of(screen, "#tally").endswith("Learning AI: ○○ (● won, ○ lost)")
+        await pilot.press("escape")  # a new game screen: the session's tally goes on
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        assert text_of(screen, "#tally") == ("This session: Player 1 2, Learning AI 0 (in all: 2, 0).\n"
+                                             "Learning AI: ○○ (● won, ○ lost)")
+    app = make_app()  # another session: only the records' tally
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning")
+        await wait_until(pilot, lambda: "in all" in text_of(screen, "#tally"), what="the tally")
+        assert text_of(screen, "#tally") == "This session: no game finished yet (in all: Player 1 2, Learning AI 0)."
+
+
+async def test_a_step_asks_for_the_game_a_pause_held_back_ball_by_ball(make_app):
+    """Ball by ball the screen lets a game through, then the person pauses before it is played: Step must
+    ask for that game (it asked nothing, and the run sat still until resumed)."""
+    from sticks_tui.learn.control import BALL_BY_BALL
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show_run(pilot, [], pace=BALL_BY_BALL)
+        await pilot.pause()
+        control = app.training_control
+        screen._ball_tick()  # nothing to tell: the next game is let through ...
+        assert control.released_pending == 1 and screen._asked
+        await pilot.press("space")  # ... and the pause holds it back
+        assert control.paused and control.released_pending == 1
+        await pilot.press("s")
+        assert control.steps_pending == 1 and control.released_pending == 0  # that game, played on a step
+        assert control.paused
