@@ -102,7 +102,7 @@ def test_a_class_plays_in_the_browser(chromium, served):
         first.click_text("Player 1", offset=1, nth=1)  # the box right of the label "Player 1's name"
         retype(first, "Player 1's name", "Ada")
         first.press("Control+s")
-        first.wait_text("Take 1")
+        first.wait_text("sticks on the board.")  # the game screen (the setup intro says "Take 1" too)
         before = hats_panel(first)
         assert before and not any("►" in row for row in before), "\n".join(before)
 
@@ -155,7 +155,7 @@ def test_a_class_plays_in_the_browser(chromium, served):
         first.wait_text("Train the AI")
         retype(first, "Games", "9000000")
         first.press("Enter")
-        first.wait_text("games/s", timeout=60)  # the training screen, running
+        first.wait_text(" gone, ", timeout=60)  # the training screen, running (its figures: "… gone, … left")
 
         # Ctrl+C stops the server and every session; the tab says its session ended
         assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
@@ -209,7 +209,7 @@ def start_training(tab: Tab, games: str = "9000000") -> None:
     tab.wait_text("Games")
     retype(tab, "Games", games)
     tab.press("Enter")
-    tab.wait_text("games/s", timeout=60)  # the training screen, running
+    tab.wait_text(" gone, ", timeout=60)  # the training screen, running (its figures: "… gone, … left")
 
 
 def games_trained(server) -> int:
