@@ -286,6 +286,28 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
     assert not any("Traceback" in line for line in server.lines), server.lines
 
 
+def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, served):
+    """A projector's 1920x1080 window: the page picks a font that fills it with about 100x30 cells
+    (not 16 px text in a corner); ?fontsize=16 still gives 16 px."""
+    server = served(max_sessions=2)
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        tab = open_tab(context, server)
+        size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
+               "sticksClients[0].terminal.rows]"
+        font, cols, rows = tab.page.evaluate(size)
+        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
+        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
+        assert "Make the terminal" not in tab.text()
+        asked = Tab(context.new_page())
+        asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
+        asked.wait_text("Start game")
+        assert asked.page.evaluate(size)[0] == 16
+    finally:
+        context.close()
+    assert server.stop() == 0
+
+
 def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
     """Analysis -> Copy brain in a tab whose brain is behind the class's (another tab taught it
     meanwhile) merges that tab's change onto the brain as stored: no cell of the class brain is lost."""

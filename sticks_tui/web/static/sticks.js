@@ -3,7 +3,7 @@
 //  - points the client at this server's websocket, whatever address the page was opened with;
 //  - waits for the page's own font before the terminal measures its cells;
 //  - picks the font size that fits the app to the window (at least 80x24 cells, 100x30 when the
-//    window allows, at most 16 px), unless the address says ?fontsize=N;
+//    window allows: a big window gets a big font, for a projector), unless the address says ?fontsize=N;
 //  - gives the terminal the keyboard once its connection is open (a focus sent before that throws);
 //  - says why a session ended (the app quit, or the class is full);
 //  - offers window.sticksScreenText(): the screen as lines of text (for tests and benchmarks).
@@ -11,7 +11,7 @@
 (function () {
   const NEEDED = { cols: 80, rows: 24 };      // the app's smallest screen
   const PREFERRED = { cols: 100, rows: 30 };  // room for the hats beside the board
-  const LARGEST = 16, SMALLEST = 6;
+  const LARGEST = 64, SMALLEST = 6;  // a projector's 1920x1080 gets about 30 px: a room can read it
   const FONT = "'Roboto Mono', Monaco, 'Courier New', monospace";  // the client's own
   const askedSize = new URLSearchParams(window.location.search).has("fontsize");
 
