@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.header import AppHeader
 
 
 class AnalysisScreen(Screen):
@@ -35,7 +36,7 @@ class AnalysisScreen(Screen):
     )}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="analysis-view"):
             with Horizontal(id="analysis-controls"):
                 yield Label("Brain in play ")

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from sticks_tui.engine.events import BallDrawn, HatsReinforced
 from sticks_tui.engine.game import Game
@@ -24,6 +24,7 @@ from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
+from sticks_tui.ui.widgets.header import AppHeader
 
 LEAVE_SECONDS = 0.7
 WATCH_NEXT_GAME = 1.0  # pause between games when watching AI vs AI
@@ -134,7 +135,7 @@ class GameScreen(GameScreenBase):
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="game"):
             with Vertical(id="board"):
                 yield Static("", id="turn")

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
 from sticks_tui.engine.game import NimGame
@@ -31,6 +31,7 @@ from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
+from sticks_tui.ui.widgets.header import AppHeader
 
 NIM_OPPONENTS = {
     "friend": "a friend (same keyboard)",
@@ -110,7 +111,7 @@ class NimGameScreen(GameScreenBase):
         return [first, second]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="nim"):
             yield Static("", id="nim-turn")
             with Container(id="nim-board"):
@@ -491,7 +492,7 @@ class NimTableScreen(Screen):
         self.piles = piles
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="nim-table-screen"):
             with Horizontal(id="nim-table-controls"):
                 yield Label("quarters q = ")

@@ -6,12 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, ProgressBar, Static
+from textual.widgets import Footer, ProgressBar, Static
 
 from sticks_tui.learn.trainer import TrainingConfig
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import TRAINED_AI_GAMES, MatchSetup
 from sticks_tui.ui.training import TrainingJob, start_training_worker, sticks_run
+from sticks_tui.ui.widgets.header import AppHeader
 
 PRETRAIN = "trained-ai"  # the purpose of this screen's training run
 
@@ -26,7 +27,7 @@ class PretrainScreen(Screen):
         self.job: TrainingJob | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="pretrain"):
             yield Static("Training AI, please wait...", id="pretrain-title")
             yield Static(f"A fresh AI plays {self.games:,} games against another learning AI at "

@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Label, Static
+from textual.widgets import Button, DataTable, Footer, Label, Static
 
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
+from sticks_tui.ui.widgets.header import AppHeader
 
 WINDOW = 10  # the moving window of the results curve, in games
 RESULTS_TITLE = "Learning AI vs people: games won"
@@ -67,7 +68,7 @@ class RecordsScreen(Screen):
     )}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="records-view"):
             yield Static("", id="records-summary")
             yield Label("Players (rating = wins - losses)", classes="section-title")

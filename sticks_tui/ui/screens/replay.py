@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from sticks_tui.engine.events import HatChange
 from sticks_tui.engine.rules import sticks_word
@@ -26,6 +26,7 @@ from sticks_tui.ui.screens.game import move_line
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
+from sticks_tui.ui.widgets.header import AppHeader
 
 NOTE_NO_AI = "No learning AI played in this game: there are no hats to show."
 NOTE_OLD = ("This game was kept before sticks-tui stored the hats with each game: the moves replay, "
@@ -177,7 +178,7 @@ class ReplayScreen(Screen):
         return getattr(info, "rule", None)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="replay"):
             with Vertical(id="replay-board"):
                 yield Static("", id="replay-title")

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
 from sticks_tui.learn.hats import RULE_PRESETS
@@ -18,6 +18,7 @@ from sticks_tui.store.records import NameClash
 from sticks_tui.ui.session import (AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
                                    MatchSetup)
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
+from sticks_tui.ui.widgets.header import AppHeader
 
 NAME_LIMIT = 24
 #: The app's F2-F4 as this screen shows them in its footer (the app's own are hidden so every footer fits
@@ -56,7 +57,7 @@ class SetupScreen(Screen):
     AUTO_FOCUS = "#heap"
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Vertical(id="setup"):
             yield Static(STICKS_INTRO, id="setup-intro")
             with Vertical(id="setup-form"):

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
@@ -32,6 +32,7 @@ from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
+from sticks_tui.ui.widgets.header import AppHeader
 
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
@@ -435,7 +436,7 @@ class TrainingScreen(Screen):
     """
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="training"):
             with Vertical(id="training-left"):
                 yield Static("", id="training-status")
