@@ -31,6 +31,11 @@ def _ball(c: HatChange) -> str:
     return f"hat {c.hat} ball {c.ball}"
 
 
+def _more(rule: HatRule) -> str:
+    """What a win adds to each number drawn: 'one more', '3 more'."""
+    return "one more" if rule.win_reward == 1 else f"{rule.win_reward} more"
+
+
 def floor_words(rule: HatRule) -> str:
     """Why a loss may leave a ball: 'a hat always keeps at least one ball of each number'."""
     return ("a hat always keeps at least one ball of each number" if rule.floor == "each"
@@ -56,9 +61,8 @@ def lesson_sentence(name: str, won: bool, changes: Sequence[HatChange], rule: Ha
     if won:
         if rule.win_reward == 0:
             return f"{name} won, but a win adds no ball: its hats stay as they were."
-        more = "one more" if rule.win_reward == 1 else f"{rule.win_reward} more"
         listed = f" ({', '.join(_change(c) for c in changes)})" if detail else ""
-        return f"{name} won: each ball it drew goes back with {more} of its number{listed}."
+        return f"{name} won: each ball it drew goes back with {_more(rule)} of its number{listed}."
     if rule.loss_penalty == 0:
         return f"{name} lost, but a loss takes no ball away: its hats stay as they were."
     thrown = [c for c in changes if c.after < c.before]
@@ -110,8 +114,7 @@ def win_words(rule: HatRule) -> str:
     '3 more balls of each number it drew'; '' when a win adds nothing."""
     if rule.win_reward == 0:
         return ""
-    more = "one more ball" if rule.win_reward == 1 else f"{rule.win_reward} more balls"
-    return f"{more} of each number it drew"
+    return f"{_more(rule)} {'ball' if rule.win_reward == 1 else 'balls'} of each number it drew"
 
 
 def won_sentence(name: str, rule: HatRule) -> str:
@@ -137,17 +140,15 @@ def how_hats_learn(rule: HatRule, numbers: str) -> str:
     if rule.win_reward == 0:
         win = "If the AI wins, every ball beside a hat goes back in and nothing is added."
     else:
-        more = "one more" if rule.win_reward == 1 else f"{rule.win_reward} more"
-        win = (f"If the AI wins, every ball beside a hat goes back in with {more} of the same number: "
+        win = (f"If the AI wins, every ball beside a hat goes back in with {_more(rule)} of the same number: "
                "those moves become more likely.")
     if rule.loss_penalty == 0:
         loss = "If it loses, every ball goes back in as it was: nothing is thrown away."
     else:
         what = ("those balls are thrown away" if rule.loss_penalty == 1
                 else f"up to {rule.loss_penalty} balls of each of those numbers are thrown away")
-        keep = ("keeps at least one ball of each number (the floor), so no move is ever forgotten for good"
-                if rule.floor == "each" else "keeps at least one ball (the floor), so it always has a move")
-        loss = f"If it loses, {what}, but a hat always {keep}."
+        why = "no move is ever forgotten for good" if rule.floor == "each" else "it always has a move"
+        loss = f"If it loses, {what}, but {floor_words(rule)} (the floor), so {why}."
     return (f"The learning AI has one hat for every number of sticks that can be on the board. Each hat "
             f"starts with {start} of each number {numbers}.\n"
             f"On its turn the AI draws a ball at random from the hat for the sticks on the board, and "

@@ -296,19 +296,13 @@ class BrainsMixin:
         hats = _validate(hats)
         if isinstance(games_trained, bool) or not isinstance(games_trained, int) or games_trained < 0:
             raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
-        if base is not None:
-            if replace:
-                raise ValueError("A brain started anew has no base to merge onto; save it whole.")
-            with self._write(f"save the brain {name!r}",
-                             "The AI plays on, but what it learned since the last save is not kept.") as conn:
-                if self._brain_row(conn, name) is None:  # deleted meanwhile: nothing of anyone's to lose
-                    brain = hats
-                else:
-                    brain = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
-                self._put(conn, name, brain, games_trained, replace=False)
-            return brain
+        if base is not None and replace:
+            raise ValueError("A brain started anew has no base to merge onto; save it whole.")
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
+            # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
+            if base is not None and self._brain_row(conn, name) is not None:
+                hats = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
             self._put(conn, name, hats, games_trained, replace=replace)
         return hats
 

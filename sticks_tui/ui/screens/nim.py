@@ -465,8 +465,7 @@ class NimGameScreen(GameScreenBase):
         start, self._train_start = self._train_start, None
         if session.nim_stored_as is not None:
             try:
-                stored = session.store.apply_training(session.nim_stored_as, start, result.brain.counts,
-                                                      games_trained=result.games_played, curve=result.curve)
+                stored = session.store.keep_training(session.nim_stored_as, start, result)
                 hats.counts[:] = stored.counts
                 return hats
             except (StoreError, ValueError) as exc:
