@@ -30,6 +30,10 @@ def register(subparsers) -> None:
     # its own dest: a sub-command default would otherwise hide `sticks-tui --data-dir PATH serve`
     p.add_argument("--data-dir", dest="serve_data_dir", metavar="PATH", default=None,
                    help="where the class's records and brains are kept (default: as for the app)")
+    p.add_argument("--teacher-token", metavar="SECRET", default=None,
+                   help="the secret in the teacher's address (default: a new random one at each start); "
+                        "12 to 128 letters, digits, '-' or '_'. Only a tab opened from the teacher's address "
+                        "can reset or restore the class's records and brains")
     p.set_defaults(handler=run)
 
 
@@ -42,7 +46,14 @@ def run(args: argparse.Namespace) -> int:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
     from sticks_tui.store import Store, StoreError
+    from sticks_tui.web.server import check_teacher_token
 
+    if args.teacher_token is not None:
+        try:
+            check_teacher_token(args.teacher_token)
+        except ValueError as exc:
+            print(f"sticks-tui serve: --teacher-token: {exc}. Nothing was started.", file=sys.stderr)
+            return 2
     data_dir = args.serve_data_dir if args.serve_data_dir is not None else args.data_dir
     # One database for every tab: check it is usable now (a command never falls back to memory),
     # rather than let each tab fall back to a memory store of its own (a class would share nothing).
@@ -57,12 +68,15 @@ def run(args: argparse.Namespace) -> int:
               "fix the above or choose another --data-dir.", file=sys.stderr)
         return 1
     server = ClassServer(data_dir=str(database.parent), host=args.host, port=args.port,
-                         max_sessions=args.max_sessions, database=str(database))
+                         max_sessions=args.max_sessions, database=str(database),
+                         teacher_token=args.teacher_token or "")
 
     def ready(urls: list[str]) -> None:
         print(f"sticks-tui serves the app on {' and '.join(urls)}", flush=True)
-        print(f"  open that address in a browser; each tab is its own game (at most {args.max_sessions})",
+        print(f"  pupils open that address in a browser; each tab is its own game (at most {args.max_sessions})",
               flush=True)
+        print(f"  the teacher's address (keep it to yourself: it can reset and restore the class's records and "
+              f"brains): {server.teacher_url(urls[0])}", flush=True)
         print(f"  the class's records and brains: {database}", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print("  anyone who can reach this computer on the network can play: see the README's "

@@ -47,7 +47,7 @@ from sticks_tui.store.connection import (
     resolve_data_dir,
     rollback,
 )
-from sticks_tui.store.errors import InvalidName, StoreError, validate_name
+from sticks_tui.store.errors import InvalidName, StoreError, TeacherOnly, validate_name
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
 from sticks_tui.store.names import name_key
 from sticks_tui.store.records import (
@@ -75,6 +75,9 @@ class Store(RecordsMixin, BrainsMixin):
         self.notices: list[str] = notices if notices is not None else []
         #: Why this store lives in memory only (None for a database file): for the app's banner.
         self.memory_reason = memory_reason
+        #: A pupil's store (a tab opened from the pupils' address of `sticks-tui serve`): every write that
+        #: wipes, replaces or restores (reset, delete, rename, import, restore) raises TeacherOnly.
+        self.pupil = False
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -153,6 +156,11 @@ class Store(RecordsMixin, BrainsMixin):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def teacher_only(self, what: str) -> None:
+        """Refuse `what` (words: "reset the records") in a pupil's store; the one check every wipe passes."""
+        if self.pupil:
+            raise TeacherOnly(f"Only the teacher can {what}. Nothing was changed.")
 
     # -- transactions ------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -236,6 +244,7 @@ class Store(RecordsMixin, BrainsMixin):
         its own game. `game` ('sticks' or 'nim'), if given, is the game the file must hold.
         Returns the name used. A refused file raises StoreError saying what is wrong, and changes nothing.
         """
+        self.teacher_only("import a brain")
         source = Path(path)
         loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
         if game is not None and loaded.game != game:
@@ -251,5 +260,5 @@ class Store(RecordsMixin, BrainsMixin):
 
 
 __all__ = ["BrainInfo", "GameRecord", "InvalidName", "PlayerRecord", "RecordedGame", "SeatLearning", "Store",
-           "StoreError", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
+           "StoreError", "TeacherOnly", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
            "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "GAMES", "HUMAN_OPPONENTS"]

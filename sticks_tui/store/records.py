@@ -482,6 +482,7 @@ class RecordsMixin:
 
     def reset_records(self) -> None:
         """Forget every player's record and every game (brains are kept, as they are now)."""
+        self.teacher_only("reset the records")
         with self._write("reset the records") as conn:
             conn.execute("DELETE FROM games")
             conn.execute("DELETE FROM players")
@@ -491,6 +492,7 @@ class RecordsMixin:
 
     def reset_player(self, name: str) -> None:
         """Take a player off the leaderboard (their wins and losses); the game history is kept."""
+        self.teacher_only(f"reset {name!r}")
         with self._write(f"reset {name!r}") as conn:
             if conn.execute("DELETE FROM players WHERE key = ?", (name_key(name),)).rowcount == 0:
                 raise StoreError(f"There is no player called {name!r}.")

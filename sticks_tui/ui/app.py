@@ -104,8 +104,15 @@ class SticksApp(App):
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
-                 idle_training: bool = True, config_dir: str | None = None) -> None:
+                 idle_training: bool = True, config_dir: str | None = None, role: str = "teacher") -> None:
         super().__init__()
+        from sticks_tui.ui.roles import ROLES
+
+        if role not in ROLES:
+            raise ValueError(f"A role is one of {', '.join(ROLES)}, not {role!r}.")
+        #: "teacher" (the terminal app; `serve`'s teacher's address) or "pupil" (`serve`'s pupils' address):
+        #: a pupil cannot wipe, replace or restore what the class shares (ui/roles.py).
+        self.role = role
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
@@ -219,6 +226,7 @@ class SticksApp(App):
         from sticks_tui.store import Store
 
         self.session.store = Store.open(self.session.data_dir, allow_memory=True)
+        self.session.store.pupil = self.role != "teacher"  # the store refuses a pupil's wipes too
         for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
         if not self.session.store.persistent:

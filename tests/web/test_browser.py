@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from sticks_tui.store import Store
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
@@ -359,3 +360,78 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
     finally:
         rebound.close()
     assert server.stop() == 0
+
+
+# -- issue 19: only the teacher's address can wipe the class -----------------------------------------
+
+TEACHER_TOKEN = "class-4b-secret-token"
+
+
+def test_only_the_teachers_address_can_wipe_the_class(chromium, served):
+    """The pupils' tab shows no reset on the records or analysis screen, and its keys do nothing; the
+    teacher's address (its secret given with --teacher-token) is never in a pupil's page; a wrong or
+    missing secret gets a plain 403 page; the teacher's tab resets the records."""
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    server = served(extra=["--teacher-token", TEACHER_TOKEN])
+    teacher_url = server.teacher_url()
+    assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
+    with Store.open(server.data_dir) as store:
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
+                      server.url + "teacher/"):
+            page = context.new_page()
+            response = page.goto(wrong, timeout=20_000)
+            assert response is not None and response.status == 403, wrong
+            assert "This is not the teacher's address" in page.inner_text("body")
+            assert TEACHER_TOKEN not in page.content()
+            page.close()
+        try:  # the teacher's websocket with a wrong secret: refused before any app starts
+            urlopen(server.url + "teacher/wrong-secret-123/ws", timeout=10)
+        except HTTPError as refused:
+            assert refused.code == 403
+        else:
+            raise AssertionError("the teacher's websocket answered a wrong secret")
+        assert server.app_pids() == set()
+
+        pupil = open_tab(context, server)
+        assert TEACHER_TOKEN not in pupil.page.content()
+        pupil.activate()
+        pupil.press("F3")
+        pupil.wait_text("Ann")
+        assert "Reset" not in pupil.text()
+        pupil.press("x")
+        pupil.page.wait_for_timeout(500)  # a question would be on screen by now (the teacher's is, below)
+        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
+        pupil.press("Escape")
+        pupil.press("F4")
+        pupil.wait_text("Copy brain")
+        assert "Reset" not in pupil.text()
+        pupil.press("x")
+        pupil.page.wait_for_timeout(500)
+        assert "forget everything" not in pupil.text()
+        pupil.press("Escape")
+        pupil.wait_text("Start game")
+        pupil.press("F2")
+        pupil.wait_text("Train the AI")
+        assert "Reset the brain first" not in pupil.text()
+        assert "The class's brain keeps what it learned" in pupil.text()
+
+        teacher = Tab(context.new_page())
+        teacher.page.goto(teacher_url, timeout=20_000)
+        teacher.wait_text("Start game")
+        teacher.activate()
+        teacher.press("F3")
+        teacher.wait_text("Reset records")
+        teacher.press("x")
+        teacher.wait_text("Forget every player's")
+        teacher.press("y")
+        teacher.wait_text("0 games kept")
+    finally:
+        context.close()
+    assert server.stop() == 0
+    with Store.open(server.data_dir) as store:
+        assert store.game_count() == 0

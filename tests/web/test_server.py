@@ -130,7 +130,7 @@ async def _no_shell(tmp_path):
             import psutil
 
             argv = psutil.Process(pid).cmdline()
-            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir)]
+            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir), "--role", "pupil"]
             # the app talks to the browser through Textual's web driver, as under textual-serve
             # (and the app's "needs a terminal" check knows it is served)
             assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"

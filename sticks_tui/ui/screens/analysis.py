@@ -15,12 +15,13 @@ from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
 
 
-class AnalysisScreen(Screen):
+class AnalysisScreen(RoleChecks, Screen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="analysis.back"),
         Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
@@ -183,6 +184,7 @@ class AnalysisScreen(Screen):
         self.app.push_screen(NameDialog(f"Copy the brain '{self.app.session.brain_name}' as:",
                                         f"{self.app.session.brain_name} copy", check), done)
 
+    @teacher_only("reset a brain")
     def action_reset_brain(self) -> None:
         if self.app.training_running:
             self.notify("The AI is training: reset its brain when it has finished.", severity="warning")

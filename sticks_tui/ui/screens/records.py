@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Static
 
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
@@ -39,7 +40,7 @@ def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M") if dt is not None else "-"
 
 
-class RecordsScreen(Screen):
+class RecordsScreen(RoleChecks, Screen):
     DEFAULT_CSS = """
     RecordsScreen #games-bar { height: 1; }
     RecordsScreen #games-bar Label { width: 1fr; }
@@ -154,6 +155,7 @@ class RecordsScreen(Screen):
             what = f"{g.game} {g.start}"
             games.add_row(when(g.played_at), what, " vs ".join(g.players), g.loser_name, key=str(g.id))
 
+    @teacher_only("reset the records")
     def action_reset(self) -> None:
         def done(yes: bool | None) -> None:
             if yes:
