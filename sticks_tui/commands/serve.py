@@ -34,6 +34,9 @@ def register(subparsers) -> None:
                    help="the secret in the teacher's address (default: a new random one at each start); "
                         "12 to 128 letters, digits, '-' or '_'. Only a tab opened from the teacher's address "
                         "can reset or restore the class's records and brains")
+    p.add_argument("--backup-minutes", type=int_in_range(1, 24 * 60, "--backup-minutes"), default=10,
+                   help="a back-up of the class's database at start and every this many minutes while games "
+                        "are played (default 10); the last 10 are kept in the folder 'backups' beside it")
     p.set_defaults(handler=run)
 
 
@@ -67,9 +70,17 @@ def run(args: argparse.Namespace) -> int:
         print("sticks-tui serve: the class needs a database every tab can share; "
               "fix the above or choose another --data-dir.", file=sys.stderr)
         return 1
+    from sticks_tui.store.backups import BackupKeeper, backup_folder
+
+    # a back-up now, then every --backup-minutes while games are played; one that cannot be written is
+    # said here (and in the teacher's tab), and the class plays on
+    keeper = BackupKeeper(database, every=args.backup_minutes * 60.0)
+    first = keeper.tick()
+    if first is None:
+        print(f"sticks-tui serve: {keeper.problem} The class plays on without back-ups.", file=sys.stderr)
     server = ClassServer(data_dir=str(database.parent), host=args.host, port=args.port,
                          max_sessions=args.max_sessions, database=str(database),
-                         teacher_token=args.teacher_token or "")
+                         teacher_token=args.teacher_token or "", backups=keeper)
 
     def ready(urls: list[str]) -> None:
         print(f"sticks-tui serves the app on {' and '.join(urls)}", flush=True)
@@ -78,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  the teacher's address (keep it to yourself: it can reset and restore the class's records and "
               f"brains): {server.teacher_url(urls[0])}", flush=True)
         print(f"  the class's records and brains: {database}", flush=True)
+        if first is not None:
+            print(f"  back-ups (the last 10, every {args.backup_minutes} min while games are played): "
+                  f"{backup_folder(database)}", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print("  anyone who can reach this computer on the network can play: see the README's "
                   "\"Play in a browser / in class\" for the risks", flush=True)
@@ -89,5 +103,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sticks-tui serve: cannot listen on {args.host} port {args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        keeper.close()
     print("sticks-tui serve: stopped; every session has quit", flush=True)
     return 0

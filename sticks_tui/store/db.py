@@ -162,6 +162,32 @@ class Store(RecordsMixin, BrainsMixin):
         if self.pupil:
             raise TeacherOnly(f"Only the teacher can {what}. Nothing was changed.")
 
+    # -- back-ups (store/backups.py) ----------------------------------------------------------
+    def restore_backup(self, name: str):
+        """Put the back-up called `name` (a file name `backups.list_backups` gives) in place of the whole
+        database, for every tab at once; the database as it was is kept as a back-up first. Returns
+        (the back-up restored, the back-up of what was replaced). BackupError (a StoreError) says why
+        not, and changes nothing. The teacher's only."""
+        from sticks_tui.store import backups
+
+        self.teacher_only("restore a back-up")
+        if self.path is None:
+            raise StoreError("This database lives in memory only: it has no back-ups. Nothing was changed.")
+        chosen = backups.find_backup(self.path, name)
+        backups.check_backup(chosen, SCHEMA_VERSION)
+        with self._lock:
+            conn = self._connection()
+            # the database as it is, kept first (a game another tab saves in the few milliseconds between the
+            # two steps is in neither; the teacher is told to restore while the class is not playing)
+            kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
+            try:
+                backups.copy_into(chosen, conn)
+            except sqlite3.Error as exc:
+                raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
+                                          f"was; it is also kept as {kept.name}.") from None
+        backups.prune(self.path, backups.KEEP)
+        return chosen, kept
+
     # -- transactions ------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:

@@ -187,10 +187,12 @@ class SticksApp(App):
         from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
                                            setup, training)
 
+        from sticks_tui.ui.screens.backups import BackupsScreen
+
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog]
+                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -238,6 +240,15 @@ class SticksApp(App):
 
         hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
         self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+        store = self.session.store
+        if self.is_web and self.role == "teacher" and store.path is not None:
+            # `sticks-tui serve`'s teacher's tab: a back-up folder that cannot be written is said here too
+            from sticks_tui.store.backups import folder_problem
+
+            problem = folder_problem(store.path)
+            if problem:
+                self.notify(f"{problem} The class plays on without back-ups.", title="Back-ups",
+                            severity="error", timeout=30)
 
     def load_brain(self, name: str, rule=None) -> None:
         """Play with the stored brain `name` (made, by `rule`, if there is none)."""
@@ -307,6 +318,11 @@ class SticksApp(App):
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
+        from sticks_tui.ui.roles import is_teacher
+
+        if is_teacher(self):  # a pupil's tab never lists it
+            yield SystemCommand("Back-ups", "The back-ups of the class's records and brains; restore one",
+                                self.action_backups)
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -356,6 +372,16 @@ class SticksApp(App):
 
         if not isinstance(self.screen, RecordsScreen):
             self.push_screen(RecordsScreen())
+
+    def action_backups(self) -> None:
+        from sticks_tui.ui.roles import is_teacher
+        from sticks_tui.ui.screens.backups import BackupsScreen
+
+        if not is_teacher(self):
+            self.notify("Only the teacher can restore a back-up.", title="Not for pupils", severity="warning")
+            return
+        if not isinstance(self.screen, BackupsScreen):
+            self.push_screen(BackupsScreen())
 
     def action_analysis(self) -> None:
         from sticks_tui.ui.screens.analysis import AnalysisScreen

@@ -97,6 +97,9 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: Addresses that mean every interface of this computer.
 EVERY_INTERFACE = ("0.0.0.0", "::", "")
 
+#: How often the server asks whether a back-up is due (it is made every --backup-minutes, after a write).
+BACKUP_CHECK = 30.0
+
 #: The two kinds of tab (ui/roles.py): the pupils' address, and the teacher's (it carries a secret).
 PUPIL, TEACHER = "pupil", "teacher"
 TOKEN_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_")
@@ -380,6 +383,8 @@ class ClassServer:
     database: str = ""
     #: The secret in the teacher's address; "" draws a new one (`secrets`) at each start.
     teacher_token: str = ""
+    #: store.backups.BackupKeeper: a back-up every so often while games are played (None: no back-ups)
+    backups: Any = None
     sessions: dict[str, Session] = field(default_factory=dict)
     started_sessions: int = 0
 
@@ -624,13 +629,36 @@ class ClassServer:
             if not self.client_hooked:
                 self._log("warning: this textual-serve's client script is not the one this server knows; "
                           "the page works, but its screen cannot be read by the tests")
+            keeping = asyncio.ensure_future(self._keep_backups()) if self.backups is not None else None
             await self._stop.wait()
+            if keeping is not None:
+                keeping.cancel()
             await self._stop_sessions()
         finally:
             try:  # the handlers have ended; only a connection that will not close is left
                 await asyncio.wait_for(runner.cleanup(), 2.0)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - stopping is what matters now
                 pass
+
+    async def _keep_backups(self) -> None:
+        """Every BACKUP_CHECK seconds, a back-up if one is due (store.backups.BackupKeeper: every so often,
+        only after a write), made in a thread; a failure is said once in the teacher's terminal, and the
+        class plays on."""
+        loop = asyncio.get_running_loop()
+        said: str | None = None
+        while True:
+            await asyncio.sleep(min(BACKUP_CHECK, self.backups.every))
+            try:
+                made = await loop.run_in_executor(None, self.backups.tick)
+            except Exception as exc:  # noqa: BLE001 - a back-up must never stop the class
+                self._log(f"a back-up failed: {type(exc).__name__}: {str(exc)[:120]}")
+                continue
+            if made is not None:
+                self._log(f"back-up kept: {made.name} ({made.games} games)")
+                said = None
+            elif self.backups.problem and self.backups.problem != said:
+                said = self.backups.problem
+                self._log(f"{said} The class plays on.")
 
     async def _stop_sessions(self) -> None:
         """Every app quits as with Ctrl+Q, all at once; past STOP_DEADLINE any still there is killed."""

@@ -42,6 +42,14 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, 
         assert "Reset records" not in footer and "records.reset" not in bindings
         assert not any("Reset" in line for line in help_lines) and "Reset records" not in palette
         assert "Export" in footer and "Reload records" in palette  # the rest is there
+        assert "records.backups" not in bindings and "Back-ups" not in palette
+        assert "Back-ups" not in [c.title for c in app.get_system_commands(records)]
+        await pilot.press("b")
+        assert app.screen is records
+        app.action_backups()  # run anyway: refused
+        await pilot.pause()
+        assert app.screen is records
+        app._notifications.clear()
         await pilot.press("x")
         assert app.screen is records  # no question: the key does nothing
         await records.run_action("reset")  # what a palette or a footer click runs: check_action stops it first
@@ -97,6 +105,8 @@ async def test_the_teacher_is_offered_every_wipe(make_app):
         await pilot.press("f3")
         footer, bindings, _, palette = offered(app.screen)
         assert "Reset records" in footer and "Reset records" in palette
+        assert "records.backups" in bindings and "Back-ups" in palette
+        assert "Back-ups" in [c.title for c in app.get_system_commands(app.screen)]
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("escape", "escape", "f2")

@@ -367,18 +367,20 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
 TEACHER_TOKEN = "class-4b-secret-token"
 
 
-def test_only_the_teachers_address_can_wipe_the_class(chromium, served):
-    """The pupils' tab shows no reset on the records or analysis screen, and its keys do nothing; the
-    teacher's address (its secret given with --teacher-token) is never in a pupil's page; a wrong or
-    missing secret gets a plain 403 page; the teacher's tab resets the records."""
+def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chromium, served, tmp_path):
+    """The pupils' tab shows no reset or back-ups on the records or analysis screen, and its keys do
+    nothing; the teacher's address (its secret given with --teacher-token) is never in a pupil's page; a
+    wrong or missing secret gets a plain 403 page; the teacher's tab resets the records, then restores
+    the back-up the server made when it started."""
     from urllib.error import HTTPError
     from urllib.request import urlopen
 
+    with Store.open(tmp_path / "class0") as store:  # the class's database before the lesson (`served`'s first)
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
     server = served(extra=["--teacher-token", TEACHER_TOKEN])
+    assert server.data_dir == tmp_path / "class0"
     teacher_url = server.teacher_url()
     assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
-    with Store.open(server.data_dir) as store:
-        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
@@ -429,8 +431,18 @@ def test_only_the_teachers_address_can_wipe_the_class(chromium, served):
         teacher.wait_text("Forget every player's")
         teacher.press("y")
         teacher.wait_text("0 games kept")
+        assert "Ann" not in teacher.text()
+        teacher.press("b")
+        teacher.wait_text("server start")  # the back-up made when the server started, with Ann's game
+        teacher.press("Enter")
+        teacher.wait_text("Restore the class's records and brains as they were")
+        teacher.press("y")
+        teacher.wait_text("before a restore")  # the database the restore replaced is a back-up too
+        teacher.press("Escape")
+        teacher.wait_text("Ann")
+        assert "1 game kept" in teacher.text()
     finally:
         context.close()
     assert server.stop() == 0
     with Store.open(server.data_dir) as store:
-        assert store.game_count() == 0
+        assert store.game_count() == 1

@@ -60,12 +60,16 @@ class RecordsScreen(RoleChecks, Screen):
         # the Replay button and Enter on a game show the way
         Binding("v", "replay", "Replay", show=False, id="records.replay"),
         Binding("e", "export", "Export", id="records.export"),
+        # not in the footer (it keeps Export whole at 80 columns); F1 and the palette list it, for the teacher
+        Binding("b", "backups", "Back-ups", id="records.backups", show=False,
+                tooltip="The back-ups of the class's records and brains, and a restore (the teacher's only)"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
         ("Reload records", "Read the records again", "reload"),
         ("Replay the game", "Replay the chosen game move by move, with the AI's hats as they were", "replay"),
         ("Export", "Write the game list or the chosen game's moves as CSV or JSON", "export"),
+        ("Back-ups", "The back-ups of the class's records and brains; restore one (asks first)", "backups"),
     )}
 
     def compose(self) -> ComposeResult:
@@ -214,6 +218,12 @@ class RecordsScreen(RoleChecks, Screen):
 
         game = self.chosen_game()
         open_export(self, records_exports(self.app, game), initial="game" if game is not None else "games")
+
+    @teacher_only("restore a back-up")
+    def action_backups(self) -> None:
+        from sticks_tui.ui.screens.backups import BackupsScreen
+
+        self.app.push_screen(BackupsScreen(), lambda restored: self.action_reload() if restored else None)
 
     def action_back(self) -> None:
         self.app.pop_screen()
