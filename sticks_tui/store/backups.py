@@ -103,7 +103,7 @@ def make_backup(database: str | os.PathLike, why: str = "by-hand", *, keep: int 
         make_data_dir(folder)
         final = _free_name(folder, why, when)
     except OSError as exc:
-        raise BackupError(f"Cannot make a back-up in {folder} ({reason(exc)}).") from None
+        raise BackupError(f"Back-ups cannot be written in {folder} ({reason(exc)}).") from None
     part = final.with_name(final.name + ".part")
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)  # private before SQLite writes
