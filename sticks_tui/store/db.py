@@ -78,6 +78,8 @@ class Store(RecordsMixin, BrainsMixin):
         #: A pupil's store (a tab opened from the pupils' address of `sticks-tui serve`): every write that
         #: wipes, replaces or restores (reset, delete, rename, import, restore) raises TeacherOnly.
         self.pupil = False
+        #: The ids of the games recorded through this store (this tab's own), as opposed to other copies'.
+        self.own_games: set[int] = set()
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -161,6 +163,15 @@ class Store(RecordsMixin, BrainsMixin):
         """Refuse `what` (words: "reset the records") in a pupil's store; the one check every wipe passes."""
         if self.pupil:
             raise TeacherOnly(f"Only the teacher can {what}. Nothing was changed.")
+
+    # -- changes by others -----------------------------------------------------------------------
+    def data_version(self) -> int:
+        """SQLite's `PRAGMA data_version` on this store's connection: it changes when another connection
+        (another tab, the command line, a restore) commits, never for this store's own writes. One cheap
+        call (no file read when nothing changed): the app asks it twice a second to show the class's games
+        live."""
+        with self._read("check the database for changes") as conn:
+            return conn.execute("PRAGMA data_version").fetchone()[0]
 
     # -- back-ups (store/backups.py) ----------------------------------------------------------
     def restore_backup(self, name: str):

@@ -101,6 +101,8 @@ class SticksApp(App):
 
     #: The newest training snapshot (None when no training has run); screens watch it.
     training: reactive[object | None] = reactive(None, always_update=True)
+    #: What other tabs stored since the last check (ui/live.py ClassChange), None before any; screens watch it.
+    class_change: reactive[object | None] = reactive(None, always_update=True)
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
@@ -241,6 +243,12 @@ class SticksApp(App):
         hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
         self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
         store = self.session.store
+        from sticks_tui.ui.live import LIVE_CHECK, ClassWatch
+
+        # the class, live: one cheap check twice a second whether another tab (or command) wrote
+        self._class_watch = ClassWatch()
+        self._class_watch.start(store)
+        self.set_interval(LIVE_CHECK, self.check_class)
         if self.is_web and self.role == "teacher" and store.path is not None:
             # `sticks-tui serve`'s teacher's tab: a back-up folder that cannot be written is said here too
             from sticks_tui.store.backups import folder_problem
@@ -292,6 +300,15 @@ class SticksApp(App):
         if counts.shape == session.brain.counts.shape:
             session.brain.counts[:] = counts
             session.brain_base = counts.copy()
+
+    def check_class(self) -> None:
+        """Publish what other tabs stored since the last check (ui/live.py), if anything."""
+        watch = getattr(self, "_class_watch", None)
+        if watch is None or self.session.store is None:
+            return
+        change = watch.check(self.session, adopt=self.adopt_stored_counts)
+        if change is not None:
+            self.class_change = change
 
     def record_game(self, **fields) -> bool:
         """Keep a finished game (with the learning it taught, if given); whether it was kept."""

@@ -62,6 +62,16 @@ class AnalysisScreen(RoleChecks, Screen):
         self._fill_brains()
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """The class's brain changed in another tab: analyse it again, and say whose game it was."""
+        if change is None:
+            return
+        self._fill_brains()
+        self.action_reload()
+        if change.words:
+            self.sub_title = f"what the AI learned · {change.words}"
 
     def setup_heap(self) -> int:
         """The heap of the game in play: the setup screen's (the last game started, else the one it

@@ -103,6 +103,22 @@ class RecordsScreen(RoleChecks, Screen):
         brains.add_columns("Brain", "Won", "Lost", "Trained", "Updated")
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """Classmates' games: read the records again (the player chosen stays chosen), and say whose."""
+        if change is None:
+            return
+        board = self.query_one("#leaderboard", DataTable)
+        chosen = None
+        if board.row_count:
+            chosen = board.coordinate_to_cell_key(board.cursor_coordinate).row_key.value
+        self.action_reload()
+        if chosen is not None and chosen in board.rows:
+            board.move_cursor(row=board.get_row_index(chosen))
+            self._show_games(chosen)
+        if change.words:
+            self.sub_title = f"records · {change.words}"
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""

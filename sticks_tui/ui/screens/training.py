@@ -486,6 +486,19 @@ class TrainingScreen(Screen):
             button.can_focus = False
         self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
         self.watch(self.app, "training", self._update, init=True)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """No run going here: the trained brain's hats follow what classmates teach it, marked ↑/↓."""
+        if change is None or self.app.session.training.running or self._hats_shown is None:
+            return
+        if change.cells:
+            heatmap = self.heatmaps[0]
+            shown = tuple(c for c in change.cells if c[0] <= heatmap.data.hats)
+            heatmap.data = heatmap.data.with_(counts=self.app.session.brain.counts.copy(), beside=frozenset(),
+                                              drawn=None, flash=shown)
+        if change.words:
+            self.sub_title = f"training the AI · {change.words}"
 
     @property
     def control(self):
