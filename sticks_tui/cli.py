@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "or $STICKS_TUI_CONFIG_DIR)")
     # `sticks-tui serve` starts each pupil's tab with --role pupil (web/session.py); not for people to type
     parser.add_argument("--role", choices=["teacher", "pupil"], default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--view", choices=["class"], default=None, help=argparse.SUPPRESS)  # serve's projector page
     sub = parser.add_subparsers(title="sub-commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"sticks_tui.commands.{name}").register(sub)
@@ -165,7 +166,7 @@ def run_app(args: argparse.Namespace) -> int:
     from sticks_tui.ui.app import SticksApp
 
     app = SticksApp(data_dir=args.data_dir, config_dir=getattr(args, "config_dir", None),
-                    role=getattr(args, "role", None) or "teacher")
+                    role=getattr(args, "role", None) or "teacher", view=getattr(args, "view", None))
     app.run()
     return app.return_code or 0
 

@@ -106,7 +106,8 @@ class SticksApp(App):
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
-                 idle_training: bool = True, config_dir: str | None = None, role: str = "teacher") -> None:
+                 idle_training: bool = True, config_dir: str | None = None, role: str = "teacher",
+                 view: str | None = None) -> None:
         super().__init__()
         from sticks_tui.ui.roles import ROLES
 
@@ -115,6 +116,8 @@ class SticksApp(App):
         #: "teacher" (the terminal app; `serve`'s teacher's address) or "pupil" (`serve`'s pupils' address):
         #: a pupil cannot wipe, replace or restore what the class shares (ui/roles.py).
         self.role = role
+        #: "class": open on the class view (the teacher's projector page of `sticks-tui serve`); None: setup
+        self.first_view = view if role == "teacher" else None
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
@@ -190,11 +193,12 @@ class SticksApp(App):
                                            setup, training)
 
         from sticks_tui.ui.screens.backups import BackupsScreen
+        from sticks_tui.ui.screens.class_view import ClassScreen
 
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen]
+                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -210,6 +214,8 @@ class SticksApp(App):
         from sticks_tui.ui.screens.setup import SetupScreen
 
         self.push_screen(SetupScreen())
+        if self.first_view == "class":
+            self.action_class_view()
         self.check_size()
 
     # -- a terminal below 80x24 gets a notice, not a cut layout ---------------------------------
@@ -340,6 +346,8 @@ class SticksApp(App):
         if is_teacher(self):  # a pupil's tab never lists it
             yield SystemCommand("Back-ups", "The back-ups of the class's records and brains; restore one",
                                 self.action_backups)
+            yield SystemCommand("Class view", "The class's brain, leaderboard and games, live: for a projector",
+                                self.action_class_view)
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -399,6 +407,16 @@ class SticksApp(App):
             return
         if not isinstance(self.screen, BackupsScreen):
             self.push_screen(BackupsScreen())
+
+    def action_class_view(self) -> None:
+        from sticks_tui.ui.roles import is_teacher
+        from sticks_tui.ui.screens.class_view import ClassScreen
+
+        if not is_teacher(self):
+            self.notify("Only the teacher can open the class view.", title="Not for pupils", severity="warning")
+            return
+        if not isinstance(self.screen, ClassScreen):
+            self.push_screen(ClassScreen())
 
     def action_analysis(self) -> None:
         from sticks_tui.ui.screens.analysis import AnalysisScreen

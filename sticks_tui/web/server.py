@@ -102,6 +102,7 @@ BACKUP_CHECK = 30.0
 
 #: The two kinds of tab (ui/roles.py): the pupils' address, and the teacher's (it carries a secret).
 PUPIL, TEACHER = "pupil", "teacher"
+CLASS_VIEW = "class view"  # the teacher's projector page: a teacher's tab that opens on the class view
 TOKEN_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_")
 
 #: The websocket close code and reason for a tab refused because the class is full.
@@ -120,12 +121,13 @@ def clamp_int(text: Any, default: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def session_command(data_dir: str | None, role: str = PUPIL) -> list[str]:
-    """The fixed argument list of every tab's app process, for a pupil's tab or the teacher's."""
+def session_command(data_dir: str | None, role: str = PUPIL, view: str | None = None) -> list[str]:
+    """The fixed argument list of every tab's app process: a pupil's tab, the teacher's, or the teacher's
+    class view (view "class", for a projector)."""
     command = [sys.executable, "-m", "sticks_tui.web.session"]
     if data_dir is not None:
         command += ["--data-dir", data_dir]
-    return command + ["--role", role]
+    return command + ["--role", role] + (["--view", view] if view else [])
 
 
 def new_teacher_token() -> str:
@@ -390,6 +392,7 @@ class ClassServer:
 
     def __post_init__(self) -> None:
         self.commands = {role: session_command(self.data_dir, role) for role in (PUPIL, TEACHER)}
+        self.commands[CLASS_VIEW] = session_command(self.data_dir, TEACHER, "class")
         self.command = self.commands[PUPIL]
         if not self.teacher_token:
             self.teacher_token = new_teacher_token()
@@ -409,6 +412,8 @@ class ClassServer:
             web.get("/teacher/", self.handle_teacher_index),
             web.get("/teacher/{token}", self.handle_teacher_index),
             web.get("/teacher/{token}/ws", self.handle_teacher_websocket),
+            web.get("/teacher/{token}/class", self.handle_class_index),
+            web.get("/teacher/{token}/class/ws", self.handle_class_websocket),
             web.get("/client.js", self.handle_client_js),
             web.get("/download/{key}", self.handle_download),
             web.static("/static", STATIC, show_index=False),
@@ -519,10 +524,23 @@ class ClassServer:
         host = request.headers.get("Host", "")
         return origin in (f"http://{host}", f"https://{host}")
 
+    async def handle_class_index(self, request: web.Request) -> web.Response:
+        """The class view for a projector: the teacher's tab, opened on it (no key needed)."""
+        if not self.is_teacher_token(request.match_info.get("token")):
+            self._log("a request for the class view with a wrong or missing secret was refused")
+            return self.forbidden_page()
+        home = f"/teacher/{self.teacher_token}/class"
+        return self._index(request, websocket=home + "/ws", home=home, role=TEACHER)
+
     async def handle_teacher_websocket(self, request: web.Request) -> web.StreamResponse:
         if not self.is_teacher_token(request.match_info.get("token")):
             return self.forbidden_page()
         return await self.handle_websocket(request, role=TEACHER)
+
+    async def handle_class_websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self.is_teacher_token(request.match_info.get("token")):
+            return self.forbidden_page()
+        return await self.handle_websocket(request, role=CLASS_VIEW)
 
     async def handle_websocket(self, request: web.Request, role: str = PUPIL) -> web.WebSocketResponse:
         if not self._same_origin(request):
@@ -551,8 +569,8 @@ class ClassServer:
         try:
             await session.start(width, height)
             self.started_sessions += 1
-            if role == TEACHER:
-                self._log(f"the teacher's session {session.pid} started")
+            if role != PUPIL:
+                self._log(f"the teacher's session {session.pid} started ({role})")
             else:
                 self._log(f"session {session.pid} started ({self.pupils} of {self.max_sessions} in use)")
             reader = asyncio.ensure_future(self._process_messages(websocket, session))
