@@ -150,11 +150,24 @@ def _describe(path: Path) -> Backup:
                   games=games, brains=brains)
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
 def list_backups(database: str | os.PathLike) -> list[Backup]:
-    """The back-ups of `database`, newest first ([] when there are none, or no folder)."""
+    """The back-ups of `database`, newest first ([] when there are none, or no folder). Only SQLite files
+    count: a text file given a back-up's name (an export, say) is neither listed nor counted among the
+    KEEP, so it can never push a real back-up out."""
     folder = backup_folder(database)
     try:
-        paths = [p for p in folder.iterdir() if NAME.match(p.name) and p.is_file()]
+        paths = [p for p in folder.iterdir() if NAME.match(p.name) and p.is_file() and _is_sqlite(p)]
     except OSError:
         return []
     found = []

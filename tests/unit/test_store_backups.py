@@ -40,6 +40,16 @@ def test_only_the_newest_ten_are_kept(store):
     assert [b.name for b in list_backups(store.path)] == made[::-1][:10]
 
 
+def test_text_files_named_like_backups_never_push_real_ones_out(store):
+    """A pupil's export can write a text file anywhere the server can: ten of them named as back-ups from the
+    future must not make the next prune delete every real back-up."""
+    real = make_backup(store.path, "start")
+    for i in range(10):
+        (real.path.parent / f"sticks-tui-2999010{i}-000000-000000-timer.db").write_text("When,Game\n")
+    make_backup(store.path, "timer")
+    assert real.name in [b.name for b in list_backups(store.path)] and len(list_backups(store.path)) == 2
+
+
 def test_a_restore_puts_the_backup_back_for_every_connection_and_keeps_what_it_replaced(store):
     chosen = make_backup(store.path, "start")
     store.record_game(start=5, opponent="friend", players=("Cy", "Di"), moves=[3, 1, 1], loser=1)
