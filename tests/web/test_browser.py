@@ -387,7 +387,7 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
-                      server.url + "teacher/"):
+                      server.url + "teacher/", server.url + "teacher/wrong-secret-123/class"):
             page = context.new_page()
             response = page.goto(wrong, timeout=20_000)
             assert response is not None and response.status == 403, wrong
@@ -444,8 +444,20 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         teacher.press("Escape")
         teacher.wait_text("Ann")
         assert "1 game kept" in teacher.text()
+
+        # the class view for a projector: no key pressed; a pupil's game shows on it by itself
+        projector = Tab(context.new_page())
+        projector.page.goto(teacher_url + "/class", timeout=20_000)
+        projector.wait_text("The class's leaderboard")
+        assert "Today: 1 game: Ann 1, Bob 1" in projector.text()
+        with Store.open(server.data_dir) as other_tab:  # as a pupil's tab keeps a game
+            other_tab.record_game(start=7, opponent="learning", players=("Cy", "Learning AI"),
+                                  moves=[1, 1, 3, 1, 1], loser=0, brain="default",
+                                  learning={1: ("default", [(6, 1), (2, 1)])})
+        projector.wait_text("Cy's game: hat 6, ball 1 ↑", timeout=10)
+        assert "Cy vs Learning AI: Learning AI won" in projector.text()
     finally:
         context.close()
     assert server.stop() == 0
     with Store.open(server.data_dir) as store:
-        assert store.game_count() == 1
+        assert store.game_count() == 2
