@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -411,6 +412,18 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         pupil.press("x")
         pupil.page.wait_for_timeout(500)  # a question would be on screen by now (the teacher's is, below)
         assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
+        # a pupil's export is a download in the pupil's browser, never a file on the teacher's computer
+        pupil.press("e")
+        pupil.wait_text("Your browser downloads the file")
+        with pupil.page.expect_download(timeout=20_000) as download:
+            pupil.press("Enter")
+        name = download.value.suggested_filename
+        assert name.endswith(".csv") and "/" not in name
+        assert "Ann" in Path(download.value.path()).read_text(encoding="utf-8")
+        from sticks_tui.store.exports import default_export_dir
+
+        assert not (default_export_dir() / name).exists()
+        pupil.wait_text("Sent the")
         pupil.press("Escape")
         pupil.press("F4")
         pupil.wait_text("Copy brain")
