@@ -346,7 +346,8 @@ def test_a_session_whose_tab_is_gone_is_read_to_the_end_and_stopped_whatever_its
 
 
 @pytest.mark.slow
-def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_the_class_plays_on(tmp_path):
+def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teacher_and_the_class_plays_on(
+        tmp_path):
     need_web_extra()
     data_dir = tmp_path / "class"
     data_dir.mkdir()
@@ -369,5 +370,20 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_the_class_p
                 await client.close()
 
         in_thread(play())
+
+        async def teach() -> None:  # the teacher's tab says it too
+            import aiohttp
+
+            path = server.teacher_url().split(server.netloc, 1)[1]
+            client = aiohttp.ClientSession()
+            ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
+                                         timeout=aiohttp.ClientWSTimeout(ws_close=5))
+            try:
+                await read_screen_bytes(ws, b"Back-ups cannot be written")
+            finally:
+                await ws.close()
+                await client.close()
+
+        in_thread(teach())
     finally:
         assert server.stop() == 0
