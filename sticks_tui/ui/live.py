@@ -5,7 +5,8 @@ Twice a second (LIVE_CHECK) the app asks its store one cheap question, SQLite's 
 reads the games recorded since the last one it saw (not this tab's own) and the brain in play as
 stored, adopts that brain (when this tab has nothing of its own unsaved), and returns a `ClassChange`:
 the games, the cells of the brain that changed (hat, ball, delta: the heatmap's ↑/↓ marks) and a line
-saying whose game it was ("Ann's game: hat 7, ball 2 ↑"). The app publishes it in its `class_change`
+saying whose game it was ("Ann's game: hat 7, ball 2 ↑"; "the class's brain changed: ..." for another tab's
+training run or the teacher's restore, which are nobody's game). The app publishes it in its `class_change`
 reactive; each screen that shows the class's brain or records redraws from it.
 """
 
@@ -56,8 +57,8 @@ def change_words(games, brain: str, cells) -> str:
         taught = tuple((h, b, after - before) for s in game.learning if s.brain.casefold() == brain.casefold()
                        for h, b, before, after in s.changes if after != before)
         parts.append(f"{whose(game)}: {cell_words(taught)}" if taught else whose(game))
-    if not games and cells:  # the brain changed with no game: a training run kept by another tab
-        parts.append(f"a classmate's training run: {cell_words(cells)}")
+    if not games and cells:  # the brain changed with no game: another tab's training run, or a restore
+        parts.append(f"the class's brain changed: {cell_words(cells)}")
     return "; ".join(parts[-3:]) + (f" (and {len(parts) - 3} more games)" if len(parts) > 3 else "")
 
 
@@ -91,8 +92,9 @@ class ClassWatch:
             if version == self.version:
                 return None
             self.version = version
-            if self.last_game is None:
-                self.last_game = 0
+            newest = store.last_game_id()
+            if self.last_game is None or newest < self.last_game:
+                self.last_game = newest  # records reset, or a back-up restored: count from what is there now
             found = store.games_after(self.last_game)
         except StoreError:
             return None

@@ -57,6 +57,32 @@ def test_this_tabs_own_game_is_not_a_classmates_and_a_training_run_is_said(tmp_p
     assert [g.players for g in change.games] == [("Bo", "Cy")]  # not this tab's own game
     assert change.cells == ((9, 1, 4),)
     assert change.words == "Bo and Cy's game"
+    with Store.open(tmp_path) as classmate:  # a run alone is nobody's game
+        trained = classmate.load_brain("default")
+        start = trained.counts.copy()
+        trained.counts[4, 1] += 2
+        classmate.apply_training("default", start, trained.counts)
+    change = watch.check(me, adopt=adopt)
+    assert change.games == () and change.words == "the class's brain changed: hat 4, ball 2 ↑"
+
+
+def test_after_an_older_backup_is_restored_a_new_game_is_still_seen(tmp_path):
+    from sticks_tui.store.backups import make_backup
+
+    me, adopt = tab(tmp_path)
+    with Store.open(tmp_path) as classmate:
+        classmate.record_game(start=5, opponent="friend", players=("Ann", "Di"), moves=[3, 1, 1], loser=0)
+        older = make_backup(classmate.path, "start")
+        for name in ("Bo", "Cy"):
+            classmate.record_game(start=5, opponent="friend", players=(name, "Di"), moves=[3, 1, 1], loser=0)
+    watch = ClassWatch()
+    watch.start(me.store)  # has seen game 3
+    with Store.open(tmp_path) as teacher:
+        teacher.restore_backup(older.name)  # game ids go on from 1 again: the next game is 2
+    assert watch.check(me, adopt=adopt) is None  # nothing to tell: no game, the brain as it was
+    with Store.open(tmp_path) as classmate:
+        classmate.record_game(start=5, opponent="friend", players=("Eve", "Di"), moves=[3, 1, 1], loser=0)
+    assert watch.check(me, adopt=adopt).words == "Eve and Di's game"
 
 
 def test_a_tab_with_its_own_unsaved_change_is_not_overwritten(tmp_path):
