@@ -280,21 +280,33 @@ def play_game(x_player, o_player, rng: XorShift64Star) -> tuple[int, str]:
 
 # -- the exact chance of a result ------------------------------------------------------------------
 
-def loss_chance(brain: MenaceBrain, opponent: str) -> float:
-    """The exact chance that `brain` (as X) loses one game against the random or the perfect player
-    (resigning counts as a loss), from its counts as they stand."""
+def result_chances(brain: MenaceBrain, opponent: str) -> tuple[float, float, float]:
+    """The exact chances that `brain` (as X) wins, draws and loses one game against the random or the
+    perfect player (resigning counts as a loss), from its counts as they stand."""
     if opponent not in ("random", "perfect"):
         raise ValueError(f"the chance is exact against the random or the perfect player, not {opponent!r}")
     from sticks_tui.solve.noughts import solve_noughts
 
     solution = solve_noughts()
-    chance: dict[str, float] = {}
-    for board in sorted(reachable_boards(), key=lambda b: -b.count("X") - b.count("O")):
+    chance: dict[str, tuple[float, float, float]] = {}
+
+    def mix(pairs) -> tuple[float, float, float]:
+        """The chances of a mixture: `pairs` of (weight, board after)."""
+        win = draw = loss = 0.0
+        for weight, after in pairs:
+            w, d, lo = chance[after]
+            win += weight * w
+            draw += weight * d
+            loss += weight * lo
+        return win, draw, loss
+
+    for board in sorted(reachable_boards(), key=lambda b: b.count(".")):
         if is_over(board):
-            chance[board] = 1.0 if has_line(board, "O") else 0.0
+            chance[board] = ((1.0, 0.0, 0.0) if has_line(board, "X") else (0.0, 0.0, 1.0) if has_line(board, "O")
+                             else (0.0, 1.0, 0.0))
         elif to_move(board) == "O":
             options = empty_squares(board) if opponent == "random" else solution.best_squares(board)
-            chance[board] = sum(chance[place(board, s)] for s in options) / len(options)
+            chance[board] = mix((1.0 / len(options), place(board, s)) for s in options)
         else:
             found = brain.boxes.find(board)
             if found is None:
@@ -304,13 +316,17 @@ def loss_chance(brain: MenaceBrain, opponent: str) -> float:
             counts = brain.counts[row]
             if counts.sum() == 0:
                 if brain.rule.empty == "resign":
-                    chance[board] = 1.0
+                    chance[board] = (0.0, 0.0, 1.0)
                     continue
                 counts = brain.start[row]
             total = float(counts.sum())
-            chance[board] = sum(float(counts[c]) / total * chance[place(board, perm[c] + 1)]
-                                for c in range(9) if counts[c] > 0)
+            chance[board] = mix((float(counts[c]) / total, place(board, perm[c] + 1)) for c in range(9) if counts[c] > 0)
     return chance[EMPTY_BOARD]
+
+
+def loss_chance(brain: MenaceBrain, opponent: str) -> float:
+    """The exact chance that `brain` (as X) loses one game against the random or the perfect player."""
+    return result_chances(brain, opponent)[2]
 
 
 # -- a training run ---------------------------------------------------------------------------------

@@ -119,34 +119,40 @@ def play_games(counts_x, counts_o, next_pos, state, x_row, x_perm, o_row, o_perm
 
 
 @njit(nogil=True, cache=True)
-def loss_chance(counts_x, next_pos, state, marks, x_row, x_perm, best, n_best, x_start, opponent, refill):
-    """The exact chance that MENACE (counts_x, as X) loses one game against the random (0) or the
-    perfect (1) player, as `menace.loss_chance` computes it."""
+def result_chances(counts_x, next_pos, state, marks, x_row, x_perm, best, n_best, x_start, opponent, refill):
+    """The exact chances [win, draw, loss] of MENACE (counts_x, as X) in one game against the random
+    (0) or the perfect (1) player, as `menace.result_chances` computes them."""
     n = state.shape[0]
-    chance = np.zeros(n, dtype=np.float64)
+    chance = np.zeros((n, 3), dtype=np.float64)
     for i in range(n - 1, -1, -1):  # fuller boards have higher indexes
         if state[i] != 0:
-            # three in a row with O's move last: as many marks of X as of O, an even count
-            chance[i] = 1.0 if state[i] == 1 and marks[i] % 2 == 0 else 0.0
+            if state[i] == 2:
+                chance[i, 1] = 1.0
+            elif marks[i] % 2 == 1:  # X made the last move (X has one mark more)
+                chance[i, 0] = 1.0
+            else:
+                chance[i, 2] = 1.0
             continue
         empties = 9 - marks[i]
-        if marks[i] % 2 == 1:  # O to move (X has one mark more)
-            acc = 0.0
+        if marks[i] % 2 == 1:  # O to move
             if opponent == 1:
+                weight = 1.0 / n_best[i]
                 for k in range(n_best[i]):
-                    acc += chance[next_pos[i, best[i, k]]]
-                chance[i] = acc / n_best[i]
+                    for r in range(3):
+                        chance[i, r] += weight * chance[next_pos[i, best[i, k]], r]
             else:
+                weight = 1.0 / empties
                 for s in range(9):
                     if next_pos[i, s] >= 0:
-                        acc += chance[next_pos[i, s]]
-                chance[i] = acc / empties
+                        for r in range(3):
+                            chance[i, r] += weight * chance[next_pos[i, s], r]
             continue
         row = x_row[i]
         if row < 0:
             for s in range(9):
                 if next_pos[i, s] >= 0:
-                    chance[i] = chance[next_pos[i, s]]
+                    for r in range(3):
+                        chance[i, r] = chance[next_pos[i, s], r]
             continue
         total = 0.0
         for c in range(9):
@@ -154,28 +160,33 @@ def loss_chance(counts_x, next_pos, state, marks, x_row, x_perm, best, n_best, x
         use_start = False
         if total == 0.0:
             if not refill:
-                chance[i] = 1.0
+                chance[i, 2] = 1.0
                 continue
             use_start = True
             for c in range(9):
                 total += x_start[row, c]
-        acc = 0.0
         for c in range(9):
             beads = x_start[row, c] if use_start else counts_x[row, c]
             if beads > 0:
-                acc += beads / total * chance[next_pos[i, x_perm[i, c]]]
-        chance[i] = acc
-    return chance[0]
+                weight = beads / total
+                for r in range(3):
+                    chance[i, r] += weight * chance[next_pos[i, x_perm[i, c]], r]
+    return chance[0].copy()
 
 
 def _arrays(t: menace.MenaceTables):
     return t.next_pos, t.state, t.x_row, t.x_perm, t.o_row, t.o_perm, t.best, t.n_best, t.x_start, t.o_start
 
 
+def chances(t: menace.MenaceTables, counts_x: np.ndarray, opponent: str, refill: bool) -> tuple[float, float, float]:
+    """`result_chances` (win, draw, loss) with the tables unpacked; opponent 'random' or 'perfect'."""
+    found = result_chances(counts_x, t.next_pos, t.state, t.marks, t.x_row, t.x_perm, t.best, t.n_best,
+                           t.x_start, OPPONENT_CODES[opponent], refill)
+    return float(found[0]), float(found[1]), float(found[2])
+
+
 def chance_of_loss(t: menace.MenaceTables, counts_x: np.ndarray, opponent: str, refill: bool) -> float:
-    """`loss_chance` with the tables unpacked; opponent 'random' or 'perfect'."""
-    return float(loss_chance(counts_x, t.next_pos, t.state, t.marks, t.x_row, t.x_perm, t.best, t.n_best,
-                             t.x_start, OPPONENT_CODES[opponent], refill))
+    return chances(t, counts_x, opponent, refill)[2]
 
 
 def play(t: menace.MenaceTables, counts_x, counts_o, opponent: str, games: int, rule: menace.MenaceRule,
