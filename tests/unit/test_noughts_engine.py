@@ -101,3 +101,20 @@ def test_encoding_round_trips_and_refuses_what_is_not_a_position():
         RULES.decode_move("X........", 1)
     with pytest.raises(ValueError, match="from 1 to 9"):
         RULES.decode_move("X........", "2")
+
+
+def test_the_game_follows_the_protocol_structure():
+    """The conformance test's structural checks (test_conformance.py lists games that have
+    `last_mover_wins`; noughts has draws, so it joins there once the protocol has `outcome`)."""
+    positions = RULES.positions()
+    assert len(set(positions)) == len(positions)
+    assert all(not RULES.is_terminal(p) and RULES.legal_moves(p) for p in positions)
+    assert set(RULES.start_positions()) <= set(positions)
+    assert set(RULES.hat_rows()) == set(positions)
+    known = set(positions)
+    for p in positions:
+        for m in RULES.legal_moves(p):
+            after = RULES.apply(p, m)
+            assert (after in known) is not RULES.is_terminal(after), (p, m, after)
+            if RULES.is_terminal(after):
+                assert RULES.outcome(after) in (0, 1)
