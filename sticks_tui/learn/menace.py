@@ -221,6 +221,19 @@ class MenaceBrain:
         for row, col in beads:
             self.counts[row, col] = bead_count(int(self.counts[row, col]), delta)
 
+    def square_beads(self, board: str) -> tuple[int, ...] | None:
+        """The beads for each square (1-9 as indexes 0-8) of `board` in play; a square that repeats
+        another by a symmetry of the board has none. None where the brain has no box (a forced move,
+        or the other player's turn)."""
+        found = self.boxes.find(board)
+        if found is None:
+            return None
+        row, perm = found
+        beads = [0] * 9
+        for col in range(9):
+            beads[perm[col]] = int(self.counts[row, col])
+        return tuple(beads)
+
     def box_chances(self, board: str) -> dict[int, float]:
         """The chance of each square (1-9) on `board` in play; {} where the box is empty or the move forced."""
         found = self.boxes.find(board)

@@ -200,3 +200,20 @@ def test_if_the_kernel_cannot_load_the_readable_learner_trains_and_says_why(monk
     run = train(config)
     assert run.engine == "reference" and "EOFError" in run.notice and "reference learner" in run.notice
     assert np.array_equal(run.brain.counts, train_reference(config).brain.counts)
+
+
+def test_square_beads_follow_the_board_in_play():
+    brain = MenaceBrain()
+    assert brain.square_beads(EMPTY_BOARD) == (4, 4, 0, 0, 4, 0, 0, 0, 0)
+    # X in the bottom right corner and O beside it: the box is filed under another image of the board
+    board = "......OX."[::-1]  # '.XO......': X in square 2, O in square 3
+    canon, perm = canonical(board)
+    assert canon != board
+    beads = brain.square_beads(board)
+    assert beads[1] == beads[2] == 0  # taken squares hold no beads
+    assert sum(beads) == brain.counts[brain.boxes.find(board)[0]].sum()
+    for square, n in enumerate(beads):
+        if n:  # a bead's square is empty, and is the square the box's column names on this board
+            assert board[square] == "."
+    assert brain.square_beads("X........") is None  # O's turn: no box of X's
+    assert brain.square_beads("XOXOXOOX.") is None  # one square left: a forced move
