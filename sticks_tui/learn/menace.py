@@ -439,7 +439,8 @@ class MenaceTables:
     `marks[i]` how many squares are marked (odd: O to move, or O made the last move),
     `x_row[i]` / `o_row[i]` the box of X's / O's brain (-1: none; the move is forced or not theirs),
     `x_perm[i, c]` / `o_perm[i, c]` the square (0-8) of the board for column c of that box,
-    `best[i, :n_best[i]]` the solver's best squares (0-8), and each brain's start counts."""
+    `best[i, :n_best[i]]` the solver's best squares (0-8), `empty[i, :n_empty[i]]` the empty squares
+    (0-8, in order; none once the game is over), and each brain's start counts."""
 
     boards: tuple[str, ...]
     next_pos: np.ndarray
@@ -451,6 +452,8 @@ class MenaceTables:
     o_perm: np.ndarray
     best: np.ndarray
     n_best: np.ndarray
+    empty: np.ndarray
+    n_empty: np.ndarray
     x_start: np.ndarray
     o_start: np.ndarray
 
@@ -470,6 +473,8 @@ def tables(rule: MenaceRule = MenaceRule()) -> MenaceTables:
     perms = {m: np.zeros((n, 9), dtype=np.int64) for m in "XO"}
     best = np.zeros((n, 9), dtype=np.int64)
     n_best = np.zeros(n, dtype=np.int64)
+    empty = np.zeros((n, 9), dtype=np.int64)
+    n_empty = np.zeros(n, dtype=np.int64)
     for i, board in enumerate(boards):
         if is_over(board):
             state[i] = 1 if has_line(board, "X") or has_line(board, "O") else 2
@@ -479,9 +484,12 @@ def tables(rule: MenaceRule = MenaceRule()) -> MenaceTables:
         squares = solution.best_squares(board)
         n_best[i] = len(squares)
         best[i, : len(squares)] = [s - 1 for s in squares]
+        free = empty_squares(board)
+        n_empty[i] = len(free)
+        empty[i, : len(free)] = [s - 1 for s in free]
         mark = to_move(board)
         found = menace_boxes(mark).find(board)
         if found is not None:
             rows[mark][i], perms[mark][i] = found[0], found[1]
-    return MenaceTables(boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best,
+    return MenaceTables(boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best, empty, n_empty,
                         start_counts(menace_boxes("X"), rule), start_counts(menace_boxes("O"), rule))

@@ -46,8 +46,8 @@ def _reinforce(counts, rows, cols, n, delta):
 
 
 @njit(nogil=True, cache=True)
-def play_games(counts_x, counts_o, next_pos, state, x_row, x_perm, o_row, o_perm, best, n_best,
-               x_start, o_start, opponent, n_games, incentives, refill, rng_state, stats):
+def play_games(counts_x, counts_o, next_pos, state, x_row, x_perm, o_row, o_perm, best, n_best, empty,
+               n_empty, x_start, o_start, opponent, n_games, incentives, refill, rng_state, stats):
     """Play `n_games` games, MENACE (counts_x) as X against the random (0), perfect (1) or MENACE (2,
     counts_o) player; stats[0..2] += X's wins, draws, losses. Returns the result of the last game."""
     rows_x = np.empty(5, dtype=np.int64)
@@ -65,10 +65,7 @@ def play_games(counts_x, counts_o, next_pos, state, x_row, x_perm, o_row, o_perm
             if x_turn:
                 row = x_row[pos]
                 if row < 0:  # forced: the one empty square
-                    for s in range(9):
-                        if next_pos[pos, s] >= 0:
-                            square = s
-                            break
+                    square = empty[pos, 0]
                 else:
                     col = _menace_move(counts_x, x_start, row, refill, rng_state)
                     if col < 0:
@@ -92,17 +89,8 @@ def play_games(counts_x, counts_o, next_pos, state, x_row, x_perm, o_row, o_perm
                 k = n_best[pos]
                 square = best[pos, 0] if k == 1 else best[pos, _below(rng_state, k)]
             else:
-                k = 0
-                for s in range(9):
-                    if next_pos[pos, s] >= 0:
-                        k += 1
-                pick = 0 if k == 1 else _below(rng_state, k)
-                for s in range(9):
-                    if next_pos[pos, s] >= 0:
-                        if pick == 0:
-                            square = s
-                            break
-                        pick -= 1
+                k = n_empty[pos]
+                square = empty[pos, 0] if k == 1 else empty[pos, _below(rng_state, k)]
             pos = next_pos[pos, square]
             if state[pos] == 1:
                 result = 1 if x_turn else -1
@@ -175,7 +163,8 @@ def result_chances(counts_x, next_pos, state, marks, x_row, x_perm, best, n_best
 
 
 def _arrays(t: menace.MenaceTables):
-    return t.next_pos, t.state, t.x_row, t.x_perm, t.o_row, t.o_perm, t.best, t.n_best, t.x_start, t.o_start
+    return (t.next_pos, t.state, t.x_row, t.x_perm, t.o_row, t.o_perm, t.best, t.n_best, t.empty, t.n_empty,
+            t.x_start, t.o_start)
 
 
 def chances(t: menace.MenaceTables, counts_x: np.ndarray, opponent: str, refill: bool) -> tuple[float, float, float]:
