@@ -333,7 +333,8 @@ def result_chances(brain: MenaceBrain, opponent: str) -> tuple[float, float, flo
                     continue
                 counts = brain.start[row]
             total = float(counts.sum())
-            chance[board] = mix((float(counts[c]) / total, place(board, perm[c] + 1)) for c in range(9) if counts[c] > 0)
+            chance[board] = mix((float(counts[c]) / total, place(board, perm[c] + 1))
+                                for c in range(9) if counts[c] > 0)
     return chance[EMPTY_BOARD]
 
 
@@ -491,5 +492,6 @@ def tables(rule: MenaceRule = MenaceRule()) -> MenaceTables:
         found = menace_boxes(mark).find(board)
         if found is not None:
             rows[mark][i], perms[mark][i] = found[0], found[1]
-    return MenaceTables(boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best, empty, n_empty,
+    return MenaceTables(boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best,
+                        empty, n_empty,
                         start_counts(menace_boxes("X"), rule), start_counts(menace_boxes("O"), rule))

@@ -8,10 +8,10 @@ import pytest
 
 from sticks_tui.engine.noughts import EMPTY_BOARD, empty_squares, is_over, place, reachable_boards, to_move
 from sticks_tui.learn import menace_kernel
-from sticks_tui.learn.menace_kernel import train
 from sticks_tui.learn.menace import (DRAW, LOSS, RESIGN, SYMMETRIES, WIN, MenaceBrain, MenaceConfig, MenaceRule,
-                                     PerfectPlayer, RandomPlayer, canonical, image, loss_chance, menace_boxes, result_chances,
-                                     move_number, play_game, tables, train_reference)
+                                     PerfectPlayer, RandomPlayer, canonical, image, loss_chance, menace_boxes,
+                                     move_number, play_game, result_chances, tables, train_reference)
+from sticks_tui.learn.menace_kernel import train
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.solve.noughts import solve_noughts
 
