@@ -34,6 +34,12 @@ FIGURES: dict[str, list[str]] = {
                      rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
     "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",
                              r"every winning position right \(single top ball wins\): \d/2 seeds"],
+    "bench_noughts_learning.py": [r"^# MENACE learning: 2 seeds \(10001-10002\), 300 games each",
+                                  *(rf"^{b}\s+{o}\s+\d/2\s+(-|{NUMBER})\s+(-|{NUMBER}-{NUMBER})\s+\d/2\s+0$"
+                                    for b in ("4,3,2,1", "8,3,2,1") for o in ("perfect", "random")),
+                                  *(rf"^{b}(\s+{NUMBER}%){{6}}$" for b in ("4,3,2,1", "8,3,2,1"))],
+    "bench_noughts_speed.py": [rf"^compiled kernel:\s+{NUMBER} games/s", rf"^tight pure-Python loop:\s+{NUMBER} games/s",
+                               rf"^kernel vs the tight pure-Python loop: {NUMBER}x$"],
     "bench_quality.py": [r"^# share of 2 seeds \(10001-10002\)",
                          *(rf"^{p}\s+{n}\s+\d/2\s+{NUMBER}%" for p in ("explore", "classic") for n in (20, 100))],
     "bench_startup.py": [rf"^first screen \('Start game' on screen\): median {NUMBER} s",

@@ -24,6 +24,7 @@ ASSIGNED = {
     "sticks_tui.engine": "rules",  # engine/__init__ re-exports rules and events only
     "sticks_tui.engine.rules": "rules",
     "sticks_tui.engine.nim": "rules",
+    "sticks_tui.engine.noughts": "rules",
     "sticks_tui.engine.events": "rules",
     "sticks_tui.engine.protocol": "rules",
     "sticks_tui.solve": "solvers",

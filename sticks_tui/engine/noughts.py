@@ -1,0 +1,266 @@
+"""Noughts and crosses (issue 18), the game of Donald Michie's MENACE.
+
+Only the rules live here. A position is a BOARD: 9 characters of `X`, `O` and `.`, read row by row
+(square 1 is the top left, 3 the top right, 9 the bottom right). X moves first, so the player to
+move follows from the counts: X when both have as many marks, else O. A move is a square number
+1-9. A game ends with three in a row (the player who made it wins) or a full board (a draw).
+
+`NoughtsRules` is the game in the protocol (`engine.protocol`), with the agreed additions
+(`outcome`, `position_text`, `move_text`, encoding). `NoughtsState` is a game in play, which knows
+whose turn it is and refuses a move out of turn. Every refusal is a `NoughtsError` (an
+`IllegalMove`, so a `ValueError`) whose message a person can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sticks_tui.engine.rules import IllegalMove
+
+EMPTY_BOARD = "." * 9
+MARKS = ("X", "O")
+#: The eight lines of three, as square indexes 0-8.
+LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
+    (0, 4, 8), (2, 4, 6),  # diagonals
+)
+SQUARE_NAMES: tuple[str, ...] = (
+    "top left", "top middle", "top right",
+    "middle left", "centre", "middle right",
+    "bottom left", "bottom middle", "bottom right",
+)
+
+
+class NoughtsError(IllegalMove):
+    """A board, square or turn the rules of noughts and crosses do not allow; the message says why."""
+
+
+class BadBoard(NoughtsError):
+    """Text that is not a board a game of noughts and crosses can reach."""
+
+
+def has_line(board: str, mark: str) -> bool:
+    return any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
+
+
+def to_move(board: str) -> str:
+    """The mark of the player to move (X when the counts are equal)."""
+    return "X" if board.count("X") == board.count("O") else "O"
+
+
+def empty_squares(board: str) -> tuple[int, ...]:
+    """The empty squares, numbered 1-9, in order."""
+    return tuple(i + 1 for i, c in enumerate(board) if c == ".")
+
+
+def is_over(board: str) -> bool:
+    return has_line(board, "X") or has_line(board, "O") or "." not in board
+
+
+def place(board: str, square: int) -> str:
+    """The board after the player to move marks `square` (1-9); no checks."""
+    i = square - 1
+    return board[:i] + to_move(board) + board[i + 1:]
+
+
+def board_problem(board) -> str | None:
+    """Why `board` is not a position a game can reach, in words; None when it is one."""
+    if not isinstance(board, str):
+        return f"a board is 9 characters of X, O and '.', not {board!r}"
+    if len(board) != 9:
+        return f"a board is 9 characters of X, O and '.' (row by row), not {len(board)}: {board!r}"
+    bad = sorted({c for c in board if c not in "XO."})
+    if bad:
+        return f"a board holds only X, O and '.', not {', '.join(repr(c) for c in bad)}: {board!r}"
+    x, o = board.count("X"), board.count("O")
+    if x not in (o, o + 1):
+        who = "O has more marks than X" if o > x else f"X has {x - o} more marks than O"
+        return f"{who} in {board!r}: X moves first and the players take turns"
+    x_line, o_line = has_line(board, "X"), has_line(board, "O")
+    if x_line and o_line:
+        return f"both X and O have three in a row in {board!r}: the game ends at the first line"
+    if x_line and x != o + 1:
+        return f"X has three in a row in {board!r} but O moved after it: the game was over"
+    if o_line and x != o:
+        return f"O has three in a row in {board!r} but X moved after it: the game was over"
+    if x_line or o_line:
+        mark = "X" if x_line else "O"
+        # the last move must complete every line of the winner: some square lies on all of them
+        lines = [set(line) for line in LINES if all(board[i] == mark for i in line)]
+        if not set.intersection(*lines):
+            return f"{mark} has two separate lines in {board!r}: the game ended at the first"
+    return None
+
+
+def parse_board(text) -> str:
+    """A board from its 9-character text (spaces and '/' or '|' between rows are allowed);
+    raises `BadBoard` with the reason when it is not a position a game can reach."""
+    if isinstance(text, str):
+        text = "".join(c for c in text.upper() if c not in " /|\n\t")
+        text = text.replace("-", ".").replace("_", ".")
+    problem = board_problem(text)
+    if problem is not None:
+        raise BadBoard(problem[0].upper() + problem[1:] + ".")
+    return text
+
+
+def square_text(square: int) -> str:
+    return f"square {square} ({SQUARE_NAMES[square - 1]})"
+
+
+def check_move(board: str, square) -> None:
+    """Raise `NoughtsError` unless the player to move may mark `square` on `board`."""
+    if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 9:
+        raise NoughtsError(f"Choose a square from 1 to 9 (row by row from the top left), not {square!r}.")
+    if is_over(board):
+        raise NoughtsError("The game is over: no square can be marked.")
+    if board[square - 1] != ".":
+        raise NoughtsError(f"Square {square} ({SQUARE_NAMES[square - 1]}) is taken by "
+                           f"{board[square - 1]}: choose an empty square.")
+
+
+def board_rows(board: str) -> tuple[str, str, str]:
+    return board[0:3], board[3:6], board[6:9]
+
+
+@dataclass(frozen=True, slots=True)
+class NoughtsState:
+    """A game in play: the board and the squares marked so far, in order (X's first)."""
+
+    board: str = EMPTY_BOARD
+    history: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "board", parse_board(self.board))
+
+    @property
+    def to_move(self) -> str:
+        return to_move(self.board)
+
+    @property
+    def is_over(self) -> bool:
+        return is_over(self.board)
+
+    @property
+    def legal_moves(self) -> tuple[int, ...]:
+        return () if self.is_over else empty_squares(self.board)
+
+    @property
+    def winner(self) -> str | None:
+        """'X' or 'O' with three in a row; None while the game goes on or after a draw."""
+        for mark in MARKS:
+            if has_line(self.board, mark):
+                return mark
+        return None
+
+    def play(self, square: int, mark: str | None = None) -> NoughtsState:
+        """The state after the player to move marks `square`; `mark`, when given, must be theirs."""
+        if mark is not None and mark != self.to_move:
+            if mark not in MARKS:
+                raise NoughtsError(f"The players are X and O, not {mark!r}.")
+            raise NoughtsError(f"It is {self.to_move}'s turn, not {mark}'s.")
+        check_move(self.board, square)
+        return NoughtsState(place(self.board, square), self.history + (square,))
+
+
+_REACHABLE: frozenset[str] | None = None
+
+
+def reachable_boards() -> frozenset[str]:
+    """Every board a game can reach (5,478 of them, the empty board and the finished ones included)."""
+    global _REACHABLE
+    if _REACHABLE is None:
+        seen = {EMPTY_BOARD}
+        frontier = [EMPTY_BOARD]
+        while frontier:
+            nxt = []
+            for board in frontier:
+                if is_over(board):
+                    continue
+                for square in empty_squares(board):
+                    after = place(board, square)
+                    if after not in seen:
+                        seen.add(after)
+                        nxt.append(after)
+            frontier = nxt
+        _REACHABLE = frozenset(seen)
+    return _REACHABLE
+
+
+class NoughtsRules:
+    """Noughts and crosses in the game protocol: positions are 9-character boards, moves squares 1-9.
+
+    There is no `last_mover_wins`: a game can end in a draw. `outcome(position)` says how it ended
+    for the player who made the last move (+1 three in a row, 0 a full board).
+    """
+
+    name = "noughts and crosses"
+
+    def __init__(self) -> None:
+        self._positions: tuple[str, ...] | None = None
+
+    def positions(self) -> tuple[str, ...]:
+        """Every reachable board where the game goes on: fuller boards first, then in text order."""
+        if self._positions is None:
+            live = [b for b in reachable_boards() if not is_over(b)]
+            self._positions = tuple(sorted(live, key=lambda b: (-sum(c != "." for c in b), b)))
+        return self._positions
+
+    def start_positions(self) -> tuple[str]:
+        return (EMPTY_BOARD,)
+
+    def legal_moves(self, position) -> tuple[int, ...]:
+        return () if is_over(position) else empty_squares(position)
+
+    def apply(self, position, move) -> str:
+        return place(position, move)
+
+    def is_terminal(self, position) -> bool:
+        return is_over(position)
+
+    def outcome(self, position) -> int:
+        """At a finished board, for the player who made the last move: +1 three in a row, 0 a draw."""
+        if not is_over(position):
+            raise NoughtsError(f"The game on {position!r} is not over: it has no outcome yet.")
+        return 1 if has_line(position, "X") or has_line(position, "O") else 0
+
+    def hat_rows(self) -> tuple[str, ...]:
+        return self.positions()
+
+    # -- words and encoding ------------------------------------------------------------------------
+
+    def position_text(self, position) -> str:
+        rows = " / ".join(" ".join(row) for row in board_rows(position))
+        if has_line(position, "X") or has_line(position, "O"):
+            state = f"{'X' if has_line(position, 'X') else 'O'} has three in a row"
+        elif "." not in position:
+            state = "a draw"
+        else:
+            state = f"{to_move(position)} to move"
+        return f"{rows} ({state})"
+
+    def move_text(self, position, move) -> str:
+        return f"{to_move(position)} in {square_text(move)}"
+
+    def encode_position(self, position) -> str:
+        return position
+
+    def decode_position(self, value) -> str:
+        return parse_board(value)
+
+    def encode_move(self, move) -> int:
+        return int(move)
+
+    def decode_move(self, position, value) -> int:
+        check_move(position, value)
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NoughtsRules)
+
+    def __hash__(self) -> int:
+        return hash("noughts")
+
+    def __repr__(self) -> str:
+        return "NoughtsRules()"

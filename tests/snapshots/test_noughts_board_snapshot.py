@@ -1,0 +1,35 @@
+"""A snapshot of the noughts and crosses board with MENACE's matchbox (issue 18) at 80x24: two marks,
+three squares with beads (their counts, chances and bars), squares that repeat another by symmetry
+with none, and the drawn bead marked in words. Fixed numbers, nothing moves.
+Regenerate with `pytest tests/snapshots --snapshot-update`, then look at the SVG."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from sticks_tui.learn.menace import MenaceBrain
+from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
+
+BOARD = "X...O...."  # X in a corner, O in the centre: X's second move
+
+
+def board_data() -> NoughtsBoardData:
+    brain = MenaceBrain()
+    row, perm = brain.boxes.find(BOARD)
+    brain.counts[row] = 0
+    for square, beads in ((2, 7), (3, 1), (6, 12), (9, 4)):  # squares 1-9 of the board in play
+        col = perm.index(square - 1)
+        brain.counts[row, col] = beads
+    return NoughtsBoardData(BOARD, brain.square_beads(BOARD), drawn=9)
+
+
+class BoardApp(App):
+    def compose(self):
+        yield NoughtsBoard()
+
+    def on_mount(self) -> None:
+        self.query_one(NoughtsBoard).data = board_data()
+
+
+def test_noughts_board_80x24(snap_compare):
+    assert snap_compare(BoardApp(), terminal_size=(80, 24))
