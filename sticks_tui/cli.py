@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where the settings file is kept (default: your user config directory, "
                              "or $STICKS_TUI_CONFIG_DIR)")
     # `sticks-tui serve` starts each pupil's tab with --role pupil (web/session.py); not for people to type
-    parser.add_argument("--role", choices=["teacher", "pupil"], default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--role", choices=["teacher", "pupil", "projector"], default=None, help=argparse.SUPPRESS)
     parser.add_argument("--view", choices=["class"], default=None, help=argparse.SUPPRESS)  # serve's projector page
     sub = parser.add_subparsers(title="sub-commands", metavar="COMMAND")
     for name in COMMAND_MODULES:

@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         print(f"  the teacher's address (keep it to yourself: it can reset and restore the class's records and "
               f"brains): {server.teacher_url(urls[0])}", flush=True)
-        print(f"  the class view for a projector (the teacher's too): {server.teacher_url(urls[0])}/class",
-              flush=True)
+        print(f"  the class view for a projector (its own secret: it shows the class and can change nothing): "
+              f"{server.class_view_url(urls[0])}", flush=True)
         print(f"  the class's records and brains: {database}", flush=True)
         if first is not None:
             print(f"  back-ups (the last 10, every {args.backup_minutes} min while games are played): "

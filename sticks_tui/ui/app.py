@@ -117,7 +117,9 @@ class SticksApp(App):
         #: a pupil cannot wipe, replace or restore what the class shares (ui/roles.py).
         self.role = role
         #: "class": open on the class view (the teacher's projector page of `sticks-tui serve`); None: setup
-        self.first_view = view if role == "teacher" else None
+        from sticks_tui.ui.roles import may_view_class
+
+        self.first_view = view if may_view_class(self) else None
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
@@ -236,7 +238,7 @@ class SticksApp(App):
         from sticks_tui.store import Store
 
         self.session.store = Store.open(self.session.data_dir, allow_memory=True)
-        self.session.store.pupil = self.role != "teacher"  # the store refuses a pupil's wipes too
+        self.session.store.pupil = self.role != "teacher"  # the store refuses a pupil's (and projector's) wipes
         for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
         if not self.session.store.persistent:
@@ -409,10 +411,10 @@ class SticksApp(App):
             self.push_screen(BackupsScreen())
 
     def action_class_view(self) -> None:
-        from sticks_tui.ui.roles import is_teacher
+        from sticks_tui.ui.roles import may_view_class
         from sticks_tui.ui.screens.class_view import ClassScreen
 
-        if not is_teacher(self):
+        if not may_view_class(self):
             self.notify("Only the teacher can open the class view.", title="Not for pupils", severity="warning")
             return
         if not isinstance(self.screen, ClassScreen):

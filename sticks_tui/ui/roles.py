@@ -1,5 +1,6 @@
-"""Who is at the keyboard: the teacher (the terminal app, and `sticks-tui serve`'s teacher's address) or a
-pupil (a tab opened from the pupils' address).
+"""Who is at the keyboard: the teacher (the terminal app, and `sticks-tui serve`'s teacher's address), a
+pupil (a tab opened from the pupils' address), or the projector (serve's class-view address: the class view,
+with a pupil's powers, since a projector shows its address to the room).
 
 A pupil plays, trains, reads the records and the analysis, replays and exports; only the teacher wipes,
 replaces or restores what the class shares (reset records, reset a brain, reset a brain before training,
@@ -16,12 +17,19 @@ from functools import wraps
 
 TEACHER = "teacher"
 PUPIL = "pupil"
-ROLES = (TEACHER, PUPIL)
+#: `serve`'s projector page: opens on the class view; a pupil's powers otherwise (its address is on the screen)
+PROJECTOR = "projector"
+ROLES = (TEACHER, PUPIL, PROJECTOR)
 
 
 def is_teacher(app) -> bool:
     """Whether `app` may wipe, replace and restore (an app without a role is the terminal app: yes)."""
     return getattr(app, "role", TEACHER) == TEACHER
+
+
+def may_view_class(app) -> bool:
+    """Whether `app` may show the class view: the teacher's, and the projector's page."""
+    return getattr(app, "role", TEACHER) in (TEACHER, PROJECTOR)
 
 
 def teacher_only(what: str):

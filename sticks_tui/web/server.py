@@ -102,7 +102,9 @@ BACKUP_CHECK = 30.0
 
 #: The two kinds of tab (ui/roles.py): the pupils' address, and the teacher's (it carries a secret).
 PUPIL, TEACHER = "pupil", "teacher"
-CLASS_VIEW = "class view"  # the teacher's projector page: a teacher's tab that opens on the class view
+#: The projector's page: an app that opens on the class view, with a pupil's powers (role "projector": it
+#: wipes nothing), at an address of its own with a secret of its own, since a projector shows its address bar.
+CLASS_VIEW = "projector"
 TOKEN_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_")
 
 #: The websocket close code and reason for a tab refused because the class is full.
@@ -392,10 +394,12 @@ class ClassServer:
 
     def __post_init__(self) -> None:
         self.commands = {role: session_command(self.data_dir, role) for role in (PUPIL, TEACHER)}
-        self.commands[CLASS_VIEW] = session_command(self.data_dir, TEACHER, "class")
+        self.commands[CLASS_VIEW] = session_command(self.data_dir, CLASS_VIEW, "class")
         self.command = self.commands[PUPIL]
         if not self.teacher_token:
             self.teacher_token = new_teacher_token()
+        #: The class view's own secret (new at each start): read off a projector, it opens nothing but the view.
+        self.view_token = new_teacher_token()
         self.host_names = self._host_names([])
         self.downloads = DownloadManager()
         self.client_js, self.client_hooked = patched_client()
@@ -412,8 +416,8 @@ class ClassServer:
             web.get("/teacher/", self.handle_teacher_index),
             web.get("/teacher/{token}", self.handle_teacher_index),
             web.get("/teacher/{token}/ws", self.handle_teacher_websocket),
-            web.get("/teacher/{token}/class", self.handle_class_index),
-            web.get("/teacher/{token}/class/ws", self.handle_class_websocket),
+            web.get("/class/{token}", self.handle_class_index),
+            web.get("/class/{token}/ws", self.handle_class_websocket),
             web.get("/client.js", self.handle_client_js),
             web.get("/download/{key}", self.handle_download),
             web.static("/static", STATIC, show_index=False),
@@ -455,8 +459,9 @@ class ClassServer:
 
     @property
     def pupils(self) -> int:
-        """App processes of pupils' tabs (the teacher's tabs take no pupil's seat)."""
-        return sum(1 for s in self.sessions.values() if s.role == PUPIL)
+        """App processes of pupils' tabs and projector pages (the teacher's tabs take no pupil's seat: anyone who
+        reads the projector's address off the wall may open it, so it counts as a pupil's)."""
+        return sum(1 for s in self.sessions.values() if s.role != TEACHER)
 
     def is_teacher_token(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(str(token).encode("utf-8", "replace"),
@@ -524,13 +529,19 @@ class ClassServer:
         host = request.headers.get("Host", "")
         return origin in (f"http://{host}", f"https://{host}")
 
+    def is_view_token(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(str(token).encode("utf-8", "replace"),
+                                                   self.view_token.encode("utf-8"))
+
     async def handle_class_index(self, request: web.Request) -> web.Response:
-        """The class view for a projector: the teacher's tab, opened on it (no key needed)."""
-        if not self.is_teacher_token(request.match_info.get("token")):
+        """The class view for a projector (no key needed), at its own secret address."""
+        if not self.is_view_token(request.match_info.get("token")):
             self._log("a request for the class view with a wrong or missing secret was refused")
             return self.forbidden_page()
-        home = f"/teacher/{self.teacher_token}/class"
-        return self._index(request, websocket=home + "/ws", home=home, role=TEACHER)
+        if self.pupils >= self.max_sessions:
+            return self.full_page()
+        home = f"/class/{self.view_token}"
+        return self._index(request, websocket=home + "/ws", home=home, role=CLASS_VIEW)
 
     async def handle_teacher_websocket(self, request: web.Request) -> web.StreamResponse:
         if not self.is_teacher_token(request.match_info.get("token")):
@@ -538,7 +549,7 @@ class ClassServer:
         return await self.handle_websocket(request, role=TEACHER)
 
     async def handle_class_websocket(self, request: web.Request) -> web.StreamResponse:
-        if not self.is_teacher_token(request.match_info.get("token")):
+        if not self.is_view_token(request.match_info.get("token")):
             return self.forbidden_page()
         return await self.handle_websocket(request, role=CLASS_VIEW)
 
@@ -550,7 +561,7 @@ class ClassServer:
         if self._stop.is_set():
             await websocket.close(code=1001, message=b"The server is stopping.")
             return websocket
-        if role == PUPIL and self.pupils >= self.max_sessions:
+        if role != TEACHER and self.pupils >= self.max_sessions:
             reason = f"The class is full: all {self.max_sessions} sessions are in use."
             await websocket.close(code=FULL_CLOSE_CODE, message=reason.encode("utf-8")[:120])
             return websocket
@@ -569,8 +580,8 @@ class ClassServer:
         try:
             await session.start(width, height)
             self.started_sessions += 1
-            if role != PUPIL:
-                self._log(f"the teacher's session {session.pid} started ({role})")
+            if role == TEACHER:
+                self._log(f"the teacher's session {session.pid} started")
             else:
                 self._log(f"session {session.pid} started ({self.pupils} of {self.max_sessions} in use)")
             reader = asyncio.ensure_future(self._process_messages(websocket, session))
@@ -709,6 +720,10 @@ class ClassServer:
     def teacher_url(self, url: str) -> str:
         """The teacher's address beside a pupils' one (printed for the teacher only, never in a page)."""
         return f"{url}teacher/{self.teacher_token}"
+
+    def class_view_url(self, url: str) -> str:
+        """The projector's address (printed for the teacher only): the class view, and nothing else."""
+        return f"{url}class/{self.view_token}"
 
     def _host_names(self, printed: list[str]) -> frozenset[str]:
         """The names a request's Host may carry: the bound address (and loopback's names for loopback

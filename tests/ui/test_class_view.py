@@ -12,11 +12,12 @@ from sticks_tui.ui.widgets.heatmap import HatHeatmap
 from ui_helpers import text_of, wait_until
 
 
-async def test_the_class_view_follows_the_class_with_no_key(make_app, data_dir):
+async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app, data_dir):
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
-    app = make_app(view="class")
+    app = make_app(role="projector", view="class")  # serve's projector page: the view, and a pupil's powers
     async with app.run_test(size=(100, 30)) as pilot:
+        assert app.session.store.pupil is True
         screen = app.screen
         assert isinstance(screen, ClassScreen)
         leaders = screen.query_one("#class-leaders", DataTable)

@@ -388,7 +388,8 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
-                      server.url + "teacher/", server.url + "teacher/wrong-secret-123/class"):
+                      server.url + "teacher/", server.url + "class/wrong-secret-123",
+                      server.class_view_url()[:-1] + "X"):
             page = context.new_page()
             response = page.goto(wrong, timeout=20_000)
             assert response is not None and response.status == 403, wrong
@@ -458,17 +459,24 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         teacher.wait_text("Ann")
         assert "1 game kept" in teacher.text()
 
-        # the class view for a projector: no key pressed; a pupil's game shows on it by itself
+        # the class view for a projector, at its own address (a projector shows it to the room): no key
+        # pressed, a pupil's game shows on it by itself, and it neither holds the teacher's secret nor wipes
         projector = Tab(context.new_page())
-        projector.page.goto(teacher_url + "/class", timeout=20_000)
-        projector.wait_text("The class's leaderboard")
-        assert "Today: 1 game: Ann 1, Bob 1" in projector.text()
+        projector.page.goto(server.class_view_url(), timeout=20_000)
+        projector.wait_text("Today: 1 game: Ann 1, Bob 1")
+        assert TEACHER_TOKEN not in projector.page.content()
         with Store.open(server.data_dir) as other_tab:  # as a pupil's tab keeps a game
             other_tab.record_game(start=7, opponent="learning", players=("Cy", "Learning AI"),
                                   moves=[1, 1, 3, 1, 1], loser=0, brain="default",
                                   learning={1: ("default", [(6, 1), (2, 1)])})
         projector.wait_text("Cy's game: hat 6, ball 1 ↑", timeout=10)
         assert "Cy vs Learning AI: Learning AI won" in projector.text()
+        projector.activate()
+        projector.press("Escape")  # behind it, a pupil's powers: no reset on its records
+        projector.wait_text("Start game")
+        projector.press("F3")
+        projector.wait_text("Players (rating")
+        assert "Reset" not in projector.text()
     finally:
         context.close()
     assert server.stop() == 0

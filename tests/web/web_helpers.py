@@ -90,6 +90,14 @@ class ServedClass:
 
         return wait_until(probe, timeout, "the teacher's address")
 
+    def class_view_url(self, timeout: float = 10) -> str:
+        """The projector's address (the class view), as the server printed it for the teacher."""
+        def probe():
+            return next((m.group(0) for line in self.lines if (m := re.search(r"http://\S+/class/\S+", line))),
+                        None)
+
+        return wait_until(probe, timeout, "the class view's address")
+
     @property
     def pid(self) -> int:
         return self.proc.pid

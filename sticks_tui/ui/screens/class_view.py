@@ -5,8 +5,9 @@ changed marked ↑/↓), the class's leaderboard (people), the games played toda
 AI's results against the class as a curve, and the latest games as a ticker. It redraws when another tab
 stores something (the app's `class_change`, ui/live.py) and every REFRESH seconds (today's figures).
 
-`sticks-tui serve` opens it straight away at the teacher's address + `/class`; the teacher's tab also
-offers it in the command palette ("Class view"). Escape goes back.
+`sticks-tui serve` opens it straight away at its projector's address (`/class/SECRET`, a secret of its own:
+a projector shows its address bar, so that page has a pupil's powers); the teacher's tab also offers it in
+the command palette ("Class view"). Escape goes back.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from sticks_tui.solve.sticks import solve_sticks
-from sticks_tui.ui.roles import is_teacher
+from sticks_tui.ui.roles import may_view_class
 from sticks_tui.ui.screens.records import RESULTS_TITLE, results_series
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
@@ -85,7 +86,7 @@ class ClassScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "the class"
-        if not is_teacher(self.app):
+        if not may_view_class(self.app):
             self.dismiss()
             return
         self.query_one("#class-leaders", DataTable).add_columns("Player", "Won", "Lost", "Rating")
