@@ -137,7 +137,11 @@ class NoughtsKeeper:
 
     def chance_text(self) -> str:
         chance = self.curve[-1].not_losing_vs_perfect if self.curve else self.not_losing_vs_perfect()
-        return f"Chance not to lose one more game to the perfect AI: {chance:.1%} (exact)."
+        text = f"Chance not to lose one more game to the perfect AI: {chance:.1%} (exact)."
+        if self.rule.empty == "resign" and not self.x_brain.counts[0].any():
+            text += (" Its first box is empty: it resigns every game now. Train afresh (t), with more start "
+                     "beads or empty boxes refilled.")
+        return text
 
 
 def keeper_of(app) -> NoughtsKeeper:

@@ -147,7 +147,8 @@ class NoughtsScreen(Screen):
     NoughtsScreen #noughts-note { height: auto; color: $text-muted; }
     NoughtsScreen #noughts-learning { display: none; width: 1fr; height: 1fr; }
     NoughtsScreen #noughts-training { height: auto; }
-    NoughtsScreen #noughts-rule { height: auto; color: $text-muted; }
+    NoughtsScreen #noughts-rule { height: auto; color: $text-muted; display: none; }
+    NoughtsScreen.-wide #noughts-rule { display: block; }
     NoughtsScreen #noughts-curve { height: 1fr; min-height: 6; }
     NoughtsScreen #noughts-beads { height: 8; }
     NoughtsScreen.-learning #noughts-learning { display: block; }
@@ -415,8 +416,6 @@ class NoughtsScreen(Screen):
         return f"Training game {story.number:,}: {word}. Under MENACE's marks: its beads before → after."
 
     def show(self) -> None:
-        if not self.is_mounted:
-            return
         self.query_one(NoughtsBoard).data = self.board_data()
         turn = self.query_one("#noughts-turn", Static)
         kinds = self.kinds
@@ -439,8 +438,6 @@ class NoughtsScreen(Screen):
         self.refresh_bindings()
 
     def _show_learning(self) -> None:
-        if not self.is_mounted:
-            return
         keeper = self.keeper
         curve = keeper.curve
         series = []

@@ -79,7 +79,7 @@ class BeadChart(Widget):
         if not self.samples:
             return "beads in the first box: no games yet"
         last = self.samples[-1][1]
-        return "first box: " + "  ".join(f"{glyph} {name} {int(last[col]):,}" for col, name, glyph in FIRST_BOX_SQUARES)
+        return "box 1: " + " ".join(f"{glyph}{name} {int(last[col]):,}" for col, name, glyph in FIRST_BOX_SQUARES)
 
     def chart_lines(self, width: int, height: int) -> list[list[tuple[str, str]]]:
         """Every line as (text, style class) runs: the legend, the plot with a y axis of counts, the x axis."""
@@ -98,7 +98,7 @@ class BeadChart(Widget):
                 grid[y][x] = (glyph, f"s{k}")
         for y in range(plot_h):
             label = short_count(top).strip() if y == 0 else ("0" if y == plot_h - 1 else "")
-            out.append([(f"{label:>{label_w - 1}}┤", "axis")] + grid[y])
+            out.append([(f"{label:>{label_w - 1}}" + ("┤" if label else "│"), "axis")] + grid[y])
         out.append([(" " * (label_w - 1) + "└" + "─" * plot_w, "axis")])
         ticks = [" "] * plot_w
         t = 1
