@@ -133,7 +133,7 @@ class NoughtsScreen(Screen):
         ("New noughts game", "Start a new game of noughts and crosses", "new_game"),
         ("MENACE's learning", "The curve of wins, draws and losses and the first box's beads", "learning"),
     )}
-    AUTO_FOCUS = None
+    AUTO_FOCUS = "#noughts-board"  # the keys go to the board (Tab reaches the choices of who plays)
     DEFAULT_CSS = """
     NoughtsScreen #noughts { height: 1fr; }
     NoughtsScreen #noughts-board { margin: 0 1 0 0; }
@@ -223,8 +223,7 @@ class NoughtsScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "noughts and crosses with MENACE"
-        for select in self.query(Select):
-            select.can_focus = True
+        self.query_one(NoughtsBoard).can_focus = True
         self.query_one("#noughts-log", MoveLog).can_focus = False
         self._show_learning()
         self.new_game()
@@ -245,11 +244,13 @@ class NoughtsScreen(Screen):
             if self.opponent == "watch-menace":
                 self.x_first = True
             select.value = "first" if self.x_first else "second"
+        self.query_one(NoughtsBoard).focus()
         self.new_game()
 
     @on(Select.Changed, "#noughts-x")
     def _x_chosen(self, event: Select.Changed) -> None:
         x_first = event.value == "first"
+        self.query_one(NoughtsBoard).focus()
         if x_first != self.x_first:
             self.x_first = x_first
             self.new_game()
@@ -835,13 +836,13 @@ class NoughtsBoxesScreen(Screen):
         rows = [(i + 1, b, tuple(int(c) for c in brain.counts[i])) for i, b in enumerate(boxes.boards)
                 if menace.move_number(b) == self.move]
         counts = [sum(1 for b in boxes.boards if menace.move_number(b) == m) for m in (1, 2, 3, 4, 5)]
-        of = " / ".join(f"{m}: {n}" for m, n in zip((1, 2, 3, 4), counts, strict=False))
+        of = ", ".join(str(n) for n in counts[:4])
         mark = brain.boxes.marks
         self.query_one("#boxes-title", Static).update(
             f"{'MENACE' if mark == 'X' else 'The second MENACE (O)'}'s {len(rows)} box"
-            f"{'es' if len(rows) != 1 else ''} for its move {self.move} (boxes by move {of}; {len(boxes)} in all). "
-            "Each: the board turned to one form, a count of beads in each square it can play; "
-            "· a square that repeats another (a mirror image).")
+            f"{'es' if len(rows) != 1 else ''} for its move {self.move} ({of} by move: {len(boxes)}). "
+            "#box: its beads; the board turned to one form, each playable square's beads; "
+            "· a mirror image's square (or no beads left).")
         width = max(16, self.query_one("#boxes-scroll").size.width - 2 or self.app.size.width - 4)
         self.query_one("#boxes-grid", Static).update(Content("\n".join(boxes_grid(rows, width))))
 

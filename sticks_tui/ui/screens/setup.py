@@ -272,7 +272,7 @@ class SetupScreen(Screen):
 
             with self.prevent(Select.Changed):
                 self.query_one("#game", Select).value = getattr(self, "_game_before", "sticks")
-            self.app.push_screen(NoughtsScreen())
+            self.app.call_later(self.app.push_screen, NoughtsScreen())
             return
         self._game_before = self.game_kind
         nim = self.game_kind == "nim"

@@ -1,14 +1,14 @@
 """MENACE's matchboxes small: many boards at a glance, each with its bead counts, and a chart of the
 beads in the first box over games. Both read without colour (figures, glyphs and words).
 
-A small board (15 columns, 4 lines) is one box: its number, its beads in all, and the board in its
+A small board (14 columns, 4 lines) is one box: its number, its beads in all, and the board in its
 canonical form with the marks and, in each square that holds beads, their count; `·` is an empty
 square with no beads of its own (it repeats another square by a symmetry of the board):
 
-    box 2: 9 beads
-     X    3    3
-     ·    O    3
-     ·    3    ·
+    #2: 9 beads
+     X   3   3
+     ·   O   3
+     ·   3   ·
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ from textual.widget import Widget
 
 from sticks_tui.ui.widgets.heatmap import short_count
 
-SMALL_W = 15
-SMALL_CELL = 5
+SMALL_W = 14
+SMALL_CELL = 4
+GAP = " │ "
 
 
 def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
     """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts."""
     total = sum(int(c) for c in counts)
-    head = f"box {number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
+    head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
     lines = [f"{head:<{SMALL_W}}"[:SMALL_W]]
     for r in range(3):
         cells = []
@@ -39,18 +40,18 @@ def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
             i = 3 * r + c
             text = board[i] if board[i] in "XO" else (short_count(counts[i]).strip() if counts[i] else "·")
             cells.append(f"{text:^{SMALL_CELL}}")
-        lines.append("".join(cells))
+        lines.append(f"{''.join(cells):<{SMALL_W}}")
     return lines
 
 
 def boxes_grid(boxes: Sequence[tuple[int, str, Sequence[int]]], width: int) -> list[str]:
     """(box number, canonical board, counts) laid out as small boards, as many a row as `width` holds."""
-    per_row = max(1, (width + 1) // (SMALL_W + 1))
+    per_row = max(1, (width + len(GAP)) // (SMALL_W + len(GAP)))
     out: list[str] = []
     for start in range(0, len(boxes), per_row):
         row = [small_board(*box) for box in boxes[start:start + per_row]]
         for y in range(4):
-            out.append(" ".join(b[y] for b in row).rstrip())
+            out.append(GAP.join(b[y] for b in row).rstrip())
         out.append("")
     return out
 
