@@ -117,7 +117,7 @@ class NoughtsScreen(Screen):
                 tooltip="MENACE's learning (curve, first box) or the game (80 columns)"),
         Binding("space", "toggle_pause", "Pause", id="noughts.toggle_pause", tooltip="Pause or resume training"),
         Binding("s", "step", "Step", id="noughts.step", tooltip="Training: one game, told, then pause"),
-        Binding("plus,equals_sign", "pace(1)", "+/-", key_display="+", id="noughts.faster",
+        Binding("plus,equals_sign", "pace(1)", "Pace", key_display="+/-", id="noughts.faster",
                 tooltip="Training faster (to full speed)"),
         Binding("minus", "pace(-1)", "Slower", show=False, id="noughts.slower", tooltip="Training slower"),
         Binding("c", "cancel_training", "Stop", id="noughts.cancel_training",
@@ -219,7 +219,9 @@ class NoughtsScreen(Screen):
             other = AI_WORDS[self.opponent.removeprefix("watch-")]
             return [("MENACE", "first"), (f"{other} (MENACE: O's brain)", "second")]
         ai = AI_WORDS[self.opponent]
-        return [("you", "first"), (ai + (" (X's brain)" if self.opponent == "menace" else ""), "second")]
+        if self.opponent == "menace":
+            return [("you (MENACE: O's brain, a second one)", "first"), ("MENACE (X's brain)", "second")]
+        return [("you", "first"), (ai, "second")]
 
     def on_mount(self) -> None:
         self.sub_title = "noughts and crosses with MENACE"
