@@ -99,12 +99,14 @@ class NoughtsScreen(Screen):
     """The board, MENACE's box for it, the results and MENACE's learning. See the module docstring."""
 
     BINDINGS = [
-        Binding("1", "square(1)", "Square (1 2 3 = top row)", key_display="1-9", id="noughts.square"),
-        *[Binding(str(n), f"square({n})", f"Square {n}", show=False, id=f"noughts.square{n}") for n in range(2, 10)],
-        Binding("left", "cursor(-1)", "Cursor", show=False, id="noughts.left"),
-        Binding("right", "cursor(1)", "Cursor", show=False, id="noughts.right"),
-        Binding("up", "cursor(-3)", "Cursor", show=False, id="noughts.up"),
-        Binding("down", "cursor(3)", "Cursor", show=False, id="noughts.down"),
+        Binding("1", "square(1)", "Square (1 2 3 = top row)", key_display="1-9", id="noughts.square",
+                tooltip="Mark square 1 (the keys 1-9 are laid out like a phone's: 1 2 3 is the top row)"),
+        *[Binding(str(n), f"square({n})", f"Square {n}", show=False, id=f"noughts.square{n}",
+                  tooltip=f"Mark square {n} ({SQUARE_NAMES[n - 1]})") for n in range(2, 10)],
+        Binding("left", "cursor(-1)", "Cursor", show=False, id="noughts.left", tooltip="Cursor (◆) left"),
+        Binding("right", "cursor(1)", "Cursor", show=False, id="noughts.right", tooltip="Cursor (◆) right"),
+        Binding("up", "cursor(-3)", "Cursor", show=False, id="noughts.up", tooltip="Cursor (◆) up"),
+        Binding("down", "cursor(3)", "Cursor", show=False, id="noughts.down", tooltip="Cursor (◆) down"),
         Binding("enter", "mark", "Mark", show=False, id="noughts.mark",
                 tooltip="Mark the square the cursor (◆) is on; after a game, the next game"),
         Binding("h", "hint", "Hint", id="noughts.hint", tooltip="Show or hide the best squares (✓, exact minimax)"),
@@ -543,10 +545,26 @@ class NoughtsScreen(Screen):
     def action_menace_help(self) -> None:
         self.app.push_screen(MenaceHelpScreen(keys_of(self), title=screen_title(self)))
 
+    @property
+    def game_in_progress(self) -> bool:
+        """A person plays, and the game has begun and is not over: leaving would lose it."""
+        return (not self.over and bool(self.state.history) and "human" in self.kinds.values())
+
     def action_back(self) -> None:
-        if self.training:
-            self._job.cancel()
-        self.app.pop_screen()
+        """Back to setup (a training run stops; MENACE keeps what it learned); mid-game, ask first."""
+        def leave(yes: bool | None = True) -> None:
+            if yes and self.is_current:
+                if self.training:
+                    self._job.cancel()
+                self.app.pop_screen()
+
+        if not self.game_in_progress or self.training:
+            leave()
+            return
+        from sticks_tui.ui.screens.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog("This game is not finished: leave it? MENACE learns nothing from it.",
+                                           yes="Leave", default_yes=True), leave)
 
     # -- training -----------------------------------------------------------------------------------
     def action_train(self) -> None:
@@ -802,9 +820,13 @@ class NoughtsBoxesScreen(Screen):
     their bead counts; o switches to O's boxes (a second brain) when there is one."""
 
     BINDINGS = [
-        Binding("1", "move(1)", "1st-4th move", key_display="1-4", id="noughts_boxes.move"),
-        *[Binding(str(n), f"move({n})", f"Move {n}", show=False, id=f"noughts_boxes.move{n}") for n in (2, 3, 4)],
+        Binding("1", "move(1)", "1st-4th move", key_display="1-4", id="noughts_boxes.move",
+                tooltip="The box for MENACE's 1st move"),
+        *[Binding(str(n), f"move({n})", f"Move {n}", show=False, id=f"noughts_boxes.move{n}",
+                  tooltip=f"The boxes for MENACE's {w} move") for n, w in ((2, "2nd"), (3, "3rd"), (4, "4th"))],
         Binding("o", "other", "X/O boxes", id="noughts_boxes.other", tooltip="X's boxes, or O's second brain"),
+        Binding("f1,question_mark", "menace_help", "Help", key_display="F1", id="noughts_boxes.help",
+                tooltip="Help: MENACE in plain words, and these keys"),
         Binding("escape", "back", "Back", id="noughts_boxes.back"),
     ]
     DEFAULT_CSS = """
@@ -852,6 +874,9 @@ class NoughtsBoxesScreen(Screen):
         self.move = move
         self.query_one("#boxes-scroll", VerticalScroll).scroll_home(animate=False)
         self.show()
+
+    def action_menace_help(self) -> None:
+        self.app.push_screen(MenaceHelpScreen(keys_of(self), title=screen_title(self)))
 
     def action_other(self) -> None:
         keeper = keeper_of(self.app)
