@@ -13,7 +13,6 @@ against the perfect player, and the beads in the first box.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 

@@ -77,7 +77,8 @@ class NoughtsKeeper:
         raise ValueError(f"no AI called {kind!r}")
 
     # -- after a game -----------------------------------------------------------------------------
-    def learn(self, drawn: list[tuple[str, int, int, int, str]], result: int, kinds: dict[str, str]) -> list[BeadChange]:
+    def learn(self, drawn: list[tuple[str, int, int, int, str]], result: int,
+              kinds: dict[str, str]) -> list[BeadChange]:
         """After a game on screen: X's `result` (1, 0, -1); `drawn` the beads MENACE drew as (mark, row,
         col, square, board); `kinds` who played X and O. Each MENACE brain learns; its changes are returned."""
         changes = []
@@ -102,9 +103,10 @@ class NoughtsKeeper:
 
     def not_losing_vs_perfect(self) -> float:
         """X's brain's exact chance not to lose one game to the perfect player (compiled if loaded)."""
-        from sticks_tui.learn import menace_kernel
+        import sys
 
-        if menace_kernel._loaded:
+        menace_kernel = sys.modules.get("sticks_tui.learn.menace_kernel")  # never imports numba here (UI thread)
+        if menace_kernel is not None and menace_kernel._loaded:
             loss = menace_kernel.chance_of_loss(menace.tables(self.rule), self.x_brain.counts, "perfect",
                                                 self.rule.empty == "refill")
         else:

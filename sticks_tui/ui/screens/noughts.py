@@ -110,8 +110,8 @@ class NoughtsScreen(Screen):
         Binding("enter", "mark", "Mark", show=False, id="noughts.mark",
                 tooltip="Mark the square the cursor (◆) is on; after a game, the next game"),
         Binding("h", "hint", "Hint", id="noughts.hint", tooltip="Show or hide the best squares (✓, exact minimax)"),
-        Binding("n", "new_game", "New", show=False, id="noughts.new_game", tooltip="A new game (this one is not finished: "
-                                                                        "MENACE learns nothing from it)"),
+        Binding("n", "new_game", "New", show=False, id="noughts.new_game",
+                tooltip="A new game (from one not finished MENACE learns nothing)"),
         Binding("b", "boxes", "Boxes", id="noughts.boxes", tooltip="All of MENACE's matchboxes, by move number"),
         Binding("f2,t", "train", "Train", key_display="t", id="noughts.train",
                 tooltip="Train MENACE: games in the background, its rule as options"),
@@ -167,7 +167,8 @@ class NoughtsScreen(Screen):
         self.state = NoughtsState()
         self.cursor = 5
         self.hint = False
-        self.drawn: list[tuple[str, int, int, int, str]] = []  # MENACE's beads this game: (mark, row, col, square, board)
+        # MENACE's beads this game: (mark, row, col, square, board)
+        self.drawn: list[tuple[str, int, int, int, str]] = []
         self.shown_box: tuple[str, int | None] | None = None  # (board, drawn square): the box shown now
         self.changes = []
         self.over_text = ""
@@ -580,26 +581,16 @@ class NoughtsScreen(Screen):
             keeper.reset(request.rule)
         self._stop_timer()
         self.drawn = []  # the game on the board is left: it teaches nothing
-        from sticks_tui.learn.menace_training import MenaceTrainer
         from sticks_tui.ui.training import start_training_worker
 
         seed = self.app.session.child_seed()
         if seed is None:
             seed = keeper.rng.randrange(2**63)
-        o_brain = keeper.brain_for("O") if request.opponent == "menace" else None
-        trainer = MenaceTrainer(keeper.x_brain, request.opponent, seed, o_brain=o_brain)
-
-        def run(progress, control):
-            result = trainer.run(request.games, control, progress)
-            keeper.add_run(result)
-            return result
-
-        self._job = start_training_worker(self, NOUGHTS_TRAINING, run, idle=self.app.session.idle_training,
-                                          pace=request.pace)
+        self._job = start_training_worker(self, NOUGHTS_TRAINING, menace_run(keeper, request, seed),
+                                          idle=self.app.session.idle_training, pace=request.pace)
+        against = "a second MENACE (O)" if request.opponent == "menace" else AI_WORDS[request.opponent]
         self.query_one("#noughts-log", MoveLog).write(
-            f"Training: {games_words(request.games)} against "
-            f"{AI_WORDS.get(request.opponent, 'a second MENACE (O)') if request.opponent != 'menace' else 'a second MENACE (O)'}"
-            f", {pace_words(request.pace)}.")
+            f"Training: {games_words(request.games)} against {against}, {pace_words(request.pace)}.")
         self.show()
         self._show_learning()
 
@@ -673,6 +664,24 @@ class NoughtsScreen(Screen):
 
     def cannot_leave_now(self) -> str | None:
         return None
+
+
+def menace_run(keeper: NoughtsKeeper, request: TrainRequest, seed: int):
+    """A run for `ui.training.start_training_worker` (as `ui.training.sticks_run` is for sticks; it
+    belongs beside it once the game registry lands): MENACE's brains in `keeper` trained in place by
+    `learn.menace_training.MenaceTrainer`, the run's games, results and curve added to the keeper."""
+    o_brain = keeper.brain_for("O") if request.opponent == "menace" else None
+
+    def run(progress, control):
+        from sticks_tui.learn.menace_training import MenaceTrainer
+
+        # made in the thread: loading the compiled kernel (numba) takes a while the first time
+        trainer = MenaceTrainer(keeper.x_brain, request.opponent, seed, o_brain=o_brain)
+        result = trainer.run(request.games, control, progress)
+        keeper.add_run(result)
+        return result
+
+    return run
 
 
 # -- the train dialog ------------------------------------------------------------------------------
