@@ -152,7 +152,7 @@ class NoughtsScreen(Screen):
     NoughtsScreen #noughts-rule { height: auto; color: $text-muted; display: none; }
     NoughtsScreen.-wide #noughts-rule { display: block; }
     NoughtsScreen #noughts-curve { height: 1fr; min-height: 6; }
-    NoughtsScreen #noughts-beads { height: 8; }
+    NoughtsScreen #noughts-beads { height: 7; }
     NoughtsScreen.-learning #noughts-learning { display: block; }
     NoughtsScreen.-learning.-narrow #noughts-side { display: none; }
     NoughtsScreen.-wide #noughts-learning { display: block; margin-left: 2; }
@@ -452,11 +452,10 @@ class NoughtsScreen(Screen):
                 CurveSeries("won", "●", tuple((p.games, p.win / p.games) for p in curve)),
                 CurveSeries("drawn", "○", tuple((p.games, p.draw / p.games) for p in curve)),
                 CurveSeries("lost", "▽", tuple((p.games, p.loss / p.games) for p in curve)),
-                CurveSeries("not losing to perfect (exact)", "▲",
+                CurveSeries("not losing vs perfect", "▲",
                             tuple((p.games, p.not_losing_vs_perfect) for p in curve)),
             ]
         chart = self.query_one("#noughts-curve", LearningCurve)
-        chart.scope = "MENACE (X)"
         chart.series = tuple(series)
         self.query_one(BeadChart).samples = tuple(keeper.first_box)
         self.query_one("#noughts-rule", Static).update("Rule: " + keeper.rule.sentence())
@@ -537,7 +536,10 @@ class NoughtsScreen(Screen):
             self.new_game()
 
     def action_learning(self) -> None:
+        from sticks_tui.ui.bindings import relabel
+
         self.toggle_class("-learning")
+        relabel(self, "noughts.learning", "Game" if self.has_class("-learning") else "Curve")
         self.refresh_bindings()
 
     def action_boxes(self) -> None:
@@ -613,7 +615,7 @@ class NoughtsScreen(Screen):
                 CurveSeries("won", "●", tuple((p.games, p.win / p.games) for p in points)),
                 CurveSeries("drawn", "○", tuple((p.games, p.draw / p.games) for p in points)),
                 CurveSeries("lost", "▽", tuple((p.games, p.loss / p.games) for p in points)),
-                CurveSeries("not losing to perfect (exact)", "▲",
+                CurveSeries("not losing vs perfect", "▲",
                             tuple((p.games, p.not_losing_vs_perfect) for p in points)),
             )
         self.query_one(BeadChart).samples = tuple(keeper.first_box) + tuple(
