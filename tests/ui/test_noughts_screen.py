@@ -127,6 +127,11 @@ async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_st
         await wait_until(pilot, lambda: screen._told.number == told + 1, timeout=10, what="the stepped game")
         data = screen.query_one(NoughtsBoard).data
         assert data.board == screen._told.board and f"Training game {told + 1}" in data.note
+        stepped = screen._told
+        line = list(screen.query_one("#noughts-log").lines)[-1]
+        assert line.startswith(f"Training game {told + 1}: X {stepped.moves[0]}, O {stepped.moves[1]}")
+        first = stepped.changes[0]
+        assert f"Beads: {first.marks} {first.before}→{first.after}" in line
         await pilot.press("c")
         await wait_until(pilot, lambda: screen._job is None, timeout=10, what="the run to stop")
         assert keeper.games == sum(keeper.results) == told + 1

@@ -604,6 +604,7 @@ class NoughtsScreen(Screen):
         if progress.story is not None:
             self._told = progress.story
             self.query_one(NoughtsBoard).data = self.board_data()
+            self.query_one("#noughts-log", MoveLog).write(story_line(progress.story))
         keeper = self.keeper
         base = keeper.games
         chart = self.query_one("#noughts-curve", LearningCurve)
@@ -684,6 +685,18 @@ def menace_run(keeper: NoughtsKeeper, request: TrainRequest, seed: int):
         return result
 
     return run
+
+
+def story_line(story) -> str:
+    """A training game told in one line: 'Training game 12: X 5, O 1, X 9, O 3: a draw. MENACE X 4→5 ↑, ...'."""
+    moves = ", ".join(f"{'XO'[i % 2]} {square}" for i, square in enumerate(story.moves))
+    result = {1: "X won", 0: "a draw", -1: "O won"}[story.result]
+    if story.resigned:
+        result = f"{story.resigned} resigned (an empty box)"
+    beads = ", ".join(f"{c.marks} {c.before}→{c.after} "
+                      f"{MARK_UP if c.after > c.before else MARK_DOWN if c.after < c.before else '='}"
+                      for c in story.changes)
+    return f"Training game {story.number:,}: {moves or 'no move'}: {result}." + (f" Beads: {beads}." if beads else "")
 
 
 # -- the train dialog ------------------------------------------------------------------------------
