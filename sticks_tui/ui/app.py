@@ -340,6 +340,8 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
+        yield SystemCommand("Noughts and crosses (MENACE)", "Play against MENACE, the matchboxes that learn",
+                            self.action_noughts)
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
@@ -393,6 +395,11 @@ class SticksApp(App):
     def action_cancel_training(self) -> None:
         if self._training_job is not None:
             self._training_job.cancel()
+
+    def action_noughts(self) -> None:
+        from sticks_tui.ui.screens.noughts import NoughtsScreen
+
+        self.push_screen(NoughtsScreen())
 
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen
