@@ -10,7 +10,7 @@ from sticks_tui.learn import kernel
 from sticks_tui.learn.analysis import policy_matrix, win_probability
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
-from sticks_tui.learn.trainer import TrainingConfig, train
+from sticks_tui.learn.trainer import TrainingConfig, compile_game, compile_rule, start_positions, train
 
 CASES = [
     # (sticks, games, seed, protocol, rule)
@@ -51,11 +51,12 @@ def test_how_the_games_are_cut_into_batches_does_not_matter():
     config = TrainingConfig(sticks=20, games=5000, seed=3)
     whole = train(config).brain.counts
     a, b = Hats(20), Hats(20)
+    game = compile_game(a, start_positions(config))
     state = np.array([XorShift64Star(3).state], dtype=np.uint64)
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(3, dtype=np.int64)
     done = 0
     for n in (1, 2, 997, 3000, 1000):
-        done += kernel.play_games(a.counts, b.counts, n, 20, kernel.PROTOCOL_EXPLORE, 3, 1, 1, 0, state, done, stats)
+        done += kernel.play_games(a.counts, b.counts, game, compile_rule(config.rule), n, state, done, stats)
     assert done == 5000
     assert np.array_equal(a.counts, whole)
 
