@@ -62,6 +62,14 @@ def other_balls(counts, row, col, legal):
     return others
 
 
+#: The range of each whole-number field of a `HatRule`: the one place they are written (the training
+#: dialog and `sticks-tui train` read them here).
+RULE_LIMITS: dict[str, tuple[int, int]] = {"start_balls": (1, 1000), "win_reward": (0, 1000),
+                                           "loss_penalty": (0, 1000), "draw_reward": (-1000, 1000)}
+RULE_NAMES = {"start_balls": "Starting balls", "win_reward": "The win reward", "loss_penalty": "The loss penalty",
+              "draw_reward": "The draw reward"}
+
+
 @dataclass(frozen=True, slots=True)
 class HatRule:
     """How a learner changes its hats.
@@ -81,22 +89,24 @@ class HatRule:
     def __post_init__(self) -> None:
         if self.floor not in FLOOR_RULES:
             raise ValueError(f"The floor rule is 'each' or 'nonempty', not {self.floor!r}.")
-        for name in ("start_balls", "win_reward", "loss_penalty", "draw_reward"):
+        for name, (low, high) in RULE_LIMITS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
-        if not 1 <= self.start_balls <= 1000:
-            raise ValueError(f"Starting balls must be between 1 and 1000, not {self.start_balls}.")
-        if not 0 <= self.win_reward <= 1000:
-            raise ValueError(f"The win reward must be between 0 and 1000, not {self.win_reward}.")
-        if not 0 <= self.loss_penalty <= 1000:
-            raise ValueError(f"The loss penalty must be between 0 and 1000, not {self.loss_penalty}.")
-        if not -1000 <= self.draw_reward <= 1000:
-            raise ValueError(f"The draw reward must be between -1000 and 1000, not {self.draw_reward}.")
+            if not low <= value <= high:
+                raise ValueError(f"{RULE_NAMES[name]} must be between {low} and {high}, not {value}.")
 
     @property
     def floor_code(self) -> int:
         return FLOOR_RULES.index(self.floor)
+
+    def lowest(self, others):
+        """The fewest balls of a number a hat may be left with by this rule, when its other numbers hold
+        `others` balls (an int or an array): what the heaviest loss would leave, by `reinforced_count`."""
+        if np.ndim(others) == 0:
+            return int(reinforced_count(MAX_COUNT, int(others), -MAX_COUNT, self.floor_code))
+        one = np.vectorize(lambda o: reinforced_count(MAX_COUNT, int(o), -MAX_COUNT, self.floor_code), otypes=[np.int64])
+        return one(np.asarray(others, dtype=np.int64))
 
     def change(self, outcome: int) -> int:
         """What a game's outcome for the learner (+1 win, 0 draw, -1 loss) gives each ball it drew."""
@@ -125,6 +135,7 @@ class _Layout:
     move_index: tuple  # per row: move -> column
     n_moves: np.ndarray  # (rows,) int64
     width: int
+    legal_mask: np.ndarray  # (rows, width) bool: the cells that are balls
 
 
 @lru_cache(maxsize=32)
@@ -140,7 +151,10 @@ def _layout(rules) -> _Layout:
     n_moves.flags.writeable = False
     # a sticks brain keeps a column for every ball up to its max take, even where no heap is that big
     width = max(1, int(n_moves.max()), int(getattr(rules, "max_take", 0) or 0))
-    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves, width)
+    legal_mask = np.arange(width)[None, :] < n_moves[:, None]
+    legal_mask.flags.writeable = False
+    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves, width,
+                   legal_mask)
 
 
 class Hats:
@@ -200,6 +214,11 @@ class Hats:
     def n_moves(self) -> np.ndarray:
         return self._layout.n_moves
 
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """Which cells of `counts` are balls: row i holds its first `n_moves[i]` columns (read-only)."""
+        return self._layout.legal_mask
+
     def has_hat(self, position) -> bool:
         return position in self._layout.index
 
@@ -255,8 +274,7 @@ class Hats:
         loss would leave, by the hat rule itself."""
         i = self.row(position)
         j = self._layout.move_index[i][move]
-        others = int(other_balls(self.counts, i, j, int(self._layout.n_moves[i])))
-        return int(reinforced_count(MAX_COUNT, others, -MAX_COUNT, self.rule.floor_code))
+        return self.rule.lowest(other_balls(self.counts, i, j, int(self._layout.n_moves[i])))
 
     # -- learning --------------------------------------------------------------------------
     def draw(self, position, rng):

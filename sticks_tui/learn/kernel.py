@@ -69,15 +69,17 @@ def _below(x, n):
 
 
 @njit(nogil=True, cache=True)
-def play_games(counts_a, counts_b, game, rule, n_games, rng_state, game_index, stats):
+def play_games(counts_a, counts_b, game, rule_a, rule_b, n_games, rng_state, game_index, stats):
     """Play `n_games` games between brain A and brain B, both learning; return how many were played.
 
-    `game` is a `CompiledGame`, `rule` a `CompiledRule`. Game g (counting from `game_index`) has A
+    `game` is a `CompiledGame`; `rule_a` and `rule_b` (`CompiledRule`s) are the rules A and B each
+    learn by (each brain its own). Game g (counting from `game_index`) has A
     moving first when g is even. stats[0] += games won by the first mover, stats[1] += games won by
     A, stats[2] += games drawn. rng_state[0] is the xorshift64 state, read and written back.
     """
     n_moves, next_row, outcome, starts = game
-    changes, floor_code = rule
+    changes_a, floor_a = rule_a
+    changes_b, floor_b = rule_b
     rows, width = counts_a.shape
     end = rows * width  # the extra row every ending move leads to
     region = end + width  # one brain's hats in `hat`, its end row included
@@ -132,9 +134,9 @@ def play_games(counts_a, counts_b, game, rule, n_games, rng_state, game_index, s
         a_outcome = first_mover if a_first else -first_mover
         # A's balls, then B's, each in the order drawn, as the reference learner does
         for i in range(0 if a_first else 1, n, 2):
-            _learn(hat, total, cells[i], firsts[i], changes[a_outcome + 1], floor_code)
+            _learn(hat, total, cells[i], firsts[i], changes_a[a_outcome + 1], floor_a)
         for i in range(1 if a_first else 0, n, 2):
-            _learn(hat, total, cells[i], firsts[i], changes[1 - a_outcome], floor_code)
+            _learn(hat, total, cells[i], firsts[i], changes_b[1 - a_outcome], floor_b)
         if first_mover > 0:
             stats[0] += 1
         if a_outcome > 0:
@@ -167,4 +169,5 @@ def warm_up() -> None:
                         np.ones((1, 1), dtype=np.int8), np.zeros(1, dtype=np.int64))
     rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0)
     counts = np.ones((1, 1), dtype=np.int64)
-    play_games(counts, counts.copy(), game, rule, 1, np.array([1], dtype=np.uint64), 0, np.zeros(3, dtype=np.int64))
+    play_games(counts, counts.copy(), game, rule, rule, 1, np.array([1], dtype=np.uint64), 0,
+               np.zeros(3, dtype=np.int64))

@@ -51,6 +51,8 @@ class TrainingConfig:
     games: int = 100_000
     seed: int | None = None
     protocol: str = DEFAULT_PROTOCOL
+    #: The rule of a brain the run makes fresh. A brain given to `train` learns by its own rule (the
+    #: run reads it from the brain, in both engines), whatever this says.
     rule: HatRule = field(default_factory=HatRule)
     max_take: int = 3
     engine: str = "kernel"
@@ -122,13 +124,16 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
           story: Callable[[GameStory], None] | None = None) -> TrainingResult:
     """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games.
 
+    Each brain learns by its own rule (`Hats.rule`), in both engines: the run takes the rule from the
+    brains. A fresh brain is made with `config.rule`; a fresh opponent with the brain's rule.
     `cancel` may be a `TrainingControl` (or one is made when `config.pace` is set): the run then
     honours its pace, pause and steps. Games played one at a time (at a pace, paused, stepping) are
     told to `story` and ride on their progress snapshot (`TrainingProgress.story`).
     """
     rules = config.rules
     brain = brain if brain is not None else Hats(rules, config.max_take, config.rule)
-    opponent = opponent if opponent is not None else Hats(rules, config.max_take, config.rule)
+    # a fresh sparring partner learns by the brain's rule
+    opponent = opponent if opponent is not None else Hats(rules, config.max_take, brain.rule)
     if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
         raise ValueError("The two training AIs must have brains of their own.")
     for hats in (brain, opponent):
@@ -138,10 +143,6 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
                 raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
         elif hats.rules != rules:
             raise ValueError(f"A brain for {hats.rules!r} cannot train on {rules!r}.")
-        # Both engines learn by config.rule: the brains must learn by it too, or the two engines
-        # would silently make different brains from the same games.
-        if hats.rule != config.rule:
-            raise ValueError(f"This brain learns by {hats.rule}, but the training asks for {config.rule}.")
     seed = _seed_for(config.seed)
     engine, notice = config.engine, None
     run = None
@@ -274,7 +275,7 @@ class _KernelRun:
         self.opponent = opponent
         self.starts = start_positions(config)
         self.game = compile_game(brain, self.starts)
-        self.rule = compile_rule(config.rule)
+        self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
         self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
         self.stats = np.zeros(3, dtype=np.int64)
 
@@ -291,7 +292,7 @@ class _KernelRun:
         return int(self.stats[2])
 
     def play(self, n: int, game_index: int) -> int:
-        return int(self.kernel.play_games(self.brain.counts, self.opponent.counts, self.game, self.rule, n,
+        return int(self.kernel.play_games(self.brain.counts, self.opponent.counts, self.game, *self.rules, n,
                                           self.rng_state, game_index, self.stats))
 
     def play_story(self, g: int, story: bool = True) -> GameStory | None:

@@ -107,9 +107,9 @@ def test_sticks_and_every_other_game_train_through_the_one_loop(monkeypatch):
     played = []
     real = kernel.play_games
 
-    def spy(counts_a, counts_b, game, rule, n, *rest):
+    def spy(counts_a, counts_b, game, *rest):
         played.append(counts_a.shape)
-        return real(counts_a, counts_b, game, rule, n, *rest)
+        return real(counts_a, counts_b, game, *rest)
 
     monkeypatch.setattr(kernel, "play_games", spy)
     for config in (TrainingConfig(sticks=12, games=500, seed=1), TrainingConfig(game=NimRules((3, 3, 3)), games=500, seed=1),
