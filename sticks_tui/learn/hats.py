@@ -325,14 +325,13 @@ class Hats:
     @classmethod
     def from_lists(cls, rows: list[list[int]], max_take: int = 3, rule: HatRule | None = None) -> Hats:
         """A sticks brain from `as_lists()` rows."""
-        size = len(rows) - 1
-        counts = np.zeros((size + 1, max_take), dtype=np.int64)
-        for n in range(1, size + 1):
-            row = rows[n]
-            if len(row) != min(max_take, n):
-                raise ValueError(f"Hat {n} should hold {min(max_take, n)} counts, not {len(row)}.")
-            counts[n, : len(row)] = row
-        return cls(size, max_take, rule, counts)
+        brain = cls(len(rows) - 1, max_take, rule)
+        for n in range(1, brain.size + 1):
+            row, legal = rows[n], int(brain.n_moves[n])
+            if len(row) != legal:
+                raise ValueError(f"Hat {n} should hold {legal} counts, not {len(row)}.")
+            brain.counts[n, :legal] = row
+        return brain
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Hats) and self.rules == other.rules
