@@ -85,6 +85,9 @@ def legal_of(brain) -> np.ndarray:
 
 
 def _validate(brain) -> object:
+    draw = getattr(getattr(brain, "rule", None), "draw_reward", 0)
+    if draw:  # the brains table has no column for it yet: refuse rather than lose it
+        raise StoreError(f"This brain's draw reward ({draw:+d}) cannot be stored yet; it was not saved.")
     if is_sticks(brain):
         if not 1 <= brain.size <= brainfile.MAX_HATS:
             raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")

@@ -76,3 +76,16 @@ def test_the_rules_limits_are_written_once_and_the_command_line_reads_them(monke
     with pytest.raises(SystemExit) as exited:
         cli.main(["train", "--sticks", "5", "--games", "10", "--reward", "6"])
     assert exited.value.code == 2 and "--reward must be between 0 and 5, not 6" in capsys.readouterr().err
+
+
+def test_a_brain_whose_draw_reward_the_store_cannot_keep_is_refused_not_changed(tmp_path):
+    """The brains table keeps start balls, win reward, loss penalty and floor: a draw reward it would
+    drop on the way is refused in one line, and nothing is saved."""
+    from sticks_tui.store import Store, StoreError
+
+    with Store.open(tmp_path) as store:
+        with pytest.raises(StoreError, match=r"draw reward \(\+1\) cannot be stored yet; it was not saved"):
+            store.save_brain("drawer", Hats(5, rule=HatRule(draw_reward=1)))
+        assert store.brain_info("drawer") is None
+        store.save_brain("plain", Hats(5))
+        assert store.load_brain("plain") == Hats(5)
