@@ -12,6 +12,9 @@ a busy machine slows them alike:
 - `general before`: the baseline's general loop, on sticks;
 - `general now`: this tree's kernel, on sticks (after issue 17, the only loop).
 
+A last line compares the general loop before and now on Nim (piles up to 7), where there was no
+sticks loop.
+
 Each figure is `train(TrainingConfig(..., engine="kernel", curve=False))`, the trainer's own call
 (the baseline's general loop is put in place of its sticks loop for the second variant), over
 enough games for ~0.3-1 s, timed in CPU time of the training thread (`time.thread_time`: time the
@@ -38,7 +41,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 BASELINE = "891d13c"  # main before issue 17: the sticks-only loop and the general loop side by side
 CASES = [("explore", 20), ("explore", 100), ("classic", 20), ("classic", 100)]
-GAMES = {20: 2_000_000, 100: 500_000}
+NIM = ("nim", 7)  # Nim with piles up to 7 (the app's Nim learner): the general loop before and now
+GAMES = {20: 2_000_000, 100: 500_000, 7: 1_000_000}
 VARIANTS = ("sticks loop", "general before", "general now")
 
 CHILD = """
@@ -49,14 +53,19 @@ from sticks_tui.learn import trainer
 assert trainer.__file__.startswith(sys.argv[1]), trainer.__file__
 if variant == "general before":
     trainer._SticksKernelRun = trainer._GeneralKernelRun  # the baseline's general loop, on sticks
+from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.trainer import TrainingConfig, train
 train(TrainingConfig(sticks=5, games=10, seed=0, curve=False))  # compile / load outside the timings
+train(TrainingConfig(game=NimRules((1, 1, 1)), games=10, seed=0, curve=False))
 out = {}
 for protocol, sticks, games, repeats in json.loads(games_json):
+    if protocol == "nim" and variant == "sticks loop":
+        continue  # the sticks loop plays sticks only
+    game = {"game": NimRules((sticks,) * 3)} if protocol == "nim" else {"sticks": sticks, "protocol": protocol}
     best = 0.0
     for _ in range(repeats):
         t0 = time.thread_time()
-        result = train(TrainingConfig(sticks=sticks, games=games, seed=7, protocol=protocol, curve=False))
+        result = train(TrainingConfig(games=games, seed=7, curve=False, **game))
         best = max(best, games / (time.thread_time() - t0))
         assert result.engine == "kernel" and result.games_played == games
     out[f"{protocol} {sticks}"] = best
@@ -88,7 +97,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
     rounds = 1 if args.smoke else args.rounds
-    cases = [(p, n, 3_000, 1) if args.smoke else (p, n, GAMES[n], 3) for p, n in CASES]
+    cases = [(p, n, 3_000, 1) if args.smoke else (p, n, GAMES[n], 3) for p, n in CASES + [NIM]]
     with tempfile.TemporaryDirectory(prefix="bench-kernel-") as tmp:
         trees = {"sticks loop": baseline_tree(args.baseline, Path(tmp)), "general now": REPO}
         trees["general before"] = trees["sticks loop"]
@@ -109,6 +118,10 @@ def main() -> None:
                  for v in ("general before", "general now")}
         print(f"{protocol:<9} {sticks:>6} {med['sticks loop']:>12.2f} {med['general before']:>15.2f} "
               f"{med['general now']:>12.2f} {ratio['general before']:>6.3f}x {ratio['general now']:>6.3f}x")
+    key = " ".join(map(str, NIM))
+    before, now = (statistics.median(x[key] for x in rates[v]) / 1e6 for v in ("general before", "general now"))
+    gain = statistics.median(rates["general now"][i][key] / rates["general before"][i][key] for i in range(rounds))
+    print(f"nim, piles up to {NIM[1]}: general before {before:.2f}, now {now:.2f} M games/s: {gain:.3f}x")
 
 
 if __name__ == "__main__":

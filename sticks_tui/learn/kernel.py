@@ -31,12 +31,46 @@ from sticks_tui.learn import hats
 
 
 class CompiledGame(NamedTuple):
-    """A game instance as arrays over a brain's hat rows (`trainer.compile_game` builds it)."""
+    """A game instance as arrays over a brain's hat rows (`trainer.compile_game` builds it with `lay_out`)."""
 
     n_moves: np.ndarray  # (rows,) int64: the balls in each hat
     next_row: np.ndarray  # (rows, width) int64: the row after each move; -1 when the move ends the game
     outcome: np.ndarray  # (rows, width) int8: for the mover, where next_row == -1: +1 win, 0 draw, -1 loss
     starts: np.ndarray  # (k,) int64: rows where games start; one at random each game when k > 1
+    # the same, laid out flat for the loop (cell = row * width + column), with an end row at rows * width:
+    following: np.ndarray  # (cells + width,) int64: the first cell of the next hat, or the end row's
+    result: np.ndarray  # (cells + width,) int8: the outcome for the mover, where the move ends the game
+
+
+def lay_out(n_moves, next_row, outcome, starts) -> CompiledGame:
+    """A `CompiledGame` from the game's arrays (NumPy, once a run)."""
+    rows, width = next_row.shape
+    end = rows * width
+    following = np.full(end + width, end, dtype=np.int64)
+    following[:end] = np.where(next_row >= 0, next_row * width, end).ravel()
+    result = np.zeros(end + width, dtype=np.int8)
+    result[:end] = np.where(next_row < 0, outcome, 0).ravel()
+    return CompiledGame(np.asarray(n_moves, dtype=np.int64), next_row, outcome.astype(np.int8), starts,
+                        following, result)
+
+
+class RunState(NamedTuple):
+    """What a run carries from batch to batch: its random stream, its tallies and the loop's working
+    arrays (made once a run, so a batch allocates nothing)."""
+
+    rng_state: np.ndarray  # (1,) uint64: the xorshift64 state
+    stats: np.ndarray  # (3,) int64: games won by the first mover, won by A, drawn
+    hat: np.ndarray  # (2 * (cells + width),) int64: A's hats then B's, each with the end row
+    total: np.ndarray  # the same shape: each hat's total, at its first cell
+    cells: np.ndarray  # (rows + 1,) int64: the balls drawn in a game, in move order
+    firsts: np.ndarray  # (rows + 1,) int64: the first cell of each one's hat
+
+    @classmethod
+    def new(cls, rng_state: int, game: CompiledGame) -> RunState:
+        rows = game.n_moves.shape[0]
+        size = 2 * game.following.shape[0]
+        return cls(np.array([rng_state], dtype=np.uint64), np.zeros(3, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                   np.zeros(size, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64))
 
 
 class CompiledRule(NamedTuple):
@@ -69,38 +103,31 @@ def _below(x, n):
 
 
 @njit(nogil=True, cache=True)
-def play_games(counts_a, counts_b, game, rule_a, rule_b, n_games, rng_state, game_index, stats):
+def play_games(counts_a, counts_b, game, rule_a, rule_b, n_games, game_index, state):
     """Play `n_games` games between brain A and brain B, both learning; return how many were played.
 
     `game` is a `CompiledGame`; `rule_a` and `rule_b` (`CompiledRule`s) are the rules A and B each
-    learn by (each brain its own). Game g (counting from `game_index`) has A
-    moving first when g is even. stats[0] += games won by the first mover, stats[1] += games won by
-    A, stats[2] += games drawn. rng_state[0] is the xorshift64 state, read and written back.
+    learn by (each brain its own); `state` is the run's `RunState`. Game g (counting from
+    `game_index`) has A moving first when g is even. stats[0] += games won by the first mover,
+    stats[1] += games won by A, stats[2] += games drawn.
     """
-    n_moves, next_row, outcome, starts = game
+    n_moves, _, _, starts, following, result = game
+    rng_state, stats, hat, total, cells, firsts = state
     changes_a, floor_a = rule_a
     changes_b, floor_b = rule_b
     rows, width = counts_a.shape
-    end = rows * width  # the extra row every ending move leads to
+    end = rows * width  # the end row every ending move leads to
     region = end + width  # one brain's hats in `hat`, its end row included
     # the batch's working copy: A's hats at offset 0, B's at `region`; each hat's total at its first cell
-    hat = np.zeros(2 * region, dtype=np.int64)
-    total = np.zeros(2 * region, dtype=np.int64)
-    following = np.full(region, end, dtype=np.int64)  # cell -> the next hat's first cell, or `end`
-    result = np.zeros(region, dtype=np.int8)  # cell -> its outcome for the mover, where it ends the game
     for i in range(rows):
         base = i * width
+        total[base] = 0
+        total[region + base] = 0
         for j in range(n_moves[i]):
             hat[base + j] = counts_a[i, j]
             hat[region + base + j] = counts_b[i, j]
             total[base] += counts_a[i, j]
             total[region + base] += counts_b[i, j]
-            if next_row[i, j] >= 0:
-                following[base + j] = next_row[i, j] * width
-            else:
-                result[base + j] = outcome[i, j]
-    cells = np.empty(rows + 1, dtype=np.int64)  # the balls drawn in this game, in move order
-    firsts = np.empty(rows + 1, dtype=np.int64)  # and the first cell of each one's hat
     n_starts = starts.shape[0]
     x = rng_state[0]
     for g in range(n_games):
@@ -165,9 +192,8 @@ def _learn(hat, total, cell, first, change, floor_code):
 
 def warm_up() -> None:
     """Compile (or load from the cache) with a tiny run, so the first real batch starts at once."""
-    game = CompiledGame(np.ones(1, dtype=np.int64), np.full((1, 1), -1, dtype=np.int64),
-                        np.ones((1, 1), dtype=np.int8), np.zeros(1, dtype=np.int64))
+    game = lay_out(np.ones(1, dtype=np.int64), np.full((1, 1), -1, dtype=np.int64), np.ones((1, 1), dtype=np.int8),
+                   np.zeros(1, dtype=np.int64))
     rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0)
     counts = np.ones((1, 1), dtype=np.int64)
-    play_games(counts, counts.copy(), game, rule, rule, 1, np.array([1], dtype=np.uint64), 0,
-               np.zeros(3, dtype=np.int64))
+    play_games(counts, counts.copy(), game, rule, rule, 1, 0, RunState.new(1, game))

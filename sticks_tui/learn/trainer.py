@@ -276,8 +276,8 @@ class _KernelRun:
         self.starts = start_positions(config)
         self.game = compile_game(brain, self.starts)
         self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
-        self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.state = kernel.RunState.new(XorShift64Star(seed).state, self.game)
+        self.rng_state, self.stats = self.state.rng_state, self.state.stats
 
     @property
     def wins_first(self) -> int:
@@ -293,7 +293,7 @@ class _KernelRun:
 
     def play(self, n: int, game_index: int) -> int:
         return int(self.kernel.play_games(self.brain.counts, self.opponent.counts, self.game, *self.rules, n,
-                                          self.rng_state, game_index, self.stats))
+                                          game_index, self.state))
 
     def play_story(self, g: int, story: bool = True) -> GameStory | None:
         """One game played by the readable learner on the kernel's own random stream and hats (bit
@@ -320,7 +320,7 @@ def outcome_of(rules, position) -> int:
 
 def compile_game(brain: Hats, starts):
     """The game of `brain` as arrays for `learn.kernel` (a `kernel.CompiledGame`), over its hat rows."""
-    from sticks_tui.learn.kernel import CompiledGame
+    from sticks_tui.learn.kernel import lay_out
 
     rules = brain.rules
     rows, width = brain.counts.shape
@@ -335,7 +335,7 @@ def compile_game(brain: Hats, starts):
             else:
                 next_row[i, j] = brain.row(after)
     start_rows = np.array([brain.row(p) for p in starts], dtype=np.int64)
-    return CompiledGame(np.array(brain.n_moves, dtype=np.int64), next_row, outcome, start_rows)
+    return lay_out(brain.n_moves, next_row, outcome, start_rows)
 
 
 def compile_rule(rule: HatRule):

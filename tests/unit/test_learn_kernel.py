@@ -52,12 +52,11 @@ def test_how_the_games_are_cut_into_batches_does_not_matter():
     whole = train(config).brain.counts
     a, b = Hats(20), Hats(20)
     game = compile_game(a, start_positions(config))
-    state = np.array([XorShift64Star(3).state], dtype=np.uint64)
-    stats = np.zeros(3, dtype=np.int64)
+    state = kernel.RunState.new(XorShift64Star(3).state, game)
     done = 0
     for n in (1, 2, 997, 3000, 1000):
         rule = compile_rule(config.rule)
-        done += kernel.play_games(a.counts, b.counts, game, rule, rule, n, state, done, stats)
+        done += kernel.play_games(a.counts, b.counts, game, rule, rule, n, done, state)
     assert done == 5000
     assert np.array_equal(a.counts, whole)
 
