@@ -274,7 +274,10 @@ class _KernelRun:
         self.brain = brain
         self.opponent = opponent
         self.starts = start_positions(config)
-        self.game = compile_game(brain, self.starts)
+        # the game trained, laid out as its own brain would be: a bigger sticks brain (more hats than the
+        # heap trained) numbers its rows alike, and plays through a view of its first rows
+        self.game = compile_game(Hats(config.rules, config.max_take), self.starts)
+        self.rows = self.game.n_moves.shape[0]
         self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
         self.state = kernel.RunState.new(XorShift64Star(seed).state, self.game)
         self.rng_state, self.stats = self.state.rng_state, self.state.stats
@@ -292,8 +295,10 @@ class _KernelRun:
         return int(self.stats[2])
 
     def play(self, n: int, game_index: int) -> int:
-        return int(self.kernel.play_games(self.brain.counts, self.opponent.counts, self.game, *self.rules, n,
-                                          game_index, self.state))
+        a, b = self.brain.counts[: self.rows], self.opponent.counts[: self.rows]
+        if a.shape != b.shape or a.shape != self.game.next_row.shape:  # the kernel reads what it is told
+            raise ValueError(f"Hats of shape {a.shape} and {b.shape} do not fit the game {self.config.rules!r}.")
+        return int(self.kernel.play_games(a, b, self.game, *self.rules, n, game_index, self.state))
 
     def play_story(self, g: int, story: bool = True) -> GameStory | None:
         """One game played by the readable learner on the kernel's own random stream and hats (bit

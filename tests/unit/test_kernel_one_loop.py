@@ -119,3 +119,21 @@ def test_sticks_and_every_other_game_train_through_the_one_loop(monkeypatch):
         assert result.engine == "kernel" and result.games_played == 500
         assert played and all(shape == result.brain.counts.shape for shape in played)
     assert isinstance(TrainingConfig(sticks=12).rules, SticksRules)
+
+
+def test_a_brain_bigger_than_the_heap_plays_through_a_view_of_the_hats_the_game_has(monkeypatch):
+    """Brain A with 30 hats trains a heap of 12 against a fresh opponent of 12: the kernel is given two
+    arrays of the game's shape (it checks no bounds), and the brain's higher hats are left alone."""
+    shapes = []
+    real = kernel.play_games
+
+    def spy(counts_a, counts_b, *rest):
+        shapes.append((counts_a.shape, counts_b.shape))
+        return real(counts_a, counts_b, *rest)
+
+    monkeypatch.setattr(kernel, "play_games", spy)
+    brain = Hats(30)
+    result = train(TrainingConfig(sticks=12, games=3000, seed=4), brain=brain)
+    assert result.opponent.counts.shape == (13, 3)
+    assert shapes and set(shapes) == {((13, 3), (13, 3))}
+    assert (brain.counts[13:] == Hats(30).counts[13:]).all() and not (brain.counts[:13] == Hats(12).counts).all()
