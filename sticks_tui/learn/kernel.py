@@ -10,11 +10,12 @@ hold it to that). Importing this module compiles nothing; the first call compile
 on-disk cache).
 
 Sticks used to have a loop of its own (the next heap is heap - ball: no table to read); this one
-loop is as fast on sticks (issue 17, `benchmarks/bench_kernel_loops.py`) because, for each batch:
-- both brains' counts are copied into ONE flat array, A's hats then B's, so the mover is an offset
-  into it, not a choice between two arrays (which numba pays for in reference counting);
-- a ball is a cell number (row * width + column), and the game is laid out flat with one extra row
-  that every ending move leads to, so the next hat is one load;
+loop is as fast on sticks (issue 17, `benchmarks/bench_kernel_loops.py`) because:
+- for each batch, both brains' counts are copied into ONE flat array (a `RunState`'s, made once a
+  run), A's hats then B's, so the mover is an offset into it, not a choice between two arrays
+  (which numba pays for in reference counting);
+- a ball is a cell number (row * width + column), and the game is laid out flat once a run
+  (`lay_out`) with one extra row that every ending move leads to, so the next hat is one load;
 - each hat's total is kept up to date as the hats learn, so a draw reads one number instead of
   summing its hat before it can divide;
 - indices are unsigned, so numba adds no negative-index wrap-around to each load.
