@@ -51,8 +51,10 @@ def lay_out(n_moves, next_row, outcome, starts) -> CompiledGame:
     following[:end] = np.where(next_row >= 0, next_row * width, end).ravel()
     result = np.zeros(end + width, dtype=np.int8)
     result[:end] = np.where(next_row < 0, outcome, 0).ravel()
-    return CompiledGame(np.asarray(n_moves, dtype=np.int64), next_row, outcome.astype(np.int8), starts,
-                        following, result)
+    # fresh writable int64/int8 copies: numba types a read-only array apart (`Hats.n_moves` is one),
+    # and every run must match the signature `warm_up` compiled
+    return CompiledGame(np.array(n_moves, dtype=np.int64), np.array(next_row, dtype=np.int64),
+                        np.array(outcome, dtype=np.int8), np.array(starts, dtype=np.int64), following, result)
 
 
 class RunState(NamedTuple):

@@ -137,3 +137,14 @@ def test_a_brain_bigger_than_the_heap_plays_through_a_view_of_the_hats_the_game_
     assert result.opponent.counts.shape == (13, 3)
     assert shapes and set(shapes) == {((13, 3), (13, 3))}
     assert (brain.counts[13:] == Hats(30).counts[13:]).all() and not (brain.counts[:13] == Hats(12).counts).all()
+
+
+def test_every_run_plays_the_one_signature_warm_up_compiled():
+    """`compiled.load` compiles (or loads) the kernel with a tiny run so the first real batch starts at once:
+    that only holds if real runs pass the same types (a read-only `Hats.n_moves` once made numba compile a
+    second version, seconds long, at the first real batch)."""
+    kernel.warm_up()
+    for config in (TrainingConfig(sticks=9, games=50, seed=1), TrainingConfig(game=NimRules((2, 2, 2)), games=50, seed=1),
+                   TrainingConfig(game=LastTakeGame(5), games=50, seed=1, curve=False)):
+        train(config)
+    assert len(kernel.play_games.signatures) == 1
