@@ -28,7 +28,7 @@ from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
-from sticks_tui.learn.merge import merge_net_change, sticks_legal
+from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import brainfile
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
@@ -80,13 +80,14 @@ def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
 
 
 def legal_of(brain) -> np.ndarray:
-    if is_sticks(brain):
-        return sticks_legal(brain.counts.shape)
-    cols = np.arange(brain.counts.shape[1])
-    return cols[None, :] < np.asarray(brain.n_moves)[:, None]
+    """Which cells of the brain's counts are balls (the brain's own mask)."""
+    return brain.legal_mask
 
 
 def _validate(brain) -> object:
+    draw = getattr(getattr(brain, "rule", None), "draw_reward", 0)
+    if draw:  # the brains table has no column for it yet: refuse rather than lose it
+        raise StoreError(f"This brain's draw reward ({draw:+d}) cannot be stored yet; it was not saved.")
     if is_sticks(brain):
         if not 1 <= brain.size <= brainfile.MAX_HATS:
             raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")
