@@ -207,8 +207,8 @@ class Hats:
         """Why this brain cannot move in the game `state` (None when it can)."""
         rules = self.rules
         if isinstance(rules, SticksRules):
-            if getattr(state, "max_take", rules.max_take) != rules.max_take:
-                return f"This brain plays with at most {rules.max_take} sticks a move, not {state.max_take}."
+            if state.rules.max_take != rules.max_take:
+                return f"This brain plays with at most {rules.max_take} sticks a move, not {state.rules.max_take}."
             if state.position > rules.size:
                 return f"This brain has hats up to {rules.size} sticks; the heap holds {state.position}."
             return None

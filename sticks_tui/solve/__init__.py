@@ -12,13 +12,16 @@ from sticks_tui.solve.nim import NimSolution
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
 
+#: The games with a solver of their own, by their rules' class; any other game gets the generic one.
+_OWN_SOLVERS = {
+    SticksRules: lambda rules: solve_sticks(rules.size, rules.max_take),
+    NimRules: lambda rules: NimSolution(),
+}
+
+
 def solver_for(rules):
     """The exact solver for `rules`: the game's own, or the generic recursion."""
-    if isinstance(rules, SticksRules):
-        return solve_sticks(rules.size, rules.max_take)
-    if isinstance(rules, NimRules):
-        return NimSolution()
-    return GenericSolution(rules)
+    return _OWN_SOLVERS.get(type(rules), GenericSolution)(rules)
 
 
 __all__ = ["GenericSolution", "NimSolution", "SticksSolution", "solve_sticks", "solver_for"]

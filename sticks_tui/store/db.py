@@ -51,7 +51,6 @@ from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
 from sticks_tui.store.names import name_key
 from sticks_tui.store.records import (
-    GAMES,
     HUMAN_OPPONENTS,
     GameRecord,
     PlayerRecord,
@@ -252,4 +251,4 @@ class Store(RecordsMixin, BrainsMixin):
 
 __all__ = ["BrainInfo", "GameRecord", "InvalidName", "PlayerRecord", "RecordedGame", "SeatLearning", "Store",
            "StoreError", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
-           "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "GAMES", "HUMAN_OPPONENTS"]
+           "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "HUMAN_OPPONENTS"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.message import Message
 
-from sticks_tui.engine.events import BallDrawn, GameOver, HatsReinforced, MoveMade, NimMoveMade
+from sticks_tui.engine.events import BallDrawn, GameOver, HatsReinforced, MoveMade
 
 
 class CoreMessage(Message, bubble=False):
@@ -22,15 +22,9 @@ class CoreMessage(Message, bubble=False):
 
 
 class MoveMadeMsg(CoreMessage):
-    """Sticks: a player took sticks (`event` is a `MoveMade`)."""
+    """A player made a move, in any game (`event` is a `MoveMade`)."""
 
     event: MoveMade
-
-
-class NimMoveMadeMsg(CoreMessage):
-    """Nim: a player took coins (`event` is a `NimMoveMade`)."""
-
-    event: NimMoveMade
 
 
 class BallDrawnMsg(CoreMessage):
@@ -53,7 +47,6 @@ class GameOverMsg(CoreMessage):
 
 _BY_EVENT: dict[type, type[CoreMessage]] = {
     MoveMade: MoveMadeMsg,
-    NimMoveMade: NimMoveMadeMsg,
     BallDrawn: BallDrawnMsg,
     HatsReinforced: HatsReinforcedMsg,
     GameOver: GameOverMsg,
