@@ -53,6 +53,21 @@ class GameEntry:
     pile_and_took: Callable[[Any], tuple] | None = None
     #: What a replay says of a move the rules refuse: illegal(move as given, the rules' IllegalMove).
     illegal: Callable[[Any, Exception], str] | None = None
+    #: A brain's layout in the store's columns (size, max_take, shape) and back; ragged: each hat's
+    #: counts kept as long as its moves (else the whole rectangle).
+    columns_of: Callable[[GameRules, tuple], tuple] | None = None
+    stored_rules_of: Callable[[int, int, str | None], GameRules] | None = None
+    ragged_counts: bool = False
+    #: The rules of a brain grown to have hats for `positions` too (None: its brains never grow).
+    grown: Callable[[GameRules, list], GameRules] | None = None
+    #: The rules of the brain `load_or_create_brain(size, max_take, box)` wants, and why a stored
+    #: brain over `stored` rules cannot stand in for it (None: it can, once grown).
+    brain_rules: Callable[[int, int, tuple], GameRules] | None = None
+    unusable_because: Callable[[GameRules, GameRules], str | None] | None = None
+    #: A replay shows every hat a game from its start can reach (sticks' heatmap), not only those drawn.
+    replay_every_hat: bool = False
+    #: The brain file version this game's brains are written as (None: the newest).
+    file_version: int | None = None
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -77,6 +92,22 @@ class GameEntry:
 
     def parse_move(self, value):
         return self.read_move(value) if self.read_move is not None else value
+
+    def store_columns(self, rules: GameRules, shape: tuple) -> tuple:
+        """(size, max_take, shape) columns of a brain over `rules` whose counts have `shape`."""
+        if self.columns_of is not None:
+            return self.columns_of(rules, shape)
+        return shape[0], shape[1], json.dumps(self.layout(rules), separators=(",", ":"))
+
+    def stored_rules(self, size: int, max_take: int, shape: str | None) -> GameRules:
+        if self.stored_rules_of is not None:
+            return self.stored_rules_of(size, max_take, shape)
+        return self.from_layout(json.loads(shape or "{}"))
+
+    def unusable(self, stored: GameRules, wanted: GameRules) -> str | None:
+        if self.unusable_because is not None:
+            return self.unusable_because(stored, wanted)
+        return None if stored == wanted else f"plays {stored.name} as {stored!r}, not {wanted!r}"
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -163,6 +194,14 @@ register(GameEntry(
     make_rules=_sticks_rules,
     layout=lambda rules: {"size": rules.size, "max_take": rules.max_take},
     from_layout=lambda layout: SticksRules(layout["size"], layout["max_take"]),
+    brain_rules=lambda size, max_take, box: SticksRules(max(size, 1), max_take),
+    unusable_because=lambda stored, wanted: (None if stored.max_take == wanted.max_take else
+                                             f"plays with at most {stored.max_take} sticks a move, "
+                                             f"not {wanted.max_take}"),
+    replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
+    columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
+    stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
+    grown=lambda rules, positions: SticksRules(max(rules.size, *positions), rules.max_take),
     write_start=str, read_start=_sticks_start, read_move=_sticks_move,
     unfinished=lambda start, moves: (f"The moves {moves} do not take exactly the {int(start)} sticks the "
                                      "game started with."),
@@ -192,6 +231,11 @@ register(GameEntry(
     make_rules=lambda start=None, max_take=None, moves=(): NimRules((MAX_PILE, MAX_PILE, MAX_PILE)),
     layout=lambda rules: {"box": list(rules.box)},
     from_layout=lambda layout: NimRules(tuple(layout["box"])),
+    brain_rules=lambda size, max_take, box: NimRules(box),
+    unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else
+                                             f"knows piles up to {stored.box}, not {wanted.box}"),
+    columns_of=lambda rules, shape: (shape[0], shape[1], ",".join(map(str, rules.box))),
+    stored_rules_of=lambda size, max_take, shape: NimRules(tuple(int(b) for b in (shape or "").split(","))),
     write_start=lambda piles: ",".join(map(str, piles)), read_start=_nim_start,
     write_move=lambda move: f"{move[0] + 1}:{move[1]}", read_move=_nim_move,
     unfinished=lambda start, moves: f"The moves {moves} do not empty the piles {start!r}.",

@@ -238,8 +238,8 @@ class Store(RecordsMixin, BrainsMixin):
         source = Path(path)
         loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
         if game is not None and loaded.game != game:
-            raise StoreError(f"Cannot import {brainfile.clip_path(source)} as {brainfile.GAME_WORDS[game]}: "
-                             f"it holds {brainfile.GAME_WORDS[loaded.game]}. Nothing was changed.")
+            raise StoreError(f"Cannot import {brainfile.clip_path(source)} as {brainfile.game_words(game)}: "
+                             f"it holds {brainfile.game_words(loaded.game)}. Nothing was changed.")
         chosen = name if name is not None else loaded.name
         if chosen is None:
             raise InvalidName(f"The brain file {source} does not say its name; give one.")
