@@ -53,6 +53,7 @@ import random
 import sys
 from typing import TextIO
 
+from sticks_tui import vocabulary
 from sticks_tui.engine.game import GameDriver
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, new_game, sticks_word
@@ -62,11 +63,11 @@ from sticks_tui.store.brains import fit_hats
 
 MAX_TAKE = 3
 MODES = ("friend", "computer", "trained")
-DEFAULT_BRAIN = "default"
+DEFAULT_BRAIN = vocabulary.DEFAULT_BRAIN
 TRAINED_BRAIN = "trained"
-TRAINING_GAMES = 100_000
-AI_NAMES = {"computer": "Learning AI", "trained": "Trained AI"}
+TRAINING_GAMES = vocabulary.TRAINED_AI_GAMES
 OPPONENT_KINDS = {"friend": "friend", "computer": "learning", "trained": "trained"}
+AI_NAMES = {mode: vocabulary.ai_names("sticks")[OPPONENT_KINDS[mode]] for mode in ("computer", "trained")}
 
 WELCOME = "Welcome to the Game of Sticks!"
 HEAP_PROMPT = f"How many sticks are there on the table initially ({MIN_HEAP}-{MAX_HEAP})? "

@@ -68,6 +68,13 @@ class GameEntry:
     replay_every_hat: bool = False
     #: The brain file version this game's brains are written as (None: the newest).
     file_version: int | None = None
+    #: The opponents a game of it offers (kind -> words for a person), the one a setup falls back to,
+    #: and the names its AIs play under in the records (kind -> name; no person may take one).
+    opponents: dict = field(default_factory=lambda: {"friend": "a friend (same keyboard)"})
+    default_opponent: str = "friend"
+    ai_names: dict = field(default_factory=dict)
+    #: A person can watch two of its AIs play each other.
+    watchable: bool = False
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -198,6 +205,17 @@ register(GameEntry(
     unusable_because=lambda stored, wanted: (None if stored.max_take == wanted.max_take else
                                              f"plays with at most {stored.max_take} sticks a move, "
                                              f"not {wanted.max_take}"),
+    opponents={
+        "friend": "a friend (same keyboard)",
+        "dumb": "the dumb AI (always takes 1)",
+        "random": "the random AI",
+        "learning": "the learning AI (the hats)",
+        "trained": "the trained AI (100,000 games first)",
+        "perfect": "the perfect AI (the solver)",
+    },
+    default_opponent="learning", watchable=True,
+    ai_names={"dumb": "Dumb AI", "random": "Random AI", "learning": "Learning AI", "trained": "Trained AI",
+              "perfect": "Perfect AI"},
     replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
     columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
     stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
@@ -231,6 +249,14 @@ register(GameEntry(
     make_rules=lambda start=None, max_take=None, moves=(): NimRules((MAX_PILE, MAX_PILE, MAX_PILE)),
     layout=lambda rules: {"box": list(rules.box)},
     from_layout=lambda layout: NimRules(tuple(layout["box"])),
+    opponents={
+        "friend": "a friend (same keyboard)",
+        "random": "the random AI",
+        "perfect": "the perfect AI (the table)",
+        "learning": "the learning AI (piles up to 7)",
+    },
+    default_opponent="perfect",
+    ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
     brain_rules=lambda size, max_take, box: NimRules(box),
     unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else
                                              f"knows piles up to {stored.box}, not {wanted.box}"),

@@ -24,6 +24,7 @@ from datetime import datetime
 
 import numpy as np
 
+from sticks_tui import vocabulary
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.analysis import CurvePoint
@@ -34,10 +35,10 @@ from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
 from sticks_tui.store.names import name_key
 
-NIM_BOX = (7, 7, 7)
+NIM_BOX = vocabulary.NIM_LEARNER_BOX
 #: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
 #: train --brain` makes a new one alike.
-APP_BRAIN_SIZE = 100
+APP_BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE
 _COLUMNS = "name, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape"
 
 

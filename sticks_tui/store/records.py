@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from sticks_tui import vocabulary
 from sticks_tui.engine import registry
 from sticks_tui.engine.errors import IllegalMove
 from sticks_tui.engine.protocol import DRAW, LOSS
@@ -20,7 +21,7 @@ from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.names import ai_name_of, ai_names, name_key
 
 #: Opponent kinds in which both seats are people; any other kind puts an AI in seat 2 by default.
-HUMAN_OPPONENTS = ("friend", "human")
+HUMAN_OPPONENTS = vocabulary.HUMAN_OPPONENTS
 
 
 @dataclass(frozen=True, slots=True)

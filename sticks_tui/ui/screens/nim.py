@@ -14,7 +14,7 @@ from sticks_tui.engine.game import GameDriver
 from sticks_tui.engine.nim import coins_word, new_nim_game, piles_text
 from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.lesson_words import lesson_sentence
-from sticks_tui.store.names import NIM_AI_NAMES as STORE_NIM_AI_NAMES
+from sticks_tui import vocabulary
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import (
     BallDrawnMsg,
@@ -33,14 +33,9 @@ from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
 from sticks_tui.ui.widgets.header import AppHeader
 
-NIM_OPPONENTS = {
-    "friend": "a friend (same keyboard)",
-    "random": "the random AI",
-    "perfect": "the perfect AI (the table)",
-    "learning": "the learning AI (piles up to 7)",
-}
-NIM_AI_NAMES = STORE_NIM_AI_NAMES  # the store's list: no person may play under one (store.names)
-NIM_TRAIN_GAMES = 500_000
+NIM_OPPONENTS = vocabulary.opponents("nim")
+NIM_AI_NAMES = vocabulary.ai_names("nim")  # no person may play under one (store.names)
+NIM_TRAIN_GAMES = vocabulary.NIM_TRAIN_GAMES
 
 
 NIM_TRAINING = "nim"  # the purpose of the Nim AI's training run
