@@ -25,7 +25,7 @@ from typing import Any
 
 from sticks_tui.engine.nim import MAX_PILE, NimRules
 from sticks_tui.engine.protocol import GameRules, whole_number
-from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules
+from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules, heaps_words
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class GameEntry:
 
     name: str
     title: str
+    #: How the setup screen offers it.
+    choice: str
     brain_words: str
     rules_class: type
     #: The rules a game from `start` is played under (`max_take` and `moves`: what a record knows).
@@ -66,6 +68,12 @@ class GameEntry:
     unusable_because: Callable[[GameRules, GameRules], str | None] | None = None
     #: A replay shows every hat a game from its start can reach (sticks' heatmap), not only those drawn.
     replay_every_hat: bool = False
+    #: What a brain listing's columns (hats, take) mean for this game's brains, when not the obvious.
+    listing_note: str | None = None
+    #: What the figures of a run over `rules` are about, in words (default: every position).
+    scope: Callable[[GameRules], str] | None = None
+    #: The analysis has the exact chances against a perfect player for this game (sticks' figures).
+    chances_vs_perfect: bool = False
     #: The brain file version this game's brains are written as (None: the newest).
     file_version: int | None = None
     #: The opponents a game of it offers (kind -> words for a person), the one a setup falls back to,
@@ -115,6 +123,9 @@ class GameEntry:
         if self.unusable_because is not None:
             return self.unusable_because(stored, wanted)
         return None if stored == wanted else f"plays {stored.name} as {stored!r}, not {wanted!r}"
+
+    def scope_words(self, rules: GameRules) -> str:
+        return self.scope(rules) if self.scope is not None else "every position of the game"
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -197,7 +208,7 @@ def _sticks_move(value) -> int:
 
 
 register(GameEntry(
-    name="sticks", title="the Game of Sticks", brain_words="a sticks brain", rules_class=SticksRules,
+    name="sticks", title="the Game of Sticks", choice="The Game of Sticks (last stick loses)", brain_words="a sticks brain", rules_class=SticksRules,
     make_rules=_sticks_rules,
     layout=lambda rules: {"size": rules.size, "max_take": rules.max_take},
     from_layout=lambda layout: SticksRules(layout["size"], layout["max_take"]),
@@ -216,6 +227,7 @@ register(GameEntry(
     default_opponent="learning", watchable=True,
     ai_names={"dumb": "Dumb AI", "random": "Random AI", "learning": "Learning AI", "trained": "Trained AI",
               "perfect": "Perfect AI"},
+    scope=lambda rules: heaps_words(rules.size), chances_vs_perfect=True,
     replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
     columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
     stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
@@ -245,7 +257,7 @@ def _nim_move(value) -> tuple[int, int]:
 
 
 register(GameEntry(
-    name="nim", title="three-pile Nim", brain_words="a Nim brain", rules_class=NimRules,
+    name="nim", title="three-pile Nim", choice="Three-pile Nim (last coin wins)", brain_words="a Nim brain", rules_class=NimRules,
     make_rules=lambda start=None, max_take=None, moves=(): NimRules((MAX_PILE, MAX_PILE, MAX_PILE)),
     layout=lambda rules: {"box": list(rules.box)},
     from_layout=lambda layout: NimRules(tuple(layout["box"])),
@@ -256,6 +268,8 @@ register(GameEntry(
         "learning": "the learning AI (piles up to 7)",
     },
     default_opponent="perfect",
+    scope=lambda rules: "piles up to " + ", ".join(map(str, rules.box)),
+    listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
     ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
     brain_rules=lambda size, max_take, box: NimRules(box),
     unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else

@@ -21,6 +21,12 @@ def legal_moves(heap: int, max_take: int = DEFAULT_MAX_TAKE) -> range:
     return range(1, min(max_take, heap) + 1)
 
 
+def heaps_words(heap: int) -> str:
+    """What the figures of a sticks game of `heap` sticks are about: 'heaps 2-20' (heap 1 is no choice:
+    its one move loses)."""
+    return f"heaps 2-{heap}" if heap > 2 else f"heap {heap}"
+
+
 def sticks_word(n: int) -> str:
     return "stick" if n == 1 else "sticks"
 
