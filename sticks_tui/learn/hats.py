@@ -204,8 +204,8 @@ class Hats:
         """Why this brain cannot move in the game `state` (None when it can)."""
         position = state.position
         if not self.has_hat(position):
-            return (f"This brain has hats up to {self.rules.position_text(self.positions[-1])}; the game is at "
-                    f"{state.rules.position_text(position)}.")
+            return (f"This brain has no hat for {state.rules.position_text(position)}: it has hats up to "
+                    f"{self.rules.position_text(self.positions[-1])}.")
         if tuple(self.moves_of(position)) != tuple(state.legal_moves):
             return (f"This brain plays other moves here ({list(self.moves_of(position))}) than this game "
                     f"allows ({list(state.legal_moves)}).")
