@@ -97,11 +97,6 @@ class TrainingProgress:
     def fraction(self) -> float:
         return self.games_done / self.games_total if self.games_total else 1.0
 
-    @property
-    def seconds_left(self) -> float:
-        rate = self.games_per_second
-        return (self.games_total - self.games_done) / rate if rate > 0 else float("inf")
-
 
 Event = MoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
 Subscriber = Callable[[Any], None]

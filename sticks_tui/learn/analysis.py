@@ -27,10 +27,6 @@ from sticks_tui.learn.hats import Hats, _layout
 from sticks_tui.solve import solver_for
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
-#: A hat "believes" in its top ball when that ball holds more than this share of the hat
-#: (a fresh two-ball hat, one ball of each, is a coin toss, not a belief).
-CONFIDENT = 0.5
-
 
 #: Which perfect player the chances are against, in words for the screens and the README.
 PERFECT_PLAYER_WORDS = "a perfect player that, when it cannot win, makes the move worst for the AI"
@@ -51,10 +47,6 @@ class HatVerdict:
     winning: bool  # the exact solution: can the player facing this heap force a win?
     optimal_moves: tuple[int, ...]  # winning moves; empty in a lost position
     agrees: bool | None  # winning hats: is the most likely move optimal? None for lost hats
-
-    @property
-    def confidence(self) -> float:
-        return self.probabilities[self.best_move - 1]
 
 
 @dataclass(frozen=True)

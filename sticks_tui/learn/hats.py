@@ -165,11 +165,6 @@ class Hats:
                                  f"{layout.width} balls.")
         self.counts = counts
 
-    @staticmethod
-    def fresh_counts(size: int, max_take: int, start_balls: int = 1) -> np.ndarray:
-        """A fresh sticks brain's counts: `start_balls` of each legal number in every hat."""
-        return Hats(size, max_take, HatRule(start_balls=start_balls)).counts
-
     # -- the layout --------------------------------------------------------------------------
     @property
     def positions(self) -> tuple:

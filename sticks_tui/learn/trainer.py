@@ -359,7 +359,3 @@ class _GeneralKernelRun(_KernelStats):
             rule.win_reward, rule.loss_penalty, rule.floor_code, self.rng_state, game_index, self.stats,
             c.max_length))
 
-
-def train_fresh(sticks: int, games: int, seed: int | None = None, protocol: str = DEFAULT_PROTOCOL,
-                **kwargs) -> TrainingResult:
-    return train(TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, **kwargs))

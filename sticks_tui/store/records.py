@@ -9,8 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import numpy as np
-
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
 from sticks_tui.engine.errors import IllegalMove

@@ -8,7 +8,6 @@ from pathlib import Path
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Center, Middle
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -16,7 +15,7 @@ from textual.widgets import Static
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
-from sticks_tui.ui.session import BRAIN_SIZE, DEFAULT_BRAIN, Session  # noqa: F401 - re-exported
+from sticks_tui.ui.session import BRAIN_SIZE, Session
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
 BACKGROUND = "background"  # the purpose of the F2 training run

@@ -78,7 +78,7 @@ def settle_heap() -> None:
     bench_keypress.py), and a key press that fell in one waited for it. Frozen, they are no longer
     walked. Only the young generations are collected first (a full collection is the stall we avoid).
     """
-    global _heap_settled, _gc_held
+    global _heap_settled
     if _heap_settled:
         return
     _heap_settled = True

@@ -37,7 +37,6 @@ MARK_BESIDE = "•"
 MARK_UP = "↑"
 MARK_DOWN = "↓"
 MARK_PERFECT = "✓"
-SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
