@@ -220,7 +220,7 @@ class GameScreen(GameScreenBase):
             self.app.bell()
             if game is not None and game.waiting_for_human:
                 heap = game.state.position
-                self.notify(f"Only {heap} {sticks_word(heap)} left: take {min(heap, game.state.rules.max_take)} "
+                self.notify(f"Only {heap} {sticks_word(heap)} left: take {game.state.legal_moves[-1]} "
                             "at most.", severity="warning", timeout=2)
             return
         game.play(n)
@@ -276,7 +276,7 @@ class GameScreen(GameScreenBase):
         else:
             turn.set_class(False, "-over")
             player = game.current
-            top = min(game.state.rules.max_take, heap)
+            top = game.state.legal_moves[-1]
             if player.is_human:
                 choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
                 turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).", layout=False)
