@@ -64,7 +64,7 @@ class GameEntry:
     grown: Callable[[GameRules, list], GameRules] | None = None
     #: The rules of the brain `load_or_create_brain(size, max_take, box)` wants, and why a stored
     #: brain over `stored` rules cannot stand in for it (None: it can, once grown).
-    brain_rules: Callable[[int, int, tuple], GameRules] | None = None
+    brain_rules_of: Callable[[int, int, tuple], GameRules] | None = None
     unusable_because: Callable[[GameRules, GameRules], str | None] | None = None
     #: A replay shows every hat a game from its start can reach (sticks' heatmap), not only those drawn.
     replay_every_hat: bool = False
@@ -118,6 +118,10 @@ class GameEntry:
         if self.stored_rules_of is not None:
             return self.stored_rules_of(size, max_take, shape)
         return self.from_layout(json.loads(shape or "{}"))
+
+    def brain_rules(self, size: int, max_take: int, box: tuple) -> GameRules:
+        """The rules of the brain the store makes for this game (default: the game's own default rules)."""
+        return self.brain_rules_of(size, max_take, box) if self.brain_rules_of is not None else self.make_rules()
 
     def unusable(self, stored: GameRules, wanted: GameRules) -> str | None:
         if self.unusable_because is not None:
@@ -212,7 +216,7 @@ register(GameEntry(
     make_rules=_sticks_rules,
     layout=lambda rules: {"size": rules.size, "max_take": rules.max_take},
     from_layout=lambda layout: SticksRules(layout["size"], layout["max_take"]),
-    brain_rules=lambda size, max_take, box: SticksRules(max(size, 1), max_take),
+    brain_rules_of=lambda size, max_take, box: SticksRules(max(size, 1), max_take),
     unusable_because=lambda stored, wanted: (None if stored.max_take == wanted.max_take else
                                              f"plays with at most {stored.max_take} sticks a move, "
                                              f"not {wanted.max_take}"),
@@ -271,7 +275,7 @@ register(GameEntry(
     scope=lambda rules: "piles up to " + ", ".join(map(str, rules.box)),
     listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
     ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
-    brain_rules=lambda size, max_take, box: NimRules(box),
+    brain_rules_of=lambda size, max_take, box: NimRules(box),
     unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else
                                              f"knows piles up to {stored.box}, not {wanted.box}"),
     columns_of=lambda rules, shape: (shape[0], shape[1], ",".join(map(str, rules.box))),

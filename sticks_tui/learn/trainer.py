@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sticks_tui.engine.events import TrainingProgress
-from sticks_tui.engine.protocol import GameRules
+from sticks_tui.engine.protocol import WIN, GameRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import CurvePoint, CurveScorer
@@ -248,7 +248,7 @@ def play_one_game(rules, starts, brain: Hats, opponent: Hats, rng, g: int, story
             order.append((0 if a_to_move else 1, position, move))
         position = rules.apply(position, move)
         if rules.is_terminal(position):
-            a_won = a_to_move == rules.last_mover_wins
+            a_won = a_to_move == (rules.outcome(position) == WIN)
             break
         a_to_move = not a_to_move
     changes_a = brain.reinforce(drawn[0], a_won)
@@ -330,7 +330,7 @@ def compile_game(brain: Hats, starts) -> CompiledGame:
         for j, move in enumerate(brain.moves_of(position)):
             after = rules.apply(position, move)
             if rules.is_terminal(after):
-                mover_wins[i, j] = bool(rules.last_mover_wins)
+                mover_wins[i, j] = rules.outcome(after) == WIN  # win or not: no draws in the kernels yet
             else:
                 next_row[i, j] = brain.row(after)
     start_rows = np.array([brain.row(p) for p in starts], dtype=np.int64)
