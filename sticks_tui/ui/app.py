@@ -511,13 +511,18 @@ class SticksApp(App):
                                        purpose="quit"), answered)
 
     async def _keep_running_training(self) -> None:
-        """Stop a training run still going and keep what it learned (as Cancel does)."""
+        """Stop every training run still going and keep what it learned (as Cancel does): the app's
+        background run, and any run a screen owns (the Nim AI's)."""
         job = self._training_job
         if job is not None and self.training_running:
             job.cancel()
             result = await job.wait()
             if result is not None:
                 self._training_finished(result)
+        for screen in list(self.screen_stack):
+            keep = getattr(screen, "keep_running_training", None)
+            if keep is not None:
+                await keep()
 
     async def quit_now(self) -> None:
         """Quit; a training run still going is stopped first and what it learned is kept."""

@@ -429,7 +429,9 @@ class NimGameScreen(GameScreenBase):
             self.notify(f"Training failed: {message.error}", severity="error")
             self._show_hats()
             return
-        result, _ = message.result
+        if self._train_start is None:
+            return  # kept already (quitting keeps a run still going before its message comes)
+        result = message.result
         hats = self._keep_training(result)
         from sticks_tui.learn.analysis import agreement, scope_words
 
@@ -444,6 +446,16 @@ class NimGameScreen(GameScreenBase):
                                                       "this hat now.")
         else:
             self._show_hats()
+
+    async def keep_running_training(self) -> None:
+        """Stop the Nim AI's run if it is still going and keep what it learned so far (quitting does:
+        the run belongs to this screen, which goes with the app)."""
+        job = self._nim_job
+        if job is not None and job.running:
+            job.cancel()
+            result = await job.wait()
+            if result is not None and self._train_start is not None:
+                self._keep_training(result)
 
     def _keep_training(self, result):
         """Add the run's net change to the Nim AI's brain as stored (what games taught it meanwhile
