@@ -119,7 +119,7 @@ async def test_training_shows_on_the_hat_and_is_merged_with_a_game_played_meanwh
         await wait_until(pilot, lambda: "After 500,000 games of training" in title(screen), what="the merge")
         progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
         assert progress and progress[-1].games_done == 500_000  # training reports its progress
-        result, _ = log.of(TrainingFinished)[-1].result
+        result = log.of(TrainingFinished)[-1].result  # a TrainingResult, as every run ends with
         hats = app.session.nim_brain
         want = merge_net_change(lesson, start, result.brain.counts, hats.rule, legal_of(hats))
         assert np.array_equal(hats.counts, want)
