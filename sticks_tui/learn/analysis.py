@@ -21,34 +21,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sticks_tui.engine.rules import SticksRules, legal_moves
+from sticks_tui.engine import registry
+from sticks_tui.engine.rules import SticksRules, heaps_words, legal_moves
 from sticks_tui.learn.hats import Hats, _layout
 from sticks_tui.solve import solver_for
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
-
-#: A hat "believes" in its top ball when that ball holds more than this share of the hat
-#: (a fresh two-ball hat, one ball of each, is a coin toss, not a belief).
-CONFIDENT = 0.5
 
 
 #: Which perfect player the chances are against, in words for the screens and the README.
 PERFECT_PLAYER_WORDS = "a perfect player that, when it cannot win, makes the move worst for the AI"
 
 
-def heaps_words(heap: int) -> str:
-    """What the figures of a sticks game of `heap` sticks are about: 'heaps 2-20' (heap 1 is no choice:
-    its one move loses)."""
-    return f"heaps 2-{heap}" if heap > 2 else f"heap {heap}"
-
-
 def scope_words(rules) -> str:
-    """What the figures of a run over `rules` are about, in words: sticks 'heaps 2-20', Nim 'piles up to 7, 7, 7'."""
-    if isinstance(rules, SticksRules):
-        return heaps_words(rules.size)
-    box = getattr(rules, "box", None)
-    if box is not None:
-        return "piles up to " + ", ".join(map(str, box))
-    return "every position of the game"
+    """What the figures of a run over `rules` are about, in words (the game's registry entry says):
+    sticks 'heaps 2-20', Nim 'piles up to 7, 7, 7'."""
+    return registry.entry_of(rules).scope_words(rules)
 
 
 @dataclass(frozen=True)
@@ -60,10 +47,6 @@ class HatVerdict:
     winning: bool  # the exact solution: can the player facing this heap force a win?
     optimal_moves: tuple[int, ...]  # winning moves; empty in a lost position
     agrees: bool | None  # winning hats: is the most likely move optimal? None for lost hats
-
-    @property
-    def confidence(self) -> float:
-        return self.probabilities[self.best_move - 1]
 
 
 @dataclass(frozen=True)
@@ -449,7 +432,8 @@ class CurveScorer:
                 self.win_mask[i, j] = m in wins
         self.winning_rows = self.win_mask.any(axis=1)
         self.legal = np.arange(width)[None, :] < n_moves[:, None]
-        self.sticks = isinstance(rules, SticksRules)
+        # the exact chances against a perfect player, where the game's figures have them (sticks)
+        self.sticks = registry.entry_of(rules).chances_vs_perfect
         if self.sticks:
             self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
                                   for n in range(rules.size + 1)]

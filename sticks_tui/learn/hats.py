@@ -181,10 +181,8 @@ class Hats:
         self.rules = rules
         self.rule = rule or HatRule()
         self._layout = layout = _layout(rules)
-        if isinstance(rules, SticksRules):
-            self.size, self.max_take = rules.size, rules.max_take
-        else:
-            self.size, self.max_take = len(layout.index), layout.width
+        # sticks: the largest heap and the most sticks a move (hats 1..size, a column per take)
+        self.size, self.max_take = len(layout.index), layout.width
         shape = (len(layout.rows), layout.width)
         if counts is None:
             counts = np.zeros(shape, dtype=np.int64)
@@ -196,11 +194,6 @@ class Hats:
                 raise ValueError(f"Counts of shape {counts.shape} do not fit {self.size} hats of "
                                  f"{layout.width} balls.")
         self.counts = counts
-
-    @staticmethod
-    def fresh_counts(size: int, max_take: int, start_balls: int = 1) -> np.ndarray:
-        """A fresh sticks brain's counts: `start_balls` of each legal number in every hat."""
-        return Hats(size, max_take, HatRule(start_balls=start_balls)).counts
 
     # -- the layout --------------------------------------------------------------------------
     @property
@@ -226,9 +219,8 @@ class Hats:
         try:
             return self._layout.index[position]
         except (KeyError, TypeError):
-            if isinstance(self.rules, SticksRules):
-                raise ValueError(f"There is no hat {position}: the hats go from 1 to {self.size}.") from None
-            raise ValueError(f"There is no hat for {position!r} in this brain.") from None
+            raise ValueError(f"There is no hat for {position!r} in this brain: its hats go from "
+                             f"{self.positions[0]!r} to {self.positions[-1]!r}.") from None
 
     def moves_of(self, position) -> tuple:
         """The legal moves at `position`: the balls of its hat, in order."""
@@ -240,17 +232,13 @@ class Hats:
 
     def cannot_play(self, state) -> str | None:
         """Why this brain cannot move in the game `state` (None when it can)."""
-        rules = self.rules
-        if isinstance(rules, SticksRules):
-            if getattr(state, "max_take", rules.max_take) != rules.max_take:
-                return f"This brain plays with at most {rules.max_take} sticks a move, not {state.max_take}."
-            if state.position > rules.size:
-                return f"This brain has hats up to {rules.size} sticks; the heap holds {state.position}."
-            return None
-        if not self.has_hat(state.position):
-            box = getattr(rules, "box", None)
-            return (f"This brain has no hat for the piles {state.position}: it was trained on piles up to {box}."
-                    if box is not None else f"This brain has no hat for {state.position!r}.")
+        position = state.position
+        if not self.has_hat(position):
+            return (f"This brain has no hat for {state.rules.position_text(position)}: it has hats up to "
+                    f"{self.rules.position_text(self.positions[-1])}.")
+        if tuple(self.moves_of(position)) != tuple(state.legal_moves):
+            return (f"This brain plays other moves here ({list(self.moves_of(position))}) than this game "
+                    f"allows ({list(state.legal_moves)}).")
         return None
 
     # -- reading ---------------------------------------------------------------------------
@@ -338,8 +326,6 @@ class Hats:
                 and self.rule == other.rule and np.array_equal(self.counts, other.counts))
 
     def __repr__(self) -> str:
-        if isinstance(self.rules, SticksRules):
-            return f"Hats(size={self.size}, max_take={self.max_take}, rule={self.rule})"
         return f"Hats({self.rules!r}, rule={self.rule})"
 
     def table(self, first: int = 1) -> str:

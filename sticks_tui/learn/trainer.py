@@ -315,12 +315,8 @@ class _KernelRun:
 
 
 def outcome_of(rules, position) -> int:
-    """At a terminal position, the outcome for whoever made the last move: +1 win, 0 draw, -1 loss
-    (`rules.outcome` where the rules give it; else from `last_mover_wins`, for games that never draw)."""
-    outcome = getattr(rules, "outcome", None)
-    if outcome is not None:
-        return int(outcome(position))
-    return 1 if rules.last_mover_wins else -1
+    """At a terminal position, the outcome for whoever made the last move: +1 win, 0 draw, -1 loss."""
+    return int(rules.outcome(position))
 
 
 def compile_game(brain: Hats, starts):
@@ -349,7 +345,3 @@ def compile_rule(rule: HatRule):
 
     return CompiledRule(np.array(rule.changes, dtype=np.int64), rule.floor_code)
 
-
-def train_fresh(sticks: int, games: int, seed: int | None = None, protocol: str = DEFAULT_PROTOCOL,
-                **kwargs) -> TrainingResult:
-    return train(TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, **kwargs))

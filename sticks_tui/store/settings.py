@@ -43,6 +43,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.paths import APP_NAME, ENV_CONFIG_DIR, config_dir, keep_aside  # noqa: F401 - re-exported
 
@@ -51,13 +53,14 @@ SETTINGS_FORMAT = "sticks-tui-settings"
 SETTINGS_VERSION = 1
 MAX_SETTINGS_BYTES = 64 * 1024
 
-SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")  # ui.session.SPEEDS
-GAMES: tuple[str, ...] = ("sticks", "nim")
-OPPONENTS: tuple[str, ...] = ("friend", "dumb", "random", "learning", "trained", "perfect")  # sticks and Nim
-FIRST_CHOICES: tuple[str, ...] = ("p1", "p2", "alternate", "random")  # ui.session.FIRST_CHOICES
-MIN_HEAP, MAX_HEAP = 10, 100  # engine.rules
-MIN_PILE, MAX_PILE = 1, 100
-HATS: tuple[str, ...] = ("seeds", "menace")  # ui.session.HAT_BRAINS
+# the vocabulary (sticks_tui.vocabulary) and the games (engine.registry), as the settings file names them
+SPEEDS: tuple[str, ...] = tuple(vocabulary.SPEEDS)
+GAMES: tuple[str, ...] = registry.names()
+OPPONENTS: tuple[str, ...] = vocabulary.every_opponent()
+FIRST_CHOICES: tuple[str, ...] = tuple(vocabulary.FIRST_CHOICES)
+MIN_HEAP, MAX_HEAP = vocabulary.HEAP_RANGE
+MIN_PILE, MAX_PILE = vocabulary.PILE_RANGE
+HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)
 TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
 TRAIN_PROTOCOLS: tuple[str, ...] = ("explore", "classic")  # learn.trainer.PROTOCOLS
 MAX_TRAIN_GAMES = 10_000_000  # learn.trainer.MAX_GAMES

@@ -47,6 +47,25 @@ class LastTakeGame:
     def hat_rows(self):
         return (None, *range(1, self.size + 1))
 
+    # the protocol's words and encodings (engine.protocol), which the kernel does not read
+    def position_text(self, position):
+        return f"{position} left"
+
+    def move_text(self, position, move):
+        return f"take {move}"
+
+    def encode_position(self, position):
+        return position
+
+    def decode_position(self, value):
+        return int(value)
+
+    def encode_move(self, move):
+        return move
+
+    def decode_move(self, position, value):
+        return int(value)
+
     def __eq__(self, other):
         return isinstance(other, LastTakeGame) and other.size == self.size
 
