@@ -7,11 +7,16 @@ Needs the 'web' extra, playwright and psutil (`pip install -e '.[test]'`) and De
 (`apt-get install -y chromium`; another one with --chromium PATH).
 
 - First screen: wall time from `page.goto` until the setup screen's text is in the terminal's
-  buffer (this includes starting the tab's app process: Python, Textual, numpy).
+  buffer (this includes starting the tab's app process: forked from the warm process, or a whole
+  Python importing Textual and numpy with --cold).
 - Key to visible change: measured inside the page, from the keydown event to the first animation
   frame after the terminal's buffer changed. The key is `p` on the game screen, which redraws the
   heatmap with the perfect-move marks (a full repaint of the biggest widget).
-- Memory: RSS and USS (memory only this process holds) of each tab's app process.
+- Memory: RSS, USS (memory only this process holds) and Pss (its own pages plus its share of pages it
+  shares with others) of each tab's app process; "all Pss" adds every tab's Pss and the warm process's:
+  the class's memory. Tabs forked from the warm process share what it loaded.
+- --cold: every tab starts its own Python (STICKS_TUI_SERVE_WARM=0), to compare with the warm process
+  (run the two alternately on a shared machine).
 - Sessions at once: N tabs, each on the game screen; in each round every tab presses `p` at about
   the same time; latency p50/p95 over all tabs and rounds, plus the machine's CPU use meanwhile.
 
@@ -66,21 +71,26 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Server:
-    def __init__(self, data_dir: str, max_sessions: int) -> None:
+    def __init__(self, data_dir: str, max_sessions: int, cold: bool = False) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if cold:  # every tab its own Python, as before the warm process (sticks_tui/web/warm.py)
+            env["STICKS_TUI_SERVE_WARM"] = "0"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sticks_tui", "serve", "--port", "0", "--data-dir", data_dir,
              "--max-sessions", str(max_sessions)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         deadline = time.monotonic() + 60
         self.url = None
         assert self.proc.stdout is not None
-        while time.monotonic() < deadline and self.url is None:
+        while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
                 break
             found = re.search(r"http://\S+/", line)
-            if found:
+            if found and self.url is None:
                 self.url = found.group(0)
+            if self.url is not None and (cold or "warm process" in line):
+                break  # served, and (warm) the warm process ready or given up
         if self.url is None:
             self.proc.kill()
             raise SystemExit("bench_web: the server did not start")
@@ -90,10 +100,23 @@ class Server:
         threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
 
     def app_processes(self):
+        """Each tab's app process: started cold (`python -m sticks_tui.web.session`) or forked from the
+        warm process (named sticks-tab; the warm process itself, sticks-warm, is no tab's)."""
         import psutil
 
-        return [c for c in psutil.Process(self.proc.pid).children(recursive=True)
-                if "sticks_tui.web.session" in " ".join(c.cmdline())]
+        found = []
+        for child in psutil.Process(self.proc.pid).children(recursive=True):
+            try:
+                if child.name() == "sticks-tab" or "sticks_tui.web.session" in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.NoSuchProcess:
+                continue
+        return found
+
+    def warm_processes(self):
+        import psutil
+
+        return [c for c in psutil.Process(self.proc.pid).children() if c.name() == "sticks-warm"]
 
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGINT)
@@ -137,6 +160,8 @@ def main() -> int:
     parser.add_argument("--opens", type=int, default=5, help="page opens timed one at a time")
     parser.add_argument("--chromium", default=os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium"))
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
+    parser.add_argument("--cold", action="store_true",
+                        help="every tab starts its own Python (STICKS_TUI_SERVE_WARM=0), to compare with the warm process")
     args = parser.parse_args()
     if args.smoke:
         args.levels, args.presses, args.opens = "1", 1, 1
@@ -150,10 +175,10 @@ def main() -> int:
         raise SystemExit(f"bench_web: no Chromium at {args.chromium} (apt-get install -y chromium)")
 
     print(f"bench_web: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start "
-          "(a shared machine gives noisy figures)")
+          f"(a shared machine gives noisy figures); tabs start {'cold' if args.cold else 'from the warm process'}")
     with tempfile.TemporaryDirectory() as data_dir, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
-        server = Server(data_dir, max_sessions=max(levels) + 1)
+        server = Server(data_dir, max_sessions=max(levels) + 1, cold=args.cold)
         try:
             # 1. page open to the first screen, one tab at a time
             opens = []
@@ -169,8 +194,10 @@ def main() -> int:
 
             # 2-4. N sessions at once
             print(f"{'sessions':>8}  {'open all (s)':>12}  {'key p50 (ms)':>12}  {'key p95 (ms)':>12}  "
-                  f"{'key max (ms)':>12}  {'RSS/session (MB)':>16}  {'USS/session (MB)':>16}  {'CPU busy':>8}")
+                  f"{'key max (ms)':>12}  {'RSS/session (MB)':>16}  {'USS/session (MB)':>16}  "
+                  f"{'Pss/session (MB)':>16}  {'all Pss (MB)':>12}  {'CPU busy':>8}  {'load':>5}")
             for level in levels:
+                load = os.getloadavg()[0]
                 started = time.perf_counter()
                 pages = []
                 for _ in range(level):  # start them all, then wait for each first screen
@@ -190,10 +217,15 @@ def main() -> int:
                 busy = psutil.cpu_percent(None)
                 processes = server.app_processes()
                 rss = [p.memory_info().rss / 2**20 for p in processes]
-                uss = [p.memory_full_info().uss / 2**20 for p in processes]
+                full = [p.memory_full_info() for p in processes]
+                uss = [m.uss / 2**20 for m in full]
+                pss = [m.pss / 2**20 for m in full]
+                # every tab's share of the memory, plus the warm process's (Pss: shared pages split evenly)
+                everything = sum(pss) + sum(p.memory_full_info().pss / 2**20 for p in server.warm_processes())
                 print(f"{level:>8}  {open_all:>12.2f}  {statistics.median(latencies):>12.0f}  "
                       f"{percentile(latencies, 0.95):>12.0f}  {max(latencies):>12.0f}  "
-                      f"{statistics.mean(rss):>16.0f}  {statistics.mean(uss):>16.0f}  {busy:>7.0f}%",
+                      f"{statistics.mean(rss):>16.0f}  {statistics.mean(uss):>16.0f}  "
+                      f"{statistics.mean(pss):>16.0f}  {everything:>12.0f}  {busy:>7.0f}%  {load:>5.1f}",
                       flush=True)
                 for page in pages:
                     page.close()
