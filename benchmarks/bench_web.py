@@ -17,6 +17,8 @@ Needs the 'web' extra, playwright and psutil (`pip install -e '.[test]'`) and De
   the class's memory. Tabs forked from the warm process share what it loaded.
 - --cold: every tab starts its own Python (STICKS_TUI_SERVE_WARM=0), to compare with the warm process
   (run the two alternately on a shared machine).
+- Open CPU/tab: the CPU seconds that opening all the tabs cost, a tab, on the server's side (server,
+  tabs, warm process) and on the browser's (Chromium, which in a class runs on each pupil's computer).
 - Sessions at once: N tabs, each on the game screen; in each round every tab presses `p` at about
   the same time; latency p50/p95 over all tabs and rounds, plus the machine's CPU use meanwhile.
 
@@ -126,6 +128,36 @@ class Server:
             self.proc.kill()
 
 
+def cpu_by_side(server_pid: int) -> dict[str, dict[int, float]]:
+    """CPU seconds (user + system) used so far by each process on the server's side (the server, its
+    tabs, the warm process) and on the browser's (every other process this script started: Chromium
+    and playwright's driver), by pid."""
+    import psutil
+
+    def tree(root: psutil.Process) -> list[psutil.Process]:
+        try:
+            return [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    sides: dict[str, dict[int, float]] = {"server": {}, "browser": {}}
+    server = {p.pid: p for p in tree(psutil.Process(server_pid))}
+    for side, processes in (("server", server.values()),
+                            ("browser", [p for p in tree(psutil.Process()) if p.pid not in server][1:])):
+        for process in processes:
+            try:
+                times = process.cpu_times()
+                sides[side][process.pid] = times.user + times.system
+            except psutil.NoSuchProcess:
+                continue
+    return sides
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two snapshots (a process started meanwhile counts from zero)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def open_tab(browser, url: str, timeout_ms: int = 60_000):
     page = browser.new_page(viewport={"width": 1100, "height": 700})
     started = time.perf_counter()
@@ -195,9 +227,11 @@ def main() -> int:
             # 2-4. N sessions at once
             print(f"{'sessions':>8}  {'open all (s)':>12}  {'key p50 (ms)':>12}  {'key p95 (ms)':>12}  "
                   f"{'key max (ms)':>12}  {'RSS/session (MB)':>16}  {'USS/session (MB)':>16}  "
-                  f"{'Pss/session (MB)':>16}  {'all Pss (MB)':>12}  {'CPU busy':>8}  {'load':>5}")
+                  f"{'Pss/session (MB)':>16}  {'all Pss (MB)':>12}  {'CPU busy':>8}  {'load':>5}  "
+                  f"{'open CPU/tab: server (s)':>24}  {'browser (s)':>11}")
             for level in levels:
                 load = os.getloadavg()[0]
+                cpu_before = cpu_by_side(server.proc.pid)
                 started = time.perf_counter()
                 pages = []
                 for _ in range(level):  # start them all, then wait for each first screen
@@ -207,6 +241,11 @@ def main() -> int:
                 for page in pages:
                     page.wait_for_function(HAS_TEXT, arg="Start game", timeout=120_000, polling=20)
                 open_all = time.perf_counter() - started
+                cpu_after = cpu_by_side(server.proc.pid)
+                # what opening every tab cost each side, a tab: in a class the browsers run on the pupils'
+                # computers, and only the server's side runs on the teacher's
+                server_cpu = cpu_used(cpu_before["server"], cpu_after["server"]) / level
+                browser_cpu = cpu_used(cpu_before["browser"], cpu_after["browser"]) / level
                 for page in pages:
                     to_game(page)
                 press_and_measure(pages)  # one untimed round
@@ -225,8 +264,8 @@ def main() -> int:
                 print(f"{level:>8}  {open_all:>12.2f}  {statistics.median(latencies):>12.0f}  "
                       f"{percentile(latencies, 0.95):>12.0f}  {max(latencies):>12.0f}  "
                       f"{statistics.mean(rss):>16.0f}  {statistics.mean(uss):>16.0f}  "
-                      f"{statistics.mean(pss):>16.0f}  {everything:>12.0f}  {busy:>7.0f}%  {load:>5.1f}",
-                      flush=True)
+                      f"{statistics.mean(pss):>16.0f}  {everything:>12.0f}  {busy:>7.0f}%  {load:>5.1f}  "
+                      f"{server_cpu:>24.2f}  {browser_cpu:>11.2f}", flush=True)
                 for page in pages:
                     page.close()
                 deadline = time.monotonic() + 60

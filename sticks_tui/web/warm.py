@@ -223,6 +223,7 @@ class WarmStarter:
             self._give_up(f"it was not ready within {READY_TIMEOUT:.0f} s")
             return False
         except (OSError, EOFError, ValueError) as exc:
+            await self._exit_status(2.0)
             self._give_up(f"it ended while loading ({self._exit_words(exc)})")
             return False
         if "error" in reply or not isinstance(reply.get("ready"), int):
@@ -239,6 +240,13 @@ class WarmStarter:
         code = await self.process.wait()
         if self.state == "ready":
             self._give_up(f"it ended (exit {code})")
+
+    async def _exit_status(self, seconds: float) -> None:
+        if self.process is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self.process.wait()), seconds)
+            except asyncio.TimeoutError:
+                pass
 
     def _exit_words(self, exc: BaseException) -> str:
         code = self.process.returncode if self.process is not None else None
@@ -300,7 +308,7 @@ class WarmStarter:
                 self._give_up(f"it did not start a tab within {SPAWN_TIMEOUT:.0f} s")
                 reply = None
             except (OSError, EOFError, ValueError) as exc:
-                await asyncio.sleep(0.1)  # an exit status to tell, if it has one
+                await self._exit_status(2.0)  # to tell how it ended, if it did
                 self._give_up(f"it ended ({self._exit_words(exc)})")
                 reply = None
         finally:
