@@ -12,6 +12,9 @@ once. It prints, for each round and kind:
 - CPU/tab: CPU seconds (user + system) each tab's app process has used by then, and the server's;
 - Pss/tab: each tab's proportional set size (/proc/PID/smaps_rollup: its own pages plus its share of
   the pages it shares), its private pages (USS) and its RSS, in MB, once every tab is up;
+- key p50/p95: with every tab on the game screen, `p` (the perfect moves: the whole heatmap redrawn)
+  pressed in every tab at once, `--presses` times after one untimed round; milliseconds from sending the key to the tab's next
+  frame arriving (the server's side of a key press: no browser drawing);
 - the load average when the round started.
 
 A browser adds its own work (xterm.js drawing each screen): `benchmarks/bench_web.py` measures the
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import signal
@@ -115,66 +119,101 @@ class Server:
             self.proc.kill()
 
 
-async def one_tab(session, netloc: str, first: asyncio.Future, done: asyncio.Event) -> None:
-    """One tab: its first screen's time goes in `first`; the tab stays open (and read) until `done`."""
-    import aiohttp
+class Tab:
+    """One tab's websocket, read all the time: each frame, with the time it came, goes in a queue."""
 
-    started = time.perf_counter()
-    async with session.ws_connect(f"http://{netloc}/ws?width=100&height=30", max_msg_size=0) as ws:
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.frames: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        async for message in self.ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.frames.put_nowait((time.perf_counter(), message.data))
+
+    async def wait_for(self, needle: bytes) -> float:
         seen = b""
-        while not first.done():
-            message = await ws.receive(timeout=300)
-            if message.type != aiohttp.WSMsgType.BINARY:
-                raise SystemExit(f"bench_tab_start: a tab was closed: {message.type} {message.data}")
-            seen = (seen + message.data)[-65536:]
-            if NEEDLE in seen:
-                first.set_result(time.perf_counter() - started)
+        while needle not in seen:
+            when, data = await asyncio.wait_for(self.frames.get(), 300)
+            seen = (seen + data)[-65536:]
+        return when
 
-        async def drain() -> None:
-            async for _ in ws:
-                pass
+    def drain(self) -> None:
+        while not self.frames.empty():
+            self.frames.get_nowait()
 
-        draining = asyncio.ensure_future(drain())
-        await done.wait()
-        draining.cancel()
+    async def press(self, key: str) -> None:
+        await self.ws.send_str(json.dumps(["stdin", key]))
 
 
-async def open_tabs(server: Server, tabs: int) -> dict[str, float]:
+async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]:
     import aiohttp
 
     async with aiohttp.ClientSession() as session:
-        loop = asyncio.get_running_loop()
-        done = asyncio.Event()
         started = time.perf_counter()
-        firsts = [loop.create_future() for _ in range(tabs)]
-        opened = [asyncio.ensure_future(one_tab(session, server.netloc, f, done)) for f in firsts]
-        await asyncio.gather(*firsts)
+
+        async def one() -> tuple[Tab, float]:
+            ws = await session.ws_connect(f"http://{server.netloc}/ws?width=100&height=30", max_msg_size=0)
+            tab = Tab(ws)
+            return tab, await tab.wait_for(NEEDLE) - started
+
+        opened = await asyncio.gather(*(one() for _ in range(tabs)))
         all_open = time.perf_counter() - started
-        firsts = [f.result() for f in firsts]
         pids = server.tab_pids()
         cpu = [cpu_seconds(p) for p in pids]
         memory = [smaps(p) for p in pids]
         server_cpu = cpu_seconds(server.proc.pid)
-        done.set()
-        await asyncio.gather(*opened)
-    return {"all": all_open, "p50": statistics.median(firsts), "cpu": statistics.mean(cpu),
+        # every tab on the game screen, then `p` (the perfect moves: the whole heatmap redrawn) in every
+        # tab at once, `presses` times: key to the tab's next frame, as the server sends it
+        group = [tab for tab, _ in opened]
+        for tab in group:
+            await tab.press("\x13")  # Ctrl+S: start a game
+        await asyncio.gather(*(tab.wait_for(b"Take 1") for tab in group))
+        latencies: list[float] = []
+        for round_number in range(presses + 1):  # the first round untimed (as bench_web.py)
+            await asyncio.sleep(1.0)  # the AI's first move and any other drawing settle
+            for tab in group:
+                tab.drain()
+            sent = []
+            for tab in group:
+                sent.append(time.perf_counter())
+                await tab.press("p")
+            arrived = await asyncio.gather(*(asyncio.wait_for(tab.frames.get(), 60) for tab in group))
+            if round_number:
+                latencies += [(when - at) * 1000 for at, (when, _data) in zip(sent, arrived)]
+        for tab in group:
+            await tab.ws.close()
+            tab.reader.cancel()
+    return {"all": all_open, "p50": statistics.median(t for _, t in opened), "cpu": statistics.mean(cpu),
             "server_cpu": server_cpu, "processes": len(pids),
             "pss": statistics.mean(m.get("pss", 0) for m in memory),
             "uss": statistics.mean(m.get("uss", 0) for m in memory),
-            "rss": statistics.mean(m.get("rss", 0) for m in memory)}
+            "rss": statistics.mean(m.get("rss", 0) for m in memory),
+            "key50": statistics.median(latencies), "key95": percentile(latencies, 0.95),
+            "keys": sorted(round(x) for x in latencies)}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tabs", type=int, default=24)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--presses", type=int, default=5, help="rounds of `p` in every tab at once")
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.tabs, args.rounds = 2, 1
+        args.tabs, args.rounds, args.presses = 2, 1, 1
     print(f"bench_tab_start: {os.cpu_count()} CPUs, {args.tabs} tabs opened at once, {args.rounds} round(s)")
     print(f"{'round':>5}  {'kind':>4}  {'load':>5}  {'all open (s)':>12}  {'tab p50 (s)':>11}  {'CPU/tab (s)':>11}  "
-          f"{'server CPU':>10}  {'Pss/tab':>7}  {'USS/tab':>7}  {'RSS/tab':>7}")
+          f"{'server CPU':>10}  {'Pss/tab':>7}  {'USS/tab':>7}  {'RSS/tab':>7}  {'key p50 (ms)':>12}  "
+          f"{'key p95 (ms)':>12}")
     results: dict[bool, list[dict[str, float]]] = {True: [], False: []}
     for round_number in range(1, args.rounds + 1):
         for warm in (True, False):
@@ -182,19 +221,21 @@ def main() -> int:
                 load = os.getloadavg()[0]
                 server = Server(warm, data_dir, args.tabs)
                 try:
-                    found = asyncio.run(open_tabs(server, args.tabs))
+                    found = asyncio.run(open_tabs(server, args.tabs, args.presses))
                 finally:
                     server.stop()
                 results[warm].append(found)
                 print(f"{round_number:>5}  {'warm' if warm else 'cold':>4}  {load:>5.1f}  {found['all']:>12.2f}  "
                       f"{found['p50']:>11.2f}  {found['cpu']:>11.2f}  {found['server_cpu']:>10.2f}  "
-                      f"{found['pss']:>7.1f}  {found['uss']:>7.1f}  {found['rss']:>7.1f}", flush=True)
+                      f"{found['pss']:>7.1f}  {found['uss']:>7.1f}  {found['rss']:>7.1f}  {found['key50']:>12.0f}  "
+                      f"{found['key95']:>12.0f}", flush=True)
                 if found["processes"] != args.tabs:
                     print(f"  (counted {found['processes']} tab processes)")
-    for key, words in (("all", "all open"), ("cpu", "CPU/tab")):
+    for key, words in (("all", "all open"), ("cpu", "CPU/tab"), ("key95", "key p95")):
         warm = statistics.median(r[key] for r in results[True])
         cold = statistics.median(r[key] for r in results[False])
-        print(f"median {words}: warm {warm:.2f} s, cold {cold:.2f} s (warm/cold {warm / cold:.2f})")
+        unit = "ms" if key == "key95" else "s"
+        print(f"median {words}: warm {warm:.2f} {unit}, cold {cold:.2f} {unit} (warm/cold {warm / cold:.2f})")
     return 0
 
 

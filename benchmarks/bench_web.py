@@ -99,7 +99,8 @@ class Server:
         # keep draining its output so it never blocks on a full pipe
         import threading
 
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: [self.lines.append(line) for line in self.proc.stdout], daemon=True).start()
 
     def app_processes(self):
         """Each tab's app process: started cold (`python -m sticks_tui.web.session`) or forked from the
@@ -200,6 +201,7 @@ def main() -> int:
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     try:
         import psutil
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
         raise SystemExit(f"bench_web: {exc}; pip install -e '.[test]'") from None
@@ -248,11 +250,21 @@ def main() -> int:
                 browser_cpu = cpu_used(cpu_before["browser"], cpu_after["browser"]) / level
                 for page in pages:
                     to_game(page)
-                press_and_measure(pages)  # one untimed round
                 psutil.cpu_percent(None)
                 latencies: list[float] = []
-                for _ in range(args.presses):
-                    latencies += press_and_measure(pages)
+                try:
+                    press_and_measure(pages)  # one untimed round
+                    for _ in range(args.presses):
+                        latencies += press_and_measure(pages)
+                except PlaywrightTimeout:
+                    # a tab whose screen did not change within 30 s of its key: said, and the level's
+                    # other figures still printed (key columns then cover the rounds before it)
+                    lost = [i for i, page in enumerate(pages)
+                            if not page.evaluate("() => window.__bench && window.__bench.result > 0")]
+                    print(f"bench_web: at {level} sessions, {len(lost)} tab(s) showed no change within 30 s of a "
+                          f"key, after {len(latencies) // level} timed round(s); tab {lost[0]} shows:\n"
+                          + pages[lost[0]].evaluate("() => window.sticksScreenText()")[-600:], flush=True)
+                    latencies = latencies or [float("nan")]
                 busy = psutil.cpu_percent(None)
                 processes = server.app_processes()
                 rss = [p.memory_info().rss / 2**20 for p in processes]
@@ -271,6 +283,9 @@ def main() -> int:
                 deadline = time.monotonic() + 60
                 while server.app_processes() and time.monotonic() < deadline:
                     time.sleep(0.1)
+        except Exception:
+            print("bench_web: failed; the server's last lines:\n" + "".join(server.lines[-30:]), flush=True)
+            raise
         finally:
             server.stop()
             browser.close()

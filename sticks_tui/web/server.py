@@ -6,7 +6,9 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
 - Each tab's websocket starts one app process: `python -m sticks_tui.web.session --data-dir D`.
   The argument list is fixed when the server starts and is run directly, never by a shell.
   What a browser sends reaches only that process's input as keys, or becomes two clamped
-  integers (the terminal size); anything else is ignored.
+  integers (the terminal size); anything else is ignored. The process is forked from the warm
+  process when there is one (web/warm.py: it has imported the app already, so a tab starts on about
+  half the CPU and shares its pages), and is then the server's child like a cold one.
 - Every page and file the browser loads comes from this server; the font too (textual-serve's
   own page loads one from a font service). A Content-Security-Policy tells the browser to load
   nothing from anywhere else.
