@@ -13,8 +13,9 @@ once. It prints, for each round and kind:
 - Pss/tab: each tab's proportional set size (/proc/PID/smaps_rollup: its own pages plus its share of
   the pages it shares), its private pages (USS) and its RSS, in MB, once every tab is up;
 - key p50/p95: with every tab on the game screen, `p` (the perfect moves: the whole heatmap redrawn)
-  pressed in every tab at once, `--presses` times after one untimed round; milliseconds from sending the key to the tab's next
-  frame arriving (the server's side of a key press: no browser drawing);
+  pressed in every tab at once, `--presses` times after two untimed rounds (and 2 s for every tab's
+  start-up work to end); milliseconds from sending the key to the tab's next
+  frame arriving (the server's side of a key press: no browser drawing); CPU/key: a tab's CPU a key;
 - the load average when the round started.
 
 A browser adds its own work (xterm.js drawing each screen): `benchmarks/bench_web.py` measures the
@@ -172,8 +173,12 @@ async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]
         for tab in group:
             await tab.press("\x13")  # Ctrl+S: start a game
         await asyncio.gather(*(tab.wait_for(b"Take 1") for tab in group))
+        await asyncio.sleep(2.0)  # every tab's start-up work (its first collections, ...) done
         latencies: list[float] = []
-        for round_number in range(presses + 1):  # the first round untimed (as bench_web.py)
+        key_cpu: dict[int, float] = {}
+        for round_number in range(presses + 2):  # the first two rounds untimed
+            if round_number == 2:
+                key_cpu = {p: cpu_seconds(p) for p in pids}
             await asyncio.sleep(1.0)  # the AI's first move and any other drawing settle
             for tab in group:
                 tab.drain()
@@ -182,8 +187,10 @@ async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]
                 sent.append(time.perf_counter())
                 await tab.press("p")
             arrived = await asyncio.gather(*(asyncio.wait_for(tab.frames.get(), 60) for tab in group))
-            if round_number:
+            if round_number >= 2:
                 latencies += [(when - at) * 1000 for at, (when, _data) in zip(sent, arrived)]
+        await asyncio.sleep(0.5)
+        cpu_per_key = statistics.mean(cpu_seconds(p) - key_cpu[p] for p in pids) / presses * 1000
         for tab in group:
             await tab.ws.close()
             tab.reader.cancel()
@@ -192,7 +199,7 @@ async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]
             "pss": statistics.mean(m.get("pss", 0) for m in memory),
             "uss": statistics.mean(m.get("uss", 0) for m in memory),
             "rss": statistics.mean(m.get("rss", 0) for m in memory),
-            "key50": statistics.median(latencies), "key95": percentile(latencies, 0.95),
+            "key50": statistics.median(latencies), "key95": percentile(latencies, 0.95), "key_cpu": cpu_per_key,
             "keys": sorted(round(x) for x in latencies)}
 
 
@@ -213,7 +220,7 @@ def main() -> int:
     print(f"bench_tab_start: {os.cpu_count()} CPUs, {args.tabs} tabs opened at once, {args.rounds} round(s)")
     print(f"{'round':>5}  {'kind':>4}  {'load':>5}  {'all open (s)':>12}  {'tab p50 (s)':>11}  {'CPU/tab (s)':>11}  "
           f"{'server CPU':>10}  {'Pss/tab':>7}  {'USS/tab':>7}  {'RSS/tab':>7}  {'key p50 (ms)':>12}  "
-          f"{'key p95 (ms)':>12}")
+          f"{'key p95 (ms)':>12}  {'CPU/key (ms)':>12}")
     results: dict[bool, list[dict[str, float]]] = {True: [], False: []}
     for round_number in range(1, args.rounds + 1):
         for warm in (True, False):
@@ -228,7 +235,7 @@ def main() -> int:
                 print(f"{round_number:>5}  {'warm' if warm else 'cold':>4}  {load:>5.1f}  {found['all']:>12.2f}  "
                       f"{found['p50']:>11.2f}  {found['cpu']:>11.2f}  {found['server_cpu']:>10.2f}  "
                       f"{found['pss']:>7.1f}  {found['uss']:>7.1f}  {found['rss']:>7.1f}  {found['key50']:>12.0f}  "
-                      f"{found['key95']:>12.0f}", flush=True)
+                      f"{found['key95']:>12.0f}  {found['key_cpu']:>12.1f}", flush=True)
                 if found["processes"] != args.tabs:
                     print(f"  (counted {found['processes']} tab processes)")
     for key, words in (("all", "all open"), ("cpu", "CPU/tab"), ("key95", "key p95")):
