@@ -199,8 +199,7 @@ def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
     """Move probabilities per hat from a counts array, only over legal balls (an empty hat: uniform)."""
     counts = np.asarray(counts)
     size = counts.shape[0] - 1
-    heaps = np.arange(size + 1)[:, None]
-    legal = np.arange(max_take)[None, :] < np.minimum(heaps, max_take)
+    legal = _layout(SticksRules(max(size, 1), max_take)).legal_mask[: size + 1]  # the brain's own layout
     padded = np.zeros((size + 1, max_take), dtype=np.float64)
     padded[:, : min(max_take, counts.shape[1])] = counts[:, :max_take]
     legal_counts = np.where(legal, padded, 0.0)
@@ -218,7 +217,7 @@ def opponent_policy(kind: str, size: int, max_take: int, solution: SticksSolutio
     for the AI instead, `win_probabilities_vs_perfect`)."""
     policy = np.zeros((size + 1, max_take), dtype=np.float64)
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         if kind == "random":
             policy[n, :legal] = 1.0 / legal
         elif kind == "perfect":
@@ -248,7 +247,7 @@ def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
     for n in range(1, size + 1):
         a = 0.0
         o = 0.0
-        for m in range(1, min(max_take, n) + 1):
+        for m in legal_moves(n, max_take):
             # Taking the last stick (m == n) loses for whoever takes it.
             a += ai[n][m - 1] * (0.0 if m == n else opp_to_move[n - m])
             o += opponent[n][m - 1] * (1.0 if m == n else ai_to_move[n - m])
@@ -275,7 +274,7 @@ def _vs_perfect(ai: list, choices: list, size: int) -> tuple[list[float], list[f
     for n in range(1, size + 1):
         row = ai[n]
         a = 0.0
-        for m in range(1, min(max_take, n) + 1):
+        for m in legal_moves(n, max_take):
             if m != n:  # taking the last stick loses for whoever takes it
                 a += row[m - 1] * opp_to_move[n - m]
         worst = 2.0
@@ -317,7 +316,7 @@ def _settle(policy: np.ndarray, size: int, max_take: int) -> tuple[list[bool | N
     status: list[bool | None] = [True] + [None] * size
     steer = [0] * (size + 1)
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         row = policy[n, :legal]
         if has_single_top(row):  # with one legal ball (heap 1, or max take 1) the move is forced
             target = n - (1 + int(np.argmax(row)))
@@ -376,7 +375,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
     disagreeing = []
     winning_hats = 0
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         hat_counts = tuple(int(c) for c in counts[n, :legal])
         probs = tuple(float(p) for p in policy[n, :legal])
         best = 1 + int(np.argmax(policy[n, :legal]))
@@ -493,7 +492,7 @@ class CurveScorer:
         policy = [[0.0] * max_take]
         winning = wrong = 0
         for n in range(1, size + 1):
-            row = rows[n][: min(max_take, n)]
+            row = rows[n][: len(legal_moves(n, max_take))]
             total = sum(row)
             probs = [c / total for c in row] if total > 0 else [1.0 / len(row)] * len(row)
             policy.append(probs + [0.0] * (max_take - len(row)))

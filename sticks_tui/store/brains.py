@@ -28,7 +28,7 @@ from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
-from sticks_tui.learn.merge import merge_net_change, sticks_legal
+from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import brainfile
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
@@ -80,13 +80,14 @@ def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
 
 
 def legal_of(brain) -> np.ndarray:
-    if is_sticks(brain):
-        return sticks_legal(brain.counts.shape)
-    cols = np.arange(brain.counts.shape[1])
-    return cols[None, :] < np.asarray(brain.n_moves)[:, None]
+    """Which cells of the brain's counts are balls (the brain's own mask)."""
+    return brain.legal_mask
 
 
 def _validate(brain) -> object:
+    draw = getattr(getattr(brain, "rule", None), "draw_reward", 0)
+    if draw:  # the brains table has no column for it yet: refuse rather than lose it
+        raise StoreError(f"This brain's draw reward ({draw:+d}) cannot be stored yet; it was not saved.")
     if is_sticks(brain):
         if not 1 <= brain.size <= brainfile.MAX_HATS:
             raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")
@@ -298,6 +299,8 @@ class BrainsMixin:
             raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
         if base is not None and replace:
             raise ValueError("A brain started anew has no base to merge onto; save it whole.")
+        if replace:
+            self.teacher_only(f"start the brain {name!r} anew")
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
             # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
@@ -447,6 +450,7 @@ class BrainsMixin:
 
     def reset_brain(self, name: str) -> None:
         """Make the brain forget everything: fresh hats (same size and rule), 0 games, record from now."""
+        self.teacher_only(f"reset the brain {name!r}")
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
@@ -467,6 +471,7 @@ class BrainsMixin:
 
     def delete_brain(self, name: str) -> None:
         """Delete a brain and its training curve (games played with it stay in the history)."""
+        self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
             self._require_brain(conn, name)
@@ -475,6 +480,7 @@ class BrainsMixin:
 
     def rename_brain(self, old: str, new: str) -> None:
         """Rename a brain; its games and training curve follow it."""
+        self.teacher_only(f"rename the brain {old!r}")
         new = validate_name(new)
         old_key, new_key = name_key(old), name_key(new)
         with self._write(f"rename the brain {old!r}") as conn:

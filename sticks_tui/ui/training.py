@@ -209,10 +209,8 @@ def nim_run(box: tuple[int, int, int], games: int, seed: int | None, brain: Any)
         from sticks_tui.learn.analysis import agreement
         from sticks_tui.learn.trainer import TrainingConfig, train
 
-        # the run learns by the brain's own rule (a stored brain may have been made with another)
-        rule = {} if brain is None else {"rule": brain.rule}
-        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed, **rule), brain=brain,
-                       progress=progress, cancel=cancel)
+        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed), brain=brain,
+                       progress=progress, cancel=cancel)  # the run learns by the brain's own rule
         return result, agreement(result.brain)
 
     return run
