@@ -486,8 +486,7 @@ def preload() -> None:
     import sticks_tui.store  # noqa: F401
     from sticks_tui.learn import compiled
 
-    for sticks in (True, False):  # a failure is the tab's to report when it trains, as a cold one does
-        compiled.load(sticks=sticks)
+    compiled.load()  # a failure is the tab's to report when it trains, as a cold one does
 
 
 def _wait_for_server(server_pid: int) -> bool:
