@@ -6,7 +6,9 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
 - Each tab's websocket starts one app process: `python -m sticks_tui.web.session --data-dir D`.
   The argument list is fixed when the server starts and is run directly, never by a shell.
   What a browser sends reaches only that process's input as keys, or becomes two clamped
-  integers (the terminal size); anything else is ignored.
+  integers (the terminal size); anything else is ignored. The process is forked from the warm
+  process when there is one (web/warm.py: it has imported the app already, so a tab starts on about
+  half the CPU and shares its pages), and is then the server's child like a cold one.
 - Every page and file the browser loads comes from this server; the font too (textual-serve's
   own page loads one from a font service). A Content-Security-Policy tells the browser to load
   nothing from anywhere else.
@@ -51,6 +53,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from sticks_tui.web.session import SERVER_PID_ENV
+from sticks_tui.web.warm import ONE_THREAD_ENV, WarmStarter
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -178,6 +181,9 @@ class Session(AppService):
         self._key_budget, self._key_budget_at = float(KEY_BUDGET), self.started
         self._stopping: asyncio.Task[None] | None = None
 
+    #: The server's warm process (web/warm.py): the app is forked from it, else started cold.
+    starter: WarmStarter | None = None
+
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
@@ -190,18 +196,22 @@ class Session(AppService):
         # textual-serve's environment (TEXTUAL_DRIVER = the web driver, colours, size), plus our pid
         environment = super()._build_environment(width=width, height=height)
         environment[SERVER_PID_ENV] = str(os.getpid())
+        environment.update(ONE_THREAD_ENV)  # no idle math-library threads: one fewer a tab, and the warm process can fork
         return environment
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
         # textual-serve runs its command through a shell; ours is a fixed argument list, run directly.
         # A new session: Ctrl+C in the teacher's terminal reaches the server only, which then stops
-        # every app in turn.
-        self._process = process = await asyncio.create_subprocess_exec(
+        # every app in turn. Forked from the warm process when there is one (web/warm.py), which does
+        # the same (a fixed argument list, a new session); started cold if it cannot.
+        environment = self._build_environment(width=width, height=height)
+        warm = await self.starter.spawn(self.argv, environment) if self.starter is not None else None
+        self._process = process = warm or await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=self._build_environment(width=width, height=height),
+            env=environment,
             start_new_session=True,
         )
         assert process.stdin is not None
@@ -358,6 +368,10 @@ class Session(AppService):
             self.on_exit(self)
 
 
+async def _nothing(*args: Any) -> None:
+    return None
+
+
 async def _exited(process: asyncio.subprocess.Process, seconds: float) -> bool:
     """Whether the process ends within `seconds`. Polls its exit status: `process.wait()` also waits
     for its pipes to close, which a process it left behind (or a paused reader) can delay forever."""
@@ -405,6 +419,7 @@ class ClassServer:
         self.client_js, self.client_hooked = patched_client()
         self.pages = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
         self._stop = asyncio.Event()
+        self.warm = WarmStarter(self._log)
 
     # -- the web application -------------------------------------------------------------------
     def make_app(self) -> web.Application:
@@ -576,6 +591,7 @@ class ClassServer:
             close=websocket.close,
             download_manager=self.downloads,
         )
+        session.starter = self.warm
         self.sessions[session.app_service_id] = session  # counted before it starts: no race past the limit
         try:
             await session.start(width, height)
@@ -650,6 +666,7 @@ class ClassServer:
         runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5,
                                logger=_one_line_logger())
         await runner.setup()
+        await self.warm.start(self.warm_environment())
         try:
             site = web.TCPSite(runner, self.host, self.port)
             await site.start()
@@ -668,6 +685,13 @@ class ClassServer:
                 await asyncio.wait_for(runner.cleanup(), 2.0)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - stopping is what matters now
                 pass
+            await self.warm.stop()
+
+    def warm_environment(self) -> dict[str, str]:
+        """The environment of every tab's app at 80x24 (Session's), for the warm process."""
+        session = Session(self.command, on_exit=lambda s: None, write_bytes=_nothing, write_str=_nothing,
+                          close=_nothing, download_manager=self.downloads)
+        return session._build_environment()
 
     async def _keep_backups(self) -> None:
         """Every BACKUP_CHECK seconds, a back-up if one is due (store.backups.BackupKeeper: every so often,

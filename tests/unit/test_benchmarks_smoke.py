@@ -54,7 +54,9 @@ FIGURES: dict[str, list[str]] = {
                            rf"^kernel vs the tight pure-Python trainer, training alone: {NUMBER}x$",
                            rf"^whole `sticks-tui train` process vs the tight trainer's training alone: {NUMBER}x$"],
     "bench_web.py": [rf"^page open to first screen \(1 opens, one at a time\): median {NUMBER} s",
-                     rf"^\s+1(\s+{NUMBER}){{6}}\s+{NUMBER}%$"],
+                     rf"^\s+1(\s+{NUMBER}){{8}}\s+{NUMBER}%(\s+{NUMBER}){{3}}$"],
+    "bench_tab_start.py": [rf"^median all open: warm {NUMBER} s, cold {NUMBER} s \(warm/cold {NUMBER}\)$",
+                           rf"^median CPU/tab: warm {NUMBER} s, cold {NUMBER} s \(warm/cold {NUMBER}\)$"],
     "bench_widgets.py": [rf"^heatmap, 100 hats, 160x48: {NUMBER} ms per full repaint$",
                          rf"^learning curve, 200 points x 3 series, 80x10: {NUMBER} ms per full repaint$"],
     "shared_brain.py": [rf"^\s+1\s+5\s+{NUMBER}\s+0$", rf"^\s+2\s+10\s+{NUMBER}\s+0$"],  # 0 balls lost
@@ -89,6 +91,8 @@ def browser_or_skip() -> None:
 def test_the_script_runs_and_prints_its_figures(script, tmp_path):
     if script == "bench_web.py":
         browser_or_skip()
+    if script == "bench_tab_start.py":
+        pytest.importorskip("aiohttp", reason="bench_tab_start needs the 'web' extra")
     env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
            "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path, env=env,

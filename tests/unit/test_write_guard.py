@@ -33,6 +33,8 @@ ALLOWED = {
                                     "that does not exist yet (_free_name)",
     "cli.py:_reserve_standard_fds": "opens streams on fds 0-2 (no path): a closed fd is given /dev/null",
     "cli.py:_discard": "opens /dev/null to point a failed output stream at it",
+    "web/warm.py:attach": "opens the server's end of a tab's stdin pipe (an fd, no path) as an asyncio stream",
+    "web/warm.py:fork_tab": "the middle process writes the tab's pid to a pipe (an fd, no path)",
 }
 
 

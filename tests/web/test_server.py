@@ -121,7 +121,9 @@ async def _no_shell(tmp_path):
     marker = tmp_path / "pwned"
     # a data directory full of shell syntax is used as a plain path (textual-serve's shell would run it)
     data_dir = tmp_path / f"class; touch {marker}; echo $(touch {marker})"
-    server = ServedClass(data_dir, max_sessions=2)
+    # started cold, so the app's own argument list is there to read (a tab forked from the warm process
+    # gets the same list in its request, never through a shell either: test_warm.py)
+    server = ServedClass(data_dir, max_sessions=2, env={"STICKS_TUI_SERVE_WARM": "0"})
     try:
         client, ws = await open_session(server)
         try:

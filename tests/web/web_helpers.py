@@ -45,13 +45,14 @@ def need_web_extra() -> None:
 class ServedClass:
     """`sticks-tui serve` in a subprocess on a free loopback port, with a temporary data directory."""
 
-    def __init__(self, data_dir: Path, max_sessions: int = 4, extra: list[str] | None = None) -> None:
+    def __init__(self, data_dir: Path, max_sessions: int = 4, extra: list[str] | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         command = [sys.executable, "-m", "sticks_tui", "serve", "--port", "0", "--data-dir", str(data_dir),
                    "--max-sessions", str(max_sessions), *(extra or [])]
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1",
-                                          "STICKS_TUI_CONFIG_DIR": str(data_dir) + "-config"})
+                                          "STICKS_TUI_CONFIG_DIR": str(data_dir) + "-config", **(env or {})})
         self.lines: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -103,8 +104,11 @@ class ServedClass:
         return self.proc.pid
 
     def app_pids(self) -> set[int]:
-        """The app processes (one per tab) the server is running now."""
+        """The app processes (one per tab) the server is running now: started cold
+        (`python -m sticks_tui.web.session`) or forked from the warm process (named sticks-tab)."""
         import psutil
+
+        from sticks_tui.web.warm import TAB_NAME
 
         try:
             children = psutil.Process(self.proc.pid).children(recursive=True)
@@ -113,7 +117,8 @@ class ServedClass:
         pids = set()
         for child in children:
             try:
-                if "sticks_tui.web.session" in " ".join(child.cmdline()) and child.status() != "zombie":
+                if (child.name() == TAB_NAME or "sticks_tui.web.session" in " ".join(child.cmdline())) \
+                        and child.status() != "zombie":
                     pids.add(child.pid)
             except psutil.NoSuchProcess:
                 continue
