@@ -8,6 +8,10 @@ Run first, the long tests start while both xdist workers are fresh, and the last
 made of short tests that the workers share out (`--dist worksteal`: a worker that runs dry
 takes half of what the other has left). Run last, one long test would keep one core busy
 while the other waits.
+
+Pilot tests (tests/ui, tests/snapshots) wait no longer than the app needs (_quicker_pilot_waits) and
+skip rendering screen updates that a headless app throws away (_no_screen_output_when_headless);
+`benchmarks/bench_suite.py` measures the suite.
 """
 
 from __future__ import annotations
@@ -87,3 +91,27 @@ def no_button_effect(monkeypatch):
         self.active_effect_duration = 0
 
     monkeypatch.setattr(Button, "__init__", init)
+
+
+def _no_screen_output_when_headless() -> None:
+    """A Pilot app is headless: Textual renders each screen update to strips and then throws them
+    away (App._display writes nothing when headless). Here the update is not rendered at all; the
+    layout, the widgets' state and every node's styles are as before, and what a test reads from
+    the screen it renders itself (render_lines, render, export_screenshot, a snapshot)."""
+    from textual.screen import Screen
+
+    original = Screen._compositor_refresh
+
+    def compositor_refresh(self) -> None:
+        app = self.app
+        if app.is_headless and not app.is_inline and self is app.screen:
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            app._update_mouse_over(self)
+            return
+        original(self)
+
+    Screen._compositor_refresh = compositor_refresh
+
+
+_no_screen_output_when_headless()
