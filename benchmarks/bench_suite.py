@@ -55,6 +55,9 @@ def run_suite(tree: Path, pytest_args: list[str], fresh: bool) -> tuple[float, f
     after = resource.getrusage(resource.RUSAGE_CHILDREN)  # pytest, and all it waited for (workers, subprocesses)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = [line for line in done.stdout.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("FAILED ", "ERROR ")):  # pytest's short summary: which tests, not only how many
+            print(f"    {line}", flush=True)
     return wall, cpu, done.returncode, lines[-1] if lines else ""
 
 
