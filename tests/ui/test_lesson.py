@@ -225,17 +225,17 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
         dialog.query_one("#games").value = "100000"
         dialog.query_one("#pace").value = "1"
         await pilot.pause()
-        assert "100,000 games from random heaps from 2 to 100, at 1 game a second. That takes about 28 hours (" \
+        assert "100,000 games from random heaps from 2 to 20, at 1 game a second. That takes about 28 hours (" \
             in text_of(dialog, "#train-effect")
         dialog.query_one("#games").value = "1"
         dialog.query_one("#pace").value = "full"
         await pilot.pause()
-        assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 100, at full speed.")
+        assert text_of(dialog, "#train-effect").endswith("1 game from random heaps from 2 to 20, at full speed.")
         dialog.query_one("#games").value = "3"
         dialog.query_one("#pace").value = "ball"
         await pilot.pause()
         assert text_of(dialog, "#train-effect").endswith(
-            "3 games from random heaps from 2 to 100, ball by ball. Each draw and each game's lessons take a second "
+            "3 games from random heaps from 2 to 20, ball by ball. Each draw and each game's lessons take a second "
             "(or a step of yours), so that takes more than 6 seconds: for watching a few games (the pace can be "
             "changed at any time).")
 
