@@ -18,7 +18,7 @@ def test_times_a_person_reads():
     assert format_seconds(float("inf")) == "--" and format_seconds(None) == "--"
     # a short run: "20,000 games in 0.4 s", never "in 0 s"
     assert format_seconds(0.4) == "0.4 s" and format_seconds(0.02) == "under 0.1 s" and format_seconds(0) == "0 s"
-    assert format_seconds(9.94) == "9.9 s" and format_seconds(9.96) == "10 s"
+    assert format_seconds(0.94) == "0.9 s" and format_seconds(0.96) == "1 s" and format_seconds(2.4) == "2 s"
     assert duration_words(50) == "about 50 seconds" and duration_words(840) == "about 14 minutes"
     assert duration_words(100_000) == "about 28 hours" and duration_words(10_000_000 / 20) == "about 6 days"
     assert duration_words(60) == "about 60 seconds" and duration_words(3600) == "about 60 minutes"
