@@ -34,10 +34,14 @@ KINDS: tuple[str, ...] = ("hats", "curve", "games", "game")
 FORMATS: tuple[str, ...] = ("csv", "json")
 #: The CSV header row of each kind; the hats table's depends on the most sticks a move (`hats_header`).
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
-    "curve": ("games", "agreement", "win", "win_first", "win_second"),
+    "curve": ("games", "agreement", "win", "win_first", "win_second", "scope"),
     "games": ("id", "played_at", "game", "start", "opponent", "player1", "player2", "ai_seats", "moves",
               "first", "winner", "loser", "brain"),
     "game": ("move", "player", "pile", "took", "left"),
+}
+#: Headers of earlier versions, still recognised as that kind (so an earlier export is replaced, not refused).
+_OLD_CSV_HEADERS: dict[str, tuple[str, ...]] = {
+    "curve": ("games", "agreement", "win", "win_first", "win_second"),  # before the scope column
 }
 WHAT = {"hats": "hats table", "curve": "learning curve", "games": "game list", "game": "game's moves"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -172,16 +176,17 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
 
 
 def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | None = None) -> str:
-    """The curve's points; JSON also names the heaps they were scored over (`heap`: the run's heap, the
-    figures being over heaps 2..heap; None when not known, for a curve kept before it was stored)."""
+    """The curve's points and the heaps they were scored over (`heap`: the run's heap, the figures being
+    over heaps 2..heap; None when not known, for a curve kept before it was stored): in JSON `heap` and
+    `scope` ("heaps 2-20"), in CSV a `scope` column on every row (blank when not known)."""
     _check("curve", fmt)
     rows = curve_rows(points)
-    if fmt == "json":
-        from sticks_tui.learn.analysis import heaps_words
+    from sticks_tui.learn.analysis import heaps_words
 
-        scope = {"heap": heap, "scope": heaps_words(heap) if heap is not None else None}
-        return _json("curve", {"brain": brain, **scope, "points": rows})
-    return _csv(CSV_HEADERS["curve"], ([r[c] for c in CSV_HEADERS["curve"]] for r in rows))
+    scope = heaps_words(heap) if heap is not None else None
+    if fmt == "json":
+        return _json("curve", {"brain": brain, "heap": heap, "scope": scope, "points": rows})
+    return _csv(CSV_HEADERS["curve"], ([*(r[c] for c in CSV_HEADERS["curve"][:-1]), scope] for r in rows))
 
 
 # -- games ------------------------------------------------------------------------------------------------
@@ -261,7 +266,7 @@ def export_kind(head: bytes) -> str | None:
     if k >= 1 and header == hats_header(k):
         return "hats"
     for kind, fixed in CSV_HEADERS.items():
-        if tuple(header) == fixed:
+        if tuple(header) == fixed or tuple(header) == _OLD_CSV_HEADERS.get(kind):
             return kind
     return None
 

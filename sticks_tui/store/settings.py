@@ -20,7 +20,7 @@ else the platform's user config directory (platformdirs). It is read with the st
     train_games = 100000       # the train dialog's last run: games, pace, protocol, heap
     train_pace = "full"        # ball | 1 | 2 | 5 | 20 | full
     train_protocol = "explore" # explore | classic
-    train_heap = 100           # 1 to 100
+    train_heap = 20            # 1 to 100: the setup's heap, or the last run's if it chose another
     [keys]                     # binding id = keys, as Textual's App.set_keymap takes them
     "quit" = "ctrl+q,f10"
 
@@ -176,7 +176,7 @@ class Settings:
     train_games: int = 100_000  # the train dialog's last run
     train_pace: str = "full"
     train_protocol: str = "explore"
-    train_heap: int = MAX_HEAP
+    train_heap: int = 20  # the setup's heap (setup follows it with the game's), or the last run's
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> "key,key" (App.set_keymap)
 
     def __post_init__(self) -> None:

@@ -1,23 +1,10 @@
-"""Fixtures for the Pilot tests: a fresh app on a temporary data directory; buttons without the click delay."""
+"""Fixtures for the Pilot tests: a fresh app on a temporary data directory (buttons without the click delay: tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Button
 
 from sticks_tui.ui.app import SticksApp
-
-
-@pytest.fixture(autouse=True)
-def no_button_effect(monkeypatch):
-    """Buttons ignore a second click within 0.2 s of the first; tests click faster than that."""
-    original = Button.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        self.active_effect_duration = 0
-
-    monkeypatch.setattr(Button, "__init__", init)
 
 
 @pytest.fixture(autouse=True)

@@ -23,8 +23,8 @@ async def train_at_20(pilot, app) -> None:
     await pilot.press("f2")
     await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
     dialog = app.screen
+    assert dialog.query_one("#heap", Input).value == "20"  # the setup screen's heap, not every hat of the brain
     dialog.query_one("#games", Input).value = "20000"
-    dialog.query_one("#heap", Input).value = "20"
     await pilot.pause()
     await pilot.click("#go")
     await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
@@ -44,6 +44,7 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert [t.split(". ", 1)[1] for t in log.notifications() if "Agreement" in t] == [
             "Agreement with perfect play over heaps 2-20: 100%."]
         shown = legend(app.screen)
+        assert [heatmap.data.hats for heatmap in app.screen.heatmaps] == [20, 20]  # the hats the run trained
         assert shown.startswith("over heaps 2-20: ● agreement with perfect play 100%")
         assert "▽ beats a perfect player moving second 0%" in shown  # 20 is a winning heap for the mover
 
@@ -66,7 +67,7 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert "Exact chance to win a game of 40:" in summary
 
 
-async def test_the_analysis_heap_starts_at_the_game_in_play(make_app):
+async def test_the_analysis_and_train_dialog_heaps_start_at_the_game_in_play(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, heap=30)
@@ -75,3 +76,6 @@ async def test_the_analysis_heap_starts_at_the_game_in_play(make_app):
         assert isinstance(screen, AnalysisScreen)
         assert screen.query_one("#upto", Input).value == "30"
         assert "Over heaps 2-30: right in 0% of the winning hats" in text_of(screen, "#analysis-summary")
+        await pilot.press("escape", "f2")  # the train dialog's heap too: the game's, so its figures are about it
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        assert app.screen.query_one("#heap", Input).value == "30"

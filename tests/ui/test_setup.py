@@ -254,6 +254,7 @@ async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, con
     monkeypatch.setattr(SticksApp, "is_web", property(lambda self: True))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()  # the setup screen has read the settings (after its first refresh): typing is kept now
         app.screen.query_one("#name1", Input).value = "Ada"
         app.screen.query_one("#heap", Input).value = "31"
         await pilot.pause()

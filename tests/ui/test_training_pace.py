@@ -78,7 +78,7 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
         assert text_of(dialog, "#train-effect") == (
             "The brain 'default' keeps what it learned. A win adds 1 ball of each number drawn, a loss takes 1 "
             "away; a hat never has fewer than 1 ball of each number. 100,000 games from random heaps from 2 "
-            "to 100, at full speed.")
+            "to 20, at full speed.")  # the Heap field starts at the setup's heap (20)
         await fill(pilot, dialog, games="1,234", pace="5", protocol="classic", heap=30, floor="nonempty",
                    start_balls=3, reward=2, penalty=4, reset_first=True)
         assert text_of(dialog, "#train-effect") == (

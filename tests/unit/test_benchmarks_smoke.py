@@ -45,6 +45,8 @@ FIGURES: dict[str, list[str]] = {
                                rf"^kernel vs the tight pure-Python loop: {NUMBER}x$"],
     "bench_quality.py": [r"^# share of 2 seeds \(10001-10002\)",
                          *(rf"^{p}\s+{n}\s+\d/2\s+{NUMBER}%" for p in ("explore", "classic") for n in (20, 100))],
+    "bench_suite.py": [rf"^this tree\s+1\s+{NUMBER}\s+{NUMBER}\s+exit 0: 2 passed",
+                       rf"^this tree: median wall {NUMBER} s, median CPU {NUMBER} s \(user \+ system\)$"],
     "bench_startup.py": [rf"^first screen \('Start game' on screen\): median {NUMBER} s",
                          rf"^sticks_tui\.ui\.app: {NUMBER} ms in all"],
     "bench_train.py": [rf"^{e}\s+{p}\s+{n}\s+{NUMBER}$" for e in ("kernel", "reference")

@@ -111,6 +111,7 @@ def test_curve_accepts_three_and_four_value_points(store):
     assert doc["points"][1]["win"] is None and doc["points"][1]["win_second"] is None
     table = rows(curve_export("b", four, "csv"))
     assert float(table[0]["win_first"]) == 0.2 and float(table[0]["win_second"]) == 0.4
+    assert [r["scope"] for r in table] == ["", ""]  # the heaps are not known: blank, never a guess
     with pytest.raises(ValueError):
         curve_export("b", [(1, 2)], "csv")
 
@@ -250,3 +251,22 @@ def test_default_export_path(tmp_path, monkeypatch):
     assert exports.default_export_path(export) == tmp_path / "games.csv"  # no Documents folder: home
     docs.mkdir()
     assert exports.default_export_path(export) == docs / "games.csv"
+
+
+def test_the_curve_says_over_which_heaps_in_csv_as_in_json():
+    points = [(1, 0.1, 0.0, 0.0), (1000, 0.9, 0.5, 0.6)]
+    table = rows(curve_export("b", points, "csv", heap=20))
+    assert list(table[0]) == ["games", "agreement", "win", "win_first", "win_second", "scope"]
+    assert [r["scope"] for r in table] == ["heaps 2-20", "heaps 2-20"]
+    doc = json.loads(curve_export("b", points, "json", heap=20))
+    assert (doc["heap"], doc["scope"]) == (20, "heaps 2-20")
+
+
+def test_a_curve_exported_before_the_scope_column_is_still_ours_to_replace(tmp_path):
+    earlier = "games,agreement,win,win_first,win_second\n1,0.1,0,0,0\n"
+    assert export_kind(earlier.encode()) == "curve"
+    out = tmp_path / "curve.csv"
+    out.write_text(earlier)
+    text = curve_export("b", [(1, 0.5, 0.25, 0.75)], "csv", heap=20)
+    write_export(out, text, "curve")
+    assert out.read_text() == text

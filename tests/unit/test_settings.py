@@ -46,7 +46,7 @@ def test_defaults():
     assert (s.theme, s.ai_speed, s.game, s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first) == \
         ("textual-dark", "normal", "sticks", 20, (3, 4, 5), "learning", "Player 1", "Player 2", "p1")
     assert (s.hats, s.train_games, s.train_pace, s.train_protocol, s.train_heap) == \
-        ("seeds", 100_000, "full", "explore", 100)
+        ("seeds", 100_000, "full", "explore", 20)  # the train dialog's heap starts at the setup's (20)
     assert dict(s.keys) == {}
     assert FIELDS == ("theme", "ai_speed", "game", "heap", "nim_piles", "opponent", "name1", "name2", "first",
                       "hats", "train_games", "train_pace", "train_protocol", "train_heap", "keys")

@@ -213,9 +213,11 @@ class SetupScreen(Screen):
     @on(Input.Changed, "#heap")
     def _remember_heap(self, event: Input.Changed) -> None:
         try:
-            self._remember(heap=parse_heap(event.value, MIN_HEAP, MAX_HEAP))
+            heap = parse_heap(event.value, MIN_HEAP, MAX_HEAP)
         except ValueError:
-            pass  # a heap being typed, or a bad one: the saved heap stays until a good one is typed
+            return  # a heap being typed, or a bad one: the saved heap stays until a good one is typed
+        # the train dialog's heap follows the game's (its figures are about the game in play) until a run picks another
+        self._remember(heap=heap, train_heap=heap)
 
     @on(Input.Changed, ".pile")
     def _remember_piles(self) -> None:

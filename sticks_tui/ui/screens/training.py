@@ -303,11 +303,19 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
     @on(Checkbox.Changed)
     def _changed(self) -> None:
         if self.is_mounted:
-            self.call_after_refresh(self._describe)  # after a preset has filled in the fields
+            self._edits = getattr(self, "_edits", 0) + 1
+            self.call_after_refresh(self._describe_edit, self._edits)  # after a preset has filled in the fields
+
+    def _describe_edit(self, edit: int) -> None:
+        """Describe the form after an edit, unless Train (or Enter) came first: its own refusal,
+        "... Nothing was started.", must not be replaced by the description it already made."""
+        if edit == self._edits:
+            self._describe()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
     def _go(self) -> None:
+        self._edits = getattr(self, "_edits", 0) + 1  # an edit's description still to come is out of date
         problem = self._describe()
         if problem is not None:
             self._show_error(str(problem) + " Nothing was started.", problem.field)

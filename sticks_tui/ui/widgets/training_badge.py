@@ -11,9 +11,14 @@ from sticks_tui.learn.control import pace_words
 
 
 def format_seconds(seconds: float) -> str:
-    """'12 s', '1:05', '2:03:20', '3 d 4 h'; '--' when not known."""
+    """'under 0.1 s', '0.4 s', '12 s', '1:05', '2:03:20', '3 d 4 h'; '--' when not known. Under a second
+    with one decimal: a short run took 0.4 s, not '0 s'."""
     if seconds is None or seconds != seconds or seconds == float("inf"):
         return "--"
+    if 0 < seconds < 0.05:
+        return "under 0.1 s"
+    if seconds < 0.95:
+        return f"{seconds:.1f} s" if seconds else "0 s"
     seconds = int(round(seconds))
     if seconds >= 2 * 86400:
         return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
