@@ -628,4 +628,4 @@ PRESETS: dict[str, Preset] = {p.key: p for p in (
            "Look at how more start balls make every early game count for less: the hats start "
            "open-minded and need more games before one ball stands out."),
 )}
-DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q:alpha=1,epsilon=0.3", "mc")
+DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q", "mc")
