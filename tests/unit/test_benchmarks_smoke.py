@@ -30,6 +30,11 @@ FIGURES: dict[str, list[str]] = {
     "bench_lab.py": [r"^# learning lab: sticks, heap 20, seeds 10,001-10,002 \(2 seeds\), cap 2,000 games a run$",
                      *(rf"^## {k}: " for k in ("incentives", "hats-vs-q", "start-balls", "the default lab")),
                      rf"^default lab wall time: {NUMBER} s on \d processes"],
+    "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
+                           *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x slower than the trainer\)$"
+                             for x in ("hats", "q", "mc")),
+                           *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
+                             for x in ("hats", "q", "mc"))],
     "bench_nim.py": [rf"fast \(running flags, numba\): median {NUMBER} ms",
                      rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
     "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",
