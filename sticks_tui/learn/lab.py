@@ -571,8 +571,11 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None) -> LabResult:
-    """Every learner over every seed, in worker processes (spawned: safe beside threads), results in order."""
+def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None) -> LabResult | None:
+    """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
+    order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
+    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped."""
     import concurrent.futures as cf
     import multiprocessing
 
@@ -582,21 +585,32 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
     workers = config.workers or default_workers()
     started = time.perf_counter()
     found: dict[tuple[int, int], tuple] = {}
+    stop = cancelled or (lambda: False)
     if workers == 1:
         for n, task in enumerate(tasks, 1):
+            if stop():
+                return None
             out = _run_task(task)
             found[(out[0], out[1])] = out
             if progress:
                 progress(n, len(tasks))
     else:
         context = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_run_task, t) for t in tasks]
-            for n, future in enumerate(cf.as_completed(futures), 1):
-                out = future.result()
-                found[(out[0], out[1])] = out
-                if progress:
-                    progress(n, len(tasks))
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            pending = {pool.submit(_run_task, t) for t in tasks}
+            while pending:
+                if stop():
+                    return None
+                done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    out = future.result()
+                    found[(out[0], out[1])] = out
+                    if progress:
+                        progress(len(found), len(tasks))
+        finally:
+            # a cancelled lab drops the runs not started; the two running finish on their own
+            pool.shutdown(wait=not stop(), cancel_futures=True)
     learners = []
     for i, spec in enumerate(config.learners):
         runs = [found[(i, s)][1:] for s in config.seed_list]
@@ -617,15 +631,18 @@ class Preset:
 PRESETS: dict[str, Preset] = {p.key: p for p in (
     Preset("incentives", "the seeds' rule vs MENACE's incentives (+3/-1) vs equal +3/-3",
            ("hats:reward=1,penalty=1", "hats:start=3,reward=3,penalty=1", "hats:start=3,reward=3,penalty=3"),
-           "Look at how a bigger reward than penalty (MENACE's +3/-1) speeds the hats up, and whether "
-           "punishing as hard as rewarding (+3/-3) helps or only makes the runs spread wider."),
+           "Look at the MENACE-like rule: when a win adds three balls and a loss takes one away, balls pile up "
+           "for whatever happened to win early, and at a big heap the hats may never get there; equal +3/-3 "
+           "learns at least as fast as the seeds' +1/-1."),
     Preset("hats-vs-q", "hats vs Q-learning",
            ("hats", "q:alpha=1,epsilon=0.3", "q:alpha=0.5,epsilon=0.1", "mc"),
-           "Look at which needs fewer games, and at the curves' shape: the hats creep up from the end "
-           "of the game backwards, Q-learning jumps once a value reaches it from the next position."),
+           "Look at how Q-learning's step size and exploration decide everything: with alpha 0.5 and "
+           "epsilon 0.1 it learns as fast as the hats, with alpha 1 and epsilon 0.3 each value is only the "
+           "last thing that happened and it never settles; Monte-Carlo control, learning from whole games "
+           "full of random moves, is slowest at big heaps."),
     Preset("start-balls", "how many start balls",
            ("hats:start=1", "hats:start=3", "hats:start=10", "hats:start=30"),
-           "Look at how more start balls make every early game count for less: the hats start "
-           "open-minded and need more games before one ball stands out."),
+           "Look at how every start ball is a vote that losses must take away before a hat changes its mind: "
+           "1 or 3 learn alike, 10 and 30 need more and more games."),
 )}
 DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q", "mc")
