@@ -299,6 +299,8 @@ class SticksApp(App):
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
+        yield SystemCommand("Learning lab", "Race learners and incentives over many seeds: which learns fastest",
+                            self.action_lab)
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -354,6 +356,12 @@ class SticksApp(App):
 
         if not isinstance(self.screen, AnalysisScreen):
             self.push_screen(AnalysisScreen())
+
+    def action_lab(self) -> None:
+        from sticks_tui.ui.screens.lab import LabScreen
+
+        if not isinstance(self.screen, LabScreen):
+            self.push_screen(LabScreen())
 
     # -- background training -------------------------------------------------------------------
     def start_training(self, config) -> TrainingJob | None:
