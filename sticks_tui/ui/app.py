@@ -177,13 +177,13 @@ class SticksApp(App):
     @staticmethod
     def screen_classes() -> list[type[Screen]]:
         """Every screen and dialog of the app (their bindings are what a key map may move)."""
-        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
-                                           setup, training)
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, nim, pretrain, records,
+                                           replay, setup, training)
 
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog]
+                replay.ReplayScreen, export_dialog.ExportDialog, lab.LabScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:

@@ -17,11 +17,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Select, Static
-from textual_plotext import PlotextPlot
 
 from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, DEFAULT_SIZE, GAMES, MAX_CAP,
                                   MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig, LabError, LabResult, parse_learner,
-                                  run_lab)
+                                  run_lab)  # numpy only: numba loads when a lab runs
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.widgets.header import AppHeader
 
@@ -55,7 +54,7 @@ class LabScreen(Screen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="lab.back"),
         Binding("ctrl+r", "run_lab", "Run", id="lab.run"),
-        Binding("ctrl+k", "cancel_lab", "Cancel", id="lab.cancel"),
+        Binding("ctrl+t", "cancel_lab", "Cancel", id="lab.cancel"),
     ]
     COMMANDS = {screen_commands(
         ("Run the lab", "Race the learners over the seeds", "run_lab"),
@@ -96,6 +95,8 @@ class LabScreen(Screen):
                 yield Label(" ")
                 yield ProgressBar(total=1, show_eta=False, id="lab-progress")
                 yield Label("", id="lab-status")
+            from textual_plotext import PlotextPlot  # plotext loads only when the lab is opened
+
             yield PlotextPlot(id="lab-chart")
             yield DataTable(id="lab-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
@@ -229,7 +230,7 @@ class LabScreen(Screen):
         self._draw_chart(result)
 
     def _draw_chart(self, result: LabResult | None) -> None:
-        chart = self.query_one("#lab-chart", PlotextPlot)
+        chart = self.query_one("#lab-chart")
         plt = chart.plt
         plt.clear_data()
         plt.clear_figure()
