@@ -115,3 +115,34 @@ def test_bad_lab_settings_name_the_valid_choices():
         LabConfig(game="chess", learners=hats)
     with pytest.raises(LabError, match="at most 6 learners"):
         LabConfig(learners=hats * 7)
+
+
+@pytest.mark.parametrize("games", [0, 30, 300, 3000])
+def test_the_curve_is_the_trainers_own_figure_for_the_hats(games):
+    """The lab's exact scoring of hats (agreement, chance to beat the worst perfect player from each seat)
+    is the app's learning-curve figure (`CurveScorer`), for the same brain."""
+    from sticks_tui.engine.rules import SticksRules
+    from sticks_tui.learn.analysis import CurveScorer
+
+    g = lab_game("sticks", 20)
+    run = run_learner(parse_learner("hats"), g, 9, games, points=[games])
+    point = CurveScorer.for_rules(SticksRules(20)).score(games, run.state["a"])
+    mine = run.curve[-1]
+    assert mine.agreement == pytest.approx(point.agreement)
+    assert (mine.win_first, mine.win_second) == (pytest.approx(point.win_first), pytest.approx(point.win_second))
+    assert (mine.keep_first, mine.keep_second) == (pytest.approx(point.win_first), pytest.approx(point.win_second))
+
+
+def test_noughts_seats_are_x_and_o_and_only_drawable_or_won_boards_are_checked():
+    from sticks_tui.engine.noughts import to_move
+    from sticks_tui.solve.noughts import solve_noughts
+
+    g = lab_game("noughts")  # from the empty board: moving first is playing X
+    solution = solve_noughts()
+    for row, board in enumerate(g.positions):
+        assert bool(g.seat_mask[row, 0]) == (to_move(board) == "X")
+        assert bool(g.seat_mask[row, 1]) == (to_move(board) == "O")
+        assert bool(g.checked[row]) == (solution.value(board) >= 0)
+        moves = [m for j, m in enumerate(sorted(set(range(1, 10)) - {i + 1 for i, c in enumerate(board) if c != "."}))
+                 if g.good[row, j]]
+        assert moves == (list(solution.best_squares(board)) if solution.value(board) >= 0 else [])
