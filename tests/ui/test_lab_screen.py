@@ -48,5 +48,15 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         for row, text, marker in zip(rows, ("hats", "q:vs=perfect"), ("•", "x"), strict=True):
             alone = sorted(run_learner(parse_learner(text), g, seed, 2000).mastery[2] for seed in (0, 1))
             assert row[:4] == [marker, text, f"{alone[0]:,}", f"{alone[1]:,}"]
+        assert "hats (· its 10-90% band)" in screen_text(app)
+        table.focus()
+        await pilot.press("down")  # the band follows the learner highlighted in the table
+        await pilot.pause()
+        assert screen.band_learner == 1
+        assert "q:vs=perfect (· its 10-90% band)" in screen_text(app) and "hats (·" not in screen_text(app)
         assert screen.result.config == LabConfig("sticks", 12, (parse_learner("hats"), parse_learner("q:vs=perfect")),
                                                  2, 2000)
+
+
+def screen_text(app) -> str:
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())

@@ -65,6 +65,7 @@ class LabScreen(Screen):
         super().__init__()
         self.lab_workers = workers
         self.result: LabResult | None = None
+        self.band_learner = 0  # the learner whose band over seeds the chart shows (the table's cursor)
         self._cancel = threading.Event()
         self.running = False
 
@@ -245,11 +246,25 @@ class LabScreen(Screen):
             last = max(p["games"] for r in result.learners for p in r.curve()[-1:])
             ticks = [10 ** k for k in range(len(str(last)))]
             plt.xticks(ticks, [f"{t:,}" for t in ticks])
-            for marker, r in zip(MARKERS, result.learners, strict=False):
+            band = min(max(self.band_learner, 0), len(result.learners) - 1)
+            several = result.config.seeds > 1
+            for i, (marker, r) in enumerate(zip(MARKERS, result.learners, strict=False)):
                 curve = r.curve()
-                plt.plot([p["games"] for p in curve], [100 * p["agreement"]["median"] for p in curve],
-                         marker=marker, label=f"{r.spec.text}")
+                games = [p["games"] for p in curve]
+                if i == band and several:
+                    # the highlighted learner's 10th-90th percentile band over seeds, in dots of its own
+                    for edge in ("p10", "p90"):
+                        plt.plot(games, [100 * p["agreement"][edge] for p in curve], marker="·")
+                plt.plot(games, [100 * p["agreement"]["median"] for p in curve], marker=marker,
+                         label=r.spec.text + (" (· its 10-90% band)" if i == band and several else ""))
         chart.refresh()
+
+    @on(DataTable.RowHighlighted, "#lab-table")
+    def _band_for(self, event: DataTable.RowHighlighted) -> None:
+        """The chart shows the band over seeds of the learner highlighted in the table."""
+        if self.result is not None and event.cursor_row != self.band_learner:
+            self.band_learner = event.cursor_row
+            self._draw_chart(self.result)
 
     def action_back(self) -> None:
         self._cancel.set()
