@@ -66,15 +66,20 @@ def main() -> int:
     started = time.perf_counter()
     result = run_lab(config)
     wall = time.perf_counter() - started
-    cpu = sum(r.seconds for r in result.learners)
-    out.update({"default_wall_seconds": wall, "default_cpu_seconds": cpu, "workers": result.workers,
+    inside = sum(r.seconds for r in result.learners)
+    cpu = sum(r.cpu_seconds for r in result.learners)
+    out.update({"default_wall_seconds": wall, "default_run_seconds": inside, "default_cpu_seconds": cpu,
+                "workers": result.workers,
                 "load_average": [load_before, os.getloadavg()[0]]})
     print(f"\n## the default lab: {', '.join(DEFAULT_LEARNERS)}")
     for r in result.learners:
         m = r.mastery()
-        print(f"{r.spec.text:<36} {_g(m.median):>9} {_g(m.p90):>9} {m.never:>3}/{args.seeds}  {r.seconds:7.1f} s")
-    print(f"default lab wall time: {wall:.1f} s on {result.workers} processes ({cpu:.1f} s in the runs; "
+        print(f"{r.spec.text:<36} {_g(m.median):>9} {_g(m.p90):>9} {m.never:>3}/{args.seeds}  {r.seconds:7.1f} s"
+              f"  ({r.cpu_seconds:.1f} s of processor time)")
+    print(f"default lab wall time: {wall:.1f} s on {result.workers} processes ({inside:.1f} s in the runs; "
           f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)")
+    print(f"processor time of the runs: {cpu:.1f} s, so at least {cpu / result.workers:.1f} s of wall time on "
+          f"{result.workers} idle cores, before starting the processes")
     if args.json:
         print(json.dumps(out))
     return 0

@@ -273,7 +273,8 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     seat_mask = _seats(starts, next_row, brain.n_moves)
     checked = worth & (seat_mask[:, 0] | seat_mask[:, 1])
     order = _successors_first(next_row, brain.n_moves, [brain.row(p) for p in brain.positions])
-    return LabGame(rules, protocol, tuple(row_positions), np.array(brain.n_moves), next_row, outcome, starts, perfect, good,
+    return LabGame(rules, protocol, tuple(row_positions), np.array(brain.n_moves), next_row, outcome, starts,
+                   perfect, good,
                    checked, seat_mask, order, brain.row(rules.start_positions()[0]), has_draws)
 
 
@@ -346,6 +347,7 @@ class LabRun:
     results: tuple[int, int, int]  # the learner's wins, draws, losses
     cancelled: bool = False
     state: dict = field(default_factory=dict, repr=False)  # the learners' arrays, for tests
+    cpu_seconds: float = 0.0  # processor time of this run alone (what a busy machine does not inflate)
 
 
 def _fresh_state(spec: LearnerSpec, g: LabGame) -> dict:
@@ -365,6 +367,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     game and scoring the curve at `points` (default: log-spaced, `batches.checkpoints`)."""
     k = lab_kernel()
     started = time.perf_counter()
+    cpu_started = time.process_time()
     state = _fresh_state(spec, g)
     v = spec.values
     opponent = OPPONENTS.index(v["vs"])
@@ -387,7 +390,8 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
                         g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
         else:
             k.play_values(state["a"], state["b"], state["na"], state["nb"], 0 if spec.name == "q" else 1,
-                          state["alpha"], state["epsilon"], opponent, g.n_moves, g.next_row, g.outcome, g.starts,
+                          state["alpha"], k.explore_threshold(state["epsilon"]), opponent, g.n_moves, g.next_row,
+                          g.outcome, g.starts,
                           g.perfect, g.good, g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
 
     def score(done: int) -> None:
@@ -413,7 +417,8 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
         score(done)
     found = tuple(None if m < 0 else int(m) for m in mastery)
     return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
-                  (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state)
+                  (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
+                  time.process_time() - cpu_started)
 
 
 _KERNEL_READY = False
@@ -447,7 +452,7 @@ def _run_task(task: tuple) -> tuple:
     index, spec, game, size, protocol, seed, cap = task
     run = run_learner(spec, lab_game(game, size, protocol), seed, cap)
     return index, seed, run.mastery, [(p.games, p.agreement, p.win_first, p.win_second, p.keep_first,
-                                       p.keep_second) for p in run.curve], run.seconds, run.results
+                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds
 
 
 # -- the lab: every learner over every seed -----------------------------------------------------
@@ -510,7 +515,7 @@ class Mastery:
 @dataclass
 class LearnerResult:
     spec: LearnerSpec
-    runs: list[tuple[int, tuple, list[tuple], float, tuple]]  # (seed, mastery, curve rows, seconds, results)
+    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds)
 
     def mastery(self, seat: int = 2) -> Mastery:
         return Mastery.of([r[1][seat] for r in self.runs])
@@ -518,6 +523,10 @@ class LearnerResult:
     @property
     def seconds(self) -> float:
         return sum(r[3] for r in self.runs)
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(r[5] for r in self.runs)
 
     def curve(self) -> list[dict]:
         """Median and 10th-90th percentile band over seeds at each checkpoint."""

@@ -33,12 +33,6 @@ PROPORTIONAL, GREEDY = 0, 1
 
 
 @njit(nogil=True, cache=True, inline="always")
-def uniform(rng_state):
-    """A float in [0, 1) from the stream (53 bits, as `XorShift64Star.random`)."""
-    return np.float64(_next(rng_state) >> np.uint64(11)) / 9007199254740992.0
-
-
-@njit(nogil=True, cache=True, inline="always")
 def fixed_move(opponent, perfect, row, legal, rng_state):
     """The fixed player's column: RANDOM any legal move, PERFECT one of the value-keeping moves; no
     draw from the stream when there is only one choice."""
@@ -61,30 +55,45 @@ def fixed_move(opponent, perfect, row, legal, rng_state):
 
 @njit(nogil=True, cache=True, inline="always")
 def greedy_column(values, row, legal, rng_state):
-    """The column with the highest value; ties broken at random (no draw when there is no tie)."""
+    """The column with the highest value; ties broken at random (no draw when there is no tie).
+    One pass finds the top and how many share it; a second, only on a tie, finds the one drawn."""
     top = values[row, 0]
+    first = 0
+    k = 1
     for j in range(1, legal):
-        if values[row, j] > top:
-            top = values[row, j]
-    k = 0
-    for j in range(legal):
-        if values[row, j] == top:
+        v = values[row, j]
+        if v > top:
+            top = v
+            first = j
+            k = 1
+        elif v == top:
             k += 1
-    pick = 0 if k == 1 else _below(rng_state, k)
-    for j in range(legal):
+    if k == 1:
+        return first
+    pick = _below(rng_state, k)
+    for j in range(first, legal):
         if values[row, j] == top:
             if pick == 0:
                 return j
             pick -= 1
-    return 0
+    return first
 
 
 @njit(nogil=True, cache=True, inline="always")
-def explore_column(values, row, legal, epsilon, rng_state):
-    """Epsilon-greedy: with chance epsilon any legal move, else the greedy one (one uniform draw first)."""
-    if uniform(rng_state) < epsilon:
+def explore_column(values, row, legal, threshold, rng_state):
+    """Epsilon-greedy: any legal move when the stream's next 53 bits fall below `threshold`
+    (`explore_threshold(epsilon)`: the same test as `XorShift64Star.random() < epsilon`, on whole
+    numbers), else the greedy one."""
+    if (_next(rng_state) >> np.uint64(11)) < threshold:
         return _below(rng_state, legal)
     return greedy_column(values, row, legal, rng_state)
+
+
+def explore_threshold(epsilon: float) -> np.uint64:
+    """The whole number T with k / 2**53 < epsilon exactly when k < T, for every 53-bit k."""
+    import math
+
+    return np.uint64(math.ceil(epsilon * 9007199254740992.0))
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -222,12 +231,12 @@ def _max_value(values, row, legal):
 
 
 @njit(nogil=True, cache=True)
-def play_values(q_a, q_b, n_a, n_b, method, alpha, epsilon, opponent,
+def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, opponent,
                 n_moves, next_row, outcome, starts, perfect, good, checked, seat_mask,
                 ok, bad, mastery, rng_state, game_index, n_games, stats):
     """`n_games` games of an action-value learner A (q_a) against B (SELF: q_b, learning too) or a
-    fixed player; both choose epsilon-greedily. The result is +1 a win, 0 a draw, -1 a loss, at the
-    end only (no discount).
+    fixed player; both choose epsilon-greedily (`explore`: `explore_threshold(epsilon)`). The result
+    is +1 a win, 0 a draw, -1 a loss, at the end only (no discount).
 
     method 0, Q-learning: each of a learner's moves is moved `alpha` of the way towards the best
     value at its next turn (the result, after its last move).
@@ -251,7 +260,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, epsilon, opponent,
                 if method == 0 and na > 0:
                     p, c = rows_a[na - 1], cols_a[na - 1]
                     q_a[p, c] += alpha * (_max_value(q_a, row, legal) - q_a[p, c])
-                col = explore_column(q_a, row, legal, epsilon, rng_state)
+                col = explore_column(q_a, row, legal, explore, rng_state)
                 rows_a[na] = row
                 cols_a[na] = col
                 na += 1
@@ -259,7 +268,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, epsilon, opponent,
                 if method == 0 and nb > 0:
                     p, c = rows_b[nb - 1], cols_b[nb - 1]
                     q_b[p, c] += alpha * (_max_value(q_b, row, legal) - q_b[p, c])
-                col = explore_column(q_b, row, legal, epsilon, rng_state)
+                col = explore_column(q_b, row, legal, explore, rng_state)
                 rows_b[nb] = row
                 cols_b[nb] = col
                 nb += 1
@@ -374,7 +383,8 @@ def warm_up() -> None:
     play_hats(one, one.copy(), SELF, 1, 1, 0, 0, n_moves, next_row, outcome, starts, mask, mask, checked, seats,
               ok, bad, mastery, rng, 0, 1, stats)
     q = np.zeros((1, 1))
-    play_values(q, q.copy(), one, one.copy(), 0, 0.5, 0.1, SELF, n_moves, next_row, outcome, starts, mask, mask,
+    play_values(q, q.copy(), one, one.copy(), 0, 0.5, explore_threshold(0.1), SELF, n_moves, next_row, outcome,
+                starts, mask, mask,
                 checked, seats, ok, bad, mastery, rng, 0, 1, stats)
     check_all(q, n_moves, mask, checked, seats, ok, bad)
     check_all(one, n_moves, mask, checked, seats, ok, bad)

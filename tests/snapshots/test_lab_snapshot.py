@@ -20,7 +20,8 @@ def frozen_lab() -> LabResult:
                        workers=1)
     result = run_lab(config)
     for learner in result.learners:
-        learner.runs = [(seed, mastery, curve, 0.0, results) for seed, mastery, curve, _, results in learner.runs]
+        learner.runs = [(seed, mastery, curve, 0.0, results, 0.0)
+                        for seed, mastery, curve, _, results, _ in learner.runs]
     result.seconds = 0.0
     return result
 

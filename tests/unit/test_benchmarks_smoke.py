@@ -29,7 +29,8 @@ FIGURES: dict[str, list[str]] = {
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
     "bench_lab.py": [r"^# learning lab: sticks, heap 20, seeds 10,001-10,002 \(2 seeds\), cap 2,000 games a run$",
                      *(rf"^## {k}: " for k in ("incentives", "hats-vs-q", "start-balls", "the default lab")),
-                     rf"^default lab wall time: {NUMBER} s on \d processes"],
+                     rf"^default lab wall time: {NUMBER} s on \d processes",
+                     rf"^processor time of the runs: {NUMBER} s, so at least {NUMBER} s of wall time"],
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x slower than the trainer\)$"
                              for x in ("hats", "q", "mc")),
