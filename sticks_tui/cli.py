@@ -12,7 +12,8 @@ import sys
 from sticks_tui import __version__
 
 #: Sub-command modules under sticks_tui.commands, each with register(subparsers).
-COMMAND_MODULES = ["train", "nim", "noughts", "lab", "classic", "records", "brain", "settings", "export", "serve"]
+COMMAND_MODULES = ["train", "nim", "noughts", "lab", "classic", "records", "brain", "backups", "settings", "export",
+                   "serve"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config-dir", metavar="PATH", default=None,
                         help="where the settings file is kept (default: your user config directory, "
                              "or $STICKS_TUI_CONFIG_DIR)")
+    # `sticks-tui serve` starts each pupil's tab with --role pupil (web/session.py); not for people to type
+    parser.add_argument("--role", choices=["teacher", "pupil", "projector"], default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--view", choices=["class"], default=None, help=argparse.SUPPRESS)  # serve's projector page
     sub = parser.add_subparsers(title="sub-commands", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(f"sticks_tui.commands.{name}").register(sub)
@@ -162,7 +166,8 @@ def run_app(args: argparse.Namespace) -> int:
     os.environ.setdefault("TEXTUAL_FPS", FRAMES_PER_SECOND)
     from sticks_tui.ui.app import SticksApp
 
-    app = SticksApp(data_dir=args.data_dir, config_dir=getattr(args, "config_dir", None))
+    app = SticksApp(data_dir=args.data_dir, config_dir=getattr(args, "config_dir", None),
+                    role=getattr(args, "role", None) or "teacher", view=getattr(args, "view", None))
     app.run()
     return app.return_code or 0
 

@@ -30,6 +30,13 @@ def register(subparsers) -> None:
     # its own dest: a sub-command default would otherwise hide `sticks-tui --data-dir PATH serve`
     p.add_argument("--data-dir", dest="serve_data_dir", metavar="PATH", default=None,
                    help="where the class's records and brains are kept (default: as for the app)")
+    p.add_argument("--teacher-token", metavar="SECRET", default=None,
+                   help="the secret in the teacher's address (default: a new random one at each start); "
+                        "12 to 128 letters, digits, '-' or '_'. Only a tab opened from the teacher's address "
+                        "can reset or restore the class's records and brains")
+    p.add_argument("--backup-minutes", type=int_in_range(1, 24 * 60, "--backup-minutes"), default=10,
+                   help="a back-up of the class's database at start and every this many minutes while games "
+                        "are played (default 10); the last 10 are kept in the folder 'backups' beside it")
     p.set_defaults(handler=run)
 
 
@@ -42,7 +49,14 @@ def run(args: argparse.Namespace) -> int:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
     from sticks_tui.store import Store, StoreError
+    from sticks_tui.web.server import check_teacher_token
 
+    if args.teacher_token is not None:
+        try:
+            check_teacher_token(args.teacher_token)
+        except ValueError as exc:
+            print(f"sticks-tui serve: --teacher-token: {exc}. Nothing was started.", file=sys.stderr)
+            return 2
     data_dir = args.serve_data_dir if args.serve_data_dir is not None else args.data_dir
     # One database for every tab: check it is usable now (a command never falls back to memory),
     # rather than let each tab fall back to a memory store of its own (a class would share nothing).
@@ -56,14 +70,30 @@ def run(args: argparse.Namespace) -> int:
         print("sticks-tui serve: the class needs a database every tab can share; "
               "fix the above or choose another --data-dir.", file=sys.stderr)
         return 1
+    from sticks_tui.store.backups import BackupKeeper, backup_folder
+
+    # a back-up now, then every --backup-minutes while games are played; one that cannot be written is
+    # said here (and in the teacher's tab), and the class plays on
+    keeper = BackupKeeper(database, every=args.backup_minutes * 60.0)
+    first = keeper.tick()
+    if first is None:
+        print(f"sticks-tui serve: {keeper.problem} The class plays on without back-ups.", file=sys.stderr)
     server = ClassServer(data_dir=str(database.parent), host=args.host, port=args.port,
-                         max_sessions=args.max_sessions, database=str(database))
+                         max_sessions=args.max_sessions, database=str(database),
+                         teacher_token=args.teacher_token or "", backups=keeper)
 
     def ready(urls: list[str]) -> None:
         print(f"sticks-tui serves the app on {' and '.join(urls)}", flush=True)
-        print(f"  open that address in a browser; each tab is its own game (at most {args.max_sessions})",
+        print(f"  pupils open that address in a browser; each tab is its own game (at most {args.max_sessions})",
               flush=True)
+        print(f"  the teacher's address (keep it to yourself: it can reset and restore the class's records and "
+              f"brains): {server.teacher_url(urls[0])}", flush=True)
+        print(f"  the class view for a projector (its own secret: it shows the class and can change nothing): "
+              f"{server.class_view_url(urls[0])}", flush=True)
         print(f"  the class's records and brains: {database}", flush=True)
+        if first is not None:
+            print(f"  back-ups (the last 10, every {args.backup_minutes} min while games are played): "
+                  f"{backup_folder(database)}", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print("  anyone who can reach this computer on the network can play: see the README's "
                   "\"Play in a browser / in class\" for the risks", flush=True)
@@ -75,5 +105,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sticks-tui serve: cannot listen on {args.host} port {args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        keeper.close()
     print("sticks-tui serve: stopped; every session has quit", flush=True)
     return 0

@@ -298,6 +298,8 @@ class BrainsMixin:
             raise ValueError(f"Games trained is a whole number of 0 or more, not {games_trained!r}.")
         if base is not None and replace:
             raise ValueError("A brain started anew has no base to merge onto; save it whole.")
+        if replace:
+            self.teacher_only(f"start the brain {name!r} anew")
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
             # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
@@ -447,6 +449,7 @@ class BrainsMixin:
 
     def reset_brain(self, name: str) -> None:
         """Make the brain forget everything: fresh hats (same size and rule), 0 games, record from now."""
+        self.teacher_only(f"reset the brain {name!r}")
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
@@ -467,6 +470,7 @@ class BrainsMixin:
 
     def delete_brain(self, name: str) -> None:
         """Delete a brain and its training curve (games played with it stay in the history)."""
+        self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
             self._require_brain(conn, name)
@@ -475,6 +479,7 @@ class BrainsMixin:
 
     def rename_brain(self, old: str, new: str) -> None:
         """Rename a brain; its games and training curve follow it."""
+        self.teacher_only(f"rename the brain {old!r}")
         new = validate_name(new)
         old_key, new_key = name_key(old), name_key(new)
         with self._write(f"rename the brain {old!r}") as conn:

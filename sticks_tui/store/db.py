@@ -47,7 +47,7 @@ from sticks_tui.store.connection import (
     resolve_data_dir,
     rollback,
 )
-from sticks_tui.store.errors import InvalidName, StoreError, validate_name
+from sticks_tui.store.errors import InvalidName, StoreError, TeacherOnly, validate_name
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
 from sticks_tui.store.names import name_key
 from sticks_tui.store.records import (
@@ -75,6 +75,11 @@ class Store(RecordsMixin, BrainsMixin):
         self.notices: list[str] = notices if notices is not None else []
         #: Why this store lives in memory only (None for a database file): for the app's banner.
         self.memory_reason = memory_reason
+        #: A pupil's store (a tab opened from the pupils' address of `sticks-tui serve`): every write that
+        #: wipes, replaces or restores (reset, delete, rename, import, restore) raises TeacherOnly.
+        self.pupil = False
+        #: The ids of the games recorded through this store (this tab's own), as opposed to other copies'.
+        self.own_games: set[int] = set()
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -153,6 +158,46 @@ class Store(RecordsMixin, BrainsMixin):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def teacher_only(self, what: str) -> None:
+        """Refuse `what` (words: "reset the records") in a pupil's store; the one check every wipe passes."""
+        if self.pupil:
+            raise TeacherOnly(f"Only the teacher can {what}. Nothing was changed.")
+
+    # -- changes by others -----------------------------------------------------------------------
+    def data_version(self) -> int:
+        """SQLite's `PRAGMA data_version` on this store's connection: it changes when another connection
+        (another tab, the command line, a restore) commits, never for this store's own writes. One cheap
+        call (no file read when nothing changed): the app asks it twice a second to show the class's games
+        live."""
+        with self._read("check the database for changes") as conn:
+            return conn.execute("PRAGMA data_version").fetchone()[0]
+
+    # -- back-ups (store/backups.py) ----------------------------------------------------------
+    def restore_backup(self, name: str):
+        """Put the back-up called `name` (a file name `backups.list_backups` gives) in place of the whole
+        database, for every tab at once; the database as it was is kept as a back-up first. Returns
+        (the back-up restored, the back-up of what was replaced). BackupError (a StoreError) says why
+        not, and changes nothing. The teacher's only."""
+        from sticks_tui.store import backups
+
+        self.teacher_only("restore a back-up")
+        if self.path is None:
+            raise StoreError("This database lives in memory only: it has no back-ups. Nothing was changed.")
+        chosen = backups.find_backup(self.path, name)
+        backups.check_backup(chosen, SCHEMA_VERSION)
+        with self._lock:
+            conn = self._connection()
+            # the database as it is, kept first (a game another tab saves in the few milliseconds between the
+            # two steps is in neither; the teacher is told to restore while the class is not playing)
+            kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
+            try:
+                backups.copy_into(chosen, conn)
+            except sqlite3.Error as exc:
+                raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
+                                          f"was; it is also kept as {kept.name}.") from None
+        backups.prune(self.path, backups.KEEP)
+        return chosen, kept
 
     # -- transactions ------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -236,6 +281,7 @@ class Store(RecordsMixin, BrainsMixin):
         its own game. `game` ('sticks' or 'nim'), if given, is the game the file must hold.
         Returns the name used. A refused file raises StoreError saying what is wrong, and changes nothing.
         """
+        self.teacher_only("import a brain")
         source = Path(path)
         loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
         if game is not None and loaded.game != game:
@@ -251,5 +297,5 @@ class Store(RecordsMixin, BrainsMixin):
 
 
 __all__ = ["BrainInfo", "GameRecord", "InvalidName", "PlayerRecord", "RecordedGame", "SeatLearning", "Store",
-           "StoreError", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
+           "StoreError", "TeacherOnly", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
            "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "GAMES", "HUMAN_OPPONENTS"]

@@ -9,6 +9,11 @@ class StoreError(Exception):
     """Something the store could not do; the message is written for the person at the keyboard."""
 
 
+class TeacherOnly(StoreError):
+    """A pupil's store (`sticks-tui serve`, a tab opened from the pupils' address) was asked to wipe,
+    replace or restore something: only the teacher may."""
+
+
 class InvalidName(StoreError, ValueError):
     """A brain or player name that breaks the naming rule (bad usage rather than bad data)."""
 

@@ -313,7 +313,8 @@ class RecordsMixin:
             for seat, (learner, drawn) in lessons.items():
                 brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
                                                           won=seat != loser, when=when, start=played.start)
-            return RecordedGame(game_id, brains, changes)
+        self.own_games.add(game_id)  # kept (committed): this copy's own, never "a classmate's game"
+        return RecordedGame(game_id, brains, changes)
 
     @staticmethod
     def _ai_seats(opponent, ai_seats) -> tuple[int, ...]:
@@ -409,6 +410,19 @@ class RecordsMixin:
                                     tuple(json.loads(moves)), loser, brain, seats, learned.get(gid, ())))
         return games
 
+    def games_after(self, game_id: int, limit: int = 50) -> list[GameRecord]:
+        """The games recorded after `game_id` (by any copy of the app), oldest first, at most `limit` (the
+        newest of them): what a tab that last saw `game_id` has not seen."""
+        with self._read("read the games") as conn:
+            ids = [r[0] for r in conn.execute("SELECT id FROM games WHERE id > ? ORDER BY id DESC LIMIT ?",
+                                              (int(game_id), max(0, int(limit)))).fetchall()]
+        return [g for g in (self.game(i) for i in reversed(ids)) if g is not None]
+
+    def last_game_id(self) -> int:
+        """The id of the newest game recorded (0 when there is none)."""
+        with self._read("read the games") as conn:
+            return conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+
     def game(self, game_id: int) -> GameRecord | None:
         """One recorded game with what a replay needs, or None."""
         with self._read("read the games") as conn:
@@ -482,6 +496,7 @@ class RecordsMixin:
 
     def reset_records(self) -> None:
         """Forget every player's record and every game (brains are kept, as they are now)."""
+        self.teacher_only("reset the records")
         with self._write("reset the records") as conn:
             conn.execute("DELETE FROM games")
             conn.execute("DELETE FROM players")
@@ -491,6 +506,7 @@ class RecordsMixin:
 
     def reset_player(self, name: str) -> None:
         """Take a player off the leaderboard (their wins and losses); the game history is kept."""
+        self.teacher_only(f"reset {name!r}")
         with self._write(f"reset {name!r}") as conn:
             if conn.execute("DELETE FROM players WHERE key = ?", (name_key(name),)).rowcount == 0:
                 raise StoreError(f"There is no player called {name!r}.")

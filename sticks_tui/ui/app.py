@@ -101,11 +101,25 @@ class SticksApp(App):
 
     #: The newest training snapshot (None when no training has run); screens watch it.
     training: reactive[object | None] = reactive(None, always_update=True)
+    #: What other tabs stored since the last check (ui/live.py ClassChange), None before any; screens watch it.
+    class_change: reactive[object | None] = reactive(None, always_update=True)
 
     def __init__(self, data_dir: str | None = None, *, seed: int | None = None,
                  ai_delay: float | None = None, trained_games: int | None = None,
-                 idle_training: bool = True, config_dir: str | None = None) -> None:
+                 idle_training: bool = True, config_dir: str | None = None, role: str = "teacher",
+                 view: str | None = None) -> None:
         super().__init__()
+        from sticks_tui.ui.roles import ROLES
+
+        if role not in ROLES:
+            raise ValueError(f"A role is one of {', '.join(ROLES)}, not {role!r}.")
+        #: "teacher" (the terminal app; `serve`'s teacher's address) or "pupil" (`serve`'s pupils' address):
+        #: a pupil cannot wipe, replace or restore what the class shares (ui/roles.py).
+        self.role = role
+        #: "class": open on the class view (the teacher's projector page of `sticks-tui serve`); None: setup
+        from sticks_tui.ui.roles import may_view_class
+
+        self.first_view = view if may_view_class(self) else None
         self.session = Session.create(data_dir, seed=seed, ai_delay=ai_delay, trained_games=trained_games,
                                       idle_training=idle_training)
         self._training_job: TrainingJob | None = None
@@ -180,10 +194,13 @@ class SticksApp(App):
         from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, nim, pretrain, records,
                                            replay, setup, training)
 
+        from sticks_tui.ui.screens.backups import BackupsScreen
+        from sticks_tui.ui.screens.class_view import ClassScreen
+
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog, lab.LabScreen]
+                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -199,6 +216,8 @@ class SticksApp(App):
         from sticks_tui.ui.screens.setup import SetupScreen
 
         self.push_screen(SetupScreen())
+        if self.first_view == "class":
+            self.action_class_view()
         self.check_size()
 
     # -- a terminal below 80x24 gets a notice, not a cut layout ---------------------------------
@@ -219,6 +238,7 @@ class SticksApp(App):
         from sticks_tui.store import Store
 
         self.session.store = Store.open(self.session.data_dir, allow_memory=True)
+        self.session.store.pupil = self.role != "teacher"  # the store refuses a pupil's (and projector's) wipes
         for notice in self.session.store.notices:
             self.notify(notice, title="Your data", severity="warning", timeout=12)
         if not self.session.store.persistent:
@@ -230,6 +250,21 @@ class SticksApp(App):
 
         hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
         self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+        store = self.session.store
+        from sticks_tui.ui.live import LIVE_CHECK, ClassWatch
+
+        # the class, live: one cheap check twice a second whether another tab (or command) wrote
+        self._class_watch = ClassWatch()
+        self._class_watch.start(store)
+        self.set_interval(LIVE_CHECK, self.check_class)
+        if self.is_web and self.role == "teacher" and store.path is not None:
+            # `sticks-tui serve`'s teacher's tab: a back-up folder that cannot be written is said here too
+            from sticks_tui.store.backups import folder_problem
+
+            problem = folder_problem(store.path)
+            if problem:
+                self.notify(f"{problem} The class plays on without back-ups.", title="Back-ups",
+                            severity="error", timeout=30)
 
     def load_brain(self, name: str, rule=None) -> None:
         """Play with the stored brain `name` (made, by `rule`, if there is none)."""
@@ -274,6 +309,15 @@ class SticksApp(App):
             session.brain.counts[:] = counts
             session.brain_base = counts.copy()
 
+    def check_class(self) -> None:
+        """Publish what other tabs stored since the last check (ui/live.py), if anything."""
+        watch = getattr(self, "_class_watch", None)
+        if watch is None or self.session.store is None:
+            return
+        change = watch.check(self.session, adopt=self.adopt_stored_counts)
+        if change is not None:
+            self.class_change = change
+
     def record_game(self, **fields) -> bool:
         """Keep a finished game (with the learning it taught, if given); whether it was kept."""
         from sticks_tui.store import StoreError
@@ -296,11 +340,20 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
+        yield SystemCommand("Noughts and crosses (MENACE)", "Play against MENACE, the matchboxes that learn",
+                            self.action_noughts)
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
         yield SystemCommand("Learning lab", "Race learners and incentives over many seeds: which learns fastest",
                             self.action_lab)
+        from sticks_tui.ui.roles import is_teacher
+
+        if is_teacher(self):  # a pupil's tab never lists it
+            yield SystemCommand("Back-ups", "The back-ups of the class's records and brains; restore one",
+                                self.action_backups)
+            yield SystemCommand("Class view", "The class's brain, leaderboard and games, live: for a projector",
+                                self.action_class_view)
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -345,11 +398,36 @@ class SticksApp(App):
         if self._training_job is not None:
             self._training_job.cancel()
 
+    def action_noughts(self) -> None:
+        from sticks_tui.ui.screens.noughts import NoughtsScreen
+
+        self.push_screen(NoughtsScreen())
+
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen
 
         if not isinstance(self.screen, RecordsScreen):
             self.push_screen(RecordsScreen())
+
+    def action_backups(self) -> None:
+        from sticks_tui.ui.roles import is_teacher
+        from sticks_tui.ui.screens.backups import BackupsScreen
+
+        if not is_teacher(self):
+            self.notify("Only the teacher can restore a back-up.", title="Not for pupils", severity="warning")
+            return
+        if not isinstance(self.screen, BackupsScreen):
+            self.push_screen(BackupsScreen())
+
+    def action_class_view(self) -> None:
+        from sticks_tui.ui.roles import may_view_class
+        from sticks_tui.ui.screens.class_view import ClassScreen
+
+        if not may_view_class(self):
+            self.notify("Only the teacher can open the class view.", title="Not for pupils", severity="warning")
+            return
+        if not isinstance(self.screen, ClassScreen):
+            self.push_screen(ClassScreen())
 
     def action_analysis(self) -> None:
         from sticks_tui.ui.screens.analysis import AnalysisScreen

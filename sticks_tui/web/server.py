@@ -32,9 +32,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import hmac
 import os
+import secrets
 import signal
 import socket
+import string
 import sys
 import time
 from dataclasses import dataclass, field
@@ -94,6 +97,16 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: Addresses that mean every interface of this computer.
 EVERY_INTERFACE = ("0.0.0.0", "::", "")
 
+#: How often the server asks whether a back-up is due (it is made every --backup-minutes, after a write).
+BACKUP_CHECK = 30.0
+
+#: The two kinds of tab (ui/roles.py): the pupils' address, and the teacher's (it carries a secret).
+PUPIL, TEACHER = "pupil", "teacher"
+#: The projector's page: an app that opens on the class view, with a pupil's powers (role "projector": it
+#: wipes nothing), at an address of its own with a secret of its own, since a projector shows its address bar.
+CLASS_VIEW = "projector"
+TOKEN_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_")
+
 #: The websocket close code and reason for a tab refused because the class is full.
 FULL_CLOSE_CODE = 4001
 
@@ -110,12 +123,30 @@ def clamp_int(text: Any, default: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def session_command(data_dir: str | None) -> list[str]:
-    """The fixed argument list of every tab's app process."""
+def session_command(data_dir: str | None, role: str = PUPIL, view: str | None = None) -> list[str]:
+    """The fixed argument list of every tab's app process: a pupil's tab, the teacher's, or the teacher's
+    class view (view "class", for a projector)."""
     command = [sys.executable, "-m", "sticks_tui.web.session"]
     if data_dir is not None:
         command += ["--data-dir", data_dir]
-    return command
+    return command + ["--role", role] + (["--view", view] if view else [])
+
+
+def new_teacher_token() -> str:
+    """The teacher's secret for one run of the server: 128 random bits, in letters an address carries."""
+    return secrets.token_urlsafe(16)
+
+
+def check_teacher_token(token: str) -> str:
+    """A teacher's secret given with --teacher-token, or ValueError saying what is wrong with it."""
+    if not 12 <= len(token) <= 128:
+        raise ValueError(f"a teacher's token is 12 to 128 characters long (this one has {len(token)}): a short "
+                         "one could be guessed by a pupil")
+    bad = sorted({c for c in token if c not in TOKEN_CHARACTERS})
+    if bad:
+        raise ValueError(f"a teacher's token holds only letters, digits, '-' and '_' (it goes in an address); "
+                         f"this one holds {bad[0]!r}")
+    return token
 
 
 def patched_client() -> tuple[bytes, bool]:
@@ -129,7 +160,7 @@ def patched_client() -> tuple[bytes, bool]:
 class Session(AppService):
     """One tab's app process, started without a shell, always read, and stopped gently but surely."""
 
-    def __init__(self, command: list[str], *, on_exit: Callable[[Session], None],
+    def __init__(self, command: list[str], *, on_exit: Callable[[Session], None], role: str = PUPIL,
                  on_tab_lost: Callable[[], None] | None = None,
                  write_bytes: Callable[[bytes], Awaitable[None]],
                  write_str: Callable[[str], Awaitable[None]],
@@ -139,6 +170,7 @@ class Session(AppService):
         super().__init__(" ".join(command), write_bytes=self._guarded(write_bytes),
                          write_str=self._guarded(write_str), close=self._guarded(close), **kwargs)
         self.argv = command
+        self.role = role
         self.on_exit = on_exit
         self.on_tab_lost = on_tab_lost
         self.tab_gone = False
@@ -353,11 +385,21 @@ class ClassServer:
     port: int = 8000
     max_sessions: int = 20
     database: str = ""
+    #: The secret in the teacher's address; "" draws a new one (`secrets`) at each start.
+    teacher_token: str = ""
+    #: store.backups.BackupKeeper: a back-up every so often while games are played (None: no back-ups)
+    backups: Any = None
     sessions: dict[str, Session] = field(default_factory=dict)
     started_sessions: int = 0
 
     def __post_init__(self) -> None:
-        self.command = session_command(self.data_dir)
+        self.commands = {role: session_command(self.data_dir, role) for role in (PUPIL, TEACHER)}
+        self.commands[CLASS_VIEW] = session_command(self.data_dir, CLASS_VIEW, "class")
+        self.command = self.commands[PUPIL]
+        if not self.teacher_token:
+            self.teacher_token = new_teacher_token()
+        #: The class view's own secret (new at each start): read off a projector, it opens nothing but the view.
+        self.view_token = new_teacher_token()
         self.host_names = self._host_names([])
         self.downloads = DownloadManager()
         self.client_js, self.client_hooked = patched_client()
@@ -370,6 +412,12 @@ class ClassServer:
         app.add_routes([
             web.get("/", self.handle_index),
             web.get("/ws", self.handle_websocket),
+            web.get("/teacher", self.handle_teacher_index),
+            web.get("/teacher/", self.handle_teacher_index),
+            web.get("/teacher/{token}", self.handle_teacher_index),
+            web.get("/teacher/{token}/ws", self.handle_teacher_websocket),
+            web.get("/class/{token}", self.handle_class_index),
+            web.get("/class/{token}/ws", self.handle_class_websocket),
             web.get("/client.js", self.handle_client_js),
             web.get("/download/{key}", self.handle_download),
             web.static("/static", STATIC, show_index=False),
@@ -409,12 +457,39 @@ class ClassServer:
         body = self._page("full.html", max_sessions=self.max_sessions)
         return web.Response(text=body, status=503, content_type="text/html", headers={"Retry-After": "30"})
 
-    async def handle_index(self, request: web.Request) -> web.Response:
-        if len(self.sessions) >= self.max_sessions:
-            return self.full_page()
+    @property
+    def pupils(self) -> int:
+        """App processes of pupils' tabs and projector pages (the teacher's tabs take no pupil's seat: anyone who
+        reads the projector's address off the wall may open it, so it counts as a pupil's)."""
+        return sum(1 for s in self.sessions.values() if s.role != TEACHER)
+
+    def is_teacher_token(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(str(token).encode("utf-8", "replace"),
+                                                   self.teacher_token.encode("utf-8"))
+
+    def forbidden_page(self) -> web.Response:
+        """A wrong or missing secret on the teacher's address: a plain page, status 403; nothing else."""
+        body = self._page("forbidden.html")
+        return web.Response(text=body, status=403, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    def _index(self, request: web.Request, *, websocket: str, home: str, role: str) -> web.Response:
         font_size = clamp_int(request.query.get("fontsize", "16"), 16, 8, 48)
-        body = self._page("index.html", font_size=font_size, max_sessions=self.max_sessions)
+        body = self._page("index.html", font_size=font_size, max_sessions=self.max_sessions, websocket=websocket,
+                          home=home, role=role)
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        if self.pupils >= self.max_sessions:
+            return self.full_page()
+        return self._index(request, websocket="/ws", home="/", role=PUPIL)
+
+    async def handle_teacher_index(self, request: web.Request) -> web.Response:
+        token = request.match_info.get("token")
+        if not self.is_teacher_token(token):
+            self._log("a request for the teacher's page with a wrong or missing secret was refused")
+            return self.forbidden_page()
+        home = f"/teacher/{self.teacher_token}"
+        return self._index(request, websocket=home + "/ws", home=home, role=TEACHER)
 
     async def handle_client_js(self, request: web.Request) -> web.Response:
         return web.Response(body=self.client_js, content_type="application/javascript")
@@ -454,7 +529,31 @@ class ClassServer:
         host = request.headers.get("Host", "")
         return origin in (f"http://{host}", f"https://{host}")
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+    def is_view_token(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(str(token).encode("utf-8", "replace"),
+                                                   self.view_token.encode("utf-8"))
+
+    async def handle_class_index(self, request: web.Request) -> web.Response:
+        """The class view for a projector (no key needed), at its own secret address."""
+        if not self.is_view_token(request.match_info.get("token")):
+            self._log("a request for the class view with a wrong or missing secret was refused")
+            return self.forbidden_page()
+        if self.pupils >= self.max_sessions:
+            return self.full_page()
+        home = f"/class/{self.view_token}"
+        return self._index(request, websocket=home + "/ws", home=home, role=CLASS_VIEW)
+
+    async def handle_teacher_websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self.is_teacher_token(request.match_info.get("token")):
+            return self.forbidden_page()
+        return await self.handle_websocket(request, role=TEACHER)
+
+    async def handle_class_websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self.is_view_token(request.match_info.get("token")):
+            return self.forbidden_page()
+        return await self.handle_websocket(request, role=CLASS_VIEW)
+
+    async def handle_websocket(self, request: web.Request, role: str = PUPIL) -> web.WebSocketResponse:
         if not self._same_origin(request):
             raise web.HTTPForbidden(text="Sessions can only be opened from this server's own page.")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
@@ -462,14 +561,15 @@ class ClassServer:
         if self._stop.is_set():
             await websocket.close(code=1001, message=b"The server is stopping.")
             return websocket
-        if len(self.sessions) >= self.max_sessions:
+        if role != TEACHER and self.pupils >= self.max_sessions:
             reason = f"The class is full: all {self.max_sessions} sessions are in use."
             await websocket.close(code=FULL_CLOSE_CODE, message=reason.encode("utf-8")[:120])
             return websocket
         width = clamp_int(request.query.get("width"), 80, MIN_COLS, MAX_COLS)
         height = clamp_int(request.query.get("height"), 24, MIN_ROWS, MAX_ROWS)
         session = Session(
-            self.command,
+            self.commands[role],
+            role=role,
             on_exit=self._session_ended,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
@@ -480,7 +580,10 @@ class ClassServer:
         try:
             await session.start(width, height)
             self.started_sessions += 1
-            self._log(f"session {session.pid} started ({len(self.sessions)} of {self.max_sessions} in use)")
+            if role == TEACHER:
+                self._log(f"the teacher's session {session.pid} started")
+            else:
+                self._log(f"session {session.pid} started ({self.pupils} of {self.max_sessions} in use)")
             reader = asyncio.ensure_future(self._process_messages(websocket, session))
             session.on_tab_lost = reader.cancel  # a tab that failed or stalled on a frame: stop its app
             await reader
@@ -555,13 +658,36 @@ class ClassServer:
             if not self.client_hooked:
                 self._log("warning: this textual-serve's client script is not the one this server knows; "
                           "the page works, but its screen cannot be read by the tests")
+            keeping = asyncio.ensure_future(self._keep_backups()) if self.backups is not None else None
             await self._stop.wait()
+            if keeping is not None:
+                keeping.cancel()
             await self._stop_sessions()
         finally:
             try:  # the handlers have ended; only a connection that will not close is left
                 await asyncio.wait_for(runner.cleanup(), 2.0)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - stopping is what matters now
                 pass
+
+    async def _keep_backups(self) -> None:
+        """Every BACKUP_CHECK seconds, a back-up if one is due (store.backups.BackupKeeper: every so often,
+        only after a write), made in a thread; a failure is said once in the teacher's terminal, and the
+        class plays on."""
+        loop = asyncio.get_running_loop()
+        said: str | None = None
+        while True:
+            await asyncio.sleep(min(BACKUP_CHECK, self.backups.every))
+            try:
+                made = await loop.run_in_executor(None, self.backups.tick)
+            except Exception as exc:  # noqa: BLE001 - a back-up must never stop the class
+                self._log(f"a back-up failed: {type(exc).__name__}: {str(exc)[:120]}")
+                continue
+            if made is not None:
+                self._log(f"back-up kept: {made.name} ({made.games} games)")
+                said = None
+            elif self.backups.problem and self.backups.problem != said:
+                said = self.backups.problem
+                self._log(f"{said} The class plays on.")
 
     async def _stop_sessions(self) -> None:
         """Every app quits as with Ctrl+Q, all at once; past STOP_DEADLINE any still there is killed."""
@@ -590,6 +716,14 @@ class ClassServer:
             found = hosts = [self.host]
         self.host_names = self._host_names(found)
         return [f"http://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
+
+    def teacher_url(self, url: str) -> str:
+        """The teacher's address beside a pupils' one (printed for the teacher only, never in a page)."""
+        return f"{url}teacher/{self.teacher_token}"
+
+    def class_view_url(self, url: str) -> str:
+        """The projector's address (printed for the teacher only): the class view, and nothing else."""
+        return f"{url}class/{self.view_token}"
 
     def _host_names(self, printed: list[str]) -> frozenset[str]:
         """The names a request's Host may carry: the bound address (and loopback's names for loopback

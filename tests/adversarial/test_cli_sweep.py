@@ -31,10 +31,10 @@ from sticks_tui.learn.trainer import PROTOCOLS as TRAIN_PROTOCOLS
 
 COMMANDS = [[], ["train"], ["nim"], ["nim", "solve"], ["nim", "train"], ["classic"], ["records"], ["brain"],
             ["brain", "list"], ["brain", "export"], ["brain", "import"], ["brain", "copy"], ["brain", "rename"],
-            ["brain", "reset"], ["brain", "delete"], ["settings"], ["serve"], ["export"]]
+            ["brain", "reset"], ["brain", "delete"], ["backups"], ["settings"], ["serve"], ["export"]]
 OPTIONS = ["--json", "--games", "--sticks", "--seed", "--protocol", "--floor", "--start-balls", "--reward",
            "--penalty", "--engine", "--piles", "--mode", "--name", "--name2", "--brain", "--train-games",
-           "--no-hats", "--echo", "--no-echo", "--player", "--replace", "--help", "-h", "--version", "--",
+           "--no-hats", "--echo", "--no-echo", "--player", "--replace", "--restore", "--help", "-h", "--version", "--",
            "-", "--gam", "--json=1", "--games=", "--sticks=20"]
 NUMBERS = ["0", "1", "2", "3", "7", "10", "20", "100", "150", "1000", "-1", "-0", "007", "1_0", "1,0", " 3 ",
            "1e3", "1.5", "0x10", "9" * 30, "-" + "9" * 30, "9" * 5000, "١٢", "Ⅻ", "NaN", "inf", "+5"]

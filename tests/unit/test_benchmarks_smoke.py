@@ -36,6 +36,9 @@ FIGURES: dict[str, list[str]] = {
                              for x in ("hats", "q", "mc")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
                              for x in ("hats", "q", "mc"))],
+    "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",
+                            rf"^\s+the check's own cost: -?{NUMBER} CPU s in 3 s = -?{NUMBER}% of one core",
+                            rf"^\s+a game kept -> seen by a tab: p50 {NUMBER} ms, p95 {NUMBER} ms"],
     "bench_nim.py": [rf"fast \(running flags, numba\): median {NUMBER} ms",
                      rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
     "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",

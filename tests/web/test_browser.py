@@ -12,10 +12,12 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from sticks_tui.store import Store
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
@@ -96,6 +98,10 @@ def test_a_class_plays_in_the_browser(chromium, served):
         second = open_tab(context, server)
         pids = server.wait_for_app_count(2)
         second_pid = (pids - {first_pid}).pop()
+        # tab 2 watches the class's records while tab 1 plays (issue 19: live, no key pressed after this)
+        second.activate()
+        second.press("F3")
+        second.wait_text("Players (rating")
 
         # tab 1: the student's name, typed in the setup screen; the game starts by keyboard
         first.activate()
@@ -139,10 +145,9 @@ def test_a_class_plays_in_the_browser(chromium, served):
         assert hats_panel(first) != before, "the heatmap did not change"
         assert saw_move, "the move log never told Ada's move"
 
-        # tab 2 shares the class's leaderboard: Ada's game is in its records
-        second.activate()
-        second.press("F3")
-        second.wait_text("Ada")
+        # tab 2 shares the class's leaderboard: Ada's game shows in its records by itself (live), saying whose
+        second.wait_text("Ada's game", timeout=10)
+        assert "Ada" in second.text().split("Players (rating", 1)[1]
 
         # a closed tab ends its app process
         second.page.close()
@@ -359,3 +364,121 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
     finally:
         rebound.close()
     assert server.stop() == 0
+
+
+# -- issue 19: only the teacher's address can wipe the class -----------------------------------------
+
+TEACHER_TOKEN = "class-4b-secret-token"
+
+
+def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chromium, served, tmp_path):
+    """The pupils' tab shows no reset or back-ups on the records or analysis screen, and its keys do
+    nothing; the teacher's address (its secret given with --teacher-token) is never in a pupil's page; a
+    wrong or missing secret gets a plain 403 page; the teacher's tab resets the records, then restores
+    the back-up the server made when it started."""
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    with Store.open(tmp_path / "class0") as store:  # the class's database before the lesson (`served`'s first)
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+    server = served(extra=["--teacher-token", TEACHER_TOKEN])
+    assert server.data_dir == tmp_path / "class0"
+    teacher_url = server.teacher_url()
+    assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
+                      server.url + "teacher/", server.url + "class/wrong-secret-123",
+                      server.class_view_url()[:-1] + "X"):
+            page = context.new_page()
+            response = page.goto(wrong, timeout=20_000)
+            assert response is not None and response.status == 403, wrong
+            assert "This is not the teacher's address" in page.inner_text("body")
+            assert TEACHER_TOKEN not in page.content()
+            page.close()
+        try:  # the teacher's websocket with a wrong secret: refused before any app starts
+            urlopen(server.url + "teacher/wrong-secret-123/ws", timeout=10)
+        except HTTPError as refused:
+            assert refused.code == 403
+        else:
+            raise AssertionError("the teacher's websocket answered a wrong secret")
+        assert server.app_pids() == set()
+
+        pupil = open_tab(context, server)
+        assert TEACHER_TOKEN not in pupil.page.content()
+        pupil.activate()
+        pupil.press("F3")
+        pupil.wait_text("Ann")
+        assert "Reset" not in pupil.text()
+        pupil.press("x")
+        pupil.page.wait_for_timeout(500)  # a question would be on screen by now (the teacher's is, below)
+        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
+        # a pupil's export is a download in the pupil's browser, never a file on the teacher's computer
+        pupil.press("e")
+        pupil.wait_text("Your browser downloads the file")
+        with pupil.page.expect_download(timeout=20_000) as download:
+            pupil.press("Enter")
+        name = download.value.suggested_filename
+        assert name.endswith(".csv") and "/" not in name
+        assert "Ann" in Path(download.value.path()).read_text(encoding="utf-8")
+        from sticks_tui.store.exports import default_export_dir
+
+        assert not (default_export_dir() / name).exists()
+        pupil.wait_text("Sent the")
+        pupil.press("Escape")
+        pupil.press("F4")
+        pupil.wait_text("Copy brain")
+        assert "Reset" not in pupil.text()
+        pupil.press("x")
+        pupil.page.wait_for_timeout(500)
+        assert "forget everything" not in pupil.text()
+        pupil.press("Escape")
+        pupil.wait_text("Start game")
+        pupil.press("F2")
+        pupil.wait_text("The class's brain keeps what it learned")  # the training dialog
+        assert "Reset the brain first" not in pupil.text()
+
+        teacher = Tab(context.new_page())
+        teacher.page.goto(teacher_url, timeout=20_000)
+        teacher.wait_text("Start game")
+        teacher.activate()
+        teacher.press("F3")
+        teacher.wait_text("Reset records")
+        teacher.press("x")
+        teacher.wait_text("Forget every player's")
+        teacher.press("y")
+        teacher.wait_text("0 games kept")
+        assert "Ann" not in teacher.text()
+        teacher.press("b")
+        teacher.wait_text("server start")  # the back-up made when the server started, with Ann's game
+        teacher.press("Enter")
+        teacher.wait_text("Restore the class's records and brains as they were")
+        teacher.press("y")
+        teacher.wait_text("before a restore")  # the database the restore replaced is a back-up too
+        teacher.press("Escape")
+        teacher.wait_text("Ann")
+        assert "1 game kept" in teacher.text()
+
+        # the class view for a projector, at its own address (a projector shows it to the room): no key
+        # pressed, a pupil's game shows on it by itself, and it neither holds the teacher's secret nor wipes
+        projector = Tab(context.new_page())
+        projector.page.goto(server.class_view_url(), timeout=20_000)
+        projector.wait_text("Today: 1 game: Ann 1, Bob 1")
+        assert TEACHER_TOKEN not in projector.page.content()
+        with Store.open(server.data_dir) as other_tab:  # as a pupil's tab keeps a game
+            other_tab.record_game(start=7, opponent="learning", players=("Cy", "Learning AI"),
+                                  moves=[1, 1, 3, 1, 1], loser=0, brain="default",
+                                  learning={1: ("default", [(6, 1), (2, 1)])})
+        projector.wait_text("Cy's game: hat 6, ball 1 ↑", timeout=10)
+        assert "Cy vs Learning AI: Learning AI won" in projector.text()
+        projector.activate()
+        projector.press("Escape")  # behind it, a pupil's powers: no reset on its records
+        projector.wait_text("Start game")
+        projector.press("F3")
+        projector.wait_text("Players (rating")
+        assert "Reset" not in projector.text()
+    finally:
+        context.close()
+    assert server.stop() == 0
+    with Store.open(server.data_dir) as store:
+        assert store.game_count() == 2

@@ -130,7 +130,7 @@ async def _no_shell(tmp_path):
             import psutil
 
             argv = psutil.Process(pid).cmdline()
-            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir)]
+            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir), "--role", "pupil"]
             # the app talks to the browser through Textual's web driver, as under textual-serve
             # (and the app's "needs a terminal" check knows it is served)
             assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
@@ -343,3 +343,47 @@ def test_a_session_whose_tab_is_gone_is_read_to_the_end_and_stopped_whatever_its
     session = in_thread(scenario())
     assert ended == [session]  # its seat is free
     assert session.returncode == -signal.SIGKILL
+
+
+@pytest.mark.slow
+def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teacher_and_the_class_plays_on(
+        tmp_path):
+    need_web_extra()
+    data_dir = tmp_path / "class"
+    data_dir.mkdir()
+    (data_dir / "backups").write_text("a file where the folder should be")
+    server = ServedClass(data_dir)
+    try:
+        wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
+        said = [line for line in server.lines if "Back-ups cannot be written" in line]
+        folder = data_dir / "backups"
+        assert said == [f"sticks-tui serve: Back-ups cannot be written in {folder} ({folder} is not a directory)."
+                        " The class plays on without back-ups."], server.lines
+        assert not any(line.startswith("  back-ups (") for line in server.lines)
+
+        async def play() -> None:  # a pupil's tab still gets its game
+            client, ws = await open_session(server)
+            try:
+                await read_screen_bytes(ws, b"Start game")
+            finally:
+                await ws.close()
+                await client.close()
+
+        in_thread(play())
+
+        async def teach() -> None:  # the teacher's tab says it too
+            import aiohttp
+
+            path = server.teacher_url().split(server.netloc, 1)[1]
+            client = aiohttp.ClientSession()
+            ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
+                                         timeout=aiohttp.ClientWSTimeout(ws_close=5))
+            try:
+                await read_screen_bytes(ws, b"Back-ups cannot be written")
+            finally:
+                await ws.close()
+                await client.close()
+
+        in_thread(teach())
+    finally:
+        assert server.stop() == 0

@@ -82,6 +82,22 @@ class ServedClass:
         self.kill()
         raise AssertionError("sticks-tui serve did not print its URL:\n" + "\n".join(self.lines))
 
+    def teacher_url(self, timeout: float = 10) -> str:
+        """The teacher's address, as the server printed it for the teacher (after the pupils' one)."""
+        def probe():
+            return next((m.group(0) for line in self.lines if (m := re.search(r"http://\S+/teacher/\S+", line))),
+                        None)
+
+        return wait_until(probe, timeout, "the teacher's address")
+
+    def class_view_url(self, timeout: float = 10) -> str:
+        """The projector's address (the class view), as the server printed it for the teacher."""
+        def probe():
+            return next((m.group(0) for line in self.lines if (m := re.search(r"http://\S+/class/\S+", line))),
+                        None)
+
+        return wait_until(probe, timeout, "the class view's address")
+
     @property
     def pid(self) -> int:
         return self.proc.pid

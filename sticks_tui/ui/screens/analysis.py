@@ -15,12 +15,13 @@ from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
 
 
-class AnalysisScreen(Screen):
+class AnalysisScreen(RoleChecks, Screen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="analysis.back"),
         Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),
@@ -61,6 +62,16 @@ class AnalysisScreen(Screen):
         self._fill_brains()
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """The class's brain changed in another tab: analyse it again, and say whose game it was."""
+        if change is None:
+            return
+        self._fill_brains()
+        self.action_reload()
+        if change.words:
+            self.sub_title = f"what the AI learned · {change.words}"
 
     def setup_heap(self) -> int:
         """The heap of the game in play: the setup screen's (the last game started, else the one it
@@ -183,6 +194,7 @@ class AnalysisScreen(Screen):
         self.app.push_screen(NameDialog(f"Copy the brain '{self.app.session.brain_name}' as:",
                                         f"{self.app.session.brain_name} copy", check), done)
 
+    @teacher_only("reset a brain")
     def action_reset_brain(self) -> None:
         if self.app.training_running:
             self.notify("The AI is training: reset its brain when it has finished.", severity="warning")

@@ -50,12 +50,14 @@ class ExportChoice:
 
 @dataclass(frozen=True)
 class Exported:
-    """What the dialog wrote: where, what, in which format."""
+    """What the dialog wrote: where, what, in which format (to_browser: handed to a pupil's browser as
+    `path`'s name, never written on the server)."""
 
     path: Path
     kind: str
     format: str
     label: str
+    to_browser: bool = False
 
 
 def plain_message(text: str) -> str:
@@ -86,8 +88,13 @@ class ExportDialog(ModalScreen[Exported | None]):
         self.protected = [p for p in protected if p is not None]
         self._suggested = ""
         self._refused: str | None = None  # the path of the refusal shown
+        self.to_browser = False  # a pupil's tab (sticks-tui serve): the browser downloads the file
 
     def compose(self) -> ComposeResult:
+        from sticks_tui.ui.roles import is_teacher
+
+        # a pupil never writes a file on the teacher's computer: the export goes to the pupil's browser
+        self.to_browser = not is_teacher(self.app)
         with Vertical(id="export-dialog", classes="dialog"):
             yield Static("Export", classes="dialog-title")
             with Vertical(classes="form"):
@@ -102,8 +109,12 @@ class ExportDialog(ModalScreen[Exported | None]):
                     yield Label("File", classes="field")
                     yield Input(self._suggestion(self.initial, "csv"), id="export-path", compact=True)
                 yield Static("", id="export-error")
-                yield Static("The text is copied to the clipboard too. An earlier export of the same kind is "
-                             "replaced; any other file is left alone.", id="export-help")
+                if self.to_browser:
+                    yield Static("Your browser downloads the file, by this name. The text is copied to the "
+                                 "clipboard too.", id="export-help")
+                else:
+                    yield Static("The text is copied to the clipboard too. An earlier export of the same kind is "
+                                 "replaced; any other file is left alone.", id="export-help")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export", id="export-go", variant="primary")
                 yield Button("Cancel", id="export-cancel")
@@ -114,7 +125,8 @@ class ExportDialog(ModalScreen[Exported | None]):
             label.styles.width = 8
 
     def _suggestion(self, kind: str, fmt: str) -> str:
-        return str(self.directory / suggested_filename(kind, fmt, **self.choices[kind].name))
+        name = suggested_filename(kind, fmt, **self.choices[kind].name)
+        return name if self.to_browser else str(self.directory / name)
 
     @property
     def kind(self) -> str:
@@ -155,6 +167,9 @@ class ExportDialog(ModalScreen[Exported | None]):
         fmt = self.format
         text = self.query_one("#export-path", Input).value.strip()
         what = f"{WHAT[choice.kind]} export"
+        if self.to_browser:
+            self._deliver(choice, fmt, text)
+            return
         try:
             check_target(text, what=what, recognise=recogniser(choice.kind), protected=self.protected)
             export = choice.make(fmt)
@@ -166,6 +181,27 @@ class ExportDialog(ModalScreen[Exported | None]):
             return
         self.app.copy_to_clipboard(export.text)
         self.dismiss(Exported(Path(written), choice.kind, fmt, choice.label))
+
+    def _deliver(self, choice: ExportChoice, fmt: str, text: str) -> None:
+        """A pupil's export: the text to the browser as a download (Textual's deliver_text), by the file
+        name typed (its folders dropped); nothing is written on the server."""
+        import io
+
+        name = Path(text.replace("\\", "/")).name.strip()
+        if not name or name.startswith("."):
+            self._refused = text
+            self.show_error("Please give the file a name, such as games.csv.")
+            return
+        try:
+            export = choice.make(fmt)
+        except (StoreError, ValueError) as exc:
+            self._refused = text
+            self.show_error(plain_message(str(exc)))
+            return
+        self.app.deliver_text(io.StringIO(export.text), save_filename=name,
+                              mime_type="text/csv" if fmt == "csv" else "application/json")
+        self.app.copy_to_clipboard(export.text)
+        self.dismiss(Exported(Path(name), choice.kind, fmt, choice.label, to_browser=True))
 
     @on(Button.Pressed, "#export-cancel")
     def action_cancel(self) -> None:
@@ -183,7 +219,10 @@ def open_export(screen, choices: Sequence[ExportChoice], initial: str | None = N
     app = screen.app
 
     def done(result: Exported | None) -> None:
-        if result is not None:
+        if result is not None and result.to_browser:
+            app.notify(f"Sent the {WHAT[result.kind]} ({result.format.upper()}) to your browser as "
+                       f"{result.path.name}. The text is on the clipboard too.", title="Export", timeout=8)
+        elif result is not None:
             app.notify(f"Exported the {WHAT[result.kind]} ({result.format.upper()}) to {result.path}. "
                        "The text is on the clipboard too.", title="Export", timeout=8)
 

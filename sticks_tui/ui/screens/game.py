@@ -163,12 +163,30 @@ class GameScreen(GameScreenBase):
         learner = self.learner
         title = self.query_one("#hats-title", Label)
         if learner is None:
-            title.update("The learning AI's hats (not playing)")
+            self._hats_title = "The learning AI's hats (not playing)"
         else:
-            title.update(f"{learner.name}'s hats")
+            self._hats_title = f"{learner.name}'s hats"
+        title.update(self._hats_title)
         self.new_game()
         self._show_tally()
         self.watch(self.app, "training", self._training_changed, init=False)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """A classmate's game (or training run) taught the class's brain: the hats as stored now, each cell it
+        changed marked ↑/↓ until the next game starts, and whose game it was over the hats."""
+        if change is None:
+            return
+        learner = self.learner
+        if learner is not None and learner.hats is not self.session.brain:
+            return  # another brain (the trained AI's): the class's games do not teach it
+        if change.cells:
+            self._refresh_heatmap()  # this game's own marks (► •) stay
+            heatmap = self.query_one(HatHeatmap)
+            shown = tuple(c for c in change.cells if c[0] <= heatmap.data.hats)
+            heatmap.data = heatmap.data.with_(flash=shown)
+        if change.words:
+            self.query_one("#hats-title", Label).update(f"{self._hats_title} · {change.words}")
 
     def _training_changed(self, progress) -> None:
         """A run that ends is merged into the hats in play: show them as they are now."""

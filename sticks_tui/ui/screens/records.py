@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Static
 
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
@@ -39,7 +40,7 @@ def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M") if dt is not None else "-"
 
 
-class RecordsScreen(Screen):
+class RecordsScreen(RoleChecks, Screen):
     DEFAULT_CSS = """
     RecordsScreen #games-bar { height: 1; }
     RecordsScreen #games-bar Label { width: 1fr; }
@@ -59,12 +60,16 @@ class RecordsScreen(Screen):
         # the Replay button and Enter on a game show the way
         Binding("v", "replay", "Replay", show=False, id="records.replay"),
         Binding("e", "export", "Export", id="records.export"),
+        # not in the footer (it keeps Export whole at 80 columns); F1 and the palette list it, for the teacher
+        Binding("b", "backups", "Back-ups", id="records.backups", show=False,
+                tooltip="The back-ups of the class's records and brains, and a restore (the teacher's only)"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
         ("Reload records", "Read the records again", "reload"),
         ("Replay the game", "Replay the chosen game move by move, with the AI's hats as they were", "replay"),
         ("Export", "Write the game list or the chosen game's moves as CSV or JSON", "export"),
+        ("Back-ups", "The back-ups of the class's records and brains; restore one (asks first)", "backups"),
     )}
 
     def compose(self) -> ComposeResult:
@@ -98,6 +103,22 @@ class RecordsScreen(Screen):
         brains.add_columns("Brain", "Won", "Lost", "Trained", "Updated")
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """Classmates' games: read the records again (the player chosen stays chosen), and say whose."""
+        if change is None:
+            return
+        board = self.query_one("#leaderboard", DataTable)
+        chosen = None
+        if board.row_count:
+            chosen = board.coordinate_to_cell_key(board.cursor_coordinate).row_key.value
+        self.action_reload()
+        if chosen is not None and chosen in board.rows:
+            board.move_cursor(row=board.get_row_index(chosen))
+            self._show_games(chosen)
+        if change.words:
+            self.sub_title = f"records · {change.words}"
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""
@@ -154,6 +175,7 @@ class RecordsScreen(Screen):
             what = f"{g.game} {g.start}"
             games.add_row(when(g.played_at), what, " vs ".join(g.players), g.loser_name, key=str(g.id))
 
+    @teacher_only("reset the records")
     def action_reset(self) -> None:
         def done(yes: bool | None) -> None:
             if yes:
@@ -212,6 +234,12 @@ class RecordsScreen(Screen):
 
         game = self.chosen_game()
         open_export(self, records_exports(self.app, game), initial="game" if game is not None else "games")
+
+    @teacher_only("restore a back-up")
+    def action_backups(self) -> None:
+        from sticks_tui.ui.screens.backups import BackupsScreen
+
+        self.app.push_screen(BackupsScreen(), lambda restored: self.action_reload() if restored else None)
 
     def action_back(self) -> None:
         self.app.pop_screen()

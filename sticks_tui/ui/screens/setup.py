@@ -64,7 +64,8 @@ class SetupScreen(Screen):
                 with Horizontal(classes="row"):
                     yield Label("Game", classes="field")
                     yield Select([("The Game of Sticks (last stick loses)", "sticks"),
-                                  ("Three-pile Nim (last coin wins)", "nim")], value="sticks",
+                                  ("Three-pile Nim (last coin wins)", "nim"),
+                                  ("Noughts and crosses (MENACE)", "noughts")], value="sticks",
                                  allow_blank=False, id="game", compact=True)
                 with Horizontal(classes="row heap-row", id="piles-row"):
                     yield Label("Piles (1-100)", classes="field")
@@ -204,7 +205,8 @@ class SetupScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _remember_game(self) -> None:
-        self._remember(game=self.game_kind)
+        if self.game_kind != "noughts":  # noughts opens its own screen (issue 18): not a setting yet
+            self._remember(game=self.game_kind)
 
     @on(Select.Changed, "#opponent")
     def _remember_opponent(self) -> None:
@@ -265,6 +267,14 @@ class SetupScreen(Screen):
     def _game_changed(self) -> None:
         from sticks_tui.ui.screens.nim import NIM_OPPONENTS
 
+        if self.game_kind == "noughts":  # its own screen chooses who plays; this form stays as it was
+            from sticks_tui.ui.screens.noughts import NoughtsScreen
+
+            with self.prevent(Select.Changed):
+                self.query_one("#game", Select).value = getattr(self, "_game_before", "sticks")
+            self.app.call_later(self.app.push_screen, NoughtsScreen())
+            return
+        self._game_before = self.game_kind
         nim = self.game_kind == "nim"
         self._show_intro()
         self.query_one("#hats-row").display = not nim  # the sticks AI's hats (the Nim AI has its own)

@@ -26,6 +26,7 @@ from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, Tra
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -199,7 +200,10 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                         yield Label(f"Heap (1-{brain.size})", classes="field")
                         yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
                     yield Static(classes="gap")
-                    yield TickBox("Reset the brain first", id="reset-first", compact=True)
+                    if is_teacher(self.app):  # a pupil's tab never offers to wipe the class's brain
+                        yield TickBox("Reset the brain first", id="reset-first", compact=True)
+                    else:
+                        yield Label("The class's brain keeps what it learned", id="keeps-brain", classes="muted")
             yield Static("", id="train-effect", classes="muted")
             yield Static("", id="train-error", classes="error")
             with Horizontal(classes="dialog-buttons"):
@@ -225,11 +229,15 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         penalty = parse_whole(value("penalty"), "the loss penalty", 0, 1000, "penalty")
         floor = self.query_one("#floor", Select).value
         rule = HatRule(start_balls=start, win_reward=reward, loss_penalty=penalty, floor=floor)
-        reset = self.query_one("#reset-first", Checkbox).value
+        teacher = is_teacher(self.app)
+        reset = teacher and self.query_one("#reset-first", Checkbox).value
         if reset and self.app.work_in_progress(training=False):
             # that game plays with the brain as it is, and teaches it when it ends: a reset now would lose it
             raise FormError("A game with the AI is in progress: finish it before resetting the brain, or train "
                             "without resetting.", "reset-first")
+        if rule != brain.rule and not teacher:
+            raise FormError(f"The brain '{session.brain_name}' learns by its own rule ({rule_short(brain.rule)}); "
+                            "only the teacher can reset it to learn by another.", "start-balls")
         if rule != brain.rule and not reset:
             raise FormError(f"The brain '{session.brain_name}' learns by its own rule ({rule_short(brain.rule)}). "
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
@@ -478,6 +486,19 @@ class TrainingScreen(Screen):
             button.can_focus = False
         self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
         self.watch(self.app, "training", self._update, init=True)
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """No run going here: the trained brain's hats follow what classmates teach it, marked ↑/↓."""
+        if change is None or self.app.session.training.running or self._hats_shown is None:
+            return
+        if change.cells:
+            heatmap = self.heatmaps[0]
+            shown = tuple(c for c in change.cells if c[0] <= heatmap.data.hats)
+            heatmap.data = heatmap.data.with_(counts=self.app.session.brain.counts.copy(), beside=frozenset(),
+                                              drawn=None, flash=shown)
+        if change.words:
+            self.sub_title = f"training the AI · {change.words}"
 
     @property
     def control(self):

@@ -11,7 +11,10 @@ X and O are drawn in lines, chances in figures and bars, the drawn bead in words
     │             │             │             │
     ├─────────────┼ ...
 
-Not wired into any screen yet (issue 18: the setup screen's game comes with the registry work).
+The noughts screen (`ui.screens.noughts`) adds what play needs: a cursor square (`◆` beside its
+number), the solver's best squares for a hint (`✓ best`), and after a game what each of MENACE's beads
+learned, in the cell of the mark it made (`↑ 4→7`, `↓ 3→2`, `= 0→0`). A click on a square posts
+`NoughtsBoard.Clicked` with its number.
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
 from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, to_move
-from sticks_tui.ui.widgets.heatmap import MARK_DRAWN, short_chance, short_count
+from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, short_chance, short_count
 
 CELL_W = 13
 CELL_H = 5
@@ -45,11 +50,20 @@ class NoughtsBoardData:
     beads: the box's beads for each square (0-8), or None when there is no box for this board (the
            other player's turn, or a forced move).
     drawn: the square (1-9) whose bead was just drawn, or None.
+    cursor: the square (1-9) the keys point at, or None.
+    best: squares (1-9) to mark as best (a hint), or ().
+    changes: after a game, (square, beads before, beads after) for each bead MENACE drew: shown in the
+             cell of the mark that bead made.
+    note: words to show under the board instead of the summary ('' : the summary).
     """
 
     board: str = EMPTY_BOARD
     beads: tuple[int, ...] | None = None
     drawn: int | None = None
+    cursor: int | None = None
+    best: tuple[int, ...] = ()
+    changes: tuple[tuple[int, int, int], ...] = ()
+    note: str = ""
 
     def __post_init__(self) -> None:
         if len(self.board) != 9:
@@ -62,6 +76,8 @@ class NoughtsBoardData:
         return sum(self.beads) if self.beads is not None else 0
 
     def summary(self) -> str:
+        if self.note:
+            return self.note
         if self.beads is None:
             return f"{to_move(self.board)} to move; no matchbox for this board."
         total = self.total
@@ -84,9 +100,25 @@ class NoughtsBoard(Widget):
     NoughtsBoard > .noughtsboard--bar { color: $warning; }
     NoughtsBoard > .noughtsboard--drawn { text-style: bold reverse; }
     NoughtsBoard > .noughtsboard--muted { color: $text-muted; }
+    NoughtsBoard > .noughtsboard--cursor { text-style: bold reverse; }
+    NoughtsBoard > .noughtsboard--best { color: $success; text-style: bold; }
+    NoughtsBoard > .noughtsboard--change { text-style: bold; }
     """
     COMPONENT_CLASSES = {"noughtsboard--grid", "noughtsboard--mark", "noughtsboard--bar", "noughtsboard--drawn",
-                         "noughtsboard--muted"}
+                         "noughtsboard--muted", "noughtsboard--cursor", "noughtsboard--best",
+                         "noughtsboard--change"}
+
+    class Clicked(Message):
+        """A square (1-9) was clicked."""
+
+        def __init__(self, board: NoughtsBoard, square: int) -> None:
+            super().__init__()
+            self.board = board
+            self.square = square
+
+        @property
+        def control(self) -> NoughtsBoard:
+            return self.board
 
     data: reactive[NoughtsBoardData] = reactive(NoughtsBoardData, always_update=True, layout=True)
 
@@ -113,10 +145,17 @@ class NoughtsBoard(Widget):
         """The CELL_H lines of one square (0-8), each as (text, style class) runs of CELL_W characters."""
         data = self.data
         mark = data.board[square]
-        lines: list[list[tuple[str, str]]] = [[(f"{square + 1:<{CELL_W}}", "muted")]]
+        lines: list[list[tuple[str, str]]] = [self.number_line(square)]
         if mark in "XO":
             lines += [[(art, "mark")] for art in (X_ART if mark == "X" else O_ART)]
-            lines.append([(" " * CELL_W, "")])
+            change = next((c for c in data.changes if c[0] == square + 1), None)
+            if change is None:
+                lines.append([(" " * CELL_W, "")])
+            else:
+                _, before, after = change
+                arrow = MARK_UP if after > before else MARK_DOWN if after < before else "="
+                lines.append([(f"{f'{arrow} {short_count(before).strip()}→{short_count(after).strip()}':^{CELL_W}}",
+                               "change")])
             return lines
         beads = data.beads[square] if data.beads is not None else None
         drawn = data.drawn == square + 1
@@ -136,6 +175,33 @@ class NoughtsBoard(Widget):
         lines.append([(" ", ""), ("█" * fill, "bar"), (" " * (CELL_W - 1 - fill), "")])
         lines.append([(f"{MARK_DRAWN + ' drawn ◄':^{CELL_W}}", "drawn")] if drawn else [(" " * CELL_W, "")])
         return lines
+
+    def number_line(self, square: int) -> list[tuple[str, str]]:
+        """The top line of a cell: its number, `◆` where the cursor is, `✓ best` for a hint."""
+        data = self.data
+        cursor = data.cursor == square + 1
+        left = f"{square + 1}" + (" ◆" if cursor else "")
+        best = f"{MARK_PERFECT} best" if square + 1 in data.best else ""
+        if not cursor and not best:
+            return [(f"{left:<{CELL_W}}", "muted")]
+        runs = [(left, "cursor" if cursor else "muted"), (" " * (CELL_W - len(left) - len(best)), "")]
+        if best:
+            runs.append((best, "best"))
+        return runs
+
+    def square_at(self, x: int, y: int) -> int | None:
+        """The square (1-9) drawn at (x, y) of the widget, or None on a grid line or outside the board."""
+        if not (0 < x < BOARD_W - 1 and 0 < y < BOARD_H - 1):
+            return None
+        if x % (CELL_W + 1) == 0 or y % (CELL_H + 1) == 0:
+            return None
+        return 3 * (y // (CELL_H + 1)) + x // (CELL_W + 1) + 1
+
+    def on_click(self, event: events.Click) -> None:
+        square = self.square_at(event.x, event.y)
+        if square is not None:
+            event.stop()
+            self.post_message(self.Clicked(self, square))
 
     def board_lines(self) -> list[list[tuple[str, str]]]:
         rule = "─" * CELL_W

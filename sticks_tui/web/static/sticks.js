@@ -62,7 +62,7 @@
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     const terminals = document.querySelectorAll(".textual-terminal");
     terminals.forEach(function (element) {
-      element.dataset.sessionWebsocketUrl = scheme + window.location.host + "/ws";
+      element.dataset.sessionWebsocketUrl = scheme + window.location.host + (element.dataset.websocketPath || "/ws");
     });
     try {
       await Promise.race([

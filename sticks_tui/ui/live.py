@@ -1,0 +1,120 @@
+"""The class, live: what classmates' tabs stored since this tab last looked, for the screens to show.
+
+Twice a second (LIVE_CHECK) the app asks its store one cheap question, SQLite's `PRAGMA data_version`
+(`Store.data_version`: it changes only when another connection commits). When it changed, `ClassWatch`
+reads the games recorded since the last one it saw (not this tab's own) and the brain in play as
+stored, adopts that brain (when this tab has nothing of its own unsaved), and returns a `ClassChange`:
+the games, the cells of the brain that changed (hat, ball, delta: the heatmap's ↑/↓ marks) and a line
+saying whose game it was ("Ann's game: hat 7, ball 2 ↑"; "the class's brain changed: ..." for another tab's
+training run or the teacher's restore, which are nobody's game). The app publishes it in its `class_change`
+reactive; each screen that shows the class's brain or records redraws from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+LIVE_CHECK = 0.5  # seconds between two checks: a classmate's game shows within a second
+MOST_CELLS = 3  # cells named in the line; more are counted
+
+
+@dataclass(frozen=True)
+class ClassChange:
+    games: tuple = ()  # store GameRecords recorded by other tabs since the last change, oldest first
+    cells: tuple[tuple[int, int, int], ...] = ()  # (hat, ball, delta) of the brain in play
+    brain: str = ""  # the brain in play's name
+    words: str = ""  # in a line, for the screens
+
+    @property
+    def brain_changed(self) -> bool:
+        return bool(self.cells)
+
+
+def whose(game) -> str:
+    """"Ann's game", "Ann and Bob's game", "the AIs' game": the people who played it."""
+    people = [name for seat, name in enumerate(game.players) if seat not in game.ai_seats]
+    if not people:
+        return "the AIs' game"
+    return " and ".join(dict.fromkeys(people)) + "'s game"
+
+
+def _arrow(delta: int) -> str:
+    return "↑" if delta > 0 else "↓"
+
+
+def cell_words(cells) -> str:
+    shown = [f"hat {hat}, ball {ball} {_arrow(delta)}" for hat, ball, delta in cells[:MOST_CELLS]]
+    more = len(cells) - len(shown)
+    return "; ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def change_words(games, brain: str, cells) -> str:
+    """Whose games they were and what each taught the brain in play, in a line: "Ann's game: hat 7, ball 2 ↑"."""
+    parts = []
+    for game in games:
+        taught = tuple((h, b, after - before) for s in game.learning if s.brain.casefold() == brain.casefold()
+                       for h, b, before, after in s.changes if after != before)
+        parts.append(f"{whose(game)}: {cell_words(taught)}" if taught else whose(game))
+    if not games and cells:  # the brain changed with no game: another tab's training run, or a restore
+        parts.append(f"the class's brain changed: {cell_words(cells)}")
+    return "; ".join(parts[-3:]) + (f" (and {len(parts) - 3} more games)" if len(parts) > 3 else "")
+
+
+class ClassWatch:
+    """Remembers what this tab has seen (the data version, the last game id); its own games are the
+    store's `own_games`."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.last_game: int | None = None
+
+    def start(self, store) -> None:
+        from sticks_tui.store import StoreError
+
+        try:
+            self.version = store.data_version()
+            self.last_game = store.last_game_id()
+        except StoreError:
+            self.version, self.last_game = None, 0
+
+    def check(self, session, *, adopt) -> ClassChange | None:
+        """A ClassChange if another connection wrote since the last check, else None. `adopt(counts)` plays
+        on with the brain as stored (the app's `adopt_stored_counts`)."""
+        from sticks_tui.store import StoreError
+
+        store = session.store
+        if store is None or not store.persistent:
+            return None
+        try:
+            version = store.data_version()
+            if version == self.version:
+                return None
+            self.version = version
+            newest = store.last_game_id()
+            if self.last_game is None or newest < self.last_game:
+                self.last_game = newest  # records reset, or a back-up restored: count from what is there now
+            found = store.games_after(self.last_game)
+        except StoreError:
+            return None
+        if found:
+            self.last_game = max(g.id for g in found)
+        games = tuple(g for g in found if g.id not in store.own_games)
+        cells: tuple = ()
+        brain, base = session.brain, session.brain_base
+        # only a brain with nothing of this tab's own unsaved (a game's lesson is saved as it ends)
+        if session.brain_kept and base is not None and np.array_equal(brain.counts, base):
+            try:
+                stored = store.load_brain(session.brain_name)
+            except StoreError:
+                stored = None
+            if stored is not None and stored.counts.shape == brain.counts.shape \
+                    and not np.array_equal(stored.counts, brain.counts):
+                delta = stored.counts.astype(np.int64) - brain.counts.astype(np.int64)
+                hats, balls = np.nonzero(delta)
+                cells = tuple((int(h), int(b) + 1, int(delta[h, b])) for h, b in zip(hats, balls))
+                adopt(stored.counts)
+        if not games and not cells:
+            return None
+        return ClassChange(games, cells, session.brain_name, change_words(games, session.brain_name, cells))

@@ -1,0 +1,155 @@
+"""What the noughts screen keeps while the app runs: MENACE's brains (X's, and O's when one is chosen),
+their rule, their results and learning curve, the beads of the first box over games, and the games
+played on screen. No Textual here: the screen shows it, the keeper decides nothing about the rules.
+
+Not saved between sessions yet: the store has no place for MENACE's boxes (that waits for the game
+registry). `NOT_SAVED` says so in words the screen shows.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from sticks_tui.learn import menace
+from sticks_tui.learn.menace_training import BeadChange, MenaceTrainingResult
+from sticks_tui.learn.rng import XorShift64Star
+
+NOT_SAVED = "MENACE's boxes are not saved between sessions yet: they last until you quit the app."
+PLAYER_KINDS = ("human", "random", "perfect", "menace")
+
+
+@dataclass
+class NoughtsKeeper:
+    """MENACE's brains and records for one app run."""
+
+    seed: int = 0
+    rule: menace.MenaceRule = field(default_factory=menace.MenaceRule)
+    x_brain: menace.MenaceBrain = field(init=False)
+    o_brain: menace.MenaceBrain | None = field(init=False, default=None)
+    rng: XorShift64Star = field(init=False)
+    games: int = 0  # games X's brain has played (training and on screen)
+    results: list[int] = field(default_factory=lambda: [0, 0, 0])  # X's brain: won, drawn, lost
+    o_results: list[int] = field(default_factory=lambda: [0, 0, 0])  # O's brain: won, drawn, lost
+    curve: list[menace.CurvePoint] = field(default_factory=list)
+    first_box: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    played: dict[str, int] = field(default_factory=lambda: {"X": 0, "draw": 0, "O": 0})  # games on screen
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = XorShift64Star(self.seed)
+        self.reset(self.rule)
+
+    def reset(self, rule: menace.MenaceRule) -> None:
+        """Fresh brains learning by `rule` (O's is made again when next needed); records start over."""
+        self.rule = rule
+        self.x_brain = menace.MenaceBrain(rule)
+        self.o_brain = None
+        self.games = 0
+        self.results[:] = [0, 0, 0]
+        self.o_results[:] = [0, 0, 0]
+        self.curve = []
+        self.first_box = [(0, self.first_box_counts())]
+
+    def first_box_counts(self) -> tuple[int, ...]:
+        return tuple(int(c) for c in self.x_brain.counts[0])
+
+    def brain_for(self, mark: str) -> menace.MenaceBrain:
+        """X's brain, or O's (made at first use, by the same rule)."""
+        if mark == "X":
+            return self.x_brain
+        if self.o_brain is None:
+            self.o_brain = menace.MenaceBrain(self.rule, "O")
+        return self.o_brain
+
+    # -- a move by an AI ---------------------------------------------------------------------------
+    def choose(self, kind: str, board: str) -> tuple[int, tuple[int, int] | None]:
+        """The square (1-9) the AI `kind` plays on `board` and, for MENACE, the bead drawn (row, col);
+        (menace.RESIGN, None) when MENACE's box is empty and it resigns."""
+        if kind == "random":
+            return menace.RandomPlayer().choose(board, self.rng)
+        if kind == "perfect":
+            return menace.PerfectPlayer().choose(board, self.rng)
+        if kind == "menace":
+            from sticks_tui.engine.noughts import to_move
+
+            return self.brain_for(to_move(board)).choose(board, self.rng)
+        raise ValueError(f"no AI called {kind!r}")
+
+    # -- after a game -----------------------------------------------------------------------------
+    def learn(self, drawn: list[tuple[str, int, int, int, str]], result: int,
+              kinds: dict[str, str]) -> list[BeadChange]:
+        """After a game on screen: X's `result` (1, 0, -1); `drawn` the beads MENACE drew as (mark, row,
+        col, square, board); `kinds` who played X and O. Each MENACE brain learns; its changes are returned."""
+        changes = []
+        with self.lock:
+            for mark, outcome in (("X", result), ("O", -result)):
+                if kinds[mark] != "menace":
+                    continue
+                brain = self.brain_for(mark)
+                mine = [d for d in drawn if d[0] == mark]
+                before = [int(brain.counts[r, c]) for _, r, c, _, _ in mine]
+                brain.reinforce([(r, c) for _, r, c, _, _ in mine], outcome)
+                changes += [BeadChange(mark, r, c, s, b, was, int(brain.counts[r, c]))
+                            for (_, r, c, s, b), was in zip(mine, before, strict=True)]
+                tally = self.results if mark == "X" else self.o_results
+                tally[1 - outcome] += 1
+            self.played["X" if result == 1 else "draw" if result == 0 else "O"] += 1
+            if kinds["X"] == "menace":
+                self.games += 1
+                self.curve.append(menace.CurvePoint(self.games, *self.results, self.not_losing_vs_perfect()))
+                self.first_box.append((self.games, self.first_box_counts()))
+        return changes
+
+    def not_losing_vs_perfect(self) -> float:
+        """X's brain's exact chance not to lose one game to the perfect player (compiled if loaded)."""
+        import sys
+
+        menace_kernel = sys.modules.get("sticks_tui.learn.menace_kernel")  # never imports numba here (UI thread)
+        if menace_kernel is not None and menace_kernel._loaded:
+            loss = menace_kernel.chance_of_loss(menace.tables(self.rule), self.x_brain.counts, "perfect",
+                                                self.rule.empty == "refill")
+        else:
+            loss = menace.loss_chance(self.x_brain, "perfect")
+        return 1.0 - loss
+
+    def add_run(self, run: MenaceTrainingResult) -> None:
+        """A training run's games, results, curve and first-box samples, after those before it."""
+        with self.lock:
+            base, (w0, d0, l0) = self.games, self.results
+            self.curve += [menace.CurvePoint(base + p.games, w0 + p.win, d0 + p.draw, l0 + p.loss,
+                                             p.not_losing_vs_perfect) for p in run.curve]
+            self.first_box += [(base + g, counts) for g, counts in run.first_box if g > 0]
+            self.games += run.games_played
+            for i in range(3):
+                self.results[i] += run.results[i]
+
+    # -- words ------------------------------------------------------------------------------------
+    def results_text(self) -> str:
+        lines = []
+        for mark, (w, d, lo) in (("X", self.results), ("O", self.o_results)):
+            n = w + d + lo
+            if n == 0:
+                if mark == "X":
+                    lines.append("MENACE (X) has played no games yet.")
+                continue
+            lines.append(f"MENACE ({mark}), {n:,} game{'s' if n != 1 else ''}: won {w:,} ({w / n:.0%}), "
+                         f"drawn {d:,} ({d / n:.0%}), lost {lo:,} ({lo / n:.0%}).")
+        return " ".join(lines)
+
+    def chance_text(self) -> str:
+        chance = self.curve[-1].not_losing_vs_perfect if self.curve else self.not_losing_vs_perfect()
+        text = f"Chance not to lose one more game to the perfect AI: {chance:.1%} (exact)."
+        if self.rule.empty == "resign" and not self.x_brain.counts[0].any():
+            text += " Its first box is empty: it resigns every game (t: start afresh)."
+        return text
+
+
+def keeper_of(app) -> NoughtsKeeper:
+    """The app's keeper (made at first use, seeded from the session's seed when it has one)."""
+    keeper = getattr(app, "_noughts_keeper", None)
+    if keeper is None:
+        seed = getattr(app.session, "seed", None)
+        keeper = NoughtsKeeper(seed=seed if seed is not None else app.session.rng.randrange(2**63))
+        app._noughts_keeper = keeper
+    return keeper

@@ -1,0 +1,136 @@
+"""Back-ups (the teacher's only): the copies `sticks-tui serve` keeps of the class's database, newest first,
+and a restore that asks first and keeps the database it replaces (store/backups.py)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label, Static
+
+from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
+from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.widgets.header import AppHeader
+
+
+def when(dt) -> str:
+    return dt.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+class BackupsScreen(RoleChecks, Screen[bool]):
+    """Dismissed with whether a back-up was restored (the screen below then reads everything again)."""
+
+    DEFAULT_CSS = """
+    BackupsScreen #backups { height: 1fr; }
+    BackupsScreen #backups-summary { height: auto; margin-bottom: 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="backups.back"),
+        Binding("enter,r", "restore", "Restore", key_display="Enter", id="backups.restore",
+                tooltip="Restore the chosen back-up for every tab (asks first; what it replaces is kept)"),
+        Binding("f5", "reload", "Reload", id="backups.reload"),
+    ]
+    COMMANDS = {screen_commands(
+        ("Restore this back-up", "Put the chosen back-up in place of the class's database (asks first)", "restore"),
+        ("Reload back-ups", "List the back-ups again", "reload"),
+    )}
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader()
+        with Vertical(id="backups-view"):
+            yield Static("", id="backups-summary")
+            yield Label("Back-ups, newest first", classes="section-title")
+            yield DataTable(id="backups", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.sub_title = "back-ups"
+        self.restored = False
+        if not is_teacher(self.app):  # never pushed for a pupil; if it were, it shows nothing
+            self.dismiss(False)
+            return
+        table = self.query_one("#backups", DataTable)
+        # fixed widths: a DataTable cleared and filled again keeps its first widths
+        for label, width in (("Made", 19), ("Why", 16), ("Games", 6), ("Brains", 6), ("File", 52)):
+            table.add_column(label, width=width)
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        from sticks_tui.store.backups import backup_folder, folder_problem, list_backups
+
+        store = self.app.session.store
+        table = self.query_one("#backups", DataTable)
+        table.clear()
+        if store.path is None:
+            self.query_one("#backups-summary", Static).update(
+                "The records and brains live in memory only this time: there are no back-ups.")
+            return
+        found = list_backups(store.path)
+        problem = folder_problem(store.path)
+        lines = [f"Kept in {backup_folder(store.path)}: `sticks-tui serve` makes one when it starts and every "
+                 "10 minutes while games are played, and keeps the last 10."]
+        if problem:
+            lines.append(f"[b]{problem}[/b] The class plays on, but no back-up is made until it is fixed.")
+        if not found:
+            lines.append("There are no back-ups yet.")
+        self.query_one("#backups-summary", Static).update("\n".join(lines))
+        for b in found:
+            games = "?" if b.games is None else str(b.games)
+            brains = "?" if b.brains is None else str(b.brains)
+            table.add_row(when(b.made_at), b.why_words, games, brains, b.name, key=b.name)
+
+    def chosen(self):
+        from sticks_tui.store.backups import find_backup
+        from sticks_tui.store import StoreError
+
+        table = self.query_one("#backups", DataTable)
+        if table.row_count == 0:
+            return None
+        name = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        try:
+            return find_backup(self.app.session.store.path, name)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    @on(DataTable.RowSelected, "#backups")
+    def _selected(self) -> None:
+        self.action_restore()
+
+    @teacher_only("restore a back-up")
+    def action_restore(self) -> None:
+        backup = self.chosen()
+        if backup is None:
+            self.notify("No back-up to restore.", severity="warning")
+            return
+        if self.app.training_running:
+            self.notify("The AI is training: restore when it has finished.", severity="warning")
+            return
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            from sticks_tui.store import StoreError
+
+            try:
+                restored, kept = self.app.session.store.restore_backup(backup.name)
+            except StoreError as exc:
+                self.notify(str(exc), title="Not restored", severity="error", timeout=10)
+                return
+            self.restored = True
+            self.app.load_brain(self.app.session.brain_name)  # play on with the brain as restored
+            self.notify(f"Restored the back-up of {when(restored.made_at)}. What it replaced is kept as the "
+                        f"back-up {kept.name}.", title="Restored", timeout=10)
+            self.action_reload()
+
+        what = "?" if backup.games is None else f"{backup.games} games, {backup.brains} brains"
+        self.app.push_screen(ConfirmDialog(
+            f"Restore the class's records and brains as they were at {when(backup.made_at)} ({what})? Every tab "
+            "plays on with them; what was played since is replaced, and the database as it is now is kept as a "
+            "back-up first.", yes="Restore"), done)
+
+    def action_back(self) -> None:
+        self.dismiss(self.restored)

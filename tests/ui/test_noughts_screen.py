@@ -1,0 +1,139 @@
+"""Noughts and crosses with MENACE in the app (issue 18 items 1-4): reached from the setup screen,
+squares by key (1-9 laid out like a phone), arrows and Enter, and the mouse; the perfect AI's hint;
+MENACE learns from a game and shows what changed; every box; training in the background with its
+rule as options, paused and stepped. Three app runs in all (they are the expensive kind)."""
+
+from __future__ import annotations
+
+from textual.widgets import Select
+
+from sticks_tui.engine.noughts import SQUARE_NAMES
+from sticks_tui.solve.noughts import solve_noughts
+from sticks_tui.ui.noughts_keeper import keeper_of
+from sticks_tui.ui.screens.noughts import NoughtsBoxesScreen, NoughtsScreen, NoughtsTrainDialog
+from sticks_tui.ui.screens.setup import SetupScreen
+from sticks_tui.ui.widgets.noughts_board import CELL_H, CELL_W, NoughtsBoard
+
+from ui_helpers import wait_until
+
+
+async def open_noughts(pilot, opponent="perfect", x_first=True) -> NoughtsScreen:
+    screen = NoughtsScreen(opponent, x_first)
+    pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+def board_text(screen) -> str:
+    return "".join(t for line in screen.query_one(NoughtsBoard).board_lines() for t, _ in line)
+
+
+async def test_from_setup_squares_by_key_arrows_and_click_a_taken_one_refused_and_the_hint(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#game", Select).value = "noughts"
+        await wait_until(pilot, lambda: isinstance(app.screen, NoughtsScreen) and app.screen.is_mounted,
+                         what="the noughts screen")
+        await pilot.pause()
+        screen = app.screen
+        assert setup.query_one("#game", Select).value == "sticks" and app.settings.game == "sticks"
+        assert "not saved between sessions" in str(screen.query_one("#noughts-note").render())
+        screen.query_one("#noughts-opponent", Select).value = "friend"
+        await pilot.pause()
+        assert screen.kinds == {"X": "human", "O": "human"}
+        await pilot.press("7")  # phone layout: 7 is the bottom left
+        assert screen.state.board == "......X.."
+        await pilot.press("up", "right", "enter")  # from 7: up to 4, right to 5
+        assert screen.state.board == "....O.X.."
+        board = screen.query_one(NoughtsBoard)
+        await pilot.click(board, offset=(2 * (CELL_W + 1) + 3, 2))  # square 3, the top right
+        assert screen.state.board == "..X.O.X.."
+        await pilot.press("5")
+        assert screen.state.board == "..X.O.X.."  # taken: nothing changed
+        assert any("Square 5 (centre) is taken by O" in n.message for n in app._notifications)
+        await pilot.click(board, offset=(CELL_W + 1 + 3, 2 * (CELL_H + 1) + 2))  # square 8, bottom middle
+        assert screen.state.board == "..X.O.XO."
+        assert "✓ best" not in board_text(screen)
+        await pilot.press("h")
+        best = solve_noughts().best_squares("..X.O.XO.")
+        assert board.data.best == best == (2,)  # X must block O's middle column
+        assert "✓ best" in board_text(screen)
+
+
+async def test_menace_learns_from_a_game_shows_each_beads_change_and_every_box(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)  # MENACE plays X with X's boxes
+        keeper = keeper_of(app)
+        start = keeper.x_brain.counts.copy()
+        while not screen.over:
+            await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
+            if not screen.over:
+                await pilot.press(str(screen.state.board.index(".") + 1))
+        assert sum(keeper.results) == 1 and keeper.games == 1 and keeper.o_brain is None
+        changes = screen.changes
+        assert changes and all(c.marks == "X" for c in changes)
+        delta = keeper.rule.delta(1 if keeper.results[0] else 0 if keeper.results[1] else -1)
+        for c in changes:
+            assert c.before == start[c.row, c.col] and c.after == max(0, c.before + delta)
+            assert keeper.x_brain.counts[c.row, c.col] == c.after
+        assert screen.query_one(NoughtsBoard).data.changes == tuple((c.square, c.before, c.after) for c in changes)
+        arrow = "↑" if delta > 0 else "↓"
+        assert f"{arrow} {changes[0].before}→{changes[0].after}" in board_text(screen)
+        lines = list(screen.query_one("#noughts-log").lines)
+        first = changes[0]
+        assert any(f"square {first.square} ({SQUARE_NAMES[first.square - 1]}) {first.before} → {first.after}" in line
+                   for line in lines)
+        assert len(keeper.curve) == 1 and keeper.curve[0].games == 1
+        await pilot.press("b")
+        boxes = app.screen
+        assert isinstance(boxes, NoughtsBoxesScreen)
+        text = str(boxes.query_one("#boxes-grid").render())
+        assert text.count("#") == 1 and f"#1: {int(keeper.x_brain.counts[0].sum())} beads" in text
+        await pilot.press("4")
+        text = str(boxes.query_one("#boxes-grid").render())
+        assert text.count("#") == 183 and "#122:" in text and "#304:" in text
+
+
+async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_stepped_and_stopped(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace")
+        await pilot.press("t")
+        dialog = app.screen
+        assert isinstance(dialog, NoughtsTrainDialog)
+        dialog.query_one("#nt-games").value = "50"
+        dialog.query_one("#nt-pace").value = "1"
+        dialog.query_one("#nt-opponent").value = "random"
+        dialog.query_one("#nt-beads-0").value = "8"
+        await pilot.pause()
+        await pilot.click("#nt-go")
+        assert app.screen is dialog  # refused: MENACE learns by its own rule
+        assert "Start MENACE afresh" in str(dialog.query_one("#nt-error").render())
+        dialog.query_one("#nt-reset").value = True
+        await pilot.pause()
+        assert "Start beads 8, 3, 2, 1" in str(dialog.query_one("#nt-effect").render())
+        await pilot.click("#nt-go")
+        keeper = keeper_of(app)
+        assert keeper.rule.beads == (8, 3, 2, 1) and keeper.x_brain.counts[0].max() == 8
+        await wait_until(pilot, lambda: screen._told is not None, timeout=30, what="the first game told")
+        await pilot.press("space")
+        assert screen._job.control.paused
+        told = screen._told.number
+        await pilot.press("s")
+        await wait_until(pilot, lambda: screen._told.number == told + 1, timeout=10, what="the stepped game")
+        data = screen.query_one(NoughtsBoard).data
+        assert data.board == screen._told.board and f"Training game {told + 1}" in data.note
+        stepped = screen._told
+        line = list(screen.query_one("#noughts-log").lines)[-1]
+        assert line.startswith(f"Training game {told + 1}: X {stepped.moves[0]}, O {stepped.moves[1]}")
+        first = stepped.changes[0]
+        assert f"Beads: {first.marks} {first.before}→{first.after}" in line
+        await pilot.press("c")
+        await wait_until(pilot, lambda: screen._job is None, timeout=10, what="the run to stop")
+        assert keeper.games == sum(keeper.results) == told + 1
+        assert keeper.curve[-1].games == told + 1
+        assert keeper.first_box[-1] == (told + 1, tuple(int(c) for c in keeper.x_brain.counts[0]))
