@@ -134,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     what = {"sticks": f"sticks, heap {size}", "nim": f"Nim, piles up to {size}, {size}, {size}",
             "noughts": "noughts and crosses"}[config.game]
     print(f"Lab: {what} ({game.protocol} protocol), {len(config.learners)} learners x {config.seeds} seeds, "
-          f"cap {config.cap:,} games a run; {result.seconds:.1f} s on {result.workers} processes.")
+          f"cap {config.cap:,} games a run; {result.seconds:.1f} s on {result.workers} "
+          f"process{'es' if result.workers != 1 else ''}.")
     if args.preset is not None:
         print(f"Preset: {PRESETS[args.preset].title}. {PRESETS[args.preset].look_for}")
     print("\n".join(table_lines(result)))
