@@ -53,19 +53,21 @@ import random
 import sys
 from typing import TextIO
 
-from sticks_tui.engine.game import Game
+from sticks_tui import vocabulary
+from sticks_tui.engine.game import GameDriver
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
-from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, GameState, sticks_word
+from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, new_game, sticks_word
+from sticks_tui.engine.state import GameState
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store.brains import fit_hats
 
 MAX_TAKE = 3
 MODES = ("friend", "computer", "trained")
-DEFAULT_BRAIN = "default"
+DEFAULT_BRAIN = vocabulary.DEFAULT_BRAIN
 TRAINED_BRAIN = "trained"
-TRAINING_GAMES = 100_000
-AI_NAMES = {"computer": "Learning AI", "trained": "Trained AI"}
+TRAINING_GAMES = vocabulary.TRAINED_AI_GAMES
 OPPONENT_KINDS = {"friend": "friend", "computer": "learning", "trained": "trained"}
+AI_NAMES = {mode: vocabulary.ai_names("sticks")[OPPONENT_KINDS[mode]] for mode in ("computer", "trained")}
 
 WELCOME = "Welcome to the Game of Sticks!"
 HEAP_PROMPT = f"How many sticks are there on the table initially ({MIN_HEAP}-{MAX_HEAP})? "
@@ -253,21 +255,22 @@ class ClassicGame:
             # brain as stored, then adopted), so copies sharing a brain lose nothing.
             learns_here = self.store is None or self.save_as is None
             other = HatPlayer(AI_NAMES[mode], self.hats, self.rng, learn=learns_here)
-        game = Game([human, other], heap, first=0, max_take=MAX_TAKE)
+        game = GameDriver([human, other], new_game(heap, 0, MAX_TAKE))
         drawn: list[tuple[int, int]] = []
         try:
             while not game.is_over:
                 self.say()
-                self.say(board_line(game.state.heap))
+                self.say(board_line(game.state.position))
                 if game.waiting_for_human:
-                    top = min(MAX_TAKE, game.state.heap)
+                    top = game.state.legal_moves[-1]
                     take = self.ask_number(TAKE_PROMPT.format(name=game.current.name), 1, top,
                                            take_error(top))
                     game.play(take)
                 else:
                     game.step()
-                    drawn.append((game.state.history[-1].heap_before, game.state.history[-1].take))
-                    self.say(f"AI selects {game.state.history[-1].take}.")
+                    last = game.state.history[-1]
+                    drawn.append((last.before, last.move))
+                    self.say(f"AI selects {last.move}.")
         except BaseException:
             game.abandon()  # a half game teaches the AI nothing and is not recorded
             raise
@@ -295,7 +298,7 @@ class ClassicGame:
         learning = {1: (self.save_as, drawn or [])} if brain is not None else None
         recorded = self.try_store(lambda: self.store.record_game(
             game="sticks", start=str(heap), opponent=OPPONENT_KINDS[mode], players=players,
-            moves=[m.take for m in state.history], loser=state.loser, brain=brain,
+            moves=[m.move for m in state.history], loser=state.loser, brain=brain,
             ai_seats=() if mode == "friend" else (1,), learning=learning, max_take=MAX_TAKE))
         if learning is None:
             return

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from sticks_tui.engine import registry
 from sticks_tui.commands.common import open_store
 
 
@@ -98,8 +99,10 @@ def run_list(args: argparse.Namespace) -> int:
             updated = b.updated.astimezone().strftime("%Y-%m-%d %H:%M")
             lines.append(f"{b.name:<{width}}  {b.game:<6}  {b.size:>4}  {b.max_take:>4}  {rule:<14}  {b.games_trained:>13,}  "
                          f"{w:>5}  {lo:>5}  {updated}")
-        if any(b.game != "sticks" for b, _ in rows):
-            lines.append("A Nim brain has one hat per position of its piles and a ball for each move (Take).")
+        for game in dict.fromkeys(b.game for b, _ in rows):  # what the columns mean for a game's brains
+            note = registry.entry(game).listing_note
+            if note:
+                lines.append(note)
         return "\n".join(lines)
 
     return _do(args, listing, show)

@@ -21,6 +21,7 @@ def register(subparsers) -> None:
                     "(both seats, both learning) and print its hats (one row per heap), the time taken, games "
                     "per second and the analysis against the exact solution, over the heaps trained "
                     "(2 to --sticks).")
+    from sticks_tui.learn.hats import RULE_LIMITS
     from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS
 
     p.add_argument("--sticks", type=int_in_range(1, 1000, "--sticks"), default=20,
@@ -35,11 +36,11 @@ def register(subparsers) -> None:
     p.add_argument("--floor", choices=["each", "nonempty"], default=None,
                    help="each: a hat keeps one ball of every number (seeds 000/001); "
                         "nonempty: a hat only has to stay non-empty (seed 003); default each")
-    p.add_argument("--start-balls", type=int_in_range(1, 1000, "--start-balls"), default=None,
+    p.add_argument("--start-balls", type=int_in_range(*RULE_LIMITS["start_balls"], "--start-balls"), default=None,
                    help="balls of each number in a fresh hat (default 1)")
-    p.add_argument("--reward", type=int_in_range(0, 1000, "--reward"), default=None,
+    p.add_argument("--reward", type=int_in_range(*RULE_LIMITS["win_reward"], "--reward"), default=None,
                    help="balls added on a win (default 1)")
-    p.add_argument("--penalty", type=int_in_range(0, 1000, "--penalty"), default=None,
+    p.add_argument("--penalty", type=int_in_range(*RULE_LIMITS["loss_penalty"], "--penalty"), default=None,
                    help="balls thrown away on a loss (default 1)")
     p.add_argument("--engine", choices=["kernel", "reference"], default="kernel",
                    help="kernel: compiled (fast); reference: the readable Python learner")

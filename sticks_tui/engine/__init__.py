@@ -10,16 +10,9 @@ from sticks_tui.engine.events import (
     MoveMade,
     TrainingProgress,
 )
-from sticks_tui.engine.rules import (
-    DEFAULT_MAX_TAKE,
-    MAX_HEAP,
-    MIN_HEAP,
-    GameState,
-    IllegalMove,
-    Move,
-    legal_moves,
-    new_game,
-)
+from sticks_tui.engine.errors import IllegalMove
+from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, MAX_HEAP, MIN_HEAP, legal_moves, new_game
+from sticks_tui.engine.state import GameState, Turn
 
 __all__ = [
     "DEFAULT_MAX_TAKE",
@@ -33,9 +26,9 @@ __all__ = [
     "HatChange",
     "HatsReinforced",
     "IllegalMove",
-    "Move",
     "MoveMade",
     "TrainingProgress",
+    "Turn",
     "legal_moves",
     "new_game",
 ]

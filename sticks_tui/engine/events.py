@@ -13,25 +13,14 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class MoveMade:
-    """`player` (a seat, 0 or 1) named `name` took `take` from `heap_before`."""
+    """`player` (a seat, 0 or 1) named `name` played `move` (the game's move: sticks taken, a
+    (pile, coins) tuple, ...) from position `before`, leaving `after`."""
 
     player: int
     name: str
-    take: int
-    heap_before: int
-    heap_after: int
-
-
-@dataclass(frozen=True, slots=True)
-class NimMoveMade:
-    """Nim: `player` (a seat) named `name` took `coins` from pile `pile` (0 nickels, 1 dimes, 2 quarters)."""
-
-    player: int
-    name: str
-    pile: int
-    coins: int
-    piles_before: tuple[int, int, int]
-    piles_after: tuple[int, int, int]
+    move: Any
+    before: Any
+    after: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +60,10 @@ class HatsReinforced:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    loser: int
-    winner: int
+    """The game ended; in a draw `loser` and `winner` are None and their names empty."""
+
+    loser: int | None
+    winner: int | None
     loser_name: str
     winner_name: str
     moves: int
@@ -106,13 +97,8 @@ class TrainingProgress:
     def fraction(self) -> float:
         return self.games_done / self.games_total if self.games_total else 1.0
 
-    @property
-    def seconds_left(self) -> float:
-        rate = self.games_per_second
-        return (self.games_total - self.games_done) / rate if rate > 0 else float("inf")
 
-
-Event = MoveMade | NimMoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
+Event = MoveMade | BallDrawn | HatsReinforced | GameOver | TrainingProgress
 Subscriber = Callable[[Any], None]
 
 

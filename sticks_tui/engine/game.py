@@ -1,29 +1,24 @@
-"""Drives one game between two players and publishes what happens.
+"""Drives one game between two players and publishes what happens, for every game of the protocol.
 
-Usage: `game = Game(players, heap)` (sticks) or `NimGame(players, piles)`; while not over, if
-`game.waiting_for_human` call `game.play(move)` with the person's move, otherwise `game.step()`
-lets the AI move.
+Usage: `game = GameDriver(players, state)` (`new_game(heap)` for sticks, `new_nim_game(piles)` for
+Nim, `engine.state.new_state(rules)` for any game); while not over, if `game.waiting_for_human`
+call `game.play(move)` with the person's move, otherwise `game.step()` lets the AI move.
 """
 
 from __future__ import annotations
 
-from sticks_tui.engine.events import EventBus, GameOver, MoveMade, NimMoveMade
-from sticks_tui.engine.nim import NimState, new_nim_game
-from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, GameState, IllegalMove, new_game
+from sticks_tui.engine.events import EventBus, GameOver, MoveMade
+from sticks_tui.engine.nim import new_nim_game
+from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, new_game
+from sticks_tui.engine.state import GameState
 
 
-class TwoPlayerGame:
-    """What every game driver shares: the seats, whose turn it is, AI steps, the end, abandoning.
+class GameDriver:
+    """The seats, whose turn it is, a move (a person's or an AI's), the end, abandoning."""
 
-    A subclass sets `state` and implements `play(*move)`, which publishes its move event and
-    calls `_finish()` when the state is over.
-    """
-
-    name = "game"
-
-    def __init__(self, players, state, bus: EventBus | None = None) -> None:
+    def __init__(self, players, state: GameState, bus: EventBus | None = None) -> None:
         if len(players) != 2:
-            raise ValueError(f"A {self.name} has two players.")
+            raise ValueError(f"A game of {state.rules.name} has two players.")
         self.players = list(players)
         for seat, player in enumerate(self.players):
             player.seat = seat
@@ -43,17 +38,24 @@ class TwoPlayerGame:
     def waiting_for_human(self) -> bool:
         return not self.is_over and self.current.is_human
 
-    def play(self, *move):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def play(self, move) -> GameState:
+        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
+        player = self.current
+        before = self.state.position
+        self.state = self.state.play(move)  # the rules refuse an illegal move, or any move once over
+        self.bus.publish(MoveMade(player.seat, player.name, self.state.history[-1].move, before,
+                                  self.state.position))
+        if self.state.is_over:
+            self._finish()
+        return self.state
 
-    def step(self):
+    def step(self) -> GameState:
         """Let the AI to move choose and play."""
         if self.waiting_for_human:
             raise RuntimeError("It is a person's turn: call play() with their move.")
-        choice = self.current.choose(self.state)
-        return self.play(*choice) if isinstance(choice, tuple) else self.play(choice)
+        return self.play(self.current.choose(self.state))
 
-    def play_to_end(self):
+    def play_to_end(self) -> GameState:
         while not self.is_over:
             self.step()
         return self.state
@@ -62,12 +64,11 @@ class TwoPlayerGame:
         if self._reported:
             return
         self._reported = True
-        winner = self.state.winner
-        loser = 1 - winner
+        winner, loser = self.state.winner, self.state.loser
         for seat, player in enumerate(self.players):
             player.game_over(seat == winner)
-        self.bus.publish(GameOver(loser, winner, self.players[loser].name, self.players[winner].name,
-                                  len(self.state.history)))
+        names = ("", "") if winner is None else (self.players[loser].name, self.players[winner].name)
+        self.bus.publish(GameOver(loser, winner, *names, len(self.state.history)))
 
     def abandon(self) -> None:
         """Stop a game half way: learners forget the balls they set aside, nothing is learned."""
@@ -77,45 +78,12 @@ class TwoPlayerGame:
                 forget()
 
 
-class Game(TwoPlayerGame):
-    """One game of sticks."""
-
-    name = "game of sticks"
-
-    def __init__(self, players, heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE,
-                 bus: EventBus | None = None) -> None:
-        super().__init__(players, new_game(heap, first, max_take), bus)
-
-    def play(self, take: int) -> GameState:
-        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
-        if self.is_over:
-            raise IllegalMove("The game is over: there are no sticks left to take.")
-        player = self.current
-        before = self.state.heap
-        self.state = self.state.take(take)
-        self.bus.publish(MoveMade(player.seat, player.name, take, before, self.state.heap))
-        if self.state.is_over:
-            self._finish()
-        return self.state
+def Game(players, heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE,  # noqa: N802
+         bus: EventBus | None = None) -> GameDriver:
+    """A game of sticks from `heap` (a thin shorthand of `GameDriver(players, new_game(...))`)."""
+    return GameDriver(players, new_game(heap, first, max_take), bus)
 
 
-class NimGame(TwoPlayerGame):
-    """Drives one game of Nim. While not over: if `waiting_for_human`, call `play(pile, coins)` with
-    the person's move; otherwise `step()` lets the AI move."""
-
-    name = "game of Nim"
-
-    def __init__(self, players, piles, first: int = 0, bus: EventBus | None = None) -> None:
-        super().__init__(players, new_nim_game(piles, first), bus)
-
-    def play(self, pile: int, coins: int) -> NimState:
-        """Apply a move for the player to move (a person's, or an AI's chosen move)."""
-        if self.is_over:
-            raise IllegalMove("The game is over: there are no coins left to take.")
-        player = self.current
-        before = self.state.piles
-        self.state = self.state.take(pile, coins)
-        self.bus.publish(NimMoveMade(player.seat, player.name, pile, coins, before, self.state.piles))
-        if self.state.is_over:
-            self._finish()
-        return self.state
+def NimGame(players, piles, first: int = 0, bus: EventBus | None = None) -> GameDriver:  # noqa: N802
+    """A game of Nim from `piles` (a thin shorthand of `GameDriver(players, new_nim_game(...))`)."""
+    return GameDriver(players, new_nim_game(piles, first), bus)

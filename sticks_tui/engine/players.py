@@ -12,7 +12,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
-from sticks_tui.engine.rules import GameState
+from sticks_tui.engine.state import GameState
 from sticks_tui.solve import solver_for
 
 

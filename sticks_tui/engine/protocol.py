@@ -1,24 +1,32 @@
-"""The one game protocol: what the learner, the solvers, the players and the kernels know of a game.
-
-A game here is a small two-player game with perfect information and no draws. Its *rules object*
-(`engine.rules.SticksRules`, `engine.nim.NimRules`) describes a bounded instance of it:
+"""The one game protocol: what the learner, the solvers, the players, the kernels and the store
+know of a game. A game is described whole by its *rules object* (as OpenSpiel's state does):
 
 - positions are hashable values (a heap size, a tuple of piles); the player to move is implicit;
 - `legal_moves(position)` lists the moves in a fixed order (the order of a hat's balls);
 - `apply(position, move)` is the position after the move; `is_terminal(position)` says the game is
-  over; `last_mover_wins` says who won then (True: whoever made the last move wins);
+  over; `outcome(position)` says, at a terminal position, how it went for the player who made the
+  last move: +1 a win, 0 a draw, -1 a loss (`last_mover_wins` stays as a convenience where it exists);
 - `start_positions()` are where a game starts; `positions()` is every non-terminal position of the
   instance, the hats a learner needs and the positions a solver answers;
-- `hat_rows()` lays the positions out as rows of a counts array (None: a row nobody uses).
+- `hat_rows()` lays the positions out as rows of a counts array (None: a row nobody uses);
+- `position_text(position)` and `move_text(position, move)` are words for a person;
+- `encode_position`/`decode_position` and `encode_move`/`decode_move` turn positions and moves into
+  JSON values and back, for the store and the brain files; a decode raises `ValueError` (the rules'
+  `IllegalMove`) with a message a person can read on anything that is not a position of this
+  instance, or not a legal move from that position: the one check of a move.
 
-A perfect move comes from a solver (`solve.solver_for(rules)`), one layer up: the rules never import
-a solver.
+The games are named in one place, `engine.registry`. A perfect move comes from a solver
+(`solve.solver_for(rules)`), one layer up: the rules never import a solver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol, runtime_checkable
+from numbers import Integral
+from typing import Any, Protocol, runtime_checkable
+
+#: `outcome` values, for the player who made the last move.
+WIN, DRAW, LOSS = 1, 0, -1
 
 
 @runtime_checkable
@@ -26,8 +34,6 @@ class GameRules(Protocol):
     """A bounded instance of a game, as the layers above need it."""
 
     name: str
-    #: At a terminal position: True if the player who made the last move won.
-    last_mover_wins: bool
 
     def positions(self) -> Sequence[Hashable]:
         """Every non-terminal position of this instance, smaller positions first."""
@@ -44,14 +50,48 @@ class GameRules(Protocol):
     def is_terminal(self, position) -> bool:
         """The game is over: no move is left."""
 
+    def outcome(self, position) -> int:
+        """At a terminal position, for the player who made the last move: +1 win, 0 draw, -1 loss."""
+
     def hat_rows(self) -> Sequence[Hashable | None]:
         """The positions by row of a counts array; None marks an unused row."""
 
+    def position_text(self, position) -> str:
+        """The position in words for a person."""
 
-def mover_wins(rules: GameRules, position, move) -> bool | None:
-    """Does `move` from `position` end the game with its mover winning (True), losing (False),
-    or not end it (None)?"""
+    def move_text(self, position, move) -> str:
+        """The move from `position` in words for a person."""
+
+    def encode_position(self, position) -> Any:
+        """The position as a JSON value."""
+
+    def decode_position(self, value) -> Hashable:
+        """The position a JSON value stands for; ValueError saying why if it is not one of this instance."""
+
+    def encode_move(self, move) -> Any:
+        """The move as a JSON value."""
+
+    def decode_move(self, position, value) -> Hashable:
+        """The legal move from `position` a JSON value (or a move) stands for; ValueError saying why if
+        it is not one."""
+
+
+def move_outcome(rules: GameRules, position, move) -> int | None:
+    """How `move` from `position` ends the game for its mover (+1 win, 0 draw, -1 loss), or None:
+    the game goes on."""
     after = rules.apply(position, move)
     if not rules.is_terminal(after):
         return None
-    return bool(rules.last_mover_wins)
+    return rules.outcome(after)
+
+
+def mover_wins(rules: GameRules, position, move) -> bool | None:
+    """Thin wrapper of `move_outcome` for callers not moved yet: True a win, False a loss, None the
+    game goes on."""
+    result = move_outcome(rules, position, move)
+    return None if result is None else result > 0
+
+
+def whole_number(value) -> bool:
+    """A whole number (an int or a NumPy integer, not a bool)."""
+    return isinstance(value, Integral) and not isinstance(value, bool)

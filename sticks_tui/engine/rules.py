@@ -1,12 +1,14 @@
 """The Game of Sticks: a heap of sticks, players take 1..max_take in turn, whoever takes the last loses.
 
-A game state is a small immutable value; a move returns a new state. Illegal moves raise
-`IllegalMove` with a message a person can read.
+`SticksRules` describes it in the game protocol (`engine.protocol`); a game in play is the generic
+`engine.state.GameState`. Illegal moves raise `IllegalMove` with a message a person can read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from sticks_tui.engine.errors import IllegalMove
+from sticks_tui.engine.protocol import LOSS, whole_number
+from sticks_tui.engine.state import GameState
 
 DEFAULT_MAX_TAKE = 3
 #: The heap sizes the app offers a person (seed 000: "between 10 and 100").
@@ -14,100 +16,19 @@ MIN_HEAP = 10
 MAX_HEAP = 100
 
 
-class IllegalMove(ValueError):
-    """A move the rules do not allow; its message says why in plain words."""
-
-
 def legal_moves(heap: int, max_take: int = DEFAULT_MAX_TAKE) -> range:
     """The numbers of sticks a player may take from `heap`: 1..min(max_take, heap)."""
     return range(1, min(max_take, heap) + 1)
 
 
+def heaps_words(heap: int) -> str:
+    """What the figures of a sticks game of `heap` sticks are about: 'heaps 2-20' (heap 1 is no choice:
+    its one move loses)."""
+    return f"heaps 2-{heap}" if heap > 2 else f"heap {heap}"
+
+
 def sticks_word(n: int) -> str:
     return "stick" if n == 1 else "sticks"
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move: `player` (0 or 1) took `take` sticks from a heap of `heap_before`."""
-
-    player: int
-    take: int
-    heap_before: int
-
-    @property
-    def heap_after(self) -> int:
-        return self.heap_before - self.take
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """Where a game stands: sticks left, whose turn it is, and every move so far."""
-
-    heap: int
-    to_move: int = 0
-    history: tuple[Move, ...] = ()
-    max_take: int = DEFAULT_MAX_TAKE
-    start_heap: int = 0
-
-    def __post_init__(self) -> None:
-        if self.max_take < 1:
-            raise IllegalMove(f"The most sticks a player may take must be at least 1, not {self.max_take}.")
-        if self.heap < 0:
-            raise IllegalMove(f"A heap cannot hold {self.heap} sticks.")
-        if self.to_move not in (0, 1):
-            raise IllegalMove(f"Player {self.to_move + 1} is not in this game: it is player 1 or player 2.")
-        if self.start_heap == 0:
-            object.__setattr__(self, "start_heap", self.heap + sum(m.take for m in self.history))
-
-    @property
-    def is_over(self) -> bool:
-        return self.heap == 0
-
-    @property
-    def legal_moves(self) -> range:
-        return legal_moves(self.heap, self.max_take)
-
-    def is_legal(self, take: int) -> bool:
-        return not self.is_over and 1 <= take <= min(self.max_take, self.heap)
-
-    def take(self, take: int) -> GameState:
-        """The state after the player to move takes `take` sticks."""
-        if isinstance(take, bool) or not isinstance(take, int):
-            raise IllegalMove(f"A move is a whole number of sticks, not {take!r}.")
-        if self.is_over:
-            raise IllegalMove("The game is over: there are no sticks left to take.")
-        top = min(self.max_take, self.heap)
-        if not 1 <= take <= top:
-            if take > self.heap >= 1 and take <= self.max_take:
-                raise IllegalMove(
-                    f"Cannot take {take} {sticks_word(take)}: only {self.heap} {sticks_word(self.heap)} left."
-                )
-            raise IllegalMove(f"Please enter a number between 1 and {top}.")
-        move = Move(self.to_move, take, self.heap)
-        return GameState(self.heap - take, 1 - self.to_move, self.history + (move,), self.max_take, self.start_heap)
-
-    @property
-    def position(self) -> int:
-        """The position in the game protocol (`SticksRules`): the heap."""
-        return self.heap
-
-    @property
-    def rules(self) -> SticksRules:
-        """This game as a protocol instance, up to its starting heap."""
-        return SticksRules(max(self.start_heap, self.heap, 1), self.max_take)
-
-    @property
-    def loser(self) -> int | None:
-        """The player who took the last stick, once the game is over."""
-        if not self.is_over or not self.history:
-            return None
-        return self.history[-1].player
-
-    @property
-    def winner(self) -> int | None:
-        loser = self.loser
-        return None if loser is None else 1 - loser
 
 
 class SticksRules:
@@ -115,7 +36,7 @@ class SticksRules:
     1..max_take, whoever takes the last stick loses. Positions are heap sizes; moves are numbers taken."""
 
     name = "the Game of Sticks"
-    last_mover_wins = False  # whoever takes the last stick loses
+    last_mover_wins = False  # derived from `outcome`: whoever takes the last stick loses
 
     def __init__(self, size: int = 20, max_take: int = DEFAULT_MAX_TAKE) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
@@ -140,9 +61,43 @@ class SticksRules:
     def is_terminal(self, position: int) -> bool:
         return position == 0
 
+    def outcome(self, position: int) -> int:
+        return LOSS  # whoever takes the last stick loses
+
     def hat_rows(self) -> tuple[int | None, ...]:
         """Row n is the hat for a heap of n sticks; row 0 (no sticks, no move) is unused."""
         return (None, *range(1, self.size + 1))
+
+    def position_text(self, position: int) -> str:
+        return f"{position} {sticks_word(position)}"
+
+    def move_text(self, position: int, move: int) -> str:
+        return f"take {move} {sticks_word(move)}"
+
+    def encode_position(self, position: int) -> int:
+        return int(position)
+
+    def decode_position(self, value) -> int:
+        if not whole_number(value) or not 0 <= value <= self.size:
+            raise IllegalMove(f"A heap here is a whole number of sticks from 0 to {self.size}, not {value!r}.")
+        return int(value)
+
+    def encode_move(self, move: int) -> int:
+        return int(move)
+
+    def decode_move(self, position: int, value) -> int:
+        """The number of sticks `value` takes from `position`, if the rules allow it."""
+        if not whole_number(value):
+            raise IllegalMove(f"A move is a whole number of sticks, not {value!r}.")
+        if position == 0:
+            raise IllegalMove("The game is over: there are no sticks left to take.")
+        moves = self.legal_moves(position)
+        if value not in moves:
+            if value > position >= 1 and value <= self.max_take:
+                raise IllegalMove(f"Cannot take {value} {sticks_word(value)}: only {position} "
+                                  f"{sticks_word(position)} left.")
+            raise IllegalMove(f"Please enter a number between 1 and {moves[-1]}.")
+        return int(value)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SticksRules) and (self.size, self.max_take) == (other.size, other.max_take)
@@ -160,7 +115,7 @@ def new_game(heap: int, first: int = 0, max_take: int = DEFAULT_MAX_TAKE) -> Gam
         raise IllegalMove(f"The heap is a whole number of sticks, not {heap!r}.")
     if heap < 1:
         raise IllegalMove(f"A game needs at least one stick, not {heap}.")
-    return GameState(heap=heap, to_move=first, max_take=max_take, start_heap=heap)
+    return GameState(SticksRules(heap, max_take), heap, first)
 
 
 def parse_heap(text: str, low: int = MIN_HEAP, high: int = MAX_HEAP) -> int:

@@ -21,34 +21,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sticks_tui.engine.rules import SticksRules, legal_moves
+from sticks_tui.engine import registry
+from sticks_tui.engine.rules import SticksRules, heaps_words, legal_moves
 from sticks_tui.learn.hats import Hats, _layout
 from sticks_tui.solve import solver_for
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
-
-#: A hat "believes" in its top ball when that ball holds more than this share of the hat
-#: (a fresh two-ball hat, one ball of each, is a coin toss, not a belief).
-CONFIDENT = 0.5
 
 
 #: Which perfect player the chances are against, in words for the screens and the README.
 PERFECT_PLAYER_WORDS = "a perfect player that, when it cannot win, makes the move worst for the AI"
 
 
-def heaps_words(heap: int) -> str:
-    """What the figures of a sticks game of `heap` sticks are about: 'heaps 2-20' (heap 1 is no choice:
-    its one move loses)."""
-    return f"heaps 2-{heap}" if heap > 2 else f"heap {heap}"
-
-
 def scope_words(rules) -> str:
-    """What the figures of a run over `rules` are about, in words: sticks 'heaps 2-20', Nim 'piles up to 7, 7, 7'."""
-    if isinstance(rules, SticksRules):
-        return heaps_words(rules.size)
-    box = getattr(rules, "box", None)
-    if box is not None:
-        return "piles up to " + ", ".join(map(str, box))
-    return "every position of the game"
+    """What the figures of a run over `rules` are about, in words (the game's registry entry says):
+    sticks 'heaps 2-20', Nim 'piles up to 7, 7, 7'."""
+    return registry.entry_of(rules).scope_words(rules)
 
 
 @dataclass(frozen=True)
@@ -60,10 +47,6 @@ class HatVerdict:
     winning: bool  # the exact solution: can the player facing this heap force a win?
     optimal_moves: tuple[int, ...]  # winning moves; empty in a lost position
     agrees: bool | None  # winning hats: is the most likely move optimal? None for lost hats
-
-    @property
-    def confidence(self) -> float:
-        return self.probabilities[self.best_move - 1]
 
 
 @dataclass(frozen=True)
@@ -199,8 +182,7 @@ def policy_matrix(counts: np.ndarray, max_take: int) -> np.ndarray:
     """Move probabilities per hat from a counts array, only over legal balls (an empty hat: uniform)."""
     counts = np.asarray(counts)
     size = counts.shape[0] - 1
-    heaps = np.arange(size + 1)[:, None]
-    legal = np.arange(max_take)[None, :] < np.minimum(heaps, max_take)
+    legal = _layout(SticksRules(max(size, 1), max_take)).legal_mask[: size + 1]  # the brain's own layout
     padded = np.zeros((size + 1, max_take), dtype=np.float64)
     padded[:, : min(max_take, counts.shape[1])] = counts[:, :max_take]
     legal_counts = np.where(legal, padded, 0.0)
@@ -218,7 +200,7 @@ def opponent_policy(kind: str, size: int, max_take: int, solution: SticksSolutio
     for the AI instead, `win_probabilities_vs_perfect`)."""
     policy = np.zeros((size + 1, max_take), dtype=np.float64)
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         if kind == "random":
             policy[n, :legal] = 1.0 / legal
         elif kind == "perfect":
@@ -248,7 +230,7 @@ def win_probabilities(ai, opponent, start: int) -> tuple[float, float]:
     for n in range(1, size + 1):
         a = 0.0
         o = 0.0
-        for m in range(1, min(max_take, n) + 1):
+        for m in legal_moves(n, max_take):
             # Taking the last stick (m == n) loses for whoever takes it.
             a += ai[n][m - 1] * (0.0 if m == n else opp_to_move[n - m])
             o += opponent[n][m - 1] * (1.0 if m == n else ai_to_move[n - m])
@@ -275,7 +257,7 @@ def _vs_perfect(ai: list, choices: list, size: int) -> tuple[list[float], list[f
     for n in range(1, size + 1):
         row = ai[n]
         a = 0.0
-        for m in range(1, min(max_take, n) + 1):
+        for m in legal_moves(n, max_take):
             if m != n:  # taking the last stick loses for whoever takes it
                 a += row[m - 1] * opp_to_move[n - m]
         worst = 2.0
@@ -317,7 +299,7 @@ def _settle(policy: np.ndarray, size: int, max_take: int) -> tuple[list[bool | N
     status: list[bool | None] = [True] + [None] * size
     steer = [0] * (size + 1)
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         row = policy[n, :legal]
         if has_single_top(row):  # with one legal ball (heap 1, or max take 1) the move is forced
             target = n - (1 + int(np.argmax(row)))
@@ -376,7 +358,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
     disagreeing = []
     winning_hats = 0
     for n in range(1, size + 1):
-        legal = min(max_take, n)
+        legal = len(legal_moves(n, max_take))
         hat_counts = tuple(int(c) for c in counts[n, :legal])
         probs = tuple(float(p) for p in policy[n, :legal])
         best = 1 + int(np.argmax(policy[n, :legal]))
@@ -450,7 +432,8 @@ class CurveScorer:
                 self.win_mask[i, j] = m in wins
         self.winning_rows = self.win_mask.any(axis=1)
         self.legal = np.arange(width)[None, :] < n_moves[:, None]
-        self.sticks = isinstance(rules, SticksRules)
+        # the exact chances against a perfect player, where the game's figures have them (sticks)
+        self.sticks = registry.entry_of(rules).chances_vs_perfect
         if self.sticks:
             self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
                                   for n in range(rules.size + 1)]
@@ -493,7 +476,7 @@ class CurveScorer:
         policy = [[0.0] * max_take]
         winning = wrong = 0
         for n in range(1, size + 1):
-            row = rows[n][: min(max_take, n)]
+            row = rows[n][: len(legal_moves(n, max_take))]
             total = sum(row)
             probs = [c / total for c in row] if total > 0 else [1.0 / len(row)] * len(row)
             policy.append(probs + [0.0] * (max_take - len(row)))

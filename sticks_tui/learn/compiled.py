@@ -6,7 +6,7 @@ the first failure clears OUR kernel modules' cache files only and compiles once 
 too, `load` says why in words and the trainer falls back to the readable reference learner.
 
 numba checks a cached kernel against its own source file only, but ours compile code from other
-files too (the hat rule in `learn/hats.py`, shared helpers in `learn/kernel.py`). A cache file older
+files too (the hat rule in `learn/hats.py`). A cache file older
 than any of those sources is stale, so it is cleared before loading.
 """
 
@@ -18,11 +18,10 @@ import sys
 from pathlib import Path
 
 #: The modules whose numba cache files we may clear.
-KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.general_kernel", "sticks_tui.learn.menace_kernel",
-                  "sticks_tui.learn.lab_kernel")
+KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
 #: Every source file compiled into the kernels.
-KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.general_kernel",
-                  "sticks_tui.learn.menace", "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
+KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.menace",
+                  "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
 _ready: set[str] = set()
 
 
@@ -86,10 +85,10 @@ def _warm(module_name: str, fresh: bool) -> None:
     importlib.import_module(module_name).warm_up()
 
 
-def load(sticks: bool = True) -> str | None:
-    """Make the kernel ready (sticks' own, or the general one). None when it is; else, in words,
-    why it could not be compiled (the caller then trains with the reference learner)."""
-    name = KERNEL_MODULES[0] if sticks else KERNEL_MODULES[1]
+def load() -> str | None:
+    """Make the kernel ready. None when it is; else, in words, why it could not be compiled (the
+    caller then trains with the reference learner)."""
+    name = KERNEL_MODULES[0]
     if name in _ready:
         return None
     if not _ready:  # before numba has read any index in this process

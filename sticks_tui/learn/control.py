@@ -68,12 +68,12 @@ class GameStory:
     start: object  # the heap (position) the game started from
     first: int  # the player who moved first
     draws: tuple[tuple[int, object, object], ...]
-    winner: int
+    winner: int | None  # None: a draw
     changes: tuple[tuple[HatChange, ...], tuple[HatChange, ...]]
 
     @property
-    def loser(self) -> int:
-        return 1 - self.winner
+    def loser(self) -> int | None:
+        return None if self.winner is None else 1 - self.winner
 
 
 class TrainingControl:

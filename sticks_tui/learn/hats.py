@@ -6,8 +6,8 @@ j counts the balls for the j-th legal move there. For sticks (`Hats(size, max_ta
 array of shape (size + 1, max_take): row n is the hat for a heap of n sticks (row 0 unused), column
 b - 1 counts the balls numbered b.
 
-The hat rule lives in `reinforced_count`, one pure function: this learner calls it, and both
-compiled kernels compile it (`learn.kernel`, `learn.general_kernel`).
+The hat rule lives in `reinforced_count`, one pure function: this learner calls it, and the
+compiled kernel compiles it (`learn.kernel`).
 """
 
 from __future__ import annotations
@@ -27,23 +27,25 @@ FLOOR_RULES: tuple[str, ...] = ("each", "nonempty")
 MAX_COUNT = 1 << 40
 
 
-def reinforced_count(before, others, won, reward, penalty, floor_code):
+def reinforced_count(before, others, change, floor_code):
     """THE hat rule for one drawn ball: how many such balls the hat holds after the game.
 
-    A win adds `reward` (never past MAX_COUNT). A loss removes `penalty`, never below the floor and
-    never adding a ball. The floor (floor_code 0, 'each') is 1; ('nonempty', 1) it is 0 while
-    `others` (the hat's other legal balls) is above 0, else 1. `others` is only read on a loss under
-    the 'nonempty' floor. Pure arithmetic on whole numbers: numba compiles it into the kernels.
+    `change` is what the game's outcome gives each ball drawn (`HatRule.change`: the win reward, the
+    draw reward, minus the loss penalty). A change of 0 or more adds that many (never past MAX_COUNT).
+    A negative change removes balls, never below the floor and never adding a ball: the floor
+    (floor_code 0, 'each') is 1; ('nonempty', 1) it is 0 while `others` (the hat's other legal
+    balls) is above 0, else 1. `others` is only read when balls are removed under the 'nonempty'
+    floor. Pure arithmetic on whole numbers: numba compiles it into the kernel.
     """
-    if won:
-        after = before + reward
+    if change >= 0:
+        after = before + change
         if after > MAX_COUNT:
             after = MAX_COUNT
         return after
     floor = 1
     if floor_code == 1 and others > 0:
         floor = 0
-    after = before - penalty
+    after = before + change
     if after < floor:
         after = floor
     if after > before:
@@ -60,6 +62,14 @@ def other_balls(counts, row, col, legal):
     return others
 
 
+#: The range of each whole-number field of a `HatRule`: the one place they are written (the training
+#: dialog and `sticks-tui train` read them here).
+RULE_LIMITS: dict[str, tuple[int, int]] = {"start_balls": (1, 1000), "win_reward": (0, 1000),
+                                           "loss_penalty": (0, 1000), "draw_reward": (-1000, 1000)}
+RULE_NAMES = {"start_balls": "Starting balls", "win_reward": "The win reward", "loss_penalty": "The loss penalty",
+              "draw_reward": "The draw reward"}
+
+
 @dataclass(frozen=True, slots=True)
 class HatRule:
     """How a learner changes its hats.
@@ -72,24 +82,40 @@ class HatRule:
     win_reward: int = 1
     loss_penalty: int = 1
     floor: FloorRule = "each"
+    #: What a draw gives each ball drawn (negative: takes away, as a loss does). Sticks and Nim never
+    #: draw; noughts and crosses MENACE-style gives +1 (win +3, draw +1, loss -1).
+    draw_reward: int = 0
 
     def __post_init__(self) -> None:
         if self.floor not in FLOOR_RULES:
             raise ValueError(f"The floor rule is 'each' or 'nonempty', not {self.floor!r}.")
-        for name in ("start_balls", "win_reward", "loss_penalty"):
+        for name, (low, high) in RULE_LIMITS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
-        if not 1 <= self.start_balls <= 1000:
-            raise ValueError(f"Starting balls must be between 1 and 1000, not {self.start_balls}.")
-        if not 0 <= self.win_reward <= 1000:
-            raise ValueError(f"The win reward must be between 0 and 1000, not {self.win_reward}.")
-        if not 0 <= self.loss_penalty <= 1000:
-            raise ValueError(f"The loss penalty must be between 0 and 1000, not {self.loss_penalty}.")
+            if not low <= value <= high:
+                raise ValueError(f"{RULE_NAMES[name]} must be between {low} and {high}, not {value}.")
 
     @property
     def floor_code(self) -> int:
         return FLOOR_RULES.index(self.floor)
+
+    def lowest(self, others):
+        """The fewest balls of a number a hat may be left with by this rule, when its other numbers hold
+        `others` balls (an int or an array): what the heaviest loss would leave, by `reinforced_count`."""
+        if np.ndim(others) == 0:
+            return int(reinforced_count(MAX_COUNT, int(others), -MAX_COUNT, self.floor_code))
+        one = np.vectorize(lambda o: reinforced_count(MAX_COUNT, int(o), -MAX_COUNT, self.floor_code), otypes=[np.int64])
+        return one(np.asarray(others, dtype=np.int64))
+
+    def change(self, outcome: int) -> int:
+        """What a game's outcome for the learner (+1 win, 0 draw, -1 loss) gives each ball it drew."""
+        return self.changes[outcome + 1]
+
+    @property
+    def changes(self) -> tuple[int, int, int]:
+        """`change` for a loss, a draw and a win, in that order (indexed by outcome + 1)."""
+        return (-self.loss_penalty, self.draw_reward, self.win_reward)
 
 
 #: The seeds' rule (the default) and a MENACE-like one: Michie's matchbox learner started each box
@@ -109,6 +135,7 @@ class _Layout:
     move_index: tuple  # per row: move -> column
     n_moves: np.ndarray  # (rows,) int64
     width: int
+    legal_mask: np.ndarray  # (rows, width) bool: the cells that are balls
 
 
 @lru_cache(maxsize=32)
@@ -124,7 +151,10 @@ def _layout(rules) -> _Layout:
     n_moves.flags.writeable = False
     # a sticks brain keeps a column for every ball up to its max take, even where no heap is that big
     width = max(1, int(n_moves.max()), int(getattr(rules, "max_take", 0) or 0))
-    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves, width)
+    legal_mask = np.arange(width)[None, :] < n_moves[:, None]
+    legal_mask.flags.writeable = False
+    return _Layout(rows, index, moves, tuple({m: j for j, m in enumerate(ms)} for ms in moves), n_moves, width,
+                   legal_mask)
 
 
 class Hats:
@@ -151,10 +181,8 @@ class Hats:
         self.rules = rules
         self.rule = rule or HatRule()
         self._layout = layout = _layout(rules)
-        if isinstance(rules, SticksRules):
-            self.size, self.max_take = rules.size, rules.max_take
-        else:
-            self.size, self.max_take = len(layout.index), layout.width
+        # sticks: the largest heap and the most sticks a move (hats 1..size, a column per take)
+        self.size, self.max_take = len(layout.index), layout.width
         shape = (len(layout.rows), layout.width)
         if counts is None:
             counts = np.zeros(shape, dtype=np.int64)
@@ -166,11 +194,6 @@ class Hats:
                 raise ValueError(f"Counts of shape {counts.shape} do not fit {self.size} hats of "
                                  f"{layout.width} balls.")
         self.counts = counts
-
-    @staticmethod
-    def fresh_counts(size: int, max_take: int, start_balls: int = 1) -> np.ndarray:
-        """A fresh sticks brain's counts: `start_balls` of each legal number in every hat."""
-        return Hats(size, max_take, HatRule(start_balls=start_balls)).counts
 
     # -- the layout --------------------------------------------------------------------------
     @property
@@ -184,6 +207,11 @@ class Hats:
     def n_moves(self) -> np.ndarray:
         return self._layout.n_moves
 
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """Which cells of `counts` are balls: row i holds its first `n_moves[i]` columns (read-only)."""
+        return self._layout.legal_mask
+
     def has_hat(self, position) -> bool:
         return position in self._layout.index
 
@@ -191,9 +219,8 @@ class Hats:
         try:
             return self._layout.index[position]
         except (KeyError, TypeError):
-            if isinstance(self.rules, SticksRules):
-                raise ValueError(f"There is no hat {position}: the hats go from 1 to {self.size}.") from None
-            raise ValueError(f"There is no hat for {position!r} in this brain.") from None
+            raise ValueError(f"There is no hat for {position!r} in this brain: its hats go from "
+                             f"{self.positions[0]!r} to {self.positions[-1]!r}.") from None
 
     def moves_of(self, position) -> tuple:
         """The legal moves at `position`: the balls of its hat, in order."""
@@ -205,17 +232,13 @@ class Hats:
 
     def cannot_play(self, state) -> str | None:
         """Why this brain cannot move in the game `state` (None when it can)."""
-        rules = self.rules
-        if isinstance(rules, SticksRules):
-            if getattr(state, "max_take", rules.max_take) != rules.max_take:
-                return f"This brain plays with at most {rules.max_take} sticks a move, not {state.max_take}."
-            if state.position > rules.size:
-                return f"This brain has hats up to {rules.size} sticks; the heap holds {state.position}."
-            return None
-        if not self.has_hat(state.position):
-            box = getattr(rules, "box", None)
-            return (f"This brain has no hat for the piles {state.position}: it was trained on piles up to {box}."
-                    if box is not None else f"This brain has no hat for {state.position!r}.")
+        position = state.position
+        if not self.has_hat(position):
+            return (f"This brain has no hat for {state.rules.position_text(position)}: it has hats up to "
+                    f"{self.rules.position_text(self.positions[-1])}.")
+        if tuple(self.moves_of(position)) != tuple(state.legal_moves):
+            return (f"This brain plays other moves here ({list(self.moves_of(position))}) than this game "
+                    f"allows ({list(state.legal_moves)}).")
         return None
 
     # -- reading ---------------------------------------------------------------------------
@@ -239,8 +262,7 @@ class Hats:
         loss would leave, by the hat rule itself."""
         i = self.row(position)
         j = self._layout.move_index[i][move]
-        others = int(other_balls(self.counts, i, j, int(self._layout.n_moves[i])))
-        return int(reinforced_count(MAX_COUNT, others, False, 0, MAX_COUNT, self.rule.floor_code))
+        return self.rule.lowest(other_balls(self.counts, i, j, int(self._layout.n_moves[i])))
 
     # -- learning --------------------------------------------------------------------------
     def draw(self, position, rng):
@@ -253,9 +275,19 @@ class Hats:
             r -= count
         raise AssertionError("unreachable: a draw fell outside the hat")  # pragma: no cover
 
-    def reinforce(self, drawn, won: bool) -> tuple[HatChange, ...]:
-        """Apply the hat rule to every (position, move) drawn in a game; return what changed."""
+    def reinforce(self, drawn, won: bool | None = None, *, outcome: int | None = None) -> tuple[HatChange, ...]:
+        """Apply the hat rule to every (position, move) drawn in a game; return what changed.
+
+        The game's result for this learner: `won` (True a win, False a loss), or `outcome` (+1 win,
+        0 draw, -1 loss) for games that can end in a draw; exactly one of them."""
+        if (won is None) == (outcome is None):
+            raise ValueError("A lesson needs the game's result: won, or an outcome, not both.")
+        if outcome is None:
+            outcome = 1 if won else -1
+        elif outcome not in (-1, 0, 1):
+            raise ValueError(f"An outcome is +1 (a win), 0 (a draw) or -1 (a loss), not {outcome!r}.")
         rule = self.rule
+        change = rule.change(outcome)
         layout = self._layout
         changes = []
         for position, move in drawn:
@@ -263,9 +295,9 @@ class Hats:
             j = layout.move_index[i][move]
             before = int(self.counts[i, j])
             others = 0
-            if not won and rule.floor_code == 1:
+            if change < 0 and rule.floor_code == 1:
                 others = int(other_balls(self.counts, i, j, int(layout.n_moves[i])))
-            after = int(reinforced_count(before, others, won, rule.win_reward, rule.loss_penalty, rule.floor_code))
+            after = int(reinforced_count(before, others, change, rule.floor_code))
             self.counts[i, j] = after
             changes.append(HatChange(position, move, before, after))
         return tuple(changes)
@@ -281,22 +313,19 @@ class Hats:
     @classmethod
     def from_lists(cls, rows: list[list[int]], max_take: int = 3, rule: HatRule | None = None) -> Hats:
         """A sticks brain from `as_lists()` rows."""
-        size = len(rows) - 1
-        counts = np.zeros((size + 1, max_take), dtype=np.int64)
-        for n in range(1, size + 1):
-            row = rows[n]
-            if len(row) != min(max_take, n):
-                raise ValueError(f"Hat {n} should hold {min(max_take, n)} counts, not {len(row)}.")
-            counts[n, : len(row)] = row
-        return cls(size, max_take, rule, counts)
+        brain = cls(len(rows) - 1, max_take, rule)
+        for n in range(1, brain.size + 1):
+            row, legal = rows[n], int(brain.n_moves[n])
+            if len(row) != legal:
+                raise ValueError(f"Hat {n} should hold {legal} counts, not {len(row)}.")
+            brain.counts[n, :legal] = row
+        return brain
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Hats) and self.rules == other.rules
                 and self.rule == other.rule and np.array_equal(self.counts, other.counts))
 
     def __repr__(self) -> str:
-        if isinstance(self.rules, SticksRules):
-            return f"Hats(size={self.size}, max_take={self.max_take}, rule={self.rule})"
         return f"Hats({self.rules!r}, rule={self.rule})"
 
     def table(self, first: int = 1) -> str:

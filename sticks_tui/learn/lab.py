@@ -51,6 +51,10 @@ from sticks_tui.learn.trainer import explore_starts
 from sticks_tui.solve import solver_for
 
 GAMES = ("sticks", "nim", "noughts")
+#: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
+#: position, and noughts is not registered yet); a table, so nothing here compares a game's name.
+RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
+                 "noughts": lambda size: NoughtsRules()}
 DEFAULT_SIZE = {"sticks": 100, "nim": 7, "noughts": 3}
 SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
 SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
@@ -189,20 +193,13 @@ def make_rules(game: str, size: int | None = None):
     low, high = SIZE_RANGE[game]
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
         raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
-    if game == "sticks":
-        return SticksRules(size)
-    if game == "nim":
-        return NimRules((size, size, size))
-    return NoughtsRules()
+    return RULES_OF_SIZE[game](size)
 
 
 def terminal_outcome(rules, position) -> int:
     """At a finished position, for the player who made the last move: +1 won, 0 drawn, -1 lost (the
-    protocol's `outcome`, or its older `last_mover_wins` where a game has no `outcome` yet)."""
-    outcome = getattr(rules, "outcome", None)
-    if outcome is not None:
-        return int(outcome(position))
-    return 1 if rules.last_mover_wins else -1
+    protocol's `outcome`)."""
+    return int(rules.outcome(position))
 
 
 def _value(solver, position) -> int:

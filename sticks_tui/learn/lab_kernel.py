@@ -7,10 +7,11 @@ A is the one measured; it plays against B, a second learner of the same kind tha
 (`opponent` SELF, as the trainer does), or a fixed player (RANDOM: any legal move; PERFECT: a move
 that keeps the position's exact value, chosen at random among them). A moves first in even games.
 
-Every random number comes from the xorshift64* stream of `learn.rng`, drawn by the helpers of
-`learn.kernel` (`draw_column`, `_below`), and the hats change by `learn.kernel.reinforce_ball` (the
-hat rule of `learn.hats`, not rewritten): so the hats here, in self-play, leave the same counts as
-the trainer's kernel for the same seed, game for game (a test holds them to it).
+Every random number comes from the xorshift64* stream of `learn.rng`, stepped by `learn.kernel._step`
+and read by `learn.kernel._below` (the trainer's loop's own), and the hats change by
+`learn.kernel.reinforce_one` (the hat rule of `learn.hats`, not rewritten, with a change per outcome as
+`HatRule.changes` gives it): so the hats here, in self-play, leave the same counts as the trainer's
+kernel for the same seed, game for game (a test holds them to it).
 
 Mastery (`ok`, `bad`, `mastery`): a row is *right* when every move tied at the top of the learner's
 preference (its hat's counts, or its action values) is a right move there (`good`: a winning move
@@ -25,9 +26,54 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sticks_tui.learn.kernel import _below, _next, draw_column, reinforce_ball
+from sticks_tui.learn import hats, kernel
 
 SELF, RANDOM, PERFECT = 0, 1, 2
+_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
+#: A hat's other balls, compiled from `learn.hats` (the 'nonempty' floor reads them).
+other_balls = njit(nogil=True, cache=True, inline="always")(hats.other_balls)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _next(rng_state):
+    """The stream's next xorshift64* output (`XorShift64Star.next_u64`), stepping the state in place."""
+    x = kernel._step(rng_state[0])
+    rng_state[0] = x
+    return x * _MULTIPLIER
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _below(rng_state, n):
+    """A number in 0..n-1 from the run's stream (`XorShift64Star.randrange`), stepping it in place."""
+    x = kernel._step(rng_state[0])
+    rng_state[0] = x
+    return kernel._below(x, n)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def draw_column(counts, row, legal, rng_state):
+    """A ball from hat `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
+    total = np.int64(0)
+    for j in range(legal):
+        total += counts[row, j]
+    r = _below(rng_state, total)
+    for j in range(legal):
+        c = counts[row, j]
+        if r < c:
+            return j
+        r -= c
+    return 0  # unreachable: r < total
+
+
+@njit(nogil=True, cache=True, inline="always")
+def reinforce_ball(counts, h, b, legal, change, floor_code):
+    """The hat rule (`learn.kernel.reinforce_one`) on one drawn ball (hat row h, column b, `legal`
+    balls in that hat), in place; the other balls are only counted when the rule reads them (balls
+    taken out under the 'nonempty' floor)."""
+    others = np.int64(0)
+    if floor_code == 1 and change < 0:
+        others = other_balls(counts, h, b, legal)
+    counts[h, b] = kernel.reinforce_one(counts[h, b], others, change, floor_code)
 #: Policies for `evaluate`: draw in proportion to the preference (the hats), or greedy (ties at random).
 PROPORTIONAL, GREEDY = 0, 1
 
@@ -160,19 +206,18 @@ def start_row(starts, rng_state):
 
 @njit(nogil=True, cache=True)
 def hats_learn(counts, n_moves, rows, cols, count, result, reward, penalty, draw, floor_code):
-    """The hat rule on every ball drawn in a game: a win `reward`, a loss `penalty` (by
-    `reinforce_ball`, the trainer's own); a draw adds `draw` balls (a negative `draw` takes them out
-    as a loss does, to the floor)."""
+    """The hat rule on every ball drawn in a game, with the change its result gives each ball (as
+    `HatRule.changes`): a win adds `reward`, a loss takes out `penalty` (to the floor), a draw adds
+    `draw` balls (a negative `draw` takes them out as a loss does)."""
+    if result > 0:
+        change = reward
+    elif result < 0:
+        change = -penalty
+    else:
+        change = draw
     for i in range(count):
         h = rows[i]
-        if result > 0:
-            reinforce_ball(counts, h, cols[i], n_moves[h], True, reward, penalty, floor_code)
-        elif result < 0:
-            reinforce_ball(counts, h, cols[i], n_moves[h], False, reward, penalty, floor_code)
-        elif draw >= 0:
-            reinforce_ball(counts, h, cols[i], n_moves[h], True, draw, penalty, floor_code)
-        else:
-            reinforce_ball(counts, h, cols[i], n_moves[h], False, reward, -draw, floor_code)
+        reinforce_ball(counts, h, cols[i], n_moves[h], change, floor_code)
 
 
 @njit(nogil=True, cache=True)

@@ -42,11 +42,9 @@ class HatsPlayer:
                 i = self.hats.row(position)
                 j = self.hats.moves_of(position).index(move)
                 before = int(self.hats.counts[i, j])
-                won = self.draw_balls >= 0
-                others = 0 if won or rule.floor_code == 0 else \
+                others = 0 if self.draw_balls >= 0 or rule.floor_code == 0 else \
                     int(other_balls(self.hats.counts, i, j, self.hats.legal(position)))
-                self.hats.counts[i, j] = reinforced_count(
-                    before, others, won, self.draw_balls, -self.draw_balls, rule.floor_code)
+                self.hats.counts[i, j] = reinforced_count(before, others, self.draw_balls, rule.floor_code)
         self.drawn = []
 
 

@@ -48,31 +48,34 @@ def _last_words(rule: HatRule, several: bool) -> str:
     return "the last balls in their hats" if several else "the last ball in its hat"
 
 
-def lesson_sentence(name: str, won: bool, changes: Sequence[HatChange], rule: HatRule, *,
+def lesson_sentence(name: str, won: bool | None, changes: Sequence[HatChange], rule: HatRule, *,
                     detail: bool = True) -> str:
-    """One sentence: what the game did to `name`'s hats, by `rule`.
+    """One sentence: what the game did to `name`'s hats, by `rule`. `won` None: the game was a draw
+    (for games that can draw; the draw reward is the rule's).
 
     `detail` lists every ball ("hat 7 ball 2: 1→2"); without it the sentence stays short (for a
     training run telling a game a second), naming only the hats whose balls stayed.
     """
     changes = tuple(changes)
+    result = "drew" if won is None else "won" if won else "lost"
     if not changes:
-        return f"{name} {'won' if won else 'lost'} without drawing a ball: its hats stay as they were."
-    if won:
-        if rule.win_reward == 0:
-            return f"{name} won, but a win adds no ball: its hats stay as they were."
+        return f"{name} {result} without drawing a ball: its hats stay as they were."
+    gain = rule.draw_reward if won is None else rule.win_reward if won else -rule.loss_penalty
+    if gain >= 0:
+        if gain == 0:
+            return f"{name} {result}, but a {'draw' if won is None else 'win' if won else 'loss'} " \
+                   f"{'adds no ball' if won is not False else 'takes no ball away'}: its hats stay as they were."
         listed = f" ({', '.join(_change(c) for c in changes)})" if detail else ""
-        return f"{name} won: each ball it drew goes back with {_more(rule)} of its number{listed}."
-    if rule.loss_penalty == 0:
-        return f"{name} lost, but a loss takes no ball away: its hats stay as they were."
+        more = "one more" if gain == 1 else f"{gain} more"
+        return f"{name} {result}: each ball it drew goes back with {more} of its number{listed}."
     thrown = [c for c in changes if c.after < c.before]
     kept = [c for c in changes if c.after >= c.before]
-    what = ("each ball it drew is thrown away" if rule.loss_penalty == 1
-            else f"up to {rule.loss_penalty} balls of each number it drew are thrown away")
+    what = ("each ball it drew is thrown away" if gain == -1
+            else f"up to {-gain} balls of each number it drew are thrown away")
     floor = floor_words(rule)
     if not kept:
         listed = f" ({', '.join(_change(c) for c in thrown)})" if detail else ""
-        return f"{name} lost: {what}{listed}."
+        return f"{name} {result}: {what}{listed}."
     several = len(kept) > 1
     if detail or len(kept) <= 5:
         named = _list([_ball(c) for c in kept]) if detail else \
@@ -81,10 +84,10 @@ def lesson_sentence(name: str, won: bool, changes: Sequence[HatChange], rule: Ha
         named = f"{len(kept)} of them"
     if not thrown:
         each = "each ball it drew was" if several else "the ball it drew was"
-        return (f"{name} lost, but {each} {_last_words(rule, False)}, and {floor}: nothing is thrown away, "
+        return (f"{name} {result}, but {each} {_last_words(rule, False)}, and {floor}: nothing is thrown away, "
                 f"and {named} {'stay as they were' if several else 'stays as it was'} ({MARK_KEPT}).")
     listed = f" ({', '.join(_change(c) for c in thrown)})" if detail else ""
-    return (f"{name} lost: {what}{listed}, except {named}: {'they were' if several else 'it was'} "
+    return (f"{name} {result}: {what}{listed}, except {named}: {'they were' if several else 'it was'} "
             f"{_last_words(rule, several)}, and {floor}, so {'they stay' if several else 'it stays'} "
             f"({MARK_KEPT}).")
 
@@ -129,9 +132,11 @@ def rule_sentence(rule: HatRule, *, fresh: bool = True) -> str:
     win = (f"A win adds {balls_word(rule.win_reward)} of each number drawn" if rule.win_reward
            else "A win adds no ball")
     loss = f"a loss takes {rule.loss_penalty} away" if rule.loss_penalty else "a loss takes none away"
+    draw = ("" if rule.draw_reward == 0 else f"a draw adds {balls_word(rule.draw_reward)}, " if rule.draw_reward > 0
+            else f"a draw takes {-rule.draw_reward} away, ")  # games that can draw; sticks and Nim never do
     floor = ("a hat never has fewer than 1 ball of each number." if rule.floor == "each"
              else "a hat may run out of a number, but never out of every number.")
-    return f"{start}{win}, {loss}; {floor}"
+    return f"{start}{win}, {draw}{loss}; {floor}"
 
 
 def how_hats_learn(rule: HatRule, numbers: str) -> str:

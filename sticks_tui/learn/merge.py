@@ -3,29 +3,33 @@
 A training run starts from a copy of the brain (`start`) and ends with `trained`. Meanwhile the
 brain as stored (`current`) may have learned from games (other copies of the program, people
 playing). The run's net change, trained - start, is added onto `current`; then every hat is held
-within the one floor rule of the hats (`Hats.floor_of`: floor "each" keeps one ball of every
-legal number; floor "nonempty" only keeps a hat from ending empty) and under `MAX_COUNT`.
+within the floor of its rule (`HatRule.lowest`, the hat rule's own floor: "each" keeps one ball of
+every legal number; "nonempty" only keeps a hat from ending empty) and under `MAX_COUNT`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sticks_tui.learn.hats import MAX_COUNT, HatRule
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 
 
 def sticks_legal(shape: tuple[int, int]) -> np.ndarray:
-    """The legal balls of a sticks brain: row n holds balls 1..min(max_take, n); row 0 holds none."""
+    """The legal balls of a sticks brain of this shape (row n holds balls 1..min(max_take, n)): the
+    brain's own `Hats.legal_mask`."""
     rows, cols = shape
-    return np.arange(cols)[None, :] < np.minimum(np.arange(rows), cols)[:, None]
+    return Hats(max(rows - 1, 1), cols).legal_mask[:rows]
 
 
 def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray, rule: HatRule,
                      legal: np.ndarray | None = None) -> np.ndarray:
     """`current` + (`trained` - `start`), within the floor of `rule` and the cap; a new array.
 
-    `legal` marks the cells that are balls (default: the sticks layout). Brains of different
-    sizes are lined up by hat: a hat `current` lacks starts from `start`'s counts.
+    `legal` marks the cells that are balls (the brain's `Hats.legal_mask`; default: the sticks
+    layout). Brains of different sizes are lined up by hat: a hat `current` lacks starts from
+    `start`'s counts. The floor is the rule's own (`HatRule.lowest`, from `reinforced_count`), read
+    with each number's other balls in the merged hat; a hat the merge would empty, where the rule lets
+    numbers run out, keeps what it holds now.
     """
     start = np.asarray(start, dtype=np.int64)
     trained = np.asarray(trained, dtype=np.int64)
@@ -45,14 +49,9 @@ def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray
     legal = np.asarray(legal, dtype=bool)
     if legal.shape != base.shape:
         raise ValueError(f"The legal balls {legal.shape} do not fit hats of shape {base.shape}.")
-    merged = np.minimum(base + delta, MAX_COUNT)
-    if rule.floor == "each":
-        merged = np.where(legal, np.maximum(merged, 1), 0)
-    else:
-        merged = np.where(legal, np.maximum(merged, 0), 0)
+    merged = np.where(legal, np.clip(base + delta, 0, MAX_COUNT), 0)
+    if rule.lowest(1) == 0:  # numbers may run out: a hat the merge would empty keeps what it holds now
         empty = (merged.sum(axis=1) == 0) & legal.any(axis=1)
-        # a hat the merge would empty keeps what it holds now (never empty: Hats.floor_of)
         merged[empty] = np.where(legal[empty], np.maximum(base[empty], 0), 0)
-        still = (merged.sum(axis=1) == 0) & legal.any(axis=1)
-        merged[still] = np.where(legal[still], 1, 0)
-    return merged
+    others = merged.sum(axis=1, keepdims=True) - merged
+    return np.where(legal, np.maximum(merged, rule.lowest(others)), 0)

@@ -1,9 +1,8 @@
 """Training: two hat learners play each other for N games, both learning, taking turns to move first.
 
 One trainer for every game of the protocol (`engine.protocol`). Two engines play the same games:
-`kernel` (compiled, fast, releases the GIL: `learn.kernel` is sticks' own fast path,
-`learn.general_kernel` plays any other game from arrays of next positions) and `reference` (the
-readable learner: `Hats.draw` / `Hats.reinforce` over the protocol). For the same seed they leave
+`kernel` (compiled, fast, releases the GIL: `learn.kernel`, one loop for every game, which plays
+it from arrays of next positions and outcomes) and `reference` (the readable learner: `Hats.draw` / `Hats.reinforce` over the protocol). For the same seed they leave
 the same hats. Progress goes to a callback at most ~20 times a second; a cancel check between
 batches stops a run with the hats consistent (every game either fully learned from or not played).
 The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`),
@@ -52,6 +51,8 @@ class TrainingConfig:
     games: int = 100_000
     seed: int | None = None
     protocol: str = DEFAULT_PROTOCOL
+    #: The rule of a brain the run makes fresh. A brain given to `train` learns by its own rule (the
+    #: run reads it from the brain, in both engines), whatever this says.
     rule: HatRule = field(default_factory=HatRule)
     max_take: int = 3
     engine: str = "kernel"
@@ -99,6 +100,7 @@ class TrainingResult:
     engine: str = "kernel"  # the engine that really played: 'reference' if the kernel could not load
     notice: str | None = None  # why the engine differs from the one asked for, in words
     rules: GameRules | None = None  # the game trained: the curve's figures are about it (sticks: heaps 2..N)
+    draws: int = 0  # games drawn (games that can end in a draw)
 
     @property
     def games_per_second(self) -> float:
@@ -122,13 +124,16 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
           story: Callable[[GameStory], None] | None = None) -> TrainingResult:
     """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games.
 
+    Each brain learns by its own rule (`Hats.rule`), in both engines: the run takes the rule from the
+    brains. A fresh brain is made with `config.rule`; a fresh opponent with the brain's rule.
     `cancel` may be a `TrainingControl` (or one is made when `config.pace` is set): the run then
     honours its pace, pause and steps. Games played one at a time (at a pace, paused, stepping) are
     told to `story` and ride on their progress snapshot (`TrainingProgress.story`).
     """
     rules = config.rules
     brain = brain if brain is not None else Hats(rules, config.max_take, config.rule)
-    opponent = opponent if opponent is not None else Hats(rules, config.max_take, config.rule)
+    # a fresh sparring partner learns by the brain's rule
+    opponent = opponent if opponent is not None else Hats(rules, config.max_take, brain.rule)
     if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
         raise ValueError("The two training AIs must have brains of their own.")
     for hats in (brain, opponent):
@@ -138,18 +143,13 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
                 raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
         elif hats.rules != rules:
             raise ValueError(f"A brain for {hats.rules!r} cannot train on {rules!r}.")
-        # Both engines learn by config.rule: the brains must learn by it too, or the two engines
-        # would silently make different brains from the same games.
-        if hats.rule != config.rule:
-            raise ValueError(f"This brain learns by {hats.rule}, but the training asks for {config.rule}.")
     seed = _seed_for(config.seed)
     engine, notice = config.engine, None
     run = None
     if engine == "kernel":
-        problem = compiled.load(sticks=isinstance(brain.rules, SticksRules))
+        problem = compiled.load()
         if problem is None:
-            run = _SticksKernelRun(config, brain, opponent, seed) if isinstance(brain.rules, SticksRules) \
-                else _GeneralKernelRun(config, brain, opponent, seed)
+            run = _KernelRun(config, brain, opponent, seed)
         else:
             engine, notice = "reference", problem
     if run is None:
@@ -185,7 +185,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
     if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
         checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
-                          run.wins_brain, batches.cancelled, curve, engine, notice, rules)
+                          run.wins_brain, batches.cancelled, curve, engine, notice, rules, run.draws)
 
 
 def _first_scores(scorer: CurveScorer, brain: Hats) -> tuple[float, float]:
@@ -217,6 +217,7 @@ class _ReferenceRun:
         self.starts = start_positions(config)
         self.wins_first = 0
         self.wins_brain = 0
+        self.draws = 0
 
     def play(self, n: int, game_index: int) -> int:
         for g in range(game_index, game_index + n):
@@ -225,15 +226,17 @@ class _ReferenceRun:
 
     def play_story(self, g: int, story: bool = True) -> GameStory | None:
         """Play game number g (from 0) with `Hats.draw` / `Hats.reinforce`; its story if asked."""
-        result = play_one_game(self.rules, self.starts, self.brain, self.opponent, self.rng, g, story)
-        a_won, a_first = result[0], g % 2 == 0
-        self.wins_first += a_won == a_first
-        self.wins_brain += a_won
-        return result[1]
+        a_outcome, told = play_one_game(self.rules, self.starts, self.brain, self.opponent, self.rng, g, story)
+        first_outcome = a_outcome if g % 2 == 0 else -a_outcome
+        self.wins_first += first_outcome > 0
+        self.wins_brain += a_outcome > 0
+        self.draws += a_outcome == 0
+        return told
 
 
 def play_one_game(rules, starts, brain: Hats, opponent: Hats, rng, g: int, story: bool):
-    """The readable game of training: (whether the brain won, the game's `GameStory` or None)."""
+    """The readable game of training: (the outcome for the brain: +1 won, 0 drawn, -1 lost; the
+    game's `GameStory` or None)."""
     a_first = g % 2 == 0
     position = starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))]
     start = position
@@ -248,19 +251,36 @@ def play_one_game(rules, starts, brain: Hats, opponent: Hats, rng, g: int, story
             order.append((0 if a_to_move else 1, position, move))
         position = rules.apply(position, move)
         if rules.is_terminal(position):
-            a_won = a_to_move == rules.last_mover_wins
+            mover = outcome_of(rules, position)
+            a_outcome = mover if a_to_move else -mover
             break
         a_to_move = not a_to_move
-    changes_a = brain.reinforce(drawn[0], a_won)
-    changes_b = opponent.reinforce(drawn[1], not a_won)
+    changes_a = brain.reinforce(drawn[0], outcome=a_outcome)
+    changes_b = opponent.reinforce(drawn[1], outcome=-a_outcome)
     if not story:
-        return a_won, None
-    return a_won, GameStory(g + 1, start, 0 if a_first else 1, tuple(order), 0 if a_won else 1,
-                            (changes_a, changes_b))
+        return a_outcome, None
+    winner = 0 if a_outcome > 0 else 1 if a_outcome < 0 else None
+    return a_outcome, GameStory(g + 1, start, 0 if a_first else 1, tuple(order), winner, (changes_a, changes_b))
 
 
-class _KernelStats:
-    stats: np.ndarray
+class _KernelRun:
+    """The compiled path (`learn.kernel`), for every game: the game and the rule as arrays."""
+
+    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
+        from sticks_tui.learn import kernel
+
+        self.kernel = kernel
+        self.config = config
+        self.brain = brain
+        self.opponent = opponent
+        self.starts = start_positions(config)
+        # the game trained, laid out as its own brain would be: a bigger sticks brain (more hats than the
+        # heap trained) numbers its rows alike, and plays through a view of its first rows
+        self.game = compile_game(Hats(config.rules, config.max_take), self.starts)
+        self.rows = self.game.n_moves.shape[0]
+        self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
+        self.state = kernel.RunState.new(XorShift64Star(seed).state, self.game)
+        self.rng_state, self.stats = self.state.rng_state, self.state.stats
 
     @property
     def wins_first(self) -> int:
@@ -270,96 +290,58 @@ class _KernelStats:
     def wins_brain(self) -> int:
         return int(self.stats[1])
 
+    @property
+    def draws(self) -> int:
+        return int(self.stats[2])
+
+    def play(self, n: int, game_index: int) -> int:
+        a, b = self.brain.counts[: self.rows], self.opponent.counts[: self.rows]
+        if a.shape != b.shape or a.shape != self.game.next_row.shape:  # the kernel reads what it is told
+            raise ValueError(f"Hats of shape {a.shape} and {b.shape} do not fit the game {self.config.rules!r}.")
+        return int(self.kernel.play_games(a, b, self.game, *self.rules, n, game_index, self.state))
+
     def play_story(self, g: int, story: bool = True) -> GameStory | None:
         """One game played by the readable learner on the kernel's own random stream and hats (bit
         for bit what the kernel would have played), with its story."""
         rng = XorShift64Star()
         rng.state = int(self.rng_state[0])
-        starts = getattr(self, "starts", None)
-        if starts is None:
-            self.starts = starts = start_positions(self.config)
-        a_won, told = play_one_game(self.config.rules, starts, self.brain, self.opponent, rng, g, story)
+        a_outcome, told = play_one_game(self.config.rules, self.starts, self.brain, self.opponent, rng, g, story)
         self.rng_state[0] = np.uint64(rng.state)
-        a_first = g % 2 == 0
-        self.stats[0] += a_won == a_first
-        self.stats[1] += a_won
+        first_outcome = a_outcome if g % 2 == 0 else -a_outcome
+        self.stats[0] += first_outcome > 0
+        self.stats[1] += a_outcome > 0
+        self.stats[2] += a_outcome == 0
         return told
 
 
-class _SticksKernelRun(_KernelStats):
-    """Sticks' compiled fast path (`learn.kernel`): the heap is the row, the ball the number taken."""
-
-    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
-        from sticks_tui.learn import kernel
-
-        self.kernel = kernel
-        self.config = config
-        self.brain = brain
-        self.opponent = opponent
-        self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
-        self.stats = np.zeros(2, dtype=np.int64)
-        self.protocol = kernel.PROTOCOL_CLASSIC if config.protocol == "classic" else kernel.PROTOCOL_EXPLORE
-
-    def play(self, n: int, game_index: int) -> int:
-        rule = self.config.rule
-        return int(self.kernel.play_games(
-            self.brain.counts, self.opponent.counts, n, self.config.sticks, self.protocol,
-            self.config.max_take, rule.win_reward, rule.loss_penalty, rule.floor_code,
-            self.rng_state, game_index, self.stats))
+def outcome_of(rules, position) -> int:
+    """At a terminal position, the outcome for whoever made the last move: +1 win, 0 draw, -1 loss."""
+    return int(rules.outcome(position))
 
 
-@dataclass(frozen=True)
-class CompiledGame:
-    """A game as arrays for `general_kernel`: for row i and ball j, the next row (-1: the game ends)
-    and, when it ends, whether the mover won."""
+def compile_game(brain: Hats, starts):
+    """The game of `brain` as arrays for `learn.kernel` (a `kernel.CompiledGame`), over its hat rows."""
+    from sticks_tui.learn.kernel import lay_out
 
-    n_moves: np.ndarray  # (rows,) int64
-    next_row: np.ndarray  # (rows, width) int64
-    mover_wins: np.ndarray  # (rows, width) bool, meaningful where next_row == -1
-    starts: np.ndarray  # rows where games start
-    max_length: int
-
-
-def compile_game(brain: Hats, starts) -> CompiledGame:
     rules = brain.rules
     rows, width = brain.counts.shape
     next_row = np.full((rows, width), -1, dtype=np.int64)
-    mover_wins = np.zeros((rows, width), dtype=np.bool_)
+    outcome = np.zeros((rows, width), dtype=np.int8)
     for position in brain.positions:
         i = brain.row(position)
         for j, move in enumerate(brain.moves_of(position)):
             after = rules.apply(position, move)
             if rules.is_terminal(after):
-                mover_wins[i, j] = bool(rules.last_mover_wins)
+                outcome[i, j] = outcome_of(rules, after)
             else:
                 next_row[i, j] = brain.row(after)
     start_rows = np.array([brain.row(p) for p in starts], dtype=np.int64)
-    return CompiledGame(brain.n_moves, next_row, mover_wins, start_rows, rows + 1)
+    return lay_out(brain.n_moves, next_row, outcome, start_rows)
 
 
-class _GeneralKernelRun(_KernelStats):
-    """Any game, compiled into arrays (`compile_game`) and played by `learn.general_kernel`."""
+def compile_rule(rule: HatRule):
+    """`rule` as arrays for `learn.kernel` (a `kernel.CompiledRule`)."""
+    from sticks_tui.learn.kernel import CompiledRule
 
-    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
-        from sticks_tui.learn import general_kernel
+    return CompiledRule(np.array(rule.changes, dtype=np.int64), rule.floor_code)
 
-        self.kernel = general_kernel
-        self.compiled = compile_game(brain, start_positions(config))
-        self.config = config
-        self.brain = brain
-        self.opponent = opponent
-        self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
-        self.stats = np.zeros(2, dtype=np.int64)
-
-    def play(self, n: int, game_index: int) -> int:
-        rule = self.config.rule
-        c = self.compiled
-        return int(self.kernel.play_games(
-            self.brain.counts, self.opponent.counts, c.n_moves, c.next_row, c.mover_wins, c.starts, n,
-            rule.win_reward, rule.loss_penalty, rule.floor_code, self.rng_state, game_index, self.stats,
-            c.max_length))
-
-
-def train_fresh(sticks: int, games: int, seed: int | None = None, protocol: str = DEFAULT_PROTOCOL,
-                **kwargs) -> TrainingResult:
-    return train(TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, **kwargs))

@@ -15,15 +15,17 @@ from sticks_tui.solve.noughts import NoughtsSolution, solve_noughts
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
 
 
+#: The games with a solver of their own, by their rules' class; any other game gets the generic one.
+_OWN_SOLVERS = {
+    SticksRules: lambda rules: solve_sticks(rules.size, rules.max_take),
+    NimRules: lambda rules: NimSolution(),
+    NoughtsRules: lambda rules: solve_noughts(),
+}
+
+
 def solver_for(rules):
     """The exact solver for `rules`: the game's own, or the generic recursion."""
-    if isinstance(rules, SticksRules):
-        return solve_sticks(rules.size, rules.max_take)
-    if isinstance(rules, NimRules):
-        return NimSolution()
-    if isinstance(rules, NoughtsRules):
-        return solve_noughts()
-    return GenericSolution(rules)
+    return _OWN_SOLVERS.get(type(rules), GenericSolution)(rules)
 
 
 __all__ = ["GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",

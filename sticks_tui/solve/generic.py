@@ -1,6 +1,6 @@
 """A solver that knows no particular game: memoised recursion over the game protocol.
 
-A position is winning when some move wins outright (it ends the game and `last_mover_wins`) or leads
+A position is winning when some move wins outright (it ends the game with `outcome` +1) or leads
 to a non-terminal position that is lost for the opponent. Works for any `engine.protocol.GameRules`
 whose positions are finite and acyclic; the conformance tests hold every game's own solver to it.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from sticks_tui.engine.protocol import GameRules
+from sticks_tui.engine.protocol import WIN, GameRules
 
 
 class GenericSolution:
@@ -42,7 +42,7 @@ class GenericSolution:
     def _move_wins(self, position, move) -> bool:
         after = self.rules.apply(position, move)
         if self.rules.is_terminal(after):
-            return bool(self.rules.last_mover_wins)
+            return self.rules.outcome(after) == WIN
         return not self._wins[after]
 
     def winning_moves(self, position) -> tuple:
@@ -57,6 +57,3 @@ class GenericSolution:
         moves = self.winning_moves(position)
         return moves[0] if moves else tuple(self.rules.legal_moves(position))[0]
 
-
-def solve(rules: GameRules) -> GenericSolution:
-    return GenericSolution(rules)

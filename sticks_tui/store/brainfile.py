@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.safefile import kind_of, read_at_most
@@ -53,7 +53,6 @@ BRAIN_FORMAT = "sticks-tui-brain"
 #: The newest version this reads (and writes, for Nim); a sticks file is written as version 1.
 BRAIN_VERSION = 2
 STICKS_FILE_VERSION = 1
-BRAIN_FILE_GAMES = ("sticks", "nim")
 MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits easily
 MAX_HATS = 1000
 MAX_TAKE_LIMIT = 10
@@ -109,29 +108,29 @@ class BrainFile:
 
 
 def game_of(hats: Hats) -> str:
-    """'sticks' or 'nim': the game a brain plays (its rules tell)."""
-    if isinstance(hats.rules, SticksRules):
-        return "sticks"
-    if isinstance(hats.rules, NimRules):
-        return "nim"
-    raise ValueError(f"A brain file holds a sticks or a Nim brain, not one for {hats.rules!r}.")
+    """The name of the game a brain plays (its rules tell, through the registry)."""
+    try:
+        return registry.name_of(hats.rules)
+    except ValueError:
+        raise ValueError(f"A brain file holds a brain of a game this sticks-tui knows, not one for {hats.rules!r}.") \
+            from None
 
 
-GAME_WORDS = {"sticks": "a sticks brain", "nim": "a Nim brain"}
+def game_words(game: str) -> str:
+    """'a sticks brain' for the game's name."""
+    return registry.entry(game).brain_words
 
 
 def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
-    """The brain file's text for `hats` (a sticks or a Nim brain); `decode` gives the same brain back."""
+    """The brain file's text for `hats` (a brain of any game); `decode` gives the same brain back."""
     rule = hats.rule
-    game = game_of(hats)
-    layout = ({"size": hats.size, "max_take": hats.max_take} if game == "sticks"
-              else {"box": list(hats.rules.box)})
+    kind = registry.entry(game_of(hats))
     doc = {
         "format": BRAIN_FORMAT,
-        "version": STICKS_FILE_VERSION if game == "sticks" else BRAIN_VERSION,
-        "game": game,
+        "version": kind.file_version or BRAIN_VERSION,
+        "game": kind.name,
         "name": name,
-        **layout,
+        **kind.layout(hats.rules),
         "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
                  "loss_penalty": rule.loss_penalty, "floor": rule.floor},
         "games_trained": int(games_trained),
@@ -228,9 +227,10 @@ def _game_and_layout(doc: dict, version: int, refuse) -> str | tuple[int, int, i
         raise refuse(f"it does not say which game its brain plays (no \"game\" field; a version {version} "
                      "brain file has one).")
     game = doc["game"]
-    if game not in BRAIN_FILE_GAMES:
+    if not isinstance(game, str) or game not in registry.names():
+        known = " and ".join(repr(g) for g in registry.names())
         raise refuse(f"it holds a brain for the game {shown(game)}, which this sticks-tui does not know "
-                     "(it knows 'sticks' and 'nim').")
+                     f"(it knows {known}).")
     if game == "nim":
         if "box" not in doc:
             laid = " it is laid out as a sticks brain (\"size\" and \"max_take\")," if "size" in doc else ""

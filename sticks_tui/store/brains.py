@@ -24,21 +24,21 @@ from datetime import datetime
 
 import numpy as np
 
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
-from sticks_tui.learn.merge import merge_net_change, sticks_legal
+from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import brainfile
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
 from sticks_tui.store.names import name_key
 
-BRAIN_GAMES = ("sticks", "nim")
-NIM_BOX = (7, 7, 7)
+NIM_BOX = vocabulary.NIM_LEARNER_BOX
 #: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
 #: train --brain` makes a new one alike.
-APP_BRAIN_SIZE = 100
+APP_BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE
 _COLUMNS = "name, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape"
 
 
@@ -54,25 +54,26 @@ class BrainInfo:
     game: str = "sticks"
 
 
+def fit_to(brain: Hats, positions) -> Hats:
+    """`brain` with a hat for every one of `positions`: where its game's brains grow (sticks: a heap
+    bigger than any it has a hat for), new hats (fresh balls) are added and learned ones kept;
+    ValueError where they do not."""
+    missing = [p for p in positions if not brain.has_hat(p)]
+    if not missing:
+        return brain
+    kind = registry.entry_of(brain.rules)
+    bigger = kind.grown(brain.rules, missing) if kind.grown is not None else None
+    if bigger is None:
+        raise ValueError(f"The {kind.brain_words[2:]} has no hat for {missing[0]!r}.")
+    grown = Hats(bigger, rule=brain.rule)
+    for position in brain.positions:
+        grown.counts[grown.row(position)] = brain.counts[brain.row(position)]
+    return grown
+
+
 def fit_hats(hats: Hats, size: int) -> Hats:
-    """`hats` with at least `size` hats: new hats (fresh balls) are added, learned ones kept."""
-    if hats.size >= size:
-        return hats
-    counts = Hats.fresh_counts(size, hats.max_take, hats.rule.start_balls)
-    counts[: hats.size + 1] = hats.counts
-    return Hats(size, hats.max_take, hats.rule, counts)
-
-
-def is_sticks(brain) -> bool:
-    return isinstance(brain, Hats) and isinstance(brain.rules, SticksRules)
-
-
-def is_nim(brain) -> bool:
-    return isinstance(brain, Hats) and isinstance(brain.rules, NimRules)
-
-
-def game_of(brain) -> str:
-    return "sticks" if is_sticks(brain) else "nim"
+    """A sticks brain with at least `size` hats (`fit_to` the heap `size`)."""
+    return fit_to(hats, [size]) if size >= 1 else hats
 
 
 def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
@@ -80,48 +81,55 @@ def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
 
 
 def legal_of(brain) -> np.ndarray:
-    if is_sticks(brain):
-        return sticks_legal(brain.counts.shape)
-    cols = np.arange(brain.counts.shape[1])
-    return cols[None, :] < np.asarray(brain.n_moves)[:, None]
+    """Which cells of the brain's counts are balls (the brain's own mask)."""
+    return brain.legal_mask
 
 
 def _validate(brain) -> object:
-    if is_sticks(brain):
-        if not 1 <= brain.size <= brainfile.MAX_HATS:
-            raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {brain.size}.")
-        if brain.counts.shape != (brain.size + 1, brain.max_take) or (brain.counts < 0).any():
-            raise StoreError("This brain's counts are damaged (negative, or the wrong shape); it was not saved.")
-        return brain
-    if is_nim(brain):
-        if (np.asarray(brain.counts) < 0).any():
-            raise StoreError("This brain's counts are damaged (negative); it was not saved.")
-        return brain
-    raise TypeError(f"A brain is a Hats object (or the Nim learner's hats), not {type(brain).__name__}.")
+    if not isinstance(brain, Hats):
+        raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
+    draw = brain.rule.draw_reward
+    if draw:  # the brains table has no column for it yet: refuse rather than lose it
+        raise StoreError(f"This brain's draw reward ({draw:+d}) cannot be stored yet; it was not saved.")
+    kind = registry.entry_of(brain.rules)  # a game this sticks-tui knows (ValueError if not)
+    if kind.grown is not None and not 1 <= len(brain.positions) <= brainfile.MAX_HATS:  # a brain that grows
+        raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
+    if np.shape(brain.counts) != (len(brain.rules.hat_rows()), brain.counts.shape[1]) \
+            or (np.asarray(brain.counts) < 0).any():
+        raise StoreError("This brain's counts are damaged (negative, or the wrong shape); it was not saved.")
+    return brain
 
 
 def _encode(brain) -> tuple[str, int, int, str | None, str]:
     """(game, size, max_take, shape, counts JSON) of a brain."""
-    if is_sticks(brain):
-        return "sticks", brain.size, brain.max_take, None, json.dumps(brain.as_lists(), separators=(",", ":"))
-    counts = np.asarray(brain.counts)
-    return ("nim", counts.shape[0], counts.shape[1], ",".join(map(str, brain.rules.box)),
-            json.dumps(counts.tolist(), separators=(",", ":")))
+    kind = registry.entry_of(brain.rules)
+    size, max_take, shape = kind.store_columns(brain.rules, brain.counts.shape)
+    rows = brain.as_lists() if kind.ragged_counts else np.asarray(brain.counts).tolist()
+    return kind.name, size, max_take, shape, json.dumps(rows, separators=(",", ":"))
 
 
-def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: str | None):
-    """The brain object of a stored row; ValueError/TypeError if the row is not a usable brain."""
+def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: str | None, *,
+            base: bool = False):
+    """The brain object of a stored row; ValueError/TypeError if the row is not a usable brain.
+
+    `base`: the counts are a generation's base, which a brain that grows may have kept smaller than
+    it is now: its later hats start fresh (as they did when a game first reached them)."""
+    try:
+        kind = registry.entry(game)
+    except ValueError:
+        raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know") from None
+    brain = Hats(kind.stored_rules(size, max_take, shape), rule=rule)
     rows = json.loads(counts_json)
-    if game == "sticks":
-        hats = Hats.from_lists(rows, max_take=max_take, rule=rule)
-        if hats.size != size:
-            raise ValueError(f"it has {hats.size} hats, not {size}")
-        return hats
-    if game == "nim":
-        box = tuple(int(b) for b in (shape or "").split(","))
-        brain = nim_brain(box, rule, np.array(rows, dtype=np.int64))
-        return brain
-    raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know")
+    if not isinstance(rows, list):
+        raise ValueError("its counts are not a list of hats")
+    grows = base and kind.grown is not None
+    if len(rows) > brain.counts.shape[0] or (len(rows) < brain.counts.shape[0] and not grows):
+        raise ValueError(f"it has {len(rows) - 1} hats, not {size}")
+    for i, (row, n) in enumerate(zip(rows, brain.n_moves, strict=False)):
+        if not isinstance(row, list) or len(row) not in (n, brain.counts.shape[1]) or any(row[n:]):
+            raise ValueError(f"hat {brain.rules.hat_rows()[i]} should hold {n} counts, not {row!r}")
+        brain.counts[i, : len(row)] = row
+    return brain
 
 
 def empty_hat(brain) -> str | None:
@@ -129,7 +137,7 @@ def empty_hat(brain) -> str | None:
     legal = legal_of(brain)
     sums = np.where(legal, brain.counts, 0).sum(axis=1)
     for i in np.flatnonzero((sums <= 0) & legal.any(axis=1)):
-        return str(int(i)) if is_sticks(brain) else str(brain.states[int(i)])
+        return str(brain.rules.hat_rows()[int(i)])
     return None
 
 
@@ -226,30 +234,26 @@ class BrainsMixin:
         The existence check and the creation are one transaction.
         """
         name = validate_name(name)
-        if game not in BRAIN_GAMES:
-            raise ValueError(f"A brain plays one of {', '.join(BRAIN_GAMES)}, not {game!r}.")
+        kind = registry.entry(game)
+        wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
         if stored is None:
-            fresh = Hats(size, max_take, rule) if game == "sticks" else nim_brain(box, rule)
+            fresh = Hats(wanted, rule=rule)
             with self._write(f"make the brain {name!r}") as conn:
                 stored = self._brain_row(conn, name, game)  # made meanwhile by another copy?
                 if stored is None:
                     self._put(conn, name, fresh, 0, replace=True)
                     return fresh
-        self._check_usable(name, stored, game, max_take, box, max_size)
-        return fit_hats(stored, size) if game == "sticks" else stored
+        self._check_usable(name, stored, kind, wanted, max_size)
+        return fit_to(stored, wanted.positions())
 
-    def _check_usable(self, name, stored, game, max_take, box, max_size) -> None:
-        if game == "sticks":
-            if stored.max_take != max_take:
-                raise StoreError(f"The brain {name!r} plays with at most {stored.max_take} sticks a move, "
-                                 f"not {max_take}; it was left as it is.")
-            if max_size is not None and stored.size > max_size:
-                raise StoreError(f"The brain {name!r} has {stored.size} hats; this game uses at most {max_size}. "
-                                 "It was left as it is.")
-        elif tuple(stored.rules.box) != tuple(box):
-            raise StoreError(f"The Nim brain {name!r} knows piles up to {tuple(stored.rules.box)}, not {tuple(box)}; "
-                             "it was left as it is.")
+    def _check_usable(self, name, stored, kind, wanted, max_size) -> None:
+        reason = kind.unusable(stored.rules, wanted)
+        if reason is not None:
+            raise StoreError(f"The brain {name!r} {reason}; it was left as it is.")
+        if max_size is not None and len(stored.positions) > max_size:
+            raise StoreError(f"The brain {name!r} has {len(stored.positions)} hats; this game uses at most "
+                             f"{max_size}. It was left as it is.")
         hat = empty_hat(stored)
         if hat is not None:
             raise StoreError(f"The brain {name!r} cannot play: its hat {hat} holds no ball. It was left as it is; "
@@ -317,9 +321,10 @@ class BrainsMixin:
             if row is not None and not replace:
                 raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
                                  "or replace it. Nothing was changed.")
-            if row is not None and row[1] != game_of(brain):
-                raise StoreError(f"The brain {row[0]!r} is {brainfile.GAME_WORDS.get(row[1], row[1])}, and this is "
-                                 f"{brainfile.GAME_WORDS[game_of(brain)]}: a brain is only replaced by one of its "
+            kind = registry.entry_of(brain.rules)
+            if row is not None and row[1] != kind.name:
+                raise StoreError(f"The brain {row[0]!r} is {_brain_words(row[1])}, and this is "
+                                 f"{kind.brain_words}: a brain is only replaced by one of its "
                                  "own game. Import it under another name. Nothing was changed.")
             self._put(conn, name, brain, games_trained, replace=True)
 
@@ -331,16 +336,14 @@ class BrainsMixin:
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
                              "teach it.")
-        if game == "sticks":
-            if any(ball > brain.max_take for _, ball in drawn):
-                raise ValueError(f"The brain {name!r} plays with at most {brain.max_take} sticks a move.")
-            top = max((hat for hat, _ in drawn), default=0)
-            if top > brainfile.MAX_HATS:
-                raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {top}.")
-            brain = fit_hats(brain, top)
-        elif any(not brain.has_hat(hat) for hat, _ in drawn):
-            raise ValueError(f"The Nim brain {name!r} has no hat for some positions of this game.")
-        hats = _hats_before(brain, game, drawn, start)
+        brain = fit_to(brain, [hat for hat, _ in drawn])  # sticks: a bigger heap than it has seen
+        if len(brain.positions) > brainfile.MAX_HATS:
+            raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
+        for hat, ball in drawn:
+            if ball not in brain.moves_of(hat):
+                raise ValueError(f"The brain {name!r} has no ball {ball!r} in its hat {hat!r}: "
+                                 f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.")
+        hats = _hats_before(brain, drawn, start)
         changes = brain.reinforce(list(drawn), won)
         _, size, _, _, counts = _encode(brain)
         conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
@@ -383,13 +386,14 @@ class BrainsMixin:
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); {what} was not kept.")
         start = np.asarray(start_counts, dtype=np.int64)
-        if is_sticks(brain):
-            if start.shape[0] > brain.counts.shape[0]:
-                brain = fit_hats(brain, start.shape[0] - 1)
-            merged = merge_net_change(brain.counts, start, counts, brain.rule)
-            return Hats(merged.shape[0] - 1, brain.max_take, brain.rule, merged)
+        if start.shape[0] > brain.counts.shape[0]:  # the copy grew (sticks: row n is the heap n)
+            try:
+                brain = fit_to(brain, [start.shape[0] - 1])
+            except ValueError as exc:
+                raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") \
+                    from None
         merged = merge_net_change(brain.counts, start, counts, brain.rule, legal_of(brain))
-        return nim_brain(brain.rules.box, brain.rule, merged)
+        return Hats(brain.rules, rule=brain.rule, counts=merged)
 
     def keep_training(self, name: str, start_counts: np.ndarray, result):
         """Keep a training run of a copy of brain `name` (`learn.trainer.TrainingResult`; the copy's
@@ -414,13 +418,10 @@ class BrainsMixin:
             lessons = conn.execute("SELECT drawn, won FROM game_learning WHERE brain_uid = ? ORDER BY game_id, seat",
                                    (uid,)).fetchall()
         rule = HatRule(sb, wr, lp, fl)
-        rows = json.loads(base)
-        brain = Hats.from_lists(rows, max_take=max_take, rule=rule) if game == "sticks" else \
-            _decode(size, max_take, rule, base, game, shape)
+        brain = _decode(size, max_take, rule, base, game, shape, base=True)
         for drawn, won in lessons:
-            drawn = [(h, b) if game == "sticks" else (tuple(h), tuple(b)) for h, b in json.loads(drawn)]
-            if game == "sticks":
-                brain = fit_hats(brain, max((h for h, _ in drawn), default=0))
+            drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn)]
+            brain = fit_to(brain, [h for h, _ in drawn])
             brain.reinforce(drawn, bool(won))
         return brain
 
@@ -457,11 +458,7 @@ class BrainsMixin:
             size, max_take, sb, wr, lp, fl, game, shape = conn.execute(
                 "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
-            rule = HatRule(sb, wr, lp, fl)
-            if game == "nim":
-                fresh = nim_brain(tuple(int(b) for b in shape.split(",")), rule)
-            else:
-                fresh = Hats(size, max_take, rule)
+            fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape), rule=HatRule(sb, wr, lp, fl))
             counts = _encode(fresh)[4]
             conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
                          "games_trained = 0, created = ?, updated = ? WHERE key = ?",
@@ -529,19 +526,47 @@ class BrainsMixin:
         return _curve_points([tuple(nan if v is None else v for v in point) for point in json.loads(row[0])])
 
 
-def _hats_before(brain, game: str, drawn: list, start: str | None) -> list:
+def _hats_before(brain, drawn: list, start: str | None) -> list:
     """The hats a replay shows, as they are before the game's learning: [[hat, [count, ...]], ...].
 
-    Sticks: every hat from 1 to the game's heap (the heatmap shows them all); Nim: the hats drawn from.
+    Where the game's replay shows every hat (sticks: the heatmap shows hats 1 to the game's heap),
+    every hat of a position the game could reach from its start (or from the drawn hats); else
+    (Nim) the hats drawn from.
     """
-    if game == "sticks":
-        top = min(brain.size, int(start)) if start is not None else max((h for h, _ in drawn), default=0)
-        return [[n, list(brain.hat(n))] for n in range(1, top + 1)]
+    kind = registry.entry_of(brain.rules)
+    if kind.replay_every_hat:
+        tops = [kind.parse_start(start)] if start is not None else [h for h, _ in drawn]
+        seen = reachable(brain.rules, tops)
+        return [[_plain(p), list(brain.hat(p))] for p in brain.positions if p in seen]
     seen = []
     for hat, _ in drawn:
         if hat not in seen:
             seen.append(hat)
     return [[_plain(h), list(brain.hat(h))] for h in seen]
+
+
+def reachable(rules, starts) -> set:
+    """Every non-terminal position a game from any of `starts` can reach (the starts too)."""
+    seen, todo = set(), [s for s in starts if not rules.is_terminal(s)]
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen.add(here)
+        todo.extend(after for m in rules.legal_moves(here) if not rules.is_terminal(after := rules.apply(here, m)))
+    return seen
+
+
+def _brain_words(game: str) -> str:
+    """'a sticks brain' for a game's name (the name itself for a game this sticks-tui does not know)."""
+    try:
+        return registry.entry(game).brain_words
+    except ValueError:
+        return game
+
+
+def _tuples(x):
+    return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
 
 
 def _plain(x):

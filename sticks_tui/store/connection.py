@@ -19,9 +19,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from sticks_tui.store.names import name_key
+from sticks_tui.store.paths import APP_NAME, ENV_DATA_DIR, keep_aside, resolve_data_dir  # noqa: F401 - re-exported
 
-ENV_DATA_DIR = "STICKS_TUI_DATA_DIR"
-APP_NAME = "sticks-tui"
 DB_FILENAME = "sticks-tui.db"
 BUSY_TIMEOUT_MS = 10_000
 DIR_MODE = 0o700
@@ -37,18 +36,6 @@ class Corrupt(Exception):
 
 class TooNew(Exception):
     """The database was written by a newer sticks-tui; its schema version is the argument."""
-
-
-def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> Path:
-    """The data directory: the argument (`--data-dir`), else $STICKS_TUI_DATA_DIR, else the user data dir."""
-    if data_dir is not None and str(data_dir) != "":
-        return Path(data_dir).expanduser()
-    env = os.environ.get(ENV_DATA_DIR)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def utc_now() -> str:
@@ -202,16 +189,5 @@ def connect_file_patiently(path: Path, migrate) -> sqlite3.Connection:
 
 
 def move_aside(path: Path) -> Path:
-    """Rename a damaged database (and its -wal/-shm files) next to itself; never delete it."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
-    os.replace(path, target)
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    return target
+    """Rename a damaged database (and its -wal/-shm files) next to itself; never delete it (`paths.keep_aside`)."""
+    return keep_aside(path, "damaged", companions=("-wal", "-shm"))

@@ -51,7 +51,6 @@ from sticks_tui.store.errors import InvalidName, StoreError, TeacherOnly, valida
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
 from sticks_tui.store.names import name_key
 from sticks_tui.store.records import (
-    GAMES,
     HUMAN_OPPONENTS,
     GameRecord,
     PlayerRecord,
@@ -285,8 +284,8 @@ class Store(RecordsMixin, BrainsMixin):
         source = Path(path)
         loaded = brainfile.read_brain_file(source)  # regular files only: a FIFO or a device never hangs
         if game is not None and loaded.game != game:
-            raise StoreError(f"Cannot import {brainfile.clip_path(source)} as {brainfile.GAME_WORDS[game]}: "
-                             f"it holds {brainfile.GAME_WORDS[loaded.game]}. Nothing was changed.")
+            raise StoreError(f"Cannot import {brainfile.clip_path(source)} as {brainfile.game_words(game)}: "
+                             f"it holds {brainfile.game_words(loaded.game)}. Nothing was changed.")
         chosen = name if name is not None else loaded.name
         if chosen is None:
             raise InvalidName(f"The brain file {source} does not say its name; give one.")
@@ -298,4 +297,4 @@ class Store(RecordsMixin, BrainsMixin):
 
 __all__ = ["BrainInfo", "GameRecord", "InvalidName", "PlayerRecord", "RecordedGame", "SeatLearning", "Store",
            "StoreError", "TeacherOnly", "fit_hats", "name_key", "replay", "resolve_data_dir", "validate_name", "ENV_DATA_DIR",
-           "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "GAMES", "HUMAN_OPPONENTS"]
+           "DB_FILENAME", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "HUMAN_OPPONENTS"]

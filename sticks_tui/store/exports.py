@@ -187,12 +187,11 @@ def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | N
 # -- games ------------------------------------------------------------------------------------------------
 def first_mover(game) -> int:
     """The seat (0 or 1) that moved first. Records keep the loser and the moves, and turns alternate:
-    in sticks the loser took the last stick, in Nim the winner took the last coin."""
-    first = getattr(game, "first", None)
-    if first in (0, 1):
-        return first
-    last = game.loser if game.game == "sticks" else 1 - game.loser
-    return (last - (len(game.moves) - 1)) % 2
+    the rules say whether the last mover won or lost (in sticks the loser took the last stick, in
+    Nim the winner took the last coin)."""
+    from sticks_tui.store.records import replay
+
+    return replay(game.game, game.start, game.moves, game.loser).first
 
 
 def _when(dt) -> str | None:
@@ -203,8 +202,7 @@ def game_summary(game) -> dict:
     return {
         "id": game.id, "played_at": _when(game.played_at), "game": game.game, "start": game.start,
         "opponent": game.opponent, "player1": game.players[0], "player2": game.players[1],
-        "ai_seats": [s + 1 for s in game.ai_seats], "moves": [str(m) for m in game.moves]
-        if game.game == "nim" else [int(m) for m in game.moves],
+        "ai_seats": [s + 1 for s in game.ai_seats], "moves": list(game.moves),
         "first": game.players[first_mover(game)], "winner": game.players[1 - game.loser],
         "loser": game.players[game.loser], "brain": game.brain,
     }
@@ -221,23 +219,18 @@ def games_export(games: Sequence, fmt: str) -> str:
 
 
 def game_moves(game) -> list[dict]:
-    """Move by move: who moved, the pile (Nim, from 1; None in sticks), how many they took, what is left."""
-    seat = first_mover(game)
+    """Move by move: who moved, the pile (Nim, from 1; None in a one-pile game), how many they took,
+    what is left (the position as its JSON value)."""
+    from sticks_tui.engine import registry
+    from sticks_tui.store.records import replay
+
+    played = replay(game.game, game.start, game.moves, game.loser)
+    kind, rules = registry.entry(game.game), played.rules
     moves = []
-    if game.game == "sticks":
-        left = int(game.start)
-        for i, m in enumerate(game.moves, start=1):
-            left -= int(m)
-            moves.append({"move": i, "player": game.players[seat], "pile": None, "took": int(m), "left": left})
-            seat = 1 - seat
-    else:
-        piles = [int(p) for p in str(game.start).split(",")]
-        for i, m in enumerate(game.moves, start=1):
-            pile, coins = (int(x) for x in str(m).split(":"))
-            piles[pile - 1] -= coins
-            moves.append({"move": i, "player": game.players[seat], "pile": pile, "took": coins,
-                          "left": list(piles)})
-            seat = 1 - seat
+    for i, (seat, before, move) in enumerate(played.turns, start=1):
+        pile, took = kind.export_move(rules, move)
+        moves.append({"move": i, "player": game.players[seat], "pile": pile, "took": took,
+                      "left": rules.encode_position(rules.apply(before, move))})
     return moves
 
 

@@ -161,7 +161,7 @@ def _v3_hats_of_this_generation(conn: sqlite3.Connection) -> None:
     import json
 
     from sticks_tui.learn.hats import HatRule
-    from sticks_tui.store.brains import _decode, _hats_before, fit_hats
+    from sticks_tui.store.brains import _decode, _hats_before, _tuples, fit_to
 
     brains = conn.execute("SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, base_counts, game, "
                           "shape, uid FROM brains WHERE uid IS NOT NULL AND base_counts IS NOT NULL").fetchall()
@@ -175,11 +175,9 @@ def _v3_hats_of_this_generation(conn: sqlite3.Connection) -> None:
             brain = _decode(size, max_take, HatRule(sb, wr, lp, fl), base, game, shape)
             filled = []
             for rowid, drawn_json, won, start in lessons:
-                drawn = [(int(h), int(b)) if game == "sticks" else (tuple(h), tuple(b))
-                         for h, b in json.loads(drawn_json)]
-                if game == "sticks":
-                    brain = fit_hats(brain, max((h for h, _ in drawn), default=0))  # as `_learn` does
-                filled.append((json.dumps(_hats_before(brain, game, drawn, start), separators=(",", ":")), rowid))
+                drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn_json)]
+                brain = fit_to(brain, [h for h, _ in drawn])  # as `_learn` does
+                filled.append((json.dumps(_hats_before(brain, drawn, start), separators=(",", ":")), rowid))
                 brain.reinforce(drawn, bool(won))
         except (ValueError, TypeError, KeyError, IndexError):
             continue  # a brain or a lesson that does not read: its games replay without hats, as before

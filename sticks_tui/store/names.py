@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from sticks_tui import vocabulary
 from sticks_tui.store.errors import InvalidName
 
 
@@ -25,24 +26,12 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", folded)  # casefolding can leave a non-NFKC string; close it
 
 
-#: The names the app's AIs play under in the records, by opponent kind. No person may play under a name
-#: whose key is one of these (`is_ai_name`): the store refuses it, and so does the setup screen.
-STICKS_AI_NAMES: dict[str, str] = {
-    "dumb": "Dumb AI",
-    "random": "Random AI",
-    "learning": "Learning AI",
-    "trained": "Trained AI",
-    "perfect": "Perfect AI",
-}
-NIM_AI_NAMES: dict[str, str] = {"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"}
-#: Watching AI vs AI, the second AI plays under its name with this suffix ("Learning AI 2").
-SECOND_AI_SUFFIX = " 2"
-
-
-def ai_names() -> tuple[str, ...]:
-    """Every name an AI of the app plays under, as the app writes it."""
-    return (*STICKS_AI_NAMES.values(), *NIM_AI_NAMES.values(),
-            *(n + SECOND_AI_SUFFIX for n in STICKS_AI_NAMES.values()))
+#: The names the app's AIs play under in the records, by opponent kind (`vocabulary`). No person may play
+#: under a name whose key is one of these: the store refuses it, and so does the setup screen.
+STICKS_AI_NAMES: dict[str, str] = vocabulary.ai_names("sticks")
+NIM_AI_NAMES: dict[str, str] = vocabulary.ai_names("nim")
+SECOND_AI_SUFFIX = vocabulary.SECOND_AI_SUFFIX
+ai_names = vocabulary.every_ai_name
 
 
 def ai_name_of(name: str) -> str | None:

@@ -9,17 +9,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import numpy as np
-
-from sticks_tui.engine.nim import new_nim_game
-from sticks_tui.engine.rules import IllegalMove, new_game
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
+from sticks_tui.engine.errors import IllegalMove
+from sticks_tui.engine.protocol import DRAW, LOSS
+from sticks_tui.engine.state import GameState
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.names import ai_name_of, ai_names, name_key
 
-GAMES = ("sticks", "nim")
 #: Opponent kinds in which both seats are people; any other kind puts an AI in seat 2 by default.
-HUMAN_OPPONENTS = ("friend", "human")
+HUMAN_OPPONENTS = vocabulary.HUMAN_OPPONENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +152,8 @@ class GameRecord:
 
     @property
     def first(self) -> int:
-        """The seat that moved first (what the loser and the number of moves imply)."""
-        last = self.loser if self.game == "sticks" else self.winner
-        return (last - (len(self.moves) - 1)) % 2
+        """The seat that moved first (what the loser, the number of moves and the rules imply)."""
+        return replay(self.game, self.start, self.moves, self.loser).first
 
 
 class RecordedGame(int):
@@ -179,75 +178,57 @@ class Replayed:
     start: str  # stored form
     moves: list  # stored form
     turns: tuple[tuple[int, object, object], ...]  # (seat, hat, ball) of every move, in order
+    rules: object = None  # the rules it was replayed under
 
-
-def _whole(m) -> int:
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
-        raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {m!r}.")
-    return int(m)
+    @property
+    def first(self) -> int:
+        return self.turns[0][0]
 
 
 def replay(game: str, start, moves: Sequence, loser: int, max_take: int | None = None) -> Replayed:
     """Replay a finished game through the engine; return it in stored form, or raise ValueError.
 
-    The seat that moved first follows from the loser and the number of moves (the last mover
-    loses at sticks and wins at Nim), so every move's seat is known.
+    The seat that moved first follows from the loser, the number of moves and how the game ends for
+    the last mover (the rules' `outcome`: at sticks the last mover loses, at Nim it wins), so every
+    move's seat is known.
     """
-    if game not in GAMES:
-        raise ValueError(f"The game is one of {', '.join(GAMES)}, not {game!r}.")
+    kind = registry.entry(game)
     if loser not in (0, 1) or isinstance(loser, bool):
         raise ValueError(f"The loser is seat 0 or seat 1, not {loser!r}.")
     moves = list(moves)
-    if game == "sticks":
-        try:
-            heap = int(start)
-        except (TypeError, ValueError):
-            raise ValueError(f"A game of sticks starts from a number of sticks, not {start!r}.") from None
-        taken = [_whole(m) for m in moves]
-        if any(t < 1 for t in taken):
-            raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {taken}.")
-        if heap < 1 or sum(taken) != heap:
-            raise ValueError(f"The moves {taken} do not take exactly the {heap} sticks the game started with.")
-        top = max_take if max_take is not None else max(3, *taken)
-        state = new_game(heap, (loser - (len(taken) - 1)) % 2, top)
-        turns = []
-        for t in taken:
-            turns.append((state.to_move, state.heap, t))
-            try:
-                state = state.take(t)
-            except IllegalMove as exc:
-                raise ValueError(f"The move {t} is not allowed there: {exc}") from None
-        assert state.is_over and state.loser == loser
-        return Replayed(str(heap), taken, tuple(turns))
-    # nim: start "3,4,5" (or a sequence of ints); moves "pile:coins" (or (pile, coins)), piles from 1
+    position = kind.parse_start(start)
+    parsed = [kind.parse_move(m) for m in moves]
     try:
-        piles = tuple(int(p) for p in (start.split(",") if isinstance(start, str) else start))
-    except (TypeError, ValueError):
-        raise ValueError(f"A game of Nim starts from piles like '3,4,5', not {start!r}.") from None
-    parsed = []
-    for m in moves:
-        try:
-            pile, coins = (m.split(":") if isinstance(m, str) else m)
-            parsed.append((int(pile), int(coins)))
-        except (TypeError, ValueError):
-            raise ValueError(f"A Nim move is 'pile:coins' (e.g. '2:3'), not {m!r}.") from None
-    if not moves:
-        raise ValueError(f"The moves [] do not empty the piles {start!r}.")
-    try:
-        state = new_nim_game(piles, (1 - loser - (len(parsed) - 1)) % 2)
+        rules = kind.make_rules(position, max_take, parsed)
+        state = GameState(rules, position)
     except IllegalMove as exc:
-        raise ValueError(f"A game of Nim starts from three piles with coins in them, not {start!r} ({exc})") \
-            from None
-    turns = []
-    for (pile, coins), m in zip(parsed, moves, strict=True):
-        if not 1 <= pile <= 3 or not 1 <= coins <= state.piles[pile - 1]:
-            raise ValueError(f"The Nim move {m!r} takes coins that are not there.")
-        turns.append((state.to_move, state.piles, (pile - 1, coins)))
-        state = state.take(pile - 1, coins)
+        raise ValueError(f"A game of {kind.title} cannot start from {start!r} ({exc})") from None
+    if state.is_over:
+        raise ValueError(f"A game of {kind.title} cannot start where it is over ({start!r}).")
+    for move, given in zip(parsed, moves, strict=True):
+        try:
+            state = state.play(move)
+        except IllegalMove as exc:
+            raise ValueError(kind.illegal_message(given, exc)) from None
     if not state.is_over:
-        raise ValueError(f"The moves {[f'{p}:{c}' for p, c in parsed]} do not empty the piles {start!r}.")
-    assert state.loser == loser
-    return Replayed(",".join(map(str, piles)), [f"{p}:{c}" for p, c in parsed], tuple(turns))
+        raise ValueError(kind.unfinished_message(start, moves))
+    outcome = rules.outcome(state.position)
+    if outcome == DRAW:
+        raise ValueError("A drawn game cannot be recorded: a record has a loser.")
+    last = loser if outcome == LOSS else 1 - loser
+    first = (last - (len(parsed) - 1)) % 2
+    turns = tuple(((first + i) % 2, t.before, t.move) for i, t in enumerate(state.history))
+    return Replayed(kind.record_start(position), [kind.record_move(rules, t.move) for t in state.history],
+                    turns, rules)
+
+
+def _as_played(rules, hat, ball):
+    """A drawn (hat, ball) as the rules' position and move (as given when it is not one)."""
+    try:
+        position = rules.decode_position(hat)
+        return position, rules.decode_move(position, ball)
+    except ValueError:
+        return hat, ball
 
 
 def _jsonable(x):
@@ -345,8 +326,7 @@ class RecordsMixin:
                 raise ValueError("Learning is given per seat as (brain name, balls drawn).") from None
             learner = validate_name(learner)
             moves = [(hat, ball) for s, hat, ball in played.turns if s == seat]
-            norm = [(_tuples(_jsonable(h)) if game == "nim" else _whole(h),
-                     _tuples(_jsonable(b)) if game == "nim" else _whole(b)) for h, b in drawn]
+            norm = [_as_played(played.rules, h, b) for h, b in drawn]
             if norm != moves:
                 raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
             lessons[seat] = (learner, norm)

@@ -41,25 +41,26 @@ import tomllib
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
+from sticks_tui.store.paths import APP_NAME, ENV_CONFIG_DIR, config_dir, keep_aside  # noqa: F401 - re-exported
 
-ENV_CONFIG_DIR = "STICKS_TUI_CONFIG_DIR"
-APP_NAME = "sticks-tui"
 SETTINGS_FILENAME = "settings.toml"
 SETTINGS_FORMAT = "sticks-tui-settings"
 SETTINGS_VERSION = 1
 MAX_SETTINGS_BYTES = 64 * 1024
 
-SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")  # ui.session.SPEEDS
-GAMES: tuple[str, ...] = ("sticks", "nim")
-OPPONENTS: tuple[str, ...] = ("friend", "dumb", "random", "learning", "trained", "perfect")  # sticks and Nim
-FIRST_CHOICES: tuple[str, ...] = ("p1", "p2", "alternate", "random")  # ui.session.FIRST_CHOICES
-MIN_HEAP, MAX_HEAP = 10, 100  # engine.rules
-MIN_PILE, MAX_PILE = 1, 100
-HATS: tuple[str, ...] = ("seeds", "menace")  # ui.session.HAT_BRAINS
+# the vocabulary (sticks_tui.vocabulary) and the games (engine.registry), as the settings file names them
+SPEEDS: tuple[str, ...] = tuple(vocabulary.SPEEDS)
+GAMES: tuple[str, ...] = registry.names()
+OPPONENTS: tuple[str, ...] = vocabulary.every_opponent()
+FIRST_CHOICES: tuple[str, ...] = tuple(vocabulary.FIRST_CHOICES)
+MIN_HEAP, MAX_HEAP = vocabulary.HEAP_RANGE
+MIN_PILE, MAX_PILE = vocabulary.PILE_RANGE
+HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)
 TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
 TRAIN_PROTOCOLS: tuple[str, ...] = ("explore", "classic")  # learn.trainer.PROTOCOLS
 MAX_TRAIN_GAMES = 10_000_000  # learn.trainer.MAX_GAMES
@@ -206,18 +207,6 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings))
 
 
 # -- where ------------------------------------------------------------------------------------------------
-def config_dir(directory: str | os.PathLike | None = None) -> Path:
-    """The config directory: the argument (`--config-dir`), else $STICKS_TUI_CONFIG_DIR, else the user config dir."""
-    if directory is not None and str(directory) != "":
-        return Path(directory).expanduser()
-    env = os.environ.get(ENV_CONFIG_DIR)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
 def settings_path(directory: str | os.PathLike | None = None) -> Path:
     return config_dir(directory) / SETTINGS_FILENAME
 
@@ -301,18 +290,6 @@ def is_settings_file(data: bytes) -> bool:
 
 
 # -- reading ----------------------------------------------------------------------------------------------
-def keep_aside(path: Path, label: str) -> Path:
-    """Rename `path` to `<name>.<label>-<timestamp>` beside it (never over another file); return the new path."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.{label}-{stamp}")
-    n = 1
-    while os.path.lexists(target):
-        n += 1
-        target = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
-    os.rename(path, target)
-    return target
-
-
 def _reason(exc: OSError) -> str:
     from sticks_tui.store.safefile import _reason as reason
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Center, Middle
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -16,7 +15,7 @@ from textual.widgets import Static
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
-from sticks_tui.ui.session import BRAIN_SIZE, DEFAULT_BRAIN, Session  # noqa: F401 - re-exported
+from sticks_tui.ui.session import BRAIN_SIZE, Session
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
 BACKGROUND = "background"  # the purpose of the F2 training run
@@ -598,13 +597,18 @@ class SticksApp(App):
                                        purpose="quit"), answered)
 
     async def _keep_running_training(self) -> None:
-        """Stop a training run still going and keep what it learned (as Cancel does)."""
+        """Stop every training run still going and keep what it learned (as Cancel does): the app's
+        background run, and any run a screen owns (the Nim AI's)."""
         job = self._training_job
         if job is not None and self.training_running:
             job.cancel()
             result = await job.wait()
             if result is not None:
                 self._training_finished(result)
+        for screen in list(self.screen_stack):
+            keep = getattr(screen, "keep_running_training", None)
+            if keep is not None:
+                await keep()
 
     async def quit_now(self) -> None:
         """Quit; a training run still going is stopped first and what it learned is kept."""

@@ -6,11 +6,14 @@ its own message type, handled by an `on_<name>` method (e.g. `on_move_made_msg`)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from sticks_tui.engine.events import BallDrawn, GameOver, HatsReinforced, MoveMade, NimMoveMade
+from sticks_tui.engine.events import BallDrawn, GameOver, HatsReinforced, MoveMade
+
+if TYPE_CHECKING:
+    from sticks_tui.learn.trainer import TrainingResult
 
 
 class CoreMessage(Message, bubble=False):
@@ -22,15 +25,9 @@ class CoreMessage(Message, bubble=False):
 
 
 class MoveMadeMsg(CoreMessage):
-    """Sticks: a player took sticks (`event` is a `MoveMade`)."""
+    """A player made a move, in any game (`event` is a `MoveMade`)."""
 
     event: MoveMade
-
-
-class NimMoveMadeMsg(CoreMessage):
-    """Nim: a player took coins (`event` is a `NimMoveMade`)."""
-
-    event: NimMoveMade
 
 
 class BallDrawnMsg(CoreMessage):
@@ -53,7 +50,6 @@ class GameOverMsg(CoreMessage):
 
 _BY_EVENT: dict[type, type[CoreMessage]] = {
     MoveMade: MoveMadeMsg,
-    NimMoveMade: NimMoveMadeMsg,
     BallDrawn: BallDrawnMsg,
     HatsReinforced: HatsReinforcedMsg,
     GameOver: GameOverMsg,
@@ -85,10 +81,11 @@ class TrainingProgressMsg(Message, bubble=False):
 
 
 class TrainingFinished(Message, bubble=False):
-    """A training run ended: `result` is what its callable returned (None if it failed, then `error`
-    says why). A cancelled run also ends here, with whatever result its callable returned."""
+    """A training run ended: `result` is its `learn.trainer.TrainingResult` (every run's, sticks or
+    Nim; None if it failed, then `error` says why). A cancelled run also ends here, with the result of
+    the games it played."""
 
-    def __init__(self, purpose: str, result: Any, error: BaseException | None = None) -> None:
+    def __init__(self, purpose: str, result: TrainingResult | None, error: BaseException | None = None) -> None:
         super().__init__()
         self.purpose = purpose
         self.result = result

@@ -7,9 +7,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from sticks_tui import vocabulary
 from sticks_tui.learn.hats import Hats
-from sticks_tui.store.names import STICKS_AI_NAMES
-from sticks_tui.store.brains import APP_BRAIN_SIZE
 
 from sticks_tui.engine.players import (
     AlwaysOnePlayer,
@@ -19,32 +18,18 @@ from sticks_tui.engine.players import (
     RandomPlayer,
 )
 
-OPPONENTS: dict[str, str] = {
-    "friend": "a friend (same keyboard)",
-    "dumb": "the dumb AI (always takes 1)",
-    "random": "the random AI",
-    "learning": "the learning AI (the hats)",
-    "trained": "the trained AI (100,000 games first)",
-    "perfect": "the perfect AI (the solver)",
-}
-AI_NAMES: dict[str, str] = STICKS_AI_NAMES  # the store's list: no person may play under one (store.names)
-FIRST_CHOICES: dict[str, str] = {
-    "p1": "Player 1",
-    "p2": "Player 2",
-    "alternate": "take turns each game",
-    "random": "random each game",
-}
-SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.2, "instant": 0.0}
-DEFAULT_SPEED = "normal"
-TRAINED_AI_GAMES = 100_000
-BRAIN_SIZE = APP_BRAIN_SIZE  # one hat for every heap the app offers
-DEFAULT_BRAIN = "default"
-#: The learning AI's hats, as the setup screen offers them: each a brain of its own, so trying the
-#: MENACE-like rule never resets the seeds' brain (store.settings.HATS names the same keys).
-HAT_BRAINS: dict[str, str] = {"seeds": DEFAULT_BRAIN, "menace": "menace"}
-HAT_CHOICES: dict[str, str] = {"seeds": "the seeds' rule: 1 ball each, win +1, loss -1",
-                               "menace": "MENACE-like: 3 balls each, win +3, loss -1"}
-NIM_LEARNER_BOX = (7, 7, 7)  # the learning AI for Nim knows piles of up to 7 coins each
+# the vocabulary below the UI, under the names the screens know
+OPPONENTS: dict[str, str] = vocabulary.opponents("sticks")
+AI_NAMES: dict[str, str] = vocabulary.ai_names("sticks")  # no person may play under one (store.names)
+FIRST_CHOICES = vocabulary.FIRST_CHOICES
+SPEEDS = vocabulary.SPEEDS
+DEFAULT_SPEED = vocabulary.DEFAULT_SPEED
+TRAINED_AI_GAMES = vocabulary.TRAINED_AI_GAMES
+BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE  # one hat for every heap the app offers
+DEFAULT_BRAIN = vocabulary.DEFAULT_BRAIN
+HAT_BRAINS = vocabulary.HAT_BRAINS
+HAT_CHOICES = vocabulary.HAT_CHOICES
+NIM_LEARNER_BOX = vocabulary.NIM_LEARNER_BOX
 
 
 def nim_brain_name(box=NIM_LEARNER_BOX) -> str:

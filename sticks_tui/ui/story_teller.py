@@ -44,10 +44,6 @@ class ToldGame:
     def done(self) -> bool:
         return self.shown >= self.events
 
-    @property
-    def lesson_shown(self) -> bool:
-        return self.shown >= self.events
-
     def next_event(self) -> tuple[str, int | None]:
         """('draw', player) for the next draw, ('lesson', None) after the last one, ('done', None)."""
         if self.shown < len(self.story.draws):

@@ -78,7 +78,7 @@ def settle_heap() -> None:
     bench_keypress.py), and a key press that fell in one waited for it. Frozen, they are no longer
     walked. Only the young generations are collected first (a full collection is the stall we avoid).
     """
-    global _heap_settled, _gc_held
+    global _heap_settled
     if _heap_settled:
         return
     _heap_settled = True
@@ -201,18 +201,14 @@ def sticks_run(config: Any, brain: Any = None) -> Run:
 
 
 def nim_run(box: tuple[int, int, int], games: int, seed: int | None, brain: Any) -> Run:
-    """Train Nim hats (`brain`, trained in place) with the one trainer; the result is
-    `(TrainingResult, agreement analysis)`."""
+    """Train Nim hats (`brain`, trained in place) with the one trainer; the result is its
+    `TrainingResult`, as a sticks run's is."""
 
     def run(progress: Progress, cancel: Cancel) -> Any:
         from sticks_tui.engine.nim import NimRules
-        from sticks_tui.learn.analysis import agreement
         from sticks_tui.learn.trainer import TrainingConfig, train
 
-        # the run learns by the brain's own rule (a stored brain may have been made with another)
-        rule = {} if brain is None else {"rule": brain.rule}
-        result = train(TrainingConfig(game=NimRules(box), games=games, seed=seed, **rule), brain=brain,
-                       progress=progress, cancel=cancel)
-        return result, agreement(result.brain)
+        return train(TrainingConfig(game=NimRules(box), games=games, seed=seed), brain=brain,
+                     progress=progress, cancel=cancel)  # the run learns by the brain's own rule
 
     return run

@@ -112,7 +112,7 @@ async def play(pilot, moves: int | None) -> None:
         await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "a human turn")
         if screen.game.is_over:
             break
-        await pilot.press(str(perfect_take(screen.game.state.heap)))
+        await pilot.press(str(perfect_take(screen.game.state.position)))
         made += 1
     await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "the AI's reply")
 
@@ -120,7 +120,7 @@ async def play(pilot, moves: int | None) -> None:
 def test_game_mid_game(snap_compare, data_dir):
     async def run_before(pilot):
         await play(pilot, moves=2)
-        assert pilot.app.screen.game.state.heap < 20 and not pilot.app.screen.game.is_over
+        assert pilot.app.screen.game.state.position < 20 and not pilot.app.screen.game.is_over
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 

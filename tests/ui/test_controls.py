@@ -28,20 +28,20 @@ async def test_illegal_takes_are_disabled_and_their_keys_do_nothing(make_app):
         screen = await start_game(pilot, heap=10, opponent="friend")
         assert take_buttons(screen) == {1: True, 2: True, 3: True}
         await pilot.press("3", "3", "2")
-        assert screen.game.state.heap == 2
+        assert screen.game.state.position == 2
         assert take_buttons(screen) == {1: True, 2: True, 3: False}
         assert text_of(screen, "#turn") == "Player 2's turn: take 1 or 2 (keys or buttons)."
         lines = log_lines(screen)
         await pilot.press("3")
-        assert screen.game.state.heap == 2 and screen.game.state.to_move == 1
+        assert screen.game.state.position == 2 and screen.game.state.to_move == 1
         assert log_lines(screen) == lines
         await pilot.click("#take-3")  # a click on a disabled button is no move either
-        assert screen.game.state.heap == 2
+        assert screen.game.state.position == 2
         await pilot.press("1")
         assert take_buttons(screen) == {1: True, 2: False, 3: False}
         assert text_of(screen, "#turn") == "Player 1's turn: take 1 (keys or buttons)."
         await pilot.press("2")
-        assert screen.game.state.heap == 1 and not screen.game.is_over
+        assert screen.game.state.position == 1 and not screen.game.is_over
 
 
 async def test_buttons_are_locked_while_the_ai_thinks(make_app):
@@ -53,11 +53,11 @@ async def test_buttons_are_locked_while_the_ai_thinks(make_app):
         assert text_of(screen, "#turn") == "Learning AI is thinking ..."
         await pilot.press("1")
         await pilot.click("#take-2")
-        assert screen.game.state.heap == 10 and screen.game.state.history == ()
+        assert screen.game.state.position == 10 and screen.game.state.history == ()
         # the AI's move comes when it is due; then the buttons open for the person
         screen._schedule_ai(0)
         await pilot.pause()
-        assert screen.game.state.heap < 10 and screen.game.waiting_for_human
+        assert screen.game.state.position < 10 and screen.game.waiting_for_human
         assert take_buttons(screen) == {1: True, 2: True, 3: True}
 
 
@@ -72,7 +72,7 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         assert heatmap.cell_text(10, 1) == "▃33%    1"  # one ball of three: a third
         await play_human_turns(pilot, screen, to_lose)
         assert screen.game.state.loser == 0, "this seed's AI should win game 1"
-        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         # the AI won: one more ball for each ball it drew, on the brain, the heatmap and in the store
         for hat, ball in drawn:
             assert app.session.brain.counts[hat, ball - 1] == 2
@@ -90,7 +90,7 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         assert "Game 2: 10 sticks on the board. Player 1 moves first." in log_text(screen)
         await play_human_turns(pilot, screen, perfect_take)
         assert screen.game.state.loser == 1
-        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         flashed = {(h, b): d for h, b, d in heatmap.data.flash}
         assert set(flashed) == set(drawn)
         # ↓ for a ball thrown away (one the win had added), = for a hat's last ball of its number, kept

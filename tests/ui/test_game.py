@@ -30,7 +30,7 @@ async def test_friend_game_both_seats_by_keys(make_app, data_dir):
         assert text_of(screen, "#turn") == "Ann's turn: take 1, 2 or 3 (keys or buttons)."
         assert text_of(screen, "#count") == "There are 10 sticks on the board."
         await pilot.press("3")
-        assert screen.game.state.heap == 7
+        assert screen.game.state.position == 7
         assert text_of(screen, "#turn") == "Bob's turn: take 1, 2 or 3 (keys or buttons)."
         assert "Ann takes 3 sticks, there are 7 sticks remaining." in log_text(screen)
         await pilot.press("3")
@@ -64,7 +64,7 @@ async def test_dumb_ai_loses_to_keys(make_app, data_dir):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="dumb")
         await play_human_turns(pilot, screen)
-        assert screen.game.state.history and all(m.take == 1 for m in screen.game.state.history[1::2])
+        assert screen.game.state.history and all(m.move == 1 for m in screen.game.state.history[1::2])
         log = log_text(screen)
         assert "Dumb AI takes 1 stick, there are 8 sticks remaining." in log
         assert "Dumb AI has to take the final stick and loses." in log
@@ -101,7 +101,7 @@ async def test_perfect_ai_wins_from_a_lost_heap(make_app, data_dir):
         state = screen.game.state
         assert state.loser == 0
         # after every move of the perfect AI the heap is 4k+1
-        assert all(m.heap_after % 4 == 1 for m in state.history if m.player == 1)
+        assert all(m.after % 4 == 1 for m in state.history if m.player == 1)
         assert "Player 1 has to take the final stick and loses." in log_text(screen)
         assert text_of(screen, "#turn") == "Player 1 took the last stick and loses. Perfect AI wins!"
     games, players = records(data_dir)
@@ -130,7 +130,7 @@ async def test_learning_ai_game_with_mouse_clicks(make_app, data_dir):
         await pilot.click("#again")
         await pilot.pause()
         assert screen.round == 2 and not screen.game.is_over
-        assert screen.game.state.heap == 10
+        assert screen.game.state.position == 10
     games, players = records(data_dir)
     assert len(games) == 1 and games[0].brain == "default" and games[0].opponent == "learning"
     assert players["Learning AI"].losses == 1
@@ -295,7 +295,7 @@ async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app):
         screen = await start_game(pilot, heap=10, opponent="learning")
         await play_human_turns(pilot, screen, perfect_take)  # the AI loses its first game
         heatmap = screen.query_one(HatHeatmap)
-        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         marks = heatmap.data.flash
         assert drawn and sorted((h, b) for h, b, _ in marks) == sorted(drawn)
         await pilot.pause(3.5)  # (the marks used to be wiped 3 s after the game)

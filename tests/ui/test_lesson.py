@@ -22,7 +22,7 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
         assert footer_labels(screen)["game.pause"] == "Resume"
         first = game.state.history[0]
         mover = screen.players[first.player].name
-        assert log_lines(screen)[-1].startswith(f"{mover} draws ball {first.take} from hat 10. {mover} takes")
+        assert log_lines(screen)[-1].startswith(f"{mover} draws ball {first.move} from hat 10. {mover} takes")
         assert text_of(screen, "#turn").endswith("s steps one move, space goes on.")
         moves = 1
         learner_seat = 0  # the learning AI (the saved brain) plays Player 1's seat in watch mode
@@ -32,13 +32,13 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
             moves += 1
             assert len(game.state.history) == moves and len(log_lines(screen)) >= lines + 1
             last = game.state.history[-1]
-            mine = [(m.heap_before, m.take) for m in game.state.history if m.player == learner_seat]
+            mine = [(m.before, m.move) for m in game.state.history if m.player == learner_seat]
             if not game.is_over:
                 # ► only on the ball drawn at this move, the learner's earlier balls beside their hats (•)
                 drawn = [(h, b) for h in range(1, 11) for b in range(1, 4) if heatmap.cell_text(h, b)[0] == MARK_DRAWN]
-                assert drawn == ([(last.heap_before, last.take)] if last.player == learner_seat else [])
+                assert drawn == ([(last.before, last.move)] if last.player == learner_seat else [])
                 for hat, ball in mine:
-                    if (hat, ball) != (last.heap_before, last.take):
+                    if (hat, ball) != (last.before, last.move):
                         assert heatmap.cell_text(hat, ball)[0] == MARK_BESIDE
         # the game is over: the lesson is a step of its own, still to come
         assert footer_labels(screen)["game.step"] == "Step: lesson"
@@ -51,7 +51,7 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
         assert len(lessons) == 2
         assert lessons[0].startswith("Learning AI won: " if won else "Learning AI lost")
         assert lessons[1].startswith("Learning AI 2 lost" if won else "Learning AI 2 won: ")
-        mine = {(m.heap_before, m.take) for m in game.state.history if m.player == learner_seat}
+        mine = {(m.before, m.move) for m in game.state.history if m.player == learner_seat}
         assert {(h, b) for h, b, _ in heatmap.data.flash} == mine
         assert footer_labels(screen)["game.step"] == "Step: new game"
         # the marks stay until the next game starts; its first step starts it and plays its first move
@@ -350,7 +350,7 @@ async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_th
         screen = await start_game(pilot, heap=10, opponent="learning")
         await play_human_turns(pilot, screen, perfect_take)
         assert screen.game.state.loser == 1  # the AI lost its first game ...
-        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         heatmap = screen.query_one(HatHeatmap)
         # ... and every ball it drew went down, 3 -> 2: the loss shows
         assert sorted(heatmap.data.flash) == sorted((h, b, -1) for h, b in drawn)

@@ -134,7 +134,7 @@ async def test_escape_goes_back(make_app):
         await pilot.press("escape")
         assert app.screen is game
         await pilot.click("#take-1")
-        assert game.game.state.heap < 12  # still playable after coming back
+        assert game.game.state.position < 12  # still playable after coming back
         await pilot.press("escape")  # a game in progress: asked first
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
@@ -156,7 +156,7 @@ async def test_heatmap_shows_all_100_hats_at_160x48(make_app):
         assert heatmap.hat_at(0, 0) == 1 and heatmap.hat_at(33, 0) == 34 and heatmap.hat_at(0, 1) == 35
         assert heatmap.hat_at(31, 2) == 100 and heatmap.hat_at(32, 2) is None and heatmap.hat_at(33, 2) is None
         await pilot.press("1")
-        assert screen.game.state.heap < 99
+        assert screen.game.state.position < 99
         assert heatmap.cell_text(100, 1) == "▃33%    1"
 
 
@@ -172,7 +172,7 @@ async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
         assert heatmap.scroll_offset.y == 0
         screen._schedule_ai(0)
         await pilot.pause()
-        hat, ball = screen.game.state.history[0].heap_before, screen.game.state.history[0].take
+        hat, ball = screen.game.state.history[0].before, screen.game.state.history[0].move
         assert hat == 100 and heatmap.data.drawn == (100, ball)
         assert heatmap.cell_text(100, ball).startswith("►")
         row, _ = heatmap.position(100)
@@ -284,9 +284,9 @@ async def test_a_key_map_in_the_settings_moves_a_binding(make_app, config_dir):
         await pilot.press("escape")
         game = await start_game(pilot, heap=12, opponent="friend")
         await pilot.press("1")
-        assert game.game.state.heap == 12
+        assert game.game.state.position == 12
         await pilot.press("z")  # "take 1" is on z now
-        assert game.game.state.heap == 11
+        assert game.game.state.position == 11
 
 
 def test_every_binding_has_an_id():
@@ -458,6 +458,6 @@ async def test_two_takes_on_one_key_is_told_and_each_take_keeps_a_key(make_app, 
                                                            "game.take2"), notices
         game = await start_game(pilot, heap=12, opponent="friend")
         await pilot.press("2")
-        assert game.game.state.heap == 10  # 2 takes 2
+        assert game.game.state.position == 10  # 2 takes 2
         await pilot.press("1")
-        assert game.game.state.heap == 9  # and 1 still takes 1
+        assert game.game.state.position == 9  # and 1 still takes 1

@@ -71,7 +71,7 @@ async def test_the_hats_show_the_hat_in_play_the_ball_drawn_and_what_the_game_ta
         last = screen.game.state.history[-1]
         assert last.player == 1 and screen.game.state.winner == 1
         data = view.data
-        assert (data.position, data.drawn) == (last.piles_before, last.move)
+        assert (data.position, data.drawn) == (last.before, last.move)
         assert data.counts == (2,)  # its only ball there went back with one more
         assert "2 balls for 1 move." in " ".join(hats_lines(screen))
         assert "1 → 2" in title(screen)
@@ -119,7 +119,7 @@ async def test_training_shows_on_the_hat_and_is_merged_with_a_game_played_meanwh
         await wait_until(pilot, lambda: "After 500,000 games of training" in title(screen), what="the merge")
         progress = [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "nim"]
         assert progress and progress[-1].games_done == 500_000  # training reports its progress
-        result, _ = log.of(TrainingFinished)[-1].result
+        result = log.of(TrainingFinished)[-1].result  # a TrainingResult, as every run ends with
         hats = app.session.nim_brain
         want = merge_net_change(lesson, start, result.brain.counts, hats.rule, legal_of(hats))
         assert np.array_equal(hats.counts, want)
@@ -219,7 +219,7 @@ async def test_on_a_wide_screen_every_draw_of_the_game_and_its_lesson_is_listed(
         await wait_until(pilot, lambda: "taught it" in str(lessons.render()), what="the lesson listed")
         text = str(lessons.render())
         last = screen.game.state.history[-1]
-        assert f"{first.piles_before}: ► " in text and f"{last.piles_before}: ► " in text
+        assert f"{first.before}: ► " in text and f"{last.before}: ► " in text
         assert text.count("1 → 2") == 2  # it won: both balls it drew went back with one more
     narrow = make_app()
     async with narrow.run_test(size=(80, 24)) as pilot:

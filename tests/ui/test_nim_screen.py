@@ -86,7 +86,7 @@ async def test_pile_and_count_controls_and_the_hint(make_app):
         assert "U(2, 2, 1) = 1" in hint and "take 1 quarter" in hint
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.game.state.piles == (2, 2, 0)
+        assert screen.game.state.position == (2, 2, 0)
         assert not is_winning(2, 2, 0)
         assert "U(2, 2, 0) = 0" in str(screen.query_one("#nim-hint", Static).render())
         # a click on the first pile chooses it

@@ -19,7 +19,7 @@ async def test_the_game_log_tells_a_win_of_three_balls(make_app, data_dir):
         screen = await start_game(pilot, heap=10, opponent="learning")
         await play_human_turns(pilot, screen, to_lose)
         assert screen.game.state.loser == 0, "this seed's AI should win game 1"
-        drawn = [(m.heap_before, m.take) for m in screen.game.state.history if m.player == 1]
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         changes = ", ".join(f"hat {h} ball {b}: 1→4" for h, b in drawn)
         assert f"Learning AI won: each ball it drew goes back with 3 more of its number ({changes})." \
             in log_text(screen)

@@ -37,7 +37,7 @@ async def test_bad_heaps_are_refused_inline_and_a_good_one_starts(make_app):
         await pilot.press("enter")
         game = app.screen
         assert isinstance(game, GameScreen)
-        assert game.game.state.heap == 10 and game.setup.opponent == "learning"  # the defaults
+        assert game.game.state.position == 10 and game.setup.opponent == "learning"  # the defaults
         assert text_of(game, "#count") == "There are 10 sticks on the board."
         assert "Game 1: 10 sticks on the board. Player 1 moves first." in log_text(game)
         # escape goes back to setup, which remembers the last choices
@@ -144,7 +144,7 @@ async def test_the_setup_screen_opens_with_the_saved_choices(make_app, config_di
         await pilot.press("enter")  # the heap box has the focus: the saved game starts
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert app.screen.game.state.heap == 33 and app.screen.game.current.name == "Grace"
+        assert app.screen.game.state.position == 33 and app.screen.game.current.name == "Grace"
 
 
 async def test_every_change_on_the_setup_screen_is_saved_at_once(make_app, config_dir):

@@ -37,12 +37,12 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir, held_
                          what="the first progress report")
         # the game goes on meanwhile
         await pilot.press("3")
-        await wait_until(pilot, lambda: game.game.state.heap < 17 and game.game.waiting_for_human,
+        await wait_until(pilot, lambda: game.game.state.position < 17 and game.game.waiting_for_human,
                          what="the move and the AI's reply")
-        heap = game.game.state.heap
+        heap = game.game.state.position
         await pilot.press("1")
-        await wait_until(pilot, lambda: game.game.state.heap < heap - 1, what="the AI's second reply")
-        assert text_of(game, "#count") == f"There are {game.game.state.heap} sticks on the board."
+        await wait_until(pilot, lambda: game.game.state.position < heap - 1, what="the AI's second reply")
+        assert text_of(game, "#count") == f"There are {game.game.state.position} sticks on the board."
         def badge_figures() -> bool:
             # the badge repaints at most every 0.25 s, on a new snapshot: the held run sends no more,
             # so hand it the newest one again, as the run's next report would

@@ -76,7 +76,7 @@ async def play_human_turns(pilot, screen, strategy=perfect_take, *, click: bool 
         if time.monotonic() > deadline:
             raise AssertionError("The game did not finish in time.")
         if game.waiting_for_human:
-            take = strategy(game.state.heap)
+            take = strategy(game.state.position)
             if click:
                 await pilot.click(f"#take-{take}")
             else:

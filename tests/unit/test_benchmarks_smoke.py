@@ -39,6 +39,9 @@ FIGURES: dict[str, list[str]] = {
     "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",
                             rf"^\s+the check's own cost: -?{NUMBER} CPU s in 3 s = -?{NUMBER}% of one core",
                             rf"^\s+a game kept -> seen by a tab: p50 {NUMBER} ms, p95 {NUMBER} ms"],
+    "bench_kernel_loops.py": [rf"^{p}\s+{n}(\s+{NUMBER}){{3}}(\s+{NUMBER}x){{2}}$"
+                              for p in ("explore", "classic") for n in (20, 100)]
+                             + [rf"^nim, piles up to 7: general before {NUMBER}, now {NUMBER} M games/s: {NUMBER}x$"],
     "bench_nim.py": [rf"fast \(running flags, numba\): median {NUMBER} ms",
                      rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
     "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",

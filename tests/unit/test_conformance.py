@@ -11,7 +11,8 @@ from operator import xor
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import Game, NimGame
+from sticks_tui.engine.game import GameDriver
+from sticks_tui.engine.state import new_state
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.players import PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import GameRules
@@ -71,13 +72,12 @@ def test_engine_games_between_the_generic_players_end_legally(rules):
         if seed % 2:
             players.reverse()
         start = rules.start_positions()[0]
-        game = (Game(players, start, max_take=rules.max_take) if isinstance(rules, SticksRules)
-                else NimGame(players, start))
+        game = GameDriver(players, new_state(rules, start))
         while not game.is_over:
             before = game.state
             move = game.current.choose(before)
             assert move in tuple(before.legal_moves)
-            game.play(*move) if isinstance(move, tuple) else game.play(move)
+            game.play(move)
         assert game.state.winner in (0, 1)
         perfect_seat = 1 if seed % 2 == 0 else 0
         if perfect_seat == 0 and solver_for(rules).is_winning(start):

@@ -85,11 +85,11 @@ def seed_000_game(bus=None):
     game = Game([HumanPlayer("Player"), ai], 10, bus=bus)
     game.play(3)
     game.step()
-    assert game.state.heap == 5
+    assert game.state.position == 5
     snapshot = (hats.counts.copy(), list(ai.beside))
     game.play(1)
     game.step()
-    assert game.state.heap == 1 and game.waiting_for_human
+    assert game.state.position == 1 and game.waiting_for_human
     game.play(1)
     return hats, ai, game, snapshot
 
@@ -140,7 +140,7 @@ def test_the_driver_publishes_moves_draws_reinforcement_and_game_over():
     draws = [e for e in seen if isinstance(e, BallDrawn)]
     assert [(d.hat, d.ball, d.counts) for d in draws] == [(7, 2, (1, 1, 1)), (4, 3, (1, 1, 1))]
     moves = [e for e in seen if isinstance(e, MoveMade)]
-    assert [(m.player, m.take, m.heap_before, m.heap_after) for m in moves] == [
+    assert [(m.player, m.move, m.before, m.after) for m in moves] == [
         (0, 3, 10, 7), (1, 2, 7, 5), (0, 1, 5, 4), (1, 3, 4, 1), (0, 1, 1, 0)]
     reinforced = next(e for e in seen if isinstance(e, HatsReinforced))
     assert reinforced.won
@@ -158,14 +158,14 @@ def test_the_driver_publishes_moves_draws_reinforcement_and_game_over():
 def test_events_are_frozen():
     event = MoveMade(0, "a", 1, 5, 4)
     with pytest.raises(AttributeError):
-        event.take = 2  # type: ignore[misc]
+        event.move = 2  # type: ignore[misc]
 
 
 def test_the_driver_refuses_illegal_moves_and_moves_after_the_end():
     game = Game([HumanPlayer("a"), HumanPlayer("b")], 2)
     with pytest.raises(IllegalMove):
         game.play(3)
-    assert game.state.heap == 2  # nothing changed
+    assert game.state.position == 2  # nothing changed
     game.play(2)
     with pytest.raises(IllegalMove, match="over"):
         game.play(1)
@@ -179,7 +179,7 @@ def test_the_driver_waits_for_a_human():
     game.play(2)
     assert not game.waiting_for_human
     game.step()
-    assert game.state.heap == 7
+    assert game.state.position == 7
 
 
 def test_a_loss_really_removes_a_ball_through_the_player():

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sticks_tui.engine.state import GameState
 from sticks_tui.engine.rules import (
     DEFAULT_MAX_TAKE,
-    GameState,
     IllegalMove,
+    SticksRules,
     legal_moves,
     new_game,
     parse_heap,
@@ -24,7 +25,7 @@ from sticks_tui.engine.rules import (
 ])
 def test_legal_moves_are_one_to_min_of_max_take_and_heap(heap, max_take, expected):
     assert list(legal_moves(heap, max_take)) == expected
-    assert list(GameState(heap, max_take=max_take).legal_moves) == expected
+    assert list(GameState(SticksRules(max(heap, 1), max_take), heap).legal_moves) == expected
 
 
 def test_default_max_take_is_three():
@@ -34,21 +35,21 @@ def test_default_max_take_is_three():
 
 def test_a_move_returns_a_new_state_and_leaves_the_old_one_alone():
     start = new_game(10)
-    after = start.take(3)
-    assert (start.heap, start.to_move, start.history) == (10, 0, ())
-    assert (after.heap, after.to_move) == (7, 1)
-    assert after.history[-1].take == 3 and after.history[-1].player == 0
-    assert after.history[-1].heap_before == 10 and after.history[-1].heap_after == 7
-    assert after.start_heap == 10
+    after = start.play(3)
+    assert (start.position, start.to_move, start.history) == (10, 0, ())
+    assert (after.position, after.to_move) == (7, 1)
+    assert after.history[-1].move == 3 and after.history[-1].player == 0
+    assert after.history[-1].before == 10 and after.history[-1].after == 7
+    assert after.start == 10
     with pytest.raises(dataclasses.FrozenInstanceError):
-        after.heap = 3  # type: ignore[misc]
+        after.position = 3  # type: ignore[misc]
 
 
 def test_seed_000_example_1_player_2_takes_the_last_stick_and_loses():
     state = new_game(10)
     for take in (3, 3, 3, 1):
         assert not state.is_over and state.loser is None
-        state = state.take(take)
+        state = state.play(take)
     assert state.is_over
     assert state.loser == 1 and state.winner == 0
 
@@ -56,14 +57,14 @@ def test_seed_000_example_1_player_2_takes_the_last_stick_and_loses():
 def test_seed_000_jamie_and_dakota_dakota_takes_the_final_stick():
     state = new_game(20)
     for take in (3, 2, 1, 3, 2, 2, 3, 1, 2):
-        state = state.take(take)
-    assert state.heap == 1 and state.to_move == 1  # Dakota has to take the final stick
-    state = state.take(1)
+        state = state.play(take)
+    assert state.position == 1 and state.to_move == 1  # Dakota has to take the final stick
+    state = state.play(1)
     assert state.loser == 1
 
 
 def test_who_moves_first_is_a_parameter():
-    state = new_game(2, first=1).take(2)
+    state = new_game(2, first=1).play(2)
     assert state.loser == 1
 
 
@@ -79,20 +80,20 @@ def test_who_moves_first_is_a_parameter():
 ])
 def test_illegal_moves_raise_illegal_move_with_a_readable_message(state, take, message):
     with pytest.raises(IllegalMove) as caught:
-        state.take(take)
+        state.play(take)
     assert str(caught.value) == message
 
 
 @pytest.mark.parametrize("take", ["2", 2.0, True, None])
 def test_a_move_must_be_a_whole_number(take):
     with pytest.raises(IllegalMove, match="whole number"):
-        new_game(10).take(take)
+        new_game(10).play(take)
 
 
 def test_no_move_once_the_game_is_over():
-    over = new_game(1).take(1)
+    over = new_game(1).play(1)
     with pytest.raises(IllegalMove, match="game is over"):
-        over.take(1)
+        over.play(1)
     assert not over.is_legal(1)
 
 
@@ -133,14 +134,14 @@ def test_every_game_ends_conserves_sticks_and_the_last_taker_loses(heap, max_tak
     moves = 0
     while not state.is_over:
         legal = list(state.legal_moves)
-        assert legal == list(range(1, min(max_take, state.heap) + 1))
+        assert legal == list(range(1, min(max_take, state.position) + 1))
         take = data.draw(st.sampled_from(legal))
         mover = state.to_move
-        state = state.take(take)
+        state = state.play(take)
         moves += 1
         assert moves <= heap  # every move takes at least one stick, so the game ends
-    assert sum(m.take for m in state.history) == heap
-    assert state.heap == 0
+    assert sum(m.move for m in state.history) == heap
+    assert state.position == 0
     assert state.loser == mover == state.history[-1].player
     assert state.winner == 1 - mover
     # players alternate, starting with `first`
@@ -152,7 +153,7 @@ def test_every_game_ends_conserves_sticks_and_the_last_taker_loses(heap, max_tak
 def test_a_take_is_legal_exactly_when_it_is_between_one_and_the_limit(heap, max_take, take):
     state = new_game(heap, max_take=max_take)
     if 1 <= take <= min(heap, max_take):
-        assert state.take(take).heap == heap - take
+        assert state.play(take).position == heap - take
     else:
         with pytest.raises(IllegalMove):
-            state.take(take)
+            state.play(take)

@@ -169,28 +169,28 @@ def test_one_nim_game_move_by_move(store):
 
 def test_who_moved_first_follows_from_the_outcome():
     class G:
-        def __init__(self, game, moves, loser):
-            self.game, self.moves, self.loser = game, moves, loser
+        def __init__(self, game, moves, loser, start):
+            self.game, self.moves, self.loser, self.start = game, moves, loser, start
 
     # sticks: the loser took the last stick; Nim: the winner took the last coin
-    assert first_mover(G("sticks", [3, 3, 3, 1], 1)) == 0
-    assert first_mover(G("sticks", [3, 3, 3, 1], 0)) == 1
-    assert first_mover(G("sticks", [3, 3, 1], 0)) == 0
-    assert first_mover(G("nim", ["1:1", "2:1", "3:1"], 1)) == 0
-    assert first_mover(G("nim", ["1:1", "2:1"], 1)) == 1
+    assert first_mover(G("sticks", [3, 3, 3, 1], 1, "10")) == 0
+    assert first_mover(G("sticks", [3, 3, 3, 1], 0, "10")) == 1
+    assert first_mover(G("sticks", [3, 3, 1], 0, "7")) == 0
+    assert first_mover(G("nim", ["1:1", "2:1", "3:1"], 1, "1,1,1")) == 0
+    assert first_mover(G("nim", ["1:1", "2:1"], 1, "1,1,0")) == 1
 
 
 @pytest.mark.parametrize("first", [0, 1])
 @pytest.mark.parametrize("takes", [(2, 3, 3, 1, 1), (3, 3, 3, 1), (1, 1, 1, 1, 1, 1, 1, 1, 1, 1)])
 def test_who_moved_first_matches_the_engine(first, takes):
-    from sticks_tui.engine.rules import GameState
+    from sticks_tui.engine.rules import new_game
 
-    state = GameState(10, to_move=first)
+    state = new_game(10, first=first)
     for take in takes:
-        state = state.take(take)
+        state = state.play(take)
 
     class G:
-        game, moves, loser = "sticks", [m.take for m in state.history], state.loser
+        game, moves, loser, start = "sticks", [m.move for m in state.history], state.loser, "10"
 
     assert state.is_over and first_mover(G()) == first
 

@@ -123,7 +123,7 @@ class ReplyPlayer(BasePlayer):
         self.replies = replies
 
     def choose(self, state):
-        return self.replies[state.heap]
+        return self.replies[state.position]
 
 
 def test_the_worst_perfect_player_plays_to_the_exact_figure(half_trained):

@@ -54,9 +54,9 @@ def test_loss_penalty_and_win_reward_are_configurable():
 
 
 def test_a_win_never_lifts_a_count_past_max_count():
-    assert reinforced_count(MAX_COUNT - 2, 0, True, 5, 1, 0) == MAX_COUNT
-    assert reinforced_count(MAX_COUNT, 0, True, 1, 1, 0) == MAX_COUNT
-    assert reinforced_count(MAX_COUNT - 5, 0, True, 5, 1, 0) == MAX_COUNT  # reaching it exactly is allowed
+    assert reinforced_count(MAX_COUNT - 2, 0, 5, 0) == MAX_COUNT
+    assert reinforced_count(MAX_COUNT, 0, 1, 0) == MAX_COUNT
+    assert reinforced_count(MAX_COUNT - 5, 0, 5, 0) == MAX_COUNT  # reaching it exactly is allowed
     hats = Hats(10, rule=HatRule(win_reward=5))
     hats.counts[7] = [1, MAX_COUNT - 2, MAX_COUNT]
     changes = hats.reinforce([(7, 2), (7, 3)], won=True)

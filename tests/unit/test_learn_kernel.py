@@ -10,7 +10,7 @@ from sticks_tui.learn import kernel
 from sticks_tui.learn.analysis import policy_matrix, win_probability
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
-from sticks_tui.learn.trainer import TrainingConfig, train
+from sticks_tui.learn.trainer import TrainingConfig, compile_game, compile_rule, start_positions, train
 
 CASES = [
     # (sticks, games, seed, protocol, rule)
@@ -51,11 +51,12 @@ def test_how_the_games_are_cut_into_batches_does_not_matter():
     config = TrainingConfig(sticks=20, games=5000, seed=3)
     whole = train(config).brain.counts
     a, b = Hats(20), Hats(20)
-    state = np.array([XorShift64Star(3).state], dtype=np.uint64)
-    stats = np.zeros(2, dtype=np.int64)
+    game = compile_game(a, start_positions(config))
+    state = kernel.RunState.new(XorShift64Star(3).state, game)
     done = 0
     for n in (1, 2, 997, 3000, 1000):
-        done += kernel.play_games(a.counts, b.counts, n, 20, kernel.PROTOCOL_EXPLORE, 3, 1, 1, 0, state, done, stats)
+        rule = compile_rule(config.rule)
+        done += kernel.play_games(a.counts, b.counts, game, rule, rule, n, done, state)
     assert done == 5000
     assert np.array_equal(a.counts, whole)
 
@@ -111,14 +112,22 @@ def test_the_kernel_never_draws_an_illegal_ball_even_with_counts_in_illegal_cell
         assert hats.counts[1, 1] == hats.counts[1, 2] == hats.counts[2, 2] == 10**6
 
 
-def test_a_brain_whose_rule_differs_from_the_training_rule_is_refused():
-    """Otherwise the kernel (config.rule) and the reference (the brain's own rule) would make
-    different brains from the same games."""
-    with pytest.raises(ValueError, match="learns by"):
-        train(TrainingConfig(sticks=10, games=100, seed=1), brain=Hats(10, rule=HatRule(win_reward=3)))
-    with pytest.raises(ValueError, match="learns by"):
-        train(TrainingConfig(sticks=10, games=100, seed=1, rule=HatRule(floor="nonempty")),
-              opponent=Hats(10))
+def test_each_brain_learns_by_its_own_rule_in_both_engines():
+    """The run takes the rule from the brains (issue 17): a brain and an opponent with different rules
+    each learn by their own, and the kernel and the reference make the same brains from the same games."""
+    out = []
+    for engine in ("kernel", "reference"):
+        brain = Hats(10, rule=HatRule(start_balls=2, win_reward=3, loss_penalty=2, floor="nonempty"))
+        opponent = Hats(10)
+        out.append(train(TrainingConfig(sticks=10, games=2000, seed=1, engine=engine), brain, opponent))
+    assert np.array_equal(out[0].brain.counts, out[1].brain.counts)
+    assert np.array_equal(out[0].opponent.counts, out[1].opponent.counts)
+    assert out[0].brain.rule.win_reward == 3 and out[0].opponent.rule == HatRule()
+    legal = out[0].brain.legal_mask
+    assert (out[0].brain.counts[legal] == 0).any()  # the brain's 'nonempty' floor let numbers run out ...
+    assert (out[0].opponent.counts[legal] >= 1).all()  # ... the opponent's 'each' floor never does
+    fresh = train(TrainingConfig(sticks=10, games=10, seed=1), brain=Hats(10, rule=HatRule(win_reward=5)))
+    assert fresh.opponent.rule == HatRule(win_reward=5)  # a fresh sparring partner takes the brain's rule
 
 
 @pytest.mark.parametrize(("max_take", "protocol"), [(1, "explore"), (2, "classic"), (5, "explore"), (6, "classic")])

@@ -54,7 +54,8 @@ def test_wins_add_up_in_a_real_run():
 def test_reference_trainer_ends_every_game_it_counts(monkeypatch):
     calls = []
     original = Hats.reinforce
-    monkeypatch.setattr(Hats, "reinforce", lambda self, drawn, won: (calls.append(won), original(self, drawn, won))[1])
+    monkeypatch.setattr(Hats, "reinforce", lambda self, drawn, *, outcome: (calls.append(outcome == 1),
+                                                                         original(self, drawn, outcome=outcome))[1])
     result = train(TrainingConfig(sticks=10, games=777, seed=2, engine="reference"))
     assert result.games_played == 777
     assert len(calls) == 2 * 777  # both learners told the result of every game

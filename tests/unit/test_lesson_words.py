@@ -67,3 +67,22 @@ def test_whether_a_loss_shows_from_the_first_game():
     assert losses_note(HatRule(floor="nonempty")) == (
         "With 1 ball of each number to start, a loss visibly takes balls away (1→0) from the first game on.")
     assert losses_note(HatRule(loss_penalty=0)) == ""
+
+
+def test_a_draw_is_told_by_the_rules_draw_reward():
+    """Games that can draw (issue 17): the lesson and the rule in words say what a draw gives."""
+    menace = HatRule(start_balls=3, win_reward=3, draw_reward=1, loss_penalty=1)
+    change = (HatChange(4, 1, 3, 4), HatChange(2, 2, 3, 4))
+    assert lesson_sentence("AI 1", None, change, menace) == (
+        "AI 1 drew: each ball it drew goes back with one more of its number (hat 4 ball 1: 3→4, hat 2 ball 2: 3→4).")
+    assert lesson_sentence("AI 1", None, change, HatRule()) == (
+        "AI 1 drew, but a draw adds no ball: its hats stay as they were.")
+    kept = (HatChange(4, 1, 5, 3), HatChange(2, 2, 1, 1))
+    assert lesson_sentence("AI 1", None, kept, HatRule(draw_reward=-2), detail=False) == (
+        "AI 1 drew: up to 2 balls of each number it drew are thrown away, except hat 2: it was the last of its "
+        "number, and a hat always keeps at least one ball of each number, so it stays (=).")
+    from sticks_tui.learn.lesson_words import rule_sentence
+
+    assert rule_sentence(menace) == (
+        "Each hat starts with 3 balls of each number. A win adds 3 balls of each number drawn, a draw adds 1 ball, "
+        "a loss takes 1 away; a hat never has fewer than 1 ball of each number.")

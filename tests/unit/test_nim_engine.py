@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sticks_tui.engine.events import GameOver, NimMoveMade
+from sticks_tui.engine.events import GameOver, MoveMade
 from sticks_tui.engine.game import NimGame
 from sticks_tui.engine.nim import NimRules, new_nim_game
 from sticks_tui.engine.players import HatPlayer as NimHatPlayer
@@ -26,13 +26,13 @@ from sticks_tui.solve.nim import is_winning
 
 def test_a_move_returns_a_new_state():
     s = new_nim_game((2, 2, 1))
-    t = s.take(2, 1)
-    assert s.piles == (2, 2, 1) and t.piles == (2, 2, 0)
+    t = s.play((2, 1))
+    assert s.position == (2, 2, 1) and t.position == (2, 2, 0)
     assert t.to_move == 1 and len(t.history) == 1
-    assert t.history[0].move == (2, 1) and t.history[0].piles_after == (2, 2, 0)
-    assert t.start_piles == (2, 2, 1)
+    assert t.history[0].move == (2, 1) and t.history[0].after == (2, 2, 0)
+    assert t.start == (2, 2, 1)
     with pytest.raises(AttributeError):
-        t.piles = (0, 0, 0)  # frozen
+        t.position = (0, 0, 0)  # frozen
 
 
 def test_legal_moves_are_every_pile_and_count():
@@ -41,9 +41,9 @@ def test_legal_moves_are_every_pile_and_count():
 
 
 def test_whoever_takes_the_last_coin_wins():
-    s = new_nim_game((1, 1, 0), first=1).take(0, 1)
+    s = new_nim_game((1, 1, 0), first=1).play((0, 1))
     assert not s.is_over and s.winner is None and s.loser is None
-    s = s.take(1, 1)
+    s = s.play((1, 1))
     assert s.is_over and s.winner == 0 and s.loser == 1
 
 
@@ -60,14 +60,14 @@ def test_whoever_takes_the_last_coin_wins():
 def test_illegal_moves_say_why(pile, coins, message):
     s = new_nim_game((2, 1, 0))
     with pytest.raises(IllegalMove, match=message):
-        s.take(pile, coins)
-    assert not s.is_legal(pile, coins)
+        s.play((pile, coins))
+    assert not s.is_legal((pile, coins))
 
 
 def test_no_move_after_the_end():
-    s = new_nim_game((0, 1, 0)).take(1, 1)
+    s = new_nim_game((0, 1, 0)).play((1, 1))
     with pytest.raises(IllegalMove, match="game is over"):
-        s.take(1, 1)
+        s.play((1, 1))
 
 
 @pytest.mark.parametrize("piles, message", [
@@ -105,23 +105,23 @@ def test_game_driver_waits_for_the_human_and_publishes_events():
     with pytest.raises(RuntimeError):
         game.step()
     with pytest.raises(IllegalMove):
-        game.play(0, 5)
-    game.play(0, 1)  # a mistake: (1, 2, 1)
+        game.play((0, 5))
+    game.play((0, 1))  # a mistake: (1, 2, 1)
     assert not game.waiting_for_human
     game.step()
-    assert events[0] == NimMoveMade(0, "you", 0, 1, (2, 2, 1), (1, 2, 1))
-    assert isinstance(events[1], NimMoveMade) and events[1].player == 1
-    assert not is_winning(*game.state.piles)  # the AI left the person a lost position
+    assert events[0] == MoveMade(0, "you", (0, 1), (2, 2, 1), (1, 2, 1))
+    assert isinstance(events[1], MoveMade) and events[1].player == 1
+    assert not is_winning(*game.state.position)  # the AI left the person a lost position
     while not game.is_over:
         if game.waiting_for_human:
-            game.play(*game.state.legal_moves[0])
+            game.play(game.state.legal_moves[0])
         else:
             game.step()
     over = events[-1]
     assert isinstance(over, GameOver)
     assert over.winner == 1 and over.winner_name == "AI" and over.moves == len(game.state.history)
     with pytest.raises(IllegalMove, match="game is over"):
-        game.play(0, 1)
+        game.play((0, 1))
 
 
 def test_hat_player_learns_and_forgets():
@@ -168,10 +168,10 @@ def test_random_games_end_and_conserve_coins(piles, seed, first):
                    piles, first=first)
     game.play_to_end()
     s = game.state
-    assert s.is_over and s.piles == (0, 0, 0)
-    assert sum(t.coins for t in s.history) == sum(piles)  # every coin taken exactly once
+    assert s.is_over and s.position == (0, 0, 0)
+    assert sum(t.move[1] for t in s.history) == sum(piles)  # every coin taken exactly once
     for t, u in zip(s.history, s.history[1:], strict=False):
-        assert t.piles_after == u.piles_before and t.player != u.player
+        assert t.after == u.before and t.player != u.player
     assert len(s.history) <= sum(piles)
     assert s.winner == s.history[-1].player
 

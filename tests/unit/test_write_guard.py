@@ -25,8 +25,12 @@ WRITING_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
 ALLOWED = {
     "store/safefile.py:atomic_write": "the guard's own write: a new temporary file renamed over a checked target",
     "store/connection.py:_create_private": "creates the database file itself, O_EXCL: never over an existing file",
-    "store/connection.py:move_aside": "renames a damaged database beside itself, to a name that does not exist",
-    "store/settings.py:keep_aside": "renames a bad settings file beside itself, to a name that does not exist",
+    "store/paths.py:keep_aside": "renames a damaged database or a bad settings file beside itself, to a name "
+                                 "that does not exist",
+    "store/backups.py:folder_problem": "creates and removes a probe file named for this process in the back-up "
+                                       "folder, to say at start whether back-ups can be written",
+    "store/backups.py:make_backup": "SQLite's online backup into a new '.part' file, renamed to a back-up name "
+                                    "that does not exist yet (_free_name)",
     "cli.py:_reserve_standard_fds": "opens streams on fds 0-2 (no path): a closed fd is given /dev/null",
     "cli.py:_discard": "opens /dev/null to point a failed output stream at it",
 }

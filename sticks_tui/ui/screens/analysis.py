@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Select, Static
 
+from sticks_tui.ui.boards import board_of
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
@@ -90,8 +91,8 @@ class AnalysisScreen(RoleChecks, Screen):
         from sticks_tui.store import StoreError
 
         try:
-            # sticks brains only: the Nim AI's brain is not one the sticks AI can play (or be saved over)
-            names = [b.name for b in self.app.session.store.list_brains() if b.game == "sticks"]
+            # the brains of the game analysed here: the Nim AI's brain is not one the sticks AI can play
+            names = [b.name for b in self.app.session.store.list_brains() if board_of(b.game).analysed]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []

@@ -9,9 +9,9 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 
 from sticks_tui.engine.events import BallDrawn, HatsReinforced
-from sticks_tui.engine.game import Game
+from sticks_tui.engine.game import GameDriver
 from sticks_tui.engine.players import HatPlayer, HumanPlayer
-from sticks_tui.engine.rules import sticks_word
+from sticks_tui.engine.rules import new_game, sticks_word
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.solve.sticks import solve_sticks
@@ -215,12 +215,12 @@ class GameScreen(GameScreenBase):
         self.query_one("#tally", Static).update(tally_text(names, winners, overall, self.plotted_seat, width))
 
     # -- the game loop -------------------------------------------------------------------------
-    def make_game(self, first: int) -> Game:
+    def make_game(self, first: int) -> GameDriver:
         self._pending_draw.clear()
         self._drawn = None
         self._lessons = []
         self._stop_beat()
-        return Game(self.players, self.setup.heap, first=first, bus=self.bus)
+        return GameDriver(self.players, new_game(self.setup.heap, first), self.bus)
 
     def start_round(self, first: int) -> None:
         log = self.query_one("#log", MoveLog)
@@ -237,8 +237,8 @@ class GameScreen(GameScreenBase):
         if game is None or not game.waiting_for_human or not game.state.is_legal(n):
             self.app.bell()
             if game is not None and game.waiting_for_human:
-                heap = game.state.heap
-                self.notify(f"Only {heap} {sticks_word(heap)} left: take {min(heap, game.state.max_take)} "
+                heap = game.state.position
+                self.notify(f"Only {heap} {sticks_word(heap)} left: take {game.state.legal_moves[-1]} "
                             "at most.", severity="warning", timeout=2)
             return
         game.play(n)
@@ -278,7 +278,7 @@ class GameScreen(GameScreenBase):
         self.query_one("#after").display = over
         self.query_one("#again").display = not self.setup.watch
         turn = self.query_one("#turn", Static)
-        heap = game.state.heap
+        heap = game.state.position
         count = self.query_one("#count", Label)
         # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
         # the seeds never say "There are 0 sticks on the board.": the game is over, and the turn line says so
@@ -294,7 +294,7 @@ class GameScreen(GameScreenBase):
         else:
             turn.set_class(False, "-over")
             player = game.current
-            top = min(game.state.max_take, heap)
+            top = game.state.legal_moves[-1]
             if player.is_human:
                 choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
                 turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).", layout=False)
@@ -377,10 +377,10 @@ class GameScreen(GameScreenBase):
     def on_move_made_msg(self, message: MoveMadeMsg) -> None:
         event = message.event
         draw = self._pending_draw.pop(event.player, None)
-        self.query_one("#log", MoveLog).write(move_line(event.name, event.take, event.heap_before, event.heap_after,
+        self.query_one("#log", MoveLog).write(move_line(event.name, event.move, event.before, event.after,
                                                         None if draw is None else (draw.hat, draw.ball)))
         sticks = self.query_one(SticksView)
-        sticks.show(event.heap_after, event.take)
+        sticks.show(event.after, event.move)
         self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
         if self._drawn is not None and self._drawn[0] != event.player:
             self._drawn = None  # the other player moved: the learner's ball is beside its hat now (•), not ►
@@ -417,11 +417,11 @@ class GameScreen(GameScreenBase):
         # in the same transaction; if the game cannot be kept, the brain is saved whole as before
         seats = [seat for seat, p in enumerate(self.players)
                  if isinstance(p, HatPlayer) and p.hats is session.brain and session.brain_kept]
-        learning = {seat: (session.brain_name, [(m.heap_before, m.take) for m in state.history if m.player == seat])
+        learning = {seat: (session.brain_name, [(m.before, m.move) for m in state.history if m.player == seat])
                     for seat in seats} or None
         # the brain's own record counts games against people
         taught = self.record_finished_game(
-            game="sticks", start=str(state.start_heap), moves=[m.take for m in state.history], loser=event.loser,
+            game="sticks", start=str(state.start), moves=[m.move for m in state.history], loser=event.loser,
             brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
             learning=learning)
         if seats and not taught:

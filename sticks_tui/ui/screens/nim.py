@@ -10,17 +10,17 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
-from sticks_tui.engine.game import NimGame
-from sticks_tui.engine.nim import coins_word
+from sticks_tui.engine.game import GameDriver
+from sticks_tui.engine.nim import coins_word, new_nim_game, piles_text
 from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.lesson_words import lesson_sentence
-from sticks_tui.store.names import NIM_AI_NAMES as STORE_NIM_AI_NAMES
+from sticks_tui import vocabulary
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import (
     BallDrawnMsg,
     GameOverMsg,
     HatsReinforcedMsg,
-    NimMoveMadeMsg,
+    MoveMadeMsg,
     TrainingFinished,
     TrainingProgressMsg,
 )
@@ -33,18 +33,9 @@ from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
 from sticks_tui.ui.widgets.header import AppHeader
 
-NIM_OPPONENTS = {
-    "friend": "a friend (same keyboard)",
-    "random": "the random AI",
-    "perfect": "the perfect AI (the table)",
-    "learning": "the learning AI (piles up to 7)",
-}
-NIM_AI_NAMES = STORE_NIM_AI_NAMES  # the store's list: no person may play under one (store.names)
-NIM_TRAIN_GAMES = 500_000
-
-
-def piles_text(piles) -> str:
-    return ", ".join(coins_word(i, n) for i, n in enumerate(piles))
+NIM_OPPONENTS = vocabulary.opponents("nim")
+NIM_AI_NAMES = vocabulary.ai_names("nim")  # no person may play under one (store.names)
+NIM_TRAIN_GAMES = vocabulary.NIM_TRAIN_GAMES
 
 
 NIM_TRAINING = "nim"  # the purpose of the Nim AI's training run
@@ -143,8 +134,8 @@ class NimGameScreen(GameScreenBase):
         self.new_game()
 
     # -- game loop -----------------------------------------------------------------------------
-    def make_game(self, first: int) -> NimGame:
-        return NimGame(self.players, self.start_piles, first=first, bus=self.bus)
+    def make_game(self, first: int) -> GameDriver:
+        return GameDriver(self.players, new_nim_game(self.start_piles, first), self.bus)
 
     def start_round(self, first: int) -> None:
         self.query_one("#nim-log", MoveLog).write(
@@ -157,7 +148,7 @@ class NimGameScreen(GameScreenBase):
 
     def show_state(self) -> None:
         game = self.game
-        piles = game.state.piles
+        piles = game.state.position
         if not game.is_over and piles[self.chosen] == 0:
             self.chosen = next(i for i, p in enumerate(piles) if p)
         self.coins = max(1, min(self.coins, piles[self.chosen] or 1))
@@ -196,18 +187,18 @@ class NimGameScreen(GameScreenBase):
         name = learner.name
         if game.is_over:
             if mine:
-                self._show_hat(mine[-1].piles_before, mine[-1].move, self._after_game or
+                self._show_hat(mine[-1].before, mine[-1].move, self._after_game or
                                f"{name} drew the ball marked ► from this hat, its last of the game.")
             else:
-                self._show_hat(state.start_piles, None, self._after_game or
+                self._show_hat(state.start, None, self._after_game or
                                f"{name} drew no ball this game. Its hat for the start:")
         elif game.current is learner:
-            self._show_hat(state.piles, None, f"{name} draws a ball from its hat for this position ...")
+            self._show_hat(state.position, None, f"{name} draws a ball from its hat for this position ...")
         elif mine:
-            self._show_hat(mine[-1].piles_before, mine[-1].move,
+            self._show_hat(mine[-1].before, mine[-1].move,
                            f"{name} drew the ball marked ► from this hat and took {coins_word(*mine[-1].move)}.")
         else:
-            self._show_hat(state.piles, None, f"{name}'s hat for this position (it draws from it when it "
+            self._show_hat(state.position, None, f"{name}'s hat for this position (it draws from it when it "
                                               "moves here):")
 
     def _show_hat(self, position, drawn, title: str, counts=None) -> None:
@@ -233,7 +224,7 @@ class NimGameScreen(GameScreenBase):
             return
         from sticks_tui.solve.nim import describe_move, is_winning, winning_moves
 
-        piles = game.state.piles
+        piles = game.state.position
         if is_winning(*piles):
             moves = ", ".join(describe_move(m) for m in winning_moves(piles))
             hint.update(f"Hint: U{piles} = 1, the player to move can force a win. Winning moves: {moves}. "
@@ -270,7 +261,7 @@ class NimGameScreen(GameScreenBase):
 
     # -- actions -------------------------------------------------------------------------------
     def action_pile(self, step: int) -> None:
-        piles = self.game.state.piles
+        piles = self.game.state.position
         for k in range(1, 4):
             candidate = (self.chosen + step * k) % 3
             if piles[candidate]:
@@ -279,7 +270,7 @@ class NimGameScreen(GameScreenBase):
         self.show_state()
 
     def action_coins(self, step: int) -> None:
-        self.coins = max(1, min(self.game.state.piles[self.chosen], self.coins + step))
+        self.coins = max(1, min(self.game.state.position[self.chosen], self.coins + step))
         self.show_state()
 
     def action_take(self) -> None:
@@ -287,10 +278,10 @@ class NimGameScreen(GameScreenBase):
         if game.is_over:
             self.action_play_again()
             return
-        if not game.waiting_for_human or not game.state.is_legal(self.chosen, self.coins):
+        if not game.waiting_for_human or not game.state.is_legal((self.chosen, self.coins)):
             self.app.bell()
             return
-        game.play(self.chosen, self.coins)
+        game.play((self.chosen, self.coins))
         self.coins = 1
         self.advance()
 
@@ -299,11 +290,11 @@ class NimGameScreen(GameScreenBase):
         self._show_hint()
 
     def action_table(self) -> None:
-        self.app.push_screen(NimTableScreen(self.game.state.piles))
+        self.app.push_screen(NimTableScreen(self.game.state.position))
 
     @on(NimPilesView.PileClicked)
     def _clicked(self, event: NimPilesView.PileClicked) -> None:
-        if self.game.waiting_for_human and self.game.state.piles[event.pile]:
+        if self.game.waiting_for_human and self.game.state.position[event.pile]:
             self.chosen = event.pile
             self.show_state()
 
@@ -314,16 +305,17 @@ class NimGameScreen(GameScreenBase):
             self._draws.append(message.event)
             self._show_lessons()
 
-    def on_nim_move_made_msg(self, message: NimMoveMadeMsg) -> None:
+    def on_move_made_msg(self, message: MoveMadeMsg) -> None:
         event = message.event
-        text = (f"{event.name} takes {coins_word(event.pile, event.coins)}: "
-                f"{piles_text(event.piles_after)} left.")
-        if sum(event.piles_after) == 0:
-            text = (f"{event.name} takes {coins_word(event.pile, event.coins)}, "
+        pile, coins = event.move
+        text = (f"{event.name} takes {coins_word(pile, coins)}: "
+                f"{piles_text(event.after)} left.")
+        if sum(event.after) == 0:
+            text = (f"{event.name} takes {coins_word(pile, coins)}, "
                     "the last coins, and wins.")
         draw = self._pending.pop(event.player, None)
         if draw is not None:
-            text = f"{event.name} draws the ball '{event.coins} from pile {event.pile + 1}' from hat " \
+            text = f"{event.name} draws the ball '{coins} from pile {pile + 1}' from hat " \
                    f"{draw.hat}. " + text
         self.query_one("#nim-log", MoveLog).write(text)
 
@@ -379,11 +371,11 @@ class NimGameScreen(GameScreenBase):
 
         session = self.session
         state = self.game.state
-        fields = self.game_fields(game="nim", start=",".join(map(str, state.start_piles)),
-                                  moves=[f"{t.pile + 1}:{t.coins}" for t in state.history], loser=loser)
+        fields = self.game_fields(game="nim", start=",".join(map(str, state.start)),
+                                  moves=[f"{t.move[0] + 1}:{t.move[1]}" for t in state.history], loser=loser)
         learner, name = self.learner, session.nim_stored_as
         if learner is not None and name is not None:
-            drawn = [(t.piles_before, t.move) for t in state.history if t.player == learner.seat]
+            drawn = [(t.before, t.move) for t in state.history if t.player == learner.seat]
             fields.update(brain=name, learning={learner.seat: (name, drawn)})
         try:
             recorded = session.store.record_game(**fields)
@@ -437,7 +429,9 @@ class NimGameScreen(GameScreenBase):
             self.notify(f"Training failed: {message.error}", severity="error")
             self._show_hats()
             return
-        result, _ = message.result
+        if self._train_start is None:
+            return  # kept already (quitting keeps a run still going before its message comes)
+        result = message.result
         hats = self._keep_training(result)
         from sticks_tui.learn.analysis import agreement, scope_words
 
@@ -452,6 +446,16 @@ class NimGameScreen(GameScreenBase):
                                                       "this hat now.")
         else:
             self._show_hats()
+
+    async def keep_running_training(self) -> None:
+        """Stop the Nim AI's run if it is still going and keep what it learned so far (quitting does:
+        the run belongs to this screen, which goes with the app)."""
+        job = self._nim_job
+        if job is not None and job.running:
+            job.cancel()
+            result = await job.wait()
+            if result is not None and self._train_start is not None:
+                self._keep_training(result)
 
     def _keep_training(self, result):
         """Add the run's net change to the Nim AI's brain as stored (what games taught it meanwhile

@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Static
 
+from sticks_tui.engine import registry
+from sticks_tui.ui.boards import board_of
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
@@ -224,8 +226,10 @@ class RecordsScreen(RoleChecks, Screen):
         if game is None:
             self.notify("No game to replay: pick a player with games, then a game in the list.", severity="warning")
             return
-        if game.game != "sticks":
-            self.notify("Only games of sticks replay here; this one is a game of Nim.", severity="warning")
+        if not board_of(game.game).replays:
+            replayed = [registry.entry(g).title for g in registry.names() if board_of(g).replays]
+            self.notify(f"Only games of {' and '.join(replayed)} replay here; this one is a game of "
+                        f"{registry.entry(game.game).title}.", severity="warning")
             return
         self.app.push_screen(ReplayScreen(game))
 

@@ -9,18 +9,21 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
 from sticks_tui.learn.hats import RULE_PRESETS
-from sticks_tui.learn.lesson_words import losses_note
 from sticks_tui.store.errors import InvalidName, StoreError
 from sticks_tui.store.names import ai_name_of
 from sticks_tui.store.records import NameClash
-from sticks_tui.ui.session import (AI_NAMES, DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
+from sticks_tui.ui.boards import OWN_SCREENS, SETUP_ROWS, STICKS_INTRO, board_of
+from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
                                    MatchSetup)
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from sticks_tui.ui.widgets.header import AppHeader
 
 NAME_LIMIT = 24
+GAMES = registry.names()
 #: The app's F2-F4 as this screen shows them in its footer (the app's own are hidden so every footer fits
 #: 80 columns); the same ids as the app's, so a key map moves both.
 SCREEN_KEYS = [
@@ -28,9 +31,6 @@ SCREEN_KEYS = [
     Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
 ]
-STICKS_INTRO = "Take 1, 2 or 3 sticks in turn; whoever takes the last stick loses."
-NIM_INTRO = ("Three-pile Nim: take one or more coins from one pile in turn; whoever takes the last "
-             "coin wins.")
 
 
 def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, str]:
@@ -63,9 +63,8 @@ class SetupScreen(Screen):
             with Vertical(id="setup-form"):
                 with Horizontal(classes="row"):
                     yield Label("Game", classes="field")
-                    yield Select([("The Game of Sticks (last stick loses)", "sticks"),
-                                  ("Three-pile Nim (last coin wins)", "nim"),
-                                  ("Noughts and crosses (MENACE)", "noughts")], value="sticks",
+                    yield Select([(registry.entry(game).choice, game) for game in GAMES]
+                                 + [(own.choice, key) for key, own in OWN_SCREENS.items()], value=GAMES[0],
                                  allow_blank=False, id="game", compact=True)
                 with Horizontal(classes="row heap-row", id="piles-row"):
                     yield Label("Piles (1-100)", classes="field")
@@ -116,19 +115,17 @@ class SetupScreen(Screen):
         self.query_one("#piles-row").display = False
         self._loading = True  # what the screen opens with is not a change to save
         last = self.app.session.last_setup or self._saved_setup()
-        nim = last.game == "nim"
-        if nim:
-            self.query_one("#game", Select).value = "nim"
-            for i, n in enumerate(last.piles):
-                self.query_one(f"#pile-{i}", Input).value = str(n)
+        if last.game != self.game_kind:
+            self.query_one("#game", Select).value = last.game
+            board_of(last.game).load(self, last)
             self._game_changed()
-        self.query_one("#heap", Input).value = str(last.heap)
+        board_of(GAMES[0]).load(self, last)  # the first game's rows (shown on the first start) keep its last values
         self.query_one("#opponent", Select).value = last.opponent
         self.query_one("#name1", Input).value = last.name1
-        if not nim or last.opponent == "friend":  # against a Nim AI, seat 2 has the AI's name
+        if registry.entry(last.game).watchable or last.opponent == "friend":  # else seat 2 has the AI's name
             self.query_one("#name2", Input).value = last.name2
         self.query_one("#first", Select).value = last.first
-        if not nim:
+        if registry.entry(last.game).watchable:
             self.query_one("#watch", Switch).value = last.watch
         self.query_one("#speed", Select).value = last.speed
         self._sync_hats()
@@ -163,11 +160,7 @@ class SetupScreen(Screen):
         self._show_intro()
 
     def _show_intro(self) -> None:
-        if self.game_kind == "nim":
-            self.query_one("#setup-intro", Static).update(NIM_INTRO)
-            return
-        note = losses_note(self.app.session.brain.rule)
-        self.query_one("#setup-intro", Static).update(STICKS_INTRO + (" " + note if note else ""))
+        self.query_one("#setup-intro", Static).update(board_of(self.game_kind).intro(self.app))
 
     @on(Select.Changed, "#hats")
     def _hats_chosen(self, event: Select.Changed) -> None:
@@ -187,13 +180,10 @@ class SetupScreen(Screen):
     def _saved_setup(self) -> MatchSetup:
         """The choices kept in the settings file (the app's first start: the defaults)."""
         saved = self.app.settings
-        from sticks_tui.ui.screens.nim import NIM_OPPONENTS
-
+        game = registry.entry(saved.game)
         opponent = saved.opponent
-        if saved.game == "sticks" and opponent not in OPPONENTS:
-            opponent = "learning"
-        elif saved.game == "nim" and opponent not in NIM_OPPONENTS:  # the settings know both games' opponents
-            opponent = "perfect"
+        if opponent not in game.opponents:  # the settings know every game's opponents
+            opponent = game.default_opponent
         return MatchSetup(game=saved.game, piles=tuple(saved.nim_piles), heap=saved.heap, opponent=opponent,
                           name1=saved.name1, name2=saved.name2, first=saved.first,
                           speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
@@ -205,7 +195,7 @@ class SetupScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _remember_game(self) -> None:
-        if self.game_kind != "noughts":  # noughts opens its own screen (issue 18): not a setting yet
+        if self.game_kind not in OWN_SCREENS:  # a game with its own screen is not a setting (yet)
             self._remember(game=self.game_kind)
 
     @on(Select.Changed, "#opponent")
@@ -265,50 +255,44 @@ class SetupScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _game_changed(self) -> None:
-        from sticks_tui.ui.screens.nim import NIM_OPPONENTS
-
-        if self.game_kind == "noughts":  # its own screen chooses who plays; this form stays as it was
-            from sticks_tui.ui.screens.noughts import NoughtsScreen
-
+        own = OWN_SCREENS.get(self.game_kind)
+        if own is not None:  # its own screen chooses who plays; this form stays as it was
             with self.prevent(Select.Changed):
-                self.query_one("#game", Select).value = getattr(self, "_game_before", "sticks")
-            self.app.call_later(self.app.push_screen, NoughtsScreen())
+                self.query_one("#game", Select).value = getattr(self, "_game_before", GAMES[0])
+            self.app.call_later(own.open, self.app)
             return
         self._game_before = self.game_kind
-        nim = self.game_kind == "nim"
+        game, board = registry.entry(self.game_kind), board_of(self.game_kind)
         self._show_intro()
-        self.query_one("#hats-row").display = not nim  # the sticks AI's hats (the Nim AI has its own)
-        self.query_one("#piles-row").display = nim
-        self.query_one("#heap-row").display = not nim
+        for row in SETUP_ROWS:  # the game's own rows (the sticks AI's hats: the Nim AI has its own)
+            self.query_one(f"#{row}").display = row in board.rows
         self.query_one("#heap-error", Label).update("")
-        opponents = NIM_OPPONENTS if nim else OPPONENTS
+        opponents = game.opponents
         select = self.query_one("#opponent", Select)
         current = select.value
         with self.prevent(Select.Changed):
             select.set_options([(label, key) for key, label in opponents.items()])
-            select.value = current if current in opponents else ("perfect" if nim else "learning")
+            select.value = current if current in opponents else game.default_opponent
         watch = self.query_one("#watch", Switch)
-        watch.disabled = nim
-        if nim:
+        watch.disabled = not game.watchable
+        if not game.watchable:
             watch.value = False
         self._sync_names()
 
     @on(Select.Changed, "#opponent")
     @on(Switch.Changed, "#watch")
     def _sync_names(self) -> None:
-        from sticks_tui.ui.screens.nim import NIM_AI_NAMES
-
         opponent = self.query_one("#opponent", Select).value
         watch = self.query_one("#watch", Switch).value
         name2 = self.query_one("#name2", Input)
         name1 = self.query_one("#name1", Input)
         if opponent == "friend":
             name2.disabled = False
-            if name2.value in (*AI_NAMES.values(), *NIM_AI_NAMES.values()):
+            if name2.value in vocabulary.every_ai_name():
                 name2.value = "Player 2"
         else:
-            names = NIM_AI_NAMES if self.game_kind == "nim" else AI_NAMES
-            name2.value = names[opponent] + (" 2" if watch and opponent == "learning" else "")
+            names = vocabulary.ai_names(self.game_kind)
+            name2.value = names[opponent] + (vocabulary.SECOND_AI_SUFFIX if watch and opponent == "learning" else "")
             name2.disabled = True
         name1.disabled = watch
         if watch:
@@ -333,48 +317,15 @@ class SetupScreen(Screen):
         if setup is None:
             return
         self.app.session.last_setup = setup
-        if setup.game == "nim":
-            from sticks_tui.ui.screens.nim import NimGameScreen
-
-            self.app.push_screen(NimGameScreen(setup, setup.piles))
-        elif setup.opponent == "trained":
-            from sticks_tui.ui.screens.pretrain import PretrainScreen
-
-            self.app.push_screen(PretrainScreen(setup))
-        else:
-            from sticks_tui.ui.screens.game import GameScreen
-
-            self.app.push_screen(GameScreen(setup))
+        board_of(setup.game).open(self.app, setup)
 
     def read_setup(self) -> MatchSetup | None:
         """The choices on screen, or None (with the reason shown inline) if they do not make a game."""
-        heap_input = self.query_one("#heap", Input)
         error = self.query_one("#heap-error", Label)
         opponent = self.query_one("#opponent", Select).value
-        heap, piles = 20, (3, 4, 5)
-        if self.game_kind == "nim":
-            from sticks_tui.ui.session import NIM_LEARNER_BOX
-
-            values = []
-            for i in range(3):
-                box = self.query_one(f"#pile-{i}", Input)
-                try:
-                    values.append(parse_heap(box.value, 1, 100))
-                except ValueError:
-                    error.update("Please enter piles of 1 to 100 coins.")
-                    box.focus()
-                    return None
-            piles = tuple(values)
-            if opponent == "learning" and any(p > b for p, b in zip(piles, NIM_LEARNER_BOX)):
-                error.update("The learning AI for Nim knows piles of up to 7 coins each.")
-                return None
-        else:
-            try:
-                heap = parse_heap(heap_input.value, MIN_HEAP, MAX_HEAP)
-            except ValueError as exc:
-                error.update(str(exc))
-                heap_input.focus()
-                return None
+        start = board_of(self.game_kind).read(self, opponent, error)  # the game's start: {"heap": 20}, ...
+        if start is None:
+            return None
         watch = self.query_one("#watch", Switch).value
         if watch and opponent == "friend":
             error.update("To watch AI vs AI, choose an AI opponent.")
@@ -389,6 +340,6 @@ class SetupScreen(Screen):
             error.update(problem)
             self.query_one(where, Input).focus()
             return None
-        return MatchSetup(game=self.game_kind, piles=piles, heap=heap, opponent=opponent, name1=name1, name2=name2,
+        return MatchSetup(game=self.game_kind, **start, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)

@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, ProgressBar,
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
-from sticks_tui.learn.hats import FLOOR_RULES, RULE_PRESETS, HatRule
+from sticks_tui.learn.hats import FLOOR_RULES, RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
@@ -224,9 +224,9 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         except ValueError as exc:
             raise FormError(str(exc), "games") from None
         heap = parse_whole(value("heap"), "the heap", 1, brain.size, "heap")
-        start = parse_whole(value("start-balls"), "the start balls", 1, 1000, "start-balls")
-        reward = parse_whole(value("reward"), "the win reward", 0, 1000, "reward")
-        penalty = parse_whole(value("penalty"), "the loss penalty", 0, 1000, "penalty")
+        start = parse_whole(value("start-balls"), "the start balls", *RULE_LIMITS["start_balls"], "start-balls")
+        reward = parse_whole(value("reward"), "the win reward", *RULE_LIMITS["win_reward"], "reward")
+        penalty = parse_whole(value("penalty"), "the loss penalty", *RULE_LIMITS["loss_penalty"], "penalty")
         floor = self.query_one("#floor", Select).value
         rule = HatRule(start_balls=start, win_reward=reward, loss_penalty=penalty, floor=floor)
         teacher = is_teacher(self.app)

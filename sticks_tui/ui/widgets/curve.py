@@ -199,13 +199,6 @@ class LearningCurve(Widget):
             f = (x - lo) / (hi - lo) if hi > lo else 0.0
         return max(0, min(width - 1, round(f * (width - 1))))
 
-    def column_to_x(self, col: int, width: int) -> float:
-        lo, hi = self._x_range()
-        f = col / (width - 1) if width > 1 else 0.0
-        if self.x_scale == "log":
-            return 10 ** (f * math.log10(hi))
-        return lo + f * (hi - lo)
-
     def _ticks(self) -> list[float]:
         lo, hi = self._x_range()
         if self.x_scale == "log":

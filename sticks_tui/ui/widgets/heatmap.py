@@ -29,6 +29,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from sticks_tui.engine.rules import legal_moves
 from sticks_tui.learn.lesson_words import MARK_KEPT  # after a game: the ball stayed as it was
 
 BARS = " ▁▂▃▄▅▆▇█"  # chance 0, then eighths (any chance above 0 shows at least ▁)
@@ -37,7 +38,6 @@ MARK_BESIDE = "•"
 MARK_UP = "↑"
 MARK_DOWN = "↓"
 MARK_PERFECT = "✓"
-SHADES = BARS  # the old name, for callers that import it
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
@@ -436,7 +436,7 @@ class HatHeatmap(ScrollView, can_focus=True):
         """Per ball: (mark, 'chance count' text, mark style, text style); a cell wider than CELL has a bar
         across it as long as the chance."""
         data = self.data
-        legal = min(data.max_take, hat)
+        legal = len(legal_moves(hat, data.max_take))  # the balls of hat `hat`: the rules say which
         if self._rows_of is not data:  # the counts as Python ints, once per snapshot (not per cell)
             self._rows_of, self._rows = data, np.asarray(data.counts).tolist()
         rows = self._rows
