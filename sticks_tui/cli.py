@@ -12,7 +12,8 @@ import sys
 from sticks_tui import __version__
 
 #: Sub-command modules under sticks_tui.commands, each with register(subparsers).
-COMMAND_MODULES = ["train", "nim", "noughts", "classic", "records", "brain", "backups", "settings", "export", "serve"]
+COMMAND_MODULES = ["train", "nim", "noughts", "lab", "classic", "records", "brain", "backups", "settings", "export",
+                   "serve"]
 
 
 def build_parser() -> argparse.ArgumentParser:

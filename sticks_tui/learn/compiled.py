@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 #: The modules whose numba cache files we may clear.
-KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.menace_kernel")
+KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
 #: Every source file compiled into the kernels.
 KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.menace",
-                  "sticks_tui.learn.menace_kernel")
+                  "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
 _ready: set[str] = set()
 
 

@@ -190,8 +190,8 @@ class SticksApp(App):
     @staticmethod
     def screen_classes() -> list[type[Screen]]:
         """Every screen and dialog of the app (their bindings are what a key map may move)."""
-        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
-                                           setup, training)
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, nim, pretrain, records,
+                                           replay, setup, training)
 
         from sticks_tui.ui.screens.backups import BackupsScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
@@ -199,7 +199,7 @@ class SticksApp(App):
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen]
+                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -344,6 +344,8 @@ class SticksApp(App):
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
+        yield SystemCommand("Learning lab", "Race learners and incentives over many seeds: which learns fastest",
+                            self.action_lab)
         from sticks_tui.ui.roles import is_teacher
 
         if is_teacher(self):  # a pupil's tab never lists it
@@ -431,6 +433,12 @@ class SticksApp(App):
 
         if not isinstance(self.screen, AnalysisScreen):
             self.push_screen(AnalysisScreen())
+
+    def action_lab(self) -> None:
+        from sticks_tui.ui.screens.lab import LabScreen
+
+        if not isinstance(self.screen, LabScreen):
+            self.push_screen(LabScreen())
 
     # -- background training -------------------------------------------------------------------
     def start_training(self, config) -> TrainingJob | None:

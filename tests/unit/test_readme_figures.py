@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-QUALITY_SCRIPTS = ("bench_quality.py", "bench_nim_quality.py")
+QUALITY_SCRIPTS = ("bench_quality.py", "bench_nim_quality.py", "bench_lab.py")
 TUNED_BELOW = 1_000  # seeds the code and its tests were tuned on
 BLOCK = re.compile(r"seeds (\d[\d,]*)-(\d[\d,]*)")
 

@@ -1,0 +1,82 @@
+"""How fast each lab learner trains: compiled (`learn.lab_kernel`) and readable (`learn.lab_players`),
+beside the app's own trainer kernel, on sticks at heap 100 in self-play.
+
+    python benchmarks/bench_lab_speed.py [--size 100] [--games 300000] [--readable-games 3000] [--rounds 3]
+                                         [--smoke]
+
+Every figure is games per second of training alone, in processor time (`time.process_time`: the
+training runs in this one thread, so a busy machine that shares out the cores does not stretch it as
+it stretches wall time), median over rounds; within a round every engine runs once, one after another. The lab's kernels track mastery
+after every game and score the curve at its checkpoints, the trainer's kernel does neither
+(`curve=False`). --smoke runs tiny sizes: it proves the script works; its figures mean nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=100)
+    parser.add_argument("--games", type=int, default=300_000)
+    parser.add_argument("--readable-games", type=int, default=3_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true")
+    args = parser.parse_args()
+    if args.smoke:
+        args.size, args.games, args.readable_games, args.rounds = 20, 2_000, 100, 1
+
+    from sticks_tui.learn.lab import lab_game, lab_kernel, parse_learner, run_learner
+    from sticks_tui.learn.lab_players import train_readable
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    g = lab_game("sticks", args.size)
+    lab_kernel()
+    train(TrainingConfig(sticks=args.size, games=10, seed=1, curve=False))  # compiled before timing
+    learners = ("hats", "q", "mc")
+    rates: dict[str, list[float]] = {k: [] for k in ("trainer", *learners, *(f"{x} readable" for x in learners))}
+    for r in range(args.rounds):
+        t = time.process_time()
+        train(TrainingConfig(sticks=args.size, games=args.games, seed=r, curve=False))
+        rates["trainer"].append(args.games / (time.process_time() - t))
+        for text in learners:
+            spec = parse_learner(text)
+            t = time.process_time()
+            run_learner(spec, g, r, args.games)
+            rates[text].append(args.games / (time.process_time() - t))
+            t = time.process_time()
+            train_readable_fast(train_readable, spec, g, r, args.readable_games)
+            rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
+    median = {k: statistics.median(v) for k, v in rates.items()}
+    print(f"# sticks, heap {args.size}, self-play; games per processor second, median of {args.rounds} rounds; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"trainer kernel (the app's):       {median['trainer']:>12,.0f} games/s")
+    for text in learners:
+        print(f"lab kernel {text:<5}                 {median[text]:>12,.0f} games/s "
+              f"({median['trainer'] / median[text]:.1f}x slower than the trainer)")
+    for text in learners:
+        print(f"readable {text:<5}                   {median[text + ' readable']:>12,.0f} games/s "
+              f"(the lab kernel is {median[text] / median[text + ' readable']:,.0f}x faster)")
+    return 0
+
+
+def train_readable_fast(train_readable, spec, g, seed, games):
+    """The readable players' training, without their game-by-game mastery check (a full look at every
+    row after every game, which the kernel does not need): only the games themselves are timed."""
+    from sticks_tui.learn import lab_players
+
+    saved = lab_players.is_mastered
+    lab_players.is_mastered = lambda *a: False
+    try:
+        return train_readable(spec, g, seed, games)
+    finally:
+        lab_players.is_mastered = saved
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,654 @@
+"""The learning lab (issue 20): race learners and incentives on one game, many seeds each, and measure
+exactly, from the solver, when each has learned.
+
+Three learners on one interface (a `LearnerSpec`: a name and its settings):
+
+- `hats`: the app's learner (`learn.hats`): start balls, a reward for a win, a penalty for a loss, balls
+  for a draw, the floor. Its games use the trainer's own compiled draw and hat rule, so in self-play it
+  leaves the same hats as `learn.trainer` for the same seed.
+- `q`: tabular Q-learning: an action value per move, moved a step `alpha` towards the best value at
+  the learner's next turn (or the result), choosing epsilon-greedily (`epsilon`: chance of a random move).
+- `mc`: Monte-Carlo control: every move of a game is moved towards that game's result (by `alpha`, or
+  with alpha 0 to the average of every result after it), choosing epsilon-greedily. Chosen over
+  SARSA because it is the hats' nearest relative among value learners: both learn from a game's
+  result alone, every move of it credited alike, so hats vs mc shows what counting balls and
+  drawing in proportion does against averaging results and exploring on purpose, while q vs mc
+  shows what learning from the next position (bootstrapping) adds. SARSA would differ from q only
+  in which next value it reads, a finer point than a class needs.
+
+Each learner plays against a second learner of its kind that learns too (`vs=self`, as the app's
+trainer does), or against a fixed player (`vs=random`, `vs=perfect`), moving first in every other
+game. The learner measured is the first one.
+
+Mastery (`games_to_mastery`), exact from the solver: the first game after which, at every position
+the learner can face from a seat where the mover can force a win, every move its greedy choice may
+make (all moves tied at the top) wins; where the mover can only hold a draw (noughts), every such
+move keeps the draw. Per seat (moving first, second) and both together. The learning curve, at
+log-spaced checkpoints: that agreement's share of positions, and the exact chance not to lose against
+the perfect player that is worst for the learner (in games without draws: the chance to beat it).
+The hats are scored as they play (drawing in proportion to their counts); q and mc by their greedy
+choice (their exploration is a training device).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.noughts import NoughtsRules
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.batches import checkpoints
+from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import explore_starts
+from sticks_tui.solve import solver_for
+
+GAMES = ("sticks", "nim", "noughts")
+#: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
+#: position, and noughts is not registered yet); a table, so nothing here compares a game's name.
+RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
+                 "noughts": lambda size: NoughtsRules()}
+DEFAULT_SIZE = {"sticks": 100, "nim": 7, "noughts": 3}
+SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
+SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
+              "noughts": "the board's side (3 only)"}
+PROTOCOLS = ("explore", "classic")
+DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore", "noughts": "classic"}
+OPPONENTS = ("self", "random", "perfect")
+MAX_SEEDS = 100
+MAX_CAP = 10_000_000
+MAX_LEARNERS = 6
+DEFAULT_SEEDS = 20
+DEFAULT_CAP = 1_000_000
+#: The longest stretch of games played without a look at a cancel (the screen's runs).
+CHUNK = 200_000
+
+
+class LabError(ValueError):
+    """A lab setting that cannot be used; the message is one line naming the valid choices."""
+
+
+# -- the learners and their settings ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Setting:
+    kind: type  # int, float or str
+    default: object
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    words: str = ""
+
+
+LEARNERS: dict[str, dict[str, Setting]] = {
+    "hats": {
+        "start": Setting(int, 1, 1, 1000, words="balls of each move in a fresh hat"),
+        "reward": Setting(int, 1, 0, 1000, words="balls added to each ball drawn in a game won"),
+        "penalty": Setting(int, 1, 0, 1000, words="balls taken from each ball drawn in a game lost"),
+        "draw": Setting(int, 0, -1000, 1000, words="balls added (taken, if negative) after a draw"),
+        "floor": Setting(str, "each", choices=("each", "nonempty"),
+                         words="each: a hat keeps one ball of every move; nonempty: one ball in all"),
+        "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
+    },
+    "q": {
+        "alpha": Setting(float, 0.5, 0.0, 1.0, words="step size: how far a value moves towards its target"),
+        "epsilon": Setting(float, 0.1, 0.0, 1.0, words="exploration: the chance of a random move"),
+        "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
+    },
+    "mc": {
+        "alpha": Setting(float, 0.0, 0.0, 1.0, words="step size (0: the average of every result)"),
+        "epsilon": Setting(float, 0.1, 0.0, 1.0, words="exploration: the chance of a random move"),
+        "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
+    },
+}
+LEARNER_WORDS = {"hats": "the hats (counted balls)", "q": "tabular Q-learning", "mc": "Monte-Carlo control"}
+
+
+def _number_text(value) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """A learner and every one of its settings (defaults filled in)."""
+
+    name: str
+    settings: tuple[tuple[str, object], ...]
+
+    @property
+    def values(self) -> dict:
+        return dict(self.settings)
+
+    @property
+    def text(self) -> str:
+        """The spec as it is typed, with only the settings that differ from the defaults."""
+        defaults = LEARNERS[self.name]
+        changed = [f"{k}={_number_text(v)}" for k, v in self.settings if v != defaults[k].default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def hat_rule(self) -> HatRule:
+        v = self.values
+        return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"])
+
+
+def parse_learner(text: str) -> LearnerSpec:
+    """`hats:reward=3,penalty=1`, `q:alpha=1,epsilon=0.3`, `mc`; raises LabError naming the valid choices."""
+    text = text.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    if name not in LEARNERS:
+        raise LabError(f"there is no learner {name!r}: choose {', '.join(LEARNERS)} "
+                       f"(e.g. hats:reward=3,penalty=1 or q:alpha=1,epsilon=0.3)")
+    table = LEARNERS[name]
+    values = {k: s.default for k, s in table.items()}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip().lower()
+        if key not in table:
+            raise LabError(f"{name} has no setting {key!r}: its settings are {', '.join(table)}")
+        if not eq or not raw.strip():
+            raise LabError(f"{name}'s {key} needs a value: {key}=VALUE ({_range_words(table[key])})")
+        values[key] = _parse_value(name, key, table[key], raw.strip())
+    return LearnerSpec(name, tuple(values.items()))
+
+
+def _range_words(s: Setting) -> str:
+    if s.choices:
+        return "one of " + ", ".join(s.choices)
+    kind = "a whole number" if s.kind is int else "a number"
+    return f"{kind} from {_number_text(s.low)} to {_number_text(s.high)}"
+
+
+def _parse_value(name: str, key: str, s: Setting, raw: str):
+    if s.choices:
+        if raw.lower() not in s.choices:
+            raise LabError(f"{name}'s {key} is {_range_words(s)}, not {raw!r}")
+        return raw.lower()
+    try:
+        value = s.kind(raw)
+    except ValueError:
+        raise LabError(f"{name}'s {key} is {_range_words(s)}, not {raw!r}") from None
+    if isinstance(value, float) and not math.isfinite(value) or not s.low <= value <= s.high:
+        raise LabError(f"{name}'s {key} is {_range_words(s)}, not {raw!r}")
+    return value
+
+
+# -- a game as tables -----------------------------------------------------------------------------
+
+def make_rules(game: str, size: int | None = None):
+    """The rules object of a lab game; raises LabError naming the valid choices."""
+    if game not in GAMES:
+        raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
+    size = DEFAULT_SIZE[game] if size is None else size
+    low, high = SIZE_RANGE[game]
+    if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
+        raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
+    return RULES_OF_SIZE[game](size)
+
+
+def terminal_outcome(rules, position) -> int:
+    """At a finished position, for the player who made the last move: +1 won, 0 drawn, -1 lost (the
+    protocol's `outcome`)."""
+    return int(rules.outcome(position))
+
+
+def _value(solver, position) -> int:
+    """What the player to move forces: +1, 0 or -1."""
+    value = getattr(solver, "value", None)
+    if value is not None:
+        return int(value(position))
+    return 1 if solver.is_winning(position) else -1
+
+
+@dataclass(frozen=True)
+class LabGame:
+    """A game instance as the lab kernel's arrays, with its exact solution laid over them."""
+
+    rules: object
+    protocol: str
+    positions: tuple  # the position of each row (None: unused)
+    n_moves: np.ndarray  # (rows,) int64
+    next_row: np.ndarray  # (rows, width) int64, -1 where the move ends the game
+    outcome: np.ndarray  # (rows, width) int8, for the mover, where the move ends the game
+    starts: np.ndarray  # rows where games start
+    perfect: np.ndarray  # (rows, width) bool: moves that keep the position's value
+    good: np.ndarray  # (rows, width) bool: right moves (perfect ones, at rows worth a win or a draw)
+    checked: np.ndarray  # (rows,) bool: rows worth a win or a draw that the learner can face
+    seat_mask: np.ndarray  # (rows, 2) bool: faced by the learner moving first / second
+    order: np.ndarray  # every row with a move, successors first
+    start: int  # the row the curve's figures start from (the game's own start)
+    has_draws: bool
+
+
+@lru_cache(maxsize=8)
+def lab_game(game: str, size: int | None = None, protocol: str | None = None) -> LabGame:
+    rules = make_rules(game, size)
+    protocol = DEFAULT_PROTOCOL[game] if protocol is None else protocol
+    if protocol not in PROTOCOLS:
+        raise LabError(f"there is no protocol {protocol!r}: choose {', '.join(PROTOCOLS)}")
+    brain = Hats(rules, rule=HatRule())  # the hats' own layout: row i is the same position everywhere
+    rows, width = brain.counts.shape
+    row_positions: list = [None] * rows
+    for p in brain.positions:
+        row_positions[brain.row(p)] = p
+    solver = solver_for(rules)
+    next_row = np.full((rows, width), -1, dtype=np.int64)
+    outcome = np.zeros((rows, width), dtype=np.int8)
+    perfect = np.zeros((rows, width), dtype=np.bool_)
+    good = np.zeros((rows, width), dtype=np.bool_)
+    worth = np.zeros(rows, dtype=np.bool_)
+    has_draws = False
+    for p in brain.positions:
+        i = brain.row(p)
+        value = _value(solver, p)
+        worth[i] = value >= 0
+        has_draws |= value == 0
+        for j, move in enumerate(brain.moves_of(p)):
+            after = rules.apply(p, move)
+            if rules.is_terminal(after):
+                out = terminal_outcome(rules, after)
+                outcome[i, j] = out
+                move_value = out
+                has_draws |= out == 0
+            else:
+                next_row[i, j] = brain.row(after)
+                move_value = -_value(solver, after)
+            perfect[i, j] = move_value == value
+            good[i, j] = perfect[i, j] and value >= 0
+    start_positions = explore_starts(rules) if protocol == "explore" else tuple(rules.start_positions())
+    starts = np.array([brain.row(p) for p in start_positions], dtype=np.int64)
+    seat_mask = _seats(starts, next_row, brain.n_moves)
+    checked = worth & (seat_mask[:, 0] | seat_mask[:, 1])
+    order = _successors_first(next_row, brain.n_moves, [brain.row(p) for p in brain.positions])
+    return LabGame(rules, protocol, tuple(row_positions), np.array(brain.n_moves), next_row, outcome, starts,
+                   perfect, good,
+                   checked, seat_mask, order, brain.row(rules.start_positions()[0]), has_draws)
+
+
+def _seats(starts: np.ndarray, next_row: np.ndarray, n_moves: np.ndarray) -> np.ndarray:
+    """Which rows the learner can face moving first (an even number of moves from a start) and second."""
+    rows = next_row.shape[0]
+    seen = np.zeros((rows, 2), dtype=np.bool_)
+    frontier = [(int(r), 0) for r in starts]
+    for r, parity in frontier:
+        seen[r, parity] = True
+    while frontier:
+        nxt = []
+        for r, parity in frontier:
+            for j in range(int(n_moves[r])):
+                c = int(next_row[r, j])
+                if c >= 0 and not seen[c, 1 - parity]:
+                    seen[c, 1 - parity] = True
+                    nxt.append((c, 1 - parity))
+        frontier = nxt
+    # the learner sits in either seat: A moves first from the start (parity 0 is A's), or second
+    # (the opponent moves at parity 0, A at parity 1)
+    return np.stack([seen[:, 0], seen[:, 1]], axis=1)
+
+
+def _successors_first(next_row: np.ndarray, n_moves: np.ndarray, live: list[int]) -> np.ndarray:
+    order: list[int] = []
+    done = np.zeros(next_row.shape[0], dtype=np.bool_)
+    for root in live:
+        if done[root]:
+            continue
+        stack = [(root, 0)]
+        while stack:
+            r, j = stack.pop()
+            if j < n_moves[r]:
+                stack.append((r, j + 1))
+                c = int(next_row[r, j])
+                if c >= 0 and not done[c]:
+                    stack.append((c, 0))
+            elif not done[r]:
+                done[r] = True
+                order.append(r)
+    return np.array(order, dtype=np.int64)
+
+
+# -- one run: a learner, a seed, a cap ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class LabPoint:
+    games: int
+    agreement: float
+    win_first: float
+    win_second: float
+    keep_first: float  # chance not to lose, moving first
+    keep_second: float
+
+    @property
+    def vs_perfect(self) -> float:
+        """Chance not to lose to the perfect player, averaged over the seats (no draws: to beat it)."""
+        return (self.keep_first + self.keep_second) / 2
+
+
+@dataclass
+class LabRun:
+    spec: LearnerSpec
+    seed: int
+    games: int
+    mastery: tuple[int | None, int | None, int | None]  # first, second, both seats; None: not within the games
+    curve: list[LabPoint]
+    seconds: float
+    results: tuple[int, int, int]  # the learner's wins, draws, losses
+    cancelled: bool = False
+    state: dict = field(default_factory=dict, repr=False)  # the learners' arrays, for tests
+    cpu_seconds: float = 0.0  # processor time of this run alone (what a busy machine does not inflate)
+
+
+def _fresh_state(spec: LearnerSpec, g: LabGame) -> dict:
+    rows, width = g.next_row.shape
+    v = spec.values
+    if spec.name == "hats":
+        counts = Hats(g.rules, rule=spec.hat_rule).counts
+        return {"a": counts, "b": counts.copy()}
+    return {"a": np.zeros((rows, width)), "b": np.zeros((rows, width)),
+            "na": np.zeros((rows, width), dtype=np.int64), "nb": np.zeros((rows, width), dtype=np.int64),
+            "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
+
+
+def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
+                cancelled: Callable[[], bool] | None = None, points: Sequence[int] | None = None) -> LabRun:
+    """Train one learner from fresh for `cap` games (fewer if cancelled), tracking mastery after every
+    game and scoring the curve at `points` (default: log-spaced, `batches.checkpoints`)."""
+    k = lab_kernel()
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    state = _fresh_state(spec, g)
+    v = spec.values
+    opponent = OPPONENTS.index(v["vs"])
+    rows = g.next_row.shape[0]
+    ok = np.zeros(rows, dtype=np.bool_)
+    bad = np.zeros(3, dtype=np.int64)
+    mastery = np.full(3, -1, dtype=np.int64)
+    rng = np.array([XorShift64Star(seed).state], dtype=np.uint64)
+    stats = np.zeros(3, dtype=np.int64)
+    k.check_all(state["a"], g.n_moves, g.good, g.checked, g.seat_mask, ok, bad)
+    k.note_mastery(bad, mastery, 0)
+    policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
+    stops = list(points) if points is not None else checkpoints(cap)
+    curve: list[LabPoint] = []
+
+    def play(n: int, done: int) -> None:
+        if spec.name == "hats":
+            k.play_hats(state["a"], state["b"], opponent, v["reward"], v["penalty"], v["draw"],
+                        spec.hat_rule.floor_code, g.n_moves, g.next_row, g.outcome, g.starts, g.perfect, g.good,
+                        g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+        else:
+            k.play_values(state["a"], state["b"], state["na"], state["nb"], 0 if spec.name == "q" else 1,
+                          state["alpha"], k.explore_threshold(state["epsilon"]), opponent, g.n_moves, g.next_row,
+                          g.outcome, g.starts,
+                          g.perfect, g.good, g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+
+    def score(done: int) -> None:
+        pref = state["a"].astype(np.float64) if spec.name == "hats" else state["a"]
+        agreement, w1, w2, k1, k2 = k.evaluate(pref, policy, g.n_moves, g.next_row, g.outcome, g.perfect, g.good,
+                                               g.checked, g.order, g.start)
+        curve.append(LabPoint(done, agreement, w1, w2, k1, k2))
+
+    done = 0
+    was_cancelled = False
+    for stop in stops:
+        while done < stop:
+            if cancelled is not None and cancelled():
+                was_cancelled = True
+                break
+            n = min(stop - done, CHUNK)
+            play(n, done)
+            done += n
+        if was_cancelled:
+            break
+        score(done)
+    if was_cancelled and done and (not curve or curve[-1].games != done):
+        score(done)
+    found = tuple(None if m < 0 else int(m) for m in mastery)
+    return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
+                  (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
+                  time.process_time() - cpu_started)
+
+
+_KERNEL_READY = False
+
+
+def lab_kernel():
+    """The compiled lab (`learn.lab_kernel`), its numba cache checked as the trainer's is
+    (`learn.compiled`: stale files cleared first; a damaged cache cleared and compiled once more)."""
+    global _KERNEL_READY
+    import importlib
+    import sys
+
+    from sticks_tui.learn import compiled
+
+    name = "sticks_tui.learn.lab_kernel"
+    if not _KERNEL_READY:
+        if not compiled._ready:
+            compiled.clear_stale()
+        try:
+            importlib.import_module(name).warm_up()
+        except Exception:  # noqa: BLE001 - a damaged cache shows up as any exception
+            compiled.clear_cache(name)
+            sys.modules.pop(name, None)
+            importlib.import_module(name).warm_up()
+        _KERNEL_READY = True
+    return sys.modules[name]
+
+
+def _run_task(task: tuple) -> tuple:
+    """One (learner, seed) in a worker process: plain values in and out, so it runs under spawn."""
+    index, spec, game, size, protocol, seed, cap = task
+    run = run_learner(spec, lab_game(game, size, protocol), seed, cap)
+    return index, seed, run.mastery, [(p.games, p.agreement, p.win_first, p.win_second, p.keep_first,
+                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds
+
+
+# -- the lab: every learner over every seed -----------------------------------------------------
+
+@dataclass(frozen=True)
+class LabConfig:
+    game: str = "sticks"
+    size: int | None = None
+    learners: tuple[LearnerSpec, ...] = ()
+    seeds: int = DEFAULT_SEEDS
+    cap: int = DEFAULT_CAP
+    protocol: str | None = None
+    first_seed: int = 0
+    workers: int | None = None
+
+    def __post_init__(self) -> None:
+        make_rules(self.game, self.size)
+        if not self.learners:
+            raise LabError(f"a lab needs at least one learner: choose {', '.join(LEARNERS)}")
+        if len(self.learners) > MAX_LEARNERS:
+            raise LabError(f"a lab races at most {MAX_LEARNERS} learners, not {len(self.learners)}")
+        if isinstance(self.seeds, bool) or not isinstance(self.seeds, int) or not 1 <= self.seeds <= MAX_SEEDS:
+            raise LabError(f"seeds are from 1 to {MAX_SEEDS}, not {self.seeds!r}")
+        if isinstance(self.cap, bool) or not isinstance(self.cap, int) or not 1 <= self.cap <= MAX_CAP:
+            raise LabError(f"the cap is from 1 to {MAX_CAP:,} games a run, not {self.cap!r}")
+        if self.protocol is not None and self.protocol not in PROTOCOLS:
+            raise LabError(f"there is no protocol {self.protocol!r}: choose {', '.join(PROTOCOLS)}")
+
+    @property
+    def seed_list(self) -> list[int]:
+        return list(range(self.first_seed, self.first_seed + self.seeds))
+
+
+def nearest_rank(values: Sequence[float], share: float) -> float:
+    """The smallest value with at least `share` of the values at or below it (inf stays inf)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True)
+class Mastery:
+    """Games to mastery over seeds: median and 90th percentile by nearest rank (None: more than that
+    share of seeds never got there within the cap), and how many never did."""
+
+    median: int | None
+    p90: int | None
+    never: int
+
+    @classmethod
+    def of(cls, games: Sequence[int | None]) -> Mastery:
+        values = [math.inf if g is None else g for g in games]
+        med, p90 = nearest_rank(values, 0.5), nearest_rank(values, 0.9)
+        return cls(None if med == math.inf else int(med), None if p90 == math.inf else int(p90),
+                   sum(g is None for g in games))
+
+    def as_json(self) -> dict:
+        return {"median": self.median, "p90": self.p90, "never": self.never}
+
+
+@dataclass
+class LearnerResult:
+    spec: LearnerSpec
+    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds)
+
+    def mastery(self, seat: int = 2) -> Mastery:
+        return Mastery.of([r[1][seat] for r in self.runs])
+
+    @property
+    def seconds(self) -> float:
+        return sum(r[3] for r in self.runs)
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(r[5] for r in self.runs)
+
+    def curve(self) -> list[dict]:
+        """Median and 10th-90th percentile band over seeds at each checkpoint."""
+        out = []
+        length = min(len(r[2]) for r in self.runs)
+        for i in range(length):
+            rows = np.array([r[2][i][1:] for r in self.runs], dtype=np.float64)
+            agreement = rows[:, 0]
+            vs = (rows[:, 3] + rows[:, 4]) / 2
+
+            def band(x):
+                return {"median": float(np.median(x)), "p10": float(np.percentile(x, 10)),
+                        "p90": float(np.percentile(x, 90))}
+
+            out.append({"games": int(self.runs[0][2][i][0]), "agreement": band(agreement), "vs_perfect": band(vs),
+                        "vs_perfect_first": float(np.median(rows[:, 3])),
+                        "vs_perfect_second": float(np.median(rows[:, 4]))})
+        return out
+
+    @property
+    def final_agreement(self) -> float:
+        return float(np.median([r[2][-1][1] for r in self.runs]))
+
+    def as_json(self) -> dict:
+        return {"name": self.spec.name, "spec": self.spec.text, "settings": self.spec.values,
+                "games_to_mastery": self.mastery(2).as_json(),
+                "games_to_mastery_by_seat": {"first": self.mastery(0).as_json(), "second": self.mastery(1).as_json()},
+                "final_agreement": self.final_agreement, "seconds": self.seconds,
+                "seeds": [r[0] for r in self.runs], "mastery_by_seed": [r[1][2] for r in self.runs],
+                "curve": self.curve()}
+
+
+@dataclass
+class LabResult:
+    config: LabConfig
+    learners: list[LearnerResult]
+    seconds: float
+    workers: int
+
+    def as_json(self) -> dict:
+        c = self.config
+        g = lab_game(c.game, c.size, c.protocol)
+        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE[c.game],
+                "protocol": g.protocol, "seeds": c.seeds, "first_seed": c.first_seed, "cap": c.cap,
+                "workers": self.workers, "seconds": self.seconds,
+                "vs_perfect_means": "chance not to lose" if g.has_draws else "chance to win",
+                "learners": [r.as_json() for r in self.learners]}
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None) -> LabResult | None:
+    """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
+    order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
+    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    lab_game(config.game, config.size, config.protocol)  # bad settings fail here, before any process starts
+    tasks = [(i, spec, config.game, config.size, config.protocol, seed, config.cap)
+             for i, spec in enumerate(config.learners) for seed in config.seed_list]
+    workers = config.workers or default_workers()
+    started = time.perf_counter()
+    found: dict[tuple[int, int], tuple] = {}
+    stop = cancelled or (lambda: False)
+    if workers == 1:
+        for n, task in enumerate(tasks, 1):
+            if stop():
+                return None
+            out = _run_task(task)
+            found[(out[0], out[1])] = out
+            if progress:
+                progress(n, len(tasks))
+    else:
+        context = multiprocessing.get_context("spawn")
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            pending = {pool.submit(_run_task, t) for t in tasks}
+            while pending:
+                if stop():
+                    return None
+                done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    out = future.result()
+                    found[(out[0], out[1])] = out
+                    if progress:
+                        progress(len(found), len(tasks))
+        finally:
+            # a cancelled lab drops the runs not started; the two running finish on their own
+            pool.shutdown(wait=not stop(), cancel_futures=True)
+    learners = []
+    for i, spec in enumerate(config.learners):
+        runs = [found[(i, s)][1:] for s in config.seed_list]
+        learners.append(LearnerResult(spec, runs))
+    return LabResult(config, learners, time.perf_counter() - started, workers)
+
+
+# -- presets a teacher can start from -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    title: str
+    learners: tuple[str, ...]
+    look_for: str
+
+
+PRESETS: dict[str, Preset] = {p.key: p for p in (
+    Preset("incentives", "the seeds' rule vs MENACE's incentives (+3/-1) vs equal +3/-3",
+           ("hats:reward=1,penalty=1", "hats:start=3,reward=3,penalty=1", "hats:start=3,reward=3,penalty=3"),
+           "Look at the MENACE-like rule: when a win adds three balls and a loss takes one away, balls pile up "
+           "for whatever happened to win early, and at a big heap the hats may never get there; equal +3/-3 "
+           "learns at least as fast as the seeds' +1/-1."),
+    Preset("hats-vs-q", "hats vs Q-learning",
+           ("hats", "q:alpha=1,epsilon=0.3", "q:alpha=0.5,epsilon=0.1", "mc"),
+           "Look at how Q-learning's step size and exploration decide everything: with alpha 0.5 and "
+           "epsilon 0.1 it learns as fast as the hats, with alpha 1 and epsilon 0.3 each value is only the "
+           "last thing that happened and it never settles; Monte-Carlo control, learning from whole games "
+           "full of random moves, is slowest at big heaps."),
+    Preset("start-balls", "how many start balls",
+           ("hats:start=1", "hats:start=3", "hats:start=10", "hats:start=30"),
+           "Look at how every start ball is a vote that losses must take away before a hat changes its mind: "
+           "1 or 3 learn alike, 10 and 30 need more and more games."),
+)}
+DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q", "mc")

@@ -1,0 +1,274 @@
+"""The learning lab (issue 20): pick a game, learners and seeds, race them in the background, and see
+every learner's curve on one chart and its games to mastery in a table.
+
+The runs go to worker processes (`learn.lab.run_lab`), so the app's own thread stays free for key
+presses; this screen's thread worker only waits for them. Leaving the screen cancels a lab in
+progress. The chart is textual-plotext: a log-scale games axis, and each learner's median curve drawn
+with a glyph of its own (•, x, +, o, *, #) and named in the legend, so it reads without colour.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Select, Static
+
+from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, DEFAULT_SIZE, GAMES, MAX_CAP,
+                                  MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig, LabError, LabResult, parse_learner,
+                                  run_lab)  # numpy only: numba loads when a lab runs
+from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.widgets.header import AppHeader
+
+#: One glyph per learner, in order: the series are told apart without colour.
+MARKERS = ("•", "x", "+", "o", "*", "#")
+CUSTOM = "custom"
+
+
+def _games(n: int | None) -> str:
+    return "never" if n is None else f"{n:,}"
+
+
+class LabScreen(Screen):
+    DEFAULT_CSS = """
+    LabScreen #lab-view { height: 1fr; padding: 0 1; }
+    LabScreen .lab-row { height: 1; }
+    LabScreen .lab-row Label { padding-right: 1; }
+    LabScreen #lab-game { width: 14; }
+    LabScreen #lab-preset { width: 1fr; }
+    LabScreen #lab-size, LabScreen #lab-seeds { width: 7; }
+    LabScreen #lab-cap { width: 11; }
+    LabScreen #lab-learners { width: 1fr; }
+    LabScreen #lab-error { height: auto; color: $error; }
+    LabScreen #lab-look-for { height: auto; color: $text-muted; }
+    LabScreen #lab-progress { width: 30; }
+    LabScreen #lab-status { width: 1fr; }
+    LabScreen #lab-chart { height: 12; min-height: 10; }
+    LabScreen #lab-table { height: auto; max-height: 9; }
+    LabScreen Button { min-width: 8; }
+    """
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="lab.back"),
+        Binding("ctrl+r", "run_lab", "Run", id="lab.run"),
+        Binding("ctrl+t", "cancel_lab", "Cancel", id="lab.cancel"),
+    ]
+    COMMANDS = {screen_commands(
+        ("Run the lab", "Race the learners over the seeds", "run_lab"),
+        ("Cancel the lab", "Stop the lab in progress", "cancel_lab"),
+    )}
+
+    def __init__(self, workers: int | None = None) -> None:
+        super().__init__()
+        self.lab_workers = workers
+        self.result: LabResult | None = None
+        self.band_learner = 0  # the learner whose band over seeds the chart shows (the table's cursor)
+        self._cancel = threading.Event()
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader()
+        with VerticalScroll(id="lab-view"):
+            with Horizontal(classes="lab-row"):
+                yield Label("Game")
+                yield Select([(g, g) for g in GAMES], value="sticks", allow_blank=False, compact=True, id="lab-game")
+                yield Label(" Size")
+                yield Input(str(DEFAULT_SIZE["sticks"]), compact=True, id="lab-size", max_length=4)
+                yield Label(" Seeds")
+                yield Input(str(DEFAULT_SEEDS), compact=True, id="lab-seeds", max_length=3)
+                yield Label(" Cap")
+                yield Input(f"{DEFAULT_CAP}", compact=True, id="lab-cap", max_length=8)
+            with Horizontal(classes="lab-row"):
+                yield Label("Preset")
+                yield Select([(p.title, k) for k, p in PRESETS.items()] + [("your own learners", CUSTOM)],
+                             value=CUSTOM, allow_blank=False, compact=True, id="lab-preset")
+            with Horizontal(classes="lab-row"):
+                yield Label("Learners")
+                yield Input(" ".join(DEFAULT_LEARNERS), compact=True, id="lab-learners")
+            yield Static("", id="lab-error")
+            yield Static("", id="lab-look-for")
+            with Horizontal(classes="lab-row"):
+                yield Button("Run", id="lab-run", compact=True, variant="primary")
+                yield Button("Cancel", id="lab-cancel", compact=True, disabled=True)
+                yield Label(" ")
+                yield ProgressBar(total=1, show_eta=False, id="lab-progress")
+                yield Label("", id="lab-status")
+            from textual_plotext import PlotextPlot  # plotext loads only when the lab is opened
+
+            yield PlotextPlot(id="lab-chart")
+            yield DataTable(id="lab-table", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.sub_title = "race learners, see which learns fastest"
+        table = self.query_one("#lab-table", DataTable)
+        table.add_columns("", "learner", "mastery med", "p90", "never", "1st med", "2nd med", "agree", "secs")
+        self.query_one("#lab-status", Label).update("Ctrl+R runs the lab")
+        self._draw_chart(None)
+
+    # -- the form ------------------------------------------------------------------------------
+    def _field_problem(self) -> tuple[str, str] | None:
+        """(field id, one line) for the first value that cannot be used; None when all can."""
+        game = self.query_one("#lab-game", Select).value
+        low, high = SIZE_RANGE[game]
+        for field, what, lo, hi in (("lab-size", "Size", low, high), ("lab-seeds", "Seeds", 1, MAX_SEEDS),
+                                    ("lab-cap", "Cap", 1, MAX_CAP)):
+            text = self.query_one(f"#{field}", Input).value.replace(",", "").replace("_", "").strip()
+            if not text.isdigit() or not lo <= int(text) <= hi:
+                return field, f"{what}: a whole number from {lo:,} to {hi:,}, not {text or 'nothing'!r}."
+        texts = self.query_one("#lab-learners", Input).value.split()
+        if not texts:
+            return "lab-learners", "Learners: at least one, e.g. hats q:alpha=0.5,epsilon=0.1 mc."
+        if len(texts) > 6:
+            return "lab-learners", f"Learners: at most 6, not {len(texts)}."
+        for text in texts:
+            try:
+                parse_learner(text)
+            except LabError as exc:
+                return "lab-learners", f"Learners: {exc}."
+        return None
+
+    def _config(self) -> LabConfig:
+        def whole(field: str) -> int:
+            return int(self.query_one(f"#{field}", Input).value.replace(",", "").replace("_", "").strip())
+
+        learners = tuple(parse_learner(t) for t in self.query_one("#lab-learners", Input).value.split())
+        return LabConfig(self.query_one("#lab-game", Select).value, whole("lab-size"), learners, whole("lab-seeds"),
+                         whole("lab-cap"), workers=self.lab_workers)
+
+    def _show_problem(self) -> bool:
+        problem = self._field_problem()
+        for field in ("lab-size", "lab-seeds", "lab-cap", "lab-learners"):
+            self.query_one(f"#{field}", Input).set_class(problem is not None and problem[0] == field, "-invalid")
+        self.query_one("#lab-error", Static).update("" if problem is None else problem[1])
+        return problem is not None
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self._show_problem()
+
+    @on(Select.Changed, "#lab-game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        self.query_one("#lab-size", Input).value = str(DEFAULT_SIZE[event.value])
+
+    @on(Select.Changed, "#lab-preset")
+    def _preset_changed(self, event: Select.Changed) -> None:
+        preset = PRESETS.get(event.value)
+        if preset is not None:
+            self.query_one("#lab-learners", Input).value = " ".join(preset.learners)
+        self.query_one("#lab-look-for", Static).update("" if preset is None else preset.look_for)
+
+    # -- running -------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "run_lab":
+            return not self.running
+        if action == "cancel_lab":
+            return self.running
+        return True
+
+    @on(Button.Pressed, "#lab-run")
+    def action_run_lab(self) -> None:
+        if self.running or self._show_problem():
+            return
+        config = self._config()
+        self.running = True
+        self._cancel.clear()
+        self.query_one("#lab-run", Button).disabled = True
+        self.query_one("#lab-cancel", Button).disabled = False
+        total = len(config.learners) * config.seeds
+        self.query_one("#lab-progress", ProgressBar).update(total=total, progress=0)
+        self.query_one("#lab-status", Label).update(f"0 of {total} runs")
+        self.refresh_bindings()
+        self._run(config)
+
+    @on(Button.Pressed, "#lab-cancel")
+    def action_cancel_lab(self) -> None:
+        if self.running:
+            self._cancel.set()
+            self.query_one("#lab-status", Label).update("cancelling...")
+
+    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
+    def _run(self, config: LabConfig) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, done, total)
+
+        try:
+            result = run_lab(config, progress, self._cancel.is_set)
+        except Exception as exc:  # noqa: BLE001 - a failed run is said on the screen, never a crash
+            self.app.call_from_thread(self._finished, None, f"The lab failed: {exc}")
+            return
+        self.app.call_from_thread(self._finished, result, None)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.query_one("#lab-progress", ProgressBar).update(progress=done)
+        self.query_one("#lab-status", Label).update(f"{done} of {total} runs")
+
+    def _finished(self, result: LabResult | None, problem: str | None) -> None:
+        self.running = False
+        self.query_one("#lab-run", Button).disabled = False
+        self.query_one("#lab-cancel", Button).disabled = True
+        self.refresh_bindings()
+        if result is None:
+            self.query_one("#lab-status", Label).update(problem or "cancelled: nothing shown")
+            return
+        self.show_result(result)
+
+    def show_result(self, result: LabResult) -> None:
+        """Draw a finished lab: the chart and the table."""
+        self.result = result
+        c = result.config
+        self.query_one("#lab-status", Label).update(
+            f"{len(c.learners)} x {c.seeds} runs, cap {c.cap:,}: {result.seconds:.1f} s")
+        table = self.query_one("#lab-table", DataTable)
+        table.clear()
+        for marker, r in zip(MARKERS, result.learners, strict=False):
+            m, m1, m2 = r.mastery(2), r.mastery(0), r.mastery(1)
+            table.add_row(marker, r.spec.text, _games(m.median), _games(m.p90), f"{m.never}/{c.seeds}",
+                          _games(m1.median), _games(m2.median), f"{r.final_agreement:.0%}", f"{r.seconds:.1f}")
+        self._draw_chart(result)
+
+    def _draw_chart(self, result: LabResult | None) -> None:
+        chart = self.query_one("#lab-chart")
+        plt = chart.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.ylim(0, 100)
+        plt.yticks([0, 25, 50, 75, 100])
+        if result is None:  # plotext cannot draw an empty log axis: a plain, empty frame until a lab ends
+            plt.title("agreement with perfect play: run the lab to see each learner's curve")
+        else:
+            plt.title("agreement with perfect play, % (median over seeds)")
+            plt.xscale("log")
+            plt.xlabel("games (log scale)")
+            last = max(p["games"] for r in result.learners for p in r.curve()[-1:])
+            ticks = [10 ** k for k in range(len(str(last)))]
+            plt.xticks(ticks, [f"{t:,}" for t in ticks])
+            band = min(max(self.band_learner, 0), len(result.learners) - 1)
+            several = result.config.seeds > 1
+            for i, (marker, r) in enumerate(zip(MARKERS, result.learners, strict=False)):
+                curve = r.curve()
+                games = [p["games"] for p in curve]
+                if i == band and several:
+                    # the highlighted learner's 10th-90th percentile band over seeds, in dots of its own
+                    for edge in ("p10", "p90"):
+                        plt.plot(games, [100 * p["agreement"][edge] for p in curve], marker="·")
+                plt.plot(games, [100 * p["agreement"]["median"] for p in curve], marker=marker,
+                         label=r.spec.text + (" (· its 10-90% band)" if i == band and several else ""))
+        chart.refresh()
+
+    @on(DataTable.RowHighlighted, "#lab-table")
+    def _band_for(self, event: DataTable.RowHighlighted) -> None:
+        """The chart shows the band over seeds of the learner highlighted in the table."""
+        if self.result is not None and event.cursor_row != self.band_learner:
+            self.band_learner = event.cursor_row
+            self._draw_chart(self.result)
+
+    def action_back(self) -> None:
+        self._cancel.set()
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        self._cancel.set()

@@ -1,0 +1,67 @@
+"""`sticks-tui lab`: the table and JSON of a race of learners; a bad value is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sticks_tui.cli import main
+from sticks_tui.learn.lab import lab_game, parse_learner, run_learner
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.slow  # two spawned processes load the lab kernel
+def test_json_lists_the_learners_in_order_with_their_mastery(capsys):
+    code, out, err = run(["lab", "--game", "sticks", "--size", "12", "--learner", "q:alpha=0.5,epsilon=0.1",
+                          "--learner", "hats:reward=3,penalty=1", "--seeds", "3", "--cap", "3000", "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["workers"] == 2
+    assert [(x["name"], x["spec"]) for x in data["learners"]] == [("q", "q"), ("hats", "hats:reward=3")]
+    assert data["learners"][1]["settings"] == {"start": 1, "reward": 3, "penalty": 1, "draw": 0, "floor": "each",
+                                               "vs": "self"}
+    # the figures are the runs' own: seed by seed, as one run in this process finds them
+    g = lab_game("sticks", 12)
+    for learner in data["learners"]:
+        alone = [run_learner(parse_learner(learner["spec"]), g, seed, 3000).mastery[2] for seed in (0, 1, 2)]
+        assert learner["mastery_by_seed"] == alone
+        ordered = sorted(alone)
+        assert learner["games_to_mastery"] == {"median": ordered[1], "p90": ordered[2], "never": 0}
+    curve = data["learners"][0]["curve"]
+    assert [p["games"] for p in curve][:5] == [1, 2, 3, 5, 7] and curve[-1]["games"] == 3000
+    assert curve[-1]["agreement"]["median"] == 1.0
+
+
+@pytest.mark.slow
+def test_the_table_names_each_learner_and_never(capsys):
+    code, out, _ = run(["lab", "--size", "30", "--learner", "hats", "--learner", "q:alpha=1,epsilon=0.3",
+                        "--seeds", "2", "--cap", "500", "--workers", "1"], capsys)
+    assert code == 0
+    rows = out.splitlines()
+    assert rows[0].startswith("Lab: sticks, heap 30 (explore protocol), 2 learners x 2 seeds, cap 500 games a run")
+    assert rows[3].split()[:4] == ["hats", "never", "never", "2"]
+    assert rows[4].split()[0] == "q:alpha=1,epsilon=0.3"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--learner", "sarsa"], "there is no learner 'sarsa': choose hats, q, mc (e.g. hats:reward=3,penalty=1 or "
+                                "q:alpha=1,epsilon=0.3)"),
+    (["--learner", "hats:balls=3"], "hats has no setting 'balls': its settings are start, reward, penalty, draw, "
+                                    "floor, vs"),
+    (["--cap", "0"], "--cap is a whole number from 1 to 10,000,000, not 0"),
+    (["--seeds", "101"], "--seeds is a whole number from 1 to 100, not 101"),
+    (["--game", "chess"], "there is no game 'chess': choose sticks, nim, noughts"),
+    (["--preset", "fast"], "there is no preset 'fast': choose incentives, hats-vs-q, start-balls"),
+    (["--protocol", "random"], "there is no protocol 'random': choose explore, classic"),
+])
+def test_bad_values_are_one_line_and_exit_2(argv, message, capsys):
+    code, out, err = run(["lab", *argv], capsys)
+    assert code == 2
+    assert out == ""
+    assert err == f"sticks-tui lab: {message}.\n"

@@ -1,0 +1,148 @@
+"""The learning lab (issue 20): learners on one interface, exact mastery, the trainer's own hats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.lab import (LabConfig, LabError, Mastery, lab_game, parse_learner, run_learner)
+from sticks_tui.learn.lab_players import is_mastered, train_readable
+from sticks_tui.learn.trainer import TrainingConfig, train
+
+pytestmark = pytest.mark.slow  # the lab kernel compiles (or loads numba's cache) on first use
+
+
+@pytest.mark.parametrize("text", [
+    "hats", "hats:start=3,reward=3,penalty=1,draw=-1,floor=nonempty", "hats:draw=2,vs=perfect",
+    "q:alpha=1,epsilon=0.3", "q:vs=random", "mc", "mc:alpha=0.2,vs=perfect"])
+@pytest.mark.parametrize("game,size,games", [("sticks", 20, 400), ("nim", 2, 300), ("noughts", None, 60)])
+def test_kernel_plays_as_the_readable_players(text, game, size, games):
+    """Same seed, same stream: the compiled lab leaves the very hats / values the protocol players
+    leave, and finds mastery at the same game."""
+    g = lab_game(game, size)
+    spec = parse_learner(text)
+    run = run_learner(spec, g, 7, games, points=[games])
+    player, mastery = train_readable(spec, g, 7, games)
+    assert np.array_equal(run.state["a"], player.preference)
+    assert run.mastery == mastery
+
+
+@pytest.mark.parametrize("rule,text", [(HatRule(), "hats"), (HatRule(3, 3, 1), "hats:start=3,reward=3,penalty=1")])
+def test_hats_in_the_lab_are_the_trainers_hats(rule, text):
+    """A plain training run with the same seed, as long as the lab took to mastery, leaves the same
+    two brains, mastered exactly then and not one game earlier."""
+    g = lab_game("sticks", 20)
+    run = run_learner(parse_learner(text), g, 5, 20_000, points=[20_000])
+    first = run.mastery[2]
+    assert first is not None and first > 0
+    at = train(TrainingConfig(sticks=20, games=first, seed=5, rule=rule, curve=False))
+    before = train(TrainingConfig(sticks=20, games=first - 1, seed=5, rule=rule, curve=False))
+    assert is_mastered(g, at.brain.counts, 2)
+    assert not is_mastered(g, before.brain.counts, 2)
+    again = run_learner(parse_learner(text), g, 5, first, points=[first])
+    assert np.array_equal(again.state["a"], at.brain.counts)
+    assert np.array_equal(again.state["b"], at.opponent.counts)
+
+
+def test_the_trainers_hats_are_never_mastered_before_the_labs_first_game():
+    """Game by game: the lab's first mastered game is the first at which the plain trainer's brain is."""
+    g = lab_game("sticks", 12)
+    run = run_learner(parse_learner("hats"), g, 3, 5_000, points=[5_000])
+    first = run.mastery[2]
+    assert first is not None
+    mastered = [is_mastered(g, train(TrainingConfig(sticks=12, games=n, seed=3, curve=False)).brain.counts, 2)
+                for n in range(first + 1)]
+    assert mastered.index(True) == first
+
+
+@pytest.mark.parametrize("text", ["hats", "hats:start=3,reward=3,penalty=1", "q", "q:alpha=1,epsilon=0.1",
+                                  "mc", "hats:vs=perfect", "q:vs=perfect", "mc:vs=perfect"])
+def test_each_learner_masters_sticks_at_20(text):
+    g = lab_game("sticks", 20)
+    run = run_learner(parse_learner(text), g, 1, 200_000)
+    assert run.mastery[2] is not None
+    assert run.curve[-1].agreement == 1.0
+
+
+def test_the_curve_is_exact_and_log_spaced():
+    g = lab_game("sticks", 20)
+    run = run_learner(parse_learner("q:vs=perfect"), g, 2, 1000)
+    assert [p.games for p in run.curve] == [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700,
+                                            1000]
+    # a mastered greedy learner from heap 20 (a winning heap) wins every game moving first, and the
+    # perfect player wins every game it starts from there
+    assert run.mastery[2] is not None and run.mastery[2] <= 1000
+    assert run.curve[-1].win_first == 1.0 and run.curve[-1].win_second == 0.0
+
+
+def test_noughts_scores_draws_as_not_losing():
+    g = lab_game("noughts")
+    assert g.has_draws
+    run = run_learner(parse_learner("q:vs=perfect"), g, 1, 3000, points=[3000])
+    point = run.curve[-1]
+    assert point.win_first == 0.0 and point.win_second == 0.0  # nobody beats the perfect player
+    assert point.keep_first > 0.0
+
+
+def test_mastery_over_seeds_by_nearest_rank():
+    m = Mastery.of([10, 20, 30, None, 40, 50, 60, 70, 80, None])
+    assert (m.median, m.p90, m.never) == (50, None, 2)
+    assert Mastery.of([10, 20, 30, None, 40, 50, 60, 70, 80, 90]).p90 == 90
+    assert Mastery.of([5, 7, 9]).as_json() == {"median": 7, "p90": 9, "never": 0}
+
+
+@pytest.mark.parametrize("text,words", [
+    ("sarsa", "there is no learner 'sarsa': choose hats, q, mc"),
+    ("q:beta=1", "q has no setting 'beta': its settings are alpha, epsilon, vs"),
+    ("q:alpha=2", "q's alpha is a number from 0 to 1, not '2'"),
+    ("hats:floor=none", "hats's floor is one of each, nonempty, not 'none'"),
+    ("hats:vs=friend", "hats's vs is one of self, random, perfect, not 'friend'"),
+    ("hats:reward", "hats's reward needs a value"),
+])
+def test_bad_learners_name_the_valid_choices(text, words):
+    with pytest.raises(LabError, match=words.replace("(", r"\(")):
+        parse_learner(text)
+
+
+def test_bad_lab_settings_name_the_valid_choices():
+    hats = (parse_learner("hats"),)
+    with pytest.raises(LabError, match="the cap is from 1 to 10,000,000 games a run, not 0"):
+        LabConfig(learners=hats, cap=0)
+    with pytest.raises(LabError, match="seeds are from 1 to 100, not 101"):
+        LabConfig(learners=hats, seeds=101)
+    with pytest.raises(LabError, match="there is no game 'chess': choose sticks, nim, noughts"):
+        LabConfig(game="chess", learners=hats)
+    with pytest.raises(LabError, match="at most 6 learners"):
+        LabConfig(learners=hats * 7)
+
+
+@pytest.mark.parametrize("games", [0, 30, 300, 3000])
+def test_the_curve_is_the_trainers_own_figure_for_the_hats(games):
+    """The lab's exact scoring of hats (agreement, chance to beat the worst perfect player from each seat)
+    is the app's learning-curve figure (`CurveScorer`), for the same brain."""
+    from sticks_tui.engine.rules import SticksRules
+    from sticks_tui.learn.analysis import CurveScorer
+
+    g = lab_game("sticks", 20)
+    run = run_learner(parse_learner("hats"), g, 9, games, points=[games])
+    point = CurveScorer.for_rules(SticksRules(20)).score(games, run.state["a"])
+    mine = run.curve[-1]
+    assert mine.agreement == pytest.approx(point.agreement)
+    assert (mine.win_first, mine.win_second) == (pytest.approx(point.win_first), pytest.approx(point.win_second))
+    assert (mine.keep_first, mine.keep_second) == (pytest.approx(point.win_first), pytest.approx(point.win_second))
+
+
+def test_noughts_seats_are_x_and_o_and_only_drawable_or_won_boards_are_checked():
+    from sticks_tui.engine.noughts import to_move
+    from sticks_tui.solve.noughts import solve_noughts
+
+    g = lab_game("noughts")  # from the empty board: moving first is playing X
+    solution = solve_noughts()
+    for row, board in enumerate(g.positions):
+        assert bool(g.seat_mask[row, 0]) == (to_move(board) == "X")
+        assert bool(g.seat_mask[row, 1]) == (to_move(board) == "O")
+        assert bool(g.checked[row]) == (solution.value(board) >= 0)
+        moves = [m for j, m in enumerate(sorted(set(range(1, 10)) - {i + 1 for i, c in enumerate(board) if c != "."}))
+                 if g.good[row, j]]
+        assert moves == (list(solution.best_squares(board)) if solution.value(board) >= 0 else [])
