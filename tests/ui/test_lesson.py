@@ -383,22 +383,21 @@ async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losse
         fields = lambda: tuple(dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "penalty", "floor"))  # noqa: E731
         assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
         dialog.query_one("#preset", Select).value = "menace"
-        await pilot.pause()
-        assert fields() == ("3", "3", "1", "each")
+        await wait_until(pilot, lambda: fields() == ("3", "3", "1", "each"), what="the preset's rule in the fields")
         # another rule needs a fresh brain: said at once, on the box to tick
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") != "", what="the fresh-brain notice")
         assert text_of(dialog, "#train-error").startswith("The brain 'default' learns by its own rule")
         dialog.query_one("#reset-first").value = True
-        await pilot.pause()
-        assert text_of(dialog, "#train-error") == ""
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") == "", what="the notice to go")
         assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
             in text_of(dialog, "#train-effect")
         # typing a rule picks the preset it is, or "your own"
         dialog.query_one("#reward").value = "2"
-        await pilot.pause()
+        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "menace", what="the preset to follow")
         assert dialog.query_one("#preset", Select).value == "own"
         for wid, value in (("start-balls", "1"), ("reward", "1")):
             dialog.query_one(f"#{wid}").value = value
-        await pilot.pause()
+        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "own", what="the preset to follow")
         assert dialog.query_one("#preset", Select).value == "seeds"
 
 

@@ -9,6 +9,7 @@ must run again whatever happens to the run.
 from __future__ import annotations
 
 import gc
+from types import SimpleNamespace
 
 import pytest
 
@@ -35,10 +36,12 @@ async def test_collector_held_until_the_first_report_then_heap_frozen(make_app, 
     def run(progress, cancel):
         seen["before report"] = gc.isenabled()
         frozen = gc.get_freeze_count()
-        progress(object())  # a snapshot; the app ignores progress of a purpose it does not know
+        # a snapshot (what a queued report is asked when a newer one may replace it); the app ignores
+        # progress of a purpose it does not know
+        progress(SimpleNamespace(finished=False, story=None))
         seen["after report"] = gc.isenabled()
         seen["frozen more"] = gc.get_freeze_count() > frozen
-        progress(object())
+        progress(SimpleNamespace(finished=False, story=None))
         return 42
 
     app = make_app()
