@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 
 from textual import events
@@ -12,8 +13,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from sticks_tui.learn.hats import Hats
-from sticks_tui.learn.merge import merge_net_change
+from sticks_tui.ui.keeper import BrainKeeper
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import BRAIN_SIZE, Session
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
@@ -265,20 +265,18 @@ class SticksApp(App):
                 self.notify(f"{problem} The class plays on without back-ups.", title="Back-ups",
                             severity="error", timeout=30)
 
+    @cached_property
+    def keeper(self) -> BrainKeeper:
+        """The one service that keeps brains in the store for every game (ui/keeper.py)."""
+        return BrainKeeper(self)
+
     def load_brain(self, name: str, rule=None) -> None:
         """Play with the stored brain `name` (made, by `rule`, if there is none)."""
-        from sticks_tui.store import StoreError
-
         session = self.session
-        try:
-            hats = session.store.load_or_create_brain(name, BRAIN_SIZE, rule=rule)
-        except StoreError as exc:
-            self.notify(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
-                        f"'{name}' is left as it is.", title="Brain not loaded", severity="error", timeout=10)
-            session.brain, session.brain_name, session.brain_kept = Hats(BRAIN_SIZE, 3, rule), name, False
-            return
-        session.brain, session.brain_name, session.brain_kept = hats, name, True
-        session.brain_base = hats.counts.copy()
+        hats, kept = self.keeper.load(name, BRAIN_SIZE, rule)
+        session.brain, session.brain_name, session.brain_kept = hats, name, kept
+        if kept:
+            session.brain_base = hats.counts.copy()
 
     def save_brain(self, games_trained: int = 0) -> None:
         """Keep what this app's brain learned since it last read or wrote the store: merged onto the
@@ -316,17 +314,6 @@ class SticksApp(App):
         change = watch.check(self.session, adopt=self.adopt_stored_counts)
         if change is not None:
             self.class_change = change
-
-    def record_game(self, **fields) -> bool:
-        """Keep a finished game (with the learning it taught, if given); whether it was kept."""
-        from sticks_tui.store import StoreError
-
-        try:
-            self.session.store.record_game(**fields)
-        except (StoreError, ValueError) as exc:
-            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
-            return False
-        return True
 
     # -- commands (the screens' own are in their COMMANDS providers) ---------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -494,39 +481,17 @@ class SticksApp(App):
             return
         self._training_finished(message.result)
 
-    def _merge_training(self, result) -> None:
-        """Fold the trained copy into the live brain, keeping what games played meanwhile taught it."""
-        brain = self.session.brain
-        brain.counts[:] = merge_net_change(brain.counts, self.session.training.start_counts,
-                                           result.brain.counts, brain.rule)
-
     def _keep_training(self, result) -> None:
-        """Merge the run's net change onto the brain as stored (with what any copy's games taught it
-        meanwhile), its games and its curve, in one transaction, and play on with that brain. If the
-        store cannot, merge in memory and save the brain whole. Fresh hats standing in for a stored
-        brain that could not be used are merged in memory only: that brain is never written over."""
-        from sticks_tui.store import StoreError
-
+        """Keep the run (ui/keeper.py): merged onto the brain as stored (with what any copy's games taught
+        it meanwhile), its games and its curve, in one transaction, and play on with that brain. If the
+        store cannot (the app says why), or the hats in play are fresh ones standing in for a stored
+        brain that could not be used, the run is merged in memory only: the stored brain is never
+        written over."""
         session = self.session
-        if session.brain_kept:
-            try:
-                stored = session.store.keep_training(session.brain_name, session.training.start_counts, result)
-            except (StoreError, ValueError):
-                pass  # below: in memory, then saved whole
-            else:
-                if stored.counts.shape == session.brain.counts.shape:
-                    self.adopt_stored_counts(stored.counts)
-                else:
-                    self._merge_training(result)
-                return
-        self._merge_training(result)
-        if not session.brain_kept:
-            return
-        self.save_brain(games_trained=result.games_played)
-        try:
-            session.store.save_training_curve(session.brain_name, result.curve, result.heap)
-        except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
-            self.notify(f"The learning curve was not saved: {exc}", severity="warning")
+        stored = self.keeper.merge(session.brain_name if session.brain_kept else None, session.brain,
+                                   session.training.start_counts, result)
+        if stored is not None and stored.counts.shape == session.brain.counts.shape:
+            session.brain_base = stored.counts.copy()
 
     def _training_finished(self, result) -> None:
         state = self.session.training

@@ -133,24 +133,20 @@ class GameScreenBase(Screen):
     # -- records ---------------------------------------------------------------------------------
     def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None,
                              learning: dict | None = None) -> bool:
-        """Keep the finished game in the store (the app says so if it cannot).
+        """Keep the finished game in the store (ui/keeper.py; the app says so if it cannot).
 
         `learning` ({seat: (brain name, balls drawn)}) is applied to the stored brain with the game, in one
-        transaction. If the brain as stored cannot take it (deleted or damaged meanwhile), the game is kept
-        without it. Returns whether the lesson was kept (if not, the caller saves the brain whole)."""
-        from sticks_tui.store import StoreError
-
+        transaction, and each seat it taught plays on with its brain as stored. If the brain as stored
+        cannot take it (deleted or damaged meanwhile), the app says why and the game is kept without
+        it; the stored brain is not written. Returns whether the lesson was kept."""
         fields = self.game_fields(game=game, start=start, moves=moves, loser=loser)
         if brain is not None:
             fields["brain"] = brain
-        if learning:
-            try:
-                self.play_on_with_stored(self.session.store.record_game(**fields, learning=learning))
-                return True
-            except (StoreError, ValueError):
-                pass  # kept below without the lesson (the app says so if even that fails)
-        self.app.record_game(**fields)
-        return False
+        recorded = self.app.keeper.record(fields, learning)
+        if recorded is None:
+            return False
+        self.play_on_with_stored(recorded)
+        return True
 
     def game_fields(self, *, game: str, start: str, moves: list, loser: int) -> dict:
         """What `Store.record_game` needs to know of this finished game."""

@@ -366,23 +366,19 @@ class NimGameScreen(GameScreenBase):
 
     def _record(self, loser: int) -> None:
         """Keep the finished game; the learning AI's lesson goes to its stored brain in the same
-        transaction, and the AI then plays with the brain as stored (what every copy taught it)."""
-        from sticks_tui.store import StoreError
-
+        transaction, and the AI then plays with the brain as stored (what every copy taught it). If the
+        store cannot take it, the app says why and the stored brain is left as it is (ui/keeper.py)."""
         session = self.session
         state = self.game.state
-        fields = self.game_fields(game="nim", start=",".join(map(str, state.start)),
-                                  moves=[f"{t.move[0] + 1}:{t.move[1]}" for t in state.history], loser=loser)
         learner, name = self.learner, session.nim_stored_as
+        learning = None
+        brain = None
         if learner is not None and name is not None:
             drawn = [(t.before, t.move) for t in state.history if t.player == learner.seat]
-            fields.update(brain=name, learning={learner.seat: (name, drawn)})
-        try:
-            recorded = session.store.record_game(**fields)
-        except (StoreError, ValueError) as exc:  # the AI still learned from this game, in memory
-            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
-            return
-        self.play_on_with_stored(recorded)
+            brain, learning = name, {learner.seat: (name, drawn)}
+        self.record_finished_game(game="nim", start=",".join(map(str, state.start)),
+                                  moves=[f"{t.move[0] + 1}:{t.move[1]}" for t in state.history], loser=loser,
+                                  brain=brain, learning=learning)
 
     # -- the learning AI for Nim ----------------------------------------------------------------
     def action_train_nim(self) -> None:
@@ -459,23 +455,12 @@ class NimGameScreen(GameScreenBase):
 
     def _keep_training(self, result):
         """Add the run's net change to the Nim AI's brain as stored (what games taught it meanwhile
-        is kept), in one transaction; then play with the stored brain. Not stored: merged in memory."""
-        from sticks_tui.learn.merge import merge_net_change
-        from sticks_tui.store import StoreError
-        from sticks_tui.store.brains import legal_of
-
+        is kept), in one transaction; then play with the stored brain. Not stored (or the store
+        fails, which the app says): merged in memory (ui/keeper.py)."""
         session = self.session
         hats = session.nim_hats()
         start, self._train_start = self._train_start, None
-        if session.nim_stored_as is not None:
-            try:
-                stored = session.store.keep_training(session.nim_stored_as, start, result)
-                hats.counts[:] = stored.counts
-                return hats
-            except (StoreError, ValueError) as exc:
-                self.notify(f"{exc} The Nim AI keeps what it learned until you quit.", title="Not saved",
-                            severity="error", timeout=10)
-        hats.counts[:] = merge_net_change(hats.counts, start, result.brain.counts, hats.rule, legal_of(hats))
+        self.app.keeper.merge(session.nim_stored_as, hats, start, result)
         return hats
 
 
