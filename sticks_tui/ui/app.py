@@ -281,23 +281,13 @@ class SticksApp(App):
     def save_brain(self, games_trained: int = 0) -> None:
         """Keep what this app's brain learned since it last read or wrote the store: merged onto the
         brain as stored (never this copy written whole over what other tabs taught it meanwhile);
-        the app then plays with the result."""
-        from sticks_tui.store import StoreError
-
+        the app then plays with the result (ui/keeper.py)."""
         session = self.session
         if not session.brain_kept:
             return  # the stored brain could not be used: it is never written over
-        if session.brain_base is None:  # not read from the store: nothing to merge onto, never written whole
-            self.notify("The brain was not saved: it was never read from the store.", title="Not saved",
-                        severity="error", timeout=10)
-            return
-        try:
-            stored = session.store.save_brain(session.brain_name, session.brain, games_trained=games_trained,
-                                              base=session.brain_base)
-        except (StoreError, ValueError) as exc:
-            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
-            return
-        self.adopt_stored_counts(stored.counts)
+        stored = self.keeper.save(session.brain_name, session.brain, session.brain_base, games_trained)
+        if stored is not None:
+            self.adopt_stored_counts(stored.counts)
 
     def adopt_stored_counts(self, counts) -> None:
         """Play on with the brain as stored, in place (the players hold these hats); it is the new base."""
@@ -484,12 +474,12 @@ class SticksApp(App):
     def _keep_training(self, result) -> None:
         """Keep the run (ui/keeper.py): merged onto the brain as stored (with what any copy's games taught
         it meanwhile), its games and its curve, in one transaction, and play on with that brain. If the
-        store cannot (the app says why), or the hats in play are fresh ones standing in for a stored
-        brain that could not be used, the run is merged in memory only: the stored brain is never
-        written over."""
+        store cannot, the app says why and the keeper's one failure behaviour follows (merged in memory,
+        then onto the brain as stored, never written over). Fresh hats standing in for a stored brain
+        that could not be used are merged in memory only."""
         session = self.session
         stored = self.keeper.merge(session.brain_name if session.brain_kept else None, session.brain,
-                                   session.training.start_counts, result)
+                                   session.training.start_counts, result, base=session.brain_base)
         if stored is not None and stored.counts.shape == session.brain.counts.shape:
             session.brain_base = stored.counts.copy()
 

@@ -1,9 +1,12 @@
 """The kept brain (issue 17 item 3): one service that loads a brain, records a finished game with its
 lesson, and merges a training run into it, for every game (sticks and Nim alike).
 
-One failure behaviour everywhere: when the store fails, the stored brain is never written over (not
-saved whole, not made anew), the AI keeps what it learned in memory, and the app says so, with the
-store's reason. A game whose lesson the brain as stored cannot take is kept without it.
+One failure behaviour everywhere: when the store cannot take a lesson or a run, the app says why, the
+game is kept without its lesson, and what the copy learned since it last read the store (`base`) is
+merged onto the brain as stored (`Store.save_brain(base=...)`: never written over; a brain deleted
+meanwhile is saved as this copy has it, nothing of anyone's to lose). If the store cannot take that
+either (the brain does not fit, the store cannot be written), the app says so, the stored brain is
+left as it is, and the AI keeps what it learned in memory.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 NOT_WRITTEN = "The stored brain is left as it is; the AI keeps what it learned until you quit."
+NOT_WITH = "Not kept with the {what}; what the AI learned is merged onto the brain as stored instead."
 
 
 class BrainKeeper:
@@ -46,41 +50,73 @@ class BrainKeeper:
             return Hats(size, 3, rule), False
 
     # -- record -----------------------------------------------------------------------------------
-    def record(self, fields: dict, learning: dict | None = None):
+    def record(self, fields: dict, learning: dict | None = None, *, hats: Hats | None = None, base=None):
         """Keep a finished game (`Store.record_game` fields) with the lesson `learning` ({seat: (brain
-        name, balls drawn)}) applied to the brain as stored, in one transaction. Returns what the store
-        kept (its `.brains` are the taught brains as stored), or None if it kept no lesson.
+        name, balls drawn)}) applied to the brain as stored, in one transaction. Returns (what the store
+        kept, whose `.brains` are the taught brains as stored, or None; the brain as stored after the
+        fallback, or None).
 
-        If the store cannot take the lesson, the app says why, the game is kept without it (if even
-        that fails, the app says so too) and the stored brain is not written."""
+        If the store cannot take the lesson, the app says why, the game is kept without it, and `hats`
+        (the copy that learned it, whose counts were `base` when it last read the store) is saved by
+        `save` (the module's failure behaviour)."""
         if learning:
             try:
-                return self.store.record_game(**fields, learning=learning)
+                return self.store.record_game(**fields, learning=learning), None
             except (StoreError, ValueError) as exc:
-                self.refused(f"{exc} {NOT_WRITTEN}")
+                self.refused(f"{exc} {NOT_WITH.format(what='game')}")
         try:
             self.store.record_game(**fields)
         except (StoreError, ValueError) as exc:
             self.refused(str(exc))
-        return None
+        if learning and hats is not None:
+            name = next(iter(learning.values()))[0]
+            return None, self.save(name, hats, base)
+        return None, None
+
+    def save(self, name: str, hats: Hats, base, games_trained: int = 0):
+        """What `hats` learned since its counts were `base` (when it last read or wrote the store), merged
+        onto brain `name` as stored (never written whole over it); `hats` becomes the brain as stored.
+        Returns the stored brain, or None (the app says why; the stored brain is left as it is)."""
+        if base is None:  # not read from the store: nothing to merge onto, never written whole
+            self.refused("The brain was not saved: it was never read from the store.")
+            return None
+        try:
+            stored = self.store.save_brain(name, hats, games_trained=games_trained, base=base)
+        except (StoreError, ValueError) as exc:
+            self.refused(f"{exc} {NOT_WRITTEN}")
+            return None
+        if stored.counts.shape == hats.counts.shape:
+            hats.counts[:] = stored.counts
+        return stored
 
     # -- merge a training run ---------------------------------------------------------------------
-    def merge(self, name: str | None, hats: Hats, start, result):
+    def merge(self, name: str | None, hats: Hats, start, result, base=None):
         """Keep a training run of a copy of `hats` (whose counts were `start` when it began): its net
         change merged onto the stored brain `name` with its games and curve, in one transaction, and
-        `hats` (in place) becomes the brain as stored. With `name` None (hats not kept) or if the store
-        fails (the app says why), the change is merged into `hats` in memory only and the stored brain
-        is not written. Returns the brain as stored, or None if the store did not keep the run."""
-        stored = None
-        if name is not None:
-            try:
-                stored = self.store.keep_training(name, start, result)
-            except (StoreError, ValueError) as exc:
-                self.refused(f"{exc} {NOT_WRITTEN}")
-        if stored is not None and stored.counts.shape == hats.counts.shape:
-            hats.counts[:] = stored.counts
-        else:
+        `hats` (in place) becomes the brain as stored. With `name` None (hats not kept) the run is
+        merged in memory only. If the store cannot take it, the app says why, the run is merged into
+        `hats` in memory and saved by `save` (with `base`), its curve after it. Returns the brain as
+        stored, or None if the store did not keep the run."""
+        if name is None:
             self._merge_in_memory(hats, start, result)
+            return None
+        try:
+            stored = self.store.keep_training(name, start, result)
+        except (StoreError, ValueError) as exc:
+            self.refused(f"{exc} {NOT_WITH.format(what='training run')}")
+        else:
+            if stored.counts.shape == hats.counts.shape:
+                hats.counts[:] = stored.counts
+            else:
+                self._merge_in_memory(hats, start, result)
+            return stored
+        self._merge_in_memory(hats, start, result)
+        stored = self.save(name, hats, base, games_trained=result.games_played)
+        if stored is not None:
+            try:
+                self.store.save_training_curve(name, result.curve, result.heap)
+            except Exception as exc:  # noqa: BLE001 - a curve not saved must not stop the app
+                self.app.notify(f"The learning curve was not saved: {exc}", severity="warning")
         return stored
 
     @staticmethod

@@ -114,6 +114,7 @@ class Session:
     nim_brain: Any = None  # Hats over NimRules, loaded (or made) on first use (see nim_hats)
     nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
+    nim_base: Any = None  # the Nim brain's counts as last read from or written to the store (as brain_base)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
     #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's name).
@@ -141,6 +142,7 @@ class Session:
                 try:
                     self.nim_brain = self.store.load_or_create_brain(name, game="nim", box=NIM_LEARNER_BOX)
                     self.nim_stored_as = name
+                    self.nim_base = self.nim_brain.counts.copy()
                 except StoreError as exc:
                     self.nim_problem = (f"{exc} The stored brain {name!r} was left as it is: the Nim AI plays "
                                         "with fresh hats this time, and what it learns is not saved. To keep "

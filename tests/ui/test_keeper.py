@@ -1,15 +1,16 @@
 """The kept brain (issue 17 item 3, ui/keeper.py): one failure behaviour for every game. When the store
-cannot take what a brain learned (here: another tab deleted the brain meanwhile), the stored brain is
-never written (not saved whole, not made anew), the game is kept without its lesson, the AI keeps what
-it learned in memory, and the app says why.
+cannot take what a brain learned (here: another tab put a brain that does not fit under its name), the
+app says why, the game is kept without its lesson, the stored brain is never written over and the app
+says so, and the AI keeps what it learned in memory.
 
 Before the keeper the games differed: a Nim game whose lesson failed was not kept at all, and a sticks
-training run whose merge failed was saved whole, silently, making the deleted brain anew."""
+training run the store refused was saved whole without a word about why."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 from sticks_tui.store import Store
 from sticks_tui.ui.session import nim_brain_name
@@ -31,6 +32,10 @@ async def open_nim(pilot) -> NimGameScreen:
     return app.screen
 
 
+def said(log, text: str) -> int:
+    return sum(text in n for n in log.notifications())
+
+
 async def test_a_store_failure_leaves_the_stored_brain_as_it_was_and_says_so(make_app, data_dir):
     app = make_app()
     log = MessageLog()
@@ -38,19 +43,23 @@ async def test_a_store_failure_leaves_the_stored_brain_as_it_was_and_says_so(mak
         screen = await open_nim(pilot)  # (1, 1, 1), the learning AI first: the brain is stored now
         await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
         store = app.session.store
-        assert NIM in [b.name for b in store.list_brains()]
-        with Store.open(data_dir) as other:  # another tab deletes both brains meanwhile
-            other.delete_brain(NIM)
-            other.delete_brain("default")
+        # another tab puts brains that do not fit these copies under both names meanwhile
+        nim_squatter, sticks_squatter = Hats(10), Hats(30, 5)
+        with Store.open(data_dir) as other:
+            for name, squatter in ((NIM, nim_squatter), ("default", sticks_squatter)):
+                other.delete_brain(name)
+                other.save_brain(name, squatter, games_trained=5)
         before = app.session.nim_brain.counts.copy()
 
         # Nim: a game whose lesson the store cannot take
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
-        await wait_until(pilot, lambda: any(f"no brain called {NIM!r}" in n for n in log.notifications()),
-                         what="the app saying why the Nim lesson was not kept")
-        assert NIM not in [b.name for b in store.list_brains()]  # not made anew
+        await wait_until(pilot, lambda: log.notifications(), what="the app saying the lesson was not kept")
+        await pilot.pause()
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].game == "nim"  # the game is kept
+        assert store.load_brain(NIM) == nim_squatter and store.brain_info(NIM).games_trained == 5
+        assert said(log, "Not kept with the game") == 1  # why: the store's reason first
+        assert said(log, "left as it is") == 1  # then that the stored brain is left as it is
         assert not np.array_equal(app.session.nim_brain.counts, before)  # it learned, in memory
 
         # sticks: a training run the store cannot merge
@@ -58,8 +67,8 @@ async def test_a_store_failure_leaves_the_stored_brain_as_it_was_and_says_so(mak
         app.session.training.start_counts = brain.counts.copy()
         result = train(TrainingConfig(sticks=12, games=300, seed=3), brain=brain.copy())
         app._keep_training(result)  # what the end of a background run does
-        await wait_until(pilot, lambda: any("no brain called 'default'" in n for n in log.notifications()),
-                         what="the app saying why the run was not kept")
-        assert "default" not in [b.name for b in store.list_brains()]  # not made anew
+        await wait_until(pilot, lambda: said(log, "left as it is") == 2, what="the app saying the brain is kept")
+        assert said(log, "Not kept with the training run") == 1
+        assert store.load_brain("default") == sticks_squatter and store.brain_info("default").games_trained == 5
         # nothing else taught the hats in play meanwhile: merged in memory, they are the trained copy
         assert np.array_equal(brain.counts, result.brain.counts)

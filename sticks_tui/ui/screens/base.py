@@ -132,21 +132,42 @@ class GameScreenBase(Screen):
 
     # -- records ---------------------------------------------------------------------------------
     def record_finished_game(self, *, game: str, start: str, moves: list, loser: int, brain: str | None = None,
-                             learning: dict | None = None) -> bool:
+                             learning: dict | None = None, hats=None) -> bool:
         """Keep the finished game in the store (ui/keeper.py; the app says so if it cannot).
 
         `learning` ({seat: (brain name, balls drawn)}) is applied to the stored brain with the game, in one
         transaction, and each seat it taught plays on with its brain as stored. If the brain as stored
-        cannot take it (deleted or damaged meanwhile), the app says why and the game is kept without
-        it; the stored brain is not written. Returns whether the lesson was kept."""
+        cannot take it (deleted or damaged meanwhile), the app says why, the game is kept without it and
+        `hats` (the session's brain that learned it) is merged onto the brain as stored by the keeper's
+        one failure behaviour. Returns whether the lesson was kept with the game."""
         fields = self.game_fields(game=game, start=start, moves=moves, loser=loser)
         if brain is not None:
             fields["brain"] = brain
-        recorded = self.app.keeper.record(fields, learning)
-        if recorded is None:
-            return False
-        self.play_on_with_stored(recorded)
-        return True
+        recorded, saved = self.app.keeper.record(fields, learning, hats=hats, base=self.base_of(hats))
+        if recorded is not None:
+            self.play_on_with_stored(recorded)
+            return True
+        if saved is not None and saved.counts.shape == hats.counts.shape:
+            self.set_base(hats, saved.counts)
+        return False
+
+    def base_of(self, hats):
+        """The counts `hats` (one of the session's kept brains) had when it last read or wrote the store."""
+        session = self.session
+        if hats is None:
+            return None
+        if hats is session.brain:
+            return session.brain_base
+        if hats is session.nim_brain:
+            return session.nim_base
+        return None
+
+    def set_base(self, hats, counts) -> None:
+        session = self.session
+        if hats is session.brain:
+            session.brain_base = counts.copy()
+        elif hats is session.nim_brain:
+            session.nim_base = counts.copy()
 
     def game_fields(self, *, game: str, start: str, moves: list, loser: int) -> dict:
         """What `Store.record_game` needs to know of this finished game."""
@@ -161,5 +182,4 @@ class GameScreenBase(Screen):
             hats = getattr(self.players[seat], "hats", None)
             if hats is not None and stored.counts.shape == hats.counts.shape:
                 hats.counts[:] = stored.counts
-                if hats is self.session.brain:
-                    self.session.brain_base = stored.counts.copy()
+                self.set_base(hats, stored.counts)

@@ -414,8 +414,8 @@ class GameScreen(GameScreenBase):
         session = self.session
         state = self.game.state
         # the saved brain's lesson is kept with the game (what a replay shows) and applied to it as stored,
-        # in the same transaction; if the store cannot take it, the app says so and the stored brain is
-        # left as it is (ui/keeper.py)
+        # in the same transaction; if the store cannot take it, the app says so and the copy's change is
+        # merged onto the brain as stored (never written over; ui/keeper.py)
         seats = [seat for seat, p in enumerate(self.players)
                  if isinstance(p, HatPlayer) and p.hats is session.brain and session.brain_kept]
         learning = {seat: (session.brain_name, [(m.before, m.move) for m in state.history if m.player == seat])
@@ -424,7 +424,7 @@ class GameScreen(GameScreenBase):
         self.record_finished_game(
             game="sticks", start=str(state.start), moves=[m.move for m in state.history], loser=event.loser,
             brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
-            learning=learning)
+            learning=learning, hats=session.brain if learning else None)
         self.session.results.append((self.players[0].name, self.players[1].name, event.winner_name))
         self._show_tally()
         self._drawn = None

@@ -378,7 +378,7 @@ class NimGameScreen(GameScreenBase):
             brain, learning = name, {learner.seat: (name, drawn)}
         self.record_finished_game(game="nim", start=",".join(map(str, state.start)),
                                   moves=[f"{t.move[0] + 1}:{t.move[1]}" for t in state.history], loser=loser,
-                                  brain=brain, learning=learning)
+                                  brain=brain, learning=learning, hats=learner.hats if learning else None)
 
     # -- the learning AI for Nim ----------------------------------------------------------------
     def action_train_nim(self) -> None:
@@ -455,12 +455,14 @@ class NimGameScreen(GameScreenBase):
 
     def _keep_training(self, result):
         """Add the run's net change to the Nim AI's brain as stored (what games taught it meanwhile
-        is kept), in one transaction; then play with the stored brain. Not stored (or the store
-        fails, which the app says): merged in memory (ui/keeper.py)."""
+        is kept), in one transaction; then play with the stored brain. Not stored: merged in memory;
+        the store fails: the keeper's one failure behaviour (ui/keeper.py)."""
         session = self.session
         hats = session.nim_hats()
         start, self._train_start = self._train_start, None
-        self.app.keeper.merge(session.nim_stored_as, hats, start, result)
+        stored = self.app.keeper.merge(session.nim_stored_as, hats, start, result, base=session.nim_base)
+        if stored is not None and stored.counts.shape == hats.counts.shape:
+            session.nim_base = stored.counts.copy()
         return hats
 
 
