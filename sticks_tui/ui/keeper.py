@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 NOT_WRITTEN = "The stored brain is left as it is; the AI keeps what it learned until you quit."
-NOT_WITH = "Not kept with the {what}; what the AI learned is merged onto the brain as stored instead."
+NOT_WITH = "Not kept with the {what}; the app adds what the AI learned to the brain as stored instead, if it can."
 
 
 class BrainKeeper:
