@@ -577,6 +577,41 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
+class _NoStream:
+    """Stands in for sys.stderr while multiprocessing starts its resource tracker: no fileno, so none is passed."""
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker so that spawning works when sys.stderr has no real file
+    descriptor. Textual captures sys.stderr with an object whose fileno() is -1, and the tracker passes
+    sys.stderr.fileno() to its process: 'bad value(s) in fds_to_keep', and no lab could run in the app."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = True  # multiprocessing skips a stream whose fileno() raises
+    if usable:
+        resource_tracker.ensure_running()
+        return
+    stream = sys.stderr
+    sys.stderr = _NoStream()
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = stream
+
+
 def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
             cancelled: Callable[[], bool] | None = None) -> LabResult | None:
     """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
@@ -601,6 +636,7 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
             if progress:
                 progress(n, len(tasks))
     else:
+        _start_resource_tracker()
         context = multiprocessing.get_context("spawn")
         pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
         try:

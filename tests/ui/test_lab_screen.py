@@ -60,3 +60,22 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
 
 def screen_text(app) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.slow  # a real (small) lab run with the lab kernel
+async def test_the_chart_of_a_finished_lab_renders_again_and_again(make_app):
+    """plotext takes the log of the data it holds at each build: the chart's second render of a lab
+    whose curve starts at game 1 ended the app with 'math domain error' (seen at 80x24 with tui-drive)."""
+    from sticks_tui.learn.lab import run_lab
+
+    result = run_lab(LabConfig("sticks", 8, (parse_learner("hats"),), seeds=2, cap=2000, workers=1))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(result)
+        chart = screen.query_one("#lab-chart")
+        first, second = str(chart.render()), str(chart.render())
+        assert first == second
+        assert "games (log scale)" in first
+        await pilot.pause()

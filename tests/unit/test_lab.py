@@ -146,3 +146,28 @@ def test_noughts_seats_are_x_and_o_and_only_drawable_or_won_boards_are_checked()
         moves = [m for j, m in enumerate(sorted(set(range(1, 10)) - {i + 1 for i, c in enumerate(board) if c != "."}))
                  if g.good[row, j]]
         assert moves == (list(solution.best_squares(board)) if solution.value(board) >= 0 else [])
+
+
+def test_a_lab_runs_in_worker_processes_when_stderr_has_no_file_descriptor():
+    """Inside the app, Textual captures sys.stderr with an object whose fileno() is -1; multiprocessing's
+    resource tracker passed that on ("bad value(s) in fds_to_keep") and the lab screen said "The lab
+    failed". A fresh process, so the tracker is not already running from another test."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from sticks_tui.learn.lab import LabConfig, parse_learner, run_lab
+
+class Captured:  # as textual.app._PrintCapture
+    def write(self, text): return len(text)
+    def flush(self): pass
+    def fileno(self): return -1
+
+sys.stderr = Captured()
+result = run_lab(LabConfig("sticks", 8, (parse_learner("hats"),), seeds=2, cap=2000, workers=2))
+sys.stdout.write(f"runs {sum(len(learner.runs) for learner in result.learners)}\\n")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "runs 2"

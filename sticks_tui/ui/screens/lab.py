@@ -98,7 +98,19 @@ class LabScreen(Screen):
                 yield Label("", id="lab-status")
             from textual_plotext import PlotextPlot  # plotext loads only when the lab is opened
 
-            yield PlotextPlot(id="lab-chart")
+            class LabChart(PlotextPlot):
+                """plotext applies the log scale to the data it holds each time it builds, so a second
+                render took the log of a log (math domain error at game 1): every render plots afresh."""
+
+                def __init__(self, plot_into, **kwargs) -> None:
+                    super().__init__(**kwargs)
+                    self._plot_into = plot_into
+
+                def render(self):
+                    self._plot_into(self.plt)
+                    return super().render()
+
+            yield LabChart(self._plot_into, id="lab-chart")
             yield DataTable(id="lab-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -231,8 +243,12 @@ class LabScreen(Screen):
         self._draw_chart(result)
 
     def _draw_chart(self, result: LabResult | None) -> None:
-        chart = self.query_one("#lab-chart")
-        plt = chart.plt
+        self._chart_result = result
+        self.query_one("#lab-chart").refresh()
+
+    def _plot_into(self, plt) -> None:
+        """The chart's figure from the lab shown (called at every render of the chart)."""
+        result = getattr(self, "_chart_result", None)
         plt.clear_data()
         plt.clear_figure()
         plt.ylim(0, 100)
@@ -257,7 +273,6 @@ class LabScreen(Screen):
                         plt.plot(games, [100 * p["agreement"][edge] for p in curve], marker="·")
                 plt.plot(games, [100 * p["agreement"]["median"] for p in curve], marker=marker,
                          label=r.spec.text + (" (· its 10-90% band)" if i == band and several else ""))
-        chart.refresh()
 
     @on(DataTable.RowHighlighted, "#lab-table")
     def _band_for(self, event: DataTable.RowHighlighted) -> None:
