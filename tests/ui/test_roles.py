@@ -14,7 +14,7 @@ from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.screens.help import keys_of
 from sticks_tui.ui.screens.records import RecordsScreen
 from sticks_tui.ui.screens.training import TrainDialog
-from ui_helpers import text_of
+from ui_helpers import text_of, wait_until
 
 
 def offered(screen) -> tuple[list[str], list[str], list[str], list[str]]:
@@ -38,6 +38,8 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, 
         await pilot.press("f3")
         records = app.screen
         assert isinstance(records, RecordsScreen)
+        # the footer is composed after the screen: wait for it (a command it must show), then read it all
+        await wait_until(pilot, lambda: "Export" in offered(records)[0], what="the records' footer")
         footer, bindings, help_lines, palette = offered(records)
         assert "Reset records" not in footer and "records.reset" not in bindings
         assert not any("Reset" in line for line in help_lines) and "Reset records" not in palette
@@ -71,6 +73,7 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, 
         analysis = app.screen
         assert isinstance(analysis, AnalysisScreen)
         analysis.query_one("#hats-table", DataTable).focus()
+        await wait_until(pilot, lambda: "Copy brain" in offered(analysis)[0], what="the analysis footer")
         footer, bindings, help_lines, palette = offered(analysis)
         assert "Reset brain" not in footer and "analysis.reset_brain" not in bindings
         assert "Reset brain" not in palette and not any("forget" in line for line in help_lines)
@@ -87,13 +90,10 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, 
         assert isinstance(dialog, TrainDialog)
         assert not dialog.query("#reset-first")
         dialog.query_one("#start-balls", Input).value = "3"
-        await pilot.pause()
-        await pilot.pause()
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") != "", what="the refusal")
         assert "only the teacher can reset it to learn by another" in text_of(dialog, "#train-error")
         dialog.query_one("#start-balls", Input).value = "1"
-        await pilot.pause()
-        await pilot.pause()
-        assert text_of(dialog, "#train-error") == ""
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") == "", what="the refusal to go")
     with Store.open(data_dir) as store:
         assert store.game_count() == 1 and sorted(p.name for p in store.leaderboard()) == ["Ann", "Bob"]
         assert store.load_brain("default") == trained and store.brain_info("default").games_trained == 9
@@ -103,6 +103,7 @@ async def test_the_teacher_is_offered_every_wipe(make_app):
     app = make_app()  # the terminal app, and serve's teacher's address
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f3")
+        await wait_until(pilot, lambda: "Reset records" in offered(app.screen)[0], what="the records' footer")
         footer, bindings, _, palette = offered(app.screen)
         assert "Reset records" in footer and "Reset records" in palette
         assert "records.backups" in bindings and "Back-ups" in palette
