@@ -229,8 +229,10 @@ async def test_the_end_of_a_game_shows_the_result_whole_and_no_take_key(make_app
     app = make_app()
     async with app.run_test(size=size) as pilot:
         screen = await start_game(pilot, heap=10, opponent="dumb", name1="Maximilian Oberhausen-Li")
-        footer = [k.description for k in screen.query(FooterKey)]
-        assert "Take" in footer
+        def footer():
+            return [k.description for k in screen.query(FooterKey)]
+
+        await wait_until(pilot, lambda: "Take" in footer(), what="the footer to offer Take")  # composed after the screen
         await play_human_turns(pilot, screen)
         await pilot.pause()
         assert screen.game.is_over
@@ -241,8 +243,8 @@ async def test_the_end_of_a_game_shows_the_result_whole_and_no_take_key(make_app
         lines = turn.render_lines(turn.region.reset_offset)
         shown = " ".join("".join(seg.text for seg in line).strip() for line in lines).strip()
         assert shown == result, (size, shown)  # every word on screen, none cut at the border
-        footer = [k.description for k in screen.query(FooterKey)]
-        assert "Take" not in footer and "Play again" in footer, footer
+        await wait_until(pilot, lambda: "Play again" in footer(), what="the footer to offer Play again")
+        assert "Take" not in footer(), footer()
 
 
 async def test_the_ai_speed_changed_in_a_game_is_saved_at_once(make_app, config_dir):
