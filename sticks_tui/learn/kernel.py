@@ -104,6 +104,31 @@ def _below(x, n):
     """`XorShift64Star.randrange(n)` from the state `x` just stepped."""
     return np.int64(((x * _MULTIPLIER) >> np.uint64(11)) % np.uint64(n))
 
+# -- a draw that steps an array's random state in place (the lab's and MENACE's kernels) -----------------
+
+@njit(nogil=True, cache=True, inline="always")
+def below_in_place(rng_state, n):
+    """A number in 0..n-1 from the stream in rng_state[0] (`XorShift64Star.randrange`), stepping it in place."""
+    x = _step(rng_state[0])
+    rng_state[0] = x
+    return _below(x, n)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def draw_column(counts, row, legal, rng_state):
+    """A ball from hat `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
+    total = np.int64(0)
+    for j in range(legal):
+        total += counts[row, j]
+    r = below_in_place(rng_state, total)
+    for j in range(legal):
+        c = counts[row, j]
+        if r < c:
+            return j
+        r -= c
+    return 0  # unreachable: r < total
+
+
 
 @njit(nogil=True, cache=True)
 def play_games(counts_a, counts_b, game, rule_a, rule_b, n_games, game_index, state):

@@ -22,27 +22,8 @@ from sticks_tui.learn import kernel
 bead_count = njit(nogil=True, cache=True, inline="always")(menace.bead_count)
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _below(rng_state, n):
-    """A number in 0..n-1 from the run's stream (`XorShift64Star.randrange`), stepping it in place."""
-    x = kernel._step(rng_state[0])
-    rng_state[0] = x
-    return kernel._below(x, n)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def draw_column(counts, row, legal, rng_state):
-    """A bead from box `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
-    total = np.int64(0)
-    for j in range(legal):
-        total += counts[row, j]
-    r = _below(rng_state, total)
-    for j in range(legal):
-        c = counts[row, j]
-        if r < c:
-            return j
-        r -= c
-    return 0  # unreachable: r < total
+_below = kernel.below_in_place
+draw_column = kernel.draw_column
 
 
 RANDOM, PERFECT, MENACE = 0, 1, 2
