@@ -336,7 +336,8 @@ class NoughtsScreen(Screen):
         if drew and self.shown_box is not None:
             beads = self.keeper.brain_for(mark).square_beads(self.shown_box[0]) or ()
             box = ", ".join(f"{sq}: {n}" for sq, n in enumerate(beads, start=1) if n)
-            bead = f", the bead it drew from its box of {sum(beads):,} (by square {box})"
+            total = sum(beads)
+            bead = f", the bead it drew from its box of {total:,} bead{'' if total == 1 else 's'} (by square {box})"
         self.shown_box = None
         self.query_one("#noughts-log", MoveLog).write(f"{name} ({mark}): square {square} "
                                                        f"({SQUARE_NAMES[square - 1]}){bead}.")
