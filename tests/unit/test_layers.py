@@ -196,8 +196,6 @@ NOT_YET: set[str] = {
     "sticks_tui.learn.trainer:heap",
     "sticks_tui.learn.trainer:train",
     "sticks_tui.learn.trainer:explore_starts",
-    "sticks_tui.store.brainfile:_game_and_layout",
-    "sticks_tui.store.brainfile:decode",
 }
 
 
