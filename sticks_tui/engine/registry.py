@@ -110,6 +110,10 @@ class GameEntry:
     #: such file (`reads_unnamed_files`), or the layout an old export of its brains holds (None: not one).
     reads_unnamed_files: bool = False
     old_file_layout: Callable[[dict], dict | None] | None = None
+    #: Training (`learn.trainer`): where 'explore' games start (None: every position), and the one number
+    #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
+    explore_from: Callable[[GameRules], tuple] | None = None
+    curve_size: Callable[[GameRules], int] | None = None
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -233,6 +237,28 @@ def entry_of(rules: GameRules) -> GameEntry:
     raise ValueError(f"No game here has the rules {rules!r}.")
 
 
+def find(rules: GameRules) -> GameEntry | None:
+    """The game whose rules `rules` are, or None (a game made up by a test, not registered)."""
+    for game in _ENTRIES.values():
+        if type(rules) is game.rules_class:
+            return game
+    return None
+
+
+def explore_starts(rules: GameRules) -> tuple:
+    """Where 'explore' training games start: every position, unless the game says otherwise."""
+    game = find(rules)
+    if game is not None and game.explore_from is not None:
+        return tuple(game.explore_from(rules))
+    return tuple(rules.positions())
+
+
+def curve_size(rules: GameRules) -> int | None:
+    """The number kept with a run's learning curve over `rules` (sticks: the heap), or None."""
+    game = find(rules)
+    return game.curve_size(rules) if game is not None and game.curve_size is not None else None
+
+
 def name_of(rules: GameRules) -> str:
     return entry_of(rules).name
 
@@ -327,6 +353,9 @@ register(GameEntry(
     write_start=str, read_start=_sticks_start, read_move=_sticks_move,
     unfinished=lambda start, moves: (f"The moves {moves} do not take exactly the {int(start)} sticks the "
                                      "game started with."),
+    # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
+    explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
+    curve_size=lambda rules: rules.size,
     file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
     file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
                                          f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),

@@ -49,6 +49,18 @@ class BrainKeeper:
                          f"'{name}' is left as it is.", title="Brain not loaded")
             return Hats(size, 3, rule), False
 
+    # -- reset ----------------------------------------------------------------------------------
+    def reset(self, name: str, rule=None) -> Hats:
+        """Reset the stored brain `name` (the store's own reset: its hats back to their start, its games
+        to 0); with `rule` other than its own, fresh hats learning by `rule` take its place (the one way a
+        brain changes rule: a teacher's reset). Returns the brain as stored; raises StoreError (or
+        ValueError) saying why, with the stored brain left as it was if the reset itself failed."""
+        self.store.reset_brain(name)
+        stored = self.store.load_brain(name)
+        if rule is not None and stored.rule != rule:
+            stored = self.store.save_brain(name, Hats(stored.rules, rule=rule), replace=True)
+        return stored
+
     # -- record -----------------------------------------------------------------------------------
     def record(self, fields: dict, learning: dict | None = None, *, hats: Hats | None = None, base=None):
         """Keep a finished game (`Store.record_game` fields) with the lesson `learning` ({seat: (brain

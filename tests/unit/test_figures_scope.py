@@ -82,7 +82,7 @@ def test_the_issue_22_run_gives_0_percent_moving_first():
     player that takes 1 at a lost heap loses to these hats every time; one that picks its move against
     them never does."""
     rule = HatRule(floor="nonempty")
-    result = train(TrainingConfig(sticks=10, games=1000, seed=4242, protocol="classic", rule=rule))
+    result = train(TrainingConfig(sticks=10, games=1000, seed=4242, protocol="classic"), Hats(10, rule=rule))
     a = analyse(result.brain.counts, 3)
     assert a.win_vs_perfect_first == 0.0
     assert result.curve[-1].win_first == 0.0
