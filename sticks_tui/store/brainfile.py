@@ -128,7 +128,9 @@ def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
         "name": name,
         **kind.layout(hats.rules),
         "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
-                 "loss_penalty": rule.loss_penalty, "floor": rule.floor},
+                 "loss_penalty": rule.loss_penalty, "floor": rule.floor,
+                 # only when it is not 0: a file without it reads as before, everywhere
+                 **({"draw_reward": rule.draw_reward} if rule.draw_reward else {})},
         "games_trained": int(games_trained),
         "exported_at": exported_at,
         "hats": hats.as_lists(),
@@ -235,13 +237,14 @@ def _rule(doc: dict, refuse) -> HatRule:
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict):
         raise refuse("\"rule\" must be an object with start_balls, win_reward, loss_penalty and floor.")
-    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor"}
+    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor", "draw_reward"}
     if unknown:
         raise refuse(f"\"rule\" has a field this version does not know: {shown(sorted(unknown)[0])}.")
     floor = rule_doc.get("floor", "each")
     if floor not in FLOOR_RULES:
         raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
     numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
+    numbers["draw_reward"] = rule_doc.get("draw_reward", 0)
     try:
         return HatRule(floor=floor, **numbers)
     except ValueError as exc:
