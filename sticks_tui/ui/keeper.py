@@ -19,7 +19,6 @@ from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import StoreError
-from sticks_tui.ui.session import nim_brain_name
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -60,7 +59,7 @@ def nim_hats(session: Any) -> Hats:
     first use by `load_kept` (made in the store if new), as the sticks brain is: `session.nim_stored_as`
     names the stored brain it learns into (None: not kept, and `session.nim_problem` says why)."""
     if session.nim_brain is None:
-        name = nim_brain_name(vocabulary.NIM_LEARNER_BOX)
+        name = vocabulary.nim_brain_name(vocabulary.NIM_LEARNER_BOX)
         loaded = load_kept(session.store, name, "nim", box=vocabulary.NIM_LEARNER_BOX)
         session.nim_brain, session.nim_problem = loaded.hats, loaded.problem
         session.nim_stored_as = name if loaded.kept else None

@@ -10,7 +10,7 @@ from typing import Any
 from sticks_tui import vocabulary
 from sticks_tui.learn.hats import Hats
 
-from sticks_tui.engine.players import (
+from sticks_tui.play.players import (
     AlwaysOnePlayer,
     HatPlayer,
     HumanPlayer,
@@ -32,9 +32,7 @@ HAT_CHOICES = vocabulary.HAT_CHOICES
 NIM_LEARNER_BOX = vocabulary.NIM_LEARNER_BOX
 
 
-def nim_brain_name(box=NIM_LEARNER_BOX) -> str:
-    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
-    return "nim-" + "x".join(str(int(b)) for b in box)
+nim_brain_name = vocabulary.nim_brain_name
 
 
 @dataclass(frozen=True)

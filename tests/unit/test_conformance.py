@@ -11,10 +11,10 @@ from operator import xor
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import GameDriver
+from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.state import new_state
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.players import PerfectPlayer, RandomPlayer
+from sticks_tui.play.players import PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import GameRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.hats import HatRule, Hats

@@ -13,8 +13,8 @@ import itertools
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import BasePlayer, HatPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import BasePlayer, HatPlayer
 from sticks_tui.engine.rules import legal_moves
 from sticks_tui.learn.analysis import analyse, policy_matrix, quick_scores, win_probabilities
 from sticks_tui.learn.hats import HatRule, Hats

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine.events import TrainingProgress
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import HatPlayer, RandomPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import HatPlayer, RandomPlayer
 from sticks_tui.learn.analysis import analyse
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star

@@ -11,8 +11,8 @@ import pytest
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.errors import IllegalMove
-from sticks_tui.engine.game import GameDriver
-from sticks_tui.engine.players import HatPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.play.game import GameDriver
+from sticks_tui.play.players import HatPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import WIN, whole_number
 from sticks_tui.engine.state import new_state
 from sticks_tui.learn.hats import Hats

@@ -10,9 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
-from sticks_tui.engine.game import GameDriver
+from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.nim import coins_word, new_nim_game, piles_text
-from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.play.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui import vocabulary
 from sticks_tui.ui.commands import screen_commands
