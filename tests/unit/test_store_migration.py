@@ -89,9 +89,11 @@ def test_a_v4_database_gains_the_draw_reward_and_its_brains_keep_their_rule(tmp_
     the reward they learned by), and a brain with a draw reward is kept whole from then on."""
     from sticks_tui.learn.hats import HatRule
     from sticks_tui.store.migrations import migrate
+    from sticks_tui.store.names import name_key
 
     trained = v1_database(tmp_path / DB_FILENAME)
     conn = sqlite3.connect(tmp_path / DB_FILENAME, isolation_level=None)
+    conn.create_function("name_key", 1, lambda s: None if s is None else name_key(s), deterministic=True)
     migrate(conn, target=4)
     columns = [row[1] for row in conn.execute("PRAGMA table_info(brains)")]
     conn.close()
