@@ -21,6 +21,9 @@ Version 3:
 Version 4:
 - `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
   (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
+Version 5:
+- `brains.draw_reward`: what a draw gives each ball drawn (`HatRule.draw_reward`), so a brain's whole
+  rule is stored with it (games with draws). Brains kept before have 0, the reward they learned by.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 V1 = [
     """CREATE TABLE players (
@@ -193,7 +196,11 @@ V4: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4}
+V5_DRAW_REWARD: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE brains ADD COLUMN draw_reward INTEGER NOT NULL DEFAULT 0",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
