@@ -21,6 +21,10 @@ Version 3:
 Version 4:
 - `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
   (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
+Version 5 (`LABS`, its own list so that it can be renumbered beside another migration):
+- `labs`: each finished learning lab (`store/labs.py`): when, the game, its size and protocol, the
+  learners as typed, seeds, first seed, cap, seconds, and the whole result as JSON (the table's figures
+  and every learner's curve). Nothing older changes.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 V1 = [
     """CREATE TABLE players (
@@ -193,7 +197,23 @@ V4: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4}
+#: The learning lab's table (issue 20); a list of its own, numbered where it is placed in MIGRATIONS.
+LABS: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE labs (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           finished_at TEXT NOT NULL,
+           game TEXT NOT NULL,
+           size INTEGER NOT NULL,
+           protocol TEXT NOT NULL,
+           learners TEXT NOT NULL,
+           seeds INTEGER NOT NULL,
+           first_seed INTEGER NOT NULL,
+           cap INTEGER NOT NULL,
+           seconds REAL NOT NULL,
+           result TEXT NOT NULL)""",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: LABS}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
