@@ -57,7 +57,7 @@ class LabScreen(Screen):
     LabScreen #lab-progress { width: 22; display: none; }
     LabScreen #lab-progress.-running { display: block; }
     LabScreen #lab-status { width: 1fr; }
-    LabScreen #lab-chart { height: 12; min-height: 10; }
+    LabScreen #lab-chart { height: 1fr; min-height: 12; }  /* the rest of a big screen; 12 rows at 80x24 */
     LabScreen #lab-table { height: auto; max-height: 9; }
     LabScreen Button { min-width: 8; }
     """

@@ -24,13 +24,13 @@ from sticks_tui.ui.widgets.header import AppHeader
 
 NAME_LIMIT = 24
 GAMES = registry.names()
-#: The app's F2-F4 and F6 as this screen shows them in its footer (the app's own are hidden so every footer fits
+#: The app's F2-F4 and F7 as this screen shows them in its footer (the app's own are hidden so every footer fits
 #: 80 columns); the same ids as the app's, so a key map moves both.
 SCREEN_KEYS = [
     Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
     Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
-    Binding("f6,l", "app.lab", "Lab", key_display="F6", id="lab"),
+    Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
 ]
 
 
