@@ -120,3 +120,12 @@ def test_no_lab_kept_yet(capsys, tmp_path):
         (0, "No lab is kept yet: run one with `sticks-tui lab`.\n", "")
     code, _, err = run(["--data-dir", str(tmp_path), "export", "lab"], capsys)
     assert code == 1 and err.startswith("sticks-tui export: No lab is kept yet")
+
+
+def test_a_database_that_cannot_be_used_is_said_before_any_run(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, out, err = run(["--data-dir", str(blocker / "data"), "lab", "--size", "8", "--seeds", "1", "--cap", "10"],
+                         capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("sticks-tui lab: Cannot use the data directory") and err.count("\n") == 1
