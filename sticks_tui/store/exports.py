@@ -144,7 +144,8 @@ def hats_export(brain: str, hats, fmt: str) -> str:
         return _json("hats", {
             "brain": brain, "size": hats.size, "max_take": k,
             "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
-                     "loss_penalty": rule.loss_penalty, "floor": rule.floor},
+                     "loss_penalty": rule.loss_penalty, "floor": rule.floor,
+                     **({"draw_reward": rule.draw_reward} if rule.draw_reward else {})},
             "hats": rows})
     header = hats_header(k)
 

@@ -21,7 +21,10 @@ Version 3:
 Version 4:
 - `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
   (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
-Version 5 (`LABS`, its own list so that it can be renumbered beside another migration):
+Version 5:
+- `brains.draw_reward`: what a draw gives each ball drawn (`HatRule.draw_reward`), so a brain's whole
+  rule is stored with it (games with draws). Brains kept before have 0, the reward they learned by.
+Version 6 (`LABS`, a list of its own):
 - `labs`: each finished learning lab (`store/labs.py`): when, the game, its size and protocol, the
   learners as typed, seeds, first seed, cap, seconds, and the whole result as JSON (the table's figures
   and every learner's curve). Nothing older changes.
@@ -35,7 +38,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 V1 = [
     """CREATE TABLE players (
@@ -197,6 +200,10 @@ V4: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
 ]
 
+V5_DRAW_REWARD: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE brains ADD COLUMN draw_reward INTEGER NOT NULL DEFAULT 0",
+]
+
 #: The learning lab's table (issue 20); a list of its own, numbered where it is placed in MIGRATIONS.
 LABS: list[str | Callable[[sqlite3.Connection], None]] = [
     """CREATE TABLE labs (
@@ -213,7 +220,7 @@ LABS: list[str | Callable[[sqlite3.Connection], None]] = [
            result TEXT NOT NULL)""",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: LABS}
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

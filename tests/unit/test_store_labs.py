@@ -88,21 +88,22 @@ def test_a_lab_that_is_not_whole_is_refused_and_nothing_is_kept(tmp_path, bad, w
         assert store.lab_count() == 0
 
 
-def test_a_v4_database_gains_the_labs_table_and_keeps_its_games(tmp_path):
+def test_a_v5_database_gains_the_labs_table_and_keeps_its_games(tmp_path):
     path = tmp_path / DB_FILENAME
     conn = sqlite3.connect(path, isolation_level=None)
     store_connection.add_functions(conn)
-    migrate(conn, target=4)
+    migrate(conn, target=5)
     conn.close()
     with Store.open(tmp_path) as store:
         store.record_game(game="sticks", start="4", opponent="friend", players=("Ann", "Bob"), moves=[3, 1], loser=1)
     conn = sqlite3.connect(path)
-    conn.execute("DELETE FROM schema_version WHERE version = 5")
+    conn.execute("DELETE FROM schema_version WHERE version = 6")
     conn.execute("DROP TABLE labs")
     conn.commit()
     conn.close()
-    with Store.open(tmp_path) as store:  # version 4 with a game in it: migrated, the game kept
+    with Store.open(tmp_path) as store:  # version 5 with a game in it: migrated, the game kept
         assert store.notices == [] and store.game_count() == 1
+        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (6,)
         assert store.save_lab(made_lab().as_json()).id == 1
 
 

@@ -67,7 +67,7 @@ def test_a_stored_brain_gets_the_net_change_merged_onto_it_as_the_app_does(capsy
     code, out, err = run(capsys, tmp_path, "--brain", "class", "--sticks", "12", "--games", "500", "--seed", "5",
                          "--protocol", "classic")
     assert (code, err) == (0, "")
-    trained = train(TrainingConfig(sticks=12, games=500, seed=5, protocol="classic", rule=rule), brain=before.copy())
+    trained = train(TrainingConfig(sticks=12, games=500, seed=5, protocol="classic"), brain=before.copy())
     with Store.open(tmp_path) as store:
         stored = store.load_brain("class")
         assert stored.rule == rule  # the brain's own rule, without asking
@@ -116,7 +116,7 @@ def test_a_run_that_cannot_be_kept_is_refused_and_nothing_changes(capsys, tmp_pa
 
 
 def test_the_curve_keeps_its_heap_and_an_old_curve_has_none(tmp_path):
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
     with Store.open(tmp_path) as store:
         store.save_training_curve("default", [(0, 0.5, 0.1, 0.2)], 35)
         assert store.last_training_heap("default") == 35
