@@ -146,9 +146,8 @@ def _asked_to_run(args: argparse.Namespace) -> list[str]:
 
 
 def build_defaults() -> dict:
-    import argparse as _argparse
-
-    parser = _argparse.ArgumentParser()
+    """Every option of `sticks-tui lab` at its default, as the parser gives them."""
+    parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
     return vars(parser.parse_args(["lab"]))
 
