@@ -24,6 +24,10 @@ Version 4:
 Version 5:
 - `brains.draw_reward`: what a draw gives each ball drawn (`HatRule.draw_reward`), so a brain's whole
   rule is stored with it (games with draws). Brains kept before have 0, the reward they learned by.
+Version 6 (`LABS`, a list of its own):
+- `labs`: each finished learning lab (`store/labs.py`): when, the game, its size and protocol, the
+  learners as typed, seeds, first seed, cap, seconds, and the whole result as JSON (the table's figures
+  and every learner's curve). Nothing older changes.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 V1 = [
     """CREATE TABLE players (
@@ -200,7 +204,23 @@ V5_DRAW_REWARD: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE brains ADD COLUMN draw_reward INTEGER NOT NULL DEFAULT 0",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD}
+#: The learning lab's table (issue 20); a list of its own, numbered where it is placed in MIGRATIONS.
+LABS: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE labs (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           finished_at TEXT NOT NULL,
+           game TEXT NOT NULL,
+           size INTEGER NOT NULL,
+           protocol TEXT NOT NULL,
+           learners TEXT NOT NULL,
+           seeds INTEGER NOT NULL,
+           first_seed INTEGER NOT NULL,
+           cap INTEGER NOT NULL,
+           seconds REAL NOT NULL,
+           result TEXT NOT NULL)""",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
