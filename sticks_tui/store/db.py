@@ -194,7 +194,7 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
             kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
             try:
                 backups.copy_into(chosen, conn)
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, Corrupt) as exc:
                 raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
                                           f"was; it is also kept as {kept.name}.") from None
         backups.prune(self.path, backups.KEEP)
