@@ -90,6 +90,33 @@ async def test_the_chart_of_a_finished_lab_renders_again_and_again(make_app):
         assert first == second
         assert "games (log scale)" in first
         await pilot.pause()
+        # Ctrl+G: the chart's figure is the chance against the perfect player (issue 20, item 2), in turn
+        doc, plotted = result.as_json(), Plotted()
+        await pilot.press("ctrl+g")
+        assert "chance to win vs the perfect player" in str(chart.render())
+        screen._plot_into(plotted)
+        assert plotted.series("hats") == [100 * p["vs_perfect"]["median"] for p in doc["learners"][0]["curve"]]
+        await pilot.press("ctrl+g")
+        assert "agreement with perfect play" in str(chart.render())
+        screen._plot_into(plotted)
+        assert plotted.series("hats") == [100 * p["agreement"]["median"] for p in doc["learners"][0]["curve"]]
+
+
+class Plotted:
+    """Stands in for plotext's figure: keeps what each plot() call drew, by its label."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, list] = {}
+
+    def plot(self, x, y, marker=None, label=None) -> None:
+        self.lines[label or f"unlabelled {len(self.lines)}"] = list(y)
+
+    def series(self, label_start: str) -> list:
+        (found,) = [y for label, y in self.lines.items() if label.startswith(label_start)]
+        return found
+
+    def __getattr__(self, name):  # title, xscale, ticks, ...: the frame, not the figures
+        return lambda *args, **kwargs: None
 
 
 async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app, data_dir, tmp_path, monkeypatch):

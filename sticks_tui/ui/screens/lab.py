@@ -30,6 +30,16 @@ from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.widgets.header import AppHeader
 
+def figure_title(key: str, doc: dict) -> str:
+    """The chart's title for a figure of the lab's curve (`agreement` or `vs_perfect`), from the lab's own words."""
+    if key == "agreement":
+        return "agreement with perfect play, % (median over seeds)"
+    return f"{doc.get('vs_perfect_means', 'chance to win')} vs the perfect player, % (both seats' mean, seeds' median)"
+
+
+#: The figure button names the figure it switches to.
+FIGURE_BUTTON = {"agreement": "Vs perfect", "vs_perfect": "Agreement"}
+
 #: One glyph per learner, in order: the series are told apart without colour.
 MARKERS = ("•", "x", "+", "o", "*", "#")
 CUSTOM = "custom"
@@ -67,12 +77,15 @@ class LabScreen(Screen):
         Binding("ctrl+t", "cancel_lab", "Cancel", id="lab.cancel"),
         Binding("ctrl+s", "export_lab", "Export", id="lab.export"),
         Binding("ctrl+o", "kept_labs", "Kept labs", id="lab.kept"),
+        Binding("ctrl+g", "switch_figure", "Figure", id="lab.figure"),
     ]
     COMMANDS = {screen_commands(
         ("Run the lab", "Race the learners over the seeds", "run_lab"),
         ("Cancel the lab", "Stop the lab in progress", "cancel_lab"),
         ("Export the lab", "Write the lab shown, its table and curves, as CSV or JSON", "export_lab"),
         ("Kept labs", "Show a lab kept in the database again", "kept_labs"),
+        ("Switch the chart's figure", "Agreement with perfect play, or the chance against the perfect player",
+         "switch_figure"),
     )}
 
     def __init__(self, workers: int | None = None) -> None:
@@ -83,6 +96,7 @@ class LabScreen(Screen):
         self.shown_id: int | None = None  # its id in the database (None: not kept)
         self.shown_at: str | None = None  # when it finished, as kept
         self.band_learner = 0  # the learner whose band over seeds the chart shows (the table's cursor)
+        self.figure = "agreement"  # what the chart shows: a key of FIGURES
         self._cancel = threading.Event()
         self.running = False
 
@@ -114,6 +128,7 @@ class LabScreen(Screen):
                 yield Button("Run", id="lab-run", compact=True, variant="primary")
                 yield Button("Cancel", id="lab-cancel", compact=True, disabled=True)
                 yield Button("Export", id="lab-export", compact=True, disabled=True)
+                yield Button(FIGURE_BUTTON["agreement"], id="lab-figure", compact=True, disabled=True)
                 yield Label(" ")
                 yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="lab-progress")
                 yield Label("", id="lab-status")
@@ -275,7 +290,7 @@ class LabScreen(Screen):
             return not self.running
         if action == "cancel_lab":
             return self.running
-        if action == "export_lab":
+        if action in ("export_lab", "switch_figure"):
             return self.shown is not None
         return True
 
@@ -365,6 +380,7 @@ class LabScreen(Screen):
                           _games(seats["first"]["median"]), _games(seats["second"]["median"]),
                           f"{r['final_agreement']:.0%}", f"{r['seconds']:.1f}")
         self.query_one("#lab-export", Button).disabled = False
+        self.query_one("#lab-figure", Button).disabled = False
         self.refresh_bindings()
         self._draw_chart(doc)
 
@@ -382,7 +398,8 @@ class LabScreen(Screen):
         if doc is None:  # plotext cannot draw an empty log axis: a plain, empty frame until a lab ends
             plt.title("agreement with perfect play: run the lab to see each learner's curve")
         else:
-            plt.title("agreement with perfect play, % (median over seeds)")
+            key = self.figure
+            plt.title(figure_title(key, doc))
             plt.xscale("log")
             plt.xlabel("games (log scale)")
             learners = doc["learners"]
@@ -397,9 +414,18 @@ class LabScreen(Screen):
                 if i == band and several:
                     # the highlighted learner's 10th-90th percentile band over seeds, in dots of its own
                     for edge in ("p10", "p90"):
-                        plt.plot(games, [100 * p["agreement"][edge] for p in curve], marker="·")
-                plt.plot(games, [100 * p["agreement"]["median"] for p in curve], marker=marker,
+                        plt.plot(games, [100 * p[key][edge] for p in curve], marker="·")
+                plt.plot(games, [100 * p[key]["median"] for p in curve], marker=marker,
                          label=r["spec"] + (" (· its 10-90% band)" if i == band and several else ""))
+
+    @on(Button.Pressed, "#lab-figure")
+    def action_switch_figure(self) -> None:
+        """The chart shows agreement with perfect play, or the chance against the perfect player, in turn."""
+        if self.shown is None:
+            return
+        self.figure = "vs_perfect" if self.figure == "agreement" else "agreement"
+        self.query_one("#lab-figure", Button).label = FIGURE_BUTTON[self.figure]
+        self._draw_chart(self.shown)
 
     @on(DataTable.RowHighlighted, "#lab-table")
     def _band_for(self, event: DataTable.RowHighlighted) -> None:
