@@ -15,6 +15,10 @@ person would (F2, the number of games, Enter, Escape back to the game) and sampl
 the run finishes (or --max-seconds). Samples in a training phase are split by what the trainer was
 doing when the key was written: "loading" (the worker thread imports numba and loads the compiled
 kernel), "running" (the kernel plays; progress reports ~20/s), and "finished" (the finish notification had been drawn). Timings are wall-clock on a shared machine.
+With --lab, a last phase: a second `sticks-tui` (as a classmate's tab on the same machine) opens the
+learning lab (F7) and runs the default lab (Ctrl+R: 4 learners x 20 seeds at heap 100, its worker
+processes on both cores, at idle priority as the app runs them), while the first app's keys are
+sampled until the lab ends (or --max-seconds).
 --smoke: five key presses, no training run (its thread runs at idle priority, so on a busy machine it
 barely moves); it proves the app, the pty and the sampling work (CI runs it), its figures mean nothing.
 """
@@ -181,6 +185,46 @@ def summary(label: str, values: list[float]) -> str:
             f"max {max(ms):6.1f} ms  samples {len(ms)}")
 
 
+def sample_during_lab(game: Game, cols: int, rows: int, args) -> list[float]:
+    """Another app runs the default lab while this one's keys are sampled (its output read meanwhile)."""
+    import threading
+
+    with PtyApp(cols, rows) as lab_app:
+        expect(lab_app, "Start game", 0, "the lab app's setup screen", 20)
+        lab_app.drain(0.3)
+        mark = len(lab_app.log)
+        lab_app.send("f7", gap=0.0)
+        expect(lab_app, "Learners", mark, "the lab screen")
+        lab_app.drain(0.5)
+        mark = len(lab_app.log)
+        lab_app.send("ctrl+r", gap=0.0)
+        expect(lab_app, " runs", mark, "the lab running")
+        done = threading.Event()
+        ended: list[float] = []
+
+        def read_lab() -> None:  # the lab app must never block on a full pty
+            while not done.is_set():
+                if not lab_app.pump(0.05):
+                    return
+                if not ended and b"lab 1: " in plain(bytes(lab_app.log[mark:])[-8000:]):
+                    ended.append(time.perf_counter())
+
+        reader = threading.Thread(target=read_lab, daemon=True)
+        reader.start()
+        t0 = time.perf_counter()
+        values: list[float] = []
+        rng = random.Random(2)
+        while time.perf_counter() - t0 < args.max_seconds and not ended and len(values) < args.max_samples:
+            values.append(game.press_one())
+            game.app.drain(rng.uniform(0.010, 0.040))
+        done.set()
+        reader.join(2)
+        span = time.perf_counter() - t0
+        print(f"the default lab in another app ({'it ended after' if ended else 'still running at'} {span:.1f} s):")
+        print(summary("  while the lab ran", values), flush=True)
+        return values
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=int, default=150, help="samples without training")
@@ -189,6 +233,7 @@ def main() -> None:
     parser.add_argument("--max-samples", type=int, default=600, help="at most this many samples per run")
     parser.add_argument("--max-seconds", type=float, default=35.0, help="at most this long per training run")
     parser.add_argument("--size", default="100x32", help="terminal size COLSxROWS")
+    parser.add_argument("--lab", action="store_true", help="then sample while another app runs the default lab")
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
     if args.smoke:
@@ -224,6 +269,8 @@ def main() -> None:
                 app.send("c", gap=0.5)  # it asks first
                 app.send("y", gap=0.5)
                 back_to_game(app, game)
+        if args.lab:
+            results.append(("during the default lab", sample_during_lab(game, cols, rows, args)))
     worst = max((percentile([v * 1000 for v in vals], 95) for label, vals in results[1:] if vals),
                 default=float("nan"))
     verdict = "not measured (no training run)" if len(results) == 1 else \

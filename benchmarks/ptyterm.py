@@ -28,7 +28,7 @@ _ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 KEYS = {
     "enter": b"\r", "escape": b"\x1b", "tab": b"\t", "shift+tab": b"\x1b[Z", "backspace": b"\x7f",
     "up": b"\x1b[A", "down": b"\x1b[B", "home": b"\x1b[H", "end": b"\x1b[F",
-    "f2": b"\x1bOQ", "ctrl+q": b"\x11",
+    "f2": b"\x1bOQ", "f7": b"\x1b[18~", "ctrl+q": b"\x11", "ctrl+r": b"\x12",
 }
 
 

@@ -18,6 +18,7 @@ The control is also the run's cancel check: calling it says whether the run shou
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from collections import deque
@@ -25,6 +26,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sticks_tui.engine.events import HatChange
+
+def yield_core() -> bool:
+    """Make the calling thread run only when no other thread wants its core (Linux SCHED_IDLE).
+
+    Key presses then keep their core while a run goes on. Elsewhere (or if the OS refuses) nothing
+    changes and False is returned. The numba kernel releases the GIL, so the UI thread runs meanwhile.
+    """
+    setter = getattr(os, "sched_setscheduler", None)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if setter is None or idle is None:
+        return False
+    try:
+        setter(0, idle, os.sched_param(0))  # 0: the calling thread
+    except (OSError, AttributeError):
+        return False
+    return True
+
 
 #: The slowest pace: one game at a time, each let through by the watcher (`TrainingControl.release`).
 BALL_BY_BALL = "ball"

@@ -45,6 +45,7 @@ from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.batches import checkpoints
+from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import explore_starts
@@ -613,10 +614,12 @@ def _start_resource_tracker() -> None:
 
 
 def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
-            cancelled: Callable[[], bool] | None = None) -> LabResult | None:
+            cancelled: Callable[[], bool] | None = None, idle: bool = False) -> LabResult | None:
     """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
     order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
-    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped."""
+    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped. `idle`:
+    the worker processes run only when nothing else wants their core (Linux SCHED_IDLE), so that
+    an app's key presses, and a served class's other tabs, keep theirs (the app's lab is idle)."""
     import concurrent.futures as cf
     import multiprocessing
 
@@ -628,6 +631,8 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
     found: dict[tuple[int, int], tuple] = {}
     stop = cancelled or (lambda: False)
     if workers == 1:
+        if idle:
+            yield_core()  # this thread: a lab run in one process is the caller's own thread
         for n, task in enumerate(tasks, 1):
             if stop():
                 return None
@@ -638,7 +643,8 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
     else:
         _start_resource_tracker()
         context = multiprocessing.get_context("spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                      initializer=yield_core if idle else None)
         try:
             pending = {pool.submit(_run_task, t) for t in tasks}
             while pending:

@@ -27,29 +27,12 @@ from typing import Any
 from textual.dom import DOMNode
 from textual.worker import Worker
 
-from sticks_tui.learn.control import TrainingControl
+from sticks_tui.learn.control import TrainingControl, yield_core
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 
 Progress = Callable[[Any], None]
 Cancel = Callable[[], bool]
 Run = Callable[[Progress, Cancel], Any]
-
-
-def yield_core() -> bool:
-    """Make the calling thread run only when no other thread wants its core (Linux SCHED_IDLE).
-
-    Key presses then keep their core while a run goes on. Elsewhere (or if the OS refuses) nothing
-    changes and False is returned. The numba kernel releases the GIL, so the UI thread runs meanwhile.
-    """
-    setter = getattr(os, "sched_setscheduler", None)
-    idle = getattr(os, "SCHED_IDLE", None)
-    if setter is None or idle is None:
-        return False
-    try:
-        setter(0, idle, os.sched_param(0))  # 0: the calling thread
-    except (OSError, AttributeError):
-        return False
-    return True
 
 
 _heap_settled = False

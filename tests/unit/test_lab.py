@@ -171,3 +171,28 @@ sys.stdout.write(f"runs {sum(len(learner.runs) for learner in result.learners)}\
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "runs 2"
+
+
+@pytest.mark.slow  # a pool of worker processes
+@pytest.mark.parametrize("idle", [True, False])
+def test_the_apps_lab_runs_its_workers_at_idle_priority(idle):
+    """The app's lab (idle=True) runs its worker processes at Linux's SCHED_IDLE, so key presses in the
+    app (and a served class's other tabs) keep their cores; the command line's lab (idle=False) does not."""
+    import os
+
+    psutil = pytest.importorskip("psutil")
+    if not hasattr(os, "SCHED_IDLE"):
+        pytest.skip("SCHED_IDLE is Linux's")
+    from sticks_tui.learn.lab import run_lab
+
+    policies: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        if not policies:  # the pool is up, with runs still to go
+            policies.extend(os.sched_getscheduler(child.pid)
+                            for child in psutil.Process().children() if "resource_tracker" not in
+                            " ".join(child.cmdline()))
+
+    run_lab(LabConfig("sticks", 30, (parse_learner("hats"),), seeds=6, cap=20_000, workers=2), progress, idle=idle)
+    assert len(policies) == 2
+    assert policies == [os.SCHED_IDLE if idle else os.SCHED_OTHER] * 2

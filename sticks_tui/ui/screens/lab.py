@@ -323,7 +323,7 @@ class LabScreen(Screen):
             self.app.call_from_thread(self._progress, done, total)
 
         try:
-            result = run_lab(config, progress, self._cancel.is_set)
+            result = run_lab(config, progress, self._cancel.is_set, idle=self.app.session.idle_training)
         except Exception as exc:  # noqa: BLE001 - a failed run is said on the screen, never a crash
             self.app.call_from_thread(self._finished, None, f"The lab failed: {exc}")
             return
