@@ -26,6 +26,12 @@ class ClassChange:
     cells: tuple[tuple[int, int, int], ...] = ()  # (hat, ball, delta) of the brain in play
     brain: str = ""  # the brain in play's name
     words: str = ""  # in a line, for the screens
+    #: The other brains this tab holds (the Nim learner's), as stored now: (name, ((position, move, delta), ...)).
+    others: tuple[tuple[str, tuple], ...] = ()
+
+    def changes_of(self, name: str | None) -> tuple:
+        """(position, move, delta) of each ball of the other brain called `name` that changed; () if none."""
+        return next((cells for brain, cells in self.others if name is not None and brain == name), ())
 
     @property
     def brain_changed(self) -> bool:
@@ -105,16 +111,38 @@ class ClassWatch:
         brain, base = session.brain, session.brain_base
         # only a brain with nothing of this tab's own unsaved (a game's lesson is saved as it ends)
         if session.brain_kept and base is not None and np.array_equal(brain.counts, base):
-            try:
-                stored = store.load_brain(session.brain_name)
-            except StoreError:
-                stored = None
-            if stored is not None and stored.counts.shape == brain.counts.shape \
-                    and not np.array_equal(stored.counts, brain.counts):
-                delta = stored.counts.astype(np.int64) - brain.counts.astype(np.int64)
+            change = _stored_change(store, session.brain_name, brain)
+            if change is not None:
+                stored, delta = change
                 hats, balls = np.nonzero(delta)
                 cells = tuple((int(h), int(b) + 1, int(delta[h, b])) for h, b in zip(hats, balls))
-                adopt(stored.counts)
-        if not games and not cells:
+                adopt(stored)
+        others = []
+        for name, held, held_base, adopt_other in session.other_kept_brains():
+            if held_base is None or not np.array_equal(held.counts, held_base):
+                continue  # a lesson of this tab's own not saved yet: left alone, as the brain in play is
+            change = _stored_change(store, name, held)
+            if change is not None:
+                stored, delta = change
+                rows, balls = np.nonzero(delta)
+                others.append((name, tuple((held.positions[r], held.moves_of(held.positions[r])[b], int(delta[r, b]))
+                                           for r, b in zip(rows, balls))))
+                adopt_other(stored)
+        if not games and not cells and not others:
             return None
-        return ClassChange(games, cells, session.brain_name, change_words(games, session.brain_name, cells))
+        return ClassChange(games, cells, session.brain_name, change_words(games, session.brain_name, cells),
+                           tuple(others))
+
+
+def _stored_change(store, name: str, held):
+    """(the stored brain `name`'s counts, those minus `held`'s as int64) when it has the same layout and
+    differs; else None."""
+    from sticks_tui.store import StoreError
+
+    try:
+        stored = store.load_brain(name)
+    except StoreError:
+        return None
+    if stored is None or stored.counts.shape != held.counts.shape or np.array_equal(stored.counts, held.counts):
+        return None
+    return stored.counts, stored.counts.astype(np.int64) - held.counts.astype(np.int64)

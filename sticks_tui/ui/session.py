@@ -125,6 +125,19 @@ class Session:
         return cls(data_dir=data_dir, seed=seed, ai_delay_override=ai_delay, trained_games=trained_games,
                    rng=random.Random(seed), idle_training=idle_training)
 
+    def other_kept_brains(self):
+        """The brains besides the one in play that this tab holds and keeps in the store, for the live
+        check (ui/live.py): (name, hats, counts as last read or written, adopt(counts)). The Nim learner's,
+        once a Nim screen has loaded it."""
+        if self.nim_brain is None or self.nim_stored_as is None:
+            return []
+
+        def adopt(counts) -> None:
+            self.nim_brain.counts[:] = counts
+            self.nim_base = self.nim_brain.counts.copy()
+
+        return [(self.nim_stored_as, self.nim_brain, self.nim_base, adopt)]
+
     def nim_hats(self):
         """The learning AI for Nim, loaded on first use by the kept-brain service (`ui.keeper.nim_hats`,
         as the sticks brain is: a stored brain that does not fit is left as it is, the AI plays with

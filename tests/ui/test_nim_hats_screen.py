@@ -264,3 +264,22 @@ async def test_no_way_out_of_the_nim_screen_throws_its_training_away(make_app, m
         app.action_new_game()
         await pilot.pause()
         assert app.screen is not screen
+
+
+async def test_a_classmates_nim_game_shows_on_the_nim_hats_live(make_app, data_dir):
+    """Issue 19, live: while this tab's Nim AI waits, a classmate's Nim game teaches the class's Nim hats;
+    within a check the hat in view shows the stored counts and says whose game it was and what it changed."""
+    app = make_app(ai_delay=30)  # the AI never moves here: the hats change only by the class
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_nim(pilot, piles=(1, 0, 0), first="p2")  # the AI to move, from (1, 0, 0)
+        view = screen.query_one(NimHats)
+        assert (view.data.position, view.data.counts) == ((1, 0, 0), (1,))
+        with Store.open(data_dir) as classmate:  # Ann's game: Ann took a coin from (2, 0, 0), the AI the last
+            classmate.record_game(game="nim", start="2,0,0", opponent="learning", players=("Ann", AI),
+                                  moves=["1:1", "1:1"], loser=0, brain=NAME,
+                                  learning={1: (NAME, [((1, 0, 0), (0, 1))])})
+            stored = classmate.load_brain(NAME).hat((1, 0, 0))
+        assert stored != (1,)
+        await wait_until(pilot, lambda: view.data.counts == stored, timeout=5, what="the classmate's lesson on the hat")
+        assert app.session.nim_brain.hat((1, 0, 0)) == stored
+        assert title(screen).startswith(f"Ann's game: hat (1, 0, 0), {coins_word(0, 1)} ↑")

@@ -28,6 +28,7 @@ from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
 from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.live import whose
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
@@ -132,6 +133,23 @@ class NimGameScreen(GameScreenBase):
         if self.learner is not None and problem:
             self.notify(problem, title="The Nim AI's hats", severity="error", timeout=15)
         self.new_game()
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """A classmate's Nim game (or run) taught the class's Nim hats: the hat in view as stored now, and
+        whose game it was and what it changed over the hats ("Ann's game: hat (2, 3, 5), 4 quarters ↑")."""
+        cells = () if change is None else change.changes_of(self.session.nim_stored_as)
+        if not cells or self.learner is None:
+            return
+        self._show_hats()
+        name = self.session.nim_stored_as
+        taught = [whose(g) for g in change.games
+                  if any(s.brain.casefold() == name.casefold() for s in g.learning)]
+        shown = "; ".join(f"hat {position}, {coins_word(*move)} {'↑' if delta > 0 else '↓'}"
+                          for position, move, delta in cells[:3]) + (f" and {len(cells) - 3} more" if len(cells) > 3
+                                                                     else "")
+        who = " and ".join(dict.fromkeys(taught)) if taught else "the class's Nim hats changed"
+        self.query_one("#nim-hats-title", Static).update(f"{who}: {shown}\n{self._hat_title}")
 
     # -- game loop -----------------------------------------------------------------------------
     def make_game(self, first: int) -> GameDriver:
@@ -206,6 +224,7 @@ class NimGameScreen(GameScreenBase):
         from sticks_tui.solve.nim import winning_moves
 
         hats = self.app.keeper.nim_hats()
+        self._hat_title = title
         self.query_one("#nim-hats-title", Static).update(title)
         view = self.query_one(NimHats)
         if not hats.has_hat(tuple(position)):
