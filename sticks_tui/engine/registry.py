@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sticks_tui.engine.nim import MAX_PILE, NimRules
+from sticks_tui.engine.noughts import NoughtsRules, parse_board
 from sticks_tui.engine.protocol import GameRules, whole_number
 from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules, heaps_words
 
@@ -83,6 +84,9 @@ class GameEntry:
     ai_names: dict = field(default_factory=dict)
     #: A person can watch two of its AIs play each other.
     watchable: bool = False
+    #: Which learner's brains the store keeps for it: "hats" (`learn.hats.Hats`, one hat per position)
+    #: or "matchboxes" (MENACE's boxes, `learn.menace.MenaceBrain`, one box per board up to symmetry).
+    brains: str = "hats"
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -285,4 +289,34 @@ register(GameEntry(
     unfinished=lambda start, moves: f"The moves {moves} do not empty the piles {start!r}.",
     pile_and_took=lambda move: (move[0] + 1, move[1]),
     illegal=lambda move, exc: f"The Nim move {move!r} takes coins that are not there ({exc})",
+))
+
+
+# -- noughts and crosses (MENACE) --------------------------------------------------------------------
+
+def _noughts_move(value) -> int:
+    if not whole_number(value) or not 1 <= value <= 9:
+        raise ValueError(f"A move in noughts and crosses is a square from 1 to 9, not {value!r}.")
+    return int(value)
+
+
+register(GameEntry(
+    name="noughts", title="noughts and crosses", choice="Noughts and crosses (MENACE)",
+    brain_words="a MENACE brain", rules_class=NoughtsRules,
+    make_rules=lambda start=None, max_take=None, moves=(): NoughtsRules(),
+    layout=lambda rules: {}, from_layout=lambda layout: NoughtsRules(),
+    opponents={
+        "menace": "MENACE (it learns)",
+        "perfect": "the perfect AI (exact minimax)",
+        "random": "the random AI",
+        "friend": "a friend (same keyboard)",
+    },
+    default_opponent="menace",
+    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI"},
+    write_start=str, read_start=parse_board, read_move=_noughts_move,
+    unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
+    illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
+    brains="matchboxes",
+    listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
+    scope=lambda rules: "every board MENACE can face",
 ))

@@ -35,12 +35,15 @@ async def test_from_setup_squares_by_key_arrows_and_click_a_taken_one_refused_an
         setup = app.screen
         assert isinstance(setup, SetupScreen)
         setup.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        assert setup.query_one("#opponent", Select).value == "menace"  # the registry's opponents for noughts
+        await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, NoughtsScreen) and app.screen.is_mounted,
                          what="the noughts screen")
         await pilot.pause()
         screen = app.screen
-        assert setup.query_one("#game", Select).value == "sticks" and app.settings.game == "sticks"
-        assert "not saved between sessions" in str(screen.query_one("#noughts-note").render())
+        assert app.settings.game == "noughts"  # remembered as the other games are
+        assert screen.opponent == "menace" and screen.x_first  # Player 1 moves first: Player 1 plays X
         screen.query_one("#noughts-opponent", Select).value = "friend"
         await pilot.pause()
         assert screen.kinds == {"X": "human", "O": "human"}

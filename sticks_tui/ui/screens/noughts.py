@@ -160,10 +160,12 @@ class NoughtsScreen(Screen):
     NoughtsScreen.-wide #noughts-beads { height: 12; }
     """
 
-    def __init__(self, opponent: str = "menace", x_first: bool = False) -> None:
+    def __init__(self, opponent: str = "menace", x_first: bool = False,
+                 names: tuple[str, str] = ("Player 1", "Player 2")) -> None:
         super().__init__()
         self.opponent = opponent if opponent in OPPONENTS else "menace"
         self.x_first = x_first  # you (watching: MENACE) play X
+        self.names = names  # the people's names for the records (Player 1's, and Player 2's with a friend)
         self.state = NoughtsState()
         self.cursor = 5
         self.hint = False
