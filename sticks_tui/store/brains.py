@@ -29,8 +29,9 @@ from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
+from sticks_tui.learn.menace import MenaceBrain, MenaceRule
 from sticks_tui.learn.merge import merge_net_change
-from sticks_tui.store import brainfile
+from sticks_tui.store import brainfile, matchboxes
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
 from sticks_tui.store.names import name_key
@@ -86,6 +87,12 @@ def legal_of(brain) -> np.ndarray:
 
 
 def _validate(brain) -> object:
+    if isinstance(brain, MenaceBrain):
+        try:
+            matchboxes.validate(brain)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        return brain
     if not isinstance(brain, Hats):
         raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
     draw = brain.rule.draw_reward
@@ -103,6 +110,8 @@ def _validate(brain) -> object:
 def _encode(brain) -> tuple[str, int, int, str | None, str]:
     """(game, size, max_take, shape, counts JSON) of a brain."""
     kind = registry.entry_of(brain.rules)
+    if isinstance(brain, MenaceBrain):
+        return (kind.name, *matchboxes.encode(brain))
     size, max_take, shape = kind.store_columns(brain.rules, brain.counts.shape)
     rows = brain.as_lists() if kind.ragged_counts else np.asarray(brain.counts).tolist()
     return kind.name, size, max_take, shape, json.dumps(rows, separators=(",", ":"))
@@ -118,6 +127,8 @@ def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: s
         kind = registry.entry(game)
     except ValueError:
         raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know") from None
+    if kind.brains == "matchboxes":
+        return matchboxes.decode(shape, counts_json)
     brain = Hats(kind.stored_rules(size, max_take, shape), rule=rule)
     rows = json.loads(counts_json)
     if not isinstance(rows, list):
@@ -223,7 +234,8 @@ class BrainsMixin:
             return self._brain_row(conn, name, game)
 
     def load_or_create_brain(self, name: str, size: int = 0, max_take: int = 3, rule: HatRule | None = None, *,
-                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None):
+                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None,
+                             marks: str = "X"):
         """The brain called `name` that can play `game`; a fresh one (saved) if there is none.
 
         Sticks: at least `size` hats of `max_take` balls; a stored brain smaller than `size` comes
@@ -235,6 +247,8 @@ class BrainsMixin:
         """
         name = validate_name(name)
         kind = registry.entry(game)
+        if kind.brains == "matchboxes":
+            return self._load_or_create_boxes(name, kind, rule, marks)
         wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
         if stored is None:
@@ -246,6 +260,22 @@ class BrainsMixin:
                     return fresh
         self._check_usable(name, stored, kind, wanted, max_size)
         return fit_to(stored, wanted.positions())
+
+    def _load_or_create_boxes(self, name: str, kind, rule: MenaceRule | None, marks: str):
+        """MENACE's brain `name` for `marks` ('X' or 'O'); a fresh one by `rule` (saved) if there is none.
+        A stored brain keeps its own rule; one for the other player's boxes is refused, nothing saved."""
+        stored = self.load_brain(name, kind.name)
+        if stored is None:
+            fresh = MenaceBrain(rule or MenaceRule(), marks)
+            with self._write(f"make the brain {name!r}") as conn:
+                stored = self._brain_row(conn, name, kind.name)
+                if stored is None:
+                    self._put(conn, name, fresh, 0, replace=True)
+                    return fresh
+        if stored.marks != marks:
+            raise StoreError(f"The brain {name!r} has MENACE's boxes for {stored.marks}, not for {marks}; "
+                             "it was left as it is.")
+        return stored
 
     def _check_usable(self, name, stored, kind, wanted, max_size) -> None:
         reason = kind.unusable(stored.rules, wanted)
@@ -263,7 +293,7 @@ class BrainsMixin:
     def _put(self, conn: sqlite3.Connection, name: str, brain, games_trained: int, *, replace: bool) -> None:
         """Write `brain` whole as `name`, starting a new generation (its base is these counts)."""
         game, size, max_take, shape, counts = _encode(brain)
-        rule = brain.rule
+        rule = _rule_columns(brain)
         stamp = now()
         key = name_key(name)
         if replace:
@@ -277,8 +307,7 @@ class BrainsMixin:
             "loss_penalty = excluded.loss_penalty, floor = excluded.floor, counts = excluded.counts, "
             "games_trained = games_trained + excluded.games_trained, updated = excluded.updated, "
             "game = excluded.game, shape = excluded.shape, uid = excluded.uid, base_counts = excluded.counts",
-            (name, key, size, max_take, rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor,
-             counts, games_trained, stamp, stamp, game, shape, counts))
+            (name, key, size, max_take, *rule, counts, games_trained, stamp, stamp, game, shape, counts))
 
     def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False, base=None):
         """Save `hats` as brain `name`; `games_trained` is added to its total.
@@ -385,6 +414,12 @@ class BrainsMixin:
         brain = self._brain_row(conn, name)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); {what} was not kept.")
+        if isinstance(brain, MenaceBrain):
+            try:
+                return brain.merged(start_counts, counts)
+            except ValueError as exc:
+                raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") \
+                    from None
         start = np.asarray(start_counts, dtype=np.int64)
         if start.shape[0] > brain.counts.shape[0]:  # the copy grew (sticks: row n is the heap n)
             try:
@@ -458,7 +493,15 @@ class BrainsMixin:
             size, max_take, sb, wr, lp, fl, game, shape = conn.execute(
                 "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
-            fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape), rule=HatRule(sb, wr, lp, fl))
+            if registry.entry(game).brains == "matchboxes":
+                try:
+                    fresh = matchboxes.decode(shape, conn.execute("SELECT counts FROM brains WHERE key = ?",
+                                                                  (key,)).fetchone()[0]).fresh()
+                except ValueError:  # damaged counts: the layout alone makes it afresh
+                    marks, menace_rule = matchboxes.rule_of(shape)
+                    fresh = MenaceBrain(menace_rule, marks)
+            else:
+                fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape), rule=HatRule(sb, wr, lp, fl))
             counts = _encode(fresh)[4]
             conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
                          "games_trained = 0, created = ?, updated = ? WHERE key = ?",
@@ -555,6 +598,14 @@ def reachable(rules, starts) -> set:
         seen.add(here)
         todo.extend(after for m in rules.legal_moves(here) if not rules.is_terminal(after := rules.apply(here, m)))
     return seen
+
+
+def _rule_columns(brain) -> tuple:
+    """(start_balls, win_reward, loss_penalty, floor) of a brain's rule, for the brains table."""
+    if isinstance(brain, MenaceBrain):
+        return matchboxes.rule_columns(brain)
+    rule = brain.rule
+    return rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor
 
 
 def _brain_words(game: str) -> str:

@@ -1,0 +1,86 @@
+"""Noughts and crosses in the store (issue 18 item 5): a registry entry like sticks and Nim, and MENACE's
+matchboxes kept as a brain between runs (made once, its own rule kept, a copy's change merged onto
+the boxes as stored, never written over, another game's or the other player's brain refused)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sticks_tui.engine import registry
+from sticks_tui.learn import menace
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.store import Store, StoreError
+from sticks_tui.store.records import replay
+
+
+def test_noughts_is_a_registry_entry_whose_games_replay_through_the_engine():
+    entry = registry.entry("noughts")
+    assert registry.entry_of(menace.MenaceBrain().rules) is entry and entry.brains == "matchboxes"
+    played = replay("noughts", ".........", [5, 2, 1, 3, 9], 1)  # X (seat 0) wins on the diagonal 1-5-9
+    assert played.first == 0 and played.start == "........." and played.moves == [5, 2, 1, 3, 9]
+    with pytest.raises(ValueError, match="Square 5 .centre. is taken by X"):
+        replay("noughts", ".........", [5, 5], 1)
+
+
+def train(brain: menace.MenaceBrain, games: int, seed: int) -> None:
+    rng = XorShift64Star(seed)
+    for _ in range(games):
+        menace.play_game(brain, menace.RandomPlayer(), rng)
+
+
+def test_menace_boxes_are_kept_between_runs_with_their_own_rule(tmp_path):
+    rule = menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill")
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
+        assert isinstance(brain, menace.MenaceBrain) and brain.rule == rule and brain.counts[0].max() == 8
+        base = brain.counts.copy()
+        train(brain, 200, seed=3)
+        store.save_brain("noughts MENACE", brain, games_trained=200, base=base)
+        kept = brain.counts.copy()
+    with Store.open(tmp_path) as store:  # the next run: the boxes as they were, by their own rule
+        again = store.load_or_create_brain("noughts MENACE", game="noughts")  # no rule asked: the stored one
+        assert again.rule == rule and np.array_equal(again.counts, kept)
+        assert store.brain_info("noughts MENACE").games_trained == 200
+        assert store.brain_info("noughts MENACE").game == "noughts"
+
+
+def test_a_copys_change_is_merged_onto_the_boxes_as_stored(tmp_path):
+    with Store.open(tmp_path) as store:
+        a = store.load_or_create_brain("m", game="noughts")
+        b = a.copy()
+        base_a, base_b = a.counts.copy(), b.counts.copy()
+        train(a, 50, seed=1)
+        train(b, 50, seed=2)
+        store.save_brain("m", a, base=base_a)
+        stored = store.save_brain("m", b, base=base_b)  # b never writes its counts over a's lessons
+        expected = np.where(a.legal_mask, np.clip(a.counts + (b.counts - base_b), 0, menace.MAX_BEADS), 0)
+        assert np.array_equal(stored.counts, expected)
+        assert np.array_equal(store.load_brain("m").counts, expected)
+
+
+def test_other_games_and_the_other_players_brains_are_refused_and_left_as_they_are(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.load_or_create_brain("sticks one", 20)
+        with pytest.raises(StoreError, match="is a brain for sticks, not for noughts"):
+            store.load_or_create_brain("sticks one", game="noughts")
+        o = store.load_or_create_brain("menace o", game="noughts", marks="O")
+        assert len(o.boxes) == 289
+        with pytest.raises(StoreError, match="boxes for O, not for X"):
+            store.load_or_create_brain("menace o", game="noughts", marks="X")
+        assert store.load_brain("menace o").marks == "O"
+
+
+def test_damaged_boxes_are_never_saved_and_a_reset_gives_the_start_beads(tmp_path):
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("m", game="noughts")
+        base = brain.counts.copy()
+        train(brain, 30, seed=5)
+        store.save_brain("m", brain, base=base)
+        bad = brain.copy()
+        bad.counts[0, 3] = 5  # square 4 repeats square 2 in the first box: never a bead there
+        with pytest.raises(StoreError, match="damaged"):
+            store.save_brain("m", bad, base=brain.counts.copy())
+        assert np.array_equal(store.load_brain("m").counts, brain.counts)
+        store.reset_brain("m")
+        assert np.array_equal(store.load_brain("m").counts, menace.MenaceBrain().counts)
