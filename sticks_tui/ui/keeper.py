@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import StoreError
@@ -39,14 +40,19 @@ class BrainKeeper:
         self.app.notify(reason, title=title, severity="error", timeout=10)
 
     # -- load -------------------------------------------------------------------------------------
-    def load(self, name: str, size: int, rule=None) -> tuple[Hats, bool]:
-        """The stored brain `name` (made, by `rule`, if there is none) and True; if the store cannot
-        give it, fresh hats that are never saved and False (the stored brain is left as it is)."""
+    def load(self, name: str, size: int = 0, rule=None, *, game: str = "sticks", marks: str = "X"):
+        """The stored brain `name` of `game` (made, by `rule`, if there is none) and True; if the store
+        cannot give it, a fresh brain that is never saved and False (the stored brain is left as it is).
+        `marks`: whose boxes, for a game whose brains are MENACE's matchboxes."""
         try:
-            return self.store.load_or_create_brain(name, size, rule=rule), True
+            return self.store.load_or_create_brain(name, size, rule=rule, game=game, marks=marks), True
         except StoreError as exc:
-            self.refused(f"{exc} The AI plays with fresh hats, which are not saved: the stored brain "
+            self.refused(f"{exc} The AI plays with a fresh brain, which is not saved: the stored brain "
                          f"'{name}' is left as it is.", title="Brain not loaded")
+            if registry.entry(game).brains == "matchboxes":
+                from sticks_tui.learn.menace import MenaceBrain
+
+                return MenaceBrain(rule, marks), False
             return Hats(size, 3, rule), False
 
     # -- record -----------------------------------------------------------------------------------

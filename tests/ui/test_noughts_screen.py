@@ -140,3 +140,54 @@ async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_st
         assert keeper.games == sum(keeper.results) == told + 1
         assert keeper.curve[-1].games == told + 1
         assert keeper.first_box[-1] == (told + 1, tuple(int(c) for c in keeper.x_brain.counts[0]))
+
+
+async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_on_one_store(make_app, data_dir):
+    """Issue 18 item 5: play MENACE, quit, start again: the boxes as they were; and another copy of the app
+    on the same store (another tab of `serve`) teaching the same MENACE meanwhile: both lessons kept."""
+    from sticks_tui.store import Store
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    name = NOUGHTS_BRAINS["X"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)
+        keeper = keeper_of(app)
+        assert f"brain '{name}'" in str(screen.query_one("#noughts-note").render())
+        start = keeper.x_brain.counts.copy()
+        with Store.open(data_dir) as other:  # another tab's game teaches the first box's centre 5 beads
+            theirs = other.load_or_create_brain(name, game="noughts")
+            base = theirs.counts.copy()
+            theirs.counts[0, 4] += 5
+            other.save_brain(name, theirs, base=base, games_trained=1)
+        while not screen.over:
+            await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
+            if not screen.over:
+                await pilot.press(str(screen.state.board.index(".") + 1))
+        expected = start.copy()
+        expected[0, 4] += 5
+        for c in screen.changes:
+            expected[c.row, c.col] = max(0, expected[c.row, c.col] + c.after - c.before)
+        assert screen.changes and keeper.x_brain.counts.tolist() == expected.tolist()  # it plays on with both
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await open_noughts(pilot, "menace", x_first=False)
+        assert keeper_of(again).x_brain.counts.tolist() == expected.tolist()  # as they were
+        assert again.session.store.brain_info(name).games_trained == 2
+
+
+async def test_a_store_that_refuses_menaces_boxes_is_said_and_menace_plays_on_unsaved(make_app, data_dir):
+    from sticks_tui.store import Store
+    from sticks_tui.ui.noughts_keeper import NOT_SAVED
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    with Store.open(data_dir) as store:  # the name is taken by a sticks brain: the store refuses it for MENACE
+        store.load_or_create_brain(NOUGHTS_BRAINS["X"], 20)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)
+        await wait_until(pilot, lambda: screen.human_to_move, what="MENACE's first move")
+        assert any("is a brain for sticks, not for noughts" in n.message for n in app._notifications)
+        assert str(screen.query_one("#noughts-note").render()) == NOT_SAVED
+        assert screen.state.board.count("X") == 1  # MENACE plays, with fresh boxes
+        assert app.session.store.brain_info(NOUGHTS_BRAINS["X"]).game == "sticks"  # left as it is

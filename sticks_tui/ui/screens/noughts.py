@@ -7,8 +7,8 @@ mouse, the arrow keys and Enter, or the keys 1-9 laid out like a phone's (1 2 3 
 `NoughtsTrainDialog` asks for a training run and MENACE's rule as options; `NoughtsBoxesScreen` shows
 all 304 boxes; `MenaceHelpScreen` explains MENACE.
 
-MENACE's brains live in the app's `NoughtsKeeper` (ui/noughts_keeper.py) until the app quits: they are
-not saved between sessions yet (the screen says so).
+MENACE's brains live in the app's `NoughtsKeeper` (ui/noughts_keeper.py), which keeps them in the store
+between sessions.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sticks_tui.engine.noughts import SQUARE_NAMES, NoughtsError, NoughtsState, 
 from sticks_tui.learn import menace
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, pace_words
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.noughts_keeper import NOT_SAVED, NoughtsKeeper, keeper_of
+from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
@@ -178,6 +178,7 @@ class NoughtsScreen(Screen):
         self._timer = None
         self._job = None
         self._told = None  # the last training game told (MenaceStory)
+        self._train_opponent = None  # the last training run's opponent ('menace': O's brain learned too)
 
     @property
     def keeper(self) -> NoughtsKeeper:
@@ -207,7 +208,7 @@ class NoughtsScreen(Screen):
                                  allow_blank=False, id="noughts-x", compact=True)
                 yield Static("", id="noughts-tally")
                 yield MoveLog(id="noughts-log")
-                yield Static(NOT_SAVED, id="noughts-note")
+                yield Static(self.keeper.saved_text(), id="noughts-note")
             with Vertical(id="noughts-learning"):
                 yield Static("", id="noughts-training")
                 yield Static("", id="noughts-rule")
@@ -591,6 +592,7 @@ class NoughtsScreen(Screen):
         seed = self.app.session.child_seed()
         if seed is None:
             seed = keeper.rng.randrange(2**63)
+        self._train_opponent = request.opponent
         self._job = start_training_worker(self, NOUGHTS_TRAINING, menace_run(keeper, request, seed),
                                           idle=self.app.session.idle_training, pace=request.pace)
         against = "a second MENACE (O)" if request.opponent == "menace" else AI_WORDS[request.opponent]
@@ -640,6 +642,11 @@ class NoughtsScreen(Screen):
                         title="MENACE", timeout=8)
         self._job = None
         self._told = None
+        if message.result is not None and message.result.games_played:
+            self.keeper.save("X", message.result.games_played)
+            if self._train_opponent == "menace":  # O's brain learned too
+                self.keeper.save("O", message.result.games_played)
+        self.query_one("#noughts-note", Static).update(self.keeper.saved_text())
         self._show_learning()
         self.new_game()
 
@@ -948,7 +955,9 @@ def menace_help_sections() -> list[tuple[str, str]]:
          "perfect AI (computed from its beads, not sampled). Against the perfect AI the best MENACE can do "
          "is draw every game. Below: the beads in the first box (corner, edge, centre) over games.\n"
          "t trains MENACE in the background at any pace (space pauses, s plays one game and tells it, "
-         "+/- change the pace, c stops); its rule is set there. " + NOT_SAVED),
+         "+/- change the pace, c stops); its rule is set there. MENACE's boxes are kept between sessions "
+         "(brains 'noughts MENACE' for X, 'noughts MENACE O' for O): every game and run teaches the boxes as "
+         "stored, so every tab of a class server teaches one MENACE. The curve counts this session's games."),
     ]
 
 
