@@ -312,7 +312,9 @@ register(GameEntry(
         "friend": "a friend (same keyboard)",
     },
     default_opponent="menace",
-    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI"},
+    # MENACE's second brain (for O) plays under a name of its own when MENACE plays MENACE
+    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI",
+              "menace-o": "MENACE O"},
     write_start=str, read_start=parse_board, read_move=_noughts_move,
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",

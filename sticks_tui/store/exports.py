@@ -196,7 +196,7 @@ def first_mover(game) -> int:
     Nim the winner took the last coin)."""
     from sticks_tui.store.records import replay
 
-    return replay(game.game, game.start, game.moves, game.loser).first
+    return replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None)).first
 
 
 def _when(dt) -> str | None:
@@ -208,8 +208,8 @@ def game_summary(game) -> dict:
         "id": game.id, "played_at": _when(game.played_at), "game": game.game, "start": game.start,
         "opponent": game.opponent, "player1": game.players[0], "player2": game.players[1],
         "ai_seats": [s + 1 for s in game.ai_seats], "moves": list(game.moves),
-        "first": game.players[first_mover(game)], "winner": game.players[1 - game.loser],
-        "loser": game.players[game.loser], "brain": game.brain,
+        "first": game.players[first_mover(game)], "winner": game.winner_name,  # None (empty in CSV): a draw
+        "loser": game.loser_name, "brain": game.brain,
     }
 
 
@@ -229,7 +229,7 @@ def game_moves(game) -> list[dict]:
     from sticks_tui.engine import registry
     from sticks_tui.store.records import replay
 
-    played = replay(game.game, game.start, game.moves, game.loser)
+    played = replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None))
     kind, rules = registry.entry(game.game), played.rules
     moves = []
     for i, (seat, before, move) in enumerate(played.turns, start=1):

@@ -21,6 +21,11 @@ Version 3:
 Version 4:
 - `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
   (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
+Version 5 (`_draws`; issue 18, noughts and crosses: games that end in a draw):
+- `games.draw` (1: nobody won; its `loser` column, which must be 0 or 1, then holds 0 and means
+  nothing) and `games.first` (the seat that moved first, kept for a draw, where the loser cannot
+  tell it; NULL for games kept before, whose first seat follows from the loser);
+- `players.draws`: each player's drawn games, beside wins and losses. Old games and players: 0.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 V1 = [
     """CREATE TABLE players (
@@ -193,7 +198,18 @@ V4: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4}
+
+
+def _draws(conn: sqlite3.Connection) -> None:
+    """Games that end in a draw: `games.draw` and `games.first`, `players.draws` (see the module's docstring)."""
+    conn.execute("ALTER TABLE games ADD COLUMN draw INTEGER NOT NULL DEFAULT 0 CHECK (draw IN (0, 1))")
+    conn.execute("ALTER TABLE games ADD COLUMN first INTEGER CHECK (first IN (0, 1))")
+    conn.execute("ALTER TABLE players ADD COLUMN draws INTEGER NOT NULL DEFAULT 0")
+
+
+V5: list[str | Callable[[sqlite3.Connection], None]] = [_draws]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -32,6 +32,9 @@ class Board:
     open: Callable[[object, object], None]  # open(app, MatchSetup): push its screen
     replays: bool = False
     analysed: bool = False
+    #: A screen of its own that replays a recorded game of it (replay_screen(game)); None: the replay
+    #: screen's (sticks), when `replays`.
+    replay_screen: Callable[[object], object] | None = None
 
 
 def board_of(game: str) -> Board:
@@ -136,5 +139,12 @@ def _noughts_open(app, setup) -> None:
     app.push_screen(NoughtsScreen(setup.opponent, x_first, names=(setup.name1, setup.name2)))
 
 
+def _noughts_replay(game):
+    from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+
+    return NoughtsReplayScreen(game)
+
+
 registry.set_board("noughts", board=Board(rows=(), intro=lambda app: NOUGHTS_INTRO, load=lambda screen, last: None,
-                                          read=lambda screen, opponent, error: {}, open=_noughts_open))
+                                          read=lambda screen, opponent, error: {}, open=_noughts_open,
+                                          replays=True, replay_screen=_noughts_replay))

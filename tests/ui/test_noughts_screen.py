@@ -191,3 +191,50 @@ async def test_a_store_that_refuses_menaces_boxes_is_said_and_menace_plays_on_un
         assert str(screen.query_one("#noughts-note").render()) == NOT_SAVED
         assert screen.state.board.count("X") == 1  # MENACE plays, with fresh boxes
         assert app.session.store.brain_info(NOUGHTS_BRAINS["X"]).game == "sticks"  # left as it is
+
+
+async def test_a_game_is_recorded_replayed_move_by_move_and_ctrl_q_mid_game_asks_first(make_app):
+    from textual.widgets import DataTable
+
+    from sticks_tui.ui.screens.confirm import ConfirmDialog
+    from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+    from sticks_tui.ui.screens.records import RecordsScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "perfect", x_first=True)  # you (Player 1) play X
+        await wait_until(pilot, lambda: screen.human_to_move, what="your turn")
+        await pilot.press("1")
+        await wait_until(pilot, lambda: screen.human_to_move, what="your second turn")
+        assert screen.game_in_progress
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and app.screen.question == "A game is in progress. Quit anyway?"
+        await pilot.press("escape")
+        while not screen.over:
+            await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
+            if not screen.over:
+                await pilot.press(str(screen.state.board.index(".") + 1))
+        (game,) = app.session.store.recent_games()
+        assert game.game == "noughts" and game.players == ("Player 1", "Noughts Perfect AI")
+        assert game.moves == screen.state.history and game.first == 0
+        assert game.loser == 0 and screen.state.board == "XXOXO.O.."  # seed 7: the perfect AI wins
+        ai, you = app.session.store.player("Noughts Perfect AI"), app.session.store.player("Player 1")
+        assert (ai.wins, ai.draws, ai.losses, you.wins, you.draws, you.losses) == (1, 0, 0, 0, 0, 1)
+        app.session.store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                                      moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=0)  # a draw
+        await pilot.press("f3")
+        records = app.screen
+        assert isinstance(records, RecordsScreen)
+        board = records.query_one("#leaderboard", DataTable)
+        assert [str(c.label) for c in board.columns.values()][:4] == ["Player", "Wins", "Draws", "Losses"]
+        assert [str(c) for c in board.get_row("Ann")][:5] == ["Ann", "0", "1", "0", "+0"]
+        records.query_one("#leaderboard", DataTable).move_cursor(row=board.get_row_index("Player 1"))
+        await pilot.pause()
+        records.query_one("#games", DataTable).focus()
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, NoughtsReplayScreen)
+        assert replay.query_one(NoughtsBoard).data.board == screen.state.board  # it opens at the end
+        await pilot.press("home", "right")
+        assert replay.query_one(NoughtsBoard).data.board == "X........"
+        assert "1. Player 1 (X): square 1 (top left)." in list(replay.query_one("#nr-log").lines)

@@ -4,6 +4,8 @@ the boxes as stored, never written over, another game's or the other player's br
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,47 @@ def test_damaged_boxes_are_never_saved_and_a_reset_gives_the_start_beads(tmp_pat
         assert np.array_equal(store.load_brain("m").counts, brain.counts)
         store.reset_brain("m")
         assert np.array_equal(store.load_brain("m").counts, menace.MenaceBrain().counts)
+
+
+DRAW_MOVES = [5, 1, 9, 3, 2, 8, 7, 4, 6]  # X centre, ... a full board with no line
+
+
+def test_a_draw_is_kept_as_a_draw_on_the_leaderboard_and_in_each_record(tmp_path):
+    from sticks_tui.store.exports import game_export, games_export
+
+    with Store.open(tmp_path) as store:
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE")
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                          moves=[5, 2, 1, 3, 9], loser=0, first=1, ai_seats=[1], brain="noughts MENACE")
+        ann, ai = store.player("Ann"), store.player("MENACE")
+        assert (ann.wins, ann.draws, ann.losses, ann.rating, ann.games) == (0, 1, 1, -1, 2)
+        assert (ai.wins, ai.draws, ai.losses, ai.rating) == (1, 1, 0, 1)
+        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1)
+        assert store.brain_record("noughts MENACE") == (1, 0)
+        game = store.game(gid)
+        assert game.drawn and game.loser is None and game.winner_name is None and game.first == 1
+        assert game.result_words == "a draw" and game.moves == tuple(DRAW_MOVES)
+        doc = json.loads(games_export([game], "json"))["games"][0]
+        assert (doc["first"], doc["winner"], doc["loser"]) == ("MENACE", None, None)
+        moves = json.loads(game_export(game, "json"))["moves"]
+        assert moves[0] == {"move": 1, "player": "MENACE", "pile": None, "took": 5, "left": "....X...."}
+        assert moves[-1]["left"] == "OXOOXXXOX" and moves[-1]["player"] == "MENACE"
+
+
+@pytest.mark.parametrize("loser, first, message", [
+    (0, 1, "The game is a draw: nobody lost, not seat 0."),
+    (None, None, "A drawn game needs the seat that moved first"),
+])
+def test_a_draw_given_a_loser_or_no_first_seat_is_refused_and_nothing_kept(tmp_path, loser, first, message):
+    with Store.open(tmp_path) as store:
+        with pytest.raises(ValueError, match=message):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=DRAW_MOVES, loser=loser, first=first)
+        with pytest.raises(ValueError, match="The game was won, not drawn"):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=[5, 2, 1, 3, 9], loser=None, first=0)
+        with pytest.raises(ValueError, match="Seat 1 cannot have moved first"):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=[5, 2, 1, 3, 9], loser=1, first=1)
+        assert store.game_count() == 0 and store.player("Ann") is None

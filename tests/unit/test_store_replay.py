@@ -85,7 +85,7 @@ def test_a_v2_database_is_migrated_without_loss(tmp_path):
     with Store.open(tmp_path) as store:
         assert store.notices == []
         conn = store._conn
-        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (4,)
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (5,)
         assert conn.execute("SELECT * FROM games ORDER BY id").fetchall() == old_games
         assert conn.execute("SELECT game_id, seat, brain, brain_uid, won, drawn, changes FROM game_learning "
                             "ORDER BY game_id").fetchall() == old_learning

@@ -23,7 +23,9 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from sticks_tui.engine.noughts import SQUARE_NAMES, NoughtsError, NoughtsState, has_line, to_move
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
+from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, NoughtsError, NoughtsState, has_line, to_move
 from sticks_tui.learn import menace
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, pace_words
 from sticks_tui.ui.commands import screen_commands
@@ -380,8 +382,41 @@ class NoughtsScreen(Screen):
                 for line in change_words(mine):
                     log.write("  " + line)
         self.shown_box = None
+        self._record(result)
         self._show_learning()
         self.show()
+
+    def record_fields(self, result: int) -> dict | None:
+        """What `Store.record_game` keeps of this finished game (X's `result`); None for a resignation
+        (the board does not finish the game, so the records cannot replay it)."""
+        if self.resigned is not None:
+            return None
+        kinds, entry = self.kinds, registry.entry(vocabulary.NOUGHTS_GAME)
+        x_seat = 0 if self.x_first else 1  # seat 0: Player 1 (you), or MENACE watching
+        marks = ("X", "O") if x_seat == 0 else ("O", "X")
+        names = []
+        for seat, mark in enumerate(marks):
+            kind = kinds[mark]
+            if kind == "human":
+                names.append(self.names[seat])
+            elif kind == "menace" and mark == "O" and kinds["X"] == "menace":
+                names.append(entry.ai_names["menace-o"])
+            else:
+                names.append(entry.ai_names[kind])
+        loser = None if result == menace.DRAW else (1 - x_seat if result == menace.WIN else x_seat)
+        menace_marks = [m for m in ("X", "O") if kinds[m] == "menace"]
+        return dict(game=vocabulary.NOUGHTS_GAME, start=EMPTY_BOARD,
+                    opponent=self.opponent, players=tuple(names), moves=list(self.state.history), loser=loser,
+                    first=x_seat, ai_seats=[s for s, m in enumerate(marks) if kinds[m] != "human"],
+                    brain=vocabulary.NOUGHTS_BRAINS[menace_marks[0]] if menace_marks else None)
+
+    def _record(self, result: int) -> None:
+        """Keep the finished game in the records (the app's kept-brain service says so if it cannot)."""
+        fields = self.record_fields(result)
+        if fields is None:
+            self.query_one("#noughts-log", MoveLog).write("A game ended by resigning is not kept in the records.")
+            return
+        self.app.keeper.record(fields)
 
     # -- showing ----------------------------------------------------------------------------------
     def board_data(self) -> NoughtsBoardData:
