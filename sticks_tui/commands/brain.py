@@ -32,7 +32,7 @@ def register(subparsers) -> None:
     a.add_argument("file")
     a.add_argument("name", nargs="?", default=None, help="name to keep it under (default: the name in the file)")
     a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name (and the same game)")
-    a.add_argument("--game", choices=("sticks", "nim"), default=None,
+    a.add_argument("--game", choices=registry.names(), default=None,
                    help="the game the file must hold a brain for (refused with the reason otherwise)")
     a.set_defaults(handler=run_import)
     a = sub.add_parser("copy", help="copy a brain under a new name")

@@ -130,3 +130,38 @@ def test_a_draw_given_a_loser_or_no_first_seat_is_refused_and_nothing_kept(tmp_p
             store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
                               moves=[5, 2, 1, 3, 9], loser=1, first=1)
         assert store.game_count() == 0 and store.player("Ann") is None
+
+
+def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_file_is_refused(tmp_path):
+    import subprocess
+    import sys
+
+    with Store.open(tmp_path / "a") as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts",
+                                           rule=menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill"))
+        base = brain.counts.copy()
+        train(brain, 100, seed=9)
+        store.save_brain("noughts MENACE", brain, games_trained=100, base=base)
+        store.export_brain("noughts MENACE", tmp_path / "menace.json")
+        store.load_or_create_brain("sticks one", 20)
+        store.export_brain("sticks one", tmp_path / "sticks.json")
+    text = (tmp_path / "menace.json").read_text()
+    assert '"game": "noughts"' in text and '{"board": ".........", "counts": [' in text
+    with Store.open(tmp_path / "b") as store:
+        assert store.import_brain(tmp_path / "menace.json", game="noughts") == "noughts MENACE"
+        kept = store.load_brain("noughts MENACE")
+        assert kept == brain and kept.rule.empty == "refill"
+        assert store.brain_info("noughts MENACE").games_trained == 100
+        with pytest.raises(StoreError, match="as a MENACE brain: it holds a sticks brain. Nothing was changed"):
+            store.import_brain(tmp_path / "sticks.json", "other", game="noughts")
+        store.load_or_create_brain("sticks two", 20)
+        with pytest.raises(StoreError, match="is a sticks brain, and this is a MENACE brain"):
+            store.import_brain(tmp_path / "menace.json", "sticks two", replace=True)
+        assert store.brain_info("other") is None and store.brain_info("sticks two").game == "sticks"
+    doc = json.loads(text)
+    doc["boxes"][0]["counts"][3] = 5  # square 4 of the empty board repeats square 2
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    done = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "c"), "brain", "import",
+                           str(tmp_path / "bad.json"), "--game", "noughts"], capture_output=True, text=True)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "box 1 (.........), square 4: it repeats another square by a symmetry of the board" in done.stderr
