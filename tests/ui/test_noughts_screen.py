@@ -47,6 +47,7 @@ async def test_from_setup_squares_by_key_arrows_and_click_a_taken_one_refused_an
         screen.query_one("#noughts-opponent", Select).value = "friend"
         await pilot.pause()
         assert screen.kinds == {"X": "human", "O": "human"}
+        assert (app.settings.opponent, app.settings.first) == ("friend", "p1")  # remembered for the next time
         await pilot.press("7")  # phone layout: 7 is the bottom left
         assert screen.state.board == "......X.."
         await pilot.press("up", "right", "enter")  # from 7: up to 4, right to 5

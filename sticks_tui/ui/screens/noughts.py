@@ -255,7 +255,13 @@ class NoughtsScreen(Screen):
                 self.x_first = True
             select.value = "first" if self.x_first else "second"
         self.query_one(NoughtsBoard).focus()
+        self._remember()
         self.new_game()
+
+    def _remember(self) -> None:
+        """The opponent and who plays X, remembered as the setup screen's (watching is this screen's own)."""
+        if self.opponent in registry.entry(vocabulary.NOUGHTS_GAME).opponents:
+            self.app.remember(opponent=self.opponent, first="p1" if self.x_first else "p2")
 
     @on(Select.Changed, "#noughts-x")
     def _x_chosen(self, event: Select.Changed) -> None:
@@ -263,6 +269,7 @@ class NoughtsScreen(Screen):
         self.query_one(NoughtsBoard).focus()
         if x_first != self.x_first:
             self.x_first = x_first
+            self._remember()
             self.new_game()
 
     # -- the game ---------------------------------------------------------------------------------
