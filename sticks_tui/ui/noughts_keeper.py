@@ -60,6 +60,12 @@ class NoughtsKeeper:
         self.bases = {"X": brain.counts.copy() if kept else None}
         self.o_brain = None
         self.first_box = [(0, self.first_box_counts())]
+        try:
+            o_kept = app.session.store.brain_info(vocabulary.NOUGHTS_BRAINS["O"]) is not None
+        except Exception:  # noqa: BLE001 - a store that cannot say: O's brain is loaded at first use, as before
+            o_kept = False
+        if o_kept:  # O's brain was made in an earlier session: show it as it is kept
+            self.brain_for("O")
 
     def save(self, mark: str, games: int) -> None:
         """What brain `mark` learned since it last read or wrote the store, merged onto its boxes as
@@ -75,7 +81,8 @@ class NoughtsKeeper:
         """Where the boxes are kept, in words for the screen."""
         if self.app is None or self.bases.get("X") is None:
             return NOT_SAVED
-        return (f"MENACE's boxes are kept (brain '{vocabulary.NOUGHTS_BRAINS['X']}'): each game teaches "
+        names = " and ".join(f"'{vocabulary.NOUGHTS_BRAINS[m]}'" for m in ("X", "O") if self.bases.get(m) is not None)
+        return (f"MENACE's boxes are kept (brain{'s' if ' and ' in names else ''} {names}): each game teaches "
                 "them, and they are as they were when you come back.")
 
     def _start_afresh(self) -> None:

@@ -390,6 +390,7 @@ class NoughtsScreen(Screen):
                     log.write("  " + line)
         self.shown_box = None
         self._record(result)
+        self.query_one("#noughts-note", Static).update(self.keeper.saved_text())
         self._show_learning()
         self.show()
 

@@ -42,8 +42,8 @@ def end_words(game) -> str:
 
 class NoughtsReplayScreen(Screen):
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", key_display="←", id="noughts_replay.back_one"),
-        Binding("right", "step(1)", "Forward", key_display="→", id="noughts_replay.forward"),
+        Binding("left", "step(-1)", "Previous", key_display="←", id="noughts_replay.back_one"),
+        Binding("right", "step(1)", "Next", key_display="→", id="noughts_replay.forward"),
         Binding("home", "to(0)", "Start", id="noughts_replay.start"),
         Binding("end", "to(-1)", "End", id="noughts_replay.end"),
         Binding("escape", "back", "Back", id="noughts_replay.leave"),
