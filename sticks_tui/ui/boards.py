@@ -128,8 +128,8 @@ registry.set_board("nim", board=Board(rows=("piles-row",), intro=lambda app: NIM
 # Its screen chooses the board's squares and (watching) MENACE's opponents itself; the setup screen
 # gives it the opponent, the names and who plays X (Player 1 moving first plays X).
 
-NOUGHTS_INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw. MENACE learns it with "
-                 "304 matchboxes of beads.")
+NOUGHTS_INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "
+                 "X. MENACE learns it with 304 matchboxes of beads.")
 
 
 def _noughts_open(app, setup) -> None:
