@@ -87,6 +87,9 @@ class GameEntry:
     #: Which learner's brains the store keeps for it: "hats" (`learn.hats.Hats`, one hat per position)
     #: or "matchboxes" (MENACE's boxes, `learn.menace.MenaceBrain`, one box per board up to symmetry).
     brains: str = "hats"
+    #: Whether a learner's move at a position is a lesson (a ball or bead drawn); None: every move is.
+    #: MENACE draws no bead where one square is left (its move is forced).
+    taught_at: Callable[[Any], bool] | None = None
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -134,6 +137,9 @@ class GameEntry:
 
     def scope_words(self, rules: GameRules) -> str:
         return self.scope(rules) if self.scope is not None else "every position of the game"
+
+    def taught(self, position) -> bool:
+        return self.taught_at is None or self.taught_at(position)
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -318,7 +324,7 @@ register(GameEntry(
     write_start=str, read_start=parse_board, read_move=_noughts_move,
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
-    brains="matchboxes",
+    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     scope=lambda rules: "every board MENACE can face",
 ))

@@ -359,12 +359,35 @@ class BrainsMixin:
 
     # -- learning ----------------------------------------------------------------------------
     def _learn(self, conn: sqlite3.Connection, game_id: int, seat: int, name: str, game: str,
-               drawn: list, *, won: bool, when: str, start: str | None = None):
+               drawn: list, *, won: bool, when: str, start: str | None = None, outcome: int | None = None):
         """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction)."""
         brain = self._brain_row(conn, name, game)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
                              "teach it.")
+        outcome = (1 if won else -1) if outcome is None else outcome
+        if isinstance(brain, MenaceBrain):
+            hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
+            changes = matchboxes.lesson(brain, drawn, outcome)
+        elif outcome == 0:
+            raise ValueError(f"The brain {name!r} learns from wins and losses only; a draw cannot teach it.")
+        else:
+            brain, hats, changes = self._hats_lesson(brain, name, drawn, won, start)
+        _, size, _, _, counts = _encode(brain)
+        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
+                     "WHERE key = ?", (size, counts, when, name_key(name)))
+        stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+        conn.execute(
+            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats, outcome) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seat, stored_name, name_key(name), uid, int(outcome > 0),
+             json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
+             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes]),
+             json.dumps(hats, separators=(",", ":")), outcome))
+        return brain, changes
+
+    def _hats_lesson(self, brain, name: str, drawn: list, won: bool, start: str | None):
+        """A hats brain's lesson: (the brain, its hats before, the changes)."""
         brain = fit_to(brain, [hat for hat, _ in drawn])  # sticks: a bigger heap than it has seen
         if len(brain.positions) > brainfile.MAX_HATS:
             raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
@@ -374,18 +397,7 @@ class BrainsMixin:
                                  f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.")
         hats = _hats_before(brain, drawn, start)
         changes = brain.reinforce(list(drawn), won)
-        _, size, _, _, counts = _encode(brain)
-        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
-                     "WHERE key = ?", (size, counts, when, name_key(name)))
-        stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
-        conn.execute(
-            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seat, stored_name, name_key(name), uid, int(won),
-             json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
-             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes]),
-             json.dumps(hats, separators=(",", ":"))))
-        return brain, changes
+        return brain, hats, changes
 
     def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
                        games_trained: int = 0, curve: Sequence[tuple[int, float, float]] | None = None,
@@ -450,12 +462,15 @@ class BrainsMixin:
             if row is None:
                 return None
             size, max_take, sb, wr, lp, fl, base, game, shape, uid = row
-            lessons = conn.execute("SELECT drawn, won FROM game_learning WHERE brain_uid = ? ORDER BY game_id, seat",
-                                   (uid,)).fetchall()
+            lessons = conn.execute("SELECT drawn, won, outcome FROM game_learning WHERE brain_uid = ? "
+                                   "ORDER BY game_id, seat", (uid,)).fetchall()
         rule = HatRule(sb, wr, lp, fl)
         brain = _decode(size, max_take, rule, base, game, shape, base=True)
-        for drawn, won in lessons:
+        for drawn, won, outcome in lessons:
             drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn)]
+            if isinstance(brain, MenaceBrain):
+                matchboxes.lesson(brain, drawn, (1 if won else -1) if outcome is None else outcome)
+                continue
             brain = fit_to(brain, [h for h, _ in drawn])
             brain.reinforce(drawn, bool(won))
         return brain
@@ -621,6 +636,9 @@ def _tuples(x):
 
 
 def _plain(x):
+    """A hat or ball as JSON: numbers (and tuples of them) as ints, a board (noughts) as its text."""
+    if isinstance(x, str):
+        return x
     return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
 
 

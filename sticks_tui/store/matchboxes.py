@@ -17,6 +17,7 @@ import json
 
 import numpy as np
 
+from sticks_tui.engine.events import HatChange
 from sticks_tui.learn.menace import MAX_BEADS, MenaceBrain, MenaceRule, menace_boxes
 
 #: The hat-rule columns' floor for a MENACE brain (a box may lose every bead: MENACE then resigns).
@@ -76,3 +77,23 @@ def decode(shape: str | None, counts_json: str) -> MenaceBrain:
     brain = MenaceBrain(rule, marks, np.array(rows, dtype=np.int64))
     validate(brain)
     return brain
+
+
+def lesson(brain: MenaceBrain, drawn, outcome: int) -> list[HatChange]:
+    """Teach `brain` a game's lesson in place: `drawn` the (board, square) of each bead it drew, the game's
+    `outcome` for it (+1, 0, -1). Returns each bead's change (hat: the board, ball: the square); a
+    board with no box of this brain, or a square with no beads in it, raises ValueError."""
+    beads = []
+    for board, square in drawn:
+        found = brain.boxes.find(board) if isinstance(board, str) else None
+        if found is None:
+            raise ValueError(f"MENACE ({brain.marks}) has no box for the board {board!r}.")
+        row, perm = found
+        col = perm.index(int(square) - 1) if isinstance(square, int) and 1 <= square <= 9 else -1
+        if col < 0 or not brain.legal_mask[row, col]:
+            raise ValueError(f"MENACE's box for the board {board!r} has no beads for square {square!r}.")
+        beads.append((row, col))
+    before = [int(brain.counts[r, c]) for r, c in beads]
+    brain.reinforce(beads, outcome)
+    return [HatChange(board, int(square), was, int(brain.counts[r, c]))
+            for (board, square), (r, c), was in zip(drawn, beads, before, strict=True)]

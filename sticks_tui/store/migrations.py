@@ -25,7 +25,9 @@ Version 5 (`_draws`; issue 18, noughts and crosses: games that end in a draw):
 - `games.draw` (1: nobody won; its `loser` column, which must be 0 or 1, then holds 0 and means
   nothing) and `games.first` (the seat that moved first, kept for a draw, where the loser cannot
   tell it; NULL for games kept before, whose first seat follows from the loser);
-- `players.draws`: each player's drawn games, beside wins and losses. Old games and players: 0.
+- `players.draws`: each player's drawn games, beside wins and losses. Old games and players: 0;
+- `game_learning.outcome` (+1 won, 0 drew, -1 lost: a MENACE brain's lesson from a drawn game);
+  NULL for lessons kept before, whose `won` says it.
 """
 
 from __future__ import annotations
@@ -205,6 +207,7 @@ def _draws(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN draw INTEGER NOT NULL DEFAULT 0 CHECK (draw IN (0, 1))")
     conn.execute("ALTER TABLE games ADD COLUMN first INTEGER CHECK (first IN (0, 1))")
     conn.execute("ALTER TABLE players ADD COLUMN draws INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE game_learning ADD COLUMN outcome INTEGER CHECK (outcome IN (-1, 0, 1))")
 
 
 V5: list[str | Callable[[sqlite3.Connection], None]] = [_draws]

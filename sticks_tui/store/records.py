@@ -52,7 +52,9 @@ class SeatLearning:
     changes: tuple[tuple, ...]  # (hat, ball, before, after)
     #: The hats as they were before the game: ((hat, (count, ...)), ...); None for a game kept before
     #: sticks-tui stored them (schema version 3), whose replay shows the draws and changes only.
+    #: MENACE: (board, (beads for squares 1-9 of that board, ...)) for each box it drew from.
     hats: tuple[tuple, ...] | None = None
+    outcome: int | None = None  # +1 won, 0 drew, -1 lost (None: kept before draws were, `won` says it)
 
     def hats_before(self) -> dict:
         """{hat: (count, ...)} before the game ({} when they were not kept)."""
@@ -306,8 +308,6 @@ class RecordsMixin:
         names = check_names(players, seats)
         played = replay(game, start, moves, loser, max_take, first=first)
         brain_name = validate_name(brain) if brain is not None else None
-        if loser is None and learning:
-            raise ValueError("A drawn game cannot teach a brain through the records yet.")
         lessons = self._check_learning(game, played, learning or {})
         when = (played_at.astimezone(timezone.utc).isoformat(timespec="microseconds")
                 if played_at is not None else now())
@@ -331,8 +331,10 @@ class RecordsMixin:
                     (name, name_key(name), won, lost, int(loser is None), int(seat in seats), when, when))
             brains, changes = {}, {}
             for seat, (learner, drawn) in lessons.items():
+                outcome = 0 if loser is None else 1 if seat != loser else -1
                 brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
-                                                          won=seat != loser, when=when, start=played.start)
+                                                          won=outcome > 0, when=when, start=played.start,
+                                                          outcome=outcome)
         self.own_games.add(game_id)  # kept (committed): this copy's own, never "a classmate's game"
         return RecordedGame(game_id, brains, changes)
 
@@ -364,7 +366,8 @@ class RecordsMixin:
             except (TypeError, ValueError):
                 raise ValueError("Learning is given per seat as (brain name, balls drawn).") from None
             learner = validate_name(learner)
-            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat]
+            kind = registry.entry(game)
+            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat and kind.taught(hat)]
             norm = [_as_played(played.rules, h, b) for h, b in drawn]
             if norm != moves:
                 raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
@@ -448,13 +451,14 @@ class RecordsMixin:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes, hats FROM game_learning "
+        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes, hats, outcome FROM game_learning "
                             f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", [int(i) for i in ids]).fetchall()
         out: dict[int, list] = {}
-        for gid, seat, brain, won, drawn, changes, hats in rows:
+        for gid, seat, brain, won, drawn, changes, hats, outcome in rows:
             out.setdefault(gid, []).append(SeatLearning(seat, brain, bool(won), _tuples(json.loads(drawn)),
                                                         _tuples(json.loads(changes)),
-                                                        None if hats is None else _tuples(json.loads(hats))))
+                                                        None if hats is None else _tuples(json.loads(hats)),
+                                                        (1 if won else -1) if outcome is None else outcome))
         return {k: tuple(v) for k, v in out.items()}
 
     def game_count(self) -> int:

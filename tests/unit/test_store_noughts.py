@@ -165,3 +165,27 @@ def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_fil
                            str(tmp_path / "bad.json"), "--game", "noughts"], capture_output=True, text=True)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "box 1 (.........), square 4: it repeats another square by a symmetry of the board" in done.stderr
+
+
+def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_are_the_sum_of_their_games(tmp_path):
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts")
+        start = brain.counts.copy()
+        # MENACE (X, seat 1) draws beads on every board with two or more squares empty; the last is forced
+        drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXO.X..OX", 7)]
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE",
+                                learning={1: ("noughts MENACE", drawn)})
+        kept = store.load_brain("noughts MENACE")
+        assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [
+            (".........", 5, 4, 5), ("O...X....", 9, 3, 4), ("O.O.X...X", 2, 2, 3), ("OXO.X..OX", 7, 1, 2)]
+        assert int((kept.counts - start).sum()) == 4 and gid.brains[1] == kept  # +1 a bead for a draw
+        (seat,) = store.game(gid).learning
+        assert seat.outcome == 0 and not seat.won
+        assert seat.hats_before()["O...X...."] == tuple(brain.square_beads("O...X...."))
+        with pytest.raises(ValueError, match="are not the moves it played"):  # a bead for a forced move too
+            store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                              moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1],
+                              learning={1: ("noughts MENACE", [*drawn, ("OXOOX.XOX", 6)])})
+        assert store.load_brain("noughts MENACE") == kept and store.game_count() == 1
+        assert store.rebuild_brain("noughts MENACE") == kept
