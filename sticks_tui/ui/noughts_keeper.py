@@ -171,10 +171,39 @@ class NoughtsKeeper:
                 self.games += 1
                 self.curve.append(menace.CurvePoint(self.games, *self.results, self.not_losing_vs_perfect()))
                 self.first_box.append((self.games, self.first_box_counts()))
-        for mark in ("X", "O"):
-            if kinds[mark] == "menace":
-                self.save(mark, 1)
         return changes
+
+    def keep(self, fields: dict | None, drawn: list[tuple[str, int, int, int, str]], kinds: dict[str, str]) -> None:
+        """Keep a finished game (`Store.record_game` fields; `fields["first"]` is X's seat) with each MENACE
+        brain's lesson applied to its boxes as stored, in one transaction, through the app's kept-brain
+        service; each brain then plays on with its boxes as stored. `fields` None (a resignation, which
+        the records cannot replay): the lessons alone are merged. If the store refuses the lesson, the
+        service's one failure behaviour follows (said; the game kept without it; the boxes merged)."""
+        if self.app is None:
+            return
+        marks = [m for m in ("X", "O") if kinds[m] == "menace" and self.bases.get(m) is not None]
+        if fields is None:
+            for mark in marks:
+                self.save(mark, 1)
+            return
+        seat_of = {"X": fields["first"], "O": 1 - fields["first"]}
+        learning = {seat_of[m]: (vocabulary.NOUGHTS_BRAINS[m], [(board, square) for mk, _, _, square, board in drawn
+                                                                 if mk == m]) for m in marks}
+        first = marks[0] if marks else None
+        brain = self.brain_for(first) if first else None
+        recorded, saved = self.app.keeper.record(fields, learning or None, hats=brain,
+                                                 base=self.bases.get(first) if first else None)
+        if recorded is not None:
+            for mark in marks:
+                stored, mine = recorded.brains.get(seat_of[mark]), self.brain_for(mark)
+                if stored is not None and stored.counts.shape == mine.counts.shape:
+                    mine.counts[:] = stored.counts
+                    self.bases[mark] = stored.counts.copy()
+            return
+        if saved is not None:  # the first brain's lesson merged onto its boxes by the fallback
+            self.bases[first] = brain.counts.copy()
+        for mark in marks[1:]:
+            self.save(mark, 1)
 
     def not_losing_vs_perfect(self) -> float:
         """X's brain's exact chance not to lose one game to the perfect player (compiled if loaded)."""

@@ -170,6 +170,10 @@ async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_
         for c in screen.changes:
             expected[c.row, c.col] = max(0, expected[c.row, c.col] + c.after - c.before)
         assert screen.changes and keeper.x_brain.counts.tolist() == expected.tolist()  # it plays on with both
+        (game,) = app.session.store.recent_games()
+        (lesson,) = game.learning  # kept with the game, in its transaction
+        assert lesson.seat == 1 and [(c[0], c[1], c[3] - c[2]) for c in lesson.changes] == [
+            (c.board, c.square, c.after - c.before) for c in screen.changes]
     again = make_app()
     async with again.run_test(size=(80, 24)) as pilot:
         await open_noughts(pilot, "menace", x_first=False)

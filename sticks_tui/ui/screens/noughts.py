@@ -423,8 +423,7 @@ class NoughtsScreen(Screen):
         fields = self.record_fields(result)
         if fields is None:
             self.query_one("#noughts-log", MoveLog).write("A game ended by resigning is not kept in the records.")
-            return
-        self.app.keeper.record(fields)
+        self.keeper.keep(fields, self.drawn, self.kinds)
 
     # -- showing ----------------------------------------------------------------------------------
     def board_data(self) -> NoughtsBoardData:
