@@ -174,6 +174,14 @@ async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_
         (lesson,) = game.learning  # kept with the game, in its transaction
         assert lesson.seat == 1 and [(c[0], c[1], c[3] - c[2]) for c in lesson.changes] == [
             (c.board, c.square, c.after - c.before) for c in screen.changes]
+        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+
+        app.push_screen(NoughtsReplayScreen(game))
+        await pilot.pause()
+        await pilot.press("home")
+        data = app.screen.query_one(NoughtsBoard).data  # MENACE's first box as it was, with the other's 5 beads
+        assert data.board == "........." and data.drawn == game.moves[0]
+        assert data.beads == (4, 4, 0, 0, 9, 0, 0, 0, 0)
     again = make_app()
     async with again.run_test(size=(80, 24)) as pilot:
         await open_noughts(pilot, "menace", x_first=False)

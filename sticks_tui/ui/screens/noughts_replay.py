@@ -1,8 +1,9 @@
 """Replay a recorded game of noughts and crosses move by move: the board drawn large and a log of the
 moves in words. Step 0 is the empty board, step k the board after move k.
 
-MENACE's boxes as they were are not shown: the records keep the game, not MENACE's beads before it
-(its lesson is merged onto the boxes as stored, not kept with the game); the screen says so.
+Where the game taught MENACE (its lesson is kept with the game), each of MENACE's moves first shows its
+box as it was before the game, with the bead it drew, and the last step shows each bead's count
+before → after. Games kept without a lesson replay their moves and say so.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
 
 NOTE_NO_BOXES = ("MENACE's beads as they were before this game are not kept with it: the moves replay, "
                  "the boxes do not.")
+NOTE_BOXES = "Before each of MENACE's moves: its box as it was, and the bead it drew."
 
 
 def replay_boards(game) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -62,6 +64,9 @@ class NoughtsReplayScreen(Screen):
         self.game = game
         self.boards, self.lines = replay_boards(game)
         self.step = len(self.boards) - 1
+        # MENACE's boxes before the game, by the seat it played: {seat: {board: beads by square}}
+        self.boxes = {lesson.seat: lesson.hats_before() for lesson in game.learning}
+        self.changes = tuple((int(c[1]), int(c[2]), int(c[3])) for lesson in game.learning for c in lesson.changes)
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -70,7 +75,7 @@ class NoughtsReplayScreen(Screen):
             with Vertical(id="nr-side"):
                 yield Static("", id="nr-head")
                 yield MoveLog(id="nr-log")
-                yield Static(NOTE_NO_BOXES if self.game.brain else "", id="nr-note")
+                yield Static(NOTE_BOXES if self.boxes else NOTE_NO_BOXES if self.game.brain else "", id="nr-note")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -80,8 +85,7 @@ class NoughtsReplayScreen(Screen):
     def show(self) -> None:
         n = len(self.boards) - 1
         end = self.step == n
-        note = end_words(self.game) if end else f"Move {self.step} of {n}."
-        self.query_one(NoughtsBoard).data = NoughtsBoardData(self.boards[self.step], note=note)
+        self.query_one(NoughtsBoard).data = self.board_data()
         self.query_one("#nr-head", Static).update(
             f"Game {self.game.id}: {' vs '.join(self.game.players)}, {self.game.result_words}. "
             f"Step {self.step} of {n} (←/→, Home/End).")
@@ -91,6 +95,22 @@ class NoughtsReplayScreen(Screen):
             log.write(line)
         if end:
             log.write(end_words(self.game))
+
+    def board_data(self) -> NoughtsBoardData:
+        n = len(self.boards) - 1
+        board = self.boards[self.step]
+        if self.step == n:
+            note = end_words(self.game)
+            if self.changes:
+                note += " Under MENACE's marks: its beads before → after."
+            return NoughtsBoardData(board, changes=self.changes, note=note)
+        seat = (self.game.first + self.step) % 2
+        box = self.boxes.get(seat, {}).get(board)
+        square = int(self.game.moves[self.step])
+        if box is not None:
+            return NoughtsBoardData(board, tuple(int(b) for b in box), drawn=square,
+                                    note=f"Move {self.step + 1}: MENACE's box as it was; it drew square {square}.")
+        return NoughtsBoardData(board, note=f"Move {self.step} of {n}.")
 
     def action_step(self, by: int) -> None:
         self.step = max(0, min(len(self.boards) - 1, self.step + by))
