@@ -141,6 +141,9 @@ async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_st
         assert keeper.games == sum(keeper.results) == told + 1
         assert keeper.curve[-1].games == told + 1
         assert keeper.first_box[-1] == (told + 1, tuple(int(c) for c in keeper.x_brain.counts[0]))
+        stored = app.session.store.load_brain("noughts MENACE")  # started afresh by the new rule, then the run
+        assert stored.rule.beads == (8, 3, 2, 1) and stored.counts.tolist() == keeper.x_brain.counts.tolist()
+        assert app.session.store.brain_info("noughts MENACE").games_trained == told + 1
 
 
 async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_on_one_store(make_app, data_dir):
