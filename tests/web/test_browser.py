@@ -482,3 +482,37 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     assert server.stop() == 0
     with Store.open(server.data_dir) as store:
         assert store.game_count() == 2
+
+
+def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served):
+    """Issue 18 item 5: a tab plays MENACE; the game and MENACE's lesson are kept in the class's store."""
+    server = served(max_sessions=2)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        tab = open_tab(context, server)
+        tab.activate()
+        tab.press("Control+p")
+        tab.page.keyboard.type("Noughts and", delay=20)
+        tab.wait_text("Play against MENACE")
+        tab.press("Enter")
+        tab.wait_text("MENACE's boxes are kept")  # MENACE plays X, first; you play O
+        deadline = time.monotonic() + 60
+        while "n: a new game" not in tab.text():
+            assert time.monotonic() < deadline, "the game did not end:\n" + tab.text()
+            tab.wait_text("choose a square", timeout=20)
+            board = tab.text()
+            for square in "123456789":  # the first square that takes: a taken one is refused, nothing changes
+                tab.press(square)
+                try:
+                    wait_until(lambda: tab.text() != board and "is taken" not in tab.text(), 1, "a mark")
+                    break
+                except AssertionError:
+                    continue
+            wait_until(lambda: "choose a square" not in tab.text() or "n: a new game" in tab.text(), 10,
+                       "MENACE's turn")
+    finally:
+        context.close()
+    (game,) = sticks_json(server, "records", "--json")["recent_games"]
+    assert game["game"] == "noughts" and game["players"] == ["Player 1", "MENACE"]
+    (menace,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "noughts MENACE"]
+    assert menace["game"] == "noughts" and menace["games_trained"] == 1
