@@ -53,6 +53,17 @@ class BrainInfo:
     updated: datetime
     created: datetime  # when this brain was made, copied or last reset: its own record counts from here
     game: str = "sticks"
+    shape: str | None = None  # its layout as stored (MENACE's: its marks and its whole rule, as JSON)
+
+    @property
+    def menace_rule(self) -> MenaceRule | None:
+        """A MENACE brain's own rule (its hat-rule columns hold only what of it they can); else None."""
+        try:
+            if registry.entry(self.game).brains != "matchboxes":
+                return None
+            return matchboxes.rule_of(self.shape)[1]
+        except ValueError:  # a game this sticks-tui does not know, or a damaged layout
+            return None
 
 
 def fit_to(brain: Hats, positions) -> Hats:
@@ -196,20 +207,20 @@ class BrainsMixin:
         with self._read("list the brains") as conn:
             rows = conn.execute(
                 "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
-                "updated, created, game FROM brains ORDER BY key").fetchall()
-        return [BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game)
-                for n, size, mt, sb, wr, lp, fl, g, u, c, game in rows]
+                "updated, created, game, shape FROM brains ORDER BY key").fetchall()
+        return [BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game, shape)
+                for n, size, mt, sb, wr, lp, fl, g, u, c, game, shape in rows]
 
     def brain_info(self, name: str) -> BrainInfo | None:
         key = name_key(name)
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
                 "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
-                "updated, created, game FROM brains WHERE key = ?", (key,)).fetchone()
+                "updated, created, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        n, size, mt, sb, wr, lp, fl, g, u, c, game = row
-        return BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game)
+        n, size, mt, sb, wr, lp, fl, g, u, c, game, shape = row
+        return BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game, shape)
 
     def _brain_row(self, conn: sqlite3.Connection, name: str, game: str | None = None):
         """The stored brain `name` as an object, or None; StoreError if it is damaged or another game's."""

@@ -45,6 +45,10 @@ def test_menace_boxes_are_kept_between_runs_with_their_own_rule(tmp_path):
         assert again.rule == rule and np.array_equal(again.counts, kept)
         assert store.brain_info("noughts MENACE").games_trained == 200
         assert store.brain_info("noughts MENACE").game == "noughts"
+        from sticks_tui.commands.brain import rule_words
+
+        info = store.brain_info("noughts MENACE")  # its own rule, not the hat-rule columns' part of it
+        assert info.menace_rule == rule and rule_words(info) == "+3/+1/-1 refill"
 
 
 def test_a_copys_change_is_merged_onto_the_boxes_as_stored(tmp_path):
