@@ -193,3 +193,12 @@ def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_ar
                               learning={1: ("noughts MENACE", [*drawn, ("OXOOX.XOX", 6)])})
         assert store.load_brain("noughts MENACE") == kept and store.game_count() == 1
         assert store.rebuild_brain("noughts MENACE") == kept
+
+
+def test_a_hats_table_of_menaces_boxes_is_refused_with_where_its_boxes_are_written(tmp_path):
+    from sticks_tui.store.exports import build_export
+
+    with Store.open(tmp_path) as store:
+        store.load_or_create_brain("noughts MENACE", game="noughts")
+        with pytest.raises(StoreError, match="is MENACE's matchboxes, not hats: `sticks-tui brain export"):
+            build_export(store, "hats", "csv", brain="noughts MENACE")
