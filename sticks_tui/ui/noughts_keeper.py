@@ -235,9 +235,9 @@ class NoughtsKeeper:
             n = w + d + lo
             if n == 0:
                 if mark == "X":
-                    lines.append("MENACE (X) has played no games yet.")
+                    lines.append("MENACE (X) has played no games this session.")
                 continue
-            lines.append(f"MENACE ({mark}), {n:,} game{'s' if n != 1 else ''}: won {w:,} ({w / n:.0%}), "
+            lines.append(f"MENACE ({mark}), {n:,} game{'s' if n != 1 else ''} this session: won {w:,} ({w / n:.0%}), "
                          f"drawn {d:,} ({d / n:.0%}), lost {lo:,} ({lo / n:.0%}).")
         return " ".join(lines)
 
