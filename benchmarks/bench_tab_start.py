@@ -19,7 +19,8 @@ once. It prints, for each round and kind:
 - the load average when the round started.
 
 A browser adds its own work (xterm.js drawing each screen): `benchmarks/bench_web.py` measures the
-whole thing in Chromium; this script isolates the server's side. --smoke: 2 tabs, 1 round.
+whole thing in Chromium; this script isolates the server's side. --smoke: 2 tabs, 1 round, one timed
+key, and the settling pauses a tenth as long (the figures mean nothing).
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ class Tab:
         await self.ws.send_str(json.dumps(["stdin", key]))
 
 
-async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]:
+async def open_tabs(server: Server, tabs: int, presses: int, settle: float = 1.0) -> dict[str, float]:
     import aiohttp
 
     async with aiohttp.ClientSession() as session:
@@ -173,13 +174,13 @@ async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]
         for tab in group:
             await tab.press("\x13")  # Ctrl+S: start a game
         await asyncio.gather(*(tab.wait_for(b"Take 1") for tab in group))
-        await asyncio.sleep(2.0)  # every tab's start-up work (its first collections, ...) done
+        await asyncio.sleep(2.0 * settle)  # every tab's start-up work (its first collections, ...) done
         latencies: list[float] = []
         key_cpu: dict[int, float] = {}
         for round_number in range(presses + 2):  # the first two rounds untimed
             if round_number == 2:
                 key_cpu = {p: cpu_seconds(p) for p in pids}
-            await asyncio.sleep(1.0)  # the AI's first move and any other drawing settle
+            await asyncio.sleep(1.0 * settle)  # the AI's first move and any other drawing settle
             for tab in group:
                 tab.drain()
             sent = []
@@ -189,7 +190,7 @@ async def open_tabs(server: Server, tabs: int, presses: int) -> dict[str, float]
             arrived = await asyncio.gather(*(asyncio.wait_for(tab.frames.get(), 60) for tab in group))
             if round_number >= 2:
                 latencies += [(when - at) * 1000 for at, (when, _data) in zip(sent, arrived)]
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5 * settle)
         cpu_per_key = statistics.mean(cpu_seconds(p) - key_cpu[p] for p in pids) / presses * 1000
         for tab in group:
             await tab.ws.close()
@@ -228,7 +229,7 @@ def main() -> int:
                 load = os.getloadavg()[0]
                 server = Server(warm, data_dir, args.tabs)
                 try:
-                    found = asyncio.run(open_tabs(server, args.tabs, args.presses))
+                    found = asyncio.run(open_tabs(server, args.tabs, args.presses, 0.1 if args.smoke else 1.0))
                 finally:
                     server.stop()
                 results[warm].append(found)

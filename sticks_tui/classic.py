@@ -54,8 +54,8 @@ import sys
 from typing import TextIO
 
 from sticks_tui import vocabulary
-from sticks_tui.engine.game import GameDriver
-from sticks_tui.engine.players import HatPlayer, HumanPlayer
+from sticks_tui.play.game import GameDriver
+from sticks_tui.play.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, new_game, sticks_word
 from sticks_tui.engine.state import GameState
 from sticks_tui.learn.hats import Hats

@@ -40,6 +40,11 @@ TRAINED_AI_GAMES = 100_000
 APP_BRAIN_SIZE = MAX_HEAP
 #: The learning AI for Nim knows piles of up to 7 coins each, and trains by this many games of self-play.
 NIM_LEARNER_BOX = (7, 7, 7)
+
+
+def nim_brain_name(box=NIM_LEARNER_BOX) -> str:
+    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
+    return "nim-" + "x".join(str(int(b)) for b in box)
 NIM_TRAIN_GAMES = 500_000
 #: The ranges a setup offers (seed 000: a heap "between 10 and 100"; Nim's piles 1 to 100 coins).
 HEAP_RANGE = (MIN_HEAP, MAX_HEAP)

@@ -1,4 +1,4 @@
-"""`sticks-tui export hats|curve|games|game`: class exports as CSV or JSON, to stdout or a file."""
+"""`sticks-tui export hats|curve|games|game|lab`: class exports as CSV or JSON, to stdout or a file."""
 
 from __future__ import annotations
 
@@ -10,17 +10,18 @@ from sticks_tui.commands.common import int_in_range
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "export", help="export the hats table, the learning curve, the game list or one game (CSV or JSON)",
+        "export", help="export the hats table, the learning curve, the game list, one game or a lab (CSV or JSON)",
         description="Export for class: 'hats' is one row per hat (balls and chance per ball, the AI's move, the "
                     "perfect move, right or not); 'curve' is the brain's last learning curve; 'games' every "
-                    "recorded game; 'game' one game move by move (--id, as in the game list). Printed, or "
+                    "recorded game; 'game' one game move by move (--id, as in the game list); 'lab' a kept learning "
+                    "lab, its table and curves (--id, as in `sticks-tui lab --list`; default the latest). Printed, or "
                     "written to --output: an earlier export of the same kind is replaced; any other existing "
                     "file only with --force; the database, a SQLite file, a pipe, a device or a folder never.")
-    p.add_argument("what", choices=("hats", "curve", "games", "game"), metavar="WHAT",
-                   help="hats, curve, games or game")
+    p.add_argument("what", choices=("hats", "curve", "games", "game", "lab"), metavar="WHAT",
+                   help="hats, curve, games, game or lab")
     p.add_argument("--brain", default="default", help="the brain for hats and curve (default 'default')")
     p.add_argument("--id", dest="game_id", type=int_in_range(1, 2**63 - 1, "--id"), default=None,
-                   help="the game's id, for 'game'")
+                   help="the game's id, for 'game'; the lab's, for 'lab' (default: the latest lab)")
     p.add_argument("--format", choices=("csv", "json"), default=None,
                    help="csv or json (default: from --output's ending, else csv)")
     p.add_argument("--output", "-o", metavar="PATH", default=None, help="write to this file instead of printing")
@@ -49,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
             if args.output is not None:  # refuse a bad target before any work
                 check_target(args.output, what=f"{WHAT[args.what]} export", recognise=recogniser(args.what),
                              force=args.force, protected=protected)
-            export = build_export(store, args.what, fmt, brain=args.brain, game_id=args.game_id)
+            if args.what == "lab":
+                export = build_export(store, "lab", fmt, lab_id=args.game_id)
+            else:
+                export = build_export(store, args.what, fmt, brain=args.brain, game_id=args.game_id)
             if args.output is not None:
                 written = write_export(args.output, export.text, args.what, force=args.force, protected=protected)
         except StoreError as exc:

@@ -2,9 +2,12 @@
 learned (games to mastery, exact from the solver) and its learning curve (issue 20).
 
     sticks-tui lab --game sticks --size 100 --learner hats:reward=1,penalty=1 --learner q:alpha=1,epsilon=0.3
-                   [--seeds 20] [--cap 1000000] [--preset NAME] [--json]
+                   [--seeds 20] [--cap 1000000] [--preset NAME] [--json] [--no-keep]
+    sticks-tui lab --list [--json]          the labs kept in the database, newest first
+    sticks-tui lab --show ID [--json]       a kept lab's table again (its JSON: as when it ran)
 
-Every bad value is one line on stderr naming the valid choices, and exit status 2.
+A finished lab is kept in the database (`store/labs.py`; `sticks-tui export lab --id ID` writes it as CSV
+or JSON). Every bad value is one line on stderr naming the valid choices, and exit status 2.
 """
 
 from __future__ import annotations
@@ -12,6 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+from sticks_tui.commands.common import int_in_range, open_store
+
+#: The options that set up a lab to run (refused beside --list and --show, which run none).
+RUN_OPTIONS = ("game", "size", "learner", "preset", "seeds", "first_seed", "cap", "protocol", "workers", "no_keep")
 
 
 def register(subparsers) -> None:
@@ -42,6 +50,11 @@ def register(subparsers) -> None:
                         "sticks and Nim, classic for noughts)")
     p.add_argument("--workers", default=None, help="processes (default: 2, or 1 on one core)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--no-keep", action="store_true", help="do not keep the finished lab in the database")
+    kept = p.add_mutually_exclusive_group()
+    kept.add_argument("--list", action="store_true", help="list the labs kept in the database (newest first)")
+    kept.add_argument("--show", type=int_in_range(1, 2**63 - 1, "--show"), default=None, metavar="ID",
+                      help="show a kept lab again (its id as in --list)")
     p.set_defaults(handler=run)
 
 
@@ -88,55 +101,154 @@ def _games(n: int | None) -> str:
 
 def table_lines(result) -> list[str]:
     """The lab as a text table: one row per learner, in the order given."""
-    from sticks_tui.learn.lab import lab_game
+    return doc_table_lines(result.as_json())
 
-    c = result.config
-    g = lab_game(c.game, c.size, c.protocol)
-    vs = "not losing" if g.has_draws else "beating"
-    label = max(12, *(len(r.spec.text) for r in result.learners))
-    lines = [f"games to mastery over {c.seeds} seeds (median / 90th percentile by rank; never: seeds not there "
-             f"within {c.cap:,} games), both seats, then moving first and second:",
+
+def doc_table_lines(doc: dict) -> list[str]:
+    """The table of a lab's document (`LabResult.as_json()`, as run or as kept)."""
+    vs = "not losing" if doc["vs_perfect_means"] == "chance not to lose" else "beating"
+    learners = doc["learners"]
+    label = max(12, *(len(r["spec"]) for r in learners))
+    lines = [f"games to mastery over {doc['seeds']} seeds (median / 90th percentile by rank; never: seeds not there "
+             f"within {doc['cap']:,} games), both seats, then moving first and second:",
              f"{'learner':<{label}}  {'median':>9} {'p90':>9} {'never':>5}  {'1st med':>9} {'2nd med':>9}  "
              f"{'agree':>6} {vs + ' perfect':>16}"]
-    for r in result.learners:
-        m, m1, m2 = r.mastery(2), r.mastery(0), r.mastery(1)
-        last = r.curve()[-1]
-        lines.append(f"{r.spec.text:<{label}}  {_games(m.median):>9} {_games(m.p90):>9} {m.never:>5}  "
-                     f"{_games(m1.median):>9} {_games(m2.median):>9}  {last['agreement']['median']:>6.1%} "
-                     f"{last['vs_perfect']['median']:>16.1%}")
+    for r in learners:
+        m, seats = r["games_to_mastery"], r["games_to_mastery_by_seat"]
+        last = r["curve"][-1]
+        lines.append(f"{r['spec']:<{label}}  {_games(m['median']):>9} {_games(m['p90']):>9} {m['never']:>5}  "
+                     f"{_games(seats['first']['median']):>9} {_games(seats['second']['median']):>9}  "
+                     f"{last['agreement']['median']:>6.1%} {last['vs_perfect']['median']:>16.1%}")
     return lines
+
+
+def lab_text(doc: dict) -> list[str]:
+    """What `sticks-tui lab` prints for a lab: a line of what it raced and how long it took, the preset's
+    sentence if it came from one, and the table."""
+    size = doc["size"]
+    what = {"sticks": f"sticks, heap {size}", "nim": f"Nim, piles up to {size}, {size}, {size}",
+            "noughts": "noughts and crosses"}.get(doc["game"], f"{doc['game']} {size}")
+    workers = doc.get("workers", 1)
+    lines = [f"Lab: {what} ({doc['protocol']} protocol), {len(doc['learners'])} learners x {doc['seeds']} seeds, "
+             f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s on {workers} "
+             f"process{'es' if workers != 1 else ''}."]
+    preset = doc.get("preset")
+    if preset:
+        lines.append(f"Preset: {preset['title']}. {preset['look_for']}")
+    return lines + doc_table_lines(doc)
+
+
+def _asked_to_run(args: argparse.Namespace) -> list[str]:
+    """The run options given beside --list or --show (which run nothing)."""
+    defaults = build_defaults()
+    return ["--" + name.replace("_", "-") for name in RUN_OPTIONS
+            if getattr(args, name, None) != defaults.get(name)]
+
+
+def build_defaults() -> dict:
+    """Every option of `sticks-tui lab` at its default, as the parser gives them."""
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return vars(parser.parse_args(["lab"]))
+
+
+def run_kept(args: argparse.Namespace) -> int:
+    """--list and --show: the labs kept in the database."""
+    from sticks_tui.store import StoreError
+
+    extra = _asked_to_run(args)
+    if extra:
+        print(f"sticks-tui lab: {'--list' if args.list else '--show'} runs no lab: leave out {', '.join(extra)}.",
+              file=sys.stderr)
+        return 2
+    store = open_store(args.data_dir, "lab")
+    if store is None:
+        return 1
+    with store:
+        try:
+            if args.list:
+                labs = store.list_labs()
+            else:
+                kept = store.lab(args.show)
+        except StoreError as exc:
+            print(f"sticks-tui lab: {exc}", file=sys.stderr)
+            return 1
+    if args.list:
+        if args.json:
+            print(json.dumps([{"id": k.id, "finished_at": k.finished_at.isoformat(), "game": k.game, "size": k.size,
+                               "protocol": k.protocol, "learners": list(k.learners), "seeds": k.seeds,
+                               "first_seed": k.first_seed, "cap": k.cap, "seconds": k.seconds} for k in labs]))
+            return 0
+        if not labs:
+            print("No lab is kept yet: run one with `sticks-tui lab`.")
+            return 0
+        learners = max(8, *(len(" ".join(k.learners)) for k in labs))
+        print(f"{'Lab':>4}  {'Finished':<16}  {'Game':<11}  {'Learners':<{learners}}  {'Seeds':>5}  {'Cap':>10}  "
+              f"{'Seconds':>8}")
+        for k in labs:
+            when = k.finished_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            print(f"{k.id:>4}  {when:<16}  {k.game + ' ' + str(k.size):<11}  {' '.join(k.learners):<{learners}}  "
+                  f"{k.seeds:>5}  {k.cap:>10,}  {k.seconds:>8.1f}")
+        return 0
+    if kept is None:
+        print(f"sticks-tui lab: there is no lab with id {args.show}; `sticks-tui lab --list` lists them.",
+              file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"id": kept.id, "finished_at": kept.finished_at.isoformat(), **kept.doc}))
+        return 0
+    when = kept.finished_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    print(f"Lab {kept.id}, finished {when}.")
+    print("\n".join(lab_text(kept.doc)))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     from sticks_tui.learn.lab import PRESETS, LabError, lab_game, run_lab
+    from sticks_tui.store import StoreError
 
+    if args.list or args.show is not None:
+        return run_kept(args)
     try:
         config = config_from(args)
-        game = lab_game(config.game, config.size, config.protocol)
+        lab_game(config.game, config.size, config.protocol)
     except LabError as exc:
         print(f"sticks-tui lab: {exc}.", file=sys.stderr)
         return 2
+    store = None
+    if not args.no_keep:  # a store that cannot be used is said before the lab runs, not after
+        store = open_store(args.data_dir, "lab")
+        if store is None:
+            return 1
     tty = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
         if tty:
             print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    result = run_lab(config, progress)
-    if args.json:
+    try:
+        result = run_lab(config, progress)
         out = result.as_json()
         if args.preset is not None:
             out["preset"] = {"key": args.preset, "title": PRESETS[args.preset].title,
                              "look_for": PRESETS[args.preset].look_for}
-        print(json.dumps(out))
-        return 0
-    size = config.size if config.size is not None else {"sticks": 100, "nim": 7, "noughts": 3}[config.game]
-    what = {"sticks": f"sticks, heap {size}", "nim": f"Nim, piles up to {size}, {size}, {size}",
-            "noughts": "noughts and crosses"}[config.game]
-    print(f"Lab: {what} ({game.protocol} protocol), {len(config.learners)} learners x {config.seeds} seeds, "
-          f"cap {config.cap:,} games a run; {result.seconds:.1f} s on {result.workers} "
-          f"process{'es' if result.workers != 1 else ''}.")
-    if args.preset is not None:
-        print(f"Preset: {PRESETS[args.preset].title}. {PRESETS[args.preset].look_for}")
-    print("\n".join(table_lines(result)))
+        kept, problem = None, None
+        if store is not None:
+            try:
+                kept = store.save_lab(out)
+            except StoreError as exc:
+                problem = str(exc)
+    finally:
+        if store is not None:
+            store.close()
+    if args.json:
+        print(json.dumps({**out, "lab_id": None if kept is None else kept.id}))
+    else:
+        print("\n".join(lab_text(out)))
+        if kept is not None:
+            print(f"Kept as lab {kept.id}: `sticks-tui lab --show {kept.id}` shows it again, "
+                  f"`sticks-tui export lab --id {kept.id}` writes it as CSV or JSON.")
+    if problem is not None:
+        print(f"sticks-tui lab: the lab was not kept: {problem}", file=sys.stderr)
+        return 1
     return 0

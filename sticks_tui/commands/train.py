@@ -69,15 +69,14 @@ def _rule_given(args: argparse.Namespace, base):
 
 
 def run(args: argparse.Namespace) -> int:
-    from sticks_tui.learn.hats import HatRule
+    from sticks_tui.learn.hats import HatRule, Hats
     from sticks_tui.learn.trainer import TrainingConfig, train
 
     if args.brain is not None:
         return run_brain(args)
-    rule = _rule_given(args, HatRule())
     config = TrainingConfig(sticks=args.sticks, games=args.games, seed=args.seed, protocol=args.protocol,
-                            rule=rule, engine=args.engine)
-    result = train(config)
+                            engine=args.engine)
+    result = train(config, Hats(config.rules, rule=_rule_given(args, HatRule())))  # a fresh brain, by its rule
     return report(args, result, result.brain)
 
 
@@ -111,7 +110,7 @@ def run_brain(args: argparse.Namespace) -> int:
             return _refuse(f"The brain {args.brain!r} has {brain.size} hats: --sticks must be between 1 and "
                            f"{brain.size}, not {args.sticks:,}. Nothing was trained.", 2)
         config = TrainingConfig(sticks=args.sticks, games=args.games, seed=args.seed, protocol=args.protocol,
-                                rule=rule, max_take=brain.max_take, engine=args.engine)
+                                max_take=brain.max_take, engine=args.engine)
         start = brain.counts.copy()
         result = train(config, brain=brain.copy())
         if result.games_played != args.games:

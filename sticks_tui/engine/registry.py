@@ -21,12 +21,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from sticks_tui.engine.nim import MAX_PILE, NimRules
 from sticks_tui.engine.noughts import NoughtsRules, parse_board
 from sticks_tui.engine.protocol import GameRules, whole_number
 from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules, heaps_words
+
+
+#: What a brain file may hold (`store.brainfile`): the most hats of a sticks brain, the most sticks a
+#: move, the largest pile of a Nim brain's box (as `sticks-tui nim train --piles` allows).
+MAX_HATS = 1000
+MAX_TAKE_LIMIT = 10
+MAX_NIM_PILE = 10
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,25 @@ class GameEntry:
     #: Whether a learner's move at a position is a lesson (a ball or bead drawn); None: every move is.
     #: MENACE draws no bead where one square is left (its move is forced).
     taught_at: Callable[[Any], bool] | None = None
+    #: Brain files (`store.brainfile`): why a file's layout fields cannot be this game's (`named`: the file
+    #: says "game"; None: they can), the rules they describe (a ValueError saying why if none; `shown`
+    #: echoes a value from the file, cut short), what its
+    #: "hats" list must hold (`file_rows_words(rules, rows given)`), each hat's name in a message, and what
+    #: an entry of "hats" with no position must be. A new game needs none of these: the defaults read
+    #: `layout`'s fields and name a hat by its position's text.
+    file_layout_conflict: Callable[[dict, bool, Callable], str | None] | None = None
+    file_rules: Callable[[dict, Callable], GameRules] | None = None
+    file_rows_words: Callable[[GameRules, int], str] | None = None
+    file_hat_label: Callable[[Any], str] | None = None
+    file_empty_row_words: Callable[[int], str] | None = None
+    #: Files written before brain files named their game (version 1, no "game"): this game reads every
+    #: such file (`reads_unnamed_files`), or the layout an old export of its brains holds (None: not one).
+    reads_unnamed_files: bool = False
+    old_file_layout: Callable[[dict], dict | None] | None = None
+    #: Training (`learn.trainer`): where 'explore' games start (None: every position), and the one number
+    #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
+    explore_from: Callable[[GameRules], tuple] | None = None
+    curve_size: Callable[[GameRules], int] | None = None
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
 
@@ -149,6 +180,34 @@ class GameEntry:
             return self.illegal(move, exc)
         return f"The move {move!r} is not allowed there: {exc}"
 
+    def layout_conflict(self, doc: dict, named: bool, shown: Callable = repr) -> str | None:
+        """Why a brain file's layout fields cannot describe a brain of this game (None: they can)."""
+        return self.file_layout_conflict(doc, named, shown) if self.file_layout_conflict is not None else None
+
+    def rules_of_file(self, doc: dict, shown: Callable = repr) -> GameRules:
+        """The rules a brain file's layout fields describe; ValueError saying why if they describe none."""
+        if self.file_rules is not None:
+            return self.file_rules(doc, shown)
+        try:
+            return self.from_layout(doc)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"its layout does not describe a brain of {self.title} ({exc}).") from None
+
+    def rows_words(self, rules: GameRules, rows: int, expected: int) -> str:
+        if self.file_rows_words is not None:
+            return self.file_rows_words(rules, rows)
+        return f"\"hats\" holds {rows} hats but a brain of {rules!r} has {expected}, one a row."
+
+    def hat_label(self, rules: GameRules, position) -> str:
+        if self.file_hat_label is not None:
+            return self.file_hat_label(position)
+        return f"the hat for {rules.position_text(position)}"
+
+    def empty_row_words(self, row: int) -> str:
+        if self.file_empty_row_words is not None:
+            return self.file_empty_row_words(row)
+        return f"\"hats\" entry {row} must be empty ([]): no position has a hat there."
+
     def unfinished_message(self, start, moves: list) -> str:
         if self.unfinished is not None:
             return self.unfinished(start, moves)
@@ -188,8 +247,43 @@ def entry_of(rules: GameRules) -> GameEntry:
     raise ValueError(f"No game here has the rules {rules!r}.")
 
 
+def find(rules: GameRules) -> GameEntry | None:
+    """The game whose rules `rules` are, or None (a game made up by a test, not registered)."""
+    for game in _ENTRIES.values():
+        if type(rules) is game.rules_class:
+            return game
+    return None
+
+
+def explore_starts(rules: GameRules) -> tuple:
+    """Where 'explore' training games start: every position, unless the game says otherwise."""
+    game = find(rules)
+    if game is not None and game.explore_from is not None:
+        return tuple(game.explore_from(rules))
+    return tuple(rules.positions())
+
+
+def curve_size(rules: GameRules) -> int | None:
+    """The number kept with a run's learning curve over `rules` (sticks: the heap), or None."""
+    game = find(rules)
+    return game.curve_size(rules) if game is not None and game.curve_size is not None else None
+
+
 def name_of(rules: GameRules) -> str:
     return entry_of(rules).name
+
+
+def unnamed_file_game(doc: dict) -> tuple[GameEntry, dict] | None:
+    """The game (and the layout) of a version-1 brain file that does not say its game: an old export a
+    game recognises as its own first, else the game that reads every such file; None if none does."""
+    for game in _ENTRIES.values():
+        layout = game.old_file_layout(doc) if game.old_file_layout is not None else None
+        if layout is not None:
+            return game, layout
+    for game in _ENTRIES.values():
+        if game.reads_unnamed_files:
+            return game, doc
+    return None
 
 
 def set_board(name: str, **parts) -> None:
@@ -221,6 +315,26 @@ def _sticks_move(value) -> int:
     return int(value)
 
 
+def _sticks_file_conflict(doc: dict, named: bool, shown) -> str | None:
+    if "box" not in doc:
+        return None
+    if named:
+        return ("it says \"game\": \"sticks\" but has a \"box\", which only a Nim brain has; a sticks brain "
+                "file is laid out by \"size\" and \"max_take\".")
+    return ("it has a \"box\" (the piles of a Nim brain) but no \"game\"; a file without \"game\" is a sticks "
+            "brain, laid out by \"size\" and \"max_take\".")
+
+
+def _sticks_file_rules(doc: dict, shown) -> SticksRules:
+    size = doc.get("size")
+    if not _is_int(size) or not 1 <= size <= MAX_HATS:
+        raise ValueError(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
+    max_take = doc.get("max_take")
+    if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
+        raise ValueError(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
+    return SticksRules(size, max_take)
+
+
 register(GameEntry(
     name="sticks", title="the Game of Sticks", choice="The Game of Sticks (last stick loses)", brain_words="a sticks brain", rules_class=SticksRules,
     make_rules=_sticks_rules,
@@ -249,6 +363,14 @@ register(GameEntry(
     write_start=str, read_start=_sticks_start, read_move=_sticks_move,
     unfinished=lambda start, moves: (f"The moves {moves} do not take exactly the {int(start)} sticks the "
                                      "game started with."),
+    # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
+    explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
+    curve_size=lambda rules: rules.size,
+    file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
+    file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
+                                         f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),
+    file_hat_label=lambda heap: f"hat {heap}",
+    file_empty_row_words=lambda row: "hat 0 must be empty ([]): there is no hat for an empty heap.",
 ))
 
 
@@ -268,6 +390,43 @@ def _nim_move(value) -> tuple[int, int]:
         return int(pile) - 1, int(coins)
     except (TypeError, ValueError):
         raise ValueError(f"A Nim move is 'pile:coins' (e.g. '2:3'), not {value!r}.") from None
+
+
+def _nim_file_conflict(doc: dict, named: bool, shown) -> str | None:
+    if "box" not in doc:
+        laid = " it is laid out as a sticks brain (\"size\" and \"max_take\")," if "size" in doc else ""
+        return (f"it says \"game\": \"nim\", but{laid} it has no \"box\" (the largest piles of the Nim brain), "
+                "so its hats cannot be read as a Nim brain.")
+    extra = [key for key in ("size", "max_take") if key in doc]
+    if extra:
+        return (f"it says \"game\": \"nim\" but also has {shown(extra[0])}, which only a sticks brain has; a Nim "
+                "brain file is laid out by \"box\" alone.")
+    return None
+
+
+def _nim_file_rules(doc: dict, shown) -> NimRules:
+    box = doc.get("box")
+    if (not isinstance(box, list | tuple) or len(box) != 3
+            or not all(_is_int(b) and 0 <= b <= MAX_NIM_PILE for b in box) or sum(box) == 0):
+        raise ValueError(f"\"box\" must be the three largest piles of the Nim brain, each a whole number from 0 "
+                         f"to {MAX_NIM_PILE} and not all 0, not {shown(box)}.")
+    return NimRules(tuple(box))
+
+
+def _old_nim_export_layout(doc: dict) -> dict | None:
+    """The layout of a Nim brain written by the export of before (version 1, no "game": `size` counted
+    Nim's hats, `max_take` its widest hat, and hat 0 is the hat for (0, 0, 1), never empty) when exactly
+    one box fits its hats; else None. A sticks file never matches: its hat 0 is empty."""
+    rows, size = doc.get("hats"), doc.get("size")
+    if (not isinstance(rows, list) or not _is_int(size) or len(rows) != size or not rows
+            or not isinstance(rows[0], list) or not rows[0] or "box" in doc):
+        return None
+    lengths = [len(row) if isinstance(row, list) else -1 for row in rows]
+    fits = []
+    for n, d, q in product(range(MAX_NIM_PILE + 1), repeat=3):
+        if (n + 1) * (d + 1) * (q + 1) - 1 == size and [sum(p) for p in NimRules((n, d, q)).positions()] == lengths:
+            fits.append([n, d, q])
+    return {"box": fits[0]} if len(fits) == 1 else None
 
 
 register(GameEntry(
@@ -295,6 +454,10 @@ register(GameEntry(
     unfinished=lambda start, moves: f"The moves {moves} do not empty the piles {start!r}.",
     pile_and_took=lambda move: (move[0] + 1, move[1]),
     illegal=lambda move, exc: f"The Nim move {move!r} takes coins that are not there ({exc})",
+    file_layout_conflict=_nim_file_conflict, file_rules=_nim_file_rules, old_file_layout=_old_nim_export_layout,
+    file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} hats but the box {list(rules.box)} has "
+                                         f"{len(rules.positions())} positions, one hat each."),
+    file_hat_label=lambda piles: f"the hat for the piles {piles}",
 ))
 
 

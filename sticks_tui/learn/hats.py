@@ -230,6 +230,19 @@ class Hats:
         """How many kinds of ball the hat for `position` holds."""
         return int(self._layout.n_moves[self.row(position)])
 
+    def cannot_train(self, rules) -> str | None:
+        """Why this brain cannot train on the game `rules` (None when it can): a brain of the same game
+        with a hat for each of that game's positions, with the same balls, laid out alike in its first rows (a bigger brain of
+        the same game, such as a sticks brain of more hats than the heap trained, plays through a view
+        of its first rows)."""
+        game, own = _layout(rules), self._layout
+        n = len(game.rows)
+        if type(self.rules) is not type(rules) or own.width != game.width or own.rows[:n] != game.rows \
+                or own.moves[:n] != game.moves:
+            return (f"A brain for {self.rules!r} cannot train on {rules!r}: it needs a hat for each of its "
+                    "positions, with the same moves.")
+        return None
+
     def cannot_play(self, state) -> str | None:
         """Why this brain cannot move in the game `state` (None when it can)."""
         position = state.position

@@ -7,17 +7,19 @@ the same hats. Progress goes to a callback at most ~20 times a second; a cancel 
 batches stops a run with the hats consistent (every game either fully learned from or not played).
 The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`),
 and scored over the game the run trains (`config.rules`: for sticks the heap trained, however many
-hats the brain holds), so a run's figures are about its own game.
+hats the brain holds), so a run's figures are about its own game. The hat rule travels once: each
+brain learns by its own (`Hats.rule`); a run takes it from the brains, never from its config.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from sticks_tui.engine import registry
 from sticks_tui.engine.events import TrainingProgress
 from sticks_tui.engine.protocol import GameRules
 from sticks_tui.engine.rules import SticksRules
@@ -44,16 +46,15 @@ MAX_GAMES = 10_000_000
 
 @dataclass(frozen=True)
 class TrainingConfig:
-    """A training run. `game` None means sticks on `sticks` with `max_take`; else any `GameRules`
-    (a `SticksRules` is turned into `sticks` and `max_take`; for other games they are ignored). `curve=False` skips the learning-curve checkpoints."""
+    """A training run over the game `config.rules`: `game` (any `GameRules`), or when it is None sticks
+    on a heap of `sticks` with at most `max_take` a move (a shortcut; for other games they are ignored).
+    No hat rule: a run learns by its brains' own (a fresh brain is made with its rule by the caller).
+    `curve=False` skips the learning-curve checkpoints."""
 
     sticks: int = 20
     games: int = 100_000
     seed: int | None = None
     protocol: str = DEFAULT_PROTOCOL
-    #: The rule of a brain the run makes fresh. A brain given to `train` learns by its own rule (the
-    #: run reads it from the brain, in both engines), whatever this says.
-    rule: HatRule = field(default_factory=HatRule)
     max_take: int = 3
     engine: str = "kernel"
     game: GameRules | None = None
@@ -62,10 +63,6 @@ class TrainingConfig:
     pace: float | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.game, SticksRules):  # sticks given as rules: one description of it, not two
-            object.__setattr__(self, "sticks", self.game.size)
-            object.__setattr__(self, "max_take", self.game.max_take)
-            object.__setattr__(self, "game", None)
         if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
             raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or not 0 <= self.games <= MAX_GAMES:
@@ -109,7 +106,7 @@ class TrainingResult:
     @property
     def heap(self) -> int | None:
         """The heap a sticks run trained (its figures are over heaps 2..heap); None for other games."""
-        return self.rules.size if isinstance(self.rules, SticksRules) else None
+        return registry.curve_size(self.rules) if self.rules is not None else None
 
 
 def _seed_for(seed: int | None) -> int:
@@ -125,24 +122,22 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
     """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games.
 
     Each brain learns by its own rule (`Hats.rule`), in both engines: the run takes the rule from the
-    brains. A fresh brain is made with `config.rule`; a fresh opponent with the brain's rule.
+    brains. A fresh brain (no `brain` given) learns by the default rule; to train one by another, make
+    it with its rule (`Hats(config.rules, rule=...)`). A fresh opponent learns by the brain's rule.
     `cancel` may be a `TrainingControl` (or one is made when `config.pace` is set): the run then
     honours its pace, pause and steps. Games played one at a time (at a pace, paused, stepping) are
     told to `story` and ride on their progress snapshot (`TrainingProgress.story`).
     """
     rules = config.rules
-    brain = brain if brain is not None else Hats(rules, config.max_take, config.rule)
+    brain = brain if brain is not None else Hats(rules)
     # a fresh sparring partner learns by the brain's rule
-    opponent = opponent if opponent is not None else Hats(rules, config.max_take, brain.rule)
+    opponent = opponent if opponent is not None else Hats(rules, rule=brain.rule)
     if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
         raise ValueError("The two training AIs must have brains of their own.")
     for hats in (brain, opponent):
-        if isinstance(rules, SticksRules):
-            if not isinstance(hats.rules, SticksRules) or hats.size < config.sticks \
-                    or hats.max_take != config.max_take:
-                raise ValueError(f"A brain of {hats.size} hats cannot train on a heap of {config.sticks}.")
-        elif hats.rules != rules:
-            raise ValueError(f"A brain for {hats.rules!r} cannot train on {rules!r}.")
+        why = hats.cannot_train(rules)
+        if why is not None:
+            raise ValueError(why)
     seed = _seed_for(config.seed)
     engine, notice = config.engine, None
     run = None
@@ -194,11 +189,9 @@ def _first_scores(scorer: CurveScorer, brain: Hats) -> tuple[float, float]:
 
 
 def explore_starts(rules) -> tuple:
-    """Where 'explore' games start: every position, except for sticks, where a heap of 1 (one forced
-    move) teaches nothing, so games start from 2..N (from N when N <= 2)."""
-    if isinstance(rules, SticksRules):
-        return tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,)
-    return tuple(rules.positions())
+    """Where 'explore' games start: every position, unless the game's registry entry says otherwise
+    (sticks: a heap of 1, one forced move, teaches nothing, so games start from 2..N)."""
+    return registry.explore_starts(rules)
 
 
 def start_positions(config: TrainingConfig) -> tuple:
@@ -276,7 +269,7 @@ class _KernelRun:
         self.starts = start_positions(config)
         # the game trained, laid out as its own brain would be: a bigger sticks brain (more hats than the
         # heap trained) numbers its rows alike, and plays through a view of its first rows
-        self.game = compile_game(Hats(config.rules, config.max_take), self.starts)
+        self.game = compile_game(Hats(config.rules), self.starts)
         self.rows = self.game.n_moves.shape[0]
         self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
         self.state = kernel.RunState.new(XorShift64Star(seed).state, self.game)

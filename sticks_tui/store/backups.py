@@ -200,8 +200,9 @@ def find_backup(database: str | os.PathLike, name: str) -> Backup:
                       "`sticks-tui backups` lists them. Nothing was changed.")
 
 
-def check_backup(backup: Backup, schema_version: int) -> None:
-    """BackupError unless the back-up is a whole, sound database of this schema version."""
+def check_backup(backup: Backup, schema_version: int) -> int:
+    """BackupError unless the back-up is a whole, sound sticks-tui database of this schema version or an
+    older one (an older one is brought up to date as it is restored: `copy_into`); returns its version."""
     try:
         conn = _read_only(backup.path)
         try:
@@ -214,17 +215,33 @@ def check_backup(backup: Backup, schema_version: int) -> None:
             from None
     if check != "ok":
         raise BackupError(f"The back-up {backup.name} is damaged ({check}). Nothing was changed.")
-    if version != schema_version:
+    if version > schema_version:
         raise BackupError(f"The back-up {backup.name} was made by another version of sticks-tui (schema version "
                           f"{version}; this one uses {schema_version}). Nothing was changed.")
+    if version < 1:
+        raise BackupError(f"The back-up {backup.name} is not a sticks-tui database. Nothing was changed.")
+    return version
 
 
 def copy_into(backup: Backup, destination: sqlite3.Connection) -> None:
     """Write the back-up over the database behind `destination` (SQLite's online backup, one step: every
-    other connection sees the whole of it at its next read)."""
+    other connection sees the whole of it at its next read). A back-up made before the newest schema
+    is copied into memory and migrated there first, as the database itself was: the file is not changed."""
+    from sticks_tui.store.connection import connect_memory
+    from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
+
     src = _read_only(backup.path)
     try:
-        src.backup(destination)
+        if version_of(src) < SCHEMA_VERSION:
+            brought_up = connect_memory()
+            try:
+                src.backup(brought_up)
+                migrate(brought_up)
+                brought_up.backup(destination)
+            finally:
+                brought_up.close()
+        else:
+            src.backup(destination)
     finally:
         src.close()
 

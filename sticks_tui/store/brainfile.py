@@ -46,14 +46,12 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from itertools import product
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sticks_tui.engine import registry
-from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.menace import MAX_BEADS, MenaceBrain, MenaceRule, menace_boxes
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
@@ -64,10 +62,8 @@ BRAIN_FORMAT = "sticks-tui-brain"
 BRAIN_VERSION = 2
 STICKS_FILE_VERSION = 1
 MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits easily
-MAX_HATS = 1000
-MAX_TAKE_LIMIT = 10
-#: The largest pile of a Nim brain's box in a file (as `sticks-tui nim train --piles` allows).
-MAX_NIM_PILE = 10
+#: What a file may hold: the registry says, with each game's layout (`registry.MAX_HATS`, ...).
+MAX_HATS, MAX_TAKE_LIMIT, MAX_NIM_PILE = registry.MAX_HATS, registry.MAX_TAKE_LIMIT, registry.MAX_NIM_PILE
 MAX_GAMES_TRAINED = 10**15
 #: The most characters of the input a message echoes back (a value, a path); longer ones are cut with "...".
 ECHO_LIMIT = 60
@@ -144,7 +140,9 @@ def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
         "name": name,
         **kind.layout(hats.rules),
         "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
-                 "loss_penalty": rule.loss_penalty, "floor": rule.floor},
+                 "loss_penalty": rule.loss_penalty, "floor": rule.floor,
+                 # only when it is not 0: a file without it reads as before, everywhere
+                 **({"draw_reward": rule.draw_reward} if rule.draw_reward else {})},
         "games_trained": int(games_trained),
         "exported_at": exported_at,
         "hats": hats.as_lists(),
@@ -202,22 +200,18 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
     if version < 1:
         raise refuse(f"its version {shown(version)} is not a brain file version.")
 
-    game = _game_and_layout(doc, version, refuse)
+    kind, layout = _game_and_layout(doc, version, refuse)
     games = doc.get("games_trained", 0)
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
                      f"not {shown(games)}.")
-    if isinstance(game, str) and registry.entry(game).brains == "matchboxes":
+    if kind.brains == "matchboxes":
         return BrainFile(_name(doc, refuse), _boxes(doc, refuse), games)
     rule = _rule(doc, refuse)
     rows = doc.get("hats")
     if not isinstance(rows, list):
         raise refuse("\"hats\" must be a list of hats.")
-    if game == "sticks":
-        hats = _sticks_hats(doc, rows, rule, refuse)
-    else:
-        hats = _nim_hats(doc.get("box") if isinstance(game, str) else game, rows, rule, refuse)
-
+    hats = _file_hats(kind, layout, rows, rule, refuse)
     return BrainFile(_name(doc, refuse), hats, games)
 
 
@@ -291,50 +285,43 @@ def _boxes(doc: dict, refuse) -> MenaceBrain:
     return MenaceBrain(rule, marks, counts)
 
 
-def _game_and_layout(doc: dict, version: int, refuse) -> str | tuple[int, int, int]:
-    """'sticks' or 'nim' as the file says, once its layout fields agree; or the box of an old Nim export."""
+def _game_and_layout(doc: dict, version: int, refuse) -> tuple[registry.GameEntry, dict]:
+    """The game the file holds a brain of (its registry entry) and its layout fields, once they agree.
+
+    A version-1 file without "game" is read as the registry says (`registry.unnamed_file_game`): an
+    old export a game recognises, else a sticks brain."""
     if "game" not in doc:
-        if version == 1:
-            box = _old_nim_export_box(doc)
-            if box is not None:
-                return box
-            if "box" in doc:
-                raise refuse("it has a \"box\" (the piles of a Nim brain) but no \"game\"; a file without "
-                             "\"game\" is a sticks brain, laid out by \"size\" and \"max_take\".")
-            return "sticks"
-        raise refuse(f"it does not say which game its brain plays (no \"game\" field; a version {version} "
-                     "brain file has one).")
-    game = doc["game"]
-    if not isinstance(game, str) or game not in registry.names():
-        known = " and ".join(repr(g) for g in registry.names())
-        raise refuse(f"it holds a brain for the game {shown(game)}, which this sticks-tui does not know "
-                     f"(it knows {known}).")
-    if game == "nim":
-        if "box" not in doc:
-            laid = " it is laid out as a sticks brain (\"size\" and \"max_take\")," if "size" in doc else ""
-            raise refuse(f"it says \"game\": \"nim\", but{laid} it has no \"box\" (the largest piles of "
-                         "the Nim brain), so its hats cannot be read as a Nim brain.")
-        extra = [key for key in ("size", "max_take") if key in doc]
-        if extra:
-            raise refuse(f"it says \"game\": \"nim\" but also has {shown(extra[0])}, which only a sticks brain "
-                         "has; a Nim brain file is laid out by \"box\" alone.")
-    elif "box" in doc and registry.entry(game).brains == "hats":
-        raise refuse("it says \"game\": \"sticks\" but has a \"box\", which only a Nim brain has; a sticks "
-                     "brain file is laid out by \"size\" and \"max_take\".")
-    return game
+        found = registry.unnamed_file_game(doc) if version == 1 else None
+        if found is None:
+            raise refuse(f"it does not say which game its brain plays (no \"game\" field; a version {version} "
+                         "brain file has one).")
+        kind, layout = found
+        named = False
+    else:
+        game = doc["game"]
+        if not isinstance(game, str) or game not in registry.names():
+            known = " and ".join(repr(g) for g in registry.names())
+            raise refuse(f"it holds a brain for the game {shown(game)}, which this sticks-tui does not know "
+                         f"(it knows {known}).")
+        kind, layout, named = registry.entry(game), doc, True
+    why = kind.layout_conflict(layout, named, shown)
+    if why is not None:
+        raise refuse(why)
+    return kind, layout
 
 
 def _rule(doc: dict, refuse) -> HatRule:
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict):
         raise refuse("\"rule\" must be an object with start_balls, win_reward, loss_penalty and floor.")
-    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor"}
+    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor", "draw_reward"}
     if unknown:
         raise refuse(f"\"rule\" has a field this version does not know: {shown(sorted(unknown)[0])}.")
     floor = rule_doc.get("floor", "each")
     if floor not in FLOOR_RULES:
         raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
     numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
+    numbers["draw_reward"] = rule_doc.get("draw_reward", 0)
     try:
         return HatRule(floor=floor, **numbers)
     except ValueError as exc:
@@ -367,59 +354,26 @@ def _check_hat(label: str, row: Any, legal: int, floor: str, refuse) -> None:
         raise refuse(f"{label} is empty, but every hat keeps at least one ball.")
 
 
-def _sticks_hats(doc: dict, rows: list, rule: HatRule, refuse) -> Hats:
-    size = doc.get("size")
-    if not _is_int(size) or not 1 <= size <= MAX_HATS:
-        raise refuse(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
-    max_take = doc.get("max_take")
-    if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
-        raise refuse(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
-    if len(rows) != size + 1:
-        raise refuse(f"\"hats\" holds {len(rows)} entries but \"size\" says {size} hats "
-                     f"(expected {size + 1}: an empty hat 0, then hats 1 to {size}).")
-    if rows[0] != []:
-        raise refuse("hat 0 must be empty ([]): there is no hat for an empty heap.")
-    for n in range(1, size + 1):
-        _check_hat(f"hat {n}", rows[n], min(max_take, n), rule.floor, refuse)
-    return Hats.from_lists(rows, max_take=max_take, rule=rule)
-
-
-def _nim_box(box: Any, refuse) -> tuple[int, int, int]:
-    if (not isinstance(box, list) or len(box) != 3 or not all(_is_int(b) and 0 <= b <= MAX_NIM_PILE for b in box)
-            or sum(box) == 0):
-        raise refuse(f"\"box\" must be the three largest piles of the Nim brain, each a whole number from 0 to "
-                     f"{MAX_NIM_PILE} and not all 0, not {shown(box)}.")
-    return box[0], box[1], box[2]
-
-
-def _nim_hats(box: Any, rows: list, rule: HatRule, refuse) -> Hats:
-    rules = NimRules(box if isinstance(box, tuple) else _nim_box(box, refuse))
-    positions = rules.positions()
-    if len(rows) != len(positions):
-        raise refuse(f"\"hats\" holds {len(rows)} hats but the box {list(rules.box)} has {len(positions)} "
-                     "positions, one hat each.")
-    for row, piles in zip(rows, positions, strict=True):
-        _check_hat(f"the hat for the piles {piles}", row, sum(piles), rule.floor, refuse)
-    counts = np.zeros((len(positions), max(sum(p) for p in positions)), dtype=np.int64)
-    for i, row in enumerate(rows):
-        counts[i, : len(row)] = row
+def _file_hats(kind: registry.GameEntry, layout: dict, rows: list, rule: HatRule, refuse) -> Hats:
+    """The brain a file's layout and "hats" hold, every hat checked (one hat a row of the brain's counts)."""
+    try:
+        rules = kind.rules_of_file(layout, shown)
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
+    shape = Hats(rules, rule=rule)  # the layout of a brain of these rules (its counts are replaced)
+    hat_rows = tuple(rules.hat_rows())
+    if len(rows) != len(hat_rows):
+        raise refuse(kind.rows_words(rules, len(rows), len(hat_rows)))
+    for i, position in enumerate(hat_rows):
+        if position is None and rows[i] != []:
+            raise refuse(kind.empty_row_words(i))
+    counts = np.zeros_like(shape.counts)
+    for i, position in enumerate(hat_rows):
+        if position is not None:
+            legal = int(shape.n_moves[i])
+            _check_hat(kind.hat_label(rules, position), rows[i], legal, rule.floor, refuse)
+            counts[i, :legal] = rows[i]
     return Hats(rules, rule=rule, counts=counts)
-
-
-def _old_nim_export_box(doc: dict) -> tuple[int, int, int] | None:
-    """The box of a Nim brain written by the export of before (version 1, no "game": `size` counted
-    Nim's hats, `max_take` its widest hat, and hat 0 is the hat for (0, 0, 1), never empty) when
-    exactly one box fits its hats; else None. A sticks file never matches: its hat 0 is empty."""
-    rows, size = doc.get("hats"), doc.get("size")
-    if (not isinstance(rows, list) or not _is_int(size) or len(rows) != size or not rows
-            or not isinstance(rows[0], list) or not rows[0] or "box" in doc):
-        return None
-    lengths = [len(row) if isinstance(row, list) else -1 for row in rows]
-    fits = []
-    for n, d, q in product(range(MAX_NIM_PILE + 1), repeat=3):
-        if (n + 1) * (d + 1) * (q + 1) - 1 == size and [sum(p) for p in NimRules((n, d, q)).positions()] == lengths:
-            fits.append((n, d, q))
-    return fits[0] if len(fits) == 1 else None
 
 
 def empty_hat(hats: Hats) -> int | None:

@@ -40,7 +40,12 @@ NIM_BOX = vocabulary.NIM_LEARNER_BOX
 #: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
 #: train --brain` makes a new one alike.
 APP_BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE
-_COLUMNS = "name, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape"
+#: A brain's rule in the brains table, in `HatRule`'s order of fields (`_rule_of` reads them back).
+_RULE_COLUMNS = "start_balls, win_reward, loss_penalty, floor, draw_reward"
+
+
+def _rule_of(start_balls, win_reward, loss_penalty, floor, draw_reward) -> HatRule:
+    return HatRule(start_balls, win_reward, loss_penalty, floor, draw_reward)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +111,6 @@ def _validate(brain) -> object:
         return brain
     if not isinstance(brain, Hats):
         raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
-    draw = brain.rule.draw_reward
-    if draw:  # the brains table has no column for it yet: refuse rather than lose it
-        raise StoreError(f"This brain's draw reward ({draw:+d}) cannot be stored yet; it was not saved.")
     kind = registry.entry_of(brain.rules)  # a game this sticks-tui knows (ValueError if not)
     if kind.grown is not None and not 1 <= len(brain.positions) <= brainfile.MAX_HATS:  # a brain that grows
         raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
@@ -206,35 +208,35 @@ class BrainsMixin:
     def list_brains(self) -> list[BrainInfo]:
         with self._read("list the brains") as conn:
             rows = conn.execute(
-                "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
+                f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
                 "updated, created, game, shape FROM brains ORDER BY key").fetchall()
-        return [BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game, shape)
-                for n, size, mt, sb, wr, lp, fl, g, u, c, game, shape in rows]
+        return [BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
+                for n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape in rows]
 
     def brain_info(self, name: str) -> BrainInfo | None:
         key = name_key(name)
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
-                "SELECT name, size, max_take, start_balls, win_reward, loss_penalty, floor, games_trained, "
+                f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
                 "updated, created, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        n, size, mt, sb, wr, lp, fl, g, u, c, game, shape = row
-        return BrainInfo(n, size, mt, HatRule(sb, wr, lp, fl), g, parse_time(u), parse_time(c), game, shape)
+        n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape = row
+        return BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
 
     def _brain_row(self, conn: sqlite3.Connection, name: str, game: str | None = None):
         """The stored brain `name` as an object, or None; StoreError if it is damaged or another game's."""
         row = conn.execute(
-            "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, counts, game, shape, name "
+            f"SELECT size, max_take, {_RULE_COLUMNS}, counts, game, shape, name "
             "FROM brains WHERE key = ?", (name_key(name),)).fetchone()
         if row is None:
             return None
-        size, max_take, sb, wr, lp, fl, counts, stored_game, shape, stored_name = row
+        size, max_take, sb, wr, lp, fl, dr, counts, stored_game, shape, stored_name = row
         if game is not None and stored_game != game:
             raise StoreError(f"The brain {stored_name!r} is a brain for {stored_game}, not for {game}; "
                              "pick another name.")
         try:
-            return _decode(size, max_take, HatRule(sb, wr, lp, fl), counts, stored_game, shape)
+            return _decode(size, max_take, _rule_of(sb, wr, lp, fl, dr), counts, stored_game, shape)
         except (ValueError, TypeError) as exc:
             raise StoreError(f"The brain {stored_name!r} in {self.location} is damaged ({exc}); "
                              "reset or delete it.") from None
@@ -310,12 +312,13 @@ class BrainsMixin:
         if replace:
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
         conn.execute(
-            "INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, "
+            f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
             "games_trained, created, updated, game, shape, uid, base_counts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))), ?) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))), ?) "
             "ON CONFLICT(key) DO UPDATE SET size = excluded.size, max_take = excluded.max_take, "
             "start_balls = excluded.start_balls, win_reward = excluded.win_reward, "
-            "loss_penalty = excluded.loss_penalty, floor = excluded.floor, counts = excluded.counts, "
+            "loss_penalty = excluded.loss_penalty, floor = excluded.floor, draw_reward = excluded.draw_reward, "
+            "counts = excluded.counts, "
             "games_trained = games_trained + excluded.games_trained, updated = excluded.updated, "
             "game = excluded.game, shape = excluded.shape, uid = excluded.uid, base_counts = excluded.counts",
             (name, key, size, max_take, *rule, counts, games_trained, stamp, stamp, game, shape, counts))
@@ -380,10 +383,8 @@ class BrainsMixin:
         if isinstance(brain, MenaceBrain):
             hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
             changes = matchboxes.lesson(brain, drawn, outcome)
-        elif outcome == 0:
-            raise ValueError(f"The brain {name!r} learns from wins and losses only; a draw cannot teach it.")
         else:
-            brain, hats, changes = self._hats_lesson(brain, name, drawn, won, start)
+            brain, hats, changes = self._hats_lesson(brain, name, drawn, outcome, start)
         _, size, _, _, counts = _encode(brain)
         conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
                      "WHERE key = ?", (size, counts, when, name_key(name)))
@@ -397,7 +398,7 @@ class BrainsMixin:
              json.dumps(hats, separators=(",", ":")), outcome))
         return brain, changes
 
-    def _hats_lesson(self, brain, name: str, drawn: list, won: bool, start: str | None):
+    def _hats_lesson(self, brain, name: str, drawn: list, outcome: int, start: str | None):
         """A hats brain's lesson: (the brain, its hats before, the changes)."""
         brain = fit_to(brain, [hat for hat, _ in drawn])  # sticks: a bigger heap than it has seen
         if len(brain.positions) > brainfile.MAX_HATS:
@@ -407,7 +408,7 @@ class BrainsMixin:
                 raise ValueError(f"The brain {name!r} has no ball {ball!r} in its hat {hat!r}: "
                                  f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.")
         hats = _hats_before(brain, drawn, start)
-        changes = brain.reinforce(list(drawn), won)
+        changes = brain.reinforce(list(drawn), outcome=outcome)  # a draw: the rule's draw reward
         return brain, hats, changes
 
     def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
@@ -468,14 +469,14 @@ class BrainsMixin:
         """
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
-                "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, base_counts, game, shape, "
+                f"SELECT size, max_take, {_RULE_COLUMNS}, base_counts, game, shape, "
                 "uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is None:
                 return None
-            size, max_take, sb, wr, lp, fl, base, game, shape, uid = row
+            size, max_take, sb, wr, lp, fl, dr, base, game, shape, uid = row
             lessons = conn.execute("SELECT drawn, won, outcome FROM game_learning WHERE brain_uid = ? "
                                    "ORDER BY game_id, seat", (uid,)).fetchall()
-        rule = HatRule(sb, wr, lp, fl)
+        rule = _rule_of(sb, wr, lp, fl, dr)
         brain = _decode(size, max_take, rule, base, game, shape, base=True)
         for drawn, won, outcome in lessons:
             drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn)]
@@ -483,7 +484,7 @@ class BrainsMixin:
                 matchboxes.lesson(brain, drawn, (1 if won else -1) if outcome is None else outcome)
                 continue
             brain = fit_to(brain, [h for h, _ in drawn])
-            brain.reinforce(drawn, bool(won))
+            brain.reinforce(drawn, outcome=(1 if won else -1) if outcome is None else outcome)
         return brain
 
     # -- whole-brain actions -----------------------------------------------------------------
@@ -503,9 +504,9 @@ class BrainsMixin:
             if row:
                 raise StoreError(f"A brain called {row[0]!r} already exists; pick another name or delete it first.")
             conn.execute(
-                "INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, counts, "
+                f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
                 "games_trained, created, updated, game, shape, uid, base_counts) SELECT ?, ?, size, max_take, "
-                "start_balls, win_reward, loss_penalty, floor, counts, games_trained, ?, ?, game, shape, "
+                f"{_RULE_COLUMNS}, counts, games_trained, ?, ?, game, shape, "
                 "lower(hex(randomblob(16))), counts FROM brains WHERE key = ?",
                 (dst, name_key(dst), stamp, stamp, name_key(src)))
 
@@ -516,8 +517,8 @@ class BrainsMixin:
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
             self._require_brain(conn, name)
-            size, max_take, sb, wr, lp, fl, game, shape = conn.execute(
-                "SELECT size, max_take, start_balls, win_reward, loss_penalty, floor, game, shape FROM brains "
+            size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
+                f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
             if registry.entry(game).brains == "matchboxes":
                 try:
@@ -527,7 +528,8 @@ class BrainsMixin:
                     marks, menace_rule = matchboxes.rule_of(shape)
                     fresh = MenaceBrain(menace_rule, marks)
             else:
-                fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape), rule=HatRule(sb, wr, lp, fl))
+                fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape),
+                             rule=_rule_of(sb, wr, lp, fl, dr))
             counts = _encode(fresh)[4]
             conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
                          "games_trained = 0, created = ?, updated = ? WHERE key = ?",
@@ -627,11 +629,11 @@ def reachable(rules, starts) -> set:
 
 
 def _rule_columns(brain) -> tuple:
-    """(start_balls, win_reward, loss_penalty, floor) of a brain's rule, for the brains table."""
+    """(start_balls, win_reward, loss_penalty, floor, draw_reward) of a brain's rule, for the brains table."""
     if isinstance(brain, MenaceBrain):
         return matchboxes.rule_columns(brain)
     rule = brain.rule
-    return rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor
+    return rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor, rule.draw_reward
 
 
 def _brain_words(game: str) -> str:

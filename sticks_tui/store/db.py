@@ -6,6 +6,7 @@ The store is split by concern:
 - `migrations`: the schema and its versions;
 - `records`: games (replayed through the engine before they are kept) and players;
 - `brains`: named brains, what games and training runs teach them, training curves;
+- `labs`: finished learning labs, kept to list, show again and export;
 - `names`: the one rule for telling names apart.
 
 Safety, in the order it matters:
@@ -48,6 +49,7 @@ from sticks_tui.store.connection import (
     rollback,
 )
 from sticks_tui.store.errors import InvalidName, StoreError, TeacherOnly, validate_name
+from sticks_tui.store.labs import LabsMixin
 from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
 from sticks_tui.store.names import name_key
 from sticks_tui.store.records import (
@@ -63,7 +65,7 @@ from sticks_tui.store.records import (
 MEMORY_ONLY = "Records and brains are kept only until you quit."
 
 
-class Store(RecordsMixin, BrainsMixin):
+class Store(RecordsMixin, BrainsMixin, LabsMixin):
     """Records and brains in one SQLite database. Safe to share between threads and processes."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path | None, notices: list[str] | None = None,
@@ -192,7 +194,7 @@ class Store(RecordsMixin, BrainsMixin):
             kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
             try:
                 backups.copy_into(chosen, conn)
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, Corrupt) as exc:
                 raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
                                           f"was; it is also kept as {kept.name}.") from None
         backups.prune(self.path, backups.KEEP)

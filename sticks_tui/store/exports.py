@@ -30,7 +30,7 @@ from sticks_tui.store.errors import StoreError
 
 EXPORT_FORMAT = "sticks-tui-export"
 EXPORT_VERSION = 1
-KINDS: tuple[str, ...] = ("hats", "curve", "games", "game")
+KINDS: tuple[str, ...] = ("hats", "curve", "games", "game", "lab")
 FORMATS: tuple[str, ...] = ("csv", "json")
 #: The CSV header row of each kind; the hats table's depends on the most sticks a move (`hats_header`).
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
@@ -38,12 +38,18 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "games": ("id", "played_at", "game", "start", "opponent", "player1", "player2", "ai_seats", "moves",
               "first", "winner", "loser", "brain"),
     "game": ("move", "player", "pile", "took", "left"),
+    # a learning lab: one row per learner per checkpoint of its curve, with the learner's row of the table
+    "lab": ("learner", "spec", "games", "agreement_median", "agreement_p10", "agreement_p90", "vs_perfect_median",
+            "vs_perfect_p10", "vs_perfect_p90", "vs_perfect_first", "vs_perfect_second", "mastery_median",
+            "mastery_p90", "mastery_never", "first_median", "second_median", "seeds", "cap", "final_agreement",
+            "seconds"),
 }
 #: Headers of earlier versions, still recognised as that kind (so an earlier export is replaced, not refused).
 _OLD_CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "curve": ("games", "agreement", "win", "win_first", "win_second"),  # before the scope column
 }
-WHAT = {"hats": "hats table", "curve": "learning curve", "games": "game list", "game": "game's moves"}
+WHAT = {"hats": "hats table", "curve": "learning curve", "games": "game list", "game": "game's moves",
+        "lab": "learning lab"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _JSON_MARKER = re.compile(r'\s*\{\s*"format"\s*:\s*"' + EXPORT_FORMAT + r'"\s*,\s*"kind"\s*:\s*"(\w+)"')
 
@@ -138,7 +144,8 @@ def hats_export(brain: str, hats, fmt: str) -> str:
         return _json("hats", {
             "brain": brain, "size": hats.size, "max_take": k,
             "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
-                     "loss_penalty": rule.loss_penalty, "floor": rule.floor},
+                     "loss_penalty": rule.loss_penalty, "floor": rule.floor,
+                     **({"draw_reward": rule.draw_reward} if rule.draw_reward else {})},
             "hats": rows})
     header = hats_header(k)
 
@@ -249,6 +256,49 @@ def game_export(game, fmt: str) -> str:
                                       for m in moves))
 
 
+# -- a learning lab --------------------------------------------------------------------------------------
+def lab_rows(doc: dict) -> list[list]:
+    """The lab's table and curves as CSV rows (`CSV_HEADERS["lab"]`): for each learner, in the order raced,
+    one row per checkpoint of its curve (median and 10th-90th percentile over seeds), each row carrying
+    the learner's figures of the table (games to mastery both seats together, then the medians moving first
+    and second; `never` counts the seeds not there within the cap)."""
+    rows = []
+    for i, learner in enumerate(doc["learners"], start=1):
+        both = learner["games_to_mastery"]
+        by_seat = learner.get("games_to_mastery_by_seat", {})
+        table = [both.get("median"), both.get("p90"), both.get("never"), by_seat.get("first", {}).get("median"),
+                 by_seat.get("second", {}).get("median"), doc["seeds"], doc["cap"],
+                 _finite(learner.get("final_agreement")), _finite(learner.get("seconds"))]
+        for point in learner["curve"]:
+            agreement, vs = point["agreement"], point["vs_perfect"]
+            rows.append([i, learner["spec"], point["games"], _finite(agreement["median"]), _finite(agreement["p10"]),
+                         _finite(agreement["p90"]), _finite(vs["median"]), _finite(vs["p10"]), _finite(vs["p90"]),
+                         _finite(point.get("vs_perfect_first")), _finite(point.get("vs_perfect_second")), *table])
+    return rows
+
+
+def lab_export(doc: dict, fmt: str, *, lab_id: int | None = None, finished_at: str | None = None) -> str:
+    """A lab (`LabResult.as_json()`, as kept): JSON is the whole of it (settings, table figures, curves) with the
+    lab's id and when it finished; CSV its table and curves, one row per learner per checkpoint."""
+    _check("lab", fmt)
+    if fmt == "json":
+        return _json("lab", {"lab_id": lab_id, "finished_at": finished_at, **doc})
+    return _csv(CSV_HEADERS["lab"], lab_rows(doc))
+
+
+def find_lab(store, lab_id: int | None = None):
+    """The kept lab with this id (None: the latest), or StoreError."""
+    if lab_id is None:
+        latest = store.list_labs(limit=1)
+        if not latest:
+            raise StoreError("No lab is kept yet: run one (`sticks-tui lab`, or the app's learning lab).")
+        lab_id = latest[0].id
+    kept = store.lab(lab_id)
+    if kept is None:
+        raise StoreError(f"There is no lab with id {lab_id}; `sticks-tui lab --list` lists them.")
+    return kept
+
+
 # -- recognising our own files ----------------------------------------------------------------------------
 def export_kind(head: bytes) -> str | None:
     """Which of our exports these bytes (a file's start) are, or None when they are not one of ours."""
@@ -276,9 +326,11 @@ def recogniser(kind: str):
     return lambda head: export_kind(head) == kind
 
 
-def suggested_filename(kind: str, fmt: str, *, brain: str | None = None, game_id: int | None = None) -> str:
+def suggested_filename(kind: str, fmt: str, *, brain: str | None = None, game_id: int | None = None,
+                       lab_id: int | None = None) -> str:
     _check(kind, fmt)
-    stem = {"hats": f"hats-{brain}", "curve": f"curve-{brain}", "games": "games", "game": f"game-{game_id}"}[kind]
+    stem = {"hats": f"hats-{brain}", "curve": f"curve-{brain}", "games": "games", "game": f"game-{game_id}",
+            "lab": "lab" if lab_id is None else f"lab-{lab_id}"}[kind]
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem)
     return f"{safe}.{fmt}"
 
@@ -313,8 +365,10 @@ def write_export(path: str | os.PathLike, text: str, kind: str, *, force: bool =
 
 
 # -- from the store ---------------------------------------------------------------------------------------
-def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id: int | None = None) -> ExportText:
-    """Read what `kind` needs from `store` and make its text. StoreError when it is not there."""
+def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id: int | None = None,
+                 lab_id: int | None = None) -> ExportText:
+    """Read what `kind` needs from `store` and make its text. StoreError when it is not there (a lab: the one
+    with `lab_id`, else the latest)."""
     from sticks_tui.store.errors import validate_name
 
     _check(kind, fmt)
@@ -345,6 +399,10 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
     if kind == "games":
         games = sorted(store.recent_games(limit=max(1, store.game_count())), key=lambda g: g.id)
         return ExportText(kind, fmt, games_export(games, fmt), suggested_filename(kind, fmt))
+    if kind == "lab":
+        kept = find_lab(store, lab_id)
+        return ExportText(kind, fmt, lab_export(kept.doc, fmt, lab_id=kept.id, finished_at=kept.finished_at.isoformat()),
+                          suggested_filename(kind, fmt, lab_id=kept.id))
     if game_id is None:
         raise ValueError("Say which game to export (its id, as in the game list).")
     game = find_game(store, game_id)
@@ -369,6 +427,6 @@ def find_game(store, game_id: int):
 
 __all__ = ["CSV_HEADERS", "EXPORT_FORMAT", "EXPORT_VERSION", "FORMATS", "KINDS", "ExportText", "build_export",
            "default_export_dir", "default_export_path",
-           "curve_export", "curve_rows", "export_kind", "find_game", "first_mover", "game_export", "game_moves",
+           "curve_export", "curve_rows", "export_kind", "find_game", "find_lab", "lab_export", "lab_rows", "first_mover", "game_export", "game_moves",
            "game_summary", "games_export", "hats_export", "hats_header", "hats_rows", "recogniser",
            "suggested_filename", "write_export"]

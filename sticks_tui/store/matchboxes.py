@@ -43,11 +43,12 @@ def rule_of(shape: str | None) -> tuple[str, MenaceRule]:
     return marks, rule
 
 
-def rule_columns(brain: MenaceBrain) -> tuple[int, int, int, str]:
-    """(start_balls, win_reward, loss_penalty, floor) for the hat-rule columns: the first box's start
-    beads, the win incentive and the loss incentive's beads taken, held within those columns' ranges."""
-    win, _, loss = brain.rule.incentives
-    return brain.rule.beads[0], min(max(win, 0), 1000), min(max(-loss, 0), 1000), FLOOR
+def rule_columns(brain: MenaceBrain) -> tuple[int, int, int, str, int]:
+    """(start_balls, win_reward, loss_penalty, floor, draw_reward) for the hat-rule columns: the first box's
+    start beads, the win incentive, the loss incentive's beads taken and the draw incentive, held within
+    those columns' ranges."""
+    win, draw, loss = brain.rule.incentives
+    return brain.rule.beads[0], min(max(win, 0), 1000), min(max(-loss, 0), 1000), FLOOR, draw
 
 
 def validate(brain: MenaceBrain) -> None:

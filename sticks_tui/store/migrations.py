@@ -21,7 +21,14 @@ Version 3:
 Version 4:
 - `training_curves.heap`: the heap the run trained (sticks), so its curve says what it is about
   (heaps 2..heap). Curves kept before have NULL: they were scored over all the brain's hats.
-Version 5 (`_draws`; issue 18, noughts and crosses: games that end in a draw):
+Version 5:
+- `brains.draw_reward`: what a draw gives each ball drawn (`HatRule.draw_reward`), so a brain's whole
+  rule is stored with it (games with draws). Brains kept before have 0, the reward they learned by.
+Version 6 (`LABS`, a list of its own):
+- `labs`: each finished learning lab (`store/labs.py`): when, the game, its size and protocol, the
+  learners as typed, seeds, first seed, cap, seconds, and the whole result as JSON (the table's figures
+  and every learner's curve). Nothing older changes.
+Version 7 (`DRAWS`, a list of its own; issue 18, noughts and crosses: games that end in a draw):
 - `games.draw` (1: nobody won; its `loser` column, which must be 0 or 1, then holds 0 and means
   nothing) and `games.first` (the seat that moved first, kept for a draw, where the loser cannot
   tell it; NULL for games kept before, whose first seat follows from the loser);
@@ -38,7 +45,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 
 V1 = [
     """CREATE TABLE players (
@@ -200,19 +207,43 @@ V4: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE training_curves ADD COLUMN heap INTEGER",
 ]
 
+V5_DRAW_REWARD: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE brains ADD COLUMN draw_reward INTEGER NOT NULL DEFAULT 0",
+]
+
+#: The learning lab's table (issue 20); a list of its own, numbered where it is placed in MIGRATIONS.
+LABS: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE labs (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           finished_at TEXT NOT NULL,
+           game TEXT NOT NULL,
+           size INTEGER NOT NULL,
+           protocol TEXT NOT NULL,
+           learners TEXT NOT NULL,
+           seeds INTEGER NOT NULL,
+           first_seed INTEGER NOT NULL,
+           cap INTEGER NOT NULL,
+           seconds REAL NOT NULL,
+           result TEXT NOT NULL)""",
+]
 
 
 def _draws(conn: sqlite3.Connection) -> None:
-    """Games that end in a draw: `games.draw` and `games.first`, `players.draws` (see the module's docstring)."""
-    conn.execute("ALTER TABLE games ADD COLUMN draw INTEGER NOT NULL DEFAULT 0 CHECK (draw IN (0, 1))")
-    conn.execute("ALTER TABLE games ADD COLUMN first INTEGER CHECK (first IN (0, 1))")
-    conn.execute("ALTER TABLE players ADD COLUMN draws INTEGER NOT NULL DEFAULT 0")
-    conn.execute("ALTER TABLE game_learning ADD COLUMN outcome INTEGER CHECK (outcome IN (-1, 0, 1))")
+    """Games that end in a draw: `games.draw` and `games.first`, `players.draws`, `game_learning.outcome`
+    (see the module's docstring); a column already there is left as it is."""
+    for table, column, definition in (
+            ("games", "draw", "INTEGER NOT NULL DEFAULT 0 CHECK (draw IN (0, 1))"),
+            ("games", "first", "INTEGER CHECK (first IN (0, 1))"),
+            ("players", "draws", "INTEGER NOT NULL DEFAULT 0"),
+            ("game_learning", "outcome", "INTEGER CHECK (outcome IN (-1, 0, 1))")):
+        if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
 
-V5: list[str | Callable[[sqlite3.Connection], None]] = [_draws]
+#: Games that end in a draw (issue 18); a list of its own, numbered where it is placed in MIGRATIONS.
+DRAWS: list[str | Callable[[sqlite3.Connection], None]] = [_draws]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5}
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

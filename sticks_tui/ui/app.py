@@ -88,7 +88,7 @@ class SticksApp(App):
         Binding("q", "quit", "Quit", show=False, id="quit.q",
                 tooltip="Quit (it asks first if a game or a training run would be lost)"),
         Binding("f1,question_mark", "help", "Help", key_display="F1", id="help", tooltip="This help"),
-        # F2-F4 work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
+        # F2-F4 (and F7, the lab) work everywhere; only the setup screen shows them (setup.SCREEN_KEYS), so every footer fits 80 columns
         # (help, F1, lists them on every screen).
         Binding("f2,t", "train", "Train", key_display="F2", id="train", show=False,
                 tooltip="Train the AI, or watch its training run"),
@@ -96,6 +96,8 @@ class SticksApp(App):
                 tooltip="Records: wins and losses, recent games, replays"),
         Binding("f4,a", "analysis", "Analysis", key_display="F4", id="analysis", show=False,
                 tooltip="Analysis: what the AI learned, against the exact solution"),
+        Binding("f7,l", "lab", "Lab", key_display="F7", id="lab", show=False,
+                tooltip="The learning lab: race learners and incentives over many seeds"),
     ]
 
     #: The newest training snapshot (None when no training has run); screens watch it.

@@ -11,8 +11,10 @@ left as it is, and the AI keeps what it learned in memory.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from sticks_tui import vocabulary
 from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
@@ -23,6 +25,52 @@ if TYPE_CHECKING:
 
 NOT_WRITTEN = "The stored brain is left as it is; the AI keeps what it learned until you quit."
 NOT_WITH = "Not kept with the {what}; the app adds what the AI learned to the brain as stored instead, if it can."
+
+
+@dataclass(frozen=True)
+class LoadedBrain:
+    """A brain as the store gave it (`kept`), or fresh hats that are never saved and the reason why."""
+
+    hats: Hats
+    kept: bool
+    problem: str | None = None
+
+
+def load_kept(store, name: str, game: str = "sticks", *, size: int = 0, rule=None,
+              box=vocabulary.NIM_LEARNER_BOX, marks: str = "X") -> LoadedBrain:
+    """The stored brain `name` of `game` (made, by `rule`, if there is none), for every game alike. If
+    the store cannot give it (another game's, another layout, damaged, unreadable) or there is no
+    store, fresh hats of the brain the store would have made, never saved: the stored brain is left as
+    it is, and `problem` says so (None without a store: nothing was refused). `marks`: whose boxes, for
+    a game whose brains are MENACE's matchboxes (`hats` is then a `MenaceBrain`)."""
+    if store is not None:
+        try:
+            return LoadedBrain(store.load_or_create_brain(name, size, rule=rule, game=game, box=box, marks=marks),
+                               True)
+        except StoreError as exc:
+            problem = (f"{exc} The AI plays with fresh hats, which are not saved: the stored brain '{name}' is "
+                       "left as it is.")
+    else:
+        problem = None
+    if registry.entry(game).brains == "matchboxes":
+        from sticks_tui.learn.menace import MenaceBrain
+
+        return LoadedBrain(MenaceBrain(rule, marks), False, problem)
+    fresh = Hats(registry.entry(game).brain_rules(size, 3, tuple(box)), rule=rule)
+    return LoadedBrain(fresh, False, problem)
+
+
+def nim_hats(session: Any) -> Hats:
+    """The learning AI for Nim (one hat per position up to the learner's box), loaded into `session` on
+    first use by `load_kept` (made in the store if new), as the sticks brain is: `session.nim_stored_as`
+    names the stored brain it learns into (None: not kept, and `session.nim_problem` says why)."""
+    if session.nim_brain is None:
+        name = vocabulary.nim_brain_name(vocabulary.NIM_LEARNER_BOX)
+        loaded = load_kept(session.store, name, "nim", box=vocabulary.NIM_LEARNER_BOX)
+        session.nim_brain, session.nim_problem = loaded.hats, loaded.problem
+        session.nim_stored_as = name if loaded.kept else None
+        session.nim_base = loaded.hats.counts.copy() if loaded.kept else None
+    return session.nim_brain
 
 
 class BrainKeeper:
@@ -44,16 +92,27 @@ class BrainKeeper:
         """The stored brain `name` of `game` (made, by `rule`, if there is none) and True; if the store
         cannot give it, a fresh brain that is never saved and False (the stored brain is left as it is).
         `marks`: whose boxes, for a game whose brains are MENACE's matchboxes."""
-        try:
-            return self.store.load_or_create_brain(name, size, rule=rule, game=game, marks=marks), True
-        except StoreError as exc:
-            self.refused(f"{exc} The AI plays with a fresh brain, which is not saved: the stored brain "
-                         f"'{name}' is left as it is.", title="Brain not loaded")
-            if registry.entry(game).brains == "matchboxes":
-                from sticks_tui.learn.menace import MenaceBrain
+        loaded = load_kept(self.store, name, game, size=size, rule=rule, marks=marks)
+        if loaded.problem is not None:
+            self.refused(loaded.problem, title="Brain not loaded")
+        return loaded.hats, loaded.kept
 
-                return MenaceBrain(rule, marks), False
-            return Hats(size, 3, rule), False
+    def nim_hats(self) -> Hats:
+        """The Nim learner's brain, loaded on first use (`nim_hats`); the Nim screen says why when it is
+        not kept (`session.nim_problem`)."""
+        return nim_hats(self.app.session)
+
+    # -- reset ----------------------------------------------------------------------------------
+    def reset(self, name: str, rule=None) -> Hats:
+        """Reset the stored brain `name` (the store's own reset: its hats back to their start, its games
+        to 0); with `rule` other than its own, fresh hats learning by `rule` take its place (the one way a
+        brain changes rule: a teacher's reset). Returns the brain as stored; raises StoreError (or
+        ValueError) saying why, with the stored brain left as it was if the reset itself failed."""
+        self.store.reset_brain(name)
+        stored = self.store.load_brain(name)
+        if rule is not None and stored.rule != rule:
+            stored = self.store.save_brain(name, Hats(stored.rules, rule=rule), replace=True)
+        return stored
 
     # -- record -----------------------------------------------------------------------------------
     def record(self, fields: dict, learning: dict | None = None, *, hats: Hats | None = None, base=None):

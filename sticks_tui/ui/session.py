@@ -10,7 +10,7 @@ from typing import Any
 from sticks_tui import vocabulary
 from sticks_tui.learn.hats import Hats
 
-from sticks_tui.engine.players import (
+from sticks_tui.play.players import (
     AlwaysOnePlayer,
     HatPlayer,
     HumanPlayer,
@@ -32,9 +32,7 @@ HAT_CHOICES = vocabulary.HAT_CHOICES
 NIM_LEARNER_BOX = vocabulary.NIM_LEARNER_BOX
 
 
-def nim_brain_name(box=NIM_LEARNER_BOX) -> str:
-    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
-    return "nim-" + "x".join(str(int(b)) for b in box)
+nim_brain_name = vocabulary.nim_brain_name
 
 
 @dataclass(frozen=True)
@@ -128,28 +126,12 @@ class Session:
                    rng=random.Random(seed), idle_training=idle_training)
 
     def nim_hats(self):
-        """The learning AI for Nim (one hat per position up to 7, 7, 7), on first use loaded from the
-        store (made there if new). A stored brain of that name that does not fit (another game,
-        another box, damaged) is left as it is: the AI then plays with fresh hats that are not
-        kept, and `nim_problem` says why."""
-        if self.nim_brain is None:
-            from sticks_tui.engine.nim import NimRules
+        """The learning AI for Nim, loaded on first use by the kept-brain service (`ui.keeper.nim_hats`,
+        as the sticks brain is: a stored brain that does not fit is left as it is, the AI plays with
+        fresh hats that are not kept, and `nim_problem` says why). The screens ask `app.keeper`."""
+        from sticks_tui.ui.keeper import nim_hats
 
-            name = nim_brain_name(NIM_LEARNER_BOX)
-            if self.store is not None:
-                from sticks_tui.store import StoreError
-
-                try:
-                    self.nim_brain = self.store.load_or_create_brain(name, game="nim", box=NIM_LEARNER_BOX)
-                    self.nim_stored_as = name
-                    self.nim_base = self.nim_brain.counts.copy()
-                except StoreError as exc:
-                    self.nim_problem = (f"{exc} The stored brain {name!r} was left as it is: the Nim AI plays "
-                                        "with fresh hats this time, and what it learns is not saved. To keep "
-                                        f"its hats, rename or delete {name!r} (sticks-tui brain --help).")
-            if self.nim_brain is None:
-                self.nim_brain = Hats(NimRules(NIM_LEARNER_BOX))
-        return self.nim_brain
+        return nim_hats(self)
 
     def child_seed(self) -> int | None:
         """A seed for a training run: drawn from the session's rng when the session is seeded."""

@@ -1,4 +1,4 @@
-"""The lab screen at 80x24 with a finished lab (seeded runs in this process; the seconds set to 0, the
+"""The lab screen at 80x24 and 160x48 with a finished lab (seeded runs in this process; the seconds set to 0, the
 one figure that moves), under NO_COLOR as in a plain terminal: the chart's series differ by glyph.
 
 Regenerate with `pytest tests/snapshots --snapshot-update`, then look at the SVG."""
@@ -26,7 +26,7 @@ def frozen_lab() -> LabResult:
     return result
 
 
-def test_lab_screen_with_a_finished_lab(snap_compare, tmp_path, monkeypatch):
+def _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, size) -> bool:
     monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("NO_COLOR", "1")
     result = frozen_lab()
@@ -44,4 +44,12 @@ def test_lab_screen_with_a_finished_lab(snap_compare, tmp_path, monkeypatch):
         await pilot.pause()
 
     app = SticksApp(data_dir=str(tmp_path / "data"), seed=11, ai_delay=0)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    return snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_lab_screen_with_a_finished_lab(snap_compare, tmp_path, monkeypatch):
+    assert _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, (80, 24))
+
+
+def test_lab_screen_with_a_finished_lab_at_160x48(snap_compare, tmp_path, monkeypatch):
+    assert _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, (160, 48))

@@ -80,7 +80,7 @@ async def test_a_training_run_is_merged_onto_the_brain_as_stored(make_app, data_
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         start = app.session.brain.counts.copy()
-        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=5, rule=app.session.brain.rule))
+        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=5))
         await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1000,
                          what="the run held past 1,000 games")
         with Store.open(data_dir) as other:  # meanwhile: hat 60 (beyond the run's heap) gets 40 balls of 3

@@ -1,17 +1,22 @@
-"""The lab screen (issue 20): reached from the command palette; a bad learner is said on its field and
-runs nothing; a small lab runs in the background and fills the chart and the table."""
+"""The lab screen (issue 20): reached from the command palette and the setup screen (F7); a bad learner is
+said on its field and runs nothing; a small lab runs in the background, fills the chart and the table and
+is kept in the database; a lab kept before shows again and exports; a cancelled lab is not kept."""
 
 from __future__ import annotations
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn import lab as lab_module
 from sticks_tui.learn.lab import LabConfig, lab_game, parse_learner, run_learner
 from sticks_tui.ui.screens.lab import LabScreen
+from sticks_tui.store import Store
+from sticks_tui.ui.screens import export_dialog as export_module
+from sticks_tui.ui.screens.export_dialog import ExportDialog
 from tests.ui.test_navigation import palette_first
 from tests.ui.ui_helpers import wait_until
+from tests.unit.test_store_labs import made_lab
 
 
 @pytest.mark.slow  # a real lab run (one process) with the lab kernel
@@ -56,6 +61,12 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         assert "q:vs=perfect (· its 10-90% band)" in screen_text(app) and "hats (·" not in screen_text(app)
         assert screen.result.config == LabConfig("sticks", 12, (parse_learner("hats"), parse_learner("q:vs=perfect")),
                                                  2, 2000)
+        # kept in the database, and its status whole at 80x24 (its seconds were cut off)
+        status = str(screen.query_one("#lab-status", Label).content)
+        assert status.startswith("lab 1: 2 x 2 runs, cap 2,000: ") and status.endswith(" s")
+        assert status in screen_text(app)
+        assert [k.id for k in app.session.store.list_labs()] == [1] and screen.shown_id == 1
+        assert screen.query_one("#lab-kept", Select).value == 1
 
 
 def screen_text(app) -> str:
@@ -79,3 +90,74 @@ async def test_the_chart_of_a_finished_lab_renders_again_and_again(make_app):
         assert first == second
         assert "games (log scale)" in first
         await pilot.pause()
+
+
+async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app, data_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(export_module, "default_export_dir", lambda: tmp_path)
+    with Store.open(data_dir) as store:
+        store.save_lab(made_lab().as_json())
+        kept = store.save_lab(made_lab(cap=200).as_json())
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f7")  # the setup screen's key for the lab (its Lab button does the same)
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab screen")
+        screen = app.screen
+        assert screen.check_action("export_lab", ()) is False  # nothing shown yet
+        await pilot.press("ctrl+o")  # the Kept list opens on the newest lab
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.shown_id == kept.id, what="the kept lab")
+        table = screen.query_one("#lab-table", DataTable)
+        assert [table.get_row_at(i)[:5] for i in range(table.row_count)] == [
+            ["•", "hats:reward=3", "60", "never", "1/3"], ["x", "q", "30", "50", "0/3"]]
+        assert "lab 2: 2 x 3 runs, cap 200: 1.5 s" in screen_text(app)
+        await pilot.press("ctrl+s")
+        dialog = app.screen
+        assert isinstance(dialog, ExportDialog)
+        path = dialog.query_one("#export-path", Input)
+        assert path.value == str(tmp_path / "lab-2.csv")
+        path.value = str(tmp_path / "data" / "sticks-tui.db")  # never over the database
+        await pilot.pause()
+        await pilot.click("#export-go")
+        assert "sticks-tui's own database" in str(dialog.query_one("#export-error", Static).content)
+        path.value = str(tmp_path / "lab-2.csv")
+        await pilot.pause()
+        await pilot.click("#export-go")
+        await wait_until(pilot, lambda: app.screen is screen, what="the dialog to close")
+    rows = (tmp_path / "lab-2.csv").read_text().splitlines()
+    assert rows[0].startswith("learner,spec,games,") and len(rows) == 1 + 2 * 3
+    assert rows[3].split(",")[:3] == ["1", "hats:reward=3", "200"]
+
+
+@pytest.mark.slow  # a real lab run (one process), cancelled
+async def test_a_cancelled_lab_is_not_kept(make_app, monkeypatch):
+    monkeypatch.setattr(lab_module, "default_workers", lambda: 1)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(LabScreen())
+        screen = app.screen
+        # 100 runs of up to a second each: the lab is surely still going when the first run is done
+        for field, value in (("#lab-size", "100"), ("#lab-seeds", "100"), ("#lab-cap", "1000000"),
+                             ("#lab-learners", "hats")):
+            screen.query_one(field, Input).value = value
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: screen.query_one(ProgressBar).progress >= 1, timeout=60,
+                         what="a run to finish")
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to stop")
+        assert str(screen.query_one("#lab-status", Label).content) == "cancelled: nothing shown, nothing kept"
+        assert screen.shown is None and app.session.store.lab_count() == 0
+
+
+async def test_the_status_of_a_finished_lab_is_whole_at_80x24(make_app):
+    """At 80x24 the progress bar (30 columns, shown even after the lab) left the status 31: a lab at the
+    default cap that took minutes lost its seconds ('2 x 3 runs, cap 1,000,000: 21')."""
+    result = made_lab(cap=1_000_000)
+    result.seconds = 215.25
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(result)
+        await pilot.pause()
+        assert "2 x 3 runs, cap 1,000,000: 215.2 s" in screen_text(app)

@@ -24,7 +24,7 @@ async def open_screen(pilot, where: str):
         await pilot.press("2")  # a game half played
         assert isinstance(app.screen, GameScreen) and app.screen.game_in_progress
     elif where == "training":
-        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1, rule=app.session.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=1))
         app.action_show_training()
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None
                          and app.training.games_done > 0, what="the training screen")
@@ -386,7 +386,7 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         assert isinstance(app.screen, AnalysisScreen)
         await check()
         await pilot.press("escape", "escape")
-        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1, rule=app.session.brain.rule))
+        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1))
         app.action_show_training()
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
         # held after 1,000 games: the run's keys are in the footer for good

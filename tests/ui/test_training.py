@@ -31,7 +31,7 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir, held_
         assert isinstance(game, GameScreen)
         badge = game.query_one(TrainingBadge)
         assert not badge.has_class("-running")
-        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=5, rule=app.session.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=5))
         assert app.training_running
         await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0,
                          what="the first progress report")
@@ -96,7 +96,7 @@ async def test_cancel_on_the_first_progress_report(make_app, data_dir):
             app.action_cancel_training()
 
     async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
-        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=2, rule=app.session.brain.rule))
+        app.start_training(TrainingConfig(sticks=100, games=BIG, seed=2))
         await app.workers.wait_for_complete()
         await wait_until(pilot, lambda: not app.training_running, what="the run to be folded in")
         result = app.session.training.last_result

@@ -78,14 +78,27 @@ def test_the_rules_limits_are_written_once_and_the_command_line_reads_them(monke
     assert exited.value.code == 2 and "--reward must be between 0 and 5, not 6" in capsys.readouterr().err
 
 
-def test_a_brain_whose_draw_reward_the_store_cannot_keep_is_refused_not_changed(tmp_path):
-    """The brains table keeps start balls, win reward, loss penalty and floor: a draw reward it would
-    drop on the way is refused in one line, and nothing is saved."""
-    from sticks_tui.store import Store, StoreError
+def test_a_brain_with_a_draw_reward_round_trips_through_the_store_and_brain_files(tmp_path):
+    """The brains table keeps the whole rule (schema version 5's draw_reward column): a brain with a
+    draw reward is saved, read, listed, copied, reset and rebuilt by its own rule, and a brain file
+    written from it reads back the same brain. (Before, the store refused it rather than drop it.)"""
+    from sticks_tui.store import Store
+    from sticks_tui.store.brainfile import decode, encode
 
+    rule = HatRule(start_balls=3, win_reward=3, draw_reward=-2, loss_penalty=1, floor="nonempty")
+    brain = Hats(5, rule=rule)
+    brain.counts[4, 1] = 9
     with Store.open(tmp_path) as store:
-        with pytest.raises(StoreError, match=r"draw reward \(\+1\) cannot be stored yet; it was not saved"):
-            store.save_brain("drawer", Hats(5, rule=HatRule(draw_reward=1)))
-        assert store.brain_info("drawer") is None
+        store.save_brain("drawer", brain)
+        assert store.load_brain("drawer") == brain and store.load_brain("drawer").rule.draw_reward == -2
+        assert store.brain_info("drawer").rule == rule == store.list_brains()[0].rule
+        assert store.rebuild_brain("drawer") == brain
+        store.copy_brain("drawer", "twin")
+        assert store.load_brain("twin").rule == rule
+        store.reset_brain("twin")
+        assert store.load_brain("twin") == Hats(5, rule=rule)
         store.save_brain("plain", Hats(5))
         assert store.load_brain("plain") == Hats(5)
+    back = decode(encode("drawer", brain, 7, "now").encode())
+    assert back.hats == brain and back.hats.rule.draw_reward == -2 and back.games_trained == 7
+    assert '"draw_reward"' not in encode("plain", Hats(5), 0, "now")  # a file without one reads as before

@@ -17,8 +17,8 @@ def run(argv, capsys):
 
 
 @pytest.mark.slow  # two spawned processes load the lab kernel
-def test_json_lists_the_learners_in_order_with_their_mastery(capsys):
-    code, out, err = run(["lab", "--game", "sticks", "--size", "12", "--learner", "q:alpha=0.5,epsilon=0.1",
+def test_json_lists_the_learners_in_order_with_their_mastery(capsys, tmp_path):
+    code, out, err = run(["--data-dir", str(tmp_path), "lab", "--game", "sticks", "--size", "12", "--learner", "q:alpha=0.5,epsilon=0.1",
                           "--learner", "hats:reward=3,penalty=1", "--seeds", "3", "--cap", "3000", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
@@ -39,8 +39,8 @@ def test_json_lists_the_learners_in_order_with_their_mastery(capsys):
 
 
 @pytest.mark.slow
-def test_the_table_names_each_learner_and_never(capsys):
-    code, out, _ = run(["lab", "--size", "30", "--learner", "hats", "--learner", "q:alpha=1,epsilon=0.3",
+def test_the_table_names_each_learner_and_never(capsys, tmp_path):
+    code, out, _ = run(["--data-dir", str(tmp_path), "lab", "--size", "30", "--learner", "hats", "--learner", "q:alpha=1,epsilon=0.3",
                         "--seeds", "2", "--cap", "500", "--workers", "1"], capsys)
     assert code == 0
     rows = out.splitlines()
@@ -65,3 +65,67 @@ def test_bad_values_are_one_line_and_exit_2(argv, message, capsys):
     assert code == 2
     assert out == ""
     assert err == f"sticks-tui lab: {message}.\n"
+
+
+@pytest.mark.slow  # the lab kernel runs (in this process)
+def test_a_finished_lab_is_kept_listed_shown_again_and_exported(capsys, tmp_path):
+    data = ["--data-dir", str(tmp_path / "data")]
+    lab = ["lab", "--size", "8", "--learner", "hats", "--learner", "mc", "--seeds", "2", "--cap", "300", "--workers", "1"]
+    code, out, err = run([*data, *lab], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[-1] == ("Kept as lab 1: `sticks-tui lab --show 1` shows it again, `sticks-tui export lab --id 1` "
+                         "writes it as CSV or JSON.")
+    code, json_out, _ = run([*data, *lab, "--json"], capsys)
+    printed = json.loads(json_out)
+    assert code == 0 and printed["lab_id"] == 2
+    code, listed, _ = run([*data, "lab", "--list"], capsys)
+    assert code == 0
+    assert [row.split()[0] for row in listed.splitlines()] == ["Lab", "2", "1"]
+    assert listed.splitlines()[1].split()[3:9] == ["sticks", "8", "hats", "mc", "2", "300"]
+    # shown again: the very table the run printed, and the very JSON
+    code, shown, _ = run([*data, "lab", "--show", "1"], capsys)
+    assert code == 0
+    assert shown.splitlines()[0].startswith("Lab 1, finished ")
+    assert shown.splitlines()[1:] == lines[:-1]
+    code, shown_json, _ = run([*data, "lab", "--show", "2", "--json"], capsys)
+    again = json.loads(shown_json)
+    assert again.pop("id") == 2 and again.pop("finished_at")
+    assert again == {k: v for k, v in printed.items() if k != "lab_id"}
+    # exported through the export guard: never over the database
+    target = tmp_path / "lab.csv"
+    code, out, err = run([*data, "export", "lab", "--id", "1", "-o", str(target)], capsys)
+    assert (code, err) == (0, "")
+    assert out == f"Exported the learning lab (CSV) to {target}.\n"
+    assert target.read_text().splitlines()[0].startswith("learner,spec,games,agreement_median,")
+    code, out, err = run([*data, "export", "lab", "-o", str(tmp_path / "data" / "sticks-tui.db")], capsys)
+    assert code == 1 and "sticks-tui's own database" in err
+    code, _, _ = run([*data, *lab, "--no-keep"], capsys)
+    code, listed, _ = run([*data, "lab", "--list", "--json"], capsys)
+    assert [k["id"] for k in json.loads(listed)] == [2, 1]
+
+
+@pytest.mark.parametrize("argv,status,message", [
+    (["--list", "--learner", "q"], 2, "sticks-tui lab: --list runs no lab: leave out --learner.\n"),
+    (["--show", "3", "--cap", "10"], 2, "sticks-tui lab: --show runs no lab: leave out --cap.\n"),
+    (["--show", "3"], 1, "sticks-tui lab: there is no lab with id 3; `sticks-tui lab --list` lists them.\n"),
+])
+def test_list_and_show_run_nothing_and_a_missing_lab_is_one_line(argv, status, message, capsys, tmp_path):
+    code, out, err = run(["--data-dir", str(tmp_path), "lab", *argv], capsys)
+    assert (code, out, err) == (status, "", message)
+
+
+def test_no_lab_kept_yet(capsys, tmp_path):
+    assert run(["--data-dir", str(tmp_path), "lab", "--list"], capsys) == \
+        (0, "No lab is kept yet: run one with `sticks-tui lab`.\n", "")
+    code, _, err = run(["--data-dir", str(tmp_path), "export", "lab"], capsys)
+    assert code == 1 and err.startswith("sticks-tui export: No lab is kept yet")
+
+
+def test_a_database_that_cannot_be_used_is_said_before_any_run(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, out, err = run(["--data-dir", str(blocker / "data"), "lab", "--size", "8", "--seeds", "1", "--cap", "10"],
+                         capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("sticks-tui lab: Cannot use the data directory") and err.count("\n") == 1

@@ -11,10 +11,10 @@ from operator import xor
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import GameDriver
+from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.state import new_state
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.players import PerfectPlayer, RandomPlayer
+from sticks_tui.play.players import PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import GameRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.hats import HatRule, Hats
@@ -106,7 +106,7 @@ def test_the_generic_solver_agrees_with_the_games_own_solver_and_rule(rules):
 @pytest.mark.parametrize("rules", GAMES, ids=IDS)
 def test_kernel_and_reference_leave_bit_identical_hats(rules, protocol, floor):
     rule = HatRule(floor=floor, loss_penalty=2, win_reward=3, start_balls=2)
-    runs = [train(TrainingConfig(game=rules, games=700, seed=13, protocol=protocol, rule=rule, engine=engine))
+    runs = [train(TrainingConfig(game=rules, games=700, seed=13, protocol=protocol, engine=engine), Hats(rules, rule=rule))
             for engine in ("reference", "kernel")]
     ref, ker = runs
     assert ker.engine == "kernel" and ref.engine == "reference"

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from sticks_tui.engine.events import BallDrawn, EventBus, GameOver, HatsReinforced, MoveMade
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import (
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import (
     AlwaysOnePlayer,
     HatPlayer,
     HumanPlayer,

@@ -13,8 +13,8 @@ import itertools
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import BasePlayer, HatPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import BasePlayer, HatPlayer
 from sticks_tui.engine.rules import legal_moves
 from sticks_tui.learn.analysis import analyse, policy_matrix, quick_scores, win_probabilities
 from sticks_tui.learn.hats import HatRule, Hats
@@ -82,7 +82,7 @@ def test_the_issue_22_run_gives_0_percent_moving_first():
     player that takes 1 at a lost heap loses to these hats every time; one that picks its move against
     them never does."""
     rule = HatRule(floor="nonempty")
-    result = train(TrainingConfig(sticks=10, games=1000, seed=4242, protocol="classic", rule=rule))
+    result = train(TrainingConfig(sticks=10, games=1000, seed=4242, protocol="classic"), Hats(10, rule=rule))
     a = analyse(result.brain.counts, 3)
     assert a.win_vs_perfect_first == 0.0
     assert result.curve[-1].win_first == 0.0

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-CORE = ["sticks_tui.engine", "sticks_tui.learn", "sticks_tui.solve", "sticks_tui.store", "sticks_tui.commands"]
+CORE = ["sticks_tui.engine", "sticks_tui.play", "sticks_tui.learn", "sticks_tui.solve", "sticks_tui.store", "sticks_tui.commands"]
 
 PROBE = textwrap.dedent("""
     import importlib, json, pkgutil, sys

@@ -96,8 +96,9 @@ def test_the_game_reaches_the_kernel_as_next_rows_and_an_int8_outcome_for_the_mo
                                   HatRule(start_balls=2, win_reward=1, draw_reward=0, loss_penalty=1)])
 @pytest.mark.parametrize("protocol", ["explore", "classic"])
 def test_a_game_with_draws_trains_in_the_kernel_bit_for_bit_as_the_reference_learner(rule, protocol):
-    out = [train(TrainingConfig(game=LastTakeGame(9), games=3000, seed=17, protocol=protocol, rule=rule,
-                                engine=engine, curve=False)) for engine in ("kernel", "reference")]
+    out = [train(TrainingConfig(game=LastTakeGame(9), games=3000, seed=17, protocol=protocol,
+                                engine=engine, curve=False), Hats(LastTakeGame(9), rule=rule))
+           for engine in ("kernel", "reference")]
     ker, ref = out
     assert (ker.engine, ref.engine) == ("kernel", "reference")
     assert np.array_equal(ker.brain.counts, ref.brain.counts)
@@ -115,7 +116,7 @@ def test_a_draw_gives_each_ball_drawn_the_draw_reward(engine):
         brain = Hats(rules, HatRule(draw_reward=draw))
         brain.counts[brain.row(2)] = [0, 1]  # from 2 it always takes 2: a draw
         opponent = Hats(rules, HatRule(draw_reward=draw))
-        result = train(TrainingConfig(game=rules, games=1, seed=1, protocol="classic", rule=HatRule(draw_reward=draw),
+        result = train(TrainingConfig(game=rules, games=1, seed=1, protocol="classic",
                                       curve=False, engine=engine), brain, opponent)
         assert (result.draws, result.wins_brain) == (1, 0)  # game 1: the brain moves first, from 2, and draws
         counts[draw] = int(brain.counts[brain.row(2), 1])

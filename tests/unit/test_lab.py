@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.lab import (LabConfig, LabError, Mastery, lab_game, parse_learner, run_learner)
 from sticks_tui.learn.lab_players import is_mastered, train_readable
 from sticks_tui.learn.trainer import TrainingConfig, train
@@ -36,8 +36,8 @@ def test_hats_in_the_lab_are_the_trainers_hats(rule, text):
     run = run_learner(parse_learner(text), g, 5, 20_000, points=[20_000])
     first = run.mastery[2]
     assert first is not None and first > 0
-    at = train(TrainingConfig(sticks=20, games=first, seed=5, rule=rule, curve=False))
-    before = train(TrainingConfig(sticks=20, games=first - 1, seed=5, rule=rule, curve=False))
+    at = train(TrainingConfig(sticks=20, games=first, seed=5, curve=False), Hats(20, rule=rule))
+    before = train(TrainingConfig(sticks=20, games=first - 1, seed=5, curve=False), Hats(20, rule=rule))
     assert is_mastered(g, at.brain.counts, 2)
     assert not is_mastered(g, before.brain.counts, 2)
     again = run_learner(parse_learner(text), g, 5, first, points=[first])

@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import HatPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import HatPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.analysis import analyse, opponent_policy, policy_matrix, quick_scores, win_probability
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.rng import XorShift64Star

@@ -16,11 +16,12 @@ import pytest
 from sticks_tui.learn import batches
 from sticks_tui.learn import control as control_module
 from sticks_tui.learn.control import BALL_BY_BALL, GameStory, TrainingControl, check_pace, pace_words
-from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 
 
-def _switching_run(config: TrainingConfig, monkeypatch, windows=((0, 40), (900, 1100), (1500, 1501))):
+def _switching_run(config: TrainingConfig, monkeypatch, windows=((0, 40), (900, 1100), (1500, 1501)),
+                   rule: HatRule = HatRule()):
     """Train with the pace switched between slow (1000 games/s) and full speed: slow inside each
     [start, end) window of game counts. Returns the result, the stories and every snapshot."""
     monkeypatch.setattr(batches, "PROGRESS_INTERVAL", 0.0)  # a report after every batch: the switch points are seen
@@ -34,7 +35,7 @@ def _switching_run(config: TrainingConfig, monkeypatch, windows=((0, 40), (900, 
         slow = any(start <= done < end for start, end in windows)
         control.set_pace(1000 if slow else None)
 
-    result = train(config, progress=progress, cancel=control, story=stories.append)
+    result = train(config, Hats(config.rules, rule=rule), progress=progress, cancel=control, story=stories.append)
     return result, stories, snapshots
 
 
@@ -42,10 +43,11 @@ def _switching_run(config: TrainingConfig, monkeypatch, windows=((0, 40), (900, 
 @pytest.mark.parametrize("rule", [HatRule(), HatRule(start_balls=3, win_reward=2, loss_penalty=1, floor="nonempty")],
                          ids=["seeds' rule", "start 3, +2/-1, nonempty"])
 def test_changing_pace_leaves_the_hats_of_an_uninterrupted_run(monkeypatch, protocol, rule):
-    config = TrainingConfig(sticks=30, games=3000, seed=11, protocol=protocol, rule=rule)
-    plain = train(config)
-    reference = train(TrainingConfig(sticks=30, games=3000, seed=11, protocol=protocol, rule=rule, engine="reference"))
-    switched, stories, _ = _switching_run(config, monkeypatch)
+    config = TrainingConfig(sticks=30, games=3000, seed=11, protocol=protocol)
+    plain = train(config, Hats(30, rule=rule))
+    reference = train(TrainingConfig(sticks=30, games=3000, seed=11, protocol=protocol, engine="reference"),
+                      Hats(30, rule=rule))
+    switched, stories, _ = _switching_run(config, monkeypatch, rule=rule)
     assert plain.engine == "kernel" and switched.engine == "kernel"
     assert np.array_equal(plain.brain.counts, reference.brain.counts)  # the two engines agree ...
     assert np.array_equal(switched.brain.counts, plain.brain.counts)  # ... and so does a run that switched

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import HatPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import HatPlayer
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats, reinforced_count
 from sticks_tui.learn.rng import XorShift64Star
 

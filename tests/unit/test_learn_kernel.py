@@ -31,8 +31,8 @@ CASES = [
 def test_kernel_and_reference_leave_identical_hats(sticks, games, seed, protocol, rule):
     results = {}
     for engine in ("kernel", "reference"):
-        config = TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, rule=rule, engine=engine)
-        results[engine] = train(config)
+        config = TrainingConfig(sticks=sticks, games=games, seed=seed, protocol=protocol, engine=engine)
+        results[engine] = train(config, Hats(sticks, rule=rule))
     k, r = results["kernel"], results["reference"]
     assert np.array_equal(k.brain.counts, r.brain.counts)
     assert np.array_equal(k.opponent.counts, r.opponent.counts)
@@ -55,7 +55,7 @@ def test_how_the_games_are_cut_into_batches_does_not_matter():
     state = kernel.RunState.new(XorShift64Star(3).state, game)
     done = 0
     for n in (1, 2, 997, 3000, 1000):
-        rule = compile_rule(config.rule)
+        rule = compile_rule(a.rule)
         done += kernel.play_games(a.counts, b.counts, game, rule, rule, n, done, state)
     assert done == 5000
     assert np.array_equal(a.counts, whole)
@@ -73,7 +73,7 @@ def test_kernel_statistics_match_the_exact_win_probability():
             hats.counts[n, : min(3, n)] = rng.integers(1, 6, size=min(3, n))
     before = (a.counts.copy(), b.counts.copy())
     games = 200_000
-    result = train(TrainingConfig(sticks=size, games=games, seed=11, protocol="classic", rule=a.rule), a, b)
+    result = train(TrainingConfig(sticks=size, games=games, seed=11, protocol="classic"), a, b)
     assert np.array_equal(a.counts, before[0]) and np.array_equal(b.counts, before[1])
     pa, pb = policy_matrix(a.counts, 3), policy_matrix(b.counts, 3)
     a_first = win_probability(pa, pb, size, True)
@@ -92,7 +92,7 @@ def test_reference_statistics_match_the_exact_win_probability_too():
     a.counts[6] = [1, 1, 6]
     a.counts[4] = [5, 1, 1]
     games = 20_000
-    result = train(TrainingConfig(sticks=size, games=games, seed=12, protocol="classic", rule=a.rule,
+    result = train(TrainingConfig(sticks=size, games=games, seed=12, protocol="classic",
                                   engine="reference"), a, b)
     pa, pb = policy_matrix(a.counts, 3), policy_matrix(b.counts, 3)
     expected = (win_probability(pa, pb, size, True) + win_probability(pa, pb, size, False)) / 2
@@ -156,6 +156,6 @@ def test_the_kernel_keeps_counts_at_max_count_too():
     for engine in ("kernel", "reference"):
         brain = Hats(6, rule=rule)
         brain.counts[brain.counts > 0] = MAX_COUNT - 1
-        out.append(train(TrainingConfig(sticks=6, games=300, seed=3, engine=engine, rule=rule), brain=brain).brain)
+        out.append(train(TrainingConfig(sticks=6, games=300, seed=3, engine=engine), brain=brain).brain)
     assert out[0].counts.max() == MAX_COUNT  # a win reached the cap and stopped there
     assert np.array_equal(out[0].counts, out[1].counts)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine.events import TrainingProgress
-from sticks_tui.engine.game import Game
-from sticks_tui.engine.players import HatPlayer, RandomPlayer
+from sticks_tui.play.game import Game
+from sticks_tui.play.players import HatPlayer, RandomPlayer
 from sticks_tui.learn.analysis import analyse
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
@@ -130,8 +130,8 @@ def test_cancel_from_the_progress_callback_stops_between_batches_with_consistent
 
     games = 10_000_000 if engine == "kernel" else 200_000
     rule = HatRule(floor="nonempty", loss_penalty=2)
-    config = TrainingConfig(sticks=60, games=games, seed=7, engine=engine, rule=rule)
-    result = train(config, progress=progress, cancel=stop)
+    config = TrainingConfig(sticks=60, games=games, seed=7, engine=engine)
+    result = train(config, Hats(60, rule=rule), progress=progress, cancel=stop)
     assert result.cancelled
     assert 0 < result.games_played < games
     assert reports[-1].cancelled and reports[-1].finished
@@ -142,7 +142,7 @@ def test_cancel_from_the_progress_callback_stops_between_batches_with_consistent
         assert all(hats.counts[n, : min(3, n)].sum() >= 1 for n in range(1, 61))
     # consistent: every game either fully learned from or never played. A run of exactly the
     # games reported leaves the very same hats.
-    again = train(TrainingConfig(sticks=60, games=result.games_played, seed=7, engine=engine, rule=rule))
+    again = train(TrainingConfig(sticks=60, games=result.games_played, seed=7, engine=engine), Hats(60, rule=rule))
     assert np.array_equal(again.brain.counts, result.brain.counts)
     assert np.array_equal(again.opponent.counts, result.opponent.counts)
 

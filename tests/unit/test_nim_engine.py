@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sticks_tui.engine.events import GameOver, MoveMade
-from sticks_tui.engine.game import NimGame
+from sticks_tui.play.game import NimGame
 from sticks_tui.engine.nim import NimRules, new_nim_game
-from sticks_tui.engine.players import HatPlayer as NimHatPlayer
-from sticks_tui.engine.players import HumanPlayer as NimHumanPlayer
-from sticks_tui.engine.players import PerfectPlayer as NimPerfectPlayer
-from sticks_tui.engine.players import Player
-from sticks_tui.engine.players import RandomPlayer as NimRandomPlayer
+from sticks_tui.play.players import HatPlayer as NimHatPlayer
+from sticks_tui.play.players import HumanPlayer as NimHumanPlayer
+from sticks_tui.play.players import PerfectPlayer as NimPerfectPlayer
+from sticks_tui.play.players import Player
+from sticks_tui.play.players import RandomPlayer as NimRandomPlayer
 from sticks_tui.engine.rules import IllegalMove
 from sticks_tui.learn.hats import Hats as StateHats
 from sticks_tui.learn.rng import XorShift64Star
@@ -197,7 +197,7 @@ def test_nim_core_never_imports_the_ui():
     import subprocess
     import sys
 
-    code = ("import sys, sticks_tui.engine.nim, sticks_tui.solve.nim, sticks_tui.learn.trainer, sticks_tui.engine.game, "
+    code = ("import sys, sticks_tui.engine.nim, sticks_tui.solve.nim, sticks_tui.learn.trainer, sticks_tui.play.game, "
             "sticks_tui.commands.nim; sticks_tui.solve.nim.nim_table(); "
             "print([m for m in ('textual', 'rich') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

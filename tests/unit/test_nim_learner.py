@@ -28,6 +28,10 @@ def GeneralTrainingConfig(**kwargs):  # noqa: N802 - the old name, kept so these
 
 
 def train_general(game, config, **kwargs):
+    config = dict(config)
+    rule = config.pop("rule", None)  # a run learns by its brain's rule: a fresh brain is made with it
+    if rule is not None and kwargs.get("brain") is None:
+        kwargs["brain"] = StateHats(game, rule=rule)
     return train(TrainingConfig(game=game, **config), **kwargs)
 
 

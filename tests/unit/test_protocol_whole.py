@@ -9,9 +9,9 @@ import pytest
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.events import EventBus, MoveMade
-from sticks_tui.engine.game import GameDriver
+from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.players import PerfectPlayer, RandomPlayer
+from sticks_tui.play.players import PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import DRAW, LOSS, WIN, move_outcome, mover_wins
 from sticks_tui.engine.rules import IllegalMove, SticksRules
 from sticks_tui.engine.state import new_state

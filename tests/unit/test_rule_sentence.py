@@ -22,7 +22,7 @@ CLI_DEFAULT_GAMES = 100_000  # `sticks-tui train --games` default
 
 def _nonempty_brain(seed: int) -> np.ndarray:
     """What `sticks-tui train --sticks 10 --seed S --floor nonempty` trains."""
-    result = train(TrainingConfig(sticks=10, games=CLI_DEFAULT_GAMES, seed=seed, rule=HatRule(floor="nonempty")))
+    result = train(TrainingConfig(sticks=10, games=CLI_DEFAULT_GAMES, seed=seed), Hats(10, rule=HatRule(floor="nonempty")))
     return result.brain.counts
 
 
@@ -161,8 +161,8 @@ def _check(counts: np.ndarray, max_take: int) -> None:
 @given(size=st.integers(2, 60), max_take=st.integers(2, 6), floor=st.sampled_from(["each", "nonempty"]),
        protocol=st.sampled_from(list(PROTOCOLS)), games=st.integers(0, 3000), seed=st.integers(0, 2**32))
 def test_no_trained_brain_states_a_wrong_rule(size, max_take, floor, protocol, games, seed):
-    result = train(TrainingConfig(sticks=size, games=games, seed=seed, protocol=protocol, max_take=max_take,
-                                  rule=HatRule(floor=floor)))
+    result = train(TrainingConfig(sticks=size, games=games, seed=seed, protocol=protocol, max_take=max_take),
+                   Hats(size, max_take, HatRule(floor=floor)))
     _check(result.brain.counts, max_take)
 
 
@@ -170,7 +170,8 @@ def test_no_trained_brain_states_a_wrong_rule(size, max_take, floor, protocol, g
 @given(size=st.integers(10, 40), max_take=st.integers(2, 6), floor=st.sampled_from(["each", "nonempty"]),
        seed=st.integers(0, 2**32))
 def test_no_well_trained_brain_states_a_wrong_rule(size, max_take, floor, seed):
-    result = train(TrainingConfig(sticks=size, games=30_000, seed=seed, max_take=max_take, rule=HatRule(floor=floor)))
+    result = train(TrainingConfig(sticks=size, games=30_000, seed=seed, max_take=max_take),
+                   Hats(size, max_take, HatRule(floor=floor)))
     _check(result.brain.counts, max_take)
 
 

@@ -142,3 +142,28 @@ def test_the_backups_command_lists_and_restores(store, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"Restored {made.name} (1 games, 1 brains). The database as it was is kept as ")
     assert store.game_count() == 1  # this open store sees the restore at once
+
+
+def test_a_backup_made_before_the_newest_schema_is_restored_brought_up_to_date(store):
+    """A class's back-ups outlive an upgrade of sticks-tui: one made at schema version 4 (before the draw
+    reward and the kept labs) is restored, migrated on the way in; the back-up file itself is not changed."""
+    from sticks_tui.store.connection import add_functions
+    from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
+
+    old = make_backup(store.path, "start")  # games 1, brains 1 ...
+    old_path = old.path.with_name(old.name.replace("-start", "-9-start"))
+    fresh = sqlite3.connect(old_path, isolation_level=None)  # ... but a database of version 4: built as v4 built it
+    add_functions(fresh)
+    migrate(fresh, target=4)
+    fresh.execute("INSERT INTO players (name, wins, losses, is_ai, first_played, last_played, key) VALUES "
+                  "('Cleo', 1, 0, 0, '2026-01-05T10:00:00+00:00', '2026-01-05T10:00:00+00:00', 'cleo')")
+    fresh.close()
+    before = old_path.read_bytes()
+    store.record_game(start=5, opponent="friend", players=("Dan", "Eve"), moves=[3, 1, 1], loser=0)
+    restored, kept = store.restore_backup(old_path.name)
+    assert restored.name == old_path.name and kept.why == "before-restore"
+    assert [p.name for p in store.leaderboard()] == ["Cleo"]
+    assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    store.save_brain("after", Hats(6))  # the restored database takes today's writes
+    assert store.load_brain("after") == Hats(6)
+    assert old_path.read_bytes() == before

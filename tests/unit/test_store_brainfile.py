@@ -21,7 +21,7 @@ def store(tmp_path):
 @pytest.fixture(scope="module")
 def learned() -> Hats:
     rule = HatRule(start_balls=2, win_reward=2, loss_penalty=1, floor="nonempty")
-    return train(TrainingConfig(sticks=21, games=3000, seed=5, rule=rule)).brain
+    return train(TrainingConfig(sticks=21, games=3000, seed=5), Hats(21, rule=rule)).brain
 
 
 def snapshot(store):

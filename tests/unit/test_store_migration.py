@@ -82,3 +82,25 @@ def test_a_failed_migration_leaves_the_v1_database_as_it_was(tmp_path, monkeypat
     conn = sqlite3.connect(tmp_path / DB_FILENAME)
     assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (1,)
     assert conn.execute("SELECT * FROM brains").fetchall() == before
+
+
+def test_a_v4_database_gains_the_draw_reward_and_its_brains_keep_their_rule(tmp_path):
+    """Version 5 adds brains.draw_reward: a v4 database's brains read back as they were (draw reward 0,
+    the reward they learned by), and a brain with a draw reward is kept whole from then on."""
+    from sticks_tui.learn.hats import HatRule
+    from sticks_tui.store.migrations import migrate
+    from sticks_tui.store.names import name_key
+
+    trained = v1_database(tmp_path / DB_FILENAME)
+    conn = sqlite3.connect(tmp_path / DB_FILENAME, isolation_level=None)
+    conn.create_function("name_key", 1, lambda s: None if s is None else name_key(s), deterministic=True)
+    migrate(conn, target=4)
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(brains)")]
+    conn.close()
+    assert "draw_reward" not in columns and "shape" in columns  # a v4 database
+    with Store.open(tmp_path) as store:
+        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        assert store.load_brain("default") == trained and store.load_brain("default").rule == HatRule()
+        drawer = Hats(6, rule=HatRule(draw_reward=2))
+        store.save_brain("drawer", drawer)
+        assert store.load_brain("drawer") == drawer and store.brain_info("drawer").rule.draw_reward == 2

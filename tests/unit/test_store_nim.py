@@ -169,3 +169,26 @@ def test_two_processes_teaching_one_nim_brain_lose_no_lesson(tmp_path):
         assert not np.array_equal(stored.counts, fresh.counts)
         wins, losses = store.brain_record(NAME)
         assert wins + losses == 300
+
+
+def test_the_kept_brain_service_loads_every_games_brain_alike(tmp_path):
+    """One load for sticks and Nim (ui/keeper.py): the stored brain, kept; or, where it does not fit,
+    fresh hats of the brain the store would have made, not kept, the stored one left as it is, in the
+    same words for both games."""
+    from sticks_tui.ui.keeper import load_kept
+
+    with Store.open(tmp_path) as store:
+        store.save_brain("squat", nim_brain((3, 3, 3)), games_trained=5)
+        store.save_brain("sticky", Hats(10), games_trained=2)
+        nim = load_kept(store, "squat", "nim", box=NIM_LEARNER_BOX)
+        sticks = load_kept(store, "squat", size=20)
+        for loaded, rules in ((nim, NimRules(NIM_LEARNER_BOX)), (sticks, Hats(20).rules)):
+            assert loaded.hats == Hats(rules) and not loaded.kept
+            assert loaded.problem.endswith("The AI plays with fresh hats, which are not saved: the stored brain "
+                                           "'squat' is left as it is.")
+        assert store.load_brain("squat") == nim_brain((3, 3, 3)) and store.brain_info("squat").games_trained == 5
+        kept = load_kept(store, "sticky", size=20)
+        assert kept.kept and kept.problem is None and kept.hats.size == 20  # grown to the size asked
+        made = load_kept(store, NAME, "nim", box=NIM_LEARNER_BOX)
+        assert made.kept and made.hats == store.load_brain(NAME) == nim_brain(NIM_LEARNER_BOX)
+    assert load_kept(None, NAME, "nim") == type(made)(nim_brain(NIM_LEARNER_BOX), False, None)  # no store

@@ -202,3 +202,31 @@ def test_a_hats_table_of_menaces_boxes_is_refused_with_where_its_boxes_are_writt
         store.load_or_create_brain("noughts MENACE", game="noughts")
         with pytest.raises(StoreError, match="is MENACE's matchboxes, not hats: `sticks-tui brain export"):
             build_export(store, "hats", "csv", brain="noughts MENACE")
+
+
+def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
+    import sqlite3
+
+    from sticks_tui.store import DB_FILENAME
+    from sticks_tui.store import connection as store_connection
+    from sticks_tui.store.migrations import migrate
+
+    when = "2025-01-01T00:00:00.000000+00:00"
+    conn = sqlite3.connect(tmp_path / DB_FILENAME, isolation_level=None)
+    store_connection.add_functions(conn)
+    migrate(conn, target=6)
+    conn.execute("INSERT INTO players (name, key, wins, losses, is_ai, first_played, last_played) "
+                 "VALUES ('Ann', 'ann', 0, 1, 0, ?, ?), ('Bob', 'bob', 1, 0, 0, ?, ?)", (when,) * 4)
+    conn.execute("INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain, "
+                 "player1_key, player2_key) VALUES (?, 'sticks', '4', 'friend', 'Ann', 'Bob', 0, 0, '[3, 1]', 0, NULL, "
+                 "'ann', 'bob')", (when,))
+    conn.close()
+    with Store.open(tmp_path) as store:
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        ann = store.player("Ann")
+        assert (ann.wins, ann.draws, ann.losses) == (0, 0, 1)
+        (game,) = store.recent_games()
+        assert game.loser == 0 and not game.drawn and game.starter is None and game.first == 1  # Ann took the last
+        store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                          moves=DRAW_MOVES, loser=None, first=0)
+        assert store.player("Ann").draws == 1

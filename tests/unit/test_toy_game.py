@@ -11,8 +11,8 @@ import pytest
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.errors import IllegalMove
-from sticks_tui.engine.game import GameDriver
-from sticks_tui.engine.players import HatPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.play.game import GameDriver
+from sticks_tui.play.players import HatPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.engine.protocol import WIN, whole_number
 from sticks_tui.engine.state import new_state
 from sticks_tui.learn.hats import Hats
@@ -139,3 +139,66 @@ def test_a_game_added_through_the_registry_alone_plays_trains_records_replays_an
         with pytest.raises(ValueError, match="take 1 or 2"):
             store.record_game(game="beans", start=5, opponent="friend", players=("Ann", "Bo"), moves=[3, 2],
                               loser=1)
+
+
+def test_the_toy_brain_travels_in_a_brain_file_through_the_registry_alone(toy, tmp_path):
+    """The brain file reader knows no game: the toy's layout ({"size": 5}) and hats read back as written,
+    and a file whose hats do not fit its layout is refused with a reason (the registry's defaults)."""
+    from sticks_tui.store.brainfile import BadBrainFile, decode, encode
+
+    brain = Hats(OnePile(5))
+    brain.counts[brain.row(4), 1] = 7
+    text = encode("beans-ai", brain, 12, "now")
+    doc = json.loads(text)
+    assert (doc["game"], doc["size"]) == ("beans", 5)
+    back = decode(text.encode())
+    assert back.hats == brain and back.games_trained == 12 and back.game == "beans"
+    doc["hats"] = doc["hats"][:-1]
+    with pytest.raises(BadBrainFile, match=r'"hats" holds 5 hats but a brain of .* has 6'):
+        decode(json.dumps(doc).encode())
+    doc = json.loads(text)
+    doc["hats"][2] = [1, 1, 1]
+    with pytest.raises(BadBrainFile, match="the hat for 2 beans must hold 2 counts"):
+        decode(json.dumps(doc).encode())
+
+
+def test_where_explore_games_start_is_the_registrys_word(toy):
+    """'explore' starts every position unless the game's entry says otherwise (sticks: not heap 1)."""
+    from dataclasses import replace
+
+    from sticks_tui.engine.rules import SticksRules
+    from sticks_tui.learn.trainer import explore_starts, start_positions
+
+    rules = OnePile(5)
+    assert explore_starts(rules) == (1, 2, 3, 4, 5)
+    assert explore_starts(SticksRules(6)) == (2, 3, 4, 5, 6) and explore_starts(SticksRules(2)) == (2,)
+    registry.register(replace(toy, explore_from=lambda r: (r.size,)))
+    assert start_positions(TrainingConfig(game=rules, protocol="explore")) == (5,)
+    stories = []
+    train(TrainingConfig(game=rules, games=20, seed=3, engine="reference", pace=1000), story=stories.append)
+    assert {story.start for story in stories} == {5}
+
+
+def test_a_run_learns_by_its_brains_rule_alone(toy):
+    """The rule travels once: a config has none; a fresh brain learns by the default rule, a brain made
+    with another learns by its own, and its fresh sparring partner by the same."""
+    from sticks_tui.learn.hats import HatRule
+
+    with pytest.raises(TypeError):
+        TrainingConfig(game=OnePile(5), rule=HatRule(win_reward=3))
+    assert train(TrainingConfig(game=OnePile(5), games=5, seed=1)).brain.rule == HatRule()
+    rule = HatRule(win_reward=3, draw_reward=-1)
+    result = train(TrainingConfig(game=OnePile(5), games=5, seed=1), Hats(OnePile(5), rule=rule))
+    assert result.brain.rule == rule == result.opponent.rule
+
+
+def test_a_brain_trains_on_a_game_only_with_a_hat_for_each_of_its_positions_laid_out_alike():
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.engine.rules import SticksRules
+
+    assert Hats(30).cannot_train(SticksRules(20)) is None  # a bigger brain: a view of its first rows
+    assert "cannot train on SticksRules(size=3, max_take=3)" in Hats(30, 4).cannot_train(SticksRules(3))
+    assert Hats(10).cannot_train(SticksRules(20)) is not None
+    assert Hats(NimRules((2, 2, 2))).cannot_train(NimRules((1, 1, 1))) is not None
+    # the same hats and moves, but another game (the last bean wins, the last stick loses)
+    assert Hats(OnePile(5)).cannot_train(SticksRules(5, 2)) is not None

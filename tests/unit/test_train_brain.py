@@ -67,7 +67,7 @@ def test_a_stored_brain_gets_the_net_change_merged_onto_it_as_the_app_does(capsy
     code, out, err = run(capsys, tmp_path, "--brain", "class", "--sticks", "12", "--games", "500", "--seed", "5",
                          "--protocol", "classic")
     assert (code, err) == (0, "")
-    trained = train(TrainingConfig(sticks=12, games=500, seed=5, protocol="classic", rule=rule), brain=before.copy())
+    trained = train(TrainingConfig(sticks=12, games=500, seed=5, protocol="classic"), brain=before.copy())
     with Store.open(tmp_path) as store:
         stored = store.load_brain("class")
         assert stored.rule == rule  # the brain's own rule, without asking

@@ -207,8 +207,8 @@ class AnalysisScreen(RoleChecks, Screen):
             from sticks_tui.store import StoreError
 
             try:
-                self.app.session.store.reset_brain(self.app.session.brain_name)
-            except StoreError as exc:
+                self.app.keeper.reset(self.app.session.brain_name)
+            except (StoreError, ValueError) as exc:
                 self.notify(str(exc), severity="error")
                 return
             self.app.load_brain(self.app.session.brain_name)

@@ -1,4 +1,4 @@
-"""One export dialog for the records, analysis, training and replay screens (issue 10).
+"""One export dialog for the records, analysis, training, replay and lab screens (issue 10; the lab: issue 20).
 
 What (the choices the screen offers), the format (CSV or JSON), and a path the user sees and can
 change, prefilled in their Documents folder (else home). Export writes the file through the store's
@@ -39,7 +39,7 @@ FORMATS = (("CSV (for a spreadsheet)", "csv"), ("JSON (for a program)", "json"))
 
 @dataclass(frozen=True)
 class ExportChoice:
-    """One thing a screen can export: its kind (hats, curve, games, game), what the user reads, and how
+    """One thing a screen can export: its kind (hats, curve, games, game, lab), what the user reads, and how
     to make its text in a format (which may raise StoreError, e.g. no curve yet)."""
 
     kind: str

@@ -9,8 +9,8 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Static
 
 from sticks_tui.engine.events import BallDrawn, HatsReinforced
-from sticks_tui.engine.game import GameDriver
-from sticks_tui.engine.players import HatPlayer, HumanPlayer
+from sticks_tui.play.game import GameDriver
+from sticks_tui.play.players import HatPlayer, HumanPlayer
 from sticks_tui.engine.rules import new_game, sticks_word
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.lesson_words import lesson_sentence

@@ -10,9 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
-from sticks_tui.engine.game import GameDriver
+from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.nim import coins_word, new_nim_game, piles_text
-from sticks_tui.engine.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
+from sticks_tui.play.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui import vocabulary
 from sticks_tui.ui.commands import screen_commands
@@ -96,7 +96,7 @@ class NimGameScreen(GameScreenBase):
         elif kind == "perfect":
             second = PerfectPlayer(self.setup.name2)
         elif kind == "learning":
-            second = HatPlayer(self.setup.name2, session.nim_hats(), rng, self.bus)
+            second = HatPlayer(self.setup.name2, self.app.keeper.nim_hats(), rng, self.bus)
         else:
             raise ValueError(f"There is no Nim opponent called {kind!r}.")
         return [first, second]
@@ -205,7 +205,7 @@ class NimGameScreen(GameScreenBase):
         """Show the hat for `position` (its counts now, or `counts`), with `drawn` marked."""
         from sticks_tui.solve.nim import winning_moves
 
-        hats = self.session.nim_hats()
+        hats = self.app.keeper.nim_hats()
         self.query_one("#nim-hats-title", Static).update(title)
         view = self.query_one(NimHats)
         if not hats.has_hat(tuple(position)):
@@ -322,7 +322,7 @@ class NimGameScreen(GameScreenBase):
     def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
         event = message.event
         learner = self.learner
-        rule = learner.hats.rule if learner is not None else self.session.nim_hats().rule
+        rule = learner.hats.rule if learner is not None else self.app.keeper.nim_hats().rule
         lesson = lesson_sentence(event.name, event.won, event.changes, rule, detail=False)
         self.query_one("#nim-log", MoveLog).write(lesson)
         if not event.changes:
@@ -347,7 +347,7 @@ class NimGameScreen(GameScreenBase):
         over = bool(self._changes)
         lines = ["What this game taught it, hat by hat:" if over else "Its draws this game, hat by hat:"]
         for draw in self._draws:
-            moves = self.session.nim_hats().moves_of(draw.hat)
+            moves = self.app.keeper.nim_hats().moves_of(draw.hat)
             count, total = draw.counts[moves.index(draw.ball)], sum(draw.counts)
             good = "✓ a winning move" if draw.ball in winning_moves(draw.hat) else "not a winning move"
             line = f"{draw.hat}: ► {coins_word(*draw.ball)}, {count} of {total} balls ({count / total:.0%}), {good}"
@@ -392,7 +392,7 @@ class NimGameScreen(GameScreenBase):
             self.notify("The Nim AI is training already.", severity="warning")
             return
         session = self.session
-        hats = session.nim_hats()
+        hats = self.app.keeper.nim_hats()
         self._show_nim_training(f"Training the Nim AI: {NIM_TRAIN_GAMES:,} games of self-play ...")
         self._train_start = hats.counts.copy()
         self._nim_job = start_training_worker(
@@ -410,7 +410,7 @@ class NimGameScreen(GameScreenBase):
             self._show_nim_training(f"Training the Nim AI: {p.games_done:,} of {p.games_total:,} games "
                                     f"({p.fraction:.0%}) ...")
             data = self.query_one(NimHats).data
-            hats = self.session.nim_hats()
+            hats = self.app.keeper.nim_hats()
             # while no new game is under way, the hat on show is the one the run is teaching
             if self.game is not None and self.game.is_over and data.moves and hats.has_hat(data.position):
                 counts = p.hats[hats.row(data.position), : len(data.moves)]
@@ -458,7 +458,7 @@ class NimGameScreen(GameScreenBase):
         is kept), in one transaction; then play with the stored brain. Not stored: merged in memory;
         the store fails: the keeper's one failure behaviour (ui/keeper.py)."""
         session = self.session
-        hats = session.nim_hats()
+        hats = self.app.keeper.nim_hats()
         start, self._train_start = self._train_start, None
         stored = self.app.keeper.merge(session.nim_stored_as, hats, start, result, base=session.nim_base)
         if stored is not None and stored.counts.shape == hats.counts.shape:

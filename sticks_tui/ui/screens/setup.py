@@ -24,12 +24,13 @@ from sticks_tui.ui.widgets.header import AppHeader
 
 NAME_LIMIT = 24
 GAMES = registry.names()
-#: The app's F2-F4 as this screen shows them in its footer (the app's own are hidden so every footer fits
+#: The app's F2-F4 and F7 as this screen shows them in its footer (the app's own are hidden so every footer fits
 #: 80 columns); the same ids as the app's, so a key map moves both.
 SCREEN_KEYS = [
     Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
     Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
+    Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
 ]
 
 
@@ -106,6 +107,7 @@ class SetupScreen(Screen):
                 yield Button("Train the AI", id="train", action="app.train")
                 yield Button("Records", id="records", action="app.records")
                 yield Button("Analysis", id="analysis", action="app.analysis")
+                yield Button("Lab", id="lab", action="app.lab")
         yield TrainingBadge()
         yield Footer(compact=True, show_command_palette=False)
 

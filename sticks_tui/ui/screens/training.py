@@ -214,8 +214,9 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         self._describe()
 
     # -- reading the form ------------------------------------------------------------------------
-    def read_form(self) -> tuple[TrainingConfig, bool]:
-        """The run the form asks for and whether to reset the brain first; FormError if it cannot be."""
+    def read_form(self) -> tuple[TrainingConfig, HatRule, bool]:
+        """The run the form asks for, the rule the brain learns by (its own, or the new one it is reset
+        to learn by) and whether to reset the brain first; FormError if it cannot be."""
         session = self.app.session
         brain = session.brain
         value = lambda wid: self.query_one(f"#{wid}", Input).value  # noqa: E731
@@ -243,14 +244,14 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
-        config = TrainingConfig(sticks=heap, games=games, protocol=protocol, rule=rule, pace=pace)
-        return config, reset  # no seed yet: `_go` draws it, so describing the form uses up none
+        config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace)
+        return config, rule, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
     def _describe(self) -> FormError | None:
         """Say what the run will do; or, as you type, why a field is refused (shown on that field too)."""
         effect = self.query_one("#train-effect", Static)
         try:
-            config, reset = self.read_form()
+            config, rule, reset = self.read_form()
         except FormError as exc:
             effect.update("What the run will do is told here when every field holds a good value.")
             self._show_error(str(exc), exc.field)
@@ -262,10 +263,10 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
         run = f"{games_words(config.games)} from {heaps}, {at}{pace_words(config.pace)}." + pace_note(config)
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
-            note = losses_note(config.rule)
-            effect.update(first + rule_sentence(config.rule) + (" " + note if note else "") + " " + run)
+            note = losses_note(rule)
+            effect.update(first + rule_sentence(rule) + (" " + note if note else "") + " " + run)
         else:
-            effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(config.rule, fresh=False)
+            effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(rule, fresh=False)
                           + " " + run)
         return None
 
@@ -321,8 +322,8 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
             self._show_error(str(problem) + " Nothing was started.", problem.field)
             self.query_one(f"#{problem.field}").focus()
             return
-        config, reset = self.read_form()
-        if reset and not self._reset_brain(config.rule):
+        config, rule, reset = self.read_form()
+        if reset and not self._reset_brain(rule):
             return
         self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol,
                           train_heap=config.sticks)
@@ -344,18 +345,13 @@ class TrainDialog(ModalScreen[TrainingConfig | None]):
                 label.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
-        """Reset the stored brain (the store's own reset), with `rule` if it differs; reload it."""
-        from sticks_tui.learn.hats import Hats
+        """Reset the stored brain (the keeper's reset), to learn by `rule` if it differs; reload it."""
         from sticks_tui.store import StoreError
 
         app = self.app
         name = app.session.brain_name
-        store = app.session.store
         try:
-            store.reset_brain(name)
-            stored = store.load_brain(name)
-            if stored.rule != rule:  # a new rule: fresh hats learning by it, from now
-                store.save_brain(name, Hats(stored.size, stored.max_take, rule), replace=True)
+            app.keeper.reset(name, rule)
         except (StoreError, ValueError) as exc:
             self._show_error(f"The brain was not reset: {exc} Nothing was started.")
             return False
