@@ -30,6 +30,10 @@ DEFAULT_BRAIN = "default"
 HAT_BRAINS: dict[str, str] = {"seeds": DEFAULT_BRAIN, "menace": "menace"}
 HAT_CHOICES: dict[str, str] = {"seeds": "the seeds' rule: 1 ball each, win +1, loss -1",
                                "menace": "MENACE-like: 3 balls each, win +3, loss -1"}
+#: MENACE's brains for noughts and crosses, by whose boxes they are (X's, and O's second brain): their
+#: own names, apart from the sticks AI's MENACE-like hats ("menace").
+NOUGHTS_GAME = "noughts"
+NOUGHTS_BRAINS: dict[str, str] = {"X": "noughts MENACE", "O": "noughts MENACE O"}
 #: The trained AI plays this many games against another learner before it plays you.
 TRAINED_AI_GAMES = 100_000
 #: A sticks brain as the app makes it: one hat for every heap the app offers.

@@ -32,7 +32,7 @@ def register(subparsers) -> None:
     a.add_argument("file")
     a.add_argument("name", nargs="?", default=None, help="name to keep it under (default: the name in the file)")
     a.add_argument("--replace", action="store_true", help="overwrite a brain of the same name (and the same game)")
-    a.add_argument("--game", choices=("sticks", "nim"), default=None,
+    a.add_argument("--game", choices=registry.names(), default=None,
                    help="the game the file must hold a brain for (refused with the reason otherwise)")
     a.set_defaults(handler=run_import)
     a = sub.add_parser("copy", help="copy a brain under a new name")
@@ -78,6 +78,15 @@ def _do(args: argparse.Namespace, action, done: str | None = None) -> int:
     return 0
 
 
+def rule_words(b) -> str:
+    """A brain's rule in a listing: '+1/-1 each' (win reward, loss penalty, floor); for MENACE
+    '+3/+1/-1 resign' (its incentives for a win, a draw and a loss, what an empty box does)."""
+    menace_rule = b.menace_rule
+    if menace_rule is not None:
+        return "/".join(f"{i:+d}" for i in menace_rule.incentives) + f" {menace_rule.empty}"
+    return f"+{b.rule.win_reward}/-{b.rule.loss_penalty} {b.rule.floor}"
+
+
 def run_list(args: argparse.Namespace) -> int:
     def listing(store):
         return [(b, store.brain_record(b.name)) for b in store.list_brains()]
@@ -88,16 +97,21 @@ def run_list(args: argparse.Namespace) -> int:
                                 "rule": {"start_balls": b.rule.start_balls, "win_reward": b.rule.win_reward,
                                          "loss_penalty": b.rule.loss_penalty, "floor": b.rule.floor},
                                 "games_trained": b.games_trained, "updated": b.updated.isoformat(),
-                                "wins": w, "losses": lo} for b, (w, lo) in rows])
+                                "wins": w, "losses": lo,
+                                **({"menace_rule": {"beads": list(m.beads), "incentives": list(m.incentives),
+                                                    "empty": m.empty}} if (m := b.menace_rule) else {})}
+                               for b, (w, lo) in rows])
         if not rows:
             return "No brains saved yet."
         width = max(5, *(len(b.name) for b, _ in rows))
-        lines = [f"{'Brain':<{width}}  {'Game':<6}  {'Hats':>4}  {'Take':>4}  {'Rule':<14}  {'Games trained':>13}  "
-                 f"{'Won':>5}  {'Lost':>5}  Updated"]
-        for b, (w, lo) in rows:
-            rule = f"+{b.rule.win_reward}/-{b.rule.loss_penalty} {b.rule.floor}"
+        rules = [rule_words(b) for b, _ in rows]
+        rule_width = max(14, *map(len, rules))
+        lines = [f"{'Brain':<{width}}  {'Game':<6}  {'Hats':>4}  {'Take':>4}  {'Rule':<{rule_width}}  "
+                 f"{'Games trained':>13}  {'Won':>5}  {'Lost':>5}  Updated"]
+        for (b, (w, lo)), rule in zip(rows, rules, strict=True):
             updated = b.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-            lines.append(f"{b.name:<{width}}  {b.game:<6}  {b.size:>4}  {b.max_take:>4}  {rule:<14}  {b.games_trained:>13,}  "
+            lines.append(f"{b.name:<{width}}  {b.game:<6}  {b.size:>4}  {b.max_take:>4}  {rule:<{rule_width}}  "
+                         f"{b.games_trained:>13,}  "
                          f"{w:>5}  {lo:>5}  {updated}")
         for game in dict.fromkeys(b.game for b, _ in rows):  # what the columns mean for a game's brains
             note = registry.entry(game).listing_note

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "database": str(store.path) if store.path else None,
-            "players": [{"name": p.name, "wins": p.wins, "losses": p.losses, "rating": p.rating,
+            "players": [{"name": p.name, "wins": p.wins, "draws": p.draws, "losses": p.losses, "rating": p.rating,
                          "last_played": _when(p.last_played), "is_ai": p.is_ai} for p in players],
             "brains": [{"name": n, "wins": w, "losses": lo} for n, w, lo in brains],
             "recent_games": [{"id": g.id, "played_at": _when(g.played_at), "game": g.game, "start": g.start,
@@ -58,10 +58,13 @@ def run(args: argparse.Namespace) -> int:
         print("No games recorded yet.")
     else:
         width = max(6, *(len(p.name) for p in players))
-        print(f"{'Player':<{width}}  {'Wins':>6}  {'Losses':>6}  {'Rating':>6}  Last played")
+        draws = any(p.draws for p in players)  # a column only once a game was drawn (noughts and crosses)
+        print(f"{'Player':<{width}}  {'Wins':>6}  " + (f"{'Draws':>6}  " if draws else "")
+              + f"{'Losses':>6}  {'Rating':>6}  Last played")
         for p in players:
             last = p.last_played.astimezone().strftime("%Y-%m-%d %H:%M") if p.last_played else "-"
-            print(f"{p.name:<{width}}  {p.wins:>6}  {p.losses:>6}  {p.rating:>+6}  {last}")
+            print(f"{p.name:<{width}}  {p.wins:>6}  " + (f"{p.draws:>6}  " if draws else "")
+                  + f"{p.losses:>6}  {p.rating:>+6}  {last}")
     if shared:
         print()
         print("Warning: a person and an AI share a row (kept before sticks-tui refused such names; not merged or "
@@ -80,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
             when = g.played_at.astimezone().strftime("%Y-%m-%d %H:%M")
             moves = " ".join(map(str, g.moves))
             print(f"  {when}  {g.game} from {g.start}: {g.players[0]} v {g.players[1]}, "
-                  f"{g.loser_name} lost  [{moves}]")
+                  f"{g.result_words}  [{moves}]")
     return 0

@@ -25,6 +25,7 @@ from itertools import product
 from typing import Any
 
 from sticks_tui.engine.nim import MAX_PILE, NimRules
+from sticks_tui.engine.noughts import NoughtsRules, parse_board
 from sticks_tui.engine.protocol import GameRules, whole_number
 from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules, heaps_words
 
@@ -95,6 +96,12 @@ class GameEntry:
     ai_names: dict = field(default_factory=dict)
     #: A person can watch two of its AIs play each other.
     watchable: bool = False
+    #: Which learner's brains the store keeps for it: "hats" (`learn.hats.Hats`, one hat per position)
+    #: or "matchboxes" (MENACE's boxes, `learn.menace.MenaceBrain`, one box per board up to symmetry).
+    brains: str = "hats"
+    #: Whether a learner's move at a position is a lesson (a ball or bead drawn); None: every move is.
+    #: MENACE draws no bead where one square is left (its move is forced).
+    taught_at: Callable[[Any], bool] | None = None
     #: Brain files (`store.brainfile`): why a file's layout fields cannot be this game's (`named`: the file
     #: says "game"; None: they can), the rules they describe (a ValueError saying why if none; `shown`
     #: echoes a value from the file, cut short), what its
@@ -161,6 +168,9 @@ class GameEntry:
 
     def scope_words(self, rules: GameRules) -> str:
         return self.scope(rules) if self.scope is not None else "every position of the game"
+
+    def taught(self, position) -> bool:
+        return self.taught_at is None or self.taught_at(position)
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -448,4 +458,36 @@ register(GameEntry(
     file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} hats but the box {list(rules.box)} has "
                                          f"{len(rules.positions())} positions, one hat each."),
     file_hat_label=lambda piles: f"the hat for the piles {piles}",
+))
+
+
+# -- noughts and crosses (MENACE) --------------------------------------------------------------------
+
+def _noughts_move(value) -> int:
+    if not whole_number(value) or not 1 <= value <= 9:
+        raise ValueError(f"A move in noughts and crosses is a square from 1 to 9, not {value!r}.")
+    return int(value)
+
+
+register(GameEntry(
+    name="noughts", title="noughts and crosses", choice="Noughts and crosses (MENACE)",
+    brain_words="a MENACE brain", rules_class=NoughtsRules,
+    make_rules=lambda start=None, max_take=None, moves=(): NoughtsRules(),
+    layout=lambda rules: {}, from_layout=lambda layout: NoughtsRules(),
+    opponents={
+        "menace": "MENACE (it learns)",
+        "perfect": "the perfect AI (exact minimax)",
+        "random": "the random AI",
+        "friend": "a friend (same keyboard)",
+    },
+    default_opponent="menace",
+    # MENACE's second brain (for O) plays under a name of its own when MENACE plays MENACE
+    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI",
+              "menace-o": "MENACE O"},
+    write_start=str, read_start=parse_board, read_move=_noughts_move,
+    unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
+    illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
+    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
+    listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
+    scope=lambda rules: "every board MENACE can face",
 ))

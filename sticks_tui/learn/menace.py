@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sticks_tui.engine.noughts import (EMPTY_BOARD, empty_squares, has_line, is_over, place, reachable_boards,
+from sticks_tui.engine.noughts import (EMPTY_BOARD, NoughtsRules, empty_squares, has_line, is_over, place, reachable_boards,
                                        to_move)
 from sticks_tui.learn.batches import checkpoints
 from sticks_tui.learn.rng import XorShift64Star
@@ -193,6 +193,49 @@ class MenaceBrain:
         self.boxes = menace_boxes(marks)
         self.start = start_counts(self.boxes, self.rule)
         self.counts = self.start.copy() if counts is None else counts
+
+    # -- what the store needs of a brain ------------------------------------------------------------
+    @property
+    def marks(self) -> str:
+        """'X' or 'O': whose boxes these are."""
+        return self.boxes.marks
+
+    @property
+    def rules(self) -> NoughtsRules:
+        """The game the boxes are of (the game registry knows a brain's game by its rules)."""
+        return NoughtsRules()
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        """Which cells of `counts` are beads: each box's squares that differ up to its symmetries."""
+        return self.start > 0
+
+    def copy(self) -> MenaceBrain:
+        return MenaceBrain(self.rule, self.marks, self.counts.copy())
+
+    def fresh(self) -> MenaceBrain:
+        """The same boxes by the same rule, with their start beads."""
+        return MenaceBrain(self.rule, self.marks)
+
+    def merged(self, start: np.ndarray, trained: np.ndarray) -> MenaceBrain:
+        """This brain plus a copy's change (`trained` - `start`): beads never below none nor past
+        MAX_BEADS, none on a square that repeats another (a copy that emptied a box leaves it empty,
+        as the copy's own game would have)."""
+        start, trained = np.asarray(start, dtype=np.int64), np.asarray(trained, dtype=np.int64)
+        if start.shape != self.counts.shape or trained.shape != self.counts.shape:
+            raise ValueError(f"MENACE's {len(self.boxes)} boxes of 9 squares cannot take a change of shape "
+                             f"{trained.shape}.")
+        counts = np.where(self.legal_mask, np.clip(self.counts + (trained - start), 0, MAX_BEADS), 0)
+        return MenaceBrain(self.rule, self.marks, counts)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MenaceBrain) and self.rule == other.rule and self.marks == other.marks
+                and np.array_equal(self.counts, other.counts))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MenaceBrain({self.rule!r}, marks={self.marks!r})"
 
     def choose(self, board: str, rng: XorShift64Star) -> tuple[int, tuple[int, int] | None]:
         """(square 1-9, the bead drawn as (row, column)); (RESIGN, None) when an empty box resigns;

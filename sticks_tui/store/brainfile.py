@@ -22,6 +22,15 @@ Nim: one hat per piles (n, d, q) with 0 <= n, d, q <= box and at least one coin,
 n, then d, then q ((0, 0, 1), (0, 0, 2), ...); each counts the balls for the moves (pile, coins)
 by pile, then by coins (`engine.nim.nim_moves`).
 
+    {"format": "sticks-tui-brain", "version": 2, "game": "noughts", "name": "noughts MENACE",
+     "marks": "X", "rule": {"beads": [4, 3, 2, 1], "incentives": [3, 1, -1], "empty": "resign"},
+     "games_trained": 500, "exported_at": "...",
+     "boxes": [{"board": ".........", "counts": [4, 4, 0, 0, 4, 0, 0, 0, 0]}, ...]}
+
+Noughts and crosses (MENACE's matchboxes): one box per board MENACE (`marks`) faces, up to symmetry,
+in MENACE's order (by move number, then board text), each with its canonical board and the beads for
+each of its squares 1-9 (none on a square that repeats another by a symmetry of the board).
+
 Versions: a sticks file is version 1 (the "game" field is new, and readers of version 1 ignore it,
 so an older sticks-tui still reads it); a Nim file is version 2, so an older sticks-tui refuses it
 as "written by a newer sticks-tui" instead of misreading it. A file without "game" is a sticks
@@ -43,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from sticks_tui.engine import registry
+from sticks_tui.learn.menace import MAX_BEADS, MenaceBrain, MenaceRule, menace_boxes
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.safefile import kind_of, read_at_most
@@ -121,6 +131,8 @@ def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
     """The brain file's text for `hats` (a brain of any game); `decode` gives the same brain back."""
     rule = hats.rule
     kind = registry.entry(game_of(hats))
+    if kind.brains == "matchboxes":
+        return _encode_boxes(kind, name, hats, games_trained, exported_at)
     doc = {
         "format": BRAIN_FORMAT,
         "version": kind.file_version or BRAIN_VERSION,
@@ -193,19 +205,84 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
                      f"not {shown(games)}.")
+    if kind.brains == "matchboxes":
+        return BrainFile(_name(doc, refuse), _boxes(doc, refuse), games)
     rule = _rule(doc, refuse)
     rows = doc.get("hats")
     if not isinstance(rows, list):
         raise refuse("\"hats\" must be a list of hats.")
     hats = _file_hats(kind, layout, rows, rule, refuse)
+    return BrainFile(_name(doc, refuse), hats, games)
 
+
+def _name(doc: dict, refuse) -> str | None:
     name = doc.get("name")
     if name is not None:
         try:
             name = validate_name(name)
         except InvalidName as exc:
             raise refuse(f"its \"name\" is not usable: {clip(str(exc), 2 * ECHO_LIMIT)}") from None
-    return BrainFile(name, hats, games)
+    return name
+
+
+# -- MENACE's matchboxes (noughts and crosses) ---------------------------------------------------------
+def _encode_boxes(kind, name: str, brain: MenaceBrain, games_trained: int, exported_at: str) -> str:
+    rule = brain.rule
+    head = json.dumps({"format": BRAIN_FORMAT, "version": kind.file_version or BRAIN_VERSION, "game": kind.name,
+                       "name": name, "marks": brain.marks,
+                       "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
+                       "games_trained": int(games_trained), "exported_at": exported_at}, indent=2)[:-2]
+    head = re.sub(r'\[\s*(-?\d+),\s*(-?\d+),\s*(-?\d+)(?:,\s*(-?\d+))?\s*\]',
+                  lambda m: "[" + ", ".join(g for g in m.groups() if g is not None) + "]", head)  # lists on one line
+    rows = ",\n".join("    " + json.dumps({"board": board, "counts": [int(c) for c in counts]})
+                      for board, counts in zip(brain.boxes.boards, brain.counts, strict=True))
+    return f'{head},\n  "boxes": [\n{rows}\n  ]\n}}\n'
+
+
+def _boxes(doc: dict, refuse) -> MenaceBrain:
+    """MENACE's brain of a noughts file, every field checked."""
+    extra = [key for key in ("size", "max_take", "box", "hats") if key in doc]
+    if extra:
+        raise refuse(f"it says \"game\": \"noughts\" but also has {shown(extra[0])}, which only a sticks or Nim "
+                     "brain has; a MENACE brain file holds \"marks\" and \"boxes\".")
+    marks = doc.get("marks")
+    if marks not in ("X", "O"):
+        raise refuse(f"\"marks\" must be \"X\" or \"O\" (whose boxes these are), not {shown(marks)}.")
+    rule_doc = doc.get("rule")
+    if not isinstance(rule_doc, dict) or set(rule_doc) != {"beads", "incentives", "empty"}:
+        raise refuse("\"rule\" must be an object with beads (4 numbers), incentives (3 numbers) and empty "
+                     "(\"resign\" or \"refill\"), and nothing else.")
+    beads, incentives = rule_doc["beads"], rule_doc["incentives"]
+    if not isinstance(beads, list) or not isinstance(incentives, list):
+        raise refuse("the rule's beads and incentives must be lists of whole numbers.")
+    try:
+        rule = MenaceRule(tuple(beads), tuple(incentives), rule_doc["empty"])
+    except (ValueError, TypeError) as exc:
+        raise refuse(f"its rule is not valid: {clip(str(exc), 2 * ECHO_LIMIT)}.") from None
+    boxes = menace_boxes(marks)
+    rows = doc.get("boxes")
+    if not isinstance(rows, list) or len(rows) != len(boxes):
+        got = len(rows) if isinstance(rows, list) else shown(rows)
+        raise refuse(f"\"boxes\" must hold MENACE's {len(boxes)} boxes for {marks}, not {got}.")
+    counts = np.zeros((len(boxes), 9), dtype=np.int64)
+    for i, (row, board) in enumerate(zip(rows, boxes.boards, strict=True)):
+        label = f"box {i + 1}"
+        if not isinstance(row, dict) or set(row) != {"board", "counts"}:
+            raise refuse(f"{label} must be an object with \"board\" and \"counts\", not {shown(row)}.")
+        if row["board"] != board:
+            raise refuse(f"{label} must be the box for the board {board!r}, not {shown(row['board'])}.")
+        cells = row["counts"]
+        if not isinstance(cells, list) or len(cells) != 9:
+            raise refuse(f"{label} ({board}) must hold 9 counts, one per square, not {shown(cells)}.")
+        for square, count in enumerate(cells, start=1):
+            if not _is_int(count) or not 0 <= count <= MAX_BEADS:
+                raise refuse(f"{label} ({board}), square {square}: a count is a whole number from 0 to "
+                             f"{MAX_BEADS:,}, not {shown(count)}.")
+            if count and square - 1 not in boxes.squares[i]:
+                raise refuse(f"{label} ({board}), square {square}: it repeats another square by a symmetry of "
+                             "the board, so it holds no beads.")
+        counts[i] = cells
+    return MenaceBrain(rule, marks, counts)
 
 
 def _game_and_layout(doc: dict, version: int, refuse) -> tuple[registry.GameEntry, dict]:

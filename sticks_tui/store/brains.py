@@ -29,8 +29,9 @@ from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.analysis import CurvePoint
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
+from sticks_tui.learn.menace import MenaceBrain, MenaceRule
 from sticks_tui.learn.merge import merge_net_change
-from sticks_tui.store import brainfile
+from sticks_tui.store import brainfile, matchboxes
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import StoreError, validate_name
 from sticks_tui.store.names import name_key
@@ -57,6 +58,17 @@ class BrainInfo:
     updated: datetime
     created: datetime  # when this brain was made, copied or last reset: its own record counts from here
     game: str = "sticks"
+    shape: str | None = None  # its layout as stored (MENACE's: its marks and its whole rule, as JSON)
+
+    @property
+    def menace_rule(self) -> MenaceRule | None:
+        """A MENACE brain's own rule (its hat-rule columns hold only what of it they can); else None."""
+        try:
+            if registry.entry(self.game).brains != "matchboxes":
+                return None
+            return matchboxes.rule_of(self.shape)[1]
+        except ValueError:  # a game this sticks-tui does not know, or a damaged layout
+            return None
 
 
 def fit_to(brain: Hats, positions) -> Hats:
@@ -91,6 +103,12 @@ def legal_of(brain) -> np.ndarray:
 
 
 def _validate(brain) -> object:
+    if isinstance(brain, MenaceBrain):
+        try:
+            matchboxes.validate(brain)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        return brain
     if not isinstance(brain, Hats):
         raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
     kind = registry.entry_of(brain.rules)  # a game this sticks-tui knows (ValueError if not)
@@ -105,6 +123,8 @@ def _validate(brain) -> object:
 def _encode(brain) -> tuple[str, int, int, str | None, str]:
     """(game, size, max_take, shape, counts JSON) of a brain."""
     kind = registry.entry_of(brain.rules)
+    if isinstance(brain, MenaceBrain):
+        return (kind.name, *matchboxes.encode(brain))
     size, max_take, shape = kind.store_columns(brain.rules, brain.counts.shape)
     rows = brain.as_lists() if kind.ragged_counts else np.asarray(brain.counts).tolist()
     return kind.name, size, max_take, shape, json.dumps(rows, separators=(",", ":"))
@@ -120,6 +140,8 @@ def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: s
         kind = registry.entry(game)
     except ValueError:
         raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know") from None
+    if kind.brains == "matchboxes":
+        return matchboxes.decode(shape, counts_json)
     brain = Hats(kind.stored_rules(size, max_take, shape), rule=rule)
     rows = json.loads(counts_json)
     if not isinstance(rows, list):
@@ -187,20 +209,20 @@ class BrainsMixin:
         with self._read("list the brains") as conn:
             rows = conn.execute(
                 f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
-                "updated, created, game FROM brains ORDER BY key").fetchall()
-        return [BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game)
-                for n, size, mt, sb, wr, lp, fl, dr, g, u, c, game in rows]
+                "updated, created, game, shape FROM brains ORDER BY key").fetchall()
+        return [BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
+                for n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape in rows]
 
     def brain_info(self, name: str) -> BrainInfo | None:
         key = name_key(name)
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
                 f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
-                "updated, created, game FROM brains WHERE key = ?", (key,)).fetchone()
+                "updated, created, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        n, size, mt, sb, wr, lp, fl, dr, g, u, c, game = row
-        return BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game)
+        n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape = row
+        return BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
 
     def _brain_row(self, conn: sqlite3.Connection, name: str, game: str | None = None):
         """The stored brain `name` as an object, or None; StoreError if it is damaged or another game's."""
@@ -225,7 +247,8 @@ class BrainsMixin:
             return self._brain_row(conn, name, game)
 
     def load_or_create_brain(self, name: str, size: int = 0, max_take: int = 3, rule: HatRule | None = None, *,
-                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None):
+                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None,
+                             marks: str = "X"):
         """The brain called `name` that can play `game`; a fresh one (saved) if there is none.
 
         Sticks: at least `size` hats of `max_take` balls; a stored brain smaller than `size` comes
@@ -237,6 +260,8 @@ class BrainsMixin:
         """
         name = validate_name(name)
         kind = registry.entry(game)
+        if kind.brains == "matchboxes":
+            return self._load_or_create_boxes(name, kind, rule, marks)
         wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
         if stored is None:
@@ -248,6 +273,22 @@ class BrainsMixin:
                     return fresh
         self._check_usable(name, stored, kind, wanted, max_size)
         return fit_to(stored, wanted.positions())
+
+    def _load_or_create_boxes(self, name: str, kind, rule: MenaceRule | None, marks: str):
+        """MENACE's brain `name` for `marks` ('X' or 'O'); a fresh one by `rule` (saved) if there is none.
+        A stored brain keeps its own rule; one for the other player's boxes is refused, nothing saved."""
+        stored = self.load_brain(name, kind.name)
+        if stored is None:
+            fresh = MenaceBrain(rule or MenaceRule(), marks)
+            with self._write(f"make the brain {name!r}") as conn:
+                stored = self._brain_row(conn, name, kind.name)
+                if stored is None:
+                    self._put(conn, name, fresh, 0, replace=True)
+                    return fresh
+        if stored.marks != marks:
+            raise StoreError(f"The brain {name!r} has MENACE's boxes for {stored.marks}, not for {marks}; "
+                             "it was left as it is.")
+        return stored
 
     def _check_usable(self, name, stored, kind, wanted, max_size) -> None:
         reason = kind.unusable(stored.rules, wanted)
@@ -265,7 +306,7 @@ class BrainsMixin:
     def _put(self, conn: sqlite3.Connection, name: str, brain, games_trained: int, *, replace: bool) -> None:
         """Write `brain` whole as `name`, starting a new generation (its base is these counts)."""
         game, size, max_take, shape, counts = _encode(brain)
-        rule = brain.rule
+        rule = _rule_columns(brain)
         stamp = now()
         key = name_key(name)
         if replace:
@@ -280,8 +321,7 @@ class BrainsMixin:
             "counts = excluded.counts, "
             "games_trained = games_trained + excluded.games_trained, updated = excluded.updated, "
             "game = excluded.game, shape = excluded.shape, uid = excluded.uid, base_counts = excluded.counts",
-            (name, key, size, max_take, rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor,
-             rule.draw_reward, counts, games_trained, stamp, stamp, game, shape, counts))
+            (name, key, size, max_take, *rule, counts, games_trained, stamp, stamp, game, shape, counts))
 
     def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False, base=None):
         """Save `hats` as brain `name`; `games_trained` is added to its total.
@@ -333,12 +373,33 @@ class BrainsMixin:
 
     # -- learning ----------------------------------------------------------------------------
     def _learn(self, conn: sqlite3.Connection, game_id: int, seat: int, name: str, game: str,
-               drawn: list, *, won: bool, when: str, start: str | None = None):
+               drawn: list, *, won: bool, when: str, start: str | None = None, outcome: int | None = None):
         """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction)."""
         brain = self._brain_row(conn, name, game)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
                              "teach it.")
+        outcome = (1 if won else -1) if outcome is None else outcome
+        if isinstance(brain, MenaceBrain):
+            hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
+            changes = matchboxes.lesson(brain, drawn, outcome)
+        else:
+            brain, hats, changes = self._hats_lesson(brain, name, drawn, outcome, start)
+        _, size, _, _, counts = _encode(brain)
+        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
+                     "WHERE key = ?", (size, counts, when, name_key(name)))
+        stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+        conn.execute(
+            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats, outcome) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seat, stored_name, name_key(name), uid, int(outcome > 0),
+             json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
+             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes]),
+             json.dumps(hats, separators=(",", ":")), outcome))
+        return brain, changes
+
+    def _hats_lesson(self, brain, name: str, drawn: list, outcome: int, start: str | None):
+        """A hats brain's lesson: (the brain, its hats before, the changes)."""
         brain = fit_to(brain, [hat for hat, _ in drawn])  # sticks: a bigger heap than it has seen
         if len(brain.positions) > brainfile.MAX_HATS:
             raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
@@ -347,19 +408,8 @@ class BrainsMixin:
                 raise ValueError(f"The brain {name!r} has no ball {ball!r} in its hat {hat!r}: "
                                  f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.")
         hats = _hats_before(brain, drawn, start)
-        changes = brain.reinforce(list(drawn), won)
-        _, size, _, _, counts = _encode(brain)
-        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
-                     "WHERE key = ?", (size, counts, when, name_key(name)))
-        stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
-        conn.execute(
-            "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seat, stored_name, name_key(name), uid, int(won),
-             json.dumps([[_plain(h), _plain(b)] for h, b in drawn]),
-             json.dumps([[_plain(c.hat), _plain(c.ball), c.before, c.after] for c in changes]),
-             json.dumps(hats, separators=(",", ":"))))
-        return brain, changes
+        changes = brain.reinforce(list(drawn), outcome=outcome)  # a draw: the rule's draw reward
+        return brain, hats, changes
 
     def apply_training(self, name: str, start_counts: np.ndarray, trained_counts: np.ndarray, *,
                        games_trained: int = 0, curve: Sequence[tuple[int, float, float]] | None = None,
@@ -388,6 +438,12 @@ class BrainsMixin:
         brain = self._brain_row(conn, name)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); {what} was not kept.")
+        if isinstance(brain, MenaceBrain):
+            try:
+                return brain.merged(start_counts, counts)
+            except ValueError as exc:
+                raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") \
+                    from None
         start = np.asarray(start_counts, dtype=np.int64)
         if start.shape[0] > brain.counts.shape[0]:  # the copy grew (sticks: row n is the heap n)
             try:
@@ -418,14 +474,17 @@ class BrainsMixin:
             if row is None:
                 return None
             size, max_take, sb, wr, lp, fl, dr, base, game, shape, uid = row
-            lessons = conn.execute("SELECT drawn, won FROM game_learning WHERE brain_uid = ? ORDER BY game_id, seat",
-                                   (uid,)).fetchall()
+            lessons = conn.execute("SELECT drawn, won, outcome FROM game_learning WHERE brain_uid = ? "
+                                   "ORDER BY game_id, seat", (uid,)).fetchall()
         rule = _rule_of(sb, wr, lp, fl, dr)
         brain = _decode(size, max_take, rule, base, game, shape, base=True)
-        for drawn, won in lessons:
+        for drawn, won, outcome in lessons:
             drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn)]
+            if isinstance(brain, MenaceBrain):
+                matchboxes.lesson(brain, drawn, (1 if won else -1) if outcome is None else outcome)
+                continue
             brain = fit_to(brain, [h for h, _ in drawn])
-            brain.reinforce(drawn, bool(won))
+            brain.reinforce(drawn, outcome=(1 if won else -1) if outcome is None else outcome)
         return brain
 
     # -- whole-brain actions -----------------------------------------------------------------
@@ -461,7 +520,16 @@ class BrainsMixin:
             size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
                 f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
-            fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape), rule=_rule_of(sb, wr, lp, fl, dr))
+            if registry.entry(game).brains == "matchboxes":
+                try:
+                    fresh = matchboxes.decode(shape, conn.execute("SELECT counts FROM brains WHERE key = ?",
+                                                                  (key,)).fetchone()[0]).fresh()
+                except ValueError:  # damaged counts: the layout alone makes it afresh
+                    marks, menace_rule = matchboxes.rule_of(shape)
+                    fresh = MenaceBrain(menace_rule, marks)
+            else:
+                fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape),
+                             rule=_rule_of(sb, wr, lp, fl, dr))
             counts = _encode(fresh)[4]
             conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
                          "games_trained = 0, created = ?, updated = ? WHERE key = ?",
@@ -560,6 +628,14 @@ def reachable(rules, starts) -> set:
     return seen
 
 
+def _rule_columns(brain) -> tuple:
+    """(start_balls, win_reward, loss_penalty, floor, draw_reward) of a brain's rule, for the brains table."""
+    if isinstance(brain, MenaceBrain):
+        return matchboxes.rule_columns(brain)
+    rule = brain.rule
+    return rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor, rule.draw_reward
+
+
 def _brain_words(game: str) -> str:
     """'a sticks brain' for a game's name (the name itself for a game this sticks-tui does not know)."""
     try:
@@ -573,6 +649,9 @@ def _tuples(x):
 
 
 def _plain(x):
+    """A hat or ball as JSON: numbers (and tuples of them) as ints, a board (noughts) as its text."""
+    if isinstance(x, str):
+        return x
     return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
 
 

@@ -203,7 +203,7 @@ def first_mover(game) -> int:
     Nim the winner took the last coin)."""
     from sticks_tui.store.records import replay
 
-    return replay(game.game, game.start, game.moves, game.loser).first
+    return replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None)).first
 
 
 def _when(dt) -> str | None:
@@ -215,8 +215,8 @@ def game_summary(game) -> dict:
         "id": game.id, "played_at": _when(game.played_at), "game": game.game, "start": game.start,
         "opponent": game.opponent, "player1": game.players[0], "player2": game.players[1],
         "ai_seats": [s + 1 for s in game.ai_seats], "moves": list(game.moves),
-        "first": game.players[first_mover(game)], "winner": game.players[1 - game.loser],
-        "loser": game.players[game.loser], "brain": game.brain,
+        "first": game.players[first_mover(game)], "winner": game.winner_name,  # None (empty in CSV): a draw
+        "loser": game.loser_name, "brain": game.brain,
     }
 
 
@@ -236,7 +236,7 @@ def game_moves(game) -> list[dict]:
     from sticks_tui.engine import registry
     from sticks_tui.store.records import replay
 
-    played = replay(game.game, game.start, game.moves, game.loser)
+    played = replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None))
     kind, rules = registry.entry(game.game), played.rules
     moves = []
     for i, (seat, before, move) in enumerate(played.turns, start=1):
@@ -379,6 +379,12 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         info = store.brain_info(brain)
         if hats is None or info is None:
             raise StoreError(f"There is no brain called {brain!r}.")
+        from sticks_tui.engine import registry
+
+        if registry.entry(info.game).brains == "matchboxes":
+            raise StoreError(f"The brain {info.name!r} is MENACE's matchboxes, not hats: `sticks-tui brain export "
+                             f"{info.name!r} FILE` writes its boxes (and `sticks-tui noughts train --json` any "
+                             "MENACE's). Nothing was written.")
         return ExportText(kind, fmt, hats_export(info.name, hats, fmt),
                           suggested_filename(kind, fmt, brain=info.name))
     if kind == "curve":

@@ -28,6 +28,13 @@ Version 6 (`LABS`, a list of its own):
 - `labs`: each finished learning lab (`store/labs.py`): when, the game, its size and protocol, the
   learners as typed, seeds, first seed, cap, seconds, and the whole result as JSON (the table's figures
   and every learner's curve). Nothing older changes.
+Version 7 (`DRAWS`, a list of its own; issue 18, noughts and crosses: games that end in a draw):
+- `games.draw` (1: nobody won; its `loser` column, which must be 0 or 1, then holds 0 and means
+  nothing) and `games.first` (the seat that moved first, kept for a draw, where the loser cannot
+  tell it; NULL for games kept before, whose first seat follows from the loser);
+- `players.draws`: each player's drawn games, beside wins and losses. Old games and players: 0;
+- `game_learning.outcome` (+1 won, 0 drew, -1 lost: a MENACE brain's lesson from a drawn game);
+  NULL for lessons kept before, whose `won` says it.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 V1 = [
     """CREATE TABLE players (
@@ -220,7 +227,23 @@ LABS: list[str | Callable[[sqlite3.Connection], None]] = [
            result TEXT NOT NULL)""",
 ]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS}
+
+def _draws(conn: sqlite3.Connection) -> None:
+    """Games that end in a draw: `games.draw` and `games.first`, `players.draws`, `game_learning.outcome`
+    (see the module's docstring); a column already there is left as it is."""
+    for table, column, definition in (
+            ("games", "draw", "INTEGER NOT NULL DEFAULT 0 CHECK (draw IN (0, 1))"),
+            ("games", "first", "INTEGER CHECK (first IN (0, 1))"),
+            ("players", "draws", "INTEGER NOT NULL DEFAULT 0"),
+            ("game_learning", "outcome", "INTEGER CHECK (outcome IN (-1, 0, 1))")):
+        if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+
+#: Games that end in a draw (issue 18); a list of its own, numbered where it is placed in MIGRATIONS.
+DRAWS: list[str | Callable[[sqlite3.Connection], None]] = [_draws]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

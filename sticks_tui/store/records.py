@@ -27,13 +27,14 @@ class PlayerRecord:
     name: str
     wins: int
     losses: int
-    rating: int  # wins - losses: the seeds' +1 for a win, -1 for a loss
+    rating: int  # wins - losses: the seeds' +1 for a win, -1 for a loss (a draw: 0)
     last_played: datetime | None
     is_ai: bool = False
+    draws: int = 0  # games nobody won (noughts and crosses)
 
     @property
     def games(self) -> int:
-        return self.wins + self.losses
+        return self.wins + self.losses + self.draws
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,9 @@ class SeatLearning:
     changes: tuple[tuple, ...]  # (hat, ball, before, after)
     #: The hats as they were before the game: ((hat, (count, ...)), ...); None for a game kept before
     #: sticks-tui stored them (schema version 3), whose replay shows the draws and changes only.
+    #: MENACE: (board, (beads for squares 1-9 of that board, ...)) for each box it drew from.
     hats: tuple[tuple, ...] | None = None
+    outcome: int | None = None  # +1 won, 0 drew, -1 lost (None: kept before draws were, `won` says it)
 
     def hats_before(self) -> dict:
         """{hat: (count, ...)} before the game ({} when they were not kept)."""
@@ -133,27 +136,37 @@ class GameRecord:
     opponent: str  # "friend", "learning", "trained", "random", "perfect", ...
     players: tuple[str, str]  # seat 1 (index 0) and seat 2 (index 1)
     moves: tuple  # sticks: ints taken in turn; nim: "pile:coins" strings, piles numbered from 1
-    loser: int  # 0 or 1, an index into players
+    loser: int | None  # 0 or 1, an index into players; None: a draw
     brain: str | None
     ai_seats: tuple[int, ...] = ()
     learning: tuple[SeatLearning, ...] = ()  # what a replay needs, per learning seat
+    starter: int | None = None  # the seat that moved first, as kept (None: it follows from the loser)
 
     @property
-    def winner(self) -> int:
-        return 1 - self.loser
+    def drawn(self) -> bool:
+        return self.loser is None
 
     @property
-    def loser_name(self) -> str:
-        return self.players[self.loser]
+    def winner(self) -> int | None:
+        return None if self.loser is None else 1 - self.loser
 
     @property
-    def winner_name(self) -> str:
-        return self.players[self.winner]
+    def loser_name(self) -> str | None:
+        return None if self.loser is None else self.players[self.loser]
+
+    @property
+    def winner_name(self) -> str | None:
+        return None if self.loser is None else self.players[1 - self.loser]
+
+    @property
+    def result_words(self) -> str:
+        """'Ann lost', or 'a draw'."""
+        return "a draw" if self.loser is None else f"{self.players[self.loser]} lost"
 
     @property
     def first(self) -> int:
-        """The seat that moved first (what the loser, the number of moves and the rules imply)."""
-        return replay(self.game, self.start, self.moves, self.loser).first
+        """The seat that moved first (as kept, or what the loser, the number of moves and the rules imply)."""
+        return replay(self.game, self.start, self.moves, self.loser, first=self.starter).first
 
 
 class RecordedGame(int):
@@ -185,16 +198,19 @@ class Replayed:
         return self.turns[0][0]
 
 
-def replay(game: str, start, moves: Sequence, loser: int, max_take: int | None = None) -> Replayed:
+def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int | None = None, *,
+           first: int | None = None) -> Replayed:
     """Replay a finished game through the engine; return it in stored form, or raise ValueError.
 
     The seat that moved first follows from the loser, the number of moves and how the game ends for
     the last mover (the rules' `outcome`: at sticks the last mover loses, at Nim it wins), so every
-    move's seat is known.
+    move's seat is known. A draw (`loser` None) has no loser to tell it: `first` says it.
     """
     kind = registry.entry(game)
-    if loser not in (0, 1) or isinstance(loser, bool):
-        raise ValueError(f"The loser is seat 0 or seat 1, not {loser!r}.")
+    if loser is not None and (loser not in (0, 1) or isinstance(loser, bool)):
+        raise ValueError(f"The loser is seat 0 or seat 1 (None: a draw), not {loser!r}.")
+    if first is not None and (first not in (0, 1) or isinstance(first, bool)):
+        raise ValueError(f"The seat that moved first is 0 or 1, not {first!r}.")
     moves = list(moves)
     position = kind.parse_start(start)
     parsed = [kind.parse_move(m) for m in moves]
@@ -214,9 +230,18 @@ def replay(game: str, start, moves: Sequence, loser: int, max_take: int | None =
         raise ValueError(kind.unfinished_message(start, moves))
     outcome = rules.outcome(state.position)
     if outcome == DRAW:
-        raise ValueError("A drawn game cannot be recorded: a record has a loser.")
-    last = loser if outcome == LOSS else 1 - loser
-    first = (last - (len(parsed) - 1)) % 2
+        if loser is not None:
+            raise ValueError(f"The game is a draw: nobody lost, not seat {loser}.")
+        if first is None:
+            raise ValueError("A drawn game needs the seat that moved first (0 or 1): no loser tells it.")
+    else:
+        if loser is None:
+            raise ValueError("The game was won, not drawn: give its loser (seat 0 or 1).")
+        last = loser if outcome == LOSS else 1 - loser
+        implied = (last - (len(parsed) - 1)) % 2
+        if first is not None and first != implied:
+            raise ValueError(f"Seat {first} cannot have moved first: with seat {loser} losing, seat {implied} did.")
+        first = implied
     turns = tuple(((first + i) % 2, t.before, t.move) for i, t in enumerate(state.history))
     return Replayed(kind.record_start(position), [kind.record_move(rules, t.move) for t in state.history],
                     turns, rules)
@@ -239,17 +264,30 @@ def _tuples(x):
     return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
 
 
+#: A game's columns as `_game_record` reads them (a draw's loser read as None).
+GAME_COLUMNS = ("id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, "
+                "CASE WHEN draw THEN NULL ELSE loser END, brain, first")
+
+
+def _game_record(row, learned: dict) -> GameRecord:
+    gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain, first = row
+    seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
+    return GameRecord(gid, parse_time(when), game, start, opp, (p1, p2), tuple(json.loads(moves)), loser, brain,
+                      seats, learned.get(gid, ()), first)
+
+
 class RecordsMixin:
     """The records half of `Store` (needs `_write`, `_read` and the brains half's `_learn`)."""
 
     def record_game(self, *, game: str = "sticks", start: str | int | Sequence[int], opponent: str,
-                    players: Sequence[str], moves: Sequence, loser: int, brain: str | None = None,
+                    players: Sequence[str], moves: Sequence, loser: int | None, brain: str | None = None,
                     ai_seats: Sequence[int] | None = None, played_at: datetime | None = None,
                     learning: Mapping[int, tuple[str, Sequence]] | None = None,
-                    max_take: int | None = None) -> RecordedGame:
+                    max_take: int | None = None, first: int | None = None) -> RecordedGame:
         """Keep a finished game and add it to both players' wins and losses, in one transaction.
 
-        `players` are seat 1 and seat 2 (indices 0 and 1); `loser` is the index of the one who lost.
+        `players` are seat 1 and seat 2 (indices 0 and 1); `loser` is the index of the one who lost,
+        None for a draw (noughts and crosses), which also needs `first`, the seat that moved first.
         Sticks: `start` is the heap ("20" or 20), `moves` the sticks taken in turn.
         Nim: `start` is the piles ("3,4,5" or (3, 4, 5)), `moves` "pile:coins" strings (piles from 1).
         The game is replayed through the engine; one that breaks the rules raises ValueError.
@@ -268,7 +306,7 @@ class RecordsMixin:
             raise ValueError(f"The opponent kind is a word like 'friend' or 'learning', not {opponent!r}.")
         seats = self._ai_seats(opponent, ai_seats)
         names = check_names(players, seats)
-        played = replay(game, start, moves, loser, max_take)
+        played = replay(game, start, moves, loser, max_take, first=first)
         brain_name = validate_name(brain) if brain is not None else None
         lessons = self._check_learning(game, played, learning or {})
         when = (played_at.astimezone(timezone.utc).isoformat(timespec="microseconds")
@@ -277,23 +315,26 @@ class RecordsMixin:
             _check_rows(conn, names, seats)
             cur = conn.execute(
                 "INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
-                "brain, player1_key, player2_key, brain_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "brain, player1_key, player2_key, brain_key, draw, first) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (when, game, played.start, opponent, names[0], names[1], int(0 in seats), int(1 in seats),
-                 json.dumps(played.moves), loser, brain_name, name_key(names[0]), name_key(names[1]),
-                 name_key(brain_name) if brain_name is not None else None))
+                 json.dumps(played.moves), loser or 0, brain_name, name_key(names[0]), name_key(names[1]),
+                 name_key(brain_name) if brain_name is not None else None, int(loser is None), played.first))
             game_id = int(cur.lastrowid)
             for seat, name in enumerate(names):
-                won = int(seat != loser)
+                won, lost = (0, 0) if loser is None else (int(seat != loser), int(seat == loser))
                 conn.execute(
-                    "INSERT INTO players (name, key, wins, losses, is_ai, first_played, last_played) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
-                    "wins = wins + excluded.wins, losses = losses + excluded.losses, "
+                    "INSERT INTO players (name, key, wins, losses, draws, is_ai, first_played, last_played) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+                    "wins = wins + excluded.wins, losses = losses + excluded.losses, draws = draws + excluded.draws, "
                     "is_ai = MAX(is_ai, excluded.is_ai), last_played = MAX(last_played, excluded.last_played)",
-                    (name, name_key(name), won, 1 - won, int(seat in seats), when, when))
+                    (name, name_key(name), won, lost, int(loser is None), int(seat in seats), when, when))
             brains, changes = {}, {}
             for seat, (learner, drawn) in lessons.items():
+                outcome = 0 if loser is None else 1 if seat != loser else -1
                 brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
-                                                          won=seat != loser, when=when, start=played.start)
+                                                          won=outcome > 0, when=when, start=played.start,
+                                                          outcome=outcome)
         self.own_games.add(game_id)  # kept (committed): this copy's own, never "a classmate's game"
         return RecordedGame(game_id, brains, changes)
 
@@ -325,7 +366,8 @@ class RecordsMixin:
             except (TypeError, ValueError):
                 raise ValueError("Learning is given per seat as (brain name, balls drawn).") from None
             learner = validate_name(learner)
-            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat]
+            kind = registry.entry(game)
+            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat and kind.taught(hat)]
             norm = [_as_played(played.rules, h, b) for h, b in drawn]
             if norm != moves:
                 raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
@@ -358,23 +400,22 @@ class RecordsMixin:
         where = "" if include_ai else "WHERE is_ai = 0"
         with self._read("read the records") as conn:
             rows = conn.execute(
-                f"SELECT name, wins, losses, last_played, is_ai FROM players {where} "
+                f"SELECT name, wins, losses, last_played, is_ai, draws FROM players {where} "
                 "ORDER BY wins - losses DESC, wins DESC, key").fetchall()
-        return [PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai)) for n, w, lo, t, ai in rows]
+        return [PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai), d) for n, w, lo, t, ai, d in rows]
 
     def player(self, name: str) -> PlayerRecord | None:
         with self._read("read the records") as conn:
-            row = conn.execute("SELECT name, wins, losses, last_played, is_ai FROM players WHERE key = ?",
+            row = conn.execute("SELECT name, wins, losses, last_played, is_ai, draws FROM players WHERE key = ?",
                                (name_key(name),)).fetchone()
         if row is None:
             return None
-        n, w, lo, t, ai = row
-        return PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai))
+        n, w, lo, t, ai, d = row
+        return PlayerRecord(n, w, lo, w - lo, parse_time(t), bool(ai), d)
 
     def recent_games(self, player: str | None = None, limit: int = 20) -> list[GameRecord]:
         """The latest finished games, newest first; only `player`'s if given."""
-        sql = ("SELECT id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain "
-               "FROM games")
+        sql = f"SELECT {GAME_COLUMNS} FROM games"
         params: tuple = ()
         if player is not None:
             sql += " WHERE player1_key = ? OR player2_key = ?"
@@ -383,12 +424,7 @@ class RecordsMixin:
         with self._read("read the games") as conn:
             rows = conn.execute(sql, params + (max(0, int(limit)),)).fetchall()
             learned = self._learning_of(conn, [r[0] for r in rows])
-        games = []
-        for gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain in rows:
-            seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
-            games.append(GameRecord(gid, parse_time(when), game, start, opp, (p1, p2),
-                                    tuple(json.loads(moves)), loser, brain, seats, learned.get(gid, ())))
-        return games
+        return [_game_record(row, learned) for row in rows]
 
     def games_after(self, game_id: int, limit: int = 50) -> list[GameRecord]:
         """The games recorded after `game_id` (by any copy of the app), oldest first, at most `limit` (the
@@ -406,29 +442,23 @@ class RecordsMixin:
     def game(self, game_id: int) -> GameRecord | None:
         """One recorded game with what a replay needs, or None."""
         with self._read("read the games") as conn:
-            row = conn.execute(
-                "SELECT id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain "
-                "FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (int(game_id),)).fetchone()
             learned = self._learning_of(conn, [game_id])
-        if row is None:
-            return None
-        gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain = row
-        seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
-        return GameRecord(gid, parse_time(when), game, start, opp, (p1, p2), tuple(json.loads(moves)), loser,
-                          brain, seats, learned.get(gid, ()))
+        return None if row is None else _game_record(row, learned)
 
     @staticmethod
     def _learning_of(conn, ids: list[int]) -> dict[int, tuple[SeatLearning, ...]]:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes, hats FROM game_learning "
+        rows = conn.execute(f"SELECT game_id, seat, brain, won, drawn, changes, hats, outcome FROM game_learning "
                             f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", [int(i) for i in ids]).fetchall()
         out: dict[int, list] = {}
-        for gid, seat, brain, won, drawn, changes, hats in rows:
+        for gid, seat, brain, won, drawn, changes, hats, outcome in rows:
             out.setdefault(gid, []).append(SeatLearning(seat, brain, bool(won), _tuples(json.loads(drawn)),
                                                         _tuples(json.loads(changes)),
-                                                        None if hats is None else _tuples(json.loads(hats))))
+                                                        None if hats is None else _tuples(json.loads(hats)),
+                                                        (1 if won else -1) if outcome is None else outcome))
         return {k: tuple(v) for k, v in out.items()}
 
     def game_count(self) -> int:
@@ -442,7 +472,7 @@ class RecordsMixin:
         and it played exactly one seat against a person; only `brain`'s games when given.
         """
         sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
-               "AND opponent = 'learning'")
+               "AND opponent = 'learning' AND draw = 0")
         params: tuple = ()
         if brain is not None:
             sql += " AND brain_key = ?"
@@ -458,7 +488,7 @@ class RecordsMixin:
             wins_a, wins_b = conn.execute(
                 "SELECT COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0), "
                 "       COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0) "
-                "FROM games WHERE game = ? AND ((player1_key = ? AND player2_key = ?) OR "
+                "FROM games WHERE game = ? AND draw = 0 AND ((player1_key = ? AND player2_key = ?) OR "
                 "(player1_key = ? AND player2_key = ?))", (ka, ka, kb, kb, game, ka, kb, kb, ka)).fetchone()
         return int(wins_a), int(wins_b)
 
@@ -471,7 +501,7 @@ class RecordsMixin:
             wins, losses = conn.execute(
                 "SELECT COALESCE(SUM((ai1 AND loser = 1) + (ai2 AND loser = 0)), 0), "
                 "       COALESCE(SUM((ai1 AND loser = 0) + (ai2 AND loser = 1)), 0) "
-                "FROM games WHERE brain_key = ? AND played_at >= ?", (key, since)).fetchone()
+                "FROM games WHERE brain_key = ? AND played_at >= ? AND draw = 0", (key, since)).fetchone()
         return int(wins), int(losses)
 
     def reset_records(self) -> None:

@@ -197,11 +197,15 @@ class SticksApp(App):
 
         from sticks_tui.ui.screens.backups import BackupsScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
+        from sticks_tui.ui.screens.noughts import (MenaceHelpScreen, NoughtsBoxesScreen, NoughtsScreen,
+                                                   NoughtsTrainDialog)
+        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
         return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
-                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen]
+                replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
+                NoughtsScreen, NoughtsTrainDialog, NoughtsBoxesScreen, MenaceHelpScreen, NoughtsReplayScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -511,7 +515,9 @@ class SticksApp(App):
         from sticks_tui.ui.screens.base import GameScreenBase
 
         what = []
-        if games and any(isinstance(s, GameScreenBase) and s.game_in_progress for s in self.screen_stack):
+        # a game screen of the engine's games, or a screen of its own that says so (noughts)
+        if games and any((isinstance(s, GameScreenBase) or getattr(type(s), "game_in_progress", None) is not None)
+                         and s.game_in_progress for s in self.screen_stack):
             what.append("a game is in progress")
         if training:
             if self.training_running:

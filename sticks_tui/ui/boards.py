@@ -32,6 +32,9 @@ class Board:
     open: Callable[[object, object], None]  # open(app, MatchSetup): push its screen
     replays: bool = False
     analysed: bool = False
+    #: A screen of its own that replays a recorded game of it (replay_screen(game)); None: the replay
+    #: screen's (sticks), when `replays`.
+    replay_screen: Callable[[object], object] | None = None
 
 
 def board_of(game: str) -> Board:
@@ -121,22 +124,27 @@ registry.set_board("nim", board=Board(rows=("piles-row",), intro=lambda app: NIM
                                       read=_nim_read, open=_nim_open))
 
 
-# -- games with a screen of their own ------------------------------------------------------------------
-# Noughts and crosses (MENACE) is played on its own screen, which chooses who plays; it is not yet in
-# the core's registry (its brains and records are not stored: issue 18), so the setup screen offers it
-# from here and opens its screen when it is chosen, leaving the form as it was.
+# -- noughts and crosses (MENACE) ---------------------------------------------------------------------
+# Its screen chooses the board's squares and (watching) MENACE's opponents itself; the setup screen
+# gives it the opponent, the names and who plays X (Player 1 moving first plays X).
 
-@dataclass(frozen=True)
-class OwnScreen:
-    choice: str  # how the setup screen's Game list offers it
-    open: Callable[[object], None]  # open(app): push its screen
+NOUGHTS_INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "
+                 "X. MENACE learns it with 304 matchboxes of beads.")
 
 
-def _noughts_open(app) -> None:
+def _noughts_open(app, setup) -> None:
     from sticks_tui.ui.screens.noughts import NoughtsScreen
 
-    app.push_screen(NoughtsScreen())
+    x_first = setup.first_mover(0, app.session.rng) == 0  # Player 1 moves first: Player 1 plays X
+    app.push_screen(NoughtsScreen(setup.opponent, x_first, names=(setup.name1, setup.name2)))
 
 
-#: Games the setup screen offers that open a screen of their own, by the Game list's value.
-OWN_SCREENS: dict[str, OwnScreen] = {"noughts": OwnScreen("Noughts and crosses (MENACE)", _noughts_open)}
+def _noughts_replay(game):
+    from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+
+    return NoughtsReplayScreen(game)
+
+
+registry.set_board("noughts", board=Board(rows=(), intro=lambda app: NOUGHTS_INTRO, load=lambda screen, last: None,
+                                          read=lambda screen, opponent, error: {}, open=_noughts_open,
+                                          replays=True, replay_screen=_noughts_replay))

@@ -1,9 +1,13 @@
-"""What the noughts screen keeps while the app runs: MENACE's brains (X's, and O's when one is chosen),
-their rule, their results and learning curve, the beads of the first box over games, and the games
-played on screen. No Textual here: the screen shows it, the keeper decides nothing about the rules.
+"""What the noughts screen keeps: MENACE's brains (X's, and O's when one is chosen), their rule, their
+results and learning curve this session, the beads of the first box over games, and the games played
+on screen. No Textual here: the screen shows it, the keeper decides nothing about the rules.
 
-Not saved between sessions yet: the store has no place for MENACE's boxes (that waits for the game
-registry). `NOT_SAVED` says so in words the screen shows.
+MENACE's boxes are kept in the store between sessions, as the other games' brains are (brains
+`vocabulary.NOUGHTS_BRAINS`), through the app's one kept-brain service (`ui/keeper.py`
+`BrainKeeper`): loaded when the keeper is made, each game's lesson (and each training run) merged onto
+the boxes as stored, so every copy of the app on one store (every tab of `sticks-tui serve`) teaches
+one MENACE. If the store refuses, the app says why (the keeper's one failure behaviour) and MENACE
+keeps what it learned until the app quits.
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from sticks_tui import vocabulary
 from sticks_tui.learn import menace
 from sticks_tui.learn.menace_training import BeadChange, MenaceTrainingResult
 from sticks_tui.learn.rng import XorShift64Star
 
-NOT_SAVED = "MENACE's boxes are not saved between sessions yet: they last until you quit the app."
+NOT_SAVED = "MENACE's boxes are not saved: they last until you quit the app."
 PLAYER_KINDS = ("human", "random", "perfect", "menace")
 
 
@@ -35,16 +40,77 @@ class NoughtsKeeper:
     first_box: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     played: dict[str, int] = field(default_factory=lambda: {"X": 0, "draw": 0, "O": 0})  # games on screen
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: The app whose store keeps the boxes (None: they are kept in memory only), and for each brain
+    #: ('X', 'O') its counts when last read from or written to the store (None: not from the store, never saved).
+    app: object | None = field(default=None, repr=False)
+    bases: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = XorShift64Star(self.seed)
         self.reset(self.rule)
 
+    # -- the store ----------------------------------------------------------------------------------
+    def attach(self, app) -> None:
+        """Play with MENACE's boxes as `app`'s store keeps them (made, by this keeper's rule, if none);
+        a stored brain keeps its own rule."""
+        self.app = app
+        brain, kept = app.keeper.load(vocabulary.NOUGHTS_BRAINS["X"], rule=self.rule, game=vocabulary.NOUGHTS_GAME,
+                                      marks="X")
+        self.x_brain, self.rule = brain, brain.rule
+        self.bases = {"X": brain.counts.copy() if kept else None}
+        self.o_brain = None
+        self.first_box = [(0, self.first_box_counts())]
+        try:
+            o_kept = app.session.store.brain_info(vocabulary.NOUGHTS_BRAINS["O"]) is not None
+        except Exception:  # noqa: BLE001 - a store that cannot say: O's brain is loaded at first use, as before
+            o_kept = False
+        if o_kept:  # O's brain was made in an earlier session: show it as it is kept
+            self.brain_for("O")
+
+    def save(self, mark: str, games: int) -> None:
+        """What brain `mark` learned since it last read or wrote the store, merged onto its boxes as
+        stored (which it then plays with: what other copies taught it meanwhile too); `games` played."""
+        brain = self.x_brain if mark == "X" else self.o_brain
+        if self.app is None or brain is None or self.bases.get(mark) is None:
+            return
+        stored = self.app.keeper.save(vocabulary.NOUGHTS_BRAINS[mark], brain, self.bases[mark], games)
+        if stored is not None:
+            self.bases[mark] = brain.counts.copy()
+
+    def saved_text(self) -> str:
+        """Where the boxes are kept, in words for the screen."""
+        if self.app is None or self.bases.get("X") is None:
+            return NOT_SAVED
+        names = " and ".join(f"'{vocabulary.NOUGHTS_BRAINS[m]}'" for m in ("X", "O") if self.bases.get(m) is not None)
+        return (f"MENACE's boxes are kept (brain{'s' if ' and ' in names else ''} {names}): each game teaches "
+                "them, and they are as they were when you come back.")
+
+    def _start_afresh(self) -> None:
+        """The stored brains started anew by this keeper's fresh ones; if the store refuses, the app says
+        why and the fresh brains are not saved (the stored ones are left as they are)."""
+        from sticks_tui.store import StoreError
+
+        store = self.app.session.store
+        for mark, brain in (("X", self.x_brain), ("O", menace.MenaceBrain(self.rule, "O"))):
+            name = vocabulary.NOUGHTS_BRAINS[mark]
+            if mark == "O" and (self.bases.get("O") is None and store.brain_info(name) is None):
+                continue
+            try:
+                store.save_brain(name, brain, replace=True)
+            except (StoreError, ValueError) as exc:
+                self.app.keeper.refused(f"{exc} MENACE starts afresh, but its fresh boxes are not saved.")
+                self.bases = {"X": None, "O": None}
+                return
+        self.bases = {"X": self.x_brain.counts.copy(), "O": None}
+
     def reset(self, rule: menace.MenaceRule) -> None:
-        """Fresh brains learning by `rule` (O's is made again when next needed); records start over."""
+        """Fresh brains learning by `rule` (O's is made again when next needed); records start over; in
+        the store too."""
         self.rule = rule
         self.x_brain = menace.MenaceBrain(rule)
         self.o_brain = None
+        if self.app is not None:
+            self._start_afresh()
         self.games = 0
         self.results[:] = [0, 0, 0]
         self.o_results[:] = [0, 0, 0]
@@ -59,7 +125,13 @@ class NoughtsKeeper:
         if mark == "X":
             return self.x_brain
         if self.o_brain is None:
-            self.o_brain = menace.MenaceBrain(self.rule, "O")
+            if self.app is None:
+                self.o_brain = menace.MenaceBrain(self.rule, "O")
+            else:
+                brain, kept = self.app.keeper.load(vocabulary.NOUGHTS_BRAINS["O"], rule=self.rule,
+                                                   game=vocabulary.NOUGHTS_GAME, marks="O")
+                self.o_brain = brain
+                self.bases["O"] = brain.counts.copy() if kept else None
         return self.o_brain
 
     # -- a move by an AI ---------------------------------------------------------------------------
@@ -101,6 +173,38 @@ class NoughtsKeeper:
                 self.first_box.append((self.games, self.first_box_counts()))
         return changes
 
+    def keep(self, fields: dict | None, drawn: list[tuple[str, int, int, int, str]], kinds: dict[str, str]) -> None:
+        """Keep a finished game (`Store.record_game` fields; `fields["first"]` is X's seat) with each MENACE
+        brain's lesson applied to its boxes as stored, in one transaction, through the app's kept-brain
+        service; each brain then plays on with its boxes as stored. `fields` None (a resignation, which
+        the records cannot replay): the lessons alone are merged. If the store refuses the lesson, the
+        service's one failure behaviour follows (said; the game kept without it; the boxes merged)."""
+        if self.app is None:
+            return
+        marks = [m for m in ("X", "O") if kinds[m] == "menace" and self.bases.get(m) is not None]
+        if fields is None:
+            for mark in marks:
+                self.save(mark, 1)
+            return
+        seat_of = {"X": fields["first"], "O": 1 - fields["first"]}
+        learning = {seat_of[m]: (vocabulary.NOUGHTS_BRAINS[m], [(board, square) for mk, _, _, square, board in drawn
+                                                                 if mk == m]) for m in marks}
+        first = marks[0] if marks else None
+        brain = self.brain_for(first) if first else None
+        recorded, saved = self.app.keeper.record(fields, learning or None, hats=brain,
+                                                 base=self.bases.get(first) if first else None)
+        if recorded is not None:
+            for mark in marks:
+                stored, mine = recorded.brains.get(seat_of[mark]), self.brain_for(mark)
+                if stored is not None and stored.counts.shape == mine.counts.shape:
+                    mine.counts[:] = stored.counts
+                    self.bases[mark] = stored.counts.copy()
+            return
+        if saved is not None:  # the first brain's lesson merged onto its boxes by the fallback
+            self.bases[first] = brain.counts.copy()
+        for mark in marks[1:]:
+            self.save(mark, 1)
+
     def not_losing_vs_perfect(self) -> float:
         """X's brain's exact chance not to lose one game to the perfect player (compiled if loaded)."""
         import sys
@@ -131,9 +235,9 @@ class NoughtsKeeper:
             n = w + d + lo
             if n == 0:
                 if mark == "X":
-                    lines.append("MENACE (X) has played no games yet.")
+                    lines.append("MENACE (X) has played no games this session.")
                 continue
-            lines.append(f"MENACE ({mark}), {n:,} game{'s' if n != 1 else ''}: won {w:,} ({w / n:.0%}), "
+            lines.append(f"MENACE ({mark}), {n:,} game{'s' if n != 1 else ''} this session: won {w:,} ({w / n:.0%}), "
                          f"drawn {d:,} ({d / n:.0%}), lost {lo:,} ({lo / n:.0%}).")
         return " ".join(lines)
 
@@ -151,5 +255,6 @@ def keeper_of(app) -> NoughtsKeeper:
     if keeper is None:
         seed = getattr(app.session, "seed", None)
         keeper = NoughtsKeeper(seed=seed if seed is not None else app.session.rng.randrange(2**63))
+        keeper.attach(app)
         app._noughts_keeper = keeper
     return keeper

@@ -35,15 +35,19 @@ async def test_from_setup_squares_by_key_arrows_and_click_a_taken_one_refused_an
         setup = app.screen
         assert isinstance(setup, SetupScreen)
         setup.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        assert setup.query_one("#opponent", Select).value == "menace"  # the registry's opponents for noughts
+        await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, NoughtsScreen) and app.screen.is_mounted,
                          what="the noughts screen")
         await pilot.pause()
         screen = app.screen
-        assert setup.query_one("#game", Select).value == "sticks" and app.settings.game == "sticks"
-        assert "not saved between sessions" in str(screen.query_one("#noughts-note").render())
+        assert app.settings.game == "noughts"  # remembered as the other games are
+        assert screen.opponent == "menace" and screen.x_first  # Player 1 moves first: Player 1 plays X
         screen.query_one("#noughts-opponent", Select).value = "friend"
         await pilot.pause()
         assert screen.kinds == {"X": "human", "O": "human"}
+        assert (app.settings.opponent, app.settings.first) == ("friend", "p1")  # remembered for the next time
         await pilot.press("7")  # phone layout: 7 is the bottom left
         assert screen.state.board == "......X.."
         await pilot.press("up", "right", "enter")  # from 7: up to 4, right to 5
@@ -137,3 +141,116 @@ async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_st
         assert keeper.games == sum(keeper.results) == told + 1
         assert keeper.curve[-1].games == told + 1
         assert keeper.first_box[-1] == (told + 1, tuple(int(c) for c in keeper.x_brain.counts[0]))
+        stored = app.session.store.load_brain("noughts MENACE")  # started afresh by the new rule, then the run
+        assert stored.rule.beads == (8, 3, 2, 1) and stored.counts.tolist() == keeper.x_brain.counts.tolist()
+        assert app.session.store.brain_info("noughts MENACE").games_trained == told + 1
+
+
+async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_on_one_store(make_app, data_dir):
+    """Issue 18 item 5: play MENACE, quit, start again: the boxes as they were; and another copy of the app
+    on the same store (another tab of `serve`) teaching the same MENACE meanwhile: both lessons kept."""
+    from sticks_tui.store import Store
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    name = NOUGHTS_BRAINS["X"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)
+        keeper = keeper_of(app)
+        assert f"brain '{name}'" in str(screen.query_one("#noughts-note").render())
+        start = keeper.x_brain.counts.copy()
+        with Store.open(data_dir) as other:  # another tab's game teaches the first box's centre 5 beads
+            theirs = other.load_or_create_brain(name, game="noughts")
+            base = theirs.counts.copy()
+            theirs.counts[0, 4] += 5
+            other.save_brain(name, theirs, base=base, games_trained=1)
+        while not screen.over:
+            await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
+            if not screen.over:
+                await pilot.press(str(screen.state.board.index(".") + 1))
+        expected = start.copy()
+        expected[0, 4] += 5
+        for c in screen.changes:
+            expected[c.row, c.col] = max(0, expected[c.row, c.col] + c.after - c.before)
+        assert screen.changes and keeper.x_brain.counts.tolist() == expected.tolist()  # it plays on with both
+        (game,) = app.session.store.recent_games()
+        (lesson,) = game.learning  # kept with the game, in its transaction
+        assert lesson.seat == 1 and [(c[0], c[1], c[3] - c[2]) for c in lesson.changes] == [
+            (c.board, c.square, c.after - c.before) for c in screen.changes]
+        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+
+        app.push_screen(NoughtsReplayScreen(game))
+        await pilot.pause()
+        await pilot.press("home")
+        data = app.screen.query_one(NoughtsBoard).data  # MENACE's first box as it was, with the other's 5 beads
+        assert data.board == "........." and data.drawn == game.moves[0]
+        assert data.beads == (4, 4, 0, 0, 9, 0, 0, 0, 0)
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await open_noughts(pilot, "menace", x_first=False)
+        assert keeper_of(again).x_brain.counts.tolist() == expected.tolist()  # as they were
+        assert again.session.store.brain_info(name).games_trained == 2
+
+
+async def test_a_store_that_refuses_menaces_boxes_is_said_and_menace_plays_on_unsaved(make_app, data_dir):
+    from sticks_tui.store import Store
+    from sticks_tui.ui.noughts_keeper import NOT_SAVED
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    with Store.open(data_dir) as store:  # the name is taken by a sticks brain: the store refuses it for MENACE
+        store.load_or_create_brain(NOUGHTS_BRAINS["X"], 20)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)
+        await wait_until(pilot, lambda: screen.human_to_move, what="MENACE's first move")
+        assert any("is a brain for sticks, not for noughts" in n.message for n in app._notifications)
+        assert str(screen.query_one("#noughts-note").render()) == NOT_SAVED
+        assert screen.state.board.count("X") == 1  # MENACE plays, with fresh boxes
+        assert app.session.store.brain_info(NOUGHTS_BRAINS["X"]).game == "sticks"  # left as it is
+
+
+async def test_a_game_is_recorded_replayed_move_by_move_and_ctrl_q_mid_game_asks_first(make_app):
+    from textual.widgets import DataTable
+
+    from sticks_tui.ui.screens.confirm import ConfirmDialog
+    from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+    from sticks_tui.ui.screens.records import RecordsScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "perfect", x_first=True)  # you (Player 1) play X
+        await wait_until(pilot, lambda: screen.human_to_move, what="your turn")
+        await pilot.press("1")
+        await wait_until(pilot, lambda: screen.human_to_move, what="your second turn")
+        assert screen.game_in_progress
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and app.screen.question == "A game is in progress. Quit anyway?"
+        await pilot.press("escape")
+        while not screen.over:
+            await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
+            if not screen.over:
+                await pilot.press(str(screen.state.board.index(".") + 1))
+        (game,) = app.session.store.recent_games()
+        assert game.game == "noughts" and game.players == ("Player 1", "Noughts Perfect AI")
+        assert game.moves == screen.state.history and game.first == 0
+        assert game.loser == 0 and screen.state.board == "XXOXO.O.."  # seed 7: the perfect AI wins
+        ai, you = app.session.store.player("Noughts Perfect AI"), app.session.store.player("Player 1")
+        assert (ai.wins, ai.draws, ai.losses, you.wins, you.draws, you.losses) == (1, 0, 0, 0, 0, 1)
+        app.session.store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                                      moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=0)  # a draw
+        await pilot.press("f3")
+        records = app.screen
+        assert isinstance(records, RecordsScreen)
+        board = records.query_one("#leaderboard", DataTable)
+        assert [str(c.label) for c in board.columns.values()][:4] == ["Player", "Wins", "Draws", "Losses"]
+        assert [str(c) for c in board.get_row("Ann")][:5] == ["Ann", "0", "1", "0", "+0"]
+        records.query_one("#leaderboard", DataTable).move_cursor(row=board.get_row_index("Player 1"))
+        await pilot.pause()
+        records.query_one("#games", DataTable).focus()
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, NoughtsReplayScreen)
+        assert replay.query_one(NoughtsBoard).data.board == screen.state.board  # it opens at the end
+        await pilot.press("home", "right")
+        assert replay.query_one(NoughtsBoard).data.board == "X........"
+        assert "1. Player 1 (X): square 1 (top left)." in list(replay.query_one("#nr-log").lines)

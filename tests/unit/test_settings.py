@@ -263,7 +263,9 @@ def test_the_allowed_values_match_the_app():
 
     assert set(settings_mod.SPEEDS) == set(SPEEDS)
     assert set(settings_mod.FIRST_CHOICES) == set(FIRST_CHOICES)
-    assert set(settings_mod.OPPONENTS) == set(OPPONENTS) | set(NIM_OPPONENTS)
+    from sticks_tui.engine import registry
+
+    assert set(settings_mod.OPPONENTS) == set(OPPONENTS) | set(NIM_OPPONENTS) | set(registry.entry("noughts").opponents)
     assert (settings_mod.MIN_HEAP, settings_mod.MAX_HEAP) == (MIN_HEAP, MAX_HEAP)
     m, s = MatchSetup(), Settings()
     assert (m.heap, m.piles, m.opponent, m.name1, m.name2, m.first, m.speed) == \

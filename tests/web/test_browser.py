@@ -482,3 +482,39 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     assert server.stop() == 0
     with Store.open(server.data_dir) as store:
         assert store.game_count() == 2
+
+
+def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served):
+    """Issue 18 item 5: a tab watches MENACE play the random AI; the game and MENACE's lesson are kept in
+    the class's store (a game by keys would need the board read from the screen)."""
+    server = served(max_sessions=2)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        tab = open_tab(context, server)
+        tab.activate()
+        tab.press("Control+p")
+        tab.page.keyboard.type("Noughts and", delay=20)
+        tab.wait_text("Play against MENACE")
+        tab.press("Enter")
+        tab.wait_text("MENACE's boxes are kept")
+        for attempt in range(3):  # a click that lands while the page re-measures its font is lost
+            tab.click_text("MENACE (it learns)")  # the Opponent list opens
+            try:
+                tab.wait_text("watch MENACE vs the random AI", timeout=5)
+                break
+            except AssertionError:
+                if attempt == 2:
+                    raise
+        tab.click_text("watch MENACE vs the random AI")
+        tab.wait_text("New game: The random AI X, MENACE O.")
+        def played() -> int:  # the screen's tally: "Here: X won 0, drawn 1, O won 0."
+            found = re.search(r"Here: X won (\d+), drawn (\d+), O won (\d+)", tab.text())
+            return sum(map(int, found.groups())) if found else 0
+
+        wait_until(lambda: played() == 1, 40, "the watched game to end")
+    finally:
+        context.close()
+    (game,) = sticks_json(server, "records", "--json")["recent_games"]
+    assert game["game"] == "noughts" and game["players"] == ["MENACE", "Noughts Random AI"]
+    (menace,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "noughts MENACE O"]
+    assert menace["game"] == "noughts" and menace["games_trained"] == 1

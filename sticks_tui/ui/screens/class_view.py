@@ -49,7 +49,8 @@ def today_words(games) -> str:
 
 def ticker_line(game) -> str:
     when = game.played_at.astimezone().strftime("%H:%M")
-    return f"{when}  {' vs '.join(game.players)}: {game.winner_name} won"
+    result = "a draw" if game.loser is None else f"{game.winner_name} won"
+    return f"{when}  {' vs '.join(game.players)}: {result}"
 
 
 class ClassScreen(Screen):

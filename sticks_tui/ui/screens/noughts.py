@@ -7,8 +7,8 @@ mouse, the arrow keys and Enter, or the keys 1-9 laid out like a phone's (1 2 3 
 `NoughtsTrainDialog` asks for a training run and MENACE's rule as options; `NoughtsBoxesScreen` shows
 all 304 boxes; `MenaceHelpScreen` explains MENACE.
 
-MENACE's brains live in the app's `NoughtsKeeper` (ui/noughts_keeper.py) until the app quits: they are
-not saved between sessions yet (the screen says so).
+MENACE's brains live in the app's `NoughtsKeeper` (ui/noughts_keeper.py), which keeps them in the store
+between sessions.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from sticks_tui.engine.noughts import SQUARE_NAMES, NoughtsError, NoughtsState, has_line, to_move
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
+from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, NoughtsError, NoughtsState, has_line, to_move
 from sticks_tui.learn import menace
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, pace_words
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.noughts_keeper import NOT_SAVED, NoughtsKeeper, keeper_of
+from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
@@ -160,10 +162,12 @@ class NoughtsScreen(Screen):
     NoughtsScreen.-wide #noughts-beads { height: 12; }
     """
 
-    def __init__(self, opponent: str = "menace", x_first: bool = False) -> None:
+    def __init__(self, opponent: str = "menace", x_first: bool = False,
+                 names: tuple[str, str] = ("Player 1", "Player 2")) -> None:
         super().__init__()
         self.opponent = opponent if opponent in OPPONENTS else "menace"
         self.x_first = x_first  # you (watching: MENACE) play X
+        self.names = names  # the people's names for the records (Player 1's, and Player 2's with a friend)
         self.state = NoughtsState()
         self.cursor = 5
         self.hint = False
@@ -176,6 +180,7 @@ class NoughtsScreen(Screen):
         self._timer = None
         self._job = None
         self._told = None  # the last training game told (MenaceStory)
+        self._train_opponent = None  # the last training run's opponent ('menace': O's brain learned too)
 
     @property
     def keeper(self) -> NoughtsKeeper:
@@ -205,7 +210,7 @@ class NoughtsScreen(Screen):
                                  allow_blank=False, id="noughts-x", compact=True)
                 yield Static("", id="noughts-tally")
                 yield MoveLog(id="noughts-log")
-                yield Static(NOT_SAVED, id="noughts-note")
+                yield Static(self.keeper.saved_text(), id="noughts-note")
             with Vertical(id="noughts-learning"):
                 yield Static("", id="noughts-training")
                 yield Static("", id="noughts-rule")
@@ -250,7 +255,13 @@ class NoughtsScreen(Screen):
                 self.x_first = True
             select.value = "first" if self.x_first else "second"
         self.query_one(NoughtsBoard).focus()
+        self._remember()
         self.new_game()
+
+    def _remember(self) -> None:
+        """The opponent and who plays X, remembered as the setup screen's (watching is this screen's own)."""
+        if self.opponent in registry.entry(vocabulary.NOUGHTS_GAME).opponents:
+            self.app.remember(opponent=self.opponent, first="p1" if self.x_first else "p2")
 
     @on(Select.Changed, "#noughts-x")
     def _x_chosen(self, event: Select.Changed) -> None:
@@ -258,6 +269,7 @@ class NoughtsScreen(Screen):
         self.query_one(NoughtsBoard).focus()
         if x_first != self.x_first:
             self.x_first = x_first
+            self._remember()
             self.new_game()
 
     # -- the game ---------------------------------------------------------------------------------
@@ -377,8 +389,41 @@ class NoughtsScreen(Screen):
                 for line in change_words(mine):
                     log.write("  " + line)
         self.shown_box = None
+        self._record(result)
+        self.query_one("#noughts-note", Static).update(self.keeper.saved_text())
         self._show_learning()
         self.show()
+
+    def record_fields(self, result: int) -> dict | None:
+        """What `Store.record_game` keeps of this finished game (X's `result`); None for a resignation
+        (the board does not finish the game, so the records cannot replay it)."""
+        if self.resigned is not None:
+            return None
+        kinds, entry = self.kinds, registry.entry(vocabulary.NOUGHTS_GAME)
+        x_seat = 0 if self.x_first else 1  # seat 0: Player 1 (you), or MENACE watching
+        marks = ("X", "O") if x_seat == 0 else ("O", "X")
+        names = []
+        for seat, mark in enumerate(marks):
+            kind = kinds[mark]
+            if kind == "human":
+                names.append(self.names[seat])
+            elif kind == "menace" and mark == "O" and kinds["X"] == "menace":
+                names.append(entry.ai_names["menace-o"])
+            else:
+                names.append(entry.ai_names[kind])
+        loser = None if result == menace.DRAW else (1 - x_seat if result == menace.WIN else x_seat)
+        menace_marks = [m for m in ("X", "O") if kinds[m] == "menace"]
+        return dict(game=vocabulary.NOUGHTS_GAME, start=EMPTY_BOARD,
+                    opponent=self.opponent, players=tuple(names), moves=list(self.state.history), loser=loser,
+                    first=x_seat, ai_seats=[s for s, m in enumerate(marks) if kinds[m] != "human"],
+                    brain=vocabulary.NOUGHTS_BRAINS[menace_marks[0]] if menace_marks else None)
+
+    def _record(self, result: int) -> None:
+        """Keep the finished game in the records (the app's kept-brain service says so if it cannot)."""
+        fields = self.record_fields(result)
+        if fields is None:
+            self.query_one("#noughts-log", MoveLog).write("A game ended by resigning is not kept in the records.")
+        self.keeper.keep(fields, self.drawn, self.kinds)
 
     # -- showing ----------------------------------------------------------------------------------
     def board_data(self) -> NoughtsBoardData:
@@ -589,6 +634,7 @@ class NoughtsScreen(Screen):
         seed = self.app.session.child_seed()
         if seed is None:
             seed = keeper.rng.randrange(2**63)
+        self._train_opponent = request.opponent
         self._job = start_training_worker(self, NOUGHTS_TRAINING, menace_run(keeper, request, seed),
                                           idle=self.app.session.idle_training, pace=request.pace)
         against = "a second MENACE (O)" if request.opponent == "menace" else AI_WORDS[request.opponent]
@@ -638,6 +684,11 @@ class NoughtsScreen(Screen):
                         title="MENACE", timeout=8)
         self._job = None
         self._told = None
+        if message.result is not None and message.result.games_played:
+            self.keeper.save("X", message.result.games_played)
+            if self._train_opponent == "menace":  # O's brain learned too
+                self.keeper.save("O", message.result.games_played)
+        self.query_one("#noughts-note", Static).update(self.keeper.saved_text())
         self._show_learning()
         self.new_game()
 
@@ -946,7 +997,9 @@ def menace_help_sections() -> list[tuple[str, str]]:
          "perfect AI (computed from its beads, not sampled). Against the perfect AI the best MENACE can do "
          "is draw every game. Below: the beads in the first box (corner, edge, centre) over games.\n"
          "t trains MENACE in the background at any pace (space pauses, s plays one game and tells it, "
-         "+/- change the pace, c stops); its rule is set there. " + NOT_SAVED),
+         "+/- change the pace, c stops); its rule is set there. MENACE's boxes are kept between sessions "
+         "(brains 'noughts MENACE' for X, 'noughts MENACE O' for O): every game and run teaches the boxes as "
+         "stored, so every tab of a class server teaches one MENACE. The curve counts this session's games."),
     ]
 
 

@@ -38,6 +38,11 @@ def results_series(results) -> tuple[CurveSeries, ...]:
     return (CurveSeries(LABEL_SO_FAR, "●", tuple(so_far)), CurveSeries(LABEL_WINDOW, "▲", tuple(window)))
 
 
+def leaderboard_columns(draws: bool) -> tuple[str, ...]:
+    """The leaderboard's columns: Draws only once some game was drawn."""
+    return ("Player", "Wins", *(("Draws",) if draws else ()), "Losses", "Rating", "Last played")
+
+
 def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M") if dt is not None else "-"
 
@@ -98,7 +103,7 @@ class RecordsScreen(RoleChecks, Screen):
     def on_mount(self) -> None:
         self.sub_title = "records"
         board = self.query_one("#leaderboard", DataTable)
-        board.add_columns("Player", "Wins", "Losses", "Rating", "Last played")
+        board.add_columns(*leaderboard_columns(False))
         games = self.query_one("#games", DataTable)
         games.add_columns("When", "Game", "Players", "Lost")
         brains = self.query_one("#brains", DataTable)
@@ -144,10 +149,14 @@ class RecordsScreen(RoleChecks, Screen):
         self.query_one("#records-summary", Static).update(
             f"{total:,} game{'' if total == 1 else 's'} kept in {where}.{why}")
         board = self.query_one("#leaderboard", DataTable)
-        board.clear()
+        draws = any(p.draws for p in players)  # a Draws column once a game was drawn (noughts and crosses)
+        board.clear(columns=len(board.columns) != len(leaderboard_columns(draws)))
+        if not board.columns:
+            board.add_columns(*leaderboard_columns(draws))
         for p in players:
             name = p.name + (" (AI)" if p.is_ai else "")
-            board.add_row(name, str(p.wins), str(p.losses), f"{p.rating:+d}", when(p.last_played), key=p.name)
+            board.add_row(name, str(p.wins), *([str(p.draws)] if draws else []), str(p.losses), f"{p.rating:+d}",
+                          when(p.last_played), key=p.name)
         table = self.query_one("#brains", DataTable)
         table.clear()
         for b, (wins, losses) in brains:
@@ -175,7 +184,8 @@ class RecordsScreen(RoleChecks, Screen):
             return
         for g in records:
             what = f"{g.game} {g.start}"
-            games.add_row(when(g.played_at), what, " vs ".join(g.players), g.loser_name, key=str(g.id))
+            games.add_row(when(g.played_at), what, " vs ".join(g.players), g.loser_name or "(a draw)",
+                          key=str(g.id))
 
     @teacher_only("reset the records")
     def action_reset(self) -> None:
@@ -226,12 +236,13 @@ class RecordsScreen(RoleChecks, Screen):
         if game is None:
             self.notify("No game to replay: pick a player with games, then a game in the list.", severity="warning")
             return
-        if not board_of(game.game).replays:
+        board = board_of(game.game)
+        if not board.replays:
             replayed = [registry.entry(g).title for g in registry.names() if board_of(g).replays]
             self.notify(f"Only games of {' and '.join(replayed)} replay here; this one is a game of "
                         f"{registry.entry(game.game).title}.", severity="warning")
             return
-        self.app.push_screen(ReplayScreen(game))
+        self.app.push_screen(board.replay_screen(game) if board.replay_screen is not None else ReplayScreen(game))
 
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import open_export, records_exports

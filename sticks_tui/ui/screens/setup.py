@@ -16,7 +16,7 @@ from sticks_tui.learn.hats import RULE_PRESETS
 from sticks_tui.store.errors import InvalidName, StoreError
 from sticks_tui.store.names import ai_name_of
 from sticks_tui.store.records import NameClash
-from sticks_tui.ui.boards import OWN_SCREENS, SETUP_ROWS, STICKS_INTRO, board_of
+from sticks_tui.ui.boards import SETUP_ROWS, STICKS_INTRO, board_of
 from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
                                    MatchSetup)
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
@@ -64,8 +64,7 @@ class SetupScreen(Screen):
             with Vertical(id="setup-form"):
                 with Horizontal(classes="row"):
                     yield Label("Game", classes="field")
-                    yield Select([(registry.entry(game).choice, game) for game in GAMES]
-                                 + [(own.choice, key) for key, own in OWN_SCREENS.items()], value=GAMES[0],
+                    yield Select([(registry.entry(game).choice, game) for game in GAMES], value=GAMES[0],
                                  allow_blank=False, id="game", compact=True)
                 with Horizontal(classes="row heap-row", id="piles-row"):
                     yield Label("Piles (1-100)", classes="field")
@@ -197,8 +196,7 @@ class SetupScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _remember_game(self) -> None:
-        if self.game_kind not in OWN_SCREENS:  # a game with its own screen is not a setting (yet)
-            self._remember(game=self.game_kind)
+        self._remember(game=self.game_kind)
 
     @on(Select.Changed, "#opponent")
     def _remember_opponent(self) -> None:
@@ -259,13 +257,6 @@ class SetupScreen(Screen):
 
     @on(Select.Changed, "#game")
     def _game_changed(self) -> None:
-        own = OWN_SCREENS.get(self.game_kind)
-        if own is not None:  # its own screen chooses who plays; this form stays as it was
-            with self.prevent(Select.Changed):
-                self.query_one("#game", Select).value = getattr(self, "_game_before", GAMES[0])
-            self.app.call_later(own.open, self.app)
-            return
-        self._game_before = self.game_kind
         game, board = registry.entry(self.game_kind), board_of(self.game_kind)
         self._show_intro()
         for row in SETUP_ROWS:  # the game's own rows (the sticks AI's hats: the Nim AI has its own)

@@ -1,0 +1,232 @@
+"""Noughts and crosses in the store (issue 18 item 5): a registry entry like sticks and Nim, and MENACE's
+matchboxes kept as a brain between runs (made once, its own rule kept, a copy's change merged onto
+the boxes as stored, never written over, another game's or the other player's brain refused)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sticks_tui.engine import registry
+from sticks_tui.learn import menace
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.store import Store, StoreError
+from sticks_tui.store.records import replay
+
+
+def test_noughts_is_a_registry_entry_whose_games_replay_through_the_engine():
+    entry = registry.entry("noughts")
+    assert registry.entry_of(menace.MenaceBrain().rules) is entry and entry.brains == "matchboxes"
+    played = replay("noughts", ".........", [5, 2, 1, 3, 9], 1)  # X (seat 0) wins on the diagonal 1-5-9
+    assert played.first == 0 and played.start == "........." and played.moves == [5, 2, 1, 3, 9]
+    with pytest.raises(ValueError, match="Square 5 .centre. is taken by X"):
+        replay("noughts", ".........", [5, 5], 1)
+
+
+def train(brain: menace.MenaceBrain, games: int, seed: int) -> None:
+    rng = XorShift64Star(seed)
+    for _ in range(games):
+        menace.play_game(brain, menace.RandomPlayer(), rng)
+
+
+def test_menace_boxes_are_kept_between_runs_with_their_own_rule(tmp_path):
+    rule = menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill")
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
+        assert isinstance(brain, menace.MenaceBrain) and brain.rule == rule and brain.counts[0].max() == 8
+        base = brain.counts.copy()
+        train(brain, 200, seed=3)
+        store.save_brain("noughts MENACE", brain, games_trained=200, base=base)
+        kept = brain.counts.copy()
+    with Store.open(tmp_path) as store:  # the next run: the boxes as they were, by their own rule
+        again = store.load_or_create_brain("noughts MENACE", game="noughts")  # no rule asked: the stored one
+        assert again.rule == rule and np.array_equal(again.counts, kept)
+        assert store.brain_info("noughts MENACE").games_trained == 200
+        assert store.brain_info("noughts MENACE").game == "noughts"
+        from sticks_tui.commands.brain import rule_words
+
+        info = store.brain_info("noughts MENACE")  # its own rule, not the hat-rule columns' part of it
+        assert info.menace_rule == rule and rule_words(info) == "+3/+1/-1 refill"
+
+
+def test_a_copys_change_is_merged_onto_the_boxes_as_stored(tmp_path):
+    with Store.open(tmp_path) as store:
+        a = store.load_or_create_brain("m", game="noughts")
+        b = a.copy()
+        base_a, base_b = a.counts.copy(), b.counts.copy()
+        train(a, 50, seed=1)
+        train(b, 50, seed=2)
+        store.save_brain("m", a, base=base_a)
+        stored = store.save_brain("m", b, base=base_b)  # b never writes its counts over a's lessons
+        expected = np.where(a.legal_mask, np.clip(a.counts + (b.counts - base_b), 0, menace.MAX_BEADS), 0)
+        assert np.array_equal(stored.counts, expected)
+        assert np.array_equal(store.load_brain("m").counts, expected)
+
+
+def test_other_games_and_the_other_players_brains_are_refused_and_left_as_they_are(tmp_path):
+    with Store.open(tmp_path) as store:
+        store.load_or_create_brain("sticks one", 20)
+        with pytest.raises(StoreError, match="is a brain for sticks, not for noughts"):
+            store.load_or_create_brain("sticks one", game="noughts")
+        o = store.load_or_create_brain("menace o", game="noughts", marks="O")
+        assert len(o.boxes) == 289
+        with pytest.raises(StoreError, match="boxes for O, not for X"):
+            store.load_or_create_brain("menace o", game="noughts", marks="X")
+        assert store.load_brain("menace o").marks == "O"
+
+
+def test_damaged_boxes_are_never_saved_and_a_reset_gives_the_start_beads(tmp_path):
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("m", game="noughts")
+        base = brain.counts.copy()
+        train(brain, 30, seed=5)
+        store.save_brain("m", brain, base=base)
+        bad = brain.copy()
+        bad.counts[0, 3] = 5  # square 4 repeats square 2 in the first box: never a bead there
+        with pytest.raises(StoreError, match="damaged"):
+            store.save_brain("m", bad, base=brain.counts.copy())
+        assert np.array_equal(store.load_brain("m").counts, brain.counts)
+        store.reset_brain("m")
+        assert np.array_equal(store.load_brain("m").counts, menace.MenaceBrain().counts)
+
+
+DRAW_MOVES = [5, 1, 9, 3, 2, 8, 7, 4, 6]  # X centre, ... a full board with no line
+
+
+def test_a_draw_is_kept_as_a_draw_on_the_leaderboard_and_in_each_record(tmp_path):
+    from sticks_tui.store.exports import game_export, games_export
+
+    with Store.open(tmp_path) as store:
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE")
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                          moves=[5, 2, 1, 3, 9], loser=0, first=1, ai_seats=[1], brain="noughts MENACE")
+        ann, ai = store.player("Ann"), store.player("MENACE")
+        assert (ann.wins, ann.draws, ann.losses, ann.rating, ann.games) == (0, 1, 1, -1, 2)
+        assert (ai.wins, ai.draws, ai.losses, ai.rating) == (1, 1, 0, 1)
+        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1)
+        assert store.brain_record("noughts MENACE") == (1, 0)
+        game = store.game(gid)
+        assert game.drawn and game.loser is None and game.winner_name is None and game.first == 1
+        assert game.result_words == "a draw" and game.moves == tuple(DRAW_MOVES)
+        doc = json.loads(games_export([game], "json"))["games"][0]
+        assert (doc["first"], doc["winner"], doc["loser"]) == ("MENACE", None, None)
+        moves = json.loads(game_export(game, "json"))["moves"]
+        assert moves[0] == {"move": 1, "player": "MENACE", "pile": None, "took": 5, "left": "....X...."}
+        assert moves[-1]["left"] == "OXOOXXXOX" and moves[-1]["player"] == "MENACE"
+
+
+@pytest.mark.parametrize("loser, first, message", [
+    (0, 1, "The game is a draw: nobody lost, not seat 0."),
+    (None, None, "A drawn game needs the seat that moved first"),
+])
+def test_a_draw_given_a_loser_or_no_first_seat_is_refused_and_nothing_kept(tmp_path, loser, first, message):
+    with Store.open(tmp_path) as store:
+        with pytest.raises(ValueError, match=message):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=DRAW_MOVES, loser=loser, first=first)
+        with pytest.raises(ValueError, match="The game was won, not drawn"):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=[5, 2, 1, 3, 9], loser=None, first=0)
+        with pytest.raises(ValueError, match="Seat 1 cannot have moved first"):
+            store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                              moves=[5, 2, 1, 3, 9], loser=1, first=1)
+        assert store.game_count() == 0 and store.player("Ann") is None
+
+
+def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_file_is_refused(tmp_path):
+    import subprocess
+    import sys
+
+    with Store.open(tmp_path / "a") as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts",
+                                           rule=menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill"))
+        base = brain.counts.copy()
+        train(brain, 100, seed=9)
+        store.save_brain("noughts MENACE", brain, games_trained=100, base=base)
+        store.export_brain("noughts MENACE", tmp_path / "menace.json")
+        store.load_or_create_brain("sticks one", 20)
+        store.export_brain("sticks one", tmp_path / "sticks.json")
+    text = (tmp_path / "menace.json").read_text()
+    assert '"game": "noughts"' in text and '{"board": ".........", "counts": [' in text
+    with Store.open(tmp_path / "b") as store:
+        assert store.import_brain(tmp_path / "menace.json", game="noughts") == "noughts MENACE"
+        kept = store.load_brain("noughts MENACE")
+        assert kept == brain and kept.rule.empty == "refill"
+        assert store.brain_info("noughts MENACE").games_trained == 100
+        with pytest.raises(StoreError, match="as a MENACE brain: it holds a sticks brain. Nothing was changed"):
+            store.import_brain(tmp_path / "sticks.json", "other", game="noughts")
+        store.load_or_create_brain("sticks two", 20)
+        with pytest.raises(StoreError, match="is a sticks brain, and this is a MENACE brain"):
+            store.import_brain(tmp_path / "menace.json", "sticks two", replace=True)
+        assert store.brain_info("other") is None and store.brain_info("sticks two").game == "sticks"
+    doc = json.loads(text)
+    doc["boxes"][0]["counts"][3] = 5  # square 4 of the empty board repeats square 2
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    done = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "c"), "brain", "import",
+                           str(tmp_path / "bad.json"), "--game", "noughts"], capture_output=True, text=True)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "box 1 (.........), square 4: it repeats another square by a symmetry of the board" in done.stderr
+
+
+def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_are_the_sum_of_their_games(tmp_path):
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts")
+        start = brain.counts.copy()
+        # MENACE (X, seat 1) draws beads on every board with two or more squares empty; the last is forced
+        drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXO.X..OX", 7)]
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE",
+                                learning={1: ("noughts MENACE", drawn)})
+        kept = store.load_brain("noughts MENACE")
+        assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [
+            (".........", 5, 4, 5), ("O...X....", 9, 3, 4), ("O.O.X...X", 2, 2, 3), ("OXO.X..OX", 7, 1, 2)]
+        assert int((kept.counts - start).sum()) == 4 and gid.brains[1] == kept  # +1 a bead for a draw
+        (seat,) = store.game(gid).learning
+        assert seat.outcome == 0 and not seat.won
+        assert seat.hats_before()["O...X...."] == tuple(brain.square_beads("O...X...."))
+        with pytest.raises(ValueError, match="are not the moves it played"):  # a bead for a forced move too
+            store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                              moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1],
+                              learning={1: ("noughts MENACE", [*drawn, ("OXOOX.XOX", 6)])})
+        assert store.load_brain("noughts MENACE") == kept and store.game_count() == 1
+        assert store.rebuild_brain("noughts MENACE") == kept
+
+
+def test_a_hats_table_of_menaces_boxes_is_refused_with_where_its_boxes_are_written(tmp_path):
+    from sticks_tui.store.exports import build_export
+
+    with Store.open(tmp_path) as store:
+        store.load_or_create_brain("noughts MENACE", game="noughts")
+        with pytest.raises(StoreError, match="is MENACE's matchboxes, not hats: `sticks-tui brain export"):
+            build_export(store, "hats", "csv", brain="noughts MENACE")
+
+
+def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
+    import sqlite3
+
+    from sticks_tui.store import DB_FILENAME
+    from sticks_tui.store import connection as store_connection
+    from sticks_tui.store.migrations import migrate
+
+    when = "2025-01-01T00:00:00.000000+00:00"
+    conn = sqlite3.connect(tmp_path / DB_FILENAME, isolation_level=None)
+    store_connection.add_functions(conn)
+    migrate(conn, target=6)
+    conn.execute("INSERT INTO players (name, key, wins, losses, is_ai, first_played, last_played) "
+                 "VALUES ('Ann', 'ann', 0, 1, 0, ?, ?), ('Bob', 'bob', 1, 0, 0, ?, ?)", (when,) * 4)
+    conn.execute("INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, brain, "
+                 "player1_key, player2_key) VALUES (?, 'sticks', '4', 'friend', 'Ann', 'Bob', 0, 0, '[3, 1]', 0, NULL, "
+                 "'ann', 'bob')", (when,))
+    conn.close()
+    with Store.open(tmp_path) as store:
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        ann = store.player("Ann")
+        assert (ann.wins, ann.draws, ann.losses) == (0, 0, 1)
+        (game,) = store.recent_games()
+        assert game.loser == 0 and not game.drawn and game.starter is None and game.first == 1  # Ann took the last
+        store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
+                          moves=DRAW_MOVES, loser=None, first=0)
+        assert store.player("Ann").draws == 1
