@@ -35,6 +35,9 @@ class Board:
     #: A screen of its own that replays a recorded game of it (replay_screen(game)); None: the replay
     #: screen's (sticks), when `replays`.
     replay_screen: Callable[[object], object] | None = None
+    #: How the setup screen's Train (F2) trains this game's AI: train(app, MatchSetup or None); None: the
+    #: app's train dialog (the sticks AI's).
+    train: Callable[[object, object], None] | None = None
 
 
 def board_of(game: str) -> Board:
@@ -120,8 +123,13 @@ def _nim_open(app, setup) -> None:
 
 registry.set_board("sticks", board=Board(rows=("heap-row", "hats-row"), intro=_sticks_intro, load=_sticks_load,
                                          read=_sticks_read, open=_sticks_open, replays=True, analysed=True))
+def _nim_train(app, setup) -> None:
+    app.notify("The Nim AI trains on the Nim screen, between games: start a game against the learning AI, "
+               "then F2.", title="Train", severity="information", timeout=8)
+
+
 registry.set_board("nim", board=Board(rows=("piles-row",), intro=lambda app: NIM_INTRO, load=_nim_load,
-                                      read=_nim_read, open=_nim_open))
+                                      read=_nim_read, open=_nim_open, train=_nim_train))
 
 
 # -- noughts and crosses (MENACE) ---------------------------------------------------------------------
@@ -139,6 +147,15 @@ def _noughts_open(app, setup) -> None:
     app.push_screen(NoughtsScreen(setup.opponent, x_first, names=(setup.name1, setup.name2)))
 
 
+def _noughts_train(app, setup) -> None:
+    """MENACE trains on the noughts screen: open it (a game as set up) with its training dialog."""
+    if setup is None:
+        return
+    _noughts_open(app, setup)
+    screen = app.screen
+    screen.call_after_refresh(screen.action_train)
+
+
 def _noughts_replay(game):
     from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
@@ -147,4 +164,4 @@ def _noughts_replay(game):
 
 registry.set_board("noughts", board=Board(rows=(), intro=lambda app: NOUGHTS_INTRO, load=lambda screen, last: None,
                                           read=lambda screen, opponent, error: {}, open=_noughts_open,
-                                          replays=True, replay_screen=_noughts_replay))
+                                          replays=True, replay_screen=_noughts_replay, train=_noughts_train))

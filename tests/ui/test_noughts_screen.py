@@ -254,3 +254,25 @@ async def test_a_game_is_recorded_replayed_move_by_move_and_ctrl_q_mid_game_asks
         await pilot.press("home", "right")
         assert replay.query_one(NoughtsBoard).data.board == "X........"
         assert "1. Player 1 (X): square 1 (top left)." in list(replay.query_one("#nr-log").lines)
+
+
+async def test_train_on_the_setup_screen_trains_the_ai_of_the_game_chosen(make_app):
+    """F2 on the setup screen with noughts chosen opens MENACE's training (the noughts screen and its
+    dialog), with Nim it says where the Nim AI trains; never the sticks AI's dialog for another game."""
+    from sticks_tui.ui.screens.training import TrainDialog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: any("The Nim AI trains on the Nim screen" in n.message
+                                            for n in app._notifications), what="where the Nim AI trains")
+        assert app.screen is setup and not isinstance(app.screen, TrainDialog)
+        setup.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoughtsTrainDialog), what="MENACE's training dialog")
+        assert isinstance(app.screen_stack[-2], NoughtsScreen)

@@ -27,7 +27,7 @@ GAMES = registry.names()
 #: The app's F2-F4 and F7 as this screen shows them in its footer (the app's own are hidden so every footer fits
 #: 80 columns); the same ids as the app's, so a key map moves both.
 SCREEN_KEYS = [
-    Binding("f2,t", "app.train", "Train", key_display="F2", id="train"),
+    Binding("f2,t", "train", "Train", key_display="F2", id="train"),
     Binding("f3,r", "app.records", "Records", key_display="F3", id="records"),
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
     Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
@@ -104,7 +104,7 @@ class SetupScreen(Screen):
                                  value=DEFAULT_SPEED, allow_blank=False, id="speed", compact=True)
             with Horizontal(id="setup-buttons"):
                 yield Button("Start game", id="start", variant="primary")
-                yield Button("Train the AI", id="train", action="app.train")
+                yield Button("Train the AI", id="train", action="screen.train")
                 yield Button("Records", id="records", action="app.records")
                 yield Button("Analysis", id="analysis", action="app.analysis")
                 yield Button("Lab", id="lab", action="app.lab")
@@ -305,6 +305,18 @@ class SetupScreen(Screen):
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_start()
+
+    def action_train(self) -> None:
+        """Train the AI of the game chosen: the sticks AI in the app's train dialog; a game whose AI trains
+        on its own screen says so, or opens it (MENACE: the noughts screen and its training dialog)."""
+        train = board_of(self.game_kind).train
+        if train is None or self.app.training_running:
+            self.app.action_train()
+            return
+        setup = self.read_setup()
+        if setup is not None:
+            self.app.session.last_setup = setup
+        train(self.app, setup)
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
