@@ -36,7 +36,7 @@ FORMATS: tuple[str, ...] = ("csv", "json")
 CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "curve": ("games", "agreement", "win", "win_first", "win_second", "scope"),
     "games": ("id", "played_at", "game", "start", "opponent", "player1", "player2", "ai_seats", "moves",
-              "first", "winner", "loser", "brain"),
+              "first", "winner", "loser", "brain", "resigned"),
     "game": ("move", "player", "pile", "took", "left"),
     # a learning lab: one row per learner per checkpoint of its curve, with the learner's row of the table
     "lab": ("learner", "spec", "games", "agreement_median", "agreement_p10", "agreement_p90", "vs_perfect_median",
@@ -203,7 +203,8 @@ def first_mover(game) -> int:
     Nim the winner took the last coin)."""
     from sticks_tui.store.records import replay
 
-    return replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None)).first
+    return replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None),
+                  resigned=getattr(game, "resigned", False)).first
 
 
 def _when(dt) -> str | None:
@@ -217,6 +218,7 @@ def game_summary(game) -> dict:
         "ai_seats": [s + 1 for s in game.ai_seats], "moves": list(game.moves),
         "first": game.players[first_mover(game)], "winner": game.winner_name,  # None (empty in CSV): a draw
         "loser": game.loser_name, "brain": game.brain,
+        "resigned": bool(getattr(game, "resigned", False)),  # the loser resigned (MENACE's empty box)
     }
 
 
@@ -227,7 +229,8 @@ def games_export(games: Sequence, fmt: str) -> str:
         return _json("games", {"games": rows})
     return _csv(CSV_HEADERS["games"], ([*(r[c] for c in CSV_HEADERS["games"][:7]),
                                         " ".join(map(str, r["ai_seats"])), " ".join(map(str, r["moves"])),
-                                        r["first"], r["winner"], r["loser"], r["brain"]] for r in rows))
+                                        r["first"], r["winner"], r["loser"], r["brain"],
+                                        "yes" if r["resigned"] else ""] for r in rows))
 
 
 def game_moves(game) -> list[dict]:
@@ -236,7 +239,8 @@ def game_moves(game) -> list[dict]:
     from sticks_tui.engine import registry
     from sticks_tui.store.records import replay
 
-    played = replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None))
+    played = replay(game.game, game.start, game.moves, game.loser, first=getattr(game, "starter", None),
+                    resigned=getattr(game, "resigned", False))
     kind, rules = registry.entry(game.game), played.rules
     moves = []
     for i, (seat, before, move) in enumerate(played.turns, start=1):

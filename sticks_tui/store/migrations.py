@@ -35,6 +35,9 @@ Version 7 (`DRAWS`, a list of its own; issue 18, noughts and crosses: games that
 - `players.draws`: each player's drawn games, beside wins and losses. Old games and players: 0;
 - `game_learning.outcome` (+1 won, 0 drew, -1 lost: a MENACE brain's lesson from a drawn game);
   NULL for lessons kept before, whose `won` says it.
+Version 8 (`RESIGNED`, a list of its own; issue 18, MENACE resigns when its box is empty):
+- `games.resigned` (1: the loser resigned at its turn, so the moves do not finish the game; 0 for
+  every game kept before).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 V1 = [
     """CREATE TABLE players (
@@ -243,7 +246,18 @@ def _draws(conn: sqlite3.Connection) -> None:
 #: Games that end in a draw (issue 18); a list of its own, numbered where it is placed in MIGRATIONS.
 DRAWS: list[str | Callable[[sqlite3.Connection], None]] = [_draws]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS}
+
+
+def _resigned(conn: sqlite3.Connection) -> None:
+    """`games.resigned` (see the module's docstring); a column already there is left as it is."""
+    if "resigned" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
+        conn.execute("ALTER TABLE games ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0 CHECK (resigned IN (0, 1))")
+
+
+#: Games ended by a resignation (issue 18); a list of its own, numbered where it is placed in MIGRATIONS.
+RESIGNED: list[str | Callable[[sqlite3.Connection], None]] = [_resigned]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS, 8: RESIGNED}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

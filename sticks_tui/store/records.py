@@ -141,6 +141,7 @@ class GameRecord:
     ai_seats: tuple[int, ...] = ()
     learning: tuple[SeatLearning, ...] = ()  # what a replay needs, per learning seat
     starter: int | None = None  # the seat that moved first, as kept (None: it follows from the loser)
+    resigned: bool = False  # the loser resigned at its turn (MENACE's empty box): the moves do not finish the game
 
     @property
     def drawn(self) -> bool:
@@ -160,13 +161,15 @@ class GameRecord:
 
     @property
     def result_words(self) -> str:
-        """'Ann lost', or 'a draw'."""
-        return "a draw" if self.loser is None else f"{self.players[self.loser]} lost"
+        """'Ann lost', 'MENACE resigned', or 'a draw'."""
+        if self.loser is None:
+            return "a draw"
+        return f"{self.players[self.loser]} {'resigned' if self.resigned else 'lost'}"
 
     @property
     def first(self) -> int:
         """The seat that moved first (as kept, or what the loser, the number of moves and the rules imply)."""
-        return replay(self.game, self.start, self.moves, self.loser, first=self.starter).first
+        return replay(self.game, self.start, self.moves, self.loser, first=self.starter, resigned=self.resigned).first
 
 
 class RecordedGame(int):
@@ -192,19 +195,22 @@ class Replayed:
     moves: list  # stored form
     turns: tuple[tuple[int, object, object], ...]  # (seat, hat, ball) of every move, in order
     rules: object = None  # the rules it was replayed under
+    first_seat: int | None = None  # the seat that moved first, when no move tells it (resigned at the start)
 
     @property
     def first(self) -> int:
-        return self.turns[0][0]
+        return self.turns[0][0] if self.turns else self.first_seat
 
 
 def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int | None = None, *,
-           first: int | None = None) -> Replayed:
+           first: int | None = None, resigned: bool = False) -> Replayed:
     """Replay a finished game through the engine; return it in stored form, or raise ValueError.
 
     The seat that moved first follows from the loser, the number of moves and how the game ends for
     the last mover (the rules' `outcome`: at sticks the last mover loses, at Nim it wins), so every
-    move's seat is known. A draw (`loser` None) has no loser to tell it: `first` says it.
+    move's seat is known. A draw (`loser` None) has no loser to tell it: `first` says it. `resigned`:
+    the loser resigned when it was its turn (MENACE with an empty box), so the moves stop before the
+    game is over and the loser is the seat to move.
     """
     kind = registry.entry(game)
     if loser is not None and (loser not in (0, 1) or isinstance(loser, bool)):
@@ -226,6 +232,18 @@ def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int |
             state = state.play(move)
         except IllegalMove as exc:
             raise ValueError(kind.illegal_message(given, exc)) from None
+    if resigned:
+        if state.is_over:
+            raise ValueError("A game that is over cannot end by a resignation.")
+        if loser is None:
+            raise ValueError("A resigned game has a loser: the seat that resigned (0 or 1).")
+        implied = (loser - len(parsed)) % 2  # the loser was the one to move
+        if first is not None and first != implied:
+            raise ValueError(f"Seat {loser} cannot have resigned at its turn after {len(parsed)} moves "
+                             f"with seat {first} moving first.")
+        turns = tuple(((implied + i) % 2, t.before, t.move) for i, t in enumerate(state.history))
+        return Replayed(kind.record_start(position), [kind.record_move(rules, t.move) for t in state.history],
+                        turns, rules, implied)
     if not state.is_over:
         raise ValueError(kind.unfinished_message(start, moves))
     outcome = rules.outcome(state.position)
@@ -266,14 +284,14 @@ def _tuples(x):
 
 #: A game's columns as `_game_record` reads them (a draw's loser read as None).
 GAME_COLUMNS = ("id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, "
-                "CASE WHEN draw THEN NULL ELSE loser END, brain, first")
+                "CASE WHEN draw THEN NULL ELSE loser END, brain, first, resigned")
 
 
 def _game_record(row, learned: dict) -> GameRecord:
-    gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain, first = row
+    gid, when, game, start, opp, p1, p2, ai1, ai2, moves, loser, brain, first, resigned = row
     seats = tuple(s for s, flag in ((0, ai1), (1, ai2)) if flag)
     return GameRecord(gid, parse_time(when), game, start, opp, (p1, p2), tuple(json.loads(moves)), loser, brain,
-                      seats, learned.get(gid, ()), first)
+                      seats, learned.get(gid, ()), first, bool(resigned))
 
 
 class RecordsMixin:
@@ -283,7 +301,7 @@ class RecordsMixin:
                     players: Sequence[str], moves: Sequence, loser: int | None, brain: str | None = None,
                     ai_seats: Sequence[int] | None = None, played_at: datetime | None = None,
                     learning: Mapping[int, tuple[str, Sequence]] | None = None,
-                    max_take: int | None = None, first: int | None = None) -> RecordedGame:
+                    max_take: int | None = None, first: int | None = None, resigned: bool = False) -> RecordedGame:
         """Keep a finished game and add it to both players' wins and losses, in one transaction.
 
         `players` are seat 1 and seat 2 (indices 0 and 1); `loser` is the index of the one who lost,
@@ -300,13 +318,16 @@ class RecordsMixin:
         with the game. The drawn balls must be exactly that seat's moves (sticks: (heap, take);
         Nim: ((n, d, q), (pile, coins)) with piles from 0).
 
+        `resigned`: the loser resigned at its turn (MENACE with an empty box): the moves stop before
+        the game is over, and it counts as a win and a loss like any other.
+
         Returns the game's id (an int) with `.brains` {seat: stored brain after it} and `.changes`.
         """
         if not isinstance(opponent, str) or not opponent:
             raise ValueError(f"The opponent kind is a word like 'friend' or 'learning', not {opponent!r}.")
         seats = self._ai_seats(opponent, ai_seats)
         names = check_names(players, seats)
-        played = replay(game, start, moves, loser, max_take, first=first)
+        played = replay(game, start, moves, loser, max_take, first=first, resigned=resigned)
         brain_name = validate_name(brain) if brain is not None else None
         lessons = self._check_learning(game, played, learning or {})
         when = (played_at.astimezone(timezone.utc).isoformat(timespec="microseconds")
@@ -315,11 +336,12 @@ class RecordsMixin:
             _check_rows(conn, names, seats)
             cur = conn.execute(
                 "INSERT INTO games (played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
-                "brain, player1_key, player2_key, brain_key, draw, first) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "brain, player1_key, player2_key, brain_key, draw, first, resigned) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (when, game, played.start, opponent, names[0], names[1], int(0 in seats), int(1 in seats),
                  json.dumps(played.moves), loser or 0, brain_name, name_key(names[0]), name_key(names[1]),
-                 name_key(brain_name) if brain_name is not None else None, int(loser is None), played.first))
+                 name_key(brain_name) if brain_name is not None else None, int(loser is None), played.first,
+                 int(bool(resigned))))
             game_id = int(cur.lastrowid)
             for seat, name in enumerate(names):
                 won, lost = (0, 0) if loser is None else (int(seat != loser), int(seat == loser))

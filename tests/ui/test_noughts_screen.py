@@ -276,3 +276,28 @@ async def test_train_on_the_setup_screen_trains_the_ai_of_the_game_chosen(make_a
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, NoughtsTrainDialog), what="MENACE's training dialog")
         assert isinstance(app.screen_stack[-2], NoughtsScreen)
+
+
+async def test_a_game_menace_resigns_is_kept_in_the_records_as_its_loss(make_app):
+    """MENACE's box for the empty board is empty: it resigns before its first move. The game is kept in
+    the records (before, a resigned game was not kept at all), as a win for the person."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        keeper = keeper_of(app)
+        keeper.x_brain.counts[0] = 0  # X's first box (the empty board), in this tab only
+        keeper.bases["X"] = keeper.x_brain.counts.copy()
+        screen = await open_noughts(pilot, "menace", x_first=False)  # MENACE plays X and moves first
+        await wait_until(pilot, lambda: screen.over, what="MENACE's resignation")
+        assert screen.resigned == "X" and "resigns" in screen.over_text
+        await wait_until(pilot, lambda: app.session.store.game_count() == 1, what="the game kept")
+        (game,) = app.session.store.recent_games(limit=1)
+        assert game.game == "noughts" and game.resigned and game.moves == ()
+        assert game.winner_name == "Player 1" and game.loser_name == "MENACE"
+        assert app.session.store.player("Player 1").wins == 1
+        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
+
+        replayed = NoughtsReplayScreen(game)
+        await app.push_screen(replayed)
+        await pilot.pause()
+        assert list(replayed.query_one("#nr-log").lines)[-1] == (
+            "MENACE resigns (its box for this board is empty); Player 1 wins.")

@@ -103,7 +103,7 @@ def test_a_v5_database_gains_the_labs_table_and_keeps_its_games(tmp_path):
     conn.close()
     with Store.open(tmp_path) as store:  # version 5 with a game in it: migrated, the game kept
         assert store.notices == [] and store.game_count() == 1
-        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
         assert store.save_lab(made_lab().as_json()).id == 1
 
 

@@ -222,7 +222,7 @@ def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
                  "'ann', 'bob')", (when,))
     conn.close()
     with Store.open(tmp_path) as store:
-        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (7,)
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
         ann = store.player("Ann")
         assert (ann.wins, ann.draws, ann.losses) == (0, 0, 1)
         (game,) = store.recent_games()
@@ -230,3 +230,36 @@ def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
         store.record_game(game="noughts", start=".........", opponent="friend", players=("Ann", "Bob"),
                           moves=DRAW_MOVES, loser=None, first=0)
         assert store.player("Ann").draws == 1
+
+
+def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
+    """MENACE (X, seat 1) resigns at its third move (its box for that board is empty): the moves stop
+    before the board is finished; the game is kept as Ann's win, MENACE's beads drawn before lose one
+    each, and the records, the leaderboard and the exports say it was a resignation."""
+    from sticks_tui.store.exports import game_export, games_export
+
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts")
+        drawn = [(".........", 5), ("O...X....", 9)]
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                moves=[5, 1, 9, 3], loser=1, first=1, ai_seats=[1], brain="noughts MENACE",
+                                learning={1: ("noughts MENACE", drawn)}, resigned=True)
+        game = store.game(gid)
+        assert game.resigned and game.winner_name == "Ann" and game.first == 1 and game.moves == (5, 1, 9, 3)
+        assert (store.player("Ann").wins, store.player("MENACE").losses) == (1, 1)
+        assert store.brain_record("noughts MENACE") == (0, 1)
+        assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [(".........", 5, 4, 3),
+                                                                                ("O...X....", 9, 3, 2)]
+        assert store.load_brain("noughts MENACE").square_beads(".........") != brain.square_beads(".........")
+        doc = json.loads(games_export([game], "json"))["games"][0]
+        assert (doc["winner"], doc["loser"], doc["resigned"]) == ("Ann", "MENACE", True)
+        assert games_export([game], "csv").splitlines()[1].endswith(",yes")
+        assert json.loads(game_export(game, "json"))["moves"][-1]["left"] == "O.O.X...X"
+        assert store.rebuild_brain("noughts MENACE") == store.load_brain("noughts MENACE")
+        # a resignation is at the resigner's turn, and only before the game is over
+        for moves, loser, message in [([5, 1, 9], 1, "cannot have resigned at its turn"),
+                                      (DRAW_MOVES, 1, "A game that is over cannot end by a resignation")]:
+            with pytest.raises(ValueError, match=message):
+                store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                  moves=moves, loser=loser, first=1, ai_seats=[1], resigned=True)
+        assert store.game_count() == 1

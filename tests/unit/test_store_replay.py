@@ -85,10 +85,10 @@ def test_a_v2_database_is_migrated_without_loss(tmp_path):
     with Store.open(tmp_path) as store:
         assert store.notices == []
         conn = store._conn
-        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (7,)
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (8,)
         games = conn.execute("SELECT * FROM games ORDER BY id").fetchall()
         assert [g[: len(old_games[0])] for g in games] == old_games  # v7 adds draw and first: 0 and NULL
-        assert {g[len(old_games[0]):] for g in games} == {(0, None)}
+        assert {g[len(old_games[0]):] for g in games} == {(0, None, 0)}  # not a draw, no first seat kept, not resigned
         assert conn.execute("SELECT game_id, seat, brain, brain_uid, won, drawn, changes FROM game_learning "
                             "ORDER BY game_id").fetchall() == old_learning
         assert store.load_brain("default") == brain == store.rebuild_brain("default")

@@ -395,10 +395,8 @@ class NoughtsScreen(Screen):
         self.show()
 
     def record_fields(self, result: int) -> dict | None:
-        """What `Store.record_game` keeps of this finished game (X's `result`); None for a resignation
-        (the board does not finish the game, so the records cannot replay it)."""
-        if self.resigned is not None:
-            return None
+        """What `Store.record_game` keeps of this finished game (X's `result`); a resignation is kept as
+        one (the loser resigned at its turn: its moves stop before the board is finished)."""
         kinds, entry = self.kinds, registry.entry(vocabulary.NOUGHTS_GAME)
         x_seat = 0 if self.x_first else 1  # seat 0: Player 1 (you), or MENACE watching
         marks = ("X", "O") if x_seat == 0 else ("O", "X")
@@ -416,14 +414,12 @@ class NoughtsScreen(Screen):
         return dict(game=vocabulary.NOUGHTS_GAME, start=EMPTY_BOARD,
                     opponent=self.opponent, players=tuple(names), moves=list(self.state.history), loser=loser,
                     first=x_seat, ai_seats=[s for s, m in enumerate(marks) if kinds[m] != "human"],
-                    brain=vocabulary.NOUGHTS_BRAINS[menace_marks[0]] if menace_marks else None)
+                    brain=vocabulary.NOUGHTS_BRAINS[menace_marks[0]] if menace_marks else None,
+                    resigned=self.resigned is not None)
 
     def _record(self, result: int) -> None:
         """Keep the finished game in the records (the app's kept-brain service says so if it cannot)."""
-        fields = self.record_fields(result)
-        if fields is None:
-            self.query_one("#noughts-log", MoveLog).write("A game ended by resigning is not kept in the records.")
-        self.keeper.keep(fields, self.drawn, self.kinds)
+        self.keeper.keep(self.record_fields(result), self.drawn, self.kinds)
 
     # -- showing ----------------------------------------------------------------------------------
     def board_data(self) -> NoughtsBoardData:

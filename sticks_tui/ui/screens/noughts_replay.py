@@ -37,6 +37,8 @@ def replay_boards(game) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def end_words(game) -> str:
+    if game.resigned:
+        return f"{game.loser_name} resigns (its box for this board is empty); {game.winner_name} wins."
     if game.drawn:
         return "A draw: the board is full and nobody has three in a row."
     return f"{game.winner_name} wins with three in a row; {game.loser_name} loses."
