@@ -173,19 +173,15 @@ class NoughtsKeeper:
                 self.first_box.append((self.games, self.first_box_counts()))
         return changes
 
-    def keep(self, fields: dict | None, drawn: list[tuple[str, int, int, int, str]], kinds: dict[str, str]) -> None:
-        """Keep a finished game (`Store.record_game` fields; `fields["first"]` is X's seat) with each MENACE
-        brain's lesson applied to its boxes as stored, in one transaction, through the app's kept-brain
-        service; each brain then plays on with its boxes as stored. `fields` None (a resignation, which
-        the records cannot replay): the lessons alone are merged. If the store refuses the lesson, the
-        service's one failure behaviour follows (said; the game kept without it; the boxes merged)."""
+    def keep(self, fields: dict, drawn: list[tuple[str, int, int, int, str]], kinds: dict[str, str]) -> None:
+        """Keep a finished game (`Store.record_game` fields; `fields["first"]` is X's seat; a resignation
+        too) with each MENACE brain's lesson applied to its boxes as stored, in one transaction, through
+        the app's kept-brain service; each brain then plays on with its boxes as stored. If the store
+        refuses the lesson, the service's one failure behaviour follows (said; the game kept without it;
+        the boxes merged)."""
         if self.app is None:
             return
         marks = [m for m in ("X", "O") if kinds[m] == "menace" and self.bases.get(m) is not None]
-        if fields is None:
-            for mark in marks:
-                self.save(mark, 1)
-            return
         seat_of = {"X": fields["first"], "O": 1 - fields["first"]}
         learning = {seat_of[m]: (vocabulary.NOUGHTS_BRAINS[m], [(board, square) for mk, _, _, square, board in drawn
                                                                  if mk == m]) for m in marks}
