@@ -118,15 +118,14 @@ class ClassWatch:
                 cells = tuple((int(h), int(b) + 1, int(delta[h, b])) for h, b in zip(hats, balls))
                 adopt(stored)
         others = []
-        for name, held, held_base, adopt_other in session.other_kept_brains():
+        for name, held, held_base, adopt_other, cell in session.other_kept_brains():
             if held_base is None or not np.array_equal(held.counts, held_base):
                 continue  # a lesson of this tab's own not saved yet: left alone, as the brain in play is
             change = _stored_change(store, name, held)
             if change is not None:
                 stored, delta = change
                 rows, balls = np.nonzero(delta)
-                others.append((name, tuple((held.positions[r], held.moves_of(held.positions[r])[b], int(delta[r, b]))
-                                           for r, b in zip(rows, balls))))
+                others.append((name, tuple((*cell(int(r), int(b)), int(delta[r, b])) for r, b in zip(rows, balls))))
                 adopt_other(stored)
         if not games and not cells and not others:
             return None

@@ -52,8 +52,9 @@ class NoughtsKeeper:
     # -- the store ----------------------------------------------------------------------------------
     def attach(self, app) -> None:
         """Play with MENACE's boxes as `app`'s store keeps them (made, by this keeper's rule, if none);
-        a stored brain keeps its own rule."""
+        a stored brain keeps its own rule. The app's live check follows them (`held`)."""
         self.app = app
+        app.session.held_brains.append(self.held)
         brain, kept = app.keeper.load(vocabulary.NOUGHTS_BRAINS["X"], rule=self.rule, game=vocabulary.NOUGHTS_GAME,
                                       marks="X")
         self.x_brain, self.rule = brain, brain.rule
@@ -116,6 +117,25 @@ class NoughtsKeeper:
         self.o_results[:] = [0, 0, 0]
         self.curve = []
         self.first_box = [(0, self.first_box_counts())]
+
+    def held(self) -> list:
+        """MENACE's brains kept in the store, for the app's live check (`Session.other_kept_brains`):
+        a classmate's game teaches the class's boxes, and this tab plays on with them as stored."""
+        found = []
+        for mark in ("X", "O"):
+            brain = self.x_brain if mark == "X" else self.o_brain
+            if brain is None or self.bases.get(mark) is None:
+                continue
+
+            def adopt(counts, brain=brain, mark=mark) -> None:
+                brain.counts[:] = counts
+                self.bases[mark] = brain.counts.copy()
+
+            def cell(row: int, column: int, brain=brain):
+                return brain.boxes.boards[row], column + 1  # the box's board, and the square (1-9)
+
+            found.append((vocabulary.NOUGHTS_BRAINS[mark], brain, self.bases[mark], adopt, cell))
+        return found
 
     def first_box_counts(self) -> tuple[int, ...]:
         return tuple(int(c) for c in self.x_brain.counts[0])

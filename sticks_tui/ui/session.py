@@ -113,6 +113,8 @@ class Session:
     nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
     nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
     nim_base: Any = None  # the Nim brain's counts as last read from or written to the store (as brain_base)
+    #: Callables giving more kept brains for the live check (`other_kept_brains`): MENACE's keeper's.
+    held_brains: list = field(default_factory=list)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
     #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's name).
@@ -127,16 +129,25 @@ class Session:
 
     def other_kept_brains(self):
         """The brains besides the one in play that this tab holds and keeps in the store, for the live
-        check (ui/live.py): (name, hats, counts as last read or written, adopt(counts)). The Nim learner's,
-        once a Nim screen has loaded it."""
-        if self.nim_brain is None or self.nim_stored_as is None:
-            return []
+        check (ui/live.py): (name, brain with `counts`, counts as last read or written, adopt(counts),
+        cell(row, column) -> (position, move) in words' terms). The Nim learner's once a Nim screen has
+        loaded it, and those the screens hand in (`held_brains`: MENACE's boxes)."""
+        found = []
+        if self.nim_brain is not None and self.nim_stored_as is not None:
+            hats = self.nim_brain
 
-        def adopt(counts) -> None:
-            self.nim_brain.counts[:] = counts
-            self.nim_base = self.nim_brain.counts.copy()
+            def adopt(counts) -> None:
+                hats.counts[:] = counts
+                self.nim_base = hats.counts.copy()
 
-        return [(self.nim_stored_as, self.nim_brain, self.nim_base, adopt)]
+            def cell(row: int, column: int):
+                position = hats.positions[row]
+                return position, hats.moves_of(position)[column]
+
+            found.append((self.nim_stored_as, hats, self.nim_base, adopt, cell))
+        for provider in self.held_brains:
+            found.extend(provider())
+        return found
 
     def nim_hats(self):
         """The learning AI for Nim, loaded on first use by the kept-brain service (`ui.keeper.nim_hats`,

@@ -301,3 +301,28 @@ async def test_a_game_menace_resigns_is_kept_in_the_records_as_its_loss(make_app
         await pilot.pause()
         assert list(replayed.query_one("#nr-log").lines)[-1] == (
             "MENACE resigns (its box for this board is empty); Player 1 wins.")
+
+
+async def test_a_classmates_lesson_to_menace_shows_live_on_the_noughts_screen(make_app, data_dir):
+    """Issue 19, live, for MENACE: while this tab waits for the person, another tab's game teaches the
+    class's MENACE; within a check this tab's boxes are the stored ones and its log says whose game it
+    was and which beads changed."""
+    from sticks_tui.store import Store
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    name = NOUGHTS_BRAINS["X"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_noughts(pilot, "menace", x_first=False)  # MENACE (X) moves, then waits for you
+        await wait_until(pilot, lambda: screen.human_to_move, what="your turn")
+        keeper = keeper_of(app)
+        with Store.open(data_dir) as classmate:  # Ann's game with MENACE (X): a draw, a bead more for each drawn
+            classmate.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                  moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=1, ai_seats=[1], brain=name,
+                                  learning={1: (name, [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2),
+                                                       ("OXO.X..OX", 7)])})
+            stored = classmate.load_brain(name).counts.copy()
+        await wait_until(pilot, lambda: keeper.x_brain.counts.tolist() == stored.tolist(), timeout=5,
+                         what="the classmate's lesson in this tab's boxes")
+        lines = list(screen.query_one("#noughts-log").lines)
+        assert any(line.startswith("Ann's game: box ......... square 5 ↑") for line in lines), lines

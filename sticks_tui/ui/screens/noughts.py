@@ -237,6 +237,27 @@ class NoughtsScreen(Screen):
         self.query_one("#noughts-log", MoveLog).can_focus = False
         self._show_learning()
         self.new_game()
+        self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _class_changed(self, change) -> None:
+        """A classmate's game (or run) taught the class's MENACE: its boxes as stored now (the keeper took
+        them), and in the log whose game it was and which beads it changed."""
+        if change is None:
+            return
+        from sticks_tui.ui.live import whose
+
+        for mark in ("X", "O"):
+            name = vocabulary.NOUGHTS_BRAINS[mark]
+            cells = change.changes_of(name)
+            if not cells:
+                continue
+            taught = [whose(g) for g in change.games if any(s.brain.casefold() == name.casefold() for s in g.learning)]
+            who = " and ".join(dict.fromkeys(taught)) if taught else f"the class's MENACE ({mark}) changed"
+            shown = "; ".join(f"box {board} square {square} {MARK_UP if delta > 0 else MARK_DOWN}"
+                              for board, square, delta in cells[:3])
+            more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
+            self.query_one("#noughts-log", MoveLog).write(f"{who}: {shown}{more}.")
+        self.show()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.refresh_bindings)
