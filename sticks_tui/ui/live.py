@@ -56,6 +56,17 @@ def cell_words(cells) -> str:
     return "; ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
+def other_brain_words(change: ClassChange, name: str, cell_words, nobody: str) -> str:
+    """What a change taught the other brain `name`, in a line: "Ann's game: hat (1, 0, 0), 1 nickel ↑";
+    `cell_words(position, move)` names a cell, `nobody` is said when no game taught it (a run, a restore)."""
+    cells = change.changes_of(name)
+    taught = [whose(g) for g in change.games if any(s.brain.casefold() == name.casefold() for s in g.learning)]
+    shown = "; ".join(f"{cell_words(position, move)} {_arrow(delta)}" for position, move, delta in cells[:MOST_CELLS])
+    more = len(cells) - min(len(cells), MOST_CELLS)
+    return (" and ".join(dict.fromkeys(taught)) if taught else nobody) + f": {shown}" + \
+        (f" and {more} more" if more > 0 else "")
+
+
 def change_words(games, brain: str, cells) -> str:
     """Whose games they were and what each taught the brain in play, in a line: "Ann's game: hat 7, ball 2 ↑"."""
     parts = []

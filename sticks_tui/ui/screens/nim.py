@@ -28,7 +28,7 @@ from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
 from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.live import whose
+from sticks_tui.ui.live import other_brain_words
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
 from sticks_tui.ui.widgets.nim_piles import NimPilesView
 from sticks_tui.ui.widgets.nim_table import NimTableView
@@ -138,18 +138,13 @@ class NimGameScreen(GameScreenBase):
     def _class_changed(self, change) -> None:
         """A classmate's Nim game (or run) taught the class's Nim hats: the hat in view as stored now, and
         whose game it was and what it changed over the hats ("Ann's game: hat (2, 3, 5), 4 quarters ↑")."""
-        cells = () if change is None else change.changes_of(self.session.nim_stored_as)
-        if not cells or self.learner is None:
+        name = self.session.nim_stored_as
+        if change is None or not change.changes_of(name) or self.learner is None:
             return
         self._show_hats()
-        name = self.session.nim_stored_as
-        taught = [whose(g) for g in change.games
-                  if any(s.brain.casefold() == name.casefold() for s in g.learning)]
-        shown = "; ".join(f"hat {position}, {coins_word(*move)} {'↑' if delta > 0 else '↓'}"
-                          for position, move, delta in cells[:3]) + (f" and {len(cells) - 3} more" if len(cells) > 3
-                                                                     else "")
-        who = " and ".join(dict.fromkeys(taught)) if taught else "the class's Nim hats changed"
-        self.query_one("#nim-hats-title", Static).update(f"{who}: {shown}\n{self._hat_title}")
+        words = other_brain_words(change, name, lambda position, move: f"hat {position}, {coins_word(*move)}",
+                                  "the class's Nim hats changed")
+        self.query_one("#nim-hats-title", Static).update(f"{words}\n{self._hat_title}")
 
     # -- game loop -----------------------------------------------------------------------------
     def make_game(self, first: int) -> GameDriver:

@@ -244,19 +244,14 @@ class NoughtsScreen(Screen):
         them), and in the log whose game it was and which beads it changed."""
         if change is None:
             return
-        from sticks_tui.ui.live import whose
+        from sticks_tui.ui.live import other_brain_words
 
         for mark in ("X", "O"):
             name = vocabulary.NOUGHTS_BRAINS[mark]
-            cells = change.changes_of(name)
-            if not cells:
-                continue
-            taught = [whose(g) for g in change.games if any(s.brain.casefold() == name.casefold() for s in g.learning)]
-            who = " and ".join(dict.fromkeys(taught)) if taught else f"the class's MENACE ({mark}) changed"
-            shown = "; ".join(f"box {board} square {square} {MARK_UP if delta > 0 else MARK_DOWN}"
-                              for board, square, delta in cells[:3])
-            more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
-            self.query_one("#noughts-log", MoveLog).write(f"{who}: {shown}{more}.")
+            if change.changes_of(name):
+                self.query_one("#noughts-log", MoveLog).write(other_brain_words(
+                    change, name, lambda board, square: f"box {board} square {square}",
+                    f"the class's MENACE ({mark}) changed") + ".")
         self.show()
 
     def on_resize(self) -> None:
