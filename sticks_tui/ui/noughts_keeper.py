@@ -259,7 +259,7 @@ class NoughtsKeeper:
 
     def chance_text(self) -> str:
         chance = self.curve[-1].not_losing_vs_perfect if self.curve else self.not_losing_vs_perfect()
-        text = f"Chance not to lose one more game to the perfect AI: {chance:.1%} (exact)."
+        text = f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: {chance:.1%} (exact)."
         if self.rule.empty == "resign" and not self.x_brain.counts[0].any():
             text += " Its first box is empty: it resigns every game (t: start afresh)."
         return text

@@ -70,3 +70,12 @@ def test_a_training_run_is_added_after_the_games_before_it():
     assert keeper.first_box[-1] == (30, (5,) * 9) and keeper.first_box[0][0] == 0
     keeper.reset(keeper.rule)
     assert keeper.games == 0 and keeper.curve == [] and isinstance(keeper.x_brain, MenaceBrain)
+
+
+def test_the_chance_against_the_perfect_player_says_whose_it_is():
+    """The exact chance is X's boxes' (moving first), whichever seat MENACE takes in the game on screen:
+    the line says so, with the figure computed from those boxes."""
+    keeper = NoughtsKeeper(seed=1)
+    text = keeper.chance_text()
+    assert text == (f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: "
+                    f"{keeper.not_losing_vs_perfect():.1%} (exact).")
