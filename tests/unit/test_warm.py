@@ -145,8 +145,10 @@ async def test_bad_requests_get_an_error_their_pipes_are_closed_and_the_next_tab
         import psutil
 
         process = psutil.Process(tab.pid)
-        assert process.ppid() == os.getpid() and process.name() == warm.TAB_NAME
+        assert process.ppid() == os.getpid()
         await read_until(tab.stdout, b"Start game")  # the app's first screen, through the web driver
+        # named once forked (a moment after the fork, which a loaded machine makes visible): by its first screen
+        assert process.name() == warm.TAB_NAME
         assert tab.returncode is None
         quit_packet = b'{"type": "quit"}'
         tab.stdin.write(b"M" + len(quit_packet).to_bytes(4, "big") + quit_packet)
