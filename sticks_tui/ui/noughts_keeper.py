@@ -44,6 +44,8 @@ class NoughtsKeeper:
     #: ('X', 'O') its counts when last read from or written to the store (None: not from the store, never saved).
     app: object | None = field(default=None, repr=False)
     bases: dict = field(default_factory=dict, repr=False)
+    #: X's boxes changed since the curve's last point (a classmate's lesson taken live): its chance is stale.
+    boxes_moved: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = XorShift64Star(self.seed)
@@ -130,6 +132,7 @@ class NoughtsKeeper:
             def adopt(counts, brain=brain, mark=mark) -> None:
                 brain.counts[:] = counts
                 self.bases[mark] = brain.counts.copy()
+                self.boxes_moved = self.boxes_moved or mark == "X"
 
             def cell(row: int, column: int, brain=brain):
                 return brain.boxes.boards[row], column + 1  # the box's board, and the square (1-9)
@@ -190,6 +193,7 @@ class NoughtsKeeper:
             if kinds["X"] == "menace":
                 self.games += 1
                 self.curve.append(menace.CurvePoint(self.games, *self.results, self.not_losing_vs_perfect()))
+                self.boxes_moved = False
                 self.first_box.append((self.games, self.first_box_counts()))
         return changes
 
@@ -258,7 +262,8 @@ class NoughtsKeeper:
         return " ".join(lines)
 
     def chance_text(self) -> str:
-        chance = self.curve[-1].not_losing_vs_perfect if self.curve else self.not_losing_vs_perfect()
+        fresh = self.curve and not self.boxes_moved  # the curve's last point is of the boxes as they are
+        chance = self.curve[-1].not_losing_vs_perfect if fresh else self.not_losing_vs_perfect()
         text = f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: {chance:.1%} (exact)."
         if self.rule.empty == "resign" and not self.x_brain.counts[0].any():
             text += " Its first box is empty: it resigns every game (t: start afresh)."

@@ -79,3 +79,19 @@ def test_the_chance_against_the_perfect_player_says_whose_it_is():
     text = keeper.chance_text()
     assert text == (f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: "
                     f"{keeper.not_losing_vs_perfect():.1%} (exact).")
+
+
+def test_the_chance_follows_boxes_taken_from_the_class_live():
+    """After a game the chance is the curve's last point; when a classmate's lesson then changes X's boxes
+    (the live check adopting them), the chance shown is of the boxes as they are now, not that point."""
+    keeper = NoughtsKeeper(seed=1)
+    keeper.curve.append(CurvePoint(1, 1, 0, 0, 0.5))  # as after a game: the chance of those boxes
+    keeper.bases["X"] = keeper.x_brain.counts.copy()
+    assert "50.0%" in keeper.chance_text()
+    (name, brain, base, adopt, cell), = keeper.held()
+    taught = brain.counts.copy()
+    taught[0, 4] += 30  # the centre of the first box, much likelier
+    adopt(taught)
+    assert keeper.x_brain.counts[0, 4] == taught[0, 4]
+    assert f"{keeper.not_losing_vs_perfect():.1%}" in keeper.chance_text()
+    assert "50.0%" not in keeper.chance_text()
