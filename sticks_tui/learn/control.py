@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sticks_tui.engine.events import HatChange
 
+
 def yield_core() -> bool:
     """Make the calling thread run only when no other thread wants its core (Linux SCHED_IDLE).
 

@@ -35,8 +35,8 @@ class Board:
     #: A screen of its own that replays a recorded game of it (replay_screen(game)); None: the replay
     #: screen's (sticks), when `replays`.
     replay_screen: Callable[[object], object] | None = None
-    #: How the setup screen's Train (F2) trains this game's AI: train(app, MatchSetup or None); None: the
-    #: app's train dialog (the sticks AI's).
+    #: How the setup screen's Train (F2) trains this game's AI: train(app, MatchSetup); None: the app's
+    #: train dialog (the sticks AI's).
     train: Callable[[object, object], None] | None = None
 
 
@@ -123,6 +123,8 @@ def _nim_open(app, setup) -> None:
 
 registry.set_board("sticks", board=Board(rows=("heap-row", "hats-row"), intro=_sticks_intro, load=_sticks_load,
                                          read=_sticks_read, open=_sticks_open, replays=True, analysed=True))
+
+
 def _nim_train(app, setup) -> None:
     app.notify("The Nim AI trains on the Nim screen, between games: start a game against the learning AI, "
                "then F2.", title="Train", severity="information", timeout=8)
@@ -149,8 +151,6 @@ def _noughts_open(app, setup) -> None:
 
 def _noughts_train(app, setup) -> None:
     """MENACE trains on the noughts screen: open it (a game as set up) with its training dialog."""
-    if setup is None:
-        return
     _noughts_open(app, setup)
     screen = app.screen
     screen.call_after_refresh(screen.action_train)

@@ -26,7 +26,8 @@ class ClassChange:
     cells: tuple[tuple[int, int, int], ...] = ()  # (hat, ball, delta) of the brain in play
     brain: str = ""  # the brain in play's name
     words: str = ""  # in a line, for the screens
-    #: The other brains this tab holds (the Nim learner's), as stored now: (name, ((position, move, delta), ...)).
+    #: The other kept brains this tab holds (`Session.other_kept_brains`: the Nim learner's, MENACE's boxes),
+    #: what changed in each as stored now: (name, ((position, move, delta), ...)).
     others: tuple[tuple[str, tuple], ...] = ()
 
     def changes_of(self, name: str | None) -> tuple:

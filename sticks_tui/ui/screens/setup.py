@@ -313,10 +313,10 @@ class SetupScreen(Screen):
         if train is None or self.app.training_running:
             self.app.action_train()
             return
-        setup = self.read_setup()
+        setup = self.read_setup()  # None: the form says what to fix
         if setup is not None:
             self.app.session.last_setup = setup
-        train(self.app, setup)
+            train(self.app, setup)
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
