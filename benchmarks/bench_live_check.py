@@ -28,22 +28,12 @@ from pathlib import Path
 
 TAB = textwrap.dedent("""
     import json, resource, sys, time
-    from sticks_tui.store import Store
-    from sticks_tui.ui.live import ClassWatch, LIVE_CHECK
-    from sticks_tui.ui.session import Session
+    sys.path.insert(0, sys.argv[4])
+    from bench_live_check import class_tab
+    from sticks_tui.ui.live import LIVE_CHECK
 
     data_dir, seconds, check = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "check"
-    session = Session.create(data_dir, seed=1)
-    session.store = Store.open(data_dir)
-    session.brain = session.store.load_or_create_brain("default", 100)
-    session.brain_name, session.brain_kept, session.brain_base = "default", True, session.brain.counts.copy()
-
-    def adopt(counts):
-        session.brain.counts[:] = counts
-        session.brain_base = counts.copy()
-
-    watch = ClassWatch()
-    watch.start(session.store)
+    session, watch, adopt = class_tab(data_dir)
     print("ready", flush=True)
     sys.stdin.readline()  # all tabs start together
     seen = []  # (time a change was seen, game ids in it)
@@ -83,7 +73,9 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def one_call_costs(data_dir: Path, calls: int) -> tuple[float, float]:
+def class_tab(data_dir):
+    """A tab's session on the class's store, as the app keeps it, with its live check started:
+    (session, watch, adopt(counts))."""
     from sticks_tui.store import Store
     from sticks_tui.ui.live import ClassWatch
     from sticks_tui.ui.session import Session
@@ -99,6 +91,13 @@ def one_call_costs(data_dir: Path, calls: int) -> tuple[float, float]:
 
     watch = ClassWatch()
     watch.start(session.store)
+    return session, watch, adopt
+
+
+def one_call_costs(data_dir: Path, calls: int) -> tuple[float, float]:
+    from sticks_tui.store import Store
+
+    session, watch, adopt = class_tab(data_dir)
     t0 = time.perf_counter()
     for _ in range(calls):
         watch.check(session, adopt=adopt)
@@ -119,7 +118,8 @@ def one_call_costs(data_dir: Path, calls: int) -> tuple[float, float]:
 
 
 def run_class(data_dir: Path, tabs: int, seconds: float, every: float, check: bool) -> dict:
-    procs = [subprocess.Popen([sys.executable, "-c", TAB, str(data_dir), str(seconds), "check" if check else "sleep"],
+    procs = [subprocess.Popen([sys.executable, "-c", TAB, str(data_dir), str(seconds), "check" if check else "sleep",
+                               str(Path(__file__).resolve().parent)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(tabs)]
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(data_dir), str(seconds), str(every)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
