@@ -195,11 +195,7 @@ class Replayed:
     moves: list  # stored form
     turns: tuple[tuple[int, object, object], ...]  # (seat, hat, ball) of every move, in order
     rules: object = None  # the rules it was replayed under
-    first_seat: int | None = None  # the seat that moved first, when no move tells it (resigned at the start)
-
-    @property
-    def first(self) -> int:
-        return self.turns[0][0] if self.turns else self.first_seat
+    first: int = 0  # the seat that moved first (also when no move was made: resigned at the start)
 
 
 def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int | None = None, *,
@@ -241,13 +237,10 @@ def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int |
         if first is not None and first != implied:
             raise ValueError(f"Seat {loser} cannot have resigned at its turn after {len(parsed)} moves "
                              f"with seat {first} moving first.")
-        turns = tuple(((implied + i) % 2, t.before, t.move) for i, t in enumerate(state.history))
-        return Replayed(kind.record_start(position), [kind.record_move(rules, t.move) for t in state.history],
-                        turns, rules, implied)
-    if not state.is_over:
+        first = implied
+    elif not state.is_over:
         raise ValueError(kind.unfinished_message(start, moves))
-    outcome = rules.outcome(state.position)
-    if outcome == DRAW:
+    elif (outcome := rules.outcome(state.position)) == DRAW:
         if loser is not None:
             raise ValueError(f"The game is a draw: nobody lost, not seat {loser}.")
         if first is None:
@@ -262,7 +255,7 @@ def replay(game: str, start, moves: Sequence, loser: int | None, max_take: int |
         first = implied
     turns = tuple(((first + i) % 2, t.before, t.move) for i, t in enumerate(state.history))
     return Replayed(kind.record_start(position), [kind.record_move(rules, t.move) for t in state.history],
-                    turns, rules)
+                    turns, rules, first)
 
 
 def _as_played(rules, hat, ball):
