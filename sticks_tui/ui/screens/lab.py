@@ -96,7 +96,7 @@ class LabScreen(Screen):
         self.shown_id: int | None = None  # its id in the database (None: not kept)
         self.shown_at: str | None = None  # when it finished, as kept
         self.band_learner = 0  # the learner whose band over seeds the chart shows (the table's cursor)
-        self.figure = "agreement"  # what the chart shows: a key of FIGURES
+        self.figure = "agreement"  # what the chart shows: a curve key, "agreement" or "vs_perfect" (FIGURE_BUTTON)
         self._cancel = threading.Event()
         self.running = False
 
