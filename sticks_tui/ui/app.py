@@ -213,6 +213,24 @@ class SticksApp(App):
         classes = [cls, *cls.screen_classes()]
         return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
 
+    # -- a new screen is styled once, not twice ----------------------------------------------------
+    def _with_width_class(self, screen):
+        """Give a screen the width class (-narrow, -wide) it will have before it is mounted. Textual adds
+        it on the screen's first resize, after every widget was styled, and styles them all again: a
+        fifth of the work of opening the setup screen. The class is the one that resize would add."""
+        if isinstance(screen, Screen) and not screen.is_attached:
+            breakpoints = self.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is None \
+                else screen.HORIZONTAL_BREAKPOINTS
+            classes = screen._get_breakpoint_classes(self.size.width, breakpoints or [])
+            screen.add_class(*classes, update=False)
+        return screen
+
+    def push_screen(self, screen, *args, **kwargs):
+        return super().push_screen(self._with_width_class(screen), *args, **kwargs)
+
+    def switch_screen(self, screen):
+        return super().switch_screen(self._with_width_class(screen))
+
     def on_mount(self) -> None:
         for notice in self.settings_notices:
             self.notify(notice, title="Settings", severity="warning", timeout=12)

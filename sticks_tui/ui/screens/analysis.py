@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import DataTable, Input, Label, Select, Static
 
 from sticks_tui.ui.boards import board_of
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
@@ -19,6 +19,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 
@@ -53,7 +54,7 @@ class AnalysisScreen(RoleChecks, Screen):
             yield DataTable(id="hats-table", cursor_type="row", zebra_stripes=True)
             yield Label("Learning curve of the last training run", id="analysis-curve-title", classes="section-title")
             yield LearningCurve(id="analysis-curve")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "what the AI learned"

@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
+
+from sticks_tui.ui.widgets.footer import KeysFooter
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -36,7 +38,7 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.yes_label, id="yes", variant="error")
                 yield Button("Cancel", id="no")
-        yield Footer(compact=True, show_command_palette=False)  # this dialog's keys, over the screen's below
+        yield KeysFooter()  # this dialog's keys, over the screen's below
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:
@@ -67,7 +69,7 @@ class NameDialog(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")

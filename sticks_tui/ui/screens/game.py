@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from sticks_tui.engine.events import BallDrawn, HatsReinforced
 from sticks_tui.play.game import GameDriver
@@ -20,6 +20,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg
 from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import SPEEDS, MatchSetup, make_opponent
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
@@ -99,7 +100,7 @@ class GameScreen(GameScreenBase):
         self._pending_draw: dict[int, BallDrawn] = {}
         self._drawn: tuple[int, int, int] | None = None  # (seat, hat, ball): the learner's ball just drawn
         self._lessons: list[HatsReinforced] = []  # watch mode: the game's lessons, told at their own beat
-        self._bindings_shown: tuple | None = None  # what the Footer was last told (see show_state)
+        self._bindings_shown: tuple | None = None  # what the footer was last told (see show_state)
         super().__init__(setup)
 
     # -- players -------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ class GameScreen(GameScreenBase):
                 yield Label("► drawn • beside ↑↓ learned ✓ perfect\n░▒▓█ and colour: chance of that ball",
                             id="hats-legend")
         yield TrainingBadge()
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         names = " vs ".join(p.name for p in self.players)
@@ -304,7 +305,7 @@ class GameScreen(GameScreenBase):
                 turn.update(f"{player.name} is thinking ...", layout=False)
         if over and not self.setup.watch:
             self.query_one("#again", Button).focus()
-        # The Footer recomposes on every refresh_bindings: only when what it shows changed.
+        # Only when what the footer shows changed (KeysFooter also compares before rebuilding).
         relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
         relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
         shown = (*(self.check_action("take", (n,)) for n in (1, 2, 3)),

@@ -21,13 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, DEFAULT_SIZE, GAMES, MAX_CAP,
                                   MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig, LabError, LabResult, parse_learner,
                                   run_lab)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 def figure_title(key: str, doc: dict) -> str:
@@ -148,7 +149,7 @@ class LabScreen(Screen):
 
             yield LabChart(self._plot_into, id="lab-chart")
             yield DataTable(id="lab-table", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "race learners, see which learns fastest"

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
 from sticks_tui.play.game import GameDriver
@@ -27,6 +27,7 @@ from sticks_tui.ui.messages import (
 from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.live import other_brain_words
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
@@ -123,7 +124,7 @@ class NimGameScreen(GameScreenBase):
                     yield Static("", id="nim-lessons")  # every draw of the game (wide screens)
             yield Static("", id="nim-training")
             yield MoveLog(id="nim-log")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "three-pile Nim: " + " vs ".join(p.name for p in self.players)
@@ -504,7 +505,7 @@ class NimTableScreen(Screen):
                 yield Label("", id="q-error", classes="error")
             yield Static("", id="nim-table-caption")
             yield NimTableView(id="nim-table")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "the table U(n, d, q)"

@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
@@ -32,6 +32,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -216,7 +217,7 @@ class NoughtsScreen(Screen):
                 yield Static("", id="noughts-rule")
                 yield LearningCurve(id="noughts-curve", empty_text="no games yet: play, or press t to train")
                 yield BeadChart(id="noughts-beads")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def _x_options(self) -> list[tuple[str, str]]:
         if self.opponent == "friend":
@@ -932,7 +933,7 @@ class NoughtsBoxesScreen(Screen):
         yield Static("", id="boxes-title")
         with VerticalScroll(id="boxes-scroll"):
             yield Static("", id="boxes-grid")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "MENACE's matchboxes"

@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, place, to_move
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
@@ -78,7 +79,7 @@ class NoughtsReplayScreen(Screen):
                 yield Static("", id="nr-head")
                 yield MoveLog(id="nr-log")
                 yield Static(NOTE_BOXES if self.boxes else NOTE_NO_BOXES if self.game.brain else "", id="nr-note")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"replay: game {self.game.id}, {' vs '.join(self.game.players)}"

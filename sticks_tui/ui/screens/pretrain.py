@@ -6,12 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from sticks_tui.learn.trainer import TrainingConfig
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import TRAINED_AI_GAMES, MatchSetup
 from sticks_tui.ui.training import TrainingJob, start_training_worker, sticks_run
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 PRETRAIN = "trained-ai"  # the purpose of this screen's training run
@@ -34,7 +35,7 @@ class PretrainScreen(Screen):
                          f"{self.setup.heap} sticks, taking turns to move first.", id="pretrain-help")
             with Center():
                 yield ProgressBar(total=self.games, id="pretrain-bar", show_eta=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"

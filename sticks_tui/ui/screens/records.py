@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Label, Static
+from textual.widgets import Button, DataTable, Label, Static
 
 from sticks_tui.engine import registry
 from sticks_tui.ui.boards import board_of
@@ -16,6 +16,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 WINDOW = 10  # the moving window of the results curve, in games
@@ -98,7 +99,7 @@ class RecordsScreen(RoleChecks, Screen):
                     yield Label(RESULTS_TITLE, classes="section-title", id="results-title")
                     yield LearningCurve(id="results-curve", x_scale="linear", x_label="games vs people",
                                         empty_text="no games against people yet")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "records"

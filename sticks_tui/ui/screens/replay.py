@@ -16,13 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from sticks_tui.engine.events import HatChange
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.ui.screens.game import move_line
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.sticks_view import SticksView
@@ -196,7 +197,7 @@ class ReplayScreen(Screen):
                 yield Label("", id="replay-hats-title")
                 yield Static("", id="replay-note")
                 yield HatHeatmap(id="replay-heatmap")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         game = self.record

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
@@ -30,6 +30,7 @@ from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
@@ -475,7 +476,7 @@ class TrainingScreen(Screen):
                         yield Label("AI 2's hats: its sparring partner", id="training-hats-title-2",
                                     classes="ai-hats-title")
                         yield HatHeatmap(id="training-heatmap-2")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
