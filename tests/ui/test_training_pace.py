@@ -115,31 +115,33 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize(("fields", "message", "focus"), BAD_INPUT, ids=[str(b[0]) for b in BAD_INPUT])
-async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_dir, fields, message, focus):
+async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_dir):
+    """Each bad input of BAD_INPUT in turn, in one dialog: refused with its whole message, the focus on the
+    field to mend, nothing started or stored; mending it clears the message before the next one."""
     app = make_app()
     configs = record_configs(app)
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot)
         with Store.open(data_dir) as store:
             before = store.load_brain("default")
-        await fill(pilot, dialog, **fields)
-        await pilot.click("#go")
-        await pilot.pause()
-        assert app.screen is dialog and not configs and not app.training_running
-        error = dialog.query_one("#train-error")
-        assert text_of(dialog, "#train-error") == message + " Nothing was started."
-        assert app.focused is dialog.query_one("#" + focus)
-        # whole at 80 columns: every wrapped line of it is on screen, inside the dialog
-        lines = textwrap.wrap(message + " Nothing was started.", error.content_region.width)
-        assert error.content_region.height >= len(lines)
-        assert error.region.bottom <= dialog.query_one("#train-dialog").region.bottom <= 24
-        with Store.open(data_dir) as store:
-            assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
-        # mending the input clears the message
-        await fill(pilot, dialog, games="100", heap="100", start_balls="1", reward="1", penalty="1", floor="each",
-                   reset_first=False)
-        assert text_of(dialog, "#train-error") == ""
+        for fields, message, focus in BAD_INPUT:
+            await fill(pilot, dialog, **fields)
+            await pilot.click("#go")
+            await pilot.pause()
+            assert app.screen is dialog and not configs and not app.training_running, fields
+            error = dialog.query_one("#train-error")
+            assert text_of(dialog, "#train-error") == message + " Nothing was started."
+            assert app.focused is dialog.query_one("#" + focus), fields
+            # whole at 80 columns: every wrapped line of it is on screen, inside the dialog
+            lines = textwrap.wrap(message + " Nothing was started.", error.content_region.width)
+            assert error.content_region.height >= len(lines), fields
+            assert error.region.bottom <= dialog.query_one("#train-dialog").region.bottom <= 24, fields
+            with Store.open(data_dir) as store:
+                assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
+            # mending the input clears the message
+            await fill(pilot, dialog, games="100", heap="100", start_balls="1", reward="1", penalty="1",
+                       floor="each", reset_first=False)
+            assert text_of(dialog, "#train-error") == "", fields
 
 
 def stored_trained_brain(data_dir: str, games: int = 3000) -> Hats:
