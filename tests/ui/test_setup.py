@@ -263,22 +263,24 @@ async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, con
 
 
 # -- one name rule (issue 16 item 3): the store's, asked before the game -----------------------------------
-@pytest.mark.parametrize("opponent, name1, name2, message, box", [
+REFUSED_NAMES = [
     ("friend", "Ａnn", "ann", "'Ａnn' and 'ann' are the same name: change one.", "#name1"),
-    ("dumb", "Ｄumb AI", "", "'Ｄumb AI' is the Dumb AI's name: choose another.", "#name1"),
+    ("dumb", "Ｄumb AI", "Player 2", "'Ｄumb AI' is the Dumb AI's name: choose another.", "#name1"),
     ("friend", "Ann", "Ｐerfect AI", "'Ｐerfect AI' is the Perfect AI's name: choose another.", "#name2"),
-    ("friend", "ﬁona", "Nim Ｌearning AI", "'Nim Ｌearning AI' is an AI's name: choose another.",
-     "#name2"),
-])
-async def test_names_the_store_would_refuse_are_refused_before_the_game(make_app, data_dir, opponent, name1, name2,
-                                                                        message, box):
+    ("friend", "ﬁona", "Nim Ｌearning AI", "'Nim Ｌearning AI' is an AI's name: choose another.", "#name2"),
+]
+
+
+async def test_names_the_store_would_refuse_are_refused_before_the_game(make_app, data_dir):
+    """Each pair of REFUSED_NAMES in turn on one setup screen: refused with the reason, the focus on the
+    name to change, no game started or recorded."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        kwargs = dict(name1=name1, name2=name2) if name2 else dict(name1=name1)
-        setup = await start_game(pilot, heap=10, opponent=opponent, **kwargs)
-        assert isinstance(setup, SetupScreen)  # no game was started
-        assert text_of(setup, "#heap-error") == message
-        assert app.focused is setup.query_one(box, Input)
+        for opponent, name1, name2, message, box in REFUSED_NAMES:
+            setup = await start_game(pilot, heap=10, opponent=opponent, name1=name1, name2=name2)
+            assert isinstance(setup, SetupScreen), name1  # no game was started
+            assert text_of(setup, "#heap-error") == message
+            assert app.focused is setup.query_one(box, Input), name1
     with Store.open(data_dir) as store:
         assert store.game_count() == 0
 
