@@ -85,7 +85,7 @@ class Game:
 
 
 def set_up_game(app: PtyApp, pace: float = 1.0) -> Game:
-    """The setup screen's keys, as a person presses them. The pauses while the list of opponents is open,
+    """The setup screen's keys, as a person presses them. The pause for the list of opponents to open,
     and the game screen's settling, are times `pace` (--smoke takes a quarter: the list is waited for until
     it is drawn); the others are the setup screen's own time to take a key, not hurried."""
     expect(app, "Start game", 0, "the setup screen", 20)
@@ -96,7 +96,9 @@ def set_up_game(app: PtyApp, pace: float = 1.0) -> Game:
     mark = len(app.log)
     app.send("tab", "enter", gap=0.2 * pace)
     expect(app, "a friend (same keyboard)", mark, "the list of opponents open")  # drawn, so it has the keys
-    app.send("up", "up", "up", gap=0.1 * pace)  # from "the learning AI" (the default) up to "a friend"
+    # from "the learning AI" (the default) up to "a friend"; each move redrawn before the Enter below is
+    # marked (else the redrawn "a friend" line would pass for the choice)
+    app.send("up", "up", "up", gap=0.1)
     mark = len(app.log)
     app.send("enter", gap=0.2)  # the list closes and gives the focus back: not hurried, nothing to wait for
     expect(app, "a friend (same keyboard)", mark, "choosing a friend as the opponent")
