@@ -98,7 +98,12 @@ def browser_or_skip() -> None:
     pytest.skip(reason)
 
 
-@pytest.mark.parametrize("script", sorted(FIGURES))
+#: Smoke runs that start real servers (and Chromium): seconds of their own, so `slow` (CI runs them).
+SLOW = {"bench_tab_start.py", "bench_web.py"}
+
+
+@pytest.mark.parametrize("script", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
+                                    for name in sorted(FIGURES)])
 def test_the_script_runs_and_prints_its_figures(script, tmp_path):
     if script == "bench_web.py":
         browser_or_skip()
