@@ -22,14 +22,18 @@ process waits for a core shared with other work is not counted), best of 3 in ea
 A round's ratio is a variant's games/s over the sticks loop's in the
 same round; the median ratio over the rounds is printed. The kernels are compiled (or loaded from
 numba's cache) before timing. --smoke: one round of a few thousand games; it proves the script works
-(CI runs it), its figures mean nothing.
+(CI runs it), its figures mean nothing. The smoke run keeps the baseline's tree (by commit) in the system's
+temporary folder, so numba's cache of its kernels, which lives beside them, serves the next smoke run
+instead of compiling them again (most of a smoke run's time); a full run extracts a fresh tree each time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -82,6 +86,22 @@ def baseline_tree(rev: str, into: Path) -> Path:
     return into
 
 
+def kept_baseline_tree(rev: str) -> Path:
+    """The package at `rev` in a folder named by its commit under the system's temporary folder, extracted
+    once (into a fresh folder renamed into place, so a run never sees half a tree)."""
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", f"{rev}^{{commit}}"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    kept = Path(tempfile.gettempdir()) / f"sticks-tui-bench-kernel-{commit}-{os.getuid()}"
+    if not kept.is_dir():
+        fresh = Path(tempfile.mkdtemp(prefix="bench-kernel-", dir=kept.parent))
+        baseline_tree(rev, fresh)
+        try:
+            fresh.rename(kept)
+        except OSError:  # another run put it there first
+            shutil.rmtree(fresh, ignore_errors=True)
+    return kept
+
+
 def run_variant(tree: Path, variant: str, cases: list) -> dict[str, float]:
     done = subprocess.run([sys.executable, "-c", CHILD, str(tree), variant, json.dumps(cases)],
                           capture_output=True, text=True, check=False)
@@ -99,7 +119,8 @@ def main() -> None:
     rounds = 1 if args.smoke else args.rounds
     cases = [(p, n, 3_000, 1) if args.smoke else (p, n, GAMES[n], 3) for p, n in CASES + [NIM]]
     with tempfile.TemporaryDirectory(prefix="bench-kernel-") as tmp:
-        trees = {"sticks loop": baseline_tree(args.baseline, Path(tmp)), "general now": REPO}
+        baseline = kept_baseline_tree(args.baseline) if args.smoke else baseline_tree(args.baseline, Path(tmp))
+        trees = {"sticks loop": baseline, "general now": REPO}
         trees["general before"] = trees["sticks loop"]
         rates: dict[str, list[dict[str, float]]] = {v: [] for v in VARIANTS}
         for r in range(rounds):

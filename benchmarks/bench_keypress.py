@@ -20,7 +20,8 @@ learning lab (F7) and runs the default lab (Ctrl+R: 4 learners x 20 seeds at hea
 processes on both cores, at idle priority as the app runs them), while the first app's keys are
 sampled until the lab ends (or --max-seconds).
 --smoke: five key presses, no training run (its thread runs at idle priority, so on a busy machine it
-barely moves); it proves the app, the pty and the sampling work (CI runs it), its figures mean nothing.
+barely moves), some pauses between the setup screen's keys a quarter as long; it proves the app, the pty
+and the sampling work (CI runs it), its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -83,16 +84,23 @@ class Game:
         return t1 - t0
 
 
-def set_up_game(app: PtyApp) -> Game:
+def set_up_game(app: PtyApp, pace: float = 1.0) -> Game:
+    """The setup screen's keys, as a person presses them. The pause for the list of opponents to open,
+    and the game screen's settling, are times `pace` (--smoke takes a quarter: the list is waited for until
+    it is drawn); the others are the setup screen's own time to take a key, not hurried."""
     expect(app, "Start game", 0, "the setup screen", 20)
-    app.drain(0.3)
+    app.drain(0.3)  # the screen fills in the form once drawn: keys sooner are lost
     # the heap box has the focus: replace 20 by 100
     app.send("end", *["backspace"] * 4, *str(HEAP))
     # the opponent: Tab to the Select, open it, go to the top ("a friend"), choose it
-    app.send("tab", "enter", gap=0.2)
-    app.send("up", "up", "up", gap=0.1)  # from "the learning AI" (the default) up to "a friend"
     mark = len(app.log)
-    app.send("enter", gap=0.2)
+    app.send("tab", "enter", gap=0.2 * pace)
+    expect(app, "a friend (same keyboard)", mark, "the list of opponents open")  # drawn, so it has the keys
+    # from "the learning AI" (the default) up to "a friend"; each move redrawn before the Enter below is
+    # marked (else the redrawn "a friend" line would pass for the choice)
+    app.send("up", "up", "up", gap=0.1)
+    mark = len(app.log)
+    app.send("enter", gap=0.2)  # the list closes and gives the focus back: not hurried, nothing to wait for
     expect(app, "a friend (same keyboard)", mark, "choosing a friend as the opponent")
     # back to the heap box and Enter: the game starts
     app.send("shift+tab", gap=0.1)
@@ -100,7 +108,7 @@ def set_up_game(app: PtyApp) -> Game:
     app.send("enter", gap=0.0)
     expect(app, count_text(HEAP), mark, "the game screen")
     expect(app, "Player 1 vs Player 2", mark, "a game against a friend (Player 2 a person)")
-    app.drain(0.5)
+    app.drain(0.5 * pace)
     return Game(app)
 
 
@@ -244,7 +252,7 @@ def main() -> None:
           f"count is drawn; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     results: list[tuple[str, list[float]]] = []
     with PtyApp(cols, rows) as app:
-        game = set_up_game(app)
+        game = set_up_game(app, 0.25 if args.smoke else 1.0)
         game.press_one()  # the first move warms up (untimed)
         base = sample(game, args.baseline, 30.0)
         results.append(("no training", [v for v, _ in base]))

@@ -11,7 +11,8 @@ changed (`ui/live.py ClassWatch.check`).
    share of one core that is, and how long after a game was kept each tab saw it (p50/p95/max).
 
     .venv/bin/python benchmarks/bench_live_check.py [--tabs 24] [--seconds 20] [--every 1]
---smoke: 2 tabs for 2 seconds, a game every 0.25 s; it proves the script works, its figures mean nothing.
+--smoke: 1 tab for 1 second, a game every 0.25 s in the first half of it (the tab checks at 0 and 0.5 s);
+it proves the script works, its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ WRITER = textwrap.dedent("""
     kept = {}
     start = time.time()
     rng = random.Random(1)
-    while time.time() - start < seconds - 1.0:
+    # the last game at least a check (0.5 s) before the end, so a tab sees it: 1 s before in a full run
+    while time.time() - start < seconds - min(1.0, seconds / 2):
         # the learning AI (seat 2) loses a game of 7 sticks: it drew 1 from hat 6, then 1 from hat 2
         game = store.record_game(start=7, opponent="learning", players=(f"Pupil {rng.randrange(24)}", "Learning AI"),
                                  moves=[1, 1, 3, 1, 1], loser=0, brain="default",
@@ -147,7 +149,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.tabs, args.seconds, args.every = 2, 2.0, 0.25
+        args.tabs, args.seconds, args.every = 1, 1.0, 0.25
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = Path(tmp) / "class"
         quiet, changed = one_call_costs(data_dir, 200 if args.smoke else 20_000)
@@ -155,12 +157,12 @@ def main() -> None:
         base = run_class(Path(tmp) / "base", args.tabs, args.seconds, args.every, check=False)
         live = run_class(Path(tmp) / "live", args.tabs, args.seconds, args.every, check=True)
     extra = sum(live["cpu"]) - sum(base["cpu"])
-    print(f"{args.tabs} tabs for {args.seconds:.0f} s, a classmate's game every {args.every:g} s "
+    print(f"{args.tabs} tabs for {args.seconds:g} s, a classmate's game every {args.every:g} s "
           f"({live['games']} games):")
     print(f"  CPU, tabs sleeping on the beat (baseline): {sum(base['cpu']):.2f} s in all")
     print(f"  CPU, tabs checking twice a second:         {sum(live['cpu']):.2f} s in all "
           f"({statistics.mean(live['cpu']) * 1000:.0f} ms a tab)")
-    print(f"  the check's own cost: {extra:.2f} CPU s in {args.seconds:.0f} s = {extra / args.seconds:.1%} of one "
+    print(f"  the check's own cost: {extra:.2f} CPU s in {args.seconds:g} s = {extra / args.seconds:.1%} of one "
           f"core for the class, {extra / args.seconds / args.tabs:.2%} a tab")
     d = live["delays"]
     if d:

@@ -19,8 +19,8 @@ once. It prints, for each round and kind:
 - the load average when the round started.
 
 A browser adds its own work (xterm.js drawing each screen): `benchmarks/bench_web.py` measures the
-whole thing in Chromium; this script isolates the server's side. --smoke: 2 tabs, 1 round, one timed
-key, and the settling pauses a tenth as long (the figures mean nothing).
+whole thing in Chromium; this script isolates the server's side. --smoke: 1 tab, 1 round, one timed
+key, and the settling pauses a fiftieth as long (the figures mean nothing).
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.tabs, args.rounds, args.presses = 2, 1, 1
+        args.tabs, args.rounds, args.presses = 1, 1, 1
     print(f"bench_tab_start: {os.cpu_count()} CPUs, {args.tabs} tabs opened at once, {args.rounds} round(s)")
     print(f"{'round':>5}  {'kind':>4}  {'load':>5}  {'all open (s)':>12}  {'tab p50 (s)':>11}  {'CPU/tab (s)':>11}  "
           f"{'server CPU':>10}  {'Pss/tab':>7}  {'USS/tab':>7}  {'RSS/tab':>7}  {'key p50 (ms)':>12}  "
@@ -229,7 +229,7 @@ def main() -> int:
                 load = os.getloadavg()[0]
                 server = Server(warm, data_dir, args.tabs)
                 try:
-                    found = asyncio.run(open_tabs(server, args.tabs, args.presses, 0.1 if args.smoke else 1.0))
+                    found = asyncio.run(open_tabs(server, args.tabs, args.presses, 0.02 if args.smoke else 1.0))
                 finally:
                     server.stop()
                 results[warm].append(found)

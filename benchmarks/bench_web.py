@@ -81,8 +81,15 @@ class Server:
             [sys.executable, "-m", "sticks_tui", "serve", "--port", "0", "--data-dir", data_dir,
              "--max-sessions", str(max_sessions)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        deadline = time.monotonic() + 60
+        self.cold = cold
         self.url = None
+        self.lines: list[str] = []
+
+    def wait_ready(self) -> None:
+        """Read the server's first lines until it serves (and, warm, its warm process is ready or given up);
+        the browser starts meanwhile."""
+        cold = self.cold
+        deadline = time.monotonic() + 60
         assert self.proc.stdout is not None
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
@@ -99,7 +106,6 @@ class Server:
         # keep draining its output so it never blocks on a full pipe
         import threading
 
-        self.lines: list[str] = []
         threading.Thread(target=lambda: [self.lines.append(line) for line in self.proc.stdout], daemon=True).start()
 
     def app_processes(self):
@@ -211,9 +217,14 @@ def main() -> int:
     print(f"bench_web: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start "
           f"(a shared machine gives noisy figures); tabs start {'cold' if args.cold else 'from the warm process'}")
     with tempfile.TemporaryDirectory() as data_dir, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
-        server = Server(data_dir, max_sessions=max(levels) + 1, cold=args.cold)
+        server = Server(data_dir, max_sessions=max(levels) + 1, cold=args.cold)  # it starts as Chromium does
         try:
+            browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
+        except BaseException:
+            server.stop()
+            raise
+        try:
+            server.wait_ready()
             # 1. page open to the first screen, one tab at a time
             opens = []
             for _ in range(args.opens):

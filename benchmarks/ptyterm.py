@@ -132,18 +132,21 @@ class PtyApp:
     # -- ending --------------------------------------------------------------------------------
     def close(self, timeout: float = 3.0) -> None:
         """Ask the app to quit (Ctrl+Q; with a game or a training run in progress it asks first, and
-        a second Ctrl+Q says yes), then end it for sure; remove the data directory."""
+        a second Ctrl+Q says yes: sent once the question is drawn, or after 0.5 s), then end it for sure;
+        remove the data directory."""
         try:
             if self.exit_status is None:
                 end = time.perf_counter() + timeout
                 again = time.perf_counter() + 0.5
                 asked = 0
+                mark = len(self.log)
                 try:
                     os.write(self.fd, KEYS["ctrl+q"])
                 except OSError:
                     pass
                 while time.perf_counter() < end:
-                    if not asked and time.perf_counter() > again:
+                    if not asked and (time.perf_counter() > again
+                                      or b"Quit anyway?" in plain(bytes(self.log[max(0, mark - 64):]))):
                         asked = 1
                         try:
                             os.write(self.fd, KEYS["ctrl+q"])

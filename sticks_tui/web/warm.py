@@ -305,7 +305,7 @@ class WarmStarter:
                 sock.sendmsg([payload], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", theirs))])
                 reply = await asyncio.wait_for(self._receive(), SPAWN_TIMEOUT)
             except asyncio.TimeoutError:
-                self._give_up(f"it did not start a tab within {SPAWN_TIMEOUT:.0f} s")
+                self._give_up(f"it did not start a tab within {SPAWN_TIMEOUT:g} s")
                 reply = None
             except (OSError, EOFError, ValueError) as exc:
                 await self._exit_status(2.0)  # to tell how it ended, if it did

@@ -287,11 +287,27 @@ async def test_at_160x48_the_setup_form_sits_in_the_middle(make_app):
         assert abs((form.x + form.width / 2) - 80) <= 2
 
 
-async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app):
+def timers_run_faster(monkeypatch, factor: float) -> None:
+    """Every Textual timer (set_timer, set_interval) fires `factor` times sooner in wall time: a test
+    sees what several seconds of the app's timers do without waiting them. Textual's Timer sleeps with
+    textual.timer.sleep (if that name goes, monkeypatch fails here); a test using this sets a timer of its
+    own and waits for it, so it is seen that the timers did run that long."""
+    import textual.timer
+
+    real_sleep = textual.timer.sleep
+
+    async def sleep(seconds: float) -> None:
+        await real_sleep(seconds / factor)
+
+    monkeypatch.setattr(textual.timer, "sleep", sleep)
+
+
+async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app, monkeypatch):
     """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds."""
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
     from ui_helpers import perfect_take
 
+    timers_run_faster(monkeypatch, 20)  # 3.5 s of the app's timers in under 0.2 s
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")
@@ -300,7 +316,11 @@ async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app):
         drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1]
         marks = heatmap.data.flash
         assert drawn and sorted((h, b) for h, b, _ in marks) == sorted(drawn)
-        await pilot.pause(3.5)  # (the marks used to be wiped 3 s after the game)
+        # (the marks used to be wiped by a 3 s timer set when the game ended): a 3.5 s timer set now fires
+        # after any timer of 3.5 s or less set before it
+        later: list[bool] = []
+        screen.set_timer(3.5, lambda: later.append(True))
+        await wait_until(pilot, lambda: later, what="3.5 s of the app's timers")
         assert heatmap.data.flash == marks
         # a fresh brain's balls are all last ones: the loss leaves them as they were, marked =
         assert all(delta == 0 and heatmap.cell_text(h, b).startswith("=") for h, b, delta in marks)

@@ -431,6 +431,7 @@ def test_nice_key():
 @pytest.mark.parametrize("close", ["escape", "f1", "q"])
 async def test_help_screen_explains_fits_80x24_and_closes(close):
     app = HelpApp()
+    app.animation_level = "none"  # End scrolls at once: a key waits for the app's animations (a second here)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.screen.set_focus(None)
@@ -449,7 +450,6 @@ async def test_help_screen_explains_fits_80x24_and_closes(close):
         body = help_screen.query_one("#help-body")
         assert body.max_scroll_y > 0  # more than fits: it scrolls
         await pilot.press("end")
-        # the scroll is animated on the app's timer: the app is idle between its frames, so wait for it
         await wait_until(pilot, lambda: body.scroll_y > 0, what="End to scroll the help")
         await pilot.press(close)
         await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), what="the help to close")
