@@ -484,10 +484,15 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         assert store.game_count() == 2
 
 
-def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served):
+def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served, tmp_path):
     """Issue 18 item 5: a tab watches MENACE play the random AI; the game and MENACE's lesson are kept in
-    the class's store (a game by keys would need the board read from the screen)."""
-    server = served(max_sessions=2)
+    the class's store (a game by keys would need the board read from the screen). The class's settings
+    say AI speed "instant" (the tabs read them): the watched game is not paced for a person's eyes."""
+    from sticks_tui.store.settings import Settings, save_settings, settings_path
+
+    config = tmp_path / "config"
+    save_settings(Settings(ai_speed="instant"), settings_path(config))
+    server = served(max_sessions=2, env={"STICKS_TUI_CONFIG_DIR": str(config)})
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
