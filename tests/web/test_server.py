@@ -389,3 +389,54 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
         in_thread(teach())
     finally:
         assert server.stop() == 0
+
+
+ASKING_APP = r"""
+import sys
+# an app that asks "Quit anyway?" at its quit key (a game or a training run in progress), as sticks-tui
+# does, and takes a second quit key as yes; Textual's exit (the server's fallback) is told apart by its code
+sys.stdout.buffer.write(b"__GANGLION__\n")
+sys.stdout.buffer.flush()
+stdin, asked = sys.stdin.buffer, 0
+while True:
+    kind = stdin.read(1)
+    if not kind:
+        sys.exit(4)
+    payload = stdin.read(int.from_bytes(stdin.read(4), "big"))
+    if kind == b"D":
+        asked += payload.count(b"\x11")
+        if asked >= 2:
+            sys.exit(0)
+    elif kind == b"M" and b'"quit"' in payload:
+        sys.exit(3)
+"""
+
+
+def test_a_session_whose_app_asks_before_quitting_is_answered_yes_at_once(monkeypatch):
+    """Issue 16: closing a tab (or Ctrl+C) while its app trains or plays sent one Ctrl+Q; the app asked
+    "Quit anyway?" and the server waited KEY_GRACE for nobody to answer before asking Textual to exit.
+    Now the second Ctrl+Q answers yes, as a student would: the app quits by its own key."""
+    need_web_extra()
+    from textual_serve.download_manager import DownloadManager
+
+    from sticks_tui.web import server as server_module
+
+    for grace in ("KEY_GRACE", "QUIT_GRACE", "TERM_GRACE", "KILL_GRACE"):
+        monkeypatch.setattr(server_module, grace, 0.3)  # the old code's fallback comes quickly
+    ended: list[object] = []
+
+    async def tab(*_args):
+        return None
+
+    async def scenario():
+        session = server_module.Session([sys.executable, "-c", ASKING_APP], on_exit=ended.append,
+                                        write_bytes=tab, write_str=tab, close=tab,
+                                        download_manager=DownloadManager())
+        await session.start(80, 24)
+        async with asyncio.timeout(30):
+            await session.stop()
+        return session
+
+    session = in_thread(scenario())
+    assert session.returncode == 0, f"the app did not quit by its quit key (exit {session.returncode})"
+    assert ended == [session]
