@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from sticks_tui.store import Store
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, pid_alive, wait_until
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, class_settings, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -79,8 +79,11 @@ def sticks_json(server, *args: str):
     return json.loads(out.stdout)
 
 
-def test_a_class_plays_in_the_browser(chromium, served):
-    server = served(max_sessions=4)
+def test_a_class_plays_in_the_browser(chromium, served, tmp_path):
+    # the class's AI speed "fast" (0.2 s a move, not normal's 0.6; its ball drawn shows, ► in its hat, until
+    # Ada moves again). Not "instant": a button ignores a second click within 0.2 s of the last (Textual's
+    # active effect), so Ada's next click would be lost and retried after a 5 s wait.
+    server = served(max_sessions=4, env=class_settings(tmp_path / "config", ai_speed="fast"))
     context = chromium.new_context(viewport=VIEWPORT)
     requested: list[str] = []
     context.on("request", lambda request: requested.append(request.url))
@@ -488,11 +491,7 @@ def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served, tmp_
     """Issue 18 item 5: a tab watches MENACE play the random AI; the game and MENACE's lesson are kept in
     the class's store (a game by keys would need the board read from the screen). The class's settings
     say AI speed "instant" (the tabs read them): the watched game is not paced for a person's eyes."""
-    from sticks_tui.store.settings import Settings, save_settings, settings_path
-
-    config = tmp_path / "config"
-    save_settings(Settings(ai_speed="instant"), settings_path(config))
-    server = served(max_sessions=2, env={"STICKS_TUI_CONFIG_DIR": str(config)})
+    server = served(max_sessions=2, env=class_settings(tmp_path / "config", ai_speed="instant"))
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)

@@ -147,6 +147,15 @@ class ServedClass:
             self.proc.wait(timeout=10)
 
 
+def class_settings(directory: Path, **settings) -> dict[str, str]:
+    """A class's config directory whose settings file says `settings` (as a teacher's app saved them; the
+    tabs read it): the environment for `served(env=...)`."""
+    from sticks_tui.store.settings import Settings, save_settings, settings_path
+
+    save_settings(Settings(**settings), settings_path(directory))
+    return {"STICKS_TUI_CONFIG_DIR": str(directory)}
+
+
 def wait_until(probe, timeout: float, what: str, interval: float = 0.05):
     """Poll probe() until it returns something truthy; fail with `what` after timeout seconds."""
     deadline = time.monotonic() + timeout
