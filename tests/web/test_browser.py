@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from sticks_tui.store import Store
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, class_settings, pid_alive, wait_until
+from web_helpers import REBOUND_HOST, Tab, class_settings, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -349,15 +349,13 @@ def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
 
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
     """--host 0.0.0.0: a site whose name resolves to this computer (DNS rebinding, here by Chromium's
-    resolver rules) is refused; the address the server printed is answered."""
+    resolver rules, which the module's browser has) is refused; the address the server printed is answered."""
     server = served(extra=["--host", "0.0.0.0"])
     port = server.netloc.rsplit(":", 1)[1]
-    rebound = chromium.browser_type.launch(
-        executable_path=CHROMIUM, headless=True, timeout=60_000,
-        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"])
+    rebound = chromium.new_context()
     try:
         page = rebound.new_page()
-        response = page.goto(f"http://evil.example:{port}/", timeout=20_000)
+        response = page.goto(f"http://{REBOUND_HOST}:{port}/", timeout=20_000)
         assert response is not None and response.status == 421
         assert "answers only to its own address" in page.inner_text("body")
         page.route("**/client.js", lambda route: route.abort())  # the page only: no app is started

@@ -23,6 +23,10 @@ import pytest
 CHROMIUM = os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A site's name that Chromium resolves to this computer (a DNS rebinding, by its resolver rules): the one
+#: browser of a module has the rule, which changes nothing for any other name.
+REBOUND_HOST = "evil.example"
+REBINDING_RULE = f"--host-resolver-rules=MAP {REBOUND_HOST} 127.0.0.1"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
