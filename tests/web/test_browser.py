@@ -388,15 +388,15 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
     context = chromium.new_context(viewport=VIEWPORT)
     try:
+        page = context.new_page()  # each wrong address in turn, in one page
         for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
                       server.url + "teacher/", server.url + "class/wrong-secret-123",
                       server.class_view_url()[:-1] + "X"):
-            page = context.new_page()
             response = page.goto(wrong, timeout=20_000)
             assert response is not None and response.status == 403, wrong
             assert "This is not the teacher's address" in page.inner_text("body")
             assert TEACHER_TOKEN not in page.content()
-            page.close()
+        page.close()
         try:  # the teacher's websocket with a wrong secret: refused before any app starts
             urlopen(server.url + "teacher/wrong-secret-123/ws", timeout=10)
         except HTTPError as refused:
@@ -412,11 +412,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         pupil.wait_text("Ann")
         assert "Reset" not in pupil.text()
         pupil.press("x")
-        pupil.page.wait_for_timeout(500)  # a question would be on screen by now (the teacher's is, below)
-        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
         # a pupil's export is a download in the pupil's browser, never a file on the teacher's computer
-        pupil.press("e")
-        pupil.wait_text("Your browser downloads the file")
+        pupil.press("e")  # the keys are taken in turn: once e's dialog shows, x was taken and asked nothing
+        wait_until(lambda: "Your browser downloads the file" in pupil.text() or "Forget every player's" in pupil.text(),
+                   20, "the export dialog (or a question to reset)")
+        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
         with pupil.page.expect_download(timeout=20_000) as download:
             pupil.press("Enter")
         name = download.value.suggested_filename
@@ -431,8 +431,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         pupil.wait_text("Copy brain")
         assert "Reset" not in pupil.text()
         pupil.press("x")
-        pupil.page.wait_for_timeout(500)
+        pupil.press("c")  # once the copy dialog shows, x was taken (in turn) and asked nothing
+        wait_until(lambda: "Copy the brain" in pupil.text() or "forget everything" in pupil.text(), 20,
+                   "the copy dialog (or a question to reset)")
         assert "forget everything" not in pupil.text()
+        pupil.press("Escape")  # the copy dialog, then the analysis screen
         pupil.press("Escape")
         pupil.wait_text("Start game")
         pupil.press("F2")
