@@ -7,6 +7,7 @@ reads the screen from the page (the xterm.js buffer behind the terminal, as text
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -18,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from sticks_tui.store import Store
-from web_helpers import REBOUND_HOST, Tab, class_settings, pid_alive, wait_until
+from web_helpers import REBOUND_HOST, ServedClass, Tab, class_settings, need_web_extra, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -77,6 +78,37 @@ def sticks_json(server, *args: str):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def one_class_server(tmp_path_factory):
+    """One server for the tests that prove nothing about a fresh server, its seats or its stop: the page's
+    fit, the projector's font, a stale tab's brain copy, a noughts game (each its own data, none records
+    a game but the noughts test). Its settings say AI speed "instant" (the noughts test's watched game).
+    Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked of its own."""
+    need_web_extra()
+    directory = tmp_path_factory.mktemp("one-class")
+    server = ServedClass(directory / "class", max_sessions=4,
+                         env=class_settings(directory / "config", ai_speed="instant"))
+    try:
+        yield server
+        assert server.stop() == 0, "\n".join(server.lines)
+        assert not any("Traceback" in line for line in server.lines), server.lines
+    finally:
+        pids = server.app_pids()
+        server.kill()
+        for pid in pids:  # as `served` does: no app process left behind
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+@pytest.fixture
+def one_class(one_class_server):
+    """The shared server; after the test, every tab it opened (and closed) has ended: no seat taken."""
+    yield one_class_server
+    one_class_server.wait_for_app_count(0)
 
 
 def test_a_class_plays_in_the_browser(chromium, served, tmp_path):
@@ -257,11 +289,11 @@ def test_a_flooding_or_closed_training_tab_frees_its_seat_keeps_its_run_and_ctrl
     assert not any("killed" in line for line in server.lines), server.lines
 
 
-def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
+def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
     """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
     not "Make the terminal at least 80x24"; ?fontsize= still rules; no page error on load; an odd
     address gets an HTTP error and no traceback in the teacher's terminal."""
-    server = served(max_sessions=2)
+    server = one_class
     context = chromium.new_context(viewport={"width": 1024, "height": 490})
     errors: list[str] = []
     context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
@@ -290,14 +322,13 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
         assert errors == []
     finally:
         context.close()
-    assert server.stop() == 0
-    assert not any("Traceback" in line for line in server.lines), server.lines
+    assert not any("Traceback" in line for line in server.lines), server.lines  # and after the stop (one_class)
 
 
-def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, served):
+def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, one_class):
     """A projector's 1920x1080 window: the page picks a font that fills it with about 100x30 cells
     (not 16 px text in a corner); ?fontsize=16 still gives 16 px."""
-    server = served(max_sessions=2)
+    server = one_class
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:
         tab = open_tab(context, server)
@@ -313,15 +344,12 @@ def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium
         assert asked.page.evaluate(size)[0] == 16
     finally:
         context.close()
-    assert server.stop() == 0
 
 
-def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
+def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, one_class):
     """Analysis -> Copy brain in a tab whose brain is behind the class's (another tab taught it
     meanwhile) merges that tab's change onto the brain as stored: no cell of the class brain is lost."""
-    from sticks_tui.store import Store
-
-    server = served()
+    server = one_class
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
@@ -488,11 +516,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         assert store.game_count() == 2
 
 
-def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served, tmp_path):
+def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, one_class):
     """Issue 18 item 5: a tab watches MENACE play the random AI; the game and MENACE's lesson are kept in
     the class's store (a game by keys would need the board read from the screen). The class's settings
     say AI speed "instant" (the tabs read them): the watched game is not paced for a person's eyes."""
-    server = served(max_sessions=2, env=class_settings(tmp_path / "config", ai_speed="instant"))
+    server = one_class
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
