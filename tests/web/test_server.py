@@ -96,9 +96,25 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
     assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.fixture(scope="module")
+def one_server(tmp_path_factory):
+    """One server (the defaults) for the tests that only ask it questions and open no session: where it
+    binds, who may open a session, odd requests. Stopped after the last: it stops cleanly (exit 0) and
+    printed no traceback, as each of them asked of its own server."""
+    need_web_extra()
+    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class")
+    try:
+        yield server
+        assert server.stop() == 0, "\n".join(server.lines)
+        assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), \
+            server.lines
+    finally:
+        server.kill()
+
+
 @pytest.mark.slow
-def test_the_server_binds_loopback_and_prints_the_url(served):
-    server = served()
+def test_the_server_binds_loopback_and_prints_the_url(one_server):
+    server = one_server
     assert server.url.startswith("http://127.0.0.1:")
     assert server.lines[0].startswith("sticks-tui serves the app on http://127.0.0.1:")
     wait_until(lambda: any(str(server.data_dir) in line for line in server.lines), 10, "the database's path")
@@ -168,8 +184,8 @@ async def _no_shell(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_page_from_another_site_cannot_open_a_session(served):
-    server = served()
+def test_a_page_from_another_site_cannot_open_a_session(one_server):
+    server = one_server
     in_thread(_other_sites(server))
     assert server.app_pids() == set()
 
@@ -282,16 +298,16 @@ def _raw_status(server, request: bytes) -> bytes:
     return answer.split(b"\r\n", 1)[0]
 
 
-def test_odd_requests_get_an_http_error_and_no_traceback(served):
-    """Issue 23: a 5,000-character path or a 20 KB header printed a traceback in the teacher's terminal."""
-    server = served()
+def test_odd_requests_get_an_http_error_and_no_traceback(one_server):
+    """Issue 23: a 5,000-character path or a 20 KB header printed a traceback in the teacher's terminal
+    (and after one_server's stop, the same is checked again)."""
+    server = one_server
     host = b"Host: " + server.netloc.encode() + b"\r\nConnection: close\r\n"
     assert _raw_status(server, b"GET /static/" + b"a" * 5000 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"414"
     assert _raw_status(server, b"GET /vendor/" + b"a" * 300 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"404"
     big = b"X-Big: " + b"b" * 20_000 + b"\r\n"
     assert _raw_status(server, b"GET / HTTP/1.1\r\n" + host + big + b"\r\n").split()[1] == b"400"
     wait_until(lambda: any("a request was refused" in line for line in server.lines), 10, "the one-line note")
-    assert server.stop() == 0
     assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), server.lines
 
 
