@@ -76,8 +76,8 @@ QUIT_KEY = b"\x11"
 QUIT_KEYS = QUIT_KEY * 2
 KEY_GRACE = 3.0
 #: How long an app gets to quit after that, then after SIGTERM, then after SIGKILL: a closed tab's
-#: seat is free within about 12 s whatever its app does (usually 3 s). Ctrl+C waits for the apps at
-#: most STOP_DEADLINE seconds, then kills what is left.
+#: seat is free within about 12 s whatever its app does (usually within a second: it quits at its keys).
+#: Ctrl+C waits for the apps at most STOP_DEADLINE seconds, then kills what is left.
 QUIT_GRACE = 3.0
 TERM_GRACE = 2.0
 KILL_GRACE = 2.0

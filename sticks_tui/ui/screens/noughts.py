@@ -62,6 +62,8 @@ def beat_seconds(speed: str) -> float:
     """Seconds a beat of an AI's move at the AI speed `speed` (an unknown one: the default's)."""
     return MOVE_SECONDS * vocabulary.SPEEDS.get(speed, vocabulary.SPEEDS[vocabulary.DEFAULT_SPEED]) \
         / vocabulary.SPEEDS[vocabulary.DEFAULT_SPEED]
+
+
 TRAIN_PACES = tuple(p for p in PACES if p != BALL_BY_BALL)  # a game at a time at most; no ball by ball here
 
 
