@@ -96,11 +96,12 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
     assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def one_server(tmp_path_factory):
     """One server (the defaults) for the tests that only ask it questions and open no session: where it
-    binds, who may open a session, odd requests. Stopped after the last: it stops cleanly (exit 0) and
-    printed no traceback, as each of them asked of its own server."""
+    binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
+    printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
+    slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
     need_web_extra()
     server = ServedClass(tmp_path_factory.mktemp("one-server") / "class")
     try:
