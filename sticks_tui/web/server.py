@@ -20,7 +20,8 @@ xterm.js client draws the screen) with our own page, our own routes and our own 
   message of 60,000 keys would keep the app busy for minutes, unable to quit); past it they are
   dropped.
 - A closed tab, and stopping the server (Ctrl+C, SIGTERM, SIGHUP), ask the app to quit as a student
-  does (Ctrl+Q: the app saves after each game, and a training run still going is stopped and kept),
+  does (Ctrl+Q, and Ctrl+Q again to say yes if it asks: the app saves after each game, and a training
+  run still going is stopped and kept),
   then as textual-serve does; SIGTERM and SIGKILL only for an app that hangs. Every wait is
   bounded and watches the exit status (not the pipes): the seat is free within seconds, and Ctrl+C
   stops the server within 15 s (STOP_DEADLINE, then what is left is killed).
@@ -66,14 +67,17 @@ VENDOR = Path(textual_serve.__file__).resolve().parent / "static"
 CLIENT_ANCHOR = "const t=new w(e,{ping:r});"
 CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).push(t);"
 
-#: The app's own quit key (Ctrl+Q): like a student quitting, it stops a training run and keeps what
-#: it learned. If the app asks a question instead (or the key is bound to something else), the
-#: server asks Textual to exit after KEY_GRACE seconds.
+#: The app's own quit key (Ctrl+Q), twice, as a student quits: it stops a training run and keeps what
+#: it learned. With a game or a run in progress the first asks "Quit anyway?" and the second says yes
+#: (nobody is left to answer: before, the server waited KEY_GRACE for the answer). If the app still
+#: runs (another question, or the key bound to something else), the server asks Textual to exit
+#: after KEY_GRACE seconds.
 QUIT_KEY = b"\x11"
+QUIT_KEYS = QUIT_KEY * 2
 KEY_GRACE = 3.0
 #: How long an app gets to quit after that, then after SIGTERM, then after SIGKILL: a closed tab's
-#: seat is free within about 12 s whatever its app does (usually 3 s). Ctrl+C waits for the apps at
-#: most STOP_DEADLINE seconds, then kills what is left.
+#: seat is free within about 12 s whatever its app does (usually within a second: it quits at its keys).
+#: Ctrl+C waits for the apps at most STOP_DEADLINE seconds, then kills what is left.
 QUIT_GRACE = 3.0
 TERM_GRACE = 2.0
 KILL_GRACE = 2.0
@@ -345,8 +349,8 @@ class Session(AppService):
                         self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id), 1.0)
                 except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a download must not hold the stop
                     pass
-                # the student's Ctrl+Q first: it stops a training run and keeps it
-                if not (self._to_app(self.encode_packet(b"D", QUIT_KEY), always=True)
+                # the student's Ctrl+Q first (and Ctrl+Q again: yes to its question): it stops a training run and keeps it
+                if not (self._to_app(self.encode_packet(b"D", QUIT_KEYS), always=True)
                         and await _exited(process, KEY_GRACE)):
                     # a question on the screen (or the key bound to something else): Textual's exit
                     self._to_app(self.encode_packet(b"M", b'{"type": "quit"}'), always=True)

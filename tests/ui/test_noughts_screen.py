@@ -326,3 +326,26 @@ async def test_a_classmates_lesson_to_menace_shows_live_on_the_noughts_screen(ma
                          what="the classmate's lesson in this tab's boxes")
         lines = list(screen.query_one("#noughts-log").lines)
         assert any(line.startswith("Ann's game: box ......... square 5 ↑") for line in lines), lines
+
+
+async def test_the_noughts_screen_plays_at_the_ai_speed_chosen_on_the_setup_screen(make_app):
+    """Issue 16: the AI's beats on the noughts screen follow the AI speed (the setup screen's, kept in the
+    settings), as the sticks game's moves do; at "normal" a beat is still MOVE_SECONDS. Before, a beat was
+    MOVE_SECONDS whatever the speed."""
+    from sticks_tui.engine.noughts import EMPTY_BOARD
+    from sticks_tui.ui.screens.noughts import MOVE_SECONDS
+
+    app = make_app(ai_delay=None)  # no test override: the AI speed rules, as for a person
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#speed", Select).value = "slow"
+        await pilot.pause()
+        assert app.settings.ai_speed == "slow"
+        screen = await open_noughts(pilot, "watch-random", x_first=True)  # MENACE plays X: its box first
+        assert screen.shown_box == (EMPTY_BOARD, None) and not screen.state.board.strip(".")
+        assert screen._timer is not None and screen._timer._interval == 2 * MOVE_SECONDS  # slow: 1.2 s a move, twice normal's
+        app.remember(ai_speed="instant")  # as -/+ on the sticks game screen keeps it
+        screen.new_game()
+        assert screen._timer is None  # no beat to wait for: the next move comes after the screen is drawn
+        await wait_until(pilot, lambda: screen.over, what="the watched game at instant speed to end")
+        assert screen._timer is None

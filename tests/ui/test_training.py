@@ -159,7 +159,9 @@ async def test_quitting_during_training_asks_and_keeps_what_it_learned(make_app,
         assert not isinstance(app.screen, ConfirmDialog) and app.training_running and app.return_code is None
         await pilot.press("ctrl+q")
         assert isinstance(app.screen, ConfirmDialog)
-        app.simulate_key("y")  # not pilot.press: quitting waits for the held run, released just below
+        # yes by a second Ctrl+Q, as `sticks-tui serve` quits a tab's app (y: test_navigation's quit test);
+        # not pilot.press: quitting waits for the held run, released just below
+        app.simulate_key("ctrl+q")
         held_training.set()
         await wait_until(pilot, lambda: app.return_code is not None, what="the app to exit")
     with Store.open(data_dir) as store:

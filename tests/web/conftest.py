@@ -7,7 +7,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, ServedClass, need_web_extra, unavailable
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, REBINDING_RULE, ServedClass, need_web_extra, unavailable
 
 
 @pytest.fixture
@@ -49,8 +49,8 @@ def chromium():
         unavailable("psutil is not installed (pip install -e '.[test]')")
     manager = sync_playwright().start()
     try:
-        browser = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-                                          timeout=60_000)
+        browser = manager.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, REBINDING_RULE],
+                                          headless=True, timeout=60_000)
     except Exception as exc:  # noqa: BLE001 - a browser that will not start is reported, not a traceback
         manager.stop()
         unavailable(f"Chromium at {CHROMIUM} did not start: {exc}")

@@ -6,11 +6,9 @@ reads the screen from the page (the xterm.js buffer behind the terminal, as text
 
 from __future__ import annotations
 
-import json
+import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from sticks_tui.store import Store
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Tab, pid_alive, wait_until
+from web_helpers import REBOUND_HOST, ServedClass, Tab, class_settings, need_web_extra, pid_alive, wait_until
 
 # a real Chromium against a real server: seconds a test (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -56,15 +54,15 @@ NEXT_FIELD = {"Games": "Pace"}
 
 
 def retype(tab: Tab, label: str, text: str) -> None:
-    """Empty the focused box right of label, a key at a time, then type text; each step seen on screen."""
-    for _ in range(40):  # a key sent before a click's focus lands is lost: retried
-        shown = box_text(tab, label)
-        if not shown:
+    """Empty the focused box right of label (End, then Ctrl+U: the Input deletes all to the left), then
+    type text; each step seen on screen."""
+    for _ in range(10):  # a key sent before a click's focus lands is lost: retried
+        if not box_text(tab, label):
             break
         tab.press("End")
-        tab.press("Backspace")
+        tab.press("Control+u")
         try:
-            wait_until(lambda: box_text(tab, label) != shown, 2, "Backspace to delete a character")
+            wait_until(lambda: not box_text(tab, label), 2, "Ctrl+U to empty the box")
         except AssertionError:
             continue
     assert box_text(tab, label) == ""
@@ -72,15 +70,48 @@ def retype(tab: Tab, label: str, text: str) -> None:
     wait_until(lambda: box_text(tab, label) == text, 5, f"{text!r} in the box {label!r}")
 
 
-def sticks_json(server, *args: str):
-    out = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(server.data_dir), *args],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+def brain_info(server, name: str = "default"):
+    """The class's brain as stored (read in this process: a `sticks-tui brain list` costs 0.3 s of CPU)."""
+    with Store.open(server.data_dir) as store:
+        return store.brain_info(name)
 
 
-def test_a_class_plays_in_the_browser(chromium, served):
-    server = served(max_sessions=4)
+@pytest.fixture(scope="module")
+def one_class_server(tmp_path_factory):
+    """One server for the tests that prove nothing about a fresh server, its seats or its stop: the page's
+    fit, the projector's font, a stale tab's brain copy, a noughts game (each its own data, none records
+    a game but the noughts test). Its settings say AI speed "instant" (the noughts test's watched game).
+    Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked of its own."""
+    need_web_extra()
+    directory = tmp_path_factory.mktemp("one-class")
+    server = ServedClass(directory / "class", max_sessions=4,
+                         env=class_settings(directory / "config", ai_speed="instant"))
+    try:
+        yield server
+        assert server.stop() == 0, "\n".join(server.lines)
+        assert not any("Traceback" in line for line in server.lines), server.lines
+    finally:
+        pids = server.app_pids()
+        server.kill()
+        for pid in pids:  # as `served` does: no app process left behind
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+@pytest.fixture
+def one_class(one_class_server):
+    """The shared server; after the test, every tab it opened (and closed) has ended: no seat taken."""
+    yield one_class_server
+    one_class_server.wait_for_app_count(0)
+
+
+def test_a_class_plays_in_the_browser(chromium, served, tmp_path):
+    # the class's AI speed "fast" (0.2 s a move, not normal's 0.6; its ball drawn shows, ► in its hat, until
+    # Ada moves again). Not "instant": a button ignores a second click within 0.2 s of the last (Textual's
+    # active effect), so Ada's next click would be lost and retried after a 5 s wait.
+    server = served(max_sessions=4, env=class_settings(tmp_path / "config", ai_speed="fast"))
     context = chromium.new_context(viewport=VIEWPORT)
     requested: list[str] = []
     context.on("request", lambda request: requested.append(request.url))
@@ -180,11 +211,11 @@ def test_a_class_plays_in_the_browser(chromium, served):
         context.close()
 
     # the game was saved under the student's name, and what the training run had learned was kept
-    records = sticks_json(server, "records", "--json")
-    assert [p["name"] for p in records["players"] if not p["is_ai"]] == ["Ada"]
-    assert len(records["recent_games"]) == 1
-    (brain,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "default"]
-    assert brain["games_trained"] > 0, brain
+    with Store.open(server.data_dir) as store:
+        assert [p.name for p in store.leaderboard() if not p.is_ai] == ["Ada"]
+        assert len(store.recent_games(limit=10)) == 1
+    brain = brain_info(server)
+    assert brain.games_trained > 0, brain
 
 
 def test_a_tab_past_max_sessions_gets_a_clear_page(chromium, served):
@@ -218,8 +249,7 @@ def start_training(tab: Tab, games: str = "9000000") -> None:
 
 
 def games_trained(server) -> int:
-    (brain,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "default"]
-    return brain["games_trained"]
+    return brain_info(server).games_trained
 
 
 def test_a_flooding_or_closed_training_tab_frees_its_seat_keeps_its_run_and_ctrl_c_stops_all(chromium, served):
@@ -254,11 +284,11 @@ def test_a_flooding_or_closed_training_tab_frees_its_seat_keeps_its_run_and_ctrl
     assert not any("killed" in line for line in server.lines), server.lines
 
 
-def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
+def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
     """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
     not "Make the terminal at least 80x24"; ?fontsize= still rules; no page error on load; an odd
     address gets an HTTP error and no traceback in the teacher's terminal."""
-    server = served(max_sessions=2)
+    server = one_class
     context = chromium.new_context(viewport={"width": 1024, "height": 490})
     errors: list[str] = []
     context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
@@ -287,14 +317,13 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, served):
         assert errors == []
     finally:
         context.close()
-    assert server.stop() == 0
-    assert not any("Traceback" in line for line in server.lines), server.lines
+    assert not any("Traceback" in line for line in server.lines), server.lines  # and after the stop (one_class)
 
 
-def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, served):
+def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, one_class):
     """A projector's 1920x1080 window: the page picks a font that fills it with about 100x30 cells
     (not 16 px text in a corner); ?fontsize=16 still gives 16 px."""
-    server = served(max_sessions=2)
+    server = one_class
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:
         tab = open_tab(context, server)
@@ -310,15 +339,12 @@ def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium
         assert asked.page.evaluate(size)[0] == 16
     finally:
         context.close()
-    assert server.stop() == 0
 
 
-def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
+def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, one_class):
     """Analysis -> Copy brain in a tab whose brain is behind the class's (another tab taught it
     meanwhile) merges that tab's change onto the brain as stored: no cell of the class brain is lost."""
-    from sticks_tui.store import Store
-
-    server = served()
+    server = one_class
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
@@ -346,15 +372,13 @@ def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, served):
 
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
     """--host 0.0.0.0: a site whose name resolves to this computer (DNS rebinding, here by Chromium's
-    resolver rules) is refused; the address the server printed is answered."""
+    resolver rules, which the module's browser has) is refused; the address the server printed is answered."""
     server = served(extra=["--host", "0.0.0.0"])
     port = server.netloc.rsplit(":", 1)[1]
-    rebound = chromium.browser_type.launch(
-        executable_path=CHROMIUM, headless=True, timeout=60_000,
-        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"])
+    rebound = chromium.new_context()
     try:
         page = rebound.new_page()
-        response = page.goto(f"http://evil.example:{port}/", timeout=20_000)
+        response = page.goto(f"http://{REBOUND_HOST}:{port}/", timeout=20_000)
         assert response is not None and response.status == 421
         assert "answers only to its own address" in page.inner_text("body")
         page.route("**/client.js", lambda route: route.abort())  # the page only: no app is started
@@ -387,15 +411,15 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
     context = chromium.new_context(viewport=VIEWPORT)
     try:
+        page = context.new_page()  # each wrong address in turn, in one page
         for wrong in (server.url + "teacher/" + TEACHER_TOKEN[:-1] + "X", server.url + "teacher",
                       server.url + "teacher/", server.url + "class/wrong-secret-123",
                       server.class_view_url()[:-1] + "X"):
-            page = context.new_page()
             response = page.goto(wrong, timeout=20_000)
             assert response is not None and response.status == 403, wrong
             assert "This is not the teacher's address" in page.inner_text("body")
             assert TEACHER_TOKEN not in page.content()
-            page.close()
+        page.close()
         try:  # the teacher's websocket with a wrong secret: refused before any app starts
             urlopen(server.url + "teacher/wrong-secret-123/ws", timeout=10)
         except HTTPError as refused:
@@ -411,11 +435,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         pupil.wait_text("Ann")
         assert "Reset" not in pupil.text()
         pupil.press("x")
-        pupil.page.wait_for_timeout(500)  # a question would be on screen by now (the teacher's is, below)
-        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
         # a pupil's export is a download in the pupil's browser, never a file on the teacher's computer
-        pupil.press("e")
-        pupil.wait_text("Your browser downloads the file")
+        pupil.press("e")  # the keys are taken in turn: once e's dialog shows, x was taken and asked nothing
+        wait_until(lambda: "Your browser downloads the file" in pupil.text() or "Forget every player's" in pupil.text(),
+                   20, "the export dialog (or a question to reset)")
+        assert "Forget every player's" not in pupil.text() and "Ann" in pupil.text()
         with pupil.page.expect_download(timeout=20_000) as download:
             pupil.press("Enter")
         name = download.value.suggested_filename
@@ -430,8 +454,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         pupil.wait_text("Copy brain")
         assert "Reset" not in pupil.text()
         pupil.press("x")
-        pupil.page.wait_for_timeout(500)
+        pupil.press("c")  # once the copy dialog shows, x was taken (in turn) and asked nothing
+        wait_until(lambda: "Copy the brain" in pupil.text() or "forget everything" in pupil.text(), 20,
+                   "the copy dialog (or a question to reset)")
         assert "forget everything" not in pupil.text()
+        pupil.press("Escape")  # the copy dialog, then the analysis screen
         pupil.press("Escape")
         pupil.wait_text("Start game")
         pupil.press("F2")
@@ -484,10 +511,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         assert store.game_count() == 2
 
 
-def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served):
+def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, one_class):
     """Issue 18 item 5: a tab watches MENACE play the random AI; the game and MENACE's lesson are kept in
-    the class's store (a game by keys would need the board read from the screen)."""
-    server = served(max_sessions=2)
+    the class's store (a game by keys would need the board read from the screen). The class's settings
+    say AI speed "instant" (the tabs read them): the watched game is not paced for a person's eyes."""
+    server = one_class
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
@@ -514,7 +542,8 @@ def test_a_noughts_game_in_a_tab_teaches_the_class_menace(chromium, served):
         wait_until(lambda: played() == 1, 40, "the watched game to end")
     finally:
         context.close()
-    (game,) = sticks_json(server, "records", "--json")["recent_games"]
-    assert game["game"] == "noughts" and game["players"] == ["MENACE", "Noughts Random AI"]
-    (menace,) = [b for b in sticks_json(server, "brain", "list", "--json") if b["name"] == "noughts MENACE O"]
-    assert menace["game"] == "noughts" and menace["games_trained"] == 1
+    with Store.open(server.data_dir) as store:
+        (game,) = store.recent_games(limit=10)
+    assert game.game == "noughts" and list(game.players) == ["MENACE", "Noughts Random AI"]
+    menace = brain_info(server, "noughts MENACE O")
+    assert menace.game == "noughts" and menace.games_trained == 1

@@ -96,9 +96,26 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
     assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.fixture(scope="session")
+def one_server(tmp_path_factory):
+    """One server (the defaults) for the tests that only ask it questions and open no session: where it
+    binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
+    printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
+    slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
+    need_web_extra()
+    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class")
+    try:
+        yield server
+        assert server.stop() == 0, "\n".join(server.lines)
+        assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), \
+            server.lines
+    finally:
+        server.kill()
+
+
 @pytest.mark.slow
-def test_the_server_binds_loopback_and_prints_the_url(served):
-    server = served()
+def test_the_server_binds_loopback_and_prints_the_url(one_server):
+    server = one_server
     assert server.url.startswith("http://127.0.0.1:")
     assert server.lines[0].startswith("sticks-tui serves the app on http://127.0.0.1:")
     wait_until(lambda: any(str(server.data_dir) in line for line in server.lines), 10, "the database's path")
@@ -168,8 +185,8 @@ async def _no_shell(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_page_from_another_site_cannot_open_a_session(served):
-    server = served()
+def test_a_page_from_another_site_cannot_open_a_session(one_server):
+    server = one_server
     in_thread(_other_sites(server))
     assert server.app_pids() == set()
 
@@ -282,16 +299,16 @@ def _raw_status(server, request: bytes) -> bytes:
     return answer.split(b"\r\n", 1)[0]
 
 
-def test_odd_requests_get_an_http_error_and_no_traceback(served):
-    """Issue 23: a 5,000-character path or a 20 KB header printed a traceback in the teacher's terminal."""
-    server = served()
+def test_odd_requests_get_an_http_error_and_no_traceback(one_server):
+    """Issue 23: a 5,000-character path or a 20 KB header printed a traceback in the teacher's terminal
+    (and after one_server's stop, the same is checked again)."""
+    server = one_server
     host = b"Host: " + server.netloc.encode() + b"\r\nConnection: close\r\n"
     assert _raw_status(server, b"GET /static/" + b"a" * 5000 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"414"
     assert _raw_status(server, b"GET /vendor/" + b"a" * 300 + b" HTTP/1.1\r\n" + host + b"\r\n").split()[1] == b"404"
     big = b"X-Big: " + b"b" * 20_000 + b"\r\n"
     assert _raw_status(server, b"GET / HTTP/1.1\r\n" + host + big + b"\r\n").split()[1] == b"400"
     wait_until(lambda: any("a request was refused" in line for line in server.lines), 10, "the one-line note")
-    assert server.stop() == 0
     assert not any("Traceback" in line or "Error handling request" in line for line in server.lines), server.lines
 
 
@@ -389,3 +406,54 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
         in_thread(teach())
     finally:
         assert server.stop() == 0
+
+
+ASKING_APP = r"""
+import sys
+# an app that asks "Quit anyway?" at its quit key (a game or a training run in progress), as sticks-tui
+# does, and takes a second quit key as yes; Textual's exit (the server's fallback) is told apart by its code
+sys.stdout.buffer.write(b"__GANGLION__\n")
+sys.stdout.buffer.flush()
+stdin, asked = sys.stdin.buffer, 0
+while True:
+    kind = stdin.read(1)
+    if not kind:
+        sys.exit(4)
+    payload = stdin.read(int.from_bytes(stdin.read(4), "big"))
+    if kind == b"D":
+        asked += payload.count(b"\x11")
+        if asked >= 2:
+            sys.exit(0)
+    elif kind == b"M" and b'"quit"' in payload:
+        sys.exit(3)
+"""
+
+
+def test_a_session_whose_app_asks_before_quitting_is_answered_yes_at_once(monkeypatch):
+    """Issue 16: closing a tab (or Ctrl+C) while its app trains or plays sent one Ctrl+Q; the app asked
+    "Quit anyway?" and the server waited KEY_GRACE for nobody to answer before asking Textual to exit.
+    Now the second Ctrl+Q answers yes, as a student would: the app quits by its own key."""
+    need_web_extra()
+    from textual_serve.download_manager import DownloadManager
+
+    from sticks_tui.web import server as server_module
+
+    for grace in ("KEY_GRACE", "QUIT_GRACE", "TERM_GRACE", "KILL_GRACE"):
+        monkeypatch.setattr(server_module, grace, 0.3)  # the old code's fallback comes quickly
+    ended: list[object] = []
+
+    async def tab(*_args):
+        return None
+
+    async def scenario():
+        session = server_module.Session([sys.executable, "-c", ASKING_APP], on_exit=ended.append,
+                                        write_bytes=tab, write_str=tab, close=tab,
+                                        download_manager=DownloadManager())
+        await session.start(80, 24)
+        async with asyncio.timeout(30):
+            await session.stop()
+        return session
+
+    session = in_thread(scenario())
+    assert session.returncode == 0, f"the app did not quit by its quit key (exit {session.returncode})"
+    assert ended == [session]

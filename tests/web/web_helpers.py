@@ -23,6 +23,10 @@ import pytest
 CHROMIUM = os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A site's name that Chromium resolves to this computer (a DNS rebinding, by its resolver rules): the one
+#: browser of a module has the rule, which changes nothing for any other name.
+REBOUND_HOST = "evil.example"
+REBINDING_RULE = f"--host-resolver-rules=MAP {REBOUND_HOST} 127.0.0.1"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -145,6 +149,15 @@ class ServedClass:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+
+
+def class_settings(directory: Path, **settings) -> dict[str, str]:
+    """A class's config directory whose settings file says `settings` (as a teacher's app saved them; the
+    tabs read it): the environment for `served(env=...)`."""
+    from sticks_tui.store.settings import Settings, save_settings, settings_path
+
+    save_settings(Settings(**settings), settings_path(directory))
+    return {"STICKS_TUI_CONFIG_DIR": str(directory)}
 
 
 def wait_until(probe, timeout: float, what: str, interval: float = 0.05):

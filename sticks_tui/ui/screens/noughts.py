@@ -52,7 +52,19 @@ OPPONENTS: dict[str, str] = {
     "watch-random": "watch MENACE vs the random AI",
 }
 AI_WORDS = {"random": "the random AI", "perfect": "the perfect AI", "menace": "MENACE", "human": "you"}
-MOVE_SECONDS = 1.0  # an AI's move, shown in two beats (its box, then the bead drawn) at watching speed
+#: An AI's move is shown after a beat, MENACE's in two (its box, then the bead drawn). A beat follows the
+#: AI speed (the setup screen's, or -/+ on the sticks game screen; kept in the settings), scaled so that
+#: at the default speed ("normal") it is MOVE_SECONDS, the pace this screen always had: slow 2 s, fast
+#: 1/3 s, instant at once.
+MOVE_SECONDS = 1.0
+
+
+def beat_seconds(speed: str) -> float:
+    """Seconds a beat of an AI's move at the AI speed `speed` (an unknown one: the default's)."""
+    return MOVE_SECONDS * vocabulary.SPEEDS.get(speed, vocabulary.SPEEDS[vocabulary.DEFAULT_SPEED]) \
+        / vocabulary.SPEEDS[vocabulary.DEFAULT_SPEED]
+
+
 TRAIN_PACES = tuple(p for p in PACES if p != BALL_BY_BALL)  # a game at a time at most; no ball by ball here
 
 
@@ -324,7 +336,7 @@ class NoughtsScreen(Screen):
 
     def _later(self, then) -> None:
         self._stop_timer()
-        delay = self.app.session.ai_delay(MOVE_SECONDS)
+        delay = self.app.session.ai_delay(beat_seconds(self.app.settings.ai_speed))
         if delay > 0:
             self._timer = self.set_timer(delay, then)
         else:
