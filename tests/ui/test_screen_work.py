@@ -1,6 +1,6 @@
-"""A screen does its work once: the footer is rebuilt when the keys it shows change and only then, and a
-new screen is styled with its width class (-narrow, -wide) from the start, not styled again on its first
-resize."""
+"""A screen does its work once: the footer is rebuilt only when other keys are shown (a new label or state
+is updated on the key shown), and a new screen is styled with its width class (-narrow, -wide) from the
+start, not styled again on its first resize."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.help import HelpScreen
 from sticks_tui.ui.widgets.footer import KeysFooter
-from ui_helpers import start_game
+from ui_helpers import perfect_take, start_game
 
 
 def shown(footer: KeysFooter) -> dict[str, str]:
@@ -18,7 +18,7 @@ def shown(footer: KeysFooter) -> dict[str, str]:
     return {key.action: key.description for key in footer.query(FooterKey)}
 
 
-async def test_the_footer_is_rebuilt_when_a_label_changes_and_not_when_only_the_focus_moves(make_app):
+async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_on_the_same_key(make_app):
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
@@ -35,7 +35,32 @@ async def test_the_footer_is_rebuilt_when_a_label_changes_and_not_when_only_the_
         await pilot.press("s")  # the first step pauses: the label says what the key does now
         assert screen.paused
         assert shown(footer)["pause"] == "Resume"
-        assert list(footer.query(FooterKey)) != keys
+        pause_key = next(key for key in footer.query(FooterKey) if key.action == "pause")
+        assert "Resume" in str(pause_key.render()) and pause_key.size.width >= len("space Resume")
+        assert list(footer.query(FooterKey)) == keys, "only a label changed: the keys are updated where they are"
+
+
+async def test_the_take_keys_dim_on_the_ais_turn_and_other_keys_rebuild_the_footer(make_app):
+    app = make_app(ai_delay=60)  # the AI's move waits: its turn can be looked at
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
+        footer = screen.query_one(KeysFooter)
+        takes = [key for key in footer.query(FooterKey) if key.action.startswith("take")]
+        assert takes and all(key.has_class("-disabled") for key in takes)  # the AI moves first
+        screen._ai_move()  # the AI moves now: the person's turn
+        await pilot.pause()
+        assert screen.game.waiting_for_human
+        assert [key for key in footer.query(FooterKey) if key.action.startswith("take")] == takes, \
+            "only the states changed: the keys are updated where they are"
+        assert not any(key.has_class("-disabled") for key in takes)
+        while not screen.game.is_over:  # to the end (the AI moved by hand): Play again instead of the take keys
+            if screen.game.waiting_for_human:
+                await pilot.press(str(perfect_take(screen.game.state.position)))
+            else:
+                screen._ai_move()
+            await pilot.pause()
+        assert screen.game.is_over
+        assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))
 
 
 async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):

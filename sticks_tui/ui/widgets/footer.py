@@ -1,37 +1,45 @@
-"""The footer every screen shows: Textual's Footer, compact, that rebuilds its keys only when they change.
+"""The footer every screen shows: Textual's Footer, compact, that rebuilds its keys only when it must.
 
 Textual's Footer builds its keys again (a recompose: every FooterKey unmounted, made and mounted
 anew) each time the screen says its bindings may have changed, which it says on every focus change
 and every screen pushed or popped, even when the footer would show exactly the same keys. On the
 game screen that was eight rebuilds on the way from the setup screen, about a third of the work of
 starting a game, and in a served tab every such key press paid for it. This footer remembers what it
-last showed (each key, its label, whether it is enabled, its tooltip) and rebuilds only when that
-differs.
+last showed (each key, its label, whether it is enabled, its tooltip):
+- the same: nothing is done;
+- the same keys, only labels, enabled states or tooltips changed (the take keys dimmed on the AI's
+  turn, Pause that became Resume): the keys shown are updated where they are;
+- other keys: rebuilt, as Textual's footer does.
+(Textual is pinned, 8.2.8: the update sets FooterKey's own fields, which its render reads.)
 """
 
 from __future__ import annotations
 
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeysFooter(Footer):
-    """A compact footer without the command palette's key, rebuilt only when what it shows changed."""
+    """A compact footer without the command palette's key, rebuilt only when its keys change."""
 
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("compact", True)
         kwargs.setdefault("show_command_palette", False)
         super().__init__(**kwargs)
-        self._shown: tuple | None = None  # what the last compose showed; None: nothing yet
+        self._shown: tuple | None = None  # what the footer shows: see _showing; None: nothing yet
 
     def _showing(self) -> tuple:
-        """What compose() would show now: every shown binding's key, label, action, group and state."""
+        """What compose() would show now: one key per action (the first binding of it, as compose takes),
+        each (key, its display, action, group, label, enabled, tooltip); and the footer's own switches."""
         app = self.app
-        keys = tuple(
-            (binding.key, app.get_key_display(binding), binding.description, binding.action,
-             id(binding.group) if binding.group is not None else None, enabled, tooltip)
-            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show)
-        return keys, self.compact, self.show_command_palette
+        keys: dict[str, tuple] = {}
+        for (_, binding, enabled, tooltip) in self.screen.active_bindings.values():
+            if binding.show and binding.action not in keys:
+                keys[binding.action] = (binding.key, app.get_key_display(binding), binding.action,
+                                        id(binding.group) if binding.group is not None else None,
+                                        binding.description, enabled, tooltip)
+        return tuple(keys.values()), self.compact, self.show_command_palette
 
     def compose(self):
         if self._bindings_ready:
@@ -39,7 +47,32 @@ class KeysFooter(Footer):
         yield from super().compose()
 
     def bindings_changed(self, screen: Screen) -> None:
-        if self._shown is not None and self.is_attached and screen is self.screen \
-                and self._showing() == self._shown:
-            return  # the same keys, labels and states as shown: nothing to rebuild
+        if self._shown is None or not self.is_attached or screen is not self.screen:
+            super().bindings_changed(screen)
+            return
+        now = self._showing()
+        if now == self._shown:
+            return  # the same keys, labels and states as shown: nothing to do
+        if self._update_in_place(now):
+            self._shown = now
+            return
         super().bindings_changed(screen)
+
+    def _update_in_place(self, now: tuple) -> bool:
+        """Give the keys shown their new labels, states and tooltips, if only those changed."""
+        keys_now, *switches_now = now
+        keys_shown, *switches_shown = self._shown
+        if switches_now != switches_shown or len(keys_now) != len(keys_shown):
+            return False
+        if any(new[:4] != old[:4] or new[3] is not None for new, old in zip(keys_now, keys_shown)):
+            return False  # other keys, or grouped ones (a group is drawn with a label of its own)
+        widgets = list(self.query_children(FooterKey))
+        if [w.action for w in widgets] != [key[2] for key in keys_now]:
+            return False
+        for widget, (_, _, _, _, description, enabled, tooltip) in zip(widgets, keys_now):
+            widget.description = description
+            widget._disabled = not enabled
+            widget.set_class(not enabled, "-disabled")
+            widget.tooltip = tooltip or None
+            widget.refresh(layout=True)
+        return True
