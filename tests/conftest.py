@@ -82,6 +82,18 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+def pytest_collection_finish(session):
+    """The modules and tests collected are kept for the whole run: frozen out of the collector's sight,
+    and the youngest generation collected every 10,000 allocations rather than 700 (Textual apps make
+    many short-lived objects). As the app does for its own start (ui/app.py _freeze_heap). Measured on
+    57 Pilot and snapshot tests, one process, alternating: 22.3 against 23.2 CPU s (0.96x)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, *gc.get_threshold()[1:])
+
+
 
 def _quicker_pilot_waits() -> None:
     """Pilot's `pause()` and `press()` wait until the app is idle (textual._wait.wait_for_idle): they
