@@ -4,7 +4,7 @@
 server, a numba compile, a hypothesis sweep, a Pilot test that walks many screens. CI runs them
 all (`pytest`, as the README says); `pytest -m "not slow"` is the quick run while you work.
 
-Run first, the long tests start while both xdist workers are fresh, and the last minutes are
+Run first, the long tests start while the xdist workers are fresh, and the last minutes are
 made of short tests that the workers share out (`--dist worksteal`: a worker that runs dry
 takes half of what the other has left). Run last, one long test would keep one core busy
 while the other waits.
@@ -43,7 +43,7 @@ _warming: list[tuple[subprocess.Popen, tempfile.TemporaryDirectory]] = []
 
 def pytest_configure(config):
     """In a fresh clone numba's cache is empty, and every process that meets a kernel before its cache
-    file is written compiles it again: both xdist workers, and each `sticks-tui` a test starts (a CLI
+    file is written compiles it again: every xdist worker, and each `sticks-tui` a test starts (a CLI
     run, a served tab, a lab's pool of workers, a benchmark's smoke run). Measured on this suite, cold
     against warm: 281 against 209 CPU seconds. So the controller compiles every kernel once, in two
     processes side by side, while the workers start and collect (pytest_sessionstart waits for it
@@ -76,7 +76,7 @@ _rewriting: list = []
 def _rewrite_tests_once(config) -> None:
     """pytest rewrites the asserts of every test module (and of its plugins) in each process that collects
     them, and caches the result beside the file, unless PYTHONDONTWRITEBYTECODE is set, as on CI's
-    machines: then both workers rewrote all of them, 2.4 CPU s each of their 3.8 s of collection. The
+    machines: then every worker rewrote all of them, 2.4 CPU s each of their 3.8 s of collection. The
     controller writes that cache once, in the order the workers collect, while they start; a worker finds
     a module's cache (pytest reads it whatever the setting) or, if it got there first, rewrites it itself
     as before. The same code either way: pytest's own rewriting, cached where pytest caches it."""
