@@ -33,7 +33,6 @@ from sticks_tui.store.exports import (
     write_export,
 )
 from sticks_tui.store.safefile import check_target
-from sticks_tui.ui.styled_once import StyledOnce
 
 FORMATS = (("CSV (for a spreadsheet)", "csv"), ("JSON (for a program)", "json"))
 
@@ -68,7 +67,7 @@ def plain_message(text: str) -> str:
                 .replace(" (use --force to replace the link itself with the file).", "; choose another file name."))
 
 
-class ExportDialog(StyledOnce, ModalScreen[Exported | None]):
+class ExportDialog(ModalScreen[Exported | None]):
     """Export one of `choices` as CSV or JSON to a file (and the clipboard)."""
 
     DEFAULT_CSS = """

@@ -23,7 +23,6 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.ui.screens.game import move_line
-from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -135,7 +134,7 @@ def _turns(game):
         heap -= int(take)
 
 
-class ReplayScreen(StyledOnce, Screen):
+class ReplayScreen(Screen):
     """One recorded game, move by move."""
 
     DEFAULT_CSS = """
