@@ -67,10 +67,10 @@ def pytest_configure(config):
     import threading
 
     _rewriting.append(threading.Thread(target=_rewrite_tests_once, args=(config,), daemon=True))
-    _rewriting[0].start()
+    _rewriting[-1].start()
 
 
-_rewriting: list = []
+_rewriting: list = []  # the controller's one thread writing the rewritten-assert cache (joined at session start)
 
 
 def _rewrite_tests_once(config) -> None:
@@ -129,7 +129,6 @@ def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
-
 
 
 def _quicker_pilot_waits() -> None:

@@ -15,8 +15,8 @@ from textual.dom import DOMNode
 def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
     """Show the binding `binding_id` of `node` as `description`; whether anything changed.
 
-    The caller refreshes the footer (`node.refresh_bindings()`) when it changed: the footer
-    recomposes on every refresh, so only then."""
+    The caller refreshes the footer (`node.refresh_bindings()`) when it changed, and only then: each
+    refresh has the screen gather its active bindings and the footer compare them with what it shows.
     changed = False
     key_to_bindings = node._bindings.key_to_bindings
     for key, bindings in key_to_bindings.items():

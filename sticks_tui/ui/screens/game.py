@@ -305,7 +305,7 @@ class GameScreen(GameScreenBase):
                 turn.update(f"{player.name} is thinking ...", layout=False)
         if over and not self.setup.watch:
             self.query_one("#again", Button).focus()
-        # Only when what the footer shows changed (KeysFooter also compares before rebuilding).
+        # The footer is told only when a label or a key's state changed (show_state runs at every move).
         relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
         relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
         shown = (*(self.check_action("take", (n,)) for n in (1, 2, 3)),

@@ -3,8 +3,8 @@
 Textual's Footer builds its keys again (a recompose: every FooterKey unmounted, made and mounted
 anew) each time the screen says its bindings may have changed, which it says on every focus change
 and every screen pushed or popped, even when the footer would show exactly the same keys. On the
-game screen that was eight rebuilds on the way from the setup screen, about a third of the work of
-starting a game, and in a served tab every such key press paid for it. This footer remembers what it
+game screen that was eight rebuilds on the way from the setup screen, about a quarter of the work
+of starting a game, and in a served tab every such key press paid for it. This footer remembers what it
 last showed (each key, its label, whether it is enabled, its tooltip):
 - the same: nothing is done;
 - the same keys, only labels, enabled states or tooltips changed (the take keys dimmed on the AI's
