@@ -16,7 +16,7 @@ def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
     """Show the binding `binding_id` of `node` as `description`; whether anything changed.
 
     The caller refreshes the footer (`node.refresh_bindings()`) when it changed, and only then: each
-    refresh has the screen gather its active bindings and the footer compare them with what it shows.
+    refresh has the screen gather its active bindings and the footer compare them with what it shows."""
     changed = False
     key_to_bindings = node._bindings.key_to_bindings
     for key, bindings in key_to_bindings.items():
