@@ -58,13 +58,13 @@ def _sticks_intro(app) -> str:
 
 
 def _sticks_load(screen, last) -> None:
-    from textual.widgets import Input
+    from sticks_tui.ui.widgets.inputs import Input
 
     screen.query_one("#heap", Input).value = str(last.heap)
 
 
 def _sticks_read(screen, opponent, error) -> dict | None:
-    from textual.widgets import Input
+    from sticks_tui.ui.widgets.inputs import Input
 
     heap_input = screen.query_one("#heap", Input)
     try:
@@ -89,14 +89,14 @@ def _sticks_open(app, setup) -> None:
 # -- three-pile Nim ----------------------------------------------------------------------------------
 
 def _nim_load(screen, last) -> None:
-    from textual.widgets import Input
+    from sticks_tui.ui.widgets.inputs import Input
 
     for i, n in enumerate(last.piles):
         screen.query_one(f"#pile-{i}", Input).value = str(n)
 
 
 def _nim_read(screen, opponent, error) -> dict | None:
-    from textual.widgets import Input
+    from sticks_tui.ui.widgets.inputs import Input
 
     low, high = vocabulary.PILE_RANGE
     values = []

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from sticks_tui.store.errors import StoreError
 from sticks_tui.store.exports import (
@@ -33,6 +33,7 @@ from sticks_tui.store.exports import (
     write_export,
 )
 from sticks_tui.store.safefile import check_target
+from sticks_tui.ui.widgets.inputs import Input
 
 FORMATS = (("CSV (for a spreadsheet)", "csv"), ("JSON (for a program)", "json"))
 

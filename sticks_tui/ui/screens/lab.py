@@ -21,13 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, DEFAULT_SIZE, GAMES, MAX_CAP,
                                   MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig, LabError, LabResult, parse_learner,
                                   run_lab)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 

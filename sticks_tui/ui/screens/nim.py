@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Label, Static
 
 from sticks_tui.engine.events import BallDrawn
 from sticks_tui.play.game import GameDriver
@@ -27,6 +27,7 @@ from sticks_tui.ui.messages import (
 from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.live import other_brain_words

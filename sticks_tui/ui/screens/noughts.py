@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
@@ -31,6 +31,7 @@ from sticks_tui.learn.control import BALL_BY_BALL, PACES, pace_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
@@ -29,6 +29,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData

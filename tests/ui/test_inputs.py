@@ -1,0 +1,48 @@
+"""Keys that arrive together take effect in the order they were pressed (Textual issue #6605): a pupil's
+browser on a slow network, or a busy machine, hands the app several key presses at once."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from textual import events
+
+import sticks_tui
+from sticks_tui.ui.screens.game import GameScreen
+from sticks_tui.ui.widgets.inputs import Input
+
+PACKAGE_DIR = Path(sticks_tui.__file__).parent
+
+
+def burst(app, keys: list[str]) -> None:
+    """Post the keys to the app as its terminal driver does, without waiting between them."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+async def test_edits_and_digits_posted_at_once_give_the_typed_heap(make_app):
+    app = make_app(ai_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.focused.id == "heap" and app.focused.value == "20"
+        burst(app, ["end", *["backspace"] * 4, "1", "0", "0", "left", "left", "delete", "enter"])
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen), "Enter came last: the game of '10' starts"
+        assert screen.setup.heap == 10
+
+
+def test_every_text_box_of_the_app_is_the_ordered_one():
+    """No module builds Textual's own Input (its editing keys run late); only widgets/inputs.py imports it."""
+    offenders = []
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        if path.name == "inputs.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("textual"):
+                if any(alias.name == "Input" for alias in node.names):
+                    offenders.append(f"{path.relative_to(PACKAGE_DIR)}:{node.lineno}")
+    assert offenders == []
+    assert issubclass(Input, __import__("textual.widgets", fromlist=["Input"]).Input)
