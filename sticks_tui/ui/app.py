@@ -16,6 +16,7 @@ from textual.widgets import Static
 from sticks_tui.ui.keeper import BrainKeeper
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import BRAIN_SIZE, Session
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.training import TrainingJob, sticks_run, start_training_worker
 
 BACKGROUND = "background"  # the purpose of the F2 training run
@@ -27,7 +28,7 @@ def too_small_text(width: int, height: int) -> str:
             "Nothing is lost: all comes back when it is big enough.\nCtrl+Q quits.")
 
 
-class TooSmallScreen(ModalScreen[None]):
+class TooSmallScreen(StyledOnce, ModalScreen[None]):
     """Shown over every screen while the terminal is smaller than 80x24, instead of a cut layout.
 
     It takes no keys but the app's priority ones (Ctrl+Q); the app removes it when the terminal grows."""
@@ -213,7 +214,7 @@ class SticksApp(App):
         classes = [cls, *cls.screen_classes()]
         return {b.id: b.key for c in classes for b in c.BINDINGS if isinstance(b, Binding) and b.id}
 
-    # -- a new screen is styled once, not twice ----------------------------------------------------
+    # -- a new screen is styled once, not three times ----------------------------------------------
     def _with_width_class(self, screen):
         """Give a screen the width class (-narrow, -wide) it will have before it is mounted. Textual adds
         it on the screen's first resize, after every widget was styled, and styles them all again (about
@@ -223,6 +224,7 @@ class SticksApp(App):
                 else screen.HORIZONTAL_BREAKPOINTS
             classes = screen._get_breakpoint_classes(self.size.width, breakpoints or [])
             screen.add_class(*classes, update=False)
+            screen._styled_at_mount = True  # its first turn on top need not style it again (styled_once.py)
         return screen
 
     def push_screen(self, screen, *args, **kwargs):

@@ -73,3 +73,25 @@ async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):
         assert screen.has_class("-wide") and not screen.has_class("-narrow")  # before its mount and first resize
         await pilot.pause()
         assert app.screen is screen and screen.has_class("-wide")
+
+
+async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app):
+    """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
+    screen again (the snapshot tests hold that it looks the same)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = HelpScreen()
+        styled: list[bool] = []
+        whole_screen = screen.update_node_styles
+
+        def counted(animate: bool = True) -> None:
+            styled.append(animate)
+            whole_screen(animate=animate)
+
+        screen.update_node_styles = counted
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert app.screen is screen and screen.is_attached
+        assert styled == []
+        assert "_styled_at_mount" not in screen.__dict__  # the mark is used once

@@ -18,13 +18,14 @@ from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 
-class AnalysisScreen(RoleChecks, Screen):
+class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     BINDINGS = [
         Binding("escape", "back", "Back", id="analysis.back"),
         Binding("c", "copy_brain", "Copy brain", id="analysis.copy_brain"),

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Label, Static
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
@@ -21,7 +22,7 @@ def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class BackupsScreen(RoleChecks, Screen[bool]):
+class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
     """Dismissed with whether a back-up was restored (the screen below then reads everything again)."""
 
     DEFAULT_CSS = """

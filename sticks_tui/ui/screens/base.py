@@ -12,9 +12,10 @@ from textual.timer import Timer
 from sticks_tui.engine.events import EventBus
 from sticks_tui.ui.messages import core_message
 from sticks_tui.ui.session import SPEEDS, MatchSetup, Session
+from sticks_tui.ui.styled_once import StyledOnce
 
 
-class GameScreenBase(Screen):
+class GameScreenBase(StyledOnce, Screen):
     """A screen that plays rounds of one game. Subclasses make the players and the game, and show it.
 
     Subclasses implement `make_players()`, `make_game(first)`, `start_round(first)` (write the

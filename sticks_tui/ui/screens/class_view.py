@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Label, Static
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.roles import may_view_class
 from sticks_tui.ui.screens.records import RESULTS_TITLE, results_series
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
@@ -53,7 +54,7 @@ def ticker_line(game) -> str:
     return f"{when}  {' vs '.join(game.players)}: {result}"
 
 
-class ClassScreen(Screen):
+class ClassScreen(StyledOnce, Screen):
     DEFAULT_CSS = """
     ClassScreen #class-view { height: 1fr; }
     ClassScreen #class-hats { width: 3fr; height: 1fr; }

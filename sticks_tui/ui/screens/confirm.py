@@ -9,11 +9,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(StyledOnce, ModalScreen[bool]):
     """Yes by y, a click on the yes button (or Enter on it); no by n, Esc, or the Cancel button.
 
     The focus starts on Cancel (Enter says no) unless `default_yes`; `purpose` names the question
@@ -50,7 +51,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class NameDialog(ModalScreen[str | None]):
+class NameDialog(StyledOnce, ModalScreen[str | None]):
     """Ask for a name (a new brain's, say); `check` returns an error message or None."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="name_dialog.cancel")]

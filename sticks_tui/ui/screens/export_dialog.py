@@ -33,6 +33,7 @@ from sticks_tui.store.exports import (
     write_export,
 )
 from sticks_tui.store.safefile import check_target
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 
 FORMATS = (("CSV (for a spreadsheet)", "csv"), ("JSON (for a program)", "json"))
@@ -68,7 +69,7 @@ def plain_message(text: str) -> str:
                 .replace(" (use --force to replace the link itself with the file).", "; choose another file name."))
 
 
-class ExportDialog(ModalScreen[Exported | None]):
+class ExportDialog(StyledOnce, ModalScreen[Exported | None]):
     """Export one of `choices` as CSV or JSON to a file (and the clipboard)."""
 
     DEFAULT_CSS = """

@@ -17,6 +17,7 @@ from textual.widgets import Button, Static
 
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import how_hats_learn
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.heatmap import (MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_KEPT, MARK_PERFECT, MARK_UP,
                                            short_count)
 
@@ -129,7 +130,7 @@ def help_sections(max_take: int = 3, rule: HatRule | None = None) -> list[tuple[
     ]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(StyledOnce, ModalScreen[None]):
     """The help dialog. `keys`: (key, what it does) pairs to list; `title`: whose keys they are.
 
     Closes with Esc, F1, q or ? (and its Close button).

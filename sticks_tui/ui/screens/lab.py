@@ -28,6 +28,7 @@ from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, 
                                   run_lab)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -51,7 +52,7 @@ def _games(n: int | None) -> str:
     return "never" if n is None else f"{n:,}"
 
 
-class LabScreen(Screen):
+class LabScreen(StyledOnce, Screen):
     DEFAULT_CSS = """
     LabScreen #lab-view { height: 1fr; padding: 0 1; }
     LabScreen .lab-row { height: 1; }

@@ -26,6 +26,7 @@ from sticks_tui.ui.messages import (
 )
 from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
@@ -482,7 +483,7 @@ class NimGameScreen(GameScreenBase):
         return hats
 
 
-class NimTableScreen(Screen):
+class NimTableScreen(StyledOnce, Screen):
     """The table U(n, d, q) for one q: where the losing positions lie."""
 
     AUTO_FOCUS = "#nim-table"  # so +/- step q at once; Tab reaches the q box

@@ -31,6 +31,7 @@ from sticks_tui.learn.control import BALL_BY_BALL, PACES, pace_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
@@ -111,7 +112,7 @@ class TrainRequest:
     reset: bool
 
 
-class NoughtsScreen(Screen):
+class NoughtsScreen(StyledOnce, Screen):
     """The board, MENACE's box for it, the results and MENACE's learning. See the module docstring."""
 
     BINDINGS = [
@@ -799,7 +800,7 @@ def whole(text: str, what: str, low: int, high: int, field: str) -> int:
     return value
 
 
-class NoughtsTrainDialog(ModalScreen[TrainRequest | None]):
+class NoughtsTrainDialog(StyledOnce, ModalScreen[TrainRequest | None]):
     """MENACE's training run: games, pace, opponent, and its rule (start beads by move number,
     incentives for a win, a draw and a loss, what an empty box does), said in a sentence."""
 
@@ -917,7 +918,7 @@ class NoughtsTrainDialog(ModalScreen[TrainRequest | None]):
 
 
 # -- every box -----------------------------------------------------------------------------------------
-class NoughtsBoxesScreen(Screen):
+class NoughtsBoxesScreen(StyledOnce, Screen):
     """All of MENACE's boxes, by its move number (1: 1 box, 2: 12, 3: 108, 4: 183), as small boards with
     their bead counts; o switches to O's boxes (a second brain) when there is one."""
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, place, to_move
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -45,7 +46,7 @@ def end_words(game) -> str:
     return f"{game.winner_name} wins with three in a row; {game.loser_name} loses."
 
 
-class NoughtsReplayScreen(Screen):
+class NoughtsReplayScreen(StyledOnce, Screen):
     BINDINGS = [
         Binding("left", "step(-1)", "Previous", key_display="←", id="noughts_replay.back_one"),
         Binding("right", "step(1)", "Next", key_display="→", id="noughts_replay.forward"),

@@ -11,6 +11,7 @@ from textual.widgets import ProgressBar, Static
 from sticks_tui.learn.trainer import TrainingConfig
 from sticks_tui.ui.messages import TrainingFinished, TrainingProgressMsg
 from sticks_tui.ui.session import TRAINED_AI_GAMES, MatchSetup
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.training import TrainingJob, start_training_worker, sticks_run
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -18,7 +19,7 @@ from sticks_tui.ui.widgets.header import AppHeader
 PRETRAIN = "trained-ai"  # the purpose of this screen's training run
 
 
-class PretrainScreen(Screen):
+class PretrainScreen(StyledOnce, Screen):
     BINDINGS = [Binding("escape", "back", "Cancel", id="pretrain.back")]
 
     def __init__(self, setup: MatchSetup) -> None:

@@ -15,6 +15,7 @@ from sticks_tui.ui.boards import board_of
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -48,7 +49,7 @@ def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M") if dt is not None else "-"
 
 
-class RecordsScreen(RoleChecks, Screen):
+class RecordsScreen(StyledOnce, RoleChecks, Screen):
     DEFAULT_CSS = """
     RecordsScreen #games-bar { height: 1; }
     RecordsScreen #games-bar Label { width: 1fr; }

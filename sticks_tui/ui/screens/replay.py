@@ -23,6 +23,7 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence
 from sticks_tui.ui.screens.game import move_line
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
@@ -134,7 +135,7 @@ def _turns(game):
         heap -= int(take)
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(StyledOnce, Screen):
     """One recorded game, move by move."""
 
     DEFAULT_CSS = """

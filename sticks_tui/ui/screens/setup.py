@@ -19,6 +19,7 @@ from sticks_tui.store.records import NameClash
 from sticks_tui.ui.boards import SETUP_ROWS, STICKS_INTRO, board_of
 from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
                                    MatchSetup)
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
@@ -50,7 +51,7 @@ def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, 
     return None, ""
 
 
-class SetupScreen(Screen):
+class SetupScreen(StyledOnce, Screen):
     """Sensible defaults: Enter in the heap box starts a game against the learning AI at once."""
 
     BINDINGS = [

@@ -29,6 +29,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
+from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
@@ -134,7 +135,7 @@ class TickBox(Checkbox):
                                 (self.BUTTON_RIGHT, side_style))
 
 
-class TrainDialog(ModalScreen[TrainingConfig | None]):
+class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     """Every option of a training run, what it will do in words, and Train."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="train_dialog.cancel")]
@@ -393,7 +394,7 @@ def ball_lines(told: ToldGame, rule: HatRule) -> list[str]:
     return [lesson_sentence(PLAYERS[p], p == story.winner, story.changes[p], rule) for p in (story.winner, story.loser)]
 
 
-class TrainingScreen(Screen):
+class TrainingScreen(StyledOnce, Screen):
     """Progress, games/s, time left, both AIs' hats changing, the learning curve; pace (down to ball by
     ball), pause, step (one ball, then the lessons), cancel."""
 
