@@ -44,7 +44,12 @@ class KeysFooter(Footer):
     def compose(self):
         if self._bindings_ready:
             self._shown = self._showing()
-        yield from super().compose()
+        for widget in super().compose():
+            if self.compact and isinstance(widget, FooterKey):
+                # its class from the start: else its compact binding adds it once mounted, and each key
+                # is styled again (Textual's Footer; about 7 ms a footer, 65 keys in a test of a game)
+                widget._classes.add("-compact")
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
         if self._shown is None or not self.is_attached or screen is not self.screen:
