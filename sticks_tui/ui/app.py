@@ -227,6 +227,14 @@ class SticksApp(App):
             screen._styled_at_mount = True  # its first turn on top need not style it again (styled_once.py)
         return screen
 
+    def update_styles(self, node, animate: bool = True) -> None:
+        """Textual styles a widget again each time a class of it changes, even a widget not yet mounted
+        (a compact Input, Select or Button sets its class in its constructor): that work is thrown away, as
+        the widget is styled with the classes it then has when it is mounted (App._register)."""
+        if node is not self and node not in self._registry:
+            return
+        super().update_styles(node, animate)
+
     def push_screen(self, screen, *args, **kwargs):
         return super().push_screen(self._with_width_class(screen), *args, **kwargs)
 
