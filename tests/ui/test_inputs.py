@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual import events
 
+from parsed import parsed
 import sticks_tui
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.widgets.inputs import Input
@@ -40,7 +41,7 @@ def test_every_text_box_of_the_app_is_the_ordered_one():
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         if path.name == "inputs.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("textual"):
                 if any(alias.name == "Input" for alias in node.names):
                     offenders.append(f"{path.relative_to(PACKAGE_DIR)}:{node.lineno}")

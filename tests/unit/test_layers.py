@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from parsed import parsed
 import sticks_tui
 
 PACKAGE_DIR = Path(sticks_tui.__file__).parent
@@ -55,7 +56,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """Every sticks_tui module `name` imports, anywhere in its source."""
     is_package = path.name == "__init__.py"
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -206,7 +207,7 @@ def game_checks(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> list[str]:
         if name == REGISTRY:
             continue
         source = path.read_text()
-        tree = ast.parse(source, str(path))
+        tree = parsed(path)
         scopes: list[tuple[ast.AST, str]] = []
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

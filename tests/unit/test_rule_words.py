@@ -7,6 +7,7 @@ import ast
 import re
 from pathlib import Path
 
+from parsed import parsed
 from sticks_tui.learn.hats import Hats, HatRule
 from sticks_tui.learn.lesson_words import how_hats_learn, rule_sentence, win_words, won_sentence
 from sticks_tui.store import Store
@@ -70,7 +71,7 @@ def test_no_screen_writes_the_rule_in_its_own_words():
     """A screen that says 'one more ball' without reading the rule is wrong for every other rule."""
     found = []
     for path in sorted(UI.rglob("*.py")):
-        for node in _literals(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _literals(parsed(path)):
             if FIXED_RULE_WORDS.search(node.value):
                 found.append(f"{path.relative_to(UI)}:{node.lineno}: {node.value[:60]!r}")
     assert found == []

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from parsed import parsed
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError
 
@@ -77,7 +78,7 @@ def writing_functions(root: Path = PACKAGE) -> dict[str, list[int]]:
     """'module path:function' -> the lines where it writes a file, for every function in the package."""
     found: dict[str, list[int]] = {}
     for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         stack: list[tuple[ast.AST, str]] = [(tree, "<module>")]
         while stack:
             node, owner = stack.pop()
@@ -99,7 +100,7 @@ def test_every_function_that_writes_a_file_goes_through_the_guard():
 def test_the_guards_own_write_is_only_reached_through_the_guard():
     callers = set()
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for func in ast.walk(tree):
             if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for call in ast.walk(func):
