@@ -14,6 +14,7 @@ whose turn it is and refuses a move out of turn. Every refusal is a `NoughtsErro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sticks_tui.engine.rules import IllegalMove
 
@@ -40,24 +41,34 @@ class BadBoard(NoughtsError):
     """Text that is not a board a game of noughts and crosses can reach."""
 
 
+#: Answers kept per board: the solver, MENACE's boxes and tables and the readable learners ask about the same
+#: few thousand boards again and again (a board is text, so at most 3**9 of them).
+BOARD_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=BOARD_CACHE)
 def has_line(board: str, mark: str) -> bool:
     return any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
 
 
+@lru_cache(maxsize=BOARD_CACHE)
 def to_move(board: str) -> str:
     """The mark of the player to move (X when the counts are equal)."""
     return "X" if board.count("X") == board.count("O") else "O"
 
 
+@lru_cache(maxsize=BOARD_CACHE)
 def empty_squares(board: str) -> tuple[int, ...]:
     """The empty squares, numbered 1-9, in order."""
     return tuple(i + 1 for i, c in enumerate(board) if c == ".")
 
 
+@lru_cache(maxsize=BOARD_CACHE)
 def is_over(board: str) -> bool:
     return has_line(board, "X") or has_line(board, "O") or "." not in board
 
 
+@lru_cache(maxsize=BOARD_CACHE)
 def place(board: str, square: int) -> str:
     """The board after the player to move marks `square` (1-9); no checks."""
     i = square - 1

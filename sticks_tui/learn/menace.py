@@ -29,11 +29,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 import numpy as np
 
-from sticks_tui.engine.noughts import (EMPTY_BOARD, NoughtsRules, empty_squares, has_line, is_over, place, reachable_boards,
-                                       to_move)
+from sticks_tui.engine.noughts import (BOARD_CACHE, EMPTY_BOARD, NoughtsRules, empty_squares, has_line, is_over, place,
+                                       reachable_boards, to_move)
 from sticks_tui.learn.batches import checkpoints
 from sticks_tui.learn.rng import XorShift64Star
 
@@ -59,15 +60,20 @@ RESULT_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 
 def image(board: str, perm) -> str:
-    return "".join(board[p] for p in perm)
+    return "".join([board[p] for p in perm])
 
 
+#: Each symmetry as a function picking a board's squares in its order (itemgetter: one call, not nine).
+_PICKS = tuple((perm, itemgetter(*perm)) for perm in SYMMETRIES)
+
+
+@lru_cache(maxsize=BOARD_CACHE)
 def canonical(board: str) -> tuple[str, tuple[int, ...]]:
     """The smallest of the board's 8 images (as text) and the symmetry that gives it (the first such
     in SYMMETRIES): square i of the canonical board is square perm[i] of `board` (indexes 0-8)."""
     best, best_perm = None, SYMMETRIES[0]
-    for perm in SYMMETRIES:
-        candidate = image(board, perm)
+    for perm, pick in _PICKS:
+        candidate = "".join(pick(board))
         if best is None or candidate < best:
             best, best_perm = candidate, perm
     return best, best_perm
@@ -504,6 +510,12 @@ class MenaceTables:
 
 @lru_cache(maxsize=8)
 def tables(rule: MenaceRule = MenaceRule()) -> MenaceTables:
+    return MenaceTables(*_board_tables(), start_counts(menace_boxes("X"), rule), start_counts(menace_boxes("O"), rule))
+
+
+@lru_cache(maxsize=None)
+def _board_tables() -> tuple:
+    """What `tables` holds whatever the rule (all but the start counts): built once a process."""
     from sticks_tui.solve.noughts import solve_noughts
 
     solution = solve_noughts()
@@ -535,6 +547,4 @@ def tables(rule: MenaceRule = MenaceRule()) -> MenaceTables:
         found = menace_boxes(mark).find(board)
         if found is not None:
             rows[mark][i], perms[mark][i] = found[0], found[1]
-    return MenaceTables(boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best,
-                        empty, n_empty,
-                        start_counts(menace_boxes("X"), rule), start_counts(menace_boxes("O"), rule))
+    return boards, next_pos, state, marks, rows["X"], perms["X"], rows["O"], perms["O"], best, n_best, empty, n_empty

@@ -22,7 +22,7 @@ class NoughtsSolution:
         self._value: dict[str, int] = {}
         self._best: dict[str, tuple[int, ...]] = {}
         # fullest boards first, so every board's children are known when it is reached
-        for board in sorted(reachable_boards(), key=lambda b: -sum(c != "." for c in b)):
+        for board in sorted(reachable_boards(), key=lambda b: b.count(".")):
             if is_over(board):
                 self._value[board] = -1 if has_line(board, "X") or has_line(board, "O") else 0
                 self._best[board] = ()

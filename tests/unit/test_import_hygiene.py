@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -13,7 +14,7 @@ import pytest
 CORE = ["sticks_tui.engine", "sticks_tui.play", "sticks_tui.learn", "sticks_tui.solve", "sticks_tui.store", "sticks_tui.commands"]
 
 PROBE = textwrap.dedent("""
-    import importlib, json, pkgutil, sys
+    import importlib, json, os, pkgutil, sys
     packages = json.loads(sys.argv[1])
     loaded = []
     for name in packages:
@@ -26,13 +27,18 @@ PROBE = textwrap.dedent("""
     sticks_tui.cli.build_parser()  # every sub-command registers itself
     loaded.append("sticks_tui.cli")
     ui = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich") or m.startswith("sticks_tui.ui"))
-    print(json.dumps({"loaded": loaded, "ui": ui}))
+    # the process's threads: numpy's OpenBLAS would have started a pool of them (sticks_tui/__init__.py)
+    threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+    print(json.dumps({"loaded": loaded, "ui": ui, "threads": threads, "asyncio": "asyncio" in sys.modules}))
 """)
+#: Thread counts a user may set for numpy's OpenBLAS: the probe runs without them, as a person's shell would.
+BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 def probe(packages):
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_SETTINGS}
     proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(packages)], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -42,6 +48,9 @@ def test_the_core_and_the_cli_never_import_textual_or_rich():
     packages = [p for p in CORE if p != "sticks_tui.store" or importlib.util.find_spec(p) is not None]
     result = probe(packages)
     assert result["ui"] == []
+    assert result["asyncio"] is False  # only `serve` needs it, when it runs: ~40 ms of CPU every command paid
+    if result["threads"] is not None:  # Linux: one thread, numpy imported and no pool of BLAS threads spinning
+        assert result["threads"] == 1
     for required in ("sticks_tui.engine.rules", "sticks_tui.learn.kernel", "sticks_tui.learn.trainer",
                      "sticks_tui.solve.sticks", "sticks_tui.commands.train", "sticks_tui.cli"):
         assert required in result["loaded"]

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sticks_tui.cli import main
@@ -103,3 +104,42 @@ def test_train_json_has_the_learning_curve(capsys):
     assert [p["games"] for p in data["curve"]] == checkpoints(3000)
     assert data["curve"][-1]["agreement"] == data["agreement"]
     assert data["curve"][-1]["win_vs_perfect_first"] is None  # not computed for Nim
+
+
+SMALL_QUESTIONS = """
+import json, sys
+from sticks_tui.solve.nim import is_winning, winning_moves
+answers = [[is_winning(*p), winning_moves(p)] for p in json.loads(sys.argv[1])]
+print(json.dumps({"answers": answers, "numba": "numba" in sys.modules}))
+"""
+
+
+def test_small_positions_are_solved_without_loading_the_compiled_loop():
+    """`nim solve 3 4 5` needs the table below (3, 4, 5) only: built in plain Python, it is answered without
+    loading numba (~0.3 s of CPU in a fresh process), and the answers are the whole table's."""
+    from sticks_tui.solve.nim import is_winning, nim_table, winning_moves
+
+    positions = [(2, 2, 1), (3, 4, 5), (1, 1, 0), (7, 7, 7), (0, 5, 5), (13, 6, 17)]  # the box grows as asked
+    done = subprocess.run([sys.executable, "-c", SMALL_QUESTIONS, json.dumps(positions)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["numba"] is False
+    nim_table()  # here: the whole table, by the compiled loop
+    assert result["answers"] == [[is_winning(*p), [list(m) for m in winning_moves(p)]] for p in positions]
+
+
+def test_the_table_covering_some_piles_grows_and_gives_way_to_the_whole_table(monkeypatch):
+    from sticks_tui.solve import nim
+
+    full = nim.nim_table()
+    monkeypatch.setattr(nim, "_small_table", None)
+    nim.nim_table.cache_clear()  # as in a fresh process (built again below, or by the next caller)
+    small = nim._table_covering((3, 4, 5))
+    assert small.shape == (4, 5, 6) and np.array_equal(small, full[:4, :5, :6]) and not small.flags.writeable
+    grown = nim._table_covering((6, 2, 9))
+    assert grown.shape == (7, 5, 10) and np.array_equal(grown, full[:7, :5, :10])
+    assert nim._table_covering((1, 1, 1)) is grown
+    whole = nim._table_covering((40, 40, 40))  # 68,921 positions: more than a small box
+    assert whole.shape == (101, 101, 101) and np.array_equal(whole, full)
+    assert nim._table_covering((1, 1, 1)) is whole  # once built, the whole table answers everything

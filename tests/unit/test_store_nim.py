@@ -13,36 +13,13 @@ import time
 import numpy as np
 import pytest
 
-from sticks_tui.engine.nim import NimRules, nim_after
+from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import Store, StoreError
 from sticks_tui.store.brains import legal_of, nim_brain
 from sticks_tui.ui.session import NIM_LEARNER_BOX, Session, nim_brain_name
-
-NAME = nim_brain_name(NIM_LEARNER_BOX)
-
-
-def play_nim(hats: Hats, piles, rng: random.Random, ai_seat: int = 1):
-    """A game of the hats (seat `ai_seat`) against a random player: (moves "pile:coins", loser, drawn)."""
-    moves, drawn, seat = [], [], 0
-    piles = tuple(piles)
-    while sum(piles):
-        if seat == ai_seat:
-            move = hats.draw(piles, rng)
-            drawn.append((piles, move))
-        else:
-            move = rng.choice(hats.moves_of(piles))
-        moves.append(f"{move[0] + 1}:{move[1]}")
-        piles = nim_after(piles, move)
-        seat = 1 - seat
-    return moves, seat, drawn  # whoever moved last (1 - seat) took the last coin and won
-
-
-def record(store, moves, loser, drawn, start=(3, 4, 5), name=NAME):
-    return store.record_game(game="nim", start=start, opponent="learning", players=("Ann", "Nim AI"),
-                             moves=moves, loser=loser, brain=name, learning={1: (name, drawn)})
-
+from tests.unit.nim_teaching import NAME, play_nim, record
 
 def test_the_nim_brain_is_named_by_its_box():
     assert nim_brain_name((7, 7, 7)) == NAME == "nim-7x7x7"
@@ -133,7 +110,7 @@ TEACHER = """
     import random, sys, time
     from pathlib import Path
     from sticks_tui.store import Store
-    from tests.unit.test_store_nim import NAME, play_nim, record
+    from tests.unit.nim_teaching import NAME, play_nim, record  # not the test module: no pytest to import
     data, seed, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
     store = Store.open(data)
     rng = random.Random(seed)

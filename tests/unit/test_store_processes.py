@@ -59,17 +59,52 @@ def test_two_processes_recording_500_games_each_end_with_exactly_1000(tmp_path):
         assert len(store.recent_games("Bob", limit=10_000)) == 500
 
 
-@pytest.mark.parametrize("round_", range(6))
-def test_two_processes_creating_the_schema_at_once_both_succeed(tmp_path, round_):
-    # The race is narrow (one round in ~15 lost it before opening retried on "busy"): several rounds.
-    go = tmp_path / "go"
-    procs = [spawn(WRITER.replace("range(500)", "range(5)"), str(tmp_path), name, str(go)) for name in ("Bob", "Cy")]
-    go.touch()
-    for p in procs:
-        _, err = p.communicate(timeout=60)
-        assert p.returncode == 0, err
-    with Store.open(tmp_path) as store:
-        assert store.game_count() == 10
+RACER = """
+    import sys, time
+    from pathlib import Path
+    from sticks_tui.store import Store
+    me, folders = sys.argv[1], [Path(f) for f in sys.argv[2:]]
+    for folder in folders:  # a round a folder: a fresh data directory each time
+        (folder / f"ready-{me}").touch()
+        while not (folder / "go").exists():
+            time.sleep(0.001)
+        store = Store.open(folder)  # the other process opens it in the same moment: both create the schema
+        assert store.persistent, store.notices
+        for i in range(5):
+            store.record_game(game="sticks", start="4", opponent="friend", players=("Ann", me), moves=[3, 1],
+                              loser=i % 2)
+        store.close()
+    print("done")
+"""
+
+
+def test_two_processes_creating_the_schema_at_once_both_succeed(tmp_path):
+    # The race is narrow (one round in ~15 lost it before opening retried on "busy"): a dozen rounds, each
+    # in a fresh folder. The same two processes play every round (starting two new ones a round was most of
+    # this test's time); in each round both wait until the other is ready, and are let go at once.
+    folders = [tmp_path / f"round{i}" for i in range(12)]
+    for folder in folders:
+        folder.mkdir()
+    procs = [spawn(RACER, name, *map(str, folders)) for name in ("Bob", "Cy")]
+    try:
+        for folder in folders:
+            while not ((folder / "ready-Bob").exists() and (folder / "ready-Cy").exists()):
+                for p in procs:
+                    if p.poll() is not None:  # one died: say why
+                        pytest.fail(f"a racer ended early in {folder.name}: {p.communicate()[1]}")
+                time.sleep(0.001)
+            (folder / "go").touch()
+        for p in procs:
+            out, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err
+            assert out.strip() == "done"
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    for folder in folders:
+        with Store.open(folder) as store:
+            assert store.game_count() == 10
 
 
 PAUSE_MID_WRITE = """
