@@ -75,13 +75,18 @@ def test_bad_arguments_are_refused_in_one_line(args, words, tmp_path):
     assert words in out.stderr and "Traceback" not in out.stderr
 
 
+#: For a server that opens no tab: no warm process (web/warm.py), whose start (imports and the compiled
+#: kernels, about 0.7 CPU s) such a test would pay for nothing; tabs then start cold.
+NO_TABS = {"STICKS_TUI_SERVE_WARM": "0"}
+
+
 def test_a_port_in_use_is_refused_in_one_line(tmp_path):
     need_web_extra()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path))
+        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path), env=NO_TABS)
     assert out.returncode == 1
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], out.stderr
