@@ -105,10 +105,27 @@ def test_a_port_in_use_is_refused_in_one_line(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path), env=NO_TABS)
+        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path))
     assert out.returncode == 1
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], out.stderr
+
+
+def test_a_server_that_cannot_listen_starts_no_warm_process(tmp_path):
+    """The port is bound first, then the warm process started (before, a server refused its port had
+    started one, about 0.7 CPU s of imports and kernels, only to stop it)."""
+    need_web_extra()
+    from sticks_tui.web import server as server_module
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        server = server_module.ClassServer(data_dir=str(tmp_path), host="127.0.0.1", port=taken.getsockname()[1])
+        said: list[str] = []
+        server.warm.log = said.append
+        with pytest.raises(OSError):
+            in_thread(server.run())
+    assert server.warm.process is None, said
 
 
 def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path, capsys, monkeypatch):
@@ -122,12 +139,12 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path, capsys, m
 
 @pytest.fixture(scope="session")
 def one_server(tmp_path_factory):
-    """One server (the defaults) for the tests that only ask it questions and open no session: where it
-    binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
+    """One server (the defaults, but no warm process: NO_TABS) for the tests that only ask it questions and
+    open no session: where it binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
     printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
     slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
     need_web_extra()
-    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class")
+    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class", env=NO_TABS)
     try:
         yield server
         assert server.stop() == 0, "\n".join(server.lines)
