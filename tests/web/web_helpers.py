@@ -241,10 +241,11 @@ class SharedBrowser:
     """One Chromium for a test module, with one browser context whose pages on this computer all run in one
     renderer process (--process-per-site; a blank page on 127.0.0.1 keeps that process alive between
     tests). `new_context()` gives a test a context of its own in the ways the tests use one: its pages
-    (at its viewport), its event handlers, and close(), which closes them. A renderer process per test
-    cost Chromium about 0.45 CPU s to start, and loading the app's page about 0.7 s more in it (its
-    script compiled again): a third of the browser tests' CPU. What a page does, and what the server
-    and the apps see, is the same: a tab is a page, each with its own websocket and its own app."""
+    (at its viewport), its event handlers, and close(), which closes them. Before, each test's context
+    started renderer processes of its own: a page loading the app cost Chromium about 1.45 CPU s in a
+    fresh one, 0.75 s in one already running (test_browser.py: about 43 -> 37 CPU s, Chromium's
+    renderers counted; /usr/bin/time does not see them, they end as orphans). What a page does, and what
+    the server and the apps see, is the same: a tab is a page, each with its own websocket and its own app."""
 
     def __init__(self, browser, viewport: dict[str, int]) -> None:
         self.browser = browser
