@@ -670,12 +670,15 @@ class ClassServer:
         runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5,
                                logger=_one_line_logger())
         await runner.setup()
-        await self.warm.start(self.warm_environment())
         try:
             site = web.TCPSite(runner, self.host, self.port)
-            await site.start()
+            await site.start()  # a port in use, or an address not this machine's, ends here: no warm process
+            urls = self.urls(runner)
             if ready is not None:
-                ready(self.urls(runner))
+                ready(urls)  # the address first, then what the warm process says
+            # Between the address said and the warm process "starting", the loop gets no turn, so no tab
+            # can come in between: every tab waits for it (or, without one, starts cold).
+            await self.warm.start(self.warm_environment())
             if not self.client_hooked:
                 self._log("warning: this textual-serve's client script is not the one this server knows; "
                           "the page works, but its screen cannot be read by the tests")

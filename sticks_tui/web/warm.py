@@ -3,7 +3,8 @@
 A tab's app started cold (`python -m sticks_tui.web.session`) spends about 1.3 s of CPU importing
 Python's, Textual's, numpy's and the app's modules before its first screen; 24 tabs opened at once on
 a 2-core machine waited half a minute. Instead `serve` starts ONE warm process
-(`python -m sticks_tui.web.warm FD`) when it starts. It imports the app, the web driver, the store and
+(`python -m sticks_tui.web.warm FD`) when it starts, once it listens on its port and has printed its
+addresses (a server that cannot listen starts none). It imports the app, the web driver, the store and
 numpy, loads the compiled training kernels (numba, from its cache), freezes that heap for the garbage
 collector, and waits. For each tab the server sends it one request over a Unix socket: the tab's
 argument list and environment, with the three pipe ends the tab's stdin, stdout and stderr are to be
@@ -189,14 +190,20 @@ class WarmStarter:
         return self.process.pid if self.process is not None else None
 
     async def start(self, environment: dict[str, str]) -> None:
-        """Start the warm process with the environment every tab gets (but its terminal size); it gets
-        ready in the background (`spawn` waits for it)."""
+        """Start the warm process with the environment every tab gets (but its terminal size). Returns at
+        once, without giving the event loop a turn: the process is started and gets ready in the
+        background, and a tab asked for from now on waits for it (`spawn`), none slips in cold."""
         if os.environ.get(WARM_ENV, "1").strip() == "0":
             self.log(f"tabs start cold ({WARM_ENV}=0): each imports the app itself")
             return
         if not become_subreaper():
             self.log("tabs start cold: this system cannot hand a warm process's children to the server")
             return
+        self.state = "starting"
+        self._started_at = time.monotonic()
+        self._ready = asyncio.ensure_future(self._launch(environment))
+
+    async def _launch(self, environment: dict[str, str]) -> bool:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = await asyncio.create_subprocess_exec(
@@ -206,15 +213,21 @@ class WarmStarter:
                 start_new_session=True)
         except OSError as exc:
             ours.close()
+            self.state = "off"
             self.log(f"tabs start cold: the warm process could not start ({exc})")
-            return
+            return False
+        except BaseException:  # cancelled by stop(): asyncio ends a process it was starting
+            ours.close()
+            raise
         finally:
             theirs.close()
+        if self.state != "starting":  # stopped meanwhile: the server is stopping
+            ours.close()
+            self.process.kill()
+            return False
         ours.setblocking(False)
         self._socket = ours
-        self.state = "starting"
-        self._started_at = time.monotonic()
-        self._ready = asyncio.ensure_future(self._get_ready())
+        return await self._get_ready()
 
     async def _get_ready(self) -> bool:
         try:

@@ -7,7 +7,8 @@ import signal
 from pathlib import Path
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, REBINDING_RULE, ServedClass, need_web_extra, unavailable
+from web_helpers import (CHROMIUM, CHROMIUM_ARGS, REBINDING_RULE, SHARED_RENDERER_ARGS, ServedClass, SharedBrowser,
+                         need_web_extra, unavailable)
 
 
 @pytest.fixture
@@ -35,7 +36,9 @@ def served(tmp_path):
 @pytest.fixture(scope="module")
 def chromium():
     """Debian's Chromium, driven by playwright: one browser per test module, stopped after it (the
-    sync API keeps an event loop running meanwhile, which asyncio tests elsewhere must not meet)."""
+    sync API keeps an event loop running meanwhile, which asyncio tests elsewhere must not meet). A
+    SharedBrowser: each test's `chromium.new_context()` opens its pages in one shared context, whose pages
+    on the test servers share one renderer process (web_helpers.SharedBrowser says why)."""
     need_web_extra()
     if not Path(CHROMIUM).exists():
         unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
@@ -49,12 +52,19 @@ def chromium():
         unavailable("psutil is not installed (pip install -e '.[test]')")
     manager = sync_playwright().start()
     try:
-        browser = manager.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, REBINDING_RULE],
-                                          headless=True, timeout=60_000)
+        browser = manager.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=60_000,
+                                          args=[*CHROMIUM_ARGS, *SHARED_RENDERER_ARGS, REBINDING_RULE])
     except Exception as exc:  # noqa: BLE001 - a browser that will not start is reported, not a traceback
         manager.stop()
         unavailable(f"Chromium at {CHROMIUM} did not start: {exc}")
-    yield browser
+    try:
+        shared = SharedBrowser(browser, viewport={"width": 1100, "height": 700})
+    except Exception:
+        browser.close()
+        manager.stop()
+        raise
+    yield shared
+    shared.close()
     browser.close()
     manager.stop()
 

@@ -373,7 +373,7 @@ def test_copying_a_stale_brain_in_a_tab_keeps_the_class_brain(chromium, one_clas
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
     """--host 0.0.0.0: a site whose name resolves to this computer (DNS rebinding, here by Chromium's
     resolver rules, which the module's browser has) is refused; the address the server printed is answered."""
-    server = served(extra=["--host", "0.0.0.0"])
+    server = served(extra=["--host", "0.0.0.0"], env={"STICKS_TUI_SERVE_WARM": "0"})  # it opens no tab
     port = server.netloc.rsplit(":", 1)[1]
     rebound = chromium.new_context()
     try:

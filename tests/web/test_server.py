@@ -30,6 +30,25 @@ def sticks(*args: str, env: dict | None = None, timeout: float = 60) -> subproce
                           timeout=timeout, env={**os.environ, **(env or {})})
 
 
+def sticks_here(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    """`sticks-tui ARGS` in this process (the command line's own main), for a refusal that happens before
+    anything is served: (status, stdout, stderr). A process of its own cost about 0.3 CPU s to import.
+    Were the arguments accepted, the server would fail the test instead of serving (and waiting) here."""
+    from sticks_tui.cli import main
+
+    def never_serve(coroutine, **_kwargs):
+        coroutine.close()
+        raise AssertionError(f"sticks-tui {' '.join(args)} got past its checks and started to serve")
+
+    monkeypatch.setattr(asyncio, "run", never_serve)
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 async def open_session(server, **headers):
     """A websocket session as the page opens it; returns (client session, websocket)."""
     import aiohttp
@@ -69,10 +88,15 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     (["--max-sessions", "0"], "--max-sessions must be between 1 and 500"),
     (["--port", "eighty"], "--port must be a whole number"),
 ])
-def test_bad_arguments_are_refused_in_one_line(args, words, tmp_path):
-    out = sticks("serve", "--data-dir", str(tmp_path), *args)
-    assert out.returncode == 2
-    assert words in out.stderr and "Traceback" not in out.stderr
+def test_bad_arguments_are_refused_in_one_line(args, words, tmp_path, capsys, monkeypatch):
+    code, _out, err = sticks_here(capsys, monkeypatch, "serve", "--data-dir", str(tmp_path), *args)
+    assert code == 2
+    assert words in err and "Traceback" not in err
+
+
+#: For a server that opens no tab: no warm process (web/warm.py), whose start (imports and the compiled
+#: kernels, about 0.7 CPU s) such a test would pay for nothing; tabs then start cold.
+NO_TABS = {"STICKS_TUI_SERVE_WARM": "0"}
 
 
 def test_a_port_in_use_is_refused_in_one_line(tmp_path):
@@ -87,23 +111,40 @@ def test_a_port_in_use_is_refused_in_one_line(tmp_path):
     assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], out.stderr
 
 
-def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path):
+def test_a_server_that_cannot_listen_starts_no_warm_process(tmp_path):
+    """The port is bound first, then the warm process started (before, a server refused its port had
+    started one, about 0.7 CPU s of imports and kernels, only to stop it)."""
+    need_web_extra()
+    from sticks_tui.web import server as server_module
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        server = server_module.ClassServer(data_dir=str(tmp_path), host="127.0.0.1", port=taken.getsockname()[1])
+        said: list[str] = []
+        server.warm.log = said.append
+        with pytest.raises(OSError):
+            in_thread(server.run())
+    assert server.warm.process is None, said
+
+
+def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path, capsys, monkeypatch):
     need_web_extra()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    out = sticks("serve", "--port", "0", "--data-dir", str(blocker / "class"))
-    assert out.returncode == 1
-    assert "needs a database every tab can share" in out.stderr and "Traceback" not in out.stderr
+    code, _out, err = sticks_here(capsys, monkeypatch, "serve", "--port", "0", "--data-dir", str(blocker / "class"))
+    assert code == 1
+    assert "needs a database every tab can share" in err and "Traceback" not in err
 
 
 @pytest.fixture(scope="session")
 def one_server(tmp_path_factory):
-    """One server (the defaults) for the tests that only ask it questions and open no session: where it
-    binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
+    """One server (the defaults, but no warm process: NO_TABS) for the tests that only ask it questions and
+    open no session: where it binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
     printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
     slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
     need_web_extra()
-    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class")
+    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class", env=NO_TABS)
     try:
         yield server
         assert server.stop() == 0, "\n".join(server.lines)
