@@ -204,14 +204,19 @@ class WarmStarter:
         self._ready = asyncio.ensure_future(self._launch(environment))
 
     async def _launch(self, environment: dict[str, str]) -> bool:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        except OSError as exc:  # out of file descriptors: tabs start cold, as when the process cannot start
+            self.state = "off"
+            self.log(f"tabs start cold: the warm process could not start ({exc})")
+            return False
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", __name__, str(theirs.fileno()),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL, env=environment, pass_fds=(theirs.fileno(),),
                 start_new_session=True)
-        except OSError as exc:
+        except (OSError, ValueError, RuntimeError) as exc:  # (bad environment, no child watcher: the same)
             ours.close()
             self.state = "off"
             self.log(f"tabs start cold: the warm process could not start ({exc})")
@@ -299,6 +304,11 @@ class WarmStarter:
                 await asyncio.wait_for(asyncio.shield(self._ready), WAIT_FOR_READY)
             except asyncio.TimeoutError:
                 return None  # still loading (the first start compiles the kernels): this tab starts cold
+            except Exception as exc:  # noqa: BLE001 - a launch that failed in a way not foreseen: tabs start cold
+                if self.state == "starting":
+                    self.state = "off"
+                    self.log(f"tabs start cold: the warm process could not start ({exc})")
+                return None
         if self.state != "ready":
             return None
         async with self._lock:

@@ -35,6 +35,17 @@ async def test_edits_and_digits_posted_at_once_give_the_typed_heap(make_app):
         assert screen.setup.heap == 10
 
 
+
+async def test_two_enters_in_one_burst_start_one_game(make_app):
+    """The second Enter reaches the setup screen's box after the game was pushed: it must not start another."""
+    app = make_app(ai_delay=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        burst(app, ["enter", "enter"])
+        await pilot.pause()
+        await pilot.pause()
+        assert [type(screen).__name__ for screen in app.screen_stack][1:] == ["SetupScreen", "GameScreen"]
+
 def test_every_text_box_of_the_app_is_the_ordered_one():
     """No module builds Textual's own Input (its editing keys run late); only widgets/inputs.py imports it."""
     offenders = []

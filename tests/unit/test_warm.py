@@ -204,3 +204,32 @@ async def test_switched_off_by_the_environment_no_process_is_started(monkeypatch
     assert starter.process is None and starter.state == "off"
     assert await starter.spawn(SESSION, dict(os.environ)) is None
     assert said == ["tabs start cold (STICKS_TUI_SERVE_WARM=0): each imports the app itself"]
+
+
+@pytest.mark.parametrize("failing", ["socketpair", "create_subprocess_exec"])
+async def test_a_launch_that_fails_means_cold_tabs_said_once_never_an_error(monkeypatch, failing):
+    """Out of file descriptors (the socket pair) or a process that cannot start: tabs start cold, and a tab
+    asking for the warm process gets None (start cold), never the launch's error."""
+    import errno
+
+    def out_of_descriptors(*_args, **_kwargs):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    async def cannot_start(*_args, **_kwargs):
+        out_of_descriptors()
+
+    monkeypatch.setattr(warm, "become_subreaper", lambda: True)
+    if failing == "socketpair":
+        monkeypatch.setattr(warm.socket, "socketpair", out_of_descriptors)
+    else:
+        monkeypatch.setattr(warm.asyncio, "create_subprocess_exec", cannot_start)
+    said: list[str] = []
+    starter = warm.WarmStarter(said.append)
+    try:
+        await starter.start(dict(os.environ))
+        assert await starter.spawn(SESSION, dict(os.environ)) is None
+        assert await starter.spawn(SESSION, dict(os.environ)) is None
+        assert starter.state == "off" and starter.process is None
+        assert said == ["tabs start cold: the warm process could not start ([Errno 24] Too many open files)"]
+    finally:
+        await starter.stop()

@@ -323,6 +323,8 @@ class SetupScreen(StyledOnce, Screen):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
+        if self.app.screen is not self:
+            return  # a second Enter in the same burst of keys (a slow network): the game has already started
         setup = self.read_setup()
         if setup is None:
             return
