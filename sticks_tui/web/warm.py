@@ -205,23 +205,24 @@ class WarmStarter:
 
     async def _launch(self, environment: dict[str, str]) -> bool:
         try:
-            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        except OSError as exc:  # out of file descriptors: tabs start cold, as when the process cannot start
+            if not await self._start_process(environment):
+                return False
+        except Exception as exc:  # out of file descriptors, a process that cannot start: tabs start cold
             self.state = "off"
             self.log(f"tabs start cold: the warm process could not start ({exc})")
             return False
+        return await self._get_ready()
+
+    async def _start_process(self, environment: dict[str, str]) -> bool:
+        """The warm process started, its end of the socket pair kept; False if the server stopped meanwhile."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", __name__, str(theirs.fileno()),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL, env=environment, pass_fds=(theirs.fileno(),),
                 start_new_session=True)
-        except (OSError, ValueError, RuntimeError) as exc:  # (bad environment, no child watcher: the same)
-            ours.close()
-            self.state = "off"
-            self.log(f"tabs start cold: the warm process could not start ({exc})")
-            return False
-        except BaseException:  # cancelled by stop(): asyncio ends a process it was starting
+        except BaseException:  # it could not start, or stop() cancelled it (asyncio ends what it was starting)
             ours.close()
             raise
         finally:
@@ -232,7 +233,7 @@ class WarmStarter:
             return False
         ours.setblocking(False)
         self._socket = ours
-        return await self._get_ready()
+        return True
 
     async def _get_ready(self) -> bool:
         try:
@@ -304,11 +305,6 @@ class WarmStarter:
                 await asyncio.wait_for(asyncio.shield(self._ready), WAIT_FOR_READY)
             except asyncio.TimeoutError:
                 return None  # still loading (the first start compiles the kernels): this tab starts cold
-            except Exception as exc:  # noqa: BLE001 - a launch that failed in a way not foreseen: tabs start cold
-                if self.state == "starting":
-                    self.state = "off"
-                    self.log(f"tabs start cold: the warm process could not start ({exc})")
-                return None
         if self.state != "ready":
             return None
         async with self._lock:

@@ -19,10 +19,10 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.inputs import Input
 
 
 class AnalysisScreen(StyledOnce, RoleChecks, Screen):

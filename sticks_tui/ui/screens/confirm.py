@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
+from sticks_tui.ui.widgets.inputs import Input
 
 
 class ConfirmDialog(StyledOnce, ModalScreen[bool]):

@@ -29,9 +29,9 @@ from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, 
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.inputs import Input
 
 def figure_title(key: str, doc: dict) -> str:
     """The chart's title for a figure of the lab's curve (`agreement` or `vs_perfect`), from the lab's own words."""

@@ -28,8 +28,8 @@ from sticks_tui.ui.screens.base import GameScreenBase
 from sticks_tui.ui.session import NIM_LEARNER_BOX, MatchSetup
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.training import TrainingJob, nim_run, start_training_worker
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.live import other_brain_words
 from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats

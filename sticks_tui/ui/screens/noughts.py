@@ -32,11 +32,11 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.noughts_keeper import NoughtsKeeper, keeper_of
 from sticks_tui.ui.screens.help import HelpScreen, keys_of, screen_title
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
 from sticks_tui.ui.widgets.noughts_boxes import BeadChart, boxes_grid

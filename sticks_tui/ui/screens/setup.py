@@ -20,8 +20,8 @@ from sticks_tui.ui.boards import SETUP_ROWS, STICKS_INTRO, board_of
 from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
                                    MatchSetup)
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.footer import KeysFooter
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from sticks_tui.ui.widgets.header import AppHeader
 

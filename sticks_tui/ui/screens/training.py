@@ -30,10 +30,10 @@ from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 from sticks_tui.ui.widgets.header import AppHeader
