@@ -80,15 +80,15 @@ def register(subparsers) -> None:
     t.add_argument("--games", type=int_in_range(0, MAX_TRAIN_GAMES, "--games"), default=DEFAULT_TRAIN_GAMES,
                    help=f"games to play (default {DEFAULT_TRAIN_GAMES:,})")
     t.add_argument("--opponent", choices=["perfect", "random", "menace"], default="perfect",
-                   help="perfect: one of the solver's best squares at random; random: any empty square; "
-                        "menace: a second MENACE learning O (default perfect)")
+                   help="perfect: a perfect player choosing at random among the solver's best squares; random: "
+                        "any empty square; menace: a second MENACE learning O (default perfect)")
     t.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,
                    help="seed for a repeatable run (default: a new one, reported in --json)")
     t.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=(4, 3, 2, 1),
                    help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 4,3,2,1, Michie's)")
     t.add_argument("--incentives", type=int_list(3, -1000, 1000, "--incentives"), default=(3, 1, -1),
-                   help="beads added to each bead drawn after a win, a draw, a loss (default 3,1,-1, Michie's; "
-                        "write --incentives=-1,0,-2 when the first is negative)")
+                   help="beads added to each bead drawn after a win (0 or more), a draw, a loss (0 or fewer) "
+                        "(default 3,1,-1, Michie's; write --incentives=3,0,-2 when one is negative)")
     t.add_argument("--empty", choices=["resign", "refill"], default="resign",
                    help="what an empty box does: resign the game (Michie's) or refill with its start beads "
                         "(default resign)")
@@ -133,45 +133,62 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from sticks_tui.learn.menace import MenaceConfig, MenaceRule, move_number
-    from sticks_tui.learn.menace_kernel import train
+    from sticks_tui.engine.noughts import NoughtsRules
+    from sticks_tui.learn.analysis import exact_chances
+    from sticks_tui.learn.menace import MenaceBrain, menace_rule, move_number, sentence
+    from sticks_tui.learn.trainer import TrainingConfig, train
 
-    rule = MenaceRule(beads=args.beads, incentives=args.incentives, empty=args.empty)
+    try:
+        rule = menace_rule(args.beads, args.incentives, args.empty)
+    except ValueError as exc:
+        print(f"sticks-tui noughts train: {exc}", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    run = train(MenaceConfig(games=args.games, opponent=args.opponent, seed=seed, rule=rule), engine=args.engine)
+    brain = MenaceBrain(rule)
+    o_brain = MenaceBrain(rule, "O") if args.opponent == "menace" else None
+    opponent = {"perfect": "best-at-random", "random": "random", "menace": "self"}[args.opponent]
+    run = train(TrainingConfig(game=NoughtsRules(), games=args.games, seed=seed, protocol="classic",
+                               engine=args.engine, opponent=opponent, seats="first"), brain, o_brain)
     if run.notice:
         print(f"sticks-tui noughts train: {run.notice}", file=sys.stderr)
-    boxes = run.brain.boxes
-    counts = run.brain.counts
+    boxes = brain.boxes
+    win, draw, loss = run.results
+    results = {"win": win, "draw": draw, "loss": loss}
+    chances = {name: exact_chances(brain, name, True) for name in ("perfect", "best-at-random")}
+    not_losing = {name: w + d for name, (w, d, _) in chances.items()}
     if args.json:
         print(json.dumps({
-            "games": run.games,
+            "games": run.games_played,
             "opponent": args.opponent,
             "seed": seed,
             "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
             "engine": run.engine,
             "seconds": run.seconds,
             "games_per_second": run.games_per_second,
-            "results": run.results,
-            "not_losing_vs_perfect": run.curve[-1].not_losing_vs_perfect if run.curve else None,
-            "curve": [p.as_json() for p in run.curve],
-            "boxes": [{"board": b, "move": move_number(b), "counts": [int(c) for c in counts[i]]}
+            "results": results,
+            "not_losing_vs_perfect": not_losing["perfect"],
+            "not_losing_vs_best_at_random": not_losing["best-at-random"],
+            "curve": [{"games": p.games, **dict(zip(("win", "draw", "loss"), p.results, strict=True)),
+                       "not_losing_vs_perfect": p.keep_first} for p in run.curve],
+            "boxes": [{"board": b, "move": move_number(b), "counts": list(brain.box_squares(i))}
                       for i, b in enumerate(boxes.boards)],
         }))
         return 0
-    results = run.results
-    total = max(run.games, 1)
-    print(f"MENACE (X) against the {args.opponent} player: {run.games:,} games ({run.engine} engine, seed {seed})")
-    print(rule.sentence())
+    total = max(run.games_played, 1)
+    print(f"MENACE (X) against the {args.opponent} player: {run.games_played:,} games ({run.engine} engine, "
+          f"seed {seed})")
+    print(sentence(rule))
     print(f"time: {run.seconds:.3f} s, {run.games_per_second:,.0f} games/s")
-    print(f"results: {results['win']:,} won ({results['win'] / total:.1%}), "
-          f"{results['draw']:,} drawn ({results['draw'] / total:.1%}), "
-          f"{results['loss']:,} lost ({results['loss'] / total:.1%})")
-    if run.curve:
-        print(f"chance not to lose the next game against the perfect player: {run.curve[-1].not_losing_vs_perfect:.1%}")
+    print(f"results: {win:,} won ({win / total:.1%}), {draw:,} drawn ({draw / total:.1%}), "
+          f"{loss:,} lost ({loss / total:.1%})")
+    print(f"chance not to lose the next game against the perfect player (the one worst for MENACE): "
+          f"{not_losing['perfect']:.1%}")
+    print(f"chance not to lose it against a perfect player choosing at random among its best squares: "
+          f"{not_losing['best-at-random']:.1%}")
     print(f"\n{len(boxes)} boxes (board row by row; beads per square 1-9 of that board; empty boxes marked):")
     for i, board in enumerate(boxes.boards):
-        beads = "  ".join(f"{s + 1}:{int(counts[i, s])}" for s in boxes.squares[i])
-        empty = "  (empty)" if counts[i].sum() == 0 else ""
-        print(f"{i + 1:4}  move {move_number(board)}  {board}  {beads}{empty}")
+        beads = brain.box_squares(i)
+        shown = "  ".join(f"{s + 1}:{beads[s]}" for s in boxes.squares[i])
+        empty = "  (empty)" if sum(beads) == 0 else ""
+        print(f"{i + 1:4}  move {move_number(board)}  {board}  {shown}{empty}")
     return 0

@@ -3,9 +3,10 @@ exactly, from the solver, when each has learned.
 
 Three learners on one interface (a `LearnerSpec`: a name and its settings):
 
-- `hats`: the app's learner (`learn.hats`): start balls, a reward for a win, a penalty for a loss, balls
-  for a draw, the floor. Its games use the trainer's own compiled draw and hat rule, so in self-play it
-  leaves the same hats as `learn.trainer` for the same seed.
+- `hats`: the app's learner (`learn.hats`, the counts learner MENACE is too): start balls, a reward for a
+  win, a penalty for a loss, balls for a draw, the floor. Its games are the trainer's own compiled loop
+  (`learn.kernel.play_games`, with the lab's mastery tracking switched on), so in self-play it leaves the
+  same hats as `learn.trainer` for the same seed.
 - `q`: tabular Q-learning: an action value per move, moved a step `alpha` towards the best value at
   the learner's next turn (or the result), choosing epsilon-greedily (`epsilon`: chance of a random move).
 - `mc`: Monte-Carlo control: every move of a game is moved towards that game's result (by `alpha`, or
@@ -17,8 +18,9 @@ Three learners on one interface (a `LearnerSpec`: a name and its settings):
   in which next value it reads, a finer point than a class needs.
 
 Each learner plays against a second learner of its kind that learns too (`vs=self`, as the app's
-trainer does), or against a fixed player (`vs=random`, `vs=perfect`), moving first in every other
-game. The learner measured is the first one.
+trainer does), or against a fixed player (`vs=random`; `vs=best-at-random`, a perfect player choosing at
+random among its best moves), moving first in every other game. The learner measured is the first one.
+A forced move (one legal move) is made by every learner without a choice, and teaches nothing.
 
 Mastery (`games_to_mastery`), exact from the solver: the first game after which, at every position
 the learner can face from a seat where the mover can force a win, every move its greedy choice may
@@ -49,7 +51,6 @@ from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import explore_starts
-from sticks_tui.solve import solver_for
 
 GAMES = ("sticks", "nim", "noughts")
 #: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
@@ -62,7 +63,11 @@ SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up 
               "noughts": "the board's side (3 only)"}
 PROTOCOLS = ("explore", "classic")
 DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore", "noughts": "classic"}
-OPPONENTS = ("self", "random", "perfect")
+#: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
+#: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
+#: it: the perfect player of the figures is another, the one worst for the learner).
+OPPONENTS = ("self", "random", "best-at-random")
+OPPONENT_ALIASES = {"perfect": "best-at-random"}
 MAX_SEEDS = 100
 MAX_CAP = 10_000_000
 MAX_LEARNERS = 6
@@ -139,7 +144,8 @@ class LearnerSpec:
     @property
     def hat_rule(self) -> HatRule:
         v = self.values
-        return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"])
+        return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"],
+                       draw_reward=v["draw"])
 
 
 def parse_learner(text: str) -> LearnerSpec:
@@ -172,9 +178,12 @@ def _range_words(s: Setting) -> str:
 
 def _parse_value(name: str, key: str, s: Setting, raw: str):
     if s.choices:
-        if raw.lower() not in s.choices:
+        value = raw.lower()
+        if key == "vs":
+            value = OPPONENT_ALIASES.get(value, value)
+        if value not in s.choices:
             raise LabError(f"{name}'s {key} is {_range_words(s)}, not {raw!r}")
-        return raw.lower()
+        return value
     try:
         value = s.kind(raw)
     except ValueError:
@@ -203,118 +212,71 @@ def terminal_outcome(rules, position) -> int:
     return int(rules.outcome(position))
 
 
-def _value(solver, position) -> int:
-    """What the player to move forces: +1, 0 or -1."""
-    value = getattr(solver, "value", None)
-    if value is not None:
-        return int(value(position))
-    return 1 if solver.is_winning(position) else -1
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LabGame:
-    """A game instance as the lab kernel's arrays, with its exact solution laid over them."""
+    """A game instance as the one table-builder lays it out (`learn.tables`), with what mastery reads over
+    the learners' containers (the hats' layout: one row per position, folded as the rules fold them)."""
 
     rules: object
     protocol: str
-    positions: tuple  # the position of each row (None: unused)
-    n_moves: np.ndarray  # (rows,) int64
-    next_row: np.ndarray  # (rows, width) int64, -1 where the move ends the game
-    outcome: np.ndarray  # (rows, width) int8, for the mover, where the move ends the game
-    starts: np.ndarray  # rows where games start
-    perfect: np.ndarray  # (rows, width) bool: moves that keep the position's value
-    good: np.ndarray  # (rows, width) bool: right moves (perfect ones, at rows worth a win or a draw)
+    tables: object  # learn.tables.GameTables
+    template: Hats  # a fresh learner: the layout every learner's rows follow
+    start_positions: tuple  # where games start
+    self_match: object  # learn.tables.Match: A against a second learner
+    fixed_match: object  # A against a fixed player (the lab's opponents, and the exact figures)
+    good: np.ndarray  # (rows * width,) bool: right moves (perfect ones, at rows worth a win or a draw)
     checked: np.ndarray  # (rows,) bool: rows worth a win or a draw that the learner can face
     seat_mask: np.ndarray  # (rows, 2) bool: faced by the learner moving first / second
-    order: np.ndarray  # every row with a move, successors first
-    start: int  # the row the curve's figures start from (the game's own start)
+    start: int  # the position (index) the curve's figures start from (the game's own start)
     has_draws: bool
+
+    @property
+    def width(self) -> int:
+        return self.self_match.width
+
+    @property
+    def rows(self) -> int:
+        return self.self_match.rows_a
+
+    @property
+    def row_cols(self) -> np.ndarray:
+        return self.self_match.row_cols[: self.rows]
 
 
 @lru_cache(maxsize=8)
 def lab_game(game: str, size: int | None = None, protocol: str | None = None) -> LabGame:
+    from sticks_tui.learn.tables import brain_map, game_tables, lay_out, reachable_sides
+
     rules = make_rules(game, size)
     protocol = DEFAULT_PROTOCOL[game] if protocol is None else protocol
     if protocol not in PROTOCOLS:
         raise LabError(f"there is no protocol {protocol!r}: choose {', '.join(PROTOCOLS)}")
-    brain = Hats(rules, rule=HatRule())  # the hats' own layout: row i is the same position everywhere
-    rows, width = brain.counts.shape
-    row_positions: list = [None] * rows
-    for p in brain.positions:
-        row_positions[brain.row(p)] = p
-    solver = solver_for(rules)
-    next_row = np.full((rows, width), -1, dtype=np.int64)
-    outcome = np.zeros((rows, width), dtype=np.int8)
-    perfect = np.zeros((rows, width), dtype=np.bool_)
+    tables = game_tables(rules)
+    template = Hats(rules, rule=HatRule())
+    starts = explore_starts(rules) if protocol == "explore" else tuple(rules.start_positions())
+    self_match = lay_out(tables, template, template, starts, (0, 1))
+    fixed_match = lay_out(tables, template, None, starts, (0, 1))
+    width, rows = self_match.width, self_match.rows_a
+    value, perfect = tables.solution
+    row, move = brain_map(tables, rules, None)
     good = np.zeros((rows, width), dtype=np.bool_)
     worth = np.zeros(rows, dtype=np.bool_)
-    has_draws = False
-    for p in brain.positions:
-        i = brain.row(p)
-        value = _value(solver, p)
-        worth[i] = value >= 0
-        has_draws |= value == 0
-        for j, move in enumerate(brain.moves_of(p)):
-            after = rules.apply(p, move)
-            if rules.is_terminal(after):
-                out = terminal_outcome(rules, after)
-                outcome[i, j] = out
-                move_value = out
-                has_draws |= out == 0
-            else:
-                next_row[i, j] = brain.row(after)
-                move_value = -_value(solver, after)
-            perfect[i, j] = move_value == value
-            good[i, j] = perfect[i, j] and value >= 0
-    start_positions = explore_starts(rules) if protocol == "explore" else tuple(rules.start_positions())
-    starts = np.array([brain.row(p) for p in start_positions], dtype=np.int64)
-    seat_mask = _seats(starts, next_row, brain.n_moves)
+    for p in np.flatnonzero(row >= 0):
+        r = int(row[p])
+        worth[r] = value[p] >= 0
+        for c in range(int(template.n_moves[r])):
+            good[r, c] = perfect[p, move[p, c]] and value[p] >= 0
+    start_idx = tuple(int(i) for i in tables.start_indexes(starts))
+    seat_mask = np.zeros((rows, 2), dtype=np.bool_)
+    for seat in (0, 1):
+        faced = reachable_sides(tables, start_idx, (seat,))[0]
+        for p in np.flatnonzero(faced & (row >= 0)):
+            seat_mask[int(row[p]), seat] = True
     checked = worth & (seat_mask[:, 0] | seat_mask[:, 1])
-    order = _successors_first(next_row, brain.n_moves, [brain.row(p) for p in brain.positions])
-    return LabGame(rules, protocol, tuple(row_positions), np.array(brain.n_moves), next_row, outcome, starts,
-                   perfect, good,
-                   checked, seat_mask, order, brain.row(rules.start_positions()[0]), has_draws)
-
-
-def _seats(starts: np.ndarray, next_row: np.ndarray, n_moves: np.ndarray) -> np.ndarray:
-    """Which rows the learner can face moving first (an even number of moves from a start) and second."""
-    rows = next_row.shape[0]
-    seen = np.zeros((rows, 2), dtype=np.bool_)
-    frontier = [(int(r), 0) for r in starts]
-    for r, parity in frontier:
-        seen[r, parity] = True
-    while frontier:
-        nxt = []
-        for r, parity in frontier:
-            for j in range(int(n_moves[r])):
-                c = int(next_row[r, j])
-                if c >= 0 and not seen[c, 1 - parity]:
-                    seen[c, 1 - parity] = True
-                    nxt.append((c, 1 - parity))
-        frontier = nxt
-    # the learner sits in either seat: A moves first from the start (parity 0 is A's), or second
-    # (the opponent moves at parity 0, A at parity 1)
-    return np.stack([seen[:, 0], seen[:, 1]], axis=1)
-
-
-def _successors_first(next_row: np.ndarray, n_moves: np.ndarray, live: list[int]) -> np.ndarray:
-    order: list[int] = []
-    done = np.zeros(next_row.shape[0], dtype=np.bool_)
-    for root in live:
-        if done[root]:
-            continue
-        stack = [(root, 0)]
-        while stack:
-            r, j = stack.pop()
-            if j < n_moves[r]:
-                stack.append((r, j + 1))
-                c = int(next_row[r, j])
-                if c >= 0 and not done[c]:
-                    stack.append((c, 0))
-            elif not done[r]:
-                done[r] = True
-                order.append(r)
-    return np.array(order, dtype=np.int64)
+    legal = np.arange(tables.width)[None, :] < tables.n_moves[:, None]
+    has_draws = bool((value == 0).any() or ((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
+    return LabGame(rules, protocol, tables, template, starts, self_match, fixed_match, good.ravel(), checked,
+                   seat_mask, tables.index[rules.start_positions()[0]], has_draws)
 
 
 # -- one run: a learner, a seed, a cap ----------------------------------------------------------
@@ -349,14 +311,23 @@ class LabRun:
 
 
 def _fresh_state(spec: LearnerSpec, g: LabGame) -> dict:
-    rows, width = g.next_row.shape
     v = spec.values
     if spec.name == "hats":
-        counts = Hats(g.rules, rule=spec.hat_rule).counts
-        return {"a": counts, "b": counts.copy()}
-    return {"a": np.zeros((rows, width)), "b": np.zeros((rows, width)),
-            "na": np.zeros((rows, width), dtype=np.int64), "nb": np.zeros((rows, width), dtype=np.int64),
-            "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
+        a = Hats(g.rules, rule=spec.hat_rule)
+        return {"a": a, "b": a.copy() if v["vs"] == "self" else None}
+    cells = g.rows * g.width
+    return {"a": np.zeros(cells), "b": np.zeros(cells), "na": np.zeros(cells, dtype=np.int64),
+            "nb": np.zeros(cells, dtype=np.int64), "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
+
+
+def preference(spec: LearnerSpec, g: LabGame, state: dict) -> np.ndarray:
+    """Learner A's preference flat over its containers' cells (its counts, or its action values)."""
+    if spec.name != "hats":
+        return state["a"]
+    pref = np.zeros((g.rows, g.width))
+    counts = state["a"].counts
+    pref[:, : counts.shape[1]] = counts
+    return pref.ravel()
 
 
 def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
@@ -368,35 +339,40 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     cpu_started = time.process_time()
     state = _fresh_state(spec, g)
     v = spec.values
-    opponent = OPPONENTS.index(v["vs"])
-    rows = g.next_row.shape[0]
-    ok = np.zeros(rows, dtype=np.bool_)
-    bad = np.zeros(3, dtype=np.int64)
-    mastery = np.full(3, -1, dtype=np.int64)
-    rng = np.array([XorShift64Star(seed).state], dtype=np.uint64)
-    stats = np.zeros(3, dtype=np.int64)
-    k.check_all(state["a"], g.n_moves, g.good, g.checked, g.seat_mask, ok, bad)
-    k.note_mastery(bad, mastery, 0)
+    vs = v["vs"]
+    opponent = {"self": k.SELF, "random": k.RANDOM, "best-at-random": k.BEST_AT_RANDOM}[vs]
+    match = g.self_match if vs == "self" else g.fixed_match
+    rows = g.rows
+    watch = k.Watch(g.good, g.checked, g.seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
+                    np.full(3, -1, dtype=np.int64))
+    run = k.RunState.new(XorShift64Star(seed).state, match)
+    stats = run.stats
+    k.check_all(preference(spec, g, state), g.width, g.row_cols, watch)
+    k._note_mastery(watch, 0)
     policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
+    empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)
     curve: list[LabPoint] = []
+    if spec.name == "hats":
+        rule = k.compile_rule(spec.hat_rule)
+        none = np.zeros((1, 1), dtype=np.int64)
 
     def play(n: int, done: int) -> None:
         if spec.name == "hats":
-            k.play_hats(state["a"], state["b"], opponent, v["reward"], v["penalty"], v["draw"],
-                        spec.hat_rule.floor_code, g.n_moves, g.next_row, g.outcome, g.starts, g.perfect, g.good,
-                        g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+            b = state["b"].counts if state["b"] is not None else none
+            k.play_games(state["a"].counts, b, match, rule, rule, opponent, k.ALTERNATE, n, done, run, True, watch)
         else:
             k.play_values(state["a"], state["b"], state["na"], state["nb"], 0 if spec.name == "q" else 1,
-                          state["alpha"], k.explore_threshold(state["epsilon"]), opponent, g.n_moves, g.next_row,
-                          g.outcome, g.starts,
-                          g.perfect, g.good, g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+                          state["alpha"], k.explore_threshold(state["epsilon"]), match, opponent, n, done, run,
+                          watch)
 
     def score(done: int) -> None:
-        pref = state["a"].astype(np.float64) if spec.name == "hats" else state["a"]
-        agreement, w1, w2, k1, k2 = k.evaluate(pref, policy, g.n_moves, g.next_row, g.outcome, g.perfect, g.good,
-                                               g.checked, g.order, g.start)
-        curve.append(LabPoint(done, agreement, w1, w2, k1, k2))
+        pref = preference(spec, g, state)
+        agreement = k.agreement(pref, g.width, g.row_cols, g.good, g.checked)
+        figures = [k.chances(pref, policy, g.fixed_match, g.tables.order, g.start, first, k.PERFECT, empty_code)
+                   for first in (True, False)]
+        (w1, d1, _), (w2, d2, _) = figures
+        curve.append(LabPoint(done, agreement, w1, w2, w1 + d1, w2 + d2))
 
     done = 0
     was_cancelled = False
@@ -413,36 +389,18 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
         score(done)
     if was_cancelled and done and (not curve or curve[-1].games != done):
         score(done)
-    found = tuple(None if m < 0 else int(m) for m in mastery)
+    found = tuple(None if m < 0 else int(m) for m in watch.mastery)
     return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
                   (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
                   time.process_time() - cpu_started)
 
 
-_KERNEL_READY = False
-
-
 def lab_kernel():
-    """The compiled lab (`learn.lab_kernel`), its numba cache checked as the trainer's is
-    (`learn.compiled`: stale files cleared first; a damaged cache cleared and compiled once more)."""
-    global _KERNEL_READY
-    import importlib
-    import sys
-
+    """The compiled kernel (`learn.kernel`), loaded by the one loader (`learn.compiled`: stale cache files
+    cleared first; a damaged cache cleared and compiled once more); RuntimeError saying why if it cannot."""
     from sticks_tui.learn import compiled
 
-    name = "sticks_tui.learn.lab_kernel"
-    if not _KERNEL_READY:
-        if not compiled._ready:
-            compiled.clear_stale()
-        try:
-            importlib.import_module(name).warm_up()
-        except Exception:  # noqa: BLE001 - a damaged cache shows up as any exception
-            compiled.clear_cache(name)
-            sys.modules.pop(name, None)
-            importlib.import_module(name).warm_up()
-        _KERNEL_READY = True
-    return sys.modules[name]
+    return compiled.kernel()
 
 
 def _run_task(task: tuple) -> tuple:

@@ -26,6 +26,14 @@ import numpy as np
 
 #: `first_of` where a side draws nothing: a forced move, or a fixed player's move.
 FORCED, FIXED = -1, -2
+#: The fixed players (B, side 1): the RANDOM player (any legal move, each as likely), the
+#: BEST_AT_RANDOM player (one of the moves that keep the position's exact value, at random), and (for
+#: the exact figures only) the PERFECT player: among the moves that keep the position's value, the one
+#: worst for the learner (its smallest chance not to lose, then to win).
+RANDOM, BEST_AT_RANDOM, PERFECT = 1, 2, 3
+#: How the exact figures read a learner's preference: drawn in proportion (the counts), or greedy (the
+#: moves tied at the top, each as likely).
+PROPORTIONAL, GREEDY = 0, 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -257,3 +265,113 @@ def lay_out(tables: GameTables, brain_a, brain_b, starts, a_seats=(0, 1)) -> Mat
             row_cols[(0 if s == 0 else rows[0]):(0 if s == 0 else rows[0]) + rows[s]] = brain.n_moves
     return Match(first_of, after, result, n_cols, perfect, start_idx, width, P, rows[0], rows[1], row_cols,
                  start_cells)
+
+
+# -- exact figures ----------------------------------------------------------------------------------
+
+def exact_chances(pref, policy, match, order, start, learner_first, opponent, empty_code):
+    """The exact chances (win, draw, loss) of learner A (its preference `pref`, flat over its containers'
+    cells: drawn in PROPORTIONAL to it, or GREEDY with ties shared) in one game from position `start`,
+    moving first or second, against the fixed player of `match` (side 1): RANDOM, BEST_AT_RANDOM, or
+    PERFECT (among the moves that keep the position's value, the one worst for A: its smallest chance not
+    to lose, then to win). An empty container resigns (empty_code 1: a loss) or draws from its start
+    tokens (2). Pure Python over arrays (no numba here): `learn.kernel.chances` is this function compiled."""
+    first_of, after, result, n_cols, perfect, _, width, P, _, _, _, start_cells = match
+    end = 2 * P
+    chance = np.zeros((end + 1, 3))
+    for p in order:
+        for side in range(2):
+            q = side * P + p
+            first = first_of[q]
+            legal = n_cols[q]
+            base = q * width
+            w = 0.0
+            d = 0.0
+            lo = 0.0
+            if side == 0:
+                total = 0.0
+                top = -1e300
+                use_start = False
+                if first >= 0:
+                    for j in range(legal):
+                        v = pref[first + j]
+                        if policy == GREEDY:
+                            if v > top:
+                                top = v
+                        elif v > 0:
+                            total += v
+                    if policy == PROPORTIONAL and total == 0.0:
+                        if empty_code == 1:
+                            chance[q, 2] = 1.0
+                            continue
+                        use_start = True
+                        for j in range(legal):
+                            total += start_cells[first + j]
+                    if policy == GREEDY:
+                        for j in range(legal):
+                            if pref[first + j] == top:
+                                total += 1.0
+                for j in range(legal):
+                    if first < 0:
+                        weight = 1.0
+                    elif policy == GREEDY:
+                        weight = 1.0 / total if pref[first + j] == top else 0.0
+                    elif use_start:
+                        weight = start_cells[first + j] / total
+                    else:
+                        v = pref[first + j]
+                        weight = v / total if v > 0 else 0.0
+                    if weight == 0.0:
+                        continue
+                    nq = after[base + j]
+                    if nq == end:
+                        out = result[base + j]
+                        if out > 0:
+                            w += weight
+                        elif out == 0:
+                            d += weight
+                        else:
+                            lo += weight
+                    else:
+                        w += weight * chance[nq, 0]
+                        d += weight * chance[nq, 1]
+                        lo += weight * chance[nq, 2]
+            else:
+                k = 0
+                best_keep = 2.0
+                best_win = 2.0
+                for j in range(legal):
+                    if opponent != RANDOM and not perfect[base + j]:
+                        continue
+                    nq = after[base + j]
+                    if nq == end:
+                        out = result[base + j]  # for the fixed player: the learner's is its opposite
+                        cw = 1.0 if out < 0 else 0.0
+                        cd = 1.0 if out == 0 else 0.0
+                        cl = 1.0 if out > 0 else 0.0
+                    else:
+                        cw = chance[nq, 0]
+                        cd = chance[nq, 1]
+                        cl = chance[nq, 2]
+                    if opponent == PERFECT:
+                        keep = cw + cd
+                        if keep < best_keep or (keep == best_keep and cw < best_win):
+                            best_keep = keep
+                            best_win = cw
+                            w = cw
+                            d = cd
+                            lo = cl
+                    else:
+                        w += cw
+                        d += cd
+                        lo += cl
+                        k += 1
+                if opponent != PERFECT and k > 0:
+                    w /= k
+                    d /= k
+                    lo /= k
+            chance[q, 0] = w
+            chance[q, 1] = d
+            chance[q, 2] = lo
+    q = start if learner_first else P + start
+    return chance[q, 0], chance[q, 1], chance[q, 2]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -197,7 +197,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
     if run is None:
         run = _ReferenceRun(config, brain, opponent, seed, starts)
     if scorer is None and config.curve:
-        curve_scorer = CurveScorer.for_rules(rules)
+        curve_scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
 
         def scorer(done: int, hats: Hats) -> CurvePoint:
             return curve_scorer.score(done, hats.counts)
@@ -207,7 +207,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
 
     def checkpoint(done: int) -> None:
         nonlocal last_scores
-        point = score(done, brain)
+        point = replace(score(done, brain), results=run.results)
         curve.append(point)
         last_scores = (point.agreement, point.win_vs_perfect)
 
