@@ -32,6 +32,42 @@ def may_view_class(app) -> bool:
     return getattr(app, "role", TEACHER) in (TEACHER, PROJECTOR)
 
 
+#: What a pupil's tab (and the projector's) says instead of the server's own paths.
+CLASS_DATABASE = "the class's database"
+CLASS_FOLDER = "the class's data folder"
+
+
+def hide_paths(app, text: str) -> str:
+    """`text` as this tab may show it: for a pupil's tab and the projector's, the server's paths (the class's
+    database, its folder, the home folder with the teacher's user name) said in words instead. The teacher's
+    tab and the terminal app show them as they are (the teacher may need them)."""
+    if is_teacher(app) or not text:
+        return text
+    from pathlib import Path
+
+    session = getattr(app, "session", None)
+    store = getattr(session, "store", None)
+    places: list[tuple[str, str]] = []
+    path = getattr(store, "path", None)
+    if path is not None:
+        places += [(str(path), CLASS_DATABASE), (str(Path(path).parent), CLASS_FOLDER)]
+    data_dir = getattr(session, "data_dir", None)
+    if data_dir:
+        places.append((str(data_dir), CLASS_FOLDER))
+        try:
+            places.append((str(Path(data_dir).resolve()), CLASS_FOLDER))
+        except OSError:
+            pass
+    try:
+        places.append((str(Path.home()), "~"))
+    except (RuntimeError, KeyError, OSError):  # no home directory
+        pass
+    for place, words in sorted(set(places), key=lambda p: -len(p[0])):  # the longest first: the database in its folder
+        if len(place) > 1:
+            text = text.replace(place, words)
+    return text
+
+
 def teacher_only(what: str):
     """Mark an `action_*` method as the teacher's: for a pupil it is hidden (with `RoleChecks`) and, if run
     anyway, refuses with a notice saying so (`what`: "reset the records")."""
