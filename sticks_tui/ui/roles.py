@@ -33,38 +33,39 @@ def may_view_class(app) -> bool:
 
 
 #: What a pupil's tab (and the projector's) says instead of the server's own paths.
-CLASS_DATABASE = "the class's database"
 CLASS_FOLDER = "the class's data folder"
 
 
 def hide_paths(app, text: str) -> str:
-    """`text` as this tab may show it: for a pupil's tab and the projector's, the server's paths (the class's
-    database, its folder, the home folder with the teacher's user name) said in words instead. The teacher's
-    tab and the terminal app show them as they are (the teacher may need them)."""
+    """`text` as this tab may show it: for a pupil's tab and the projector's, never the server's paths (the class's
+    data folder, the home folder with the teacher's user name): a file in the data folder is named alone
+    ("sticks-tui.db"), the folder itself in words. The teacher's tab and the terminal app show them as they are
+    (the teacher may need them)."""
     if is_teacher(app) or not text:
         return text
+    import os
     from pathlib import Path
 
     session = getattr(app, "session", None)
-    store = getattr(session, "store", None)
-    places: list[tuple[str, str]] = []
-    path = getattr(store, "path", None)
+    folders: set[str] = set()
+    path = getattr(getattr(session, "store", None), "path", None)
     if path is not None:
-        places += [(str(path), CLASS_DATABASE), (str(Path(path).parent), CLASS_FOLDER)]
+        folders.add(str(Path(path).parent))
     data_dir = getattr(session, "data_dir", None)
     if data_dir:
-        places.append((str(data_dir), CLASS_FOLDER))
+        folders.add(str(data_dir).rstrip(os.sep) or os.sep)
         try:
-            places.append((str(Path(data_dir).resolve()), CLASS_FOLDER))
+            folders.add(str(Path(data_dir).resolve()))
         except OSError:
             pass
+    places = [(folder, CLASS_FOLDER) for folder in folders]
     try:
         places.append((str(Path.home()), "~"))
     except (RuntimeError, KeyError, OSError):  # no home directory
         pass
-    for place, words in sorted(set(places), key=lambda p: -len(p[0])):  # the longest first: the database in its folder
+    for place, words in sorted(places, key=lambda p: -len(p[0])):  # the longest first: the data folder in the home
         if len(place) > 1:
-            text = text.replace(place, words)
+            text = text.replace(place + os.sep, "" if words == CLASS_FOLDER else words + os.sep).replace(place, words)
     return text
 
 
