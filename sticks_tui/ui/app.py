@@ -421,7 +421,8 @@ class SticksApp(App):
         screen, as its Start gives them; names the records would refuse are said, and no game starts."""
         from sticks_tui import vocabulary
         from sticks_tui.ui.screens.noughts import NoughtsScreen
-        from sticks_tui.ui.screens.setup import names_problem, people_names
+        from sticks_tui.ui.screens.setup import names_problem
+        from sticks_tui.ui.session import people_names
 
         names = people_names(self)
         problem, _ = names_problem(self.session.store, (names[0], vocabulary.ai_names("noughts")["menace"]), (1,))

@@ -237,7 +237,7 @@ async def test_the_teacher_deletes_any_brain_from_the_records_and_no_pupils_tab_
         brains = records.query_one("#brains", DataTable)
         brains.move_cursor(row=brains.get_row_index("Cy's copy"))
         brains.focus()
-        await pilot.press("d")
+        await pilot.press("delete")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.screen is records, what="the question answered")

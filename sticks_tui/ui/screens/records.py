@@ -72,7 +72,7 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         # not in the footer (it keeps Export whole at 80 columns); F1 and the palette list it, for the teacher
         Binding("b", "backups", "Back-ups", id="records.backups", show=False,
                 tooltip="The back-ups of the class's records and brains, and a restore (the teacher's only)"),
-        Binding("d,delete", "delete_brain", "Delete brain", id="records.delete_brain", show=False,
+        Binding("delete", "delete_brain", "Delete brain", id="records.delete_brain", show=False,
                 tooltip="Delete the brain chosen in the brains list (asks first; the teacher's only)"),
     ]
     COMMANDS = {screen_commands(

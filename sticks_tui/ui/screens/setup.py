@@ -51,16 +51,6 @@ def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, 
     return None, ""
 
 
-def people_names(app) -> tuple[str, str]:
-    """The people's names typed on the setup screen, for every way into a game (its Start, the command palette,
-    a game screen's own choice of opponent): Player 1's as typed (while watching, the one typed before), and
-    Player 2's as typed for a friend (with an AI in that seat, the friend's name typed last)."""
-    setup = next((s for s in app.screen_stack if isinstance(s, SetupScreen)), None)
-    if setup is None or not setup.is_mounted:
-        return app.settings.name1, app.settings.name2
-    return setup.people_names()
-
-
 class SetupScreen(StyledOnce, Screen):
     """Sensible defaults: Enter in the heap box starts a game against the learning AI at once."""
 
@@ -265,7 +255,7 @@ class SetupScreen(StyledOnce, Screen):
             select.value = current
 
     def people_names(self) -> tuple[str, str]:
-        """The people's names as typed here (`people_names`)."""
+        """The people's names as typed here (`session.people_names`: every way into a game asks it)."""
         name1, name2 = self.query_one("#name1", Input), self.query_one("#name2", Input)
         first = getattr(self, "_typed_name1", "") if self.query_one("#watch", Switch).value else name1.value
         friend = self.query_one("#opponent", Select).value == "friend"
