@@ -427,7 +427,7 @@ class SticksApp(App):
         names = people_names(self)
         problem, _ = names_problem(self.session.store, (names[0], vocabulary.ai_names("noughts")["menace"]), (1,))
         if problem is not None:
-            self.notify(f"{problem} (Player 1's name, on the setup screen)", title="Noughts and crosses",
+            self.notify(f"No game started. Player 1's name on the setup screen: {problem}", title="Noughts and crosses",
                         severity="warning", timeout=8)
             return
         self.push_screen(NoughtsScreen(names=names))

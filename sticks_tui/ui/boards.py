@@ -144,7 +144,6 @@ NOUGHTS_INTRO = ("Noughts and crosses: three in a row wins, a full board is a dr
 
 def _noughts_open(app, setup) -> None:
     from sticks_tui.ui.screens.noughts import NoughtsScreen
-
     from sticks_tui.ui.session import people_names
 
     x_first = setup.first_mover(0, app.session.rng) == 0  # Player 1 moves first: Player 1 plays X

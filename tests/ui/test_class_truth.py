@@ -102,6 +102,15 @@ async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_scree
         game = store.recent_games(limit=1)[0]
         assert game.players == ("Cy5", "Di") and game.winner_name == "Cy5"
 
+        await pilot.press("escape")
+        assert app.screen is setup
+        await type_into(pilot, "#name1", "Menace")  # an AI's name, by the name rule: said, and no game starts
+        await from_the_palette(pilot, "Noughts", SetupScreen)
+        await pilot.pause()
+        assert app.screen is setup and store.game_count() == 2
+        assert any(n.message == "No game started. Player 1's name on the setup screen: 'Menace' is the MENACE's "
+                   "name: choose another." for n in app._notifications)
+
 
 async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_dir):
     """Before, after a classmate's noughts game every sticks screen and the projector said "Cy5's game" over
