@@ -383,9 +383,7 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         info = store.brain_info(brain)
         if hats is None or info is None:
             raise StoreError(f"There is no brain called {brain!r}.")
-        from sticks_tui.engine import registry
-
-        if registry.entry(info.game).brains == "matchboxes":
+        if hats.folds or hats.seat is not None:
             raise StoreError(f"The brain {info.name!r} is MENACE's matchboxes, not hats: `sticks-tui brain export "
                              f"{info.name!r} FILE` writes its boxes (and `sticks-tui noughts train --json` any "
                              "MENACE's). Nothing was written.")

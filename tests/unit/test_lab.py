@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.learn.hats import HatRule, Hats
-from sticks_tui.learn.lab import (LabConfig, LabError, Mastery, lab_game, parse_learner, run_learner)
+from sticks_tui.learn.lab import LabConfig, LabError, Mastery, lab_game, parse_learner, preference, run_learner
 from sticks_tui.learn.lab_players import is_mastered, train_readable
 from sticks_tui.learn.trainer import TrainingConfig, train
 
@@ -14,17 +14,18 @@ pytestmark = pytest.mark.slow  # the lab kernel compiles (or loads numba's cache
 
 
 @pytest.mark.parametrize("text", [
-    "hats", "hats:start=3,reward=3,penalty=1,draw=-1,floor=nonempty", "hats:draw=2,vs=perfect",
+    "hats:start=3,reward=3,penalty=1,draw=-1,floor=nonempty", "hats:draw=2,vs=best-at-random",
     "q:alpha=1,epsilon=0.3", "q:vs=random", "mc", "mc:alpha=0.2,vs=perfect"])
 @pytest.mark.parametrize("game,size,games", [("sticks", 20, 400), ("nim", 2, 300), ("noughts", None, 60)])
 def test_kernel_plays_as_the_readable_players(text, game, size, games):
-    """Same seed, same stream: the compiled lab leaves the very hats / values the protocol players
-    leave, and finds mastery at the same game."""
+    """Same seed, same stream: the compiled lab (the one counts loop with mastery tracked, the value
+    learners' loop) leaves the very hats / values the readable players leave, and finds mastery at the
+    same game. (Self-play hats without the lab: `test_one_loop.py`.)"""
     g = lab_game(game, size)
     spec = parse_learner(text)
     run = run_learner(spec, g, 7, games, points=[games])
     player, mastery = train_readable(spec, g, 7, games)
-    assert np.array_equal(run.state["a"], player.preference)
+    assert np.array_equal(preference(spec, g, run.state), player.preference)
     assert run.mastery == mastery
 
 
@@ -38,11 +39,18 @@ def test_hats_in_the_lab_are_the_trainers_hats(rule, text):
     assert first is not None and first > 0
     at = train(TrainingConfig(sticks=20, games=first, seed=5, curve=False), Hats(20, rule=rule))
     before = train(TrainingConfig(sticks=20, games=first - 1, seed=5, curve=False), Hats(20, rule=rule))
-    assert is_mastered(g, at.brain.counts, 2)
-    assert not is_mastered(g, before.brain.counts, 2)
+    assert is_mastered(g, flat(g, at.brain.counts), 2)
+    assert not is_mastered(g, flat(g, before.brain.counts), 2)
     again = run_learner(parse_learner(text), g, 5, first, points=[first])
-    assert np.array_equal(again.state["a"], at.brain.counts)
-    assert np.array_equal(again.state["b"], at.opponent.counts)
+    assert np.array_equal(again.state["a"].counts, at.brain.counts)
+    assert np.array_equal(again.state["b"].counts, at.opponent.counts)
+
+
+def flat(g, counts):
+    """A brain's counts as the lab reads them: flat over its containers' cells, at the lab's width."""
+    out = np.zeros((g.rows, g.width))
+    out[:, : counts.shape[1]] = counts
+    return out.ravel()
 
 
 def test_the_trainers_hats_are_never_mastered_before_the_labs_first_game():
@@ -51,7 +59,7 @@ def test_the_trainers_hats_are_never_mastered_before_the_labs_first_game():
     run = run_learner(parse_learner("hats"), g, 3, 5_000, points=[5_000])
     first = run.mastery[2]
     assert first is not None
-    mastered = [is_mastered(g, train(TrainingConfig(sticks=12, games=n, seed=3, curve=False)).brain.counts, 2)
+    mastered = [is_mastered(g, flat(g, train(TrainingConfig(sticks=12, games=n, seed=3, curve=False)).brain.counts), 2)
                 for n in range(first + 1)]
     assert mastered.index(True) == first
 
@@ -97,7 +105,7 @@ def test_mastery_over_seeds_by_nearest_rank():
     ("q:beta=1", "q has no setting 'beta': its settings are alpha, epsilon, vs"),
     ("q:alpha=2", "q's alpha is a number from 0 to 1, not '2'"),
     ("hats:floor=none", "hats's floor is one of each, nonempty, not 'none'"),
-    ("hats:vs=friend", "hats's vs is one of self, random, perfect, not 'friend'"),
+    ("hats:vs=friend", "hats's vs is one of self, random, best-at-random, not 'friend'"),
     ("hats:reward", "hats's reward needs a value"),
 ])
 def test_bad_learners_name_the_valid_choices(text, words):
@@ -126,7 +134,7 @@ def test_the_curve_is_the_trainers_own_figure_for_the_hats(games):
 
     g = lab_game("sticks", 20)
     run = run_learner(parse_learner("hats"), g, 9, games, points=[games])
-    point = CurveScorer.for_rules(SticksRules(20)).score(games, run.state["a"])
+    point = CurveScorer.for_rules(SticksRules(20)).score(games, run.state["a"].counts)
     mine = run.curve[-1]
     assert mine.agreement == pytest.approx(point.agreement)
     assert (mine.win_first, mine.win_second) == (pytest.approx(point.win_first), pytest.approx(point.win_second))
@@ -134,18 +142,23 @@ def test_the_curve_is_the_trainers_own_figure_for_the_hats(games):
 
 
 def test_noughts_seats_are_x_and_o_and_only_drawable_or_won_boards_are_checked():
+    """The lab's noughts learners keep one container per board up to its 8 symmetries (as MENACE does,
+    for both players): each is faced moving first when X is to move, and checked where X or O can hold a
+    draw or force a win; its right moves are the best squares, one of each set alike by the symmetries."""
     from sticks_tui.engine.noughts import to_move
     from sticks_tui.solve.noughts import solve_noughts
 
     g = lab_game("noughts")  # from the empty board: moving first is playing X
     solution = solve_noughts()
-    for row, board in enumerate(g.positions):
+    template = g.template
+    assert len(template.positions) == 304 + 289
+    for row, board in enumerate(template.positions):
         assert bool(g.seat_mask[row, 0]) == (to_move(board) == "X")
         assert bool(g.seat_mask[row, 1]) == (to_move(board) == "O")
         assert bool(g.checked[row]) == (solution.value(board) >= 0)
-        moves = [m for j, m in enumerate(sorted(set(range(1, 10)) - {i + 1 for i, c in enumerate(board) if c != "."}))
-                 if g.good[row, j]]
-        assert moves == (list(solution.best_squares(board)) if solution.value(board) >= 0 else [])
+        moves = [m for j, m in enumerate(template.moves_of(board)) if g.good[row * g.width + j]]
+        best = set(solution.best_squares(board)) if solution.value(board) >= 0 else set()
+        assert moves == [m for m in template.moves_of(board) if m in best]
 
 
 def test_a_lab_runs_in_worker_processes_when_stderr_has_no_file_descriptor():
