@@ -266,7 +266,7 @@ class BrainsMixin:
         wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
         if stored is None:
-            fresh = Hats(wanted, rule=rule, seat=seat)
+            fresh = Hats(wanted, rule=rule or HatRule(**kind.learner_settings), seat=seat)
             with self._write(f"make the brain {name!r}") as conn:
                 stored = self._brain_row(conn, name, game)  # made meanwhile by another copy?
                 if stored is None:

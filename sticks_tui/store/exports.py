@@ -167,7 +167,7 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     rows = []
     for point in points:
         if dataclasses.is_dataclass(point):
-            point = dataclasses.astuple(point)
+            point = (point.games, point.agreement, point.win_first, point.win_second)
         if len(point) == 3:
             games, agreement, win = point
             first = second = None

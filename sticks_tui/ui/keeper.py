@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
-from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import StoreError
 
@@ -52,7 +52,8 @@ def load_kept(store, name: str, game: str = "sticks", *, size: int = 0, rule=Non
                        "left as it is.")
     else:
         problem = None
-    fresh = Hats(registry.entry(game).brain_rules(size, 3, tuple(box)), rule=rule, seat=seat)
+    kind = registry.entry(game)
+    fresh = Hats(kind.brain_rules(size, 3, tuple(box)), rule=rule or HatRule(**kind.learner_settings), seat=seat)
     return LoadedBrain(fresh, False, problem)
 
 
