@@ -346,7 +346,7 @@ class ClassScreen(StyledOnce, Screen):
         record, lesson = self.shown.record, self.shown.lesson
         if record is None or lesson is None:
             return "No game has taught it yet."
-        if self.shown.game == "sticks":
+        if self.shown.game == "sticks" and any(after != before for _, _, before, after in lesson.changes):
             return change_words([record], self.shown.brain, ())
         return f"{whose(record)}: {record.result_words}"
 
