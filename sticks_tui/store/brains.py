@@ -381,6 +381,7 @@ class BrainsMixin:
                              "teach it.")
         outcome = (1 if won else -1) if outcome is None else outcome
         if isinstance(brain, MenaceBrain):
+            matchboxes.drawn_from(brain, drawn)  # each box as the game drew from it (refilled by the rule)
             hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
             changes = matchboxes.lesson(brain, drawn, outcome)
         else:

@@ -263,3 +263,26 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
                 store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
                                   moves=moves, loser=loser, first=1, ai_seats=[1], resigned=True)
         assert store.game_count() == 1
+
+
+def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_path):
+    """Issue 30 item 5: MENACE learns by `empty = refill`, and its first box is kept empty. The game refills
+    the box to draw square 5 and wins (+3): the store keeps the refilled box plus the lesson, [4, 4, 0, 0, 7,
+    ...], as the learner has it (not [0, 0, 0, 0, 3, ...]), rebuilds it so from the games, and the replay shows
+    the box as the game drew from it."""
+    rule = menace.MenaceRule(incentives=(3, 1, -1), empty="refill")
+    with Store.open(tmp_path) as store:
+        emptied = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
+        emptied.counts[0] = 0
+        store.save_brain("noughts MENACE", emptied, replace=True)
+        drawn = [(".........", 5), ("O...X....", 4), ("OO.XX....", 6)]
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Ann"),
+                                moves=[5, 1, 4, 2, 6], loser=1, first=0, ai_seats=[0], brain="noughts MENACE",
+                                learning={0: ("noughts MENACE", drawn)})
+        kept = store.load_brain("noughts MENACE")
+        assert tuple(kept.counts[0]) == (4, 4, 0, 0, 7, 0, 0, 0, 0)
+        assert store.rebuild_brain("noughts MENACE") == kept
+        first = gid.changes[0][0]
+        assert (first.hat, first.ball, first.before, first.after) == (".........", 5, 4, 7)
+        (lesson,) = store.game(gid).learning
+        assert lesson.hats_before()["........."] == (4, 4, 0, 0, 4, 0, 0, 0, 0)  # the box it drew from
