@@ -286,3 +286,40 @@ def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_p
         assert (first.hat, first.ball, first.before, first.after) == (".........", 5, 4, 7)
         (lesson,) = store.game(gid).learning
         assert lesson.hats_before()["........."] == (4, 4, 0, 0, 4, 0, 0, 0, 0)  # the box it drew from
+
+
+def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_changes_nothing(tmp_path, capsys,
+                                                                                        monkeypatch):
+    """Issue 30 item 6: `brain import O.json "noughts MENACE" --replace --game noughts` would put O's boxes
+    where X's are, and the noughts screen could no longer load X's brain. Refused with the reason, both ways;
+    a brain for the same player is still replaced."""
+    from sticks_tui.cli import main
+
+    monkeypatch.delenv("STICKS_TUI_DATA_DIR", raising=False)
+    data = tmp_path / "data"
+    with Store.open(data) as store:
+        x = store.load_or_create_brain("noughts MENACE", game="noughts", marks="X")
+        o = store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O")
+        train(x, 30, seed=1)
+        store.save_brain("noughts MENACE", x, games_trained=30, replace=True)
+        store.export_brain("noughts MENACE", tmp_path / "X.json")
+        store.export_brain("noughts MENACE O", tmp_path / "O.json")
+        before = store._conn.execute("SELECT name, counts, shape, uid FROM brains ORDER BY key").fetchall()
+    capsys.readouterr()
+    for file, over, stored, held in [("O.json", "noughts MENACE", "X", "O"), ("X.json", "noughts MENACE O", "O", "X")]:
+        code = main(["--data-dir", str(data), "brain", "import", str(tmp_path / file), over, "--replace",
+                     "--game", "noughts"])
+        out, err = capsys.readouterr()
+        assert code == 1 and out == ""
+        assert err.strip() == (f"sticks-tui brain: The brain {over!r} has MENACE's boxes for {stored}, and this file "
+                               f"holds the boxes for {held}: a brain is only replaced by one for the same player "
+                               f"({held}'s boxes cannot play as {stored}). Import it under another name. Nothing "
+                               "was changed.")
+    with Store.open(data) as store:
+        assert store._conn.execute("SELECT name, counts, shape, uid FROM brains ORDER BY key").fetchall() == before
+        assert store.load_or_create_brain("noughts MENACE", game="noughts", marks="X") == x
+        assert store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O") == o
+    assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "X.json"), "X copy", "--game",
+                 "noughts"]) == 0  # under another name: kept
+    assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "O.json"), "noughts MENACE O",
+                 "--replace", "--game", "noughts"]) == 0  # O's over O's: replaced
