@@ -160,12 +160,16 @@ def play_and_keep(game: str, rule, size: tuple, seating: tuple[str, str], games:
                 loser = None if outcome == 0 else last if outcome < 0 else 1 - last
             for s, key in sorted(players.items()):  # the store teaches seat 0, then seat 1
                 sides[key].learn(drawn[s], 0 if loser is None else 1 if s != loser else -1)
-            store.record_game(
+            recorded = store.record_game(
                 game=game, start=kind.record_start(start), opponent="learning",
                 players=tuple(f"AI {s + 1}" if s in players else ("Ann", "Bob")[s] for s in (0, 1)), moves=moves,
                 loser=loser, first=first, ai_seats=sorted(players), brain=names[next(iter(players.values()))],
                 max_take=size[1] if game == "sticks" else None, resigned=resigned,
                 learning={s: (names[key], taught[s]) for s, key in players.items()})
+            last_seat = {key: s for s, key in sorted(players.items())}  # self-play: after both seats' lessons
+            for key, s in last_seat.items():  # what the game hands back (the app plays on with it)
+                assert np.array_equal(np.asarray(recorded.brains[s].counts), sides[key].counts), \
+                    f"after game {g + 1}, record_game's {names[key]!r} is not the learner's ({rule})"
             for key, side in sides.items():
                 kept = store.load_brain(names[key])
                 assert np.array_equal(np.asarray(kept.counts), side.counts), \
