@@ -223,27 +223,61 @@ def check_backup(backup: Backup, schema_version: int) -> int:
     return version
 
 
-def copy_into(backup: Backup, destination: sqlite3.Connection) -> None:
+@dataclass(frozen=True)
+class Restored:
+    """A back-up restored over the database: the `restores` table's row, written in the same step as the
+    restore itself, so a tab that sees the restored games sees this too (`Store.last_restore`)."""
+
+    uid: str  # fresh for every restore: two restores of the same back-up are two restores
+    restored_at: datetime  # UTC
+    backup: str  # the back-up's file name
+    backup_made_at: datetime  # UTC
+    last_game: int  # the newest game id the restored database held: games after it were played since
+
+
+def copy_into(backup: Backup, destination: sqlite3.Connection) -> str:
     """Write the back-up over the database behind `destination` (SQLite's online backup, one step: every
-    other connection sees the whole of it at its next read). A back-up made before the newest schema
-    is copied into memory and migrated there first, as the database itself was: the file is not changed."""
-    from sticks_tui.store.connection import connect_memory
-    from sticks_tui.store.migrations import SCHEMA_VERSION, migrate
+    other connection sees the whole of it at its next read), with a row in its `restores` table saying
+    so (`Restored`); returns that row's uid. The back-up is staged in memory first, brought up to the
+    newest schema there as the database itself was (the file is not changed), and marked there, so the
+    restore and its mark arrive together: no tab ever reads the restored games without the mark."""
+    import secrets
+
+    from sticks_tui.store.connection import connect_memory, now
+    from sticks_tui.store.migrations import migrate
 
     src = _read_only(backup.path)
     try:
-        if version_of(src) < SCHEMA_VERSION:
-            brought_up = connect_memory()
-            try:
-                src.backup(brought_up)
-                migrate(brought_up)
-                brought_up.backup(destination)
-            finally:
-                brought_up.close()
-        else:
-            src.backup(destination)
+        staged = connect_memory()
+        try:
+            src.backup(staged)
+            migrate(staged)
+            uid = secrets.token_hex(16)
+            last_game = staged.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+            staged.execute("INSERT INTO restores (uid, restored_at, backup, backup_made_at, last_game) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           (uid, now(), backup.name, backup.made_at.isoformat(timespec="microseconds"), last_game))
+            staged.backup(destination)
+        finally:
+            staged.close()
     finally:
         src.close()
+    return uid
+
+
+def last_restore(conn: sqlite3.Connection) -> Restored | None:
+    """The newest back-up restored over the database behind `conn` (None: never restored)."""
+    row = conn.execute("SELECT uid, restored_at, backup, backup_made_at, last_game FROM restores "
+                       "ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    uid, restored_at, name, made_at, last_game = row
+    return Restored(uid, _utc(restored_at), name, _utc(made_at), int(last_game))
+
+
+def _utc(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
 
 
 class BackupKeeper:

@@ -81,6 +81,8 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         self.pupil = False
         #: The ids of the games recorded through this store (this tab's own), as opposed to other copies'.
         self.own_games: set[int] = set()
+        #: The uids of the restores made through this store (`backups.Restored`): this tab's own, as own_games.
+        self.own_restores: set[str] = set()
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -146,7 +148,10 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
 
     @property
     def location(self) -> str:
-        return str(self.path) if self.path is not None else "a database in memory only"
+        """Where the records are, for a message: the path (a pupil's store: never the server's path)."""
+        if self.path is None:
+            return "a database in memory only"
+        return "the class's database" if self.pupil else str(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -174,6 +179,14 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         with self._read("check the database for changes") as conn:
             return conn.execute("PRAGMA data_version").fetchone()[0]
 
+    def last_restore(self):
+        """The newest back-up restored over this database (`backups.Restored`), or None: the live check
+        reads it when the database changed, to tell a restore from games just played."""
+        from sticks_tui.store import backups
+
+        with self._read("read the restores") as conn:
+            return backups.last_restore(conn)
+
     # -- back-ups (store/backups.py) ----------------------------------------------------------
     def restore_backup(self, name: str):
         """Put the back-up called `name` (a file name `backups.list_backups` gives) in place of the whole
@@ -193,7 +206,7 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
             # two steps is in neither; the teacher is told to restore while the class is not playing)
             kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
             try:
-                backups.copy_into(chosen, conn)
+                self.own_restores.add(backups.copy_into(chosen, conn))
             except (sqlite3.Error, Corrupt) as exc:
                 raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
                                           f"was; it is also kept as {kept.name}.") from None
