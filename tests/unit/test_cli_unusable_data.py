@@ -153,6 +153,7 @@ def places(tmp_path, monkeypatch):
     return newer, a_file, readable, tmp_path / "brain.json"
 
 
+@pytest.mark.slow  # about 3 s: 50-odd command lines on each of three places
 def test_every_sub_command_on_an_unusable_data_folder_says_why_and_never_ends_as_a_bug(capsys, places, tmp_path):
     newer, a_file, unreadable, brain_file = places
     lines = command_lines(brain_file)
