@@ -307,3 +307,75 @@ def test_a_game_registered_from_elsewhere_is_listed_after_the_modules_games():
     finally:
         registry.unregister("toy")
     assert registry.names() == before
+
+
+# -- no table of the games outside engine/ (issue 32 item 5): the lab, the CLI and the UI ask the registry --
+#: Tables not moved to the registry yet, as 'module: owner' (the name it is assigned to, or its function): each
+#: must go, never grow.
+#: learn/lab.py's are the lab's own (branch onelearner, issue 31, moves them).
+TABLES_NOT_YET: set[str] = {
+    "sticks_tui.learn.lab: GAMES",
+    "sticks_tui.learn.lab: RULES_OF_SIZE",
+    "sticks_tui.learn.lab: DEFAULT_SIZE",
+    "sticks_tui.learn.lab: SIZE_RANGE",
+    "sticks_tui.learn.lab: SIZE_WORDS",
+    "sticks_tui.learn.lab: DEFAULT_PROTOCOL",
+    "sticks_tui.commands.lab: lab_text",
+    "sticks_tui.commands.train: report",
+}
+
+
+def game_tables(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=GAME_NAMES) -> list[str]:
+    """Every dict keyed by a game's name, and every tuple, list or set made of two or more games' names and
+    nothing else (a list of the games of its own), outside engine/: 'module: where', where is the name the
+    table is assigned to at the top level, or the function it sits in."""
+    found = []
+    for name, path in all_modules(package_dir, root).items():
+        if name == ENGINE or name.startswith(ENGINE + "."):
+            continue
+        tree = parsed(path)
+        owner = {}
+        for top in tree.body:
+            label = None
+            if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                label = top.name
+            elif isinstance(top, (ast.Assign, ast.AnnAssign)):
+                targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+                label = ", ".join(t.id for t in targets if isinstance(t, ast.Name)) or None
+            for child in ast.walk(top):
+                owner[id(child)] = label or "<module>"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):
+                hit = any(isinstance(k, ast.Constant) and k.value in games for k in node.keys)
+            elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                hit = len(node.elts) >= 2 and all(isinstance(e, ast.Constant) and e.value in games for e in node.elts)
+            else:
+                continue
+            if hit:
+                found.append(f"{name}: {owner.get(id(node), '<module>')}")
+    return sorted(set(found))
+
+
+def test_no_table_keyed_by_a_games_name_outside_the_engine():
+    assert [t for t in game_tables() if t not in TABLES_NOT_YET] == []
+
+
+def test_the_tables_not_moved_yet_are_still_there():
+    """TABLES_NOT_YET only shrinks: a table moved must leave the list."""
+    assert TABLES_NOT_YET <= set(game_tables()), TABLES_NOT_YET - set(game_tables())
+
+
+def test_the_table_check_finds_a_dict_keyed_by_a_game_and_a_list_of_games(tmp_path):
+    pkg = tmp_path / "sticks_tui"
+    (pkg / "ui").mkdir(parents=True)
+    (pkg / "engine").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ui" / "__init__.py").write_text("")
+    (pkg / "engine" / "__init__.py").write_text("")
+    (pkg / "engine" / "beans.py").write_text("SIZES = {'beans': 3}\n")  # a game's own module: allowed
+    (pkg / "ui" / "a.py").write_text(
+        "MODULES = ['train', 'beans', 'peas']\n"  # not only games' names: allowed
+        "ORDER = ('beans', 'peas')\n"
+        "def words(game):\n"
+        "    return {'beans': 'a bean', 'x': 1}.get(game)\n")
+    assert game_tables(pkg, ROOT, ("beans", "peas")) == ["sticks_tui.ui.a: ORDER", "sticks_tui.ui.a: words"]
