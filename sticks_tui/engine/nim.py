@@ -12,7 +12,7 @@ from itertools import product
 
 from sticks_tui.engine.errors import IllegalMove
 from sticks_tui.engine.protocol import WIN, whole_number
-from sticks_tui.engine.registry import GameEntry, register
+from sticks_tui.engine.registry import GameEntry, GameOption, register
 from sticks_tui.engine.state import GameState
 
 PILE_NAMES: tuple[str, str, str] = ("nickels", "dimes", "quarters")
@@ -209,6 +209,20 @@ def _old_nim_export_layout(doc: dict) -> dict | None:
     return {"box": fits[0]} if len(fits) == 1 else None
 
 
+def parse_box(text) -> Piles:
+    """`--piles 3,4,5`: the largest piles a Nim learner knows (each 0 to MAX_NIM_PILE, not all 0)."""
+    words = f"--piles is three whole numbers from 0 to {MAX_NIM_PILE} separated by commas (e.g. 7,7,7)"
+    try:
+        piles = tuple(int(p.strip().replace("_", "")) for p in str(text).split(","))
+    except ValueError:
+        raise ValueError(f"{words}, not {text!r}") from None
+    if len(piles) != 3 or not all(0 <= p <= MAX_NIM_PILE for p in piles):
+        raise ValueError(f"{words}, not {text!r}")
+    if sum(piles) == 0:
+        raise ValueError("--piles must hold at least one coin in all")
+    return piles  # type: ignore[return-value]
+
+
 register(GameEntry(
     name="nim", title="three-pile Nim", choice="Three-pile Nim (last coin wins)", brain_words="a Nim brain", rules_class=NimRules,
     make_rules=lambda start=None, max_take=None, moves=(): NimRules((MAX_PILE, MAX_PILE, MAX_PILE)),
@@ -238,4 +252,10 @@ register(GameEntry(
     file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} hats but the box {list(rules.box)} has "
                                          f"{len(rules.positions())} positions, one hat each."),
     file_hat_label=lambda piles: f"the hat for the piles {piles}",
+    options=(GameOption("piles", "--piles", parse_box, (7, 7, 7),
+                        f"the largest piles the AI learns, A,B,C (each 0 to {MAX_NIM_PILE}; default 7,7,7)",
+                        "A,B,C"),),
+    # a position asked about (`solve`) is read within the whole table, 0-100 coins a pile
+    rules_of=lambda values, start: NimRules(values["piles"] if start is None else (MAX_PILE,) * 3),
+    training_games=500_000,
 ))

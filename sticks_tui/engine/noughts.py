@@ -308,4 +308,5 @@ register(GameEntry(
     brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     scope=lambda rules: "every board MENACE can face",
+    training_games=5_000, training_protocol="classic",
 ))

@@ -40,6 +40,39 @@ GAME_MODULES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """One of a game's size options on the command line (`sticks-tui train --game sticks --sticks 20`):
+    `key` names its value (in `GameEntry.rules_from` and in a command's JSON), `parse` reads the text
+    typed (a ValueError saying why, naming `flag`, if it is not one). `of_rules`: it changes the rules a
+    position is played under (sticks' --max-take), not only how big a game is (--sticks, --piles), so a
+    command about one position (`solve`) takes it too."""
+
+    key: str
+    flag: str
+    parse: Callable[[str], Any]
+    default: Any
+    help: str
+    metavar: str | None = None
+    of_rules: bool = False
+
+
+def whole_number_option(key: str, flag: str, low: int, high: int, default: int, help: str,
+                        of_rules: bool = False) -> GameOption:
+    """A size option that is one whole number from `low` to `high` (commas and underscores allowed)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(str(text).replace("_", "").replace(",", ""))
+        except ValueError:
+            raise ValueError(f"{flag} must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"{flag} must be between {low:,} and {high:,}, not {value:,}")
+        return value
+
+    return GameOption(key, flag, parse, default, help, "N", of_rules)
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """One game: its name, its rules, and the forms the store keeps it in."""
 
@@ -119,8 +152,34 @@ class GameEntry:
     #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
     explore_from: Callable[[GameRules], tuple] | None = None
     curve_size: Callable[[GameRules], int] | None = None
+    #: Its size options on the command line (`sticks-tui train/solve/play --game G ...`), and the rules of a
+    #: game played with them: rules_of(values, start), `values` holding every option's key (given or its
+    #: default), `start` a position asked about (None: the game's own start). None: `make_rules(start)`.
+    options: tuple[GameOption, ...] = ()
+    rules_of: Callable[[dict, Any], GameRules] | None = None
+    #: What `sticks-tui train --game G` plays by default: how many games, and from where ("explore":
+    #: every position, "classic": the start).
+    training_games: int = 100_000
+    training_protocol: str = "explore"
     #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
     board: dict = field(default_factory=dict, compare=False)
+
+    def option_values(self, given: dict | None = None) -> dict:
+        """Every size option's value: those `given` (by key; None: not given), the others' defaults."""
+        given = given or {}
+        unknown = sorted(set(given) - {option.key for option in self.options})
+        if unknown:
+            raise ValueError(f"{self.title} has no option {unknown[0]!r}.")
+        return {option.key: option.default if given.get(option.key) is None else given[option.key]
+                for option in self.options}
+
+    def rules_from(self, given: dict | None = None, start=None) -> GameRules:
+        """The rules of a game played with the size options `given` (the rest at their defaults), from
+        `start` when given (a position the rules must hold); ValueError (the rules' IllegalMove) saying why."""
+        values = self.option_values(given)
+        if self.rules_of is not None:
+            return self.rules_of(values, start)
+        return self.make_rules(start)
 
     def record_start(self, position) -> str:
         if self.write_start is not None:

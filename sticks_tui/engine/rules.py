@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sticks_tui.engine.errors import IllegalMove
 from sticks_tui.engine.protocol import LOSS, whole_number
-from sticks_tui.engine.registry import GameEntry, register
+from sticks_tui.engine.registry import GameEntry, register, whole_number_option
 from sticks_tui.engine.state import GameState
 
 DEFAULT_MAX_TAKE = 3
@@ -216,4 +216,13 @@ register(GameEntry(
                                          f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),
     file_hat_label=lambda heap: f"hat {heap}",
     file_empty_row_words=lambda row: "hat 0 must be empty ([]): there is no hat for an empty heap.",
+    options=(
+        whole_number_option("sticks", "--sticks", 1, MAX_HATS, 20,
+                            "starting heap, and so the number of hats (default 20). The app and the seeds play "
+                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments"),
+        whole_number_option("max_take", "--max-take", 1, MAX_TAKE_LIMIT, DEFAULT_MAX_TAKE,
+                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True),
+    ),
+    rules_of=lambda values, start: SticksRules(values["sticks"] if start is None else start, values["max_take"]),
+    training_games=100_000,
 ))
