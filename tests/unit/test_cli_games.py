@@ -156,3 +156,22 @@ def out_of_help(capsys, command: str) -> str:
     with pytest.raises(SystemExit):
         main([command, "--help"])
     return capsys.readouterr().out
+
+
+def test_brain_list_keeps_its_columns_for_a_game_with_a_long_name(capsys, tmp_path):
+    from sticks_tui.store import Store
+
+    registry.register(registry.GameEntry(
+        name="beanstalks", title="one-pile take-away", choice="Beanstalks", brain_words="a beans brain",
+        rules_class=OnePile, layout=lambda rules: {"size": rules.size}, from_layout=lambda layout: OnePile(layout["size"]),
+        make_rules=lambda start=None, max_take=None, moves=(): OnePile(start or 5)))
+    try:
+        with Store.open(tmp_path) as store:
+            store.load_or_create_brain("tall", game="beanstalks")
+            store.load_or_create_brain("short", 10)
+        header, *rows = out_of(capsys, ["--data-dir", str(tmp_path), "brain", "list"]).splitlines()[:3]
+    finally:
+        registry.unregister("beanstalks")
+    end = header.index("Hats") + len("Hats")  # the hats column is right-aligned under its heading
+    assert sorted(row[:end].split()[-2:][0] for row in rows) == ["beanstalks", "sticks"]
+    assert all(row[:end].split()[-1].isdigit() and row[end] == " " for row in rows)
