@@ -129,7 +129,7 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
     others = BOX_OPTIONS if game.brains == "hats" else HATS_OPTIONS
     wrong = [flag for dest, flag in others if getattr(args, dest, None) is not None]
     if wrong:
-        parser.error(f"{wrong[0]} is not an option of {game.title}'s training: its AI learns by "
+        parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
                      f"{LEARNER_WORDS[game.brains]}")
     games = args.games if args.games is not None else game.training_games
     if game.brains == "matchboxes":

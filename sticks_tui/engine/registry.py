@@ -161,7 +161,8 @@ class GameEntry:
     #: every position, "classic": the start).
     training_games: int = 100_000
     training_protocol: str = "explore"
-    #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
+    #: The parts the layers above add to this game from their own side, so the core never imports them: the
+    #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
 
     def option_values(self, given: dict | None = None) -> dict:
@@ -375,6 +376,11 @@ def unnamed_file_game(doc: dict) -> tuple[GameEntry, dict] | None:
     return None
 
 
+def attach(name: str, **parts) -> None:
+    """Parts a layer above adds to game `name` (a line mode of its own, ...): kept with the entry."""
+    entry(name).board.update(parts)
+
+
 def set_board(name: str, **parts) -> None:
     """The UI's parts for game `name` (its screen, its board widget): kept with the entry."""
-    entry(name).board.update(parts)
+    attach(name, **parts)
