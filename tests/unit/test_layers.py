@@ -320,7 +320,6 @@ TABLES_NOT_YET: set[str] = {
     "sticks_tui.learn.lab: SIZE_RANGE",
     "sticks_tui.learn.lab: SIZE_WORDS",
     "sticks_tui.learn.lab: DEFAULT_PROTOCOL",
-    "sticks_tui.commands.lab: lab_text",
 }
 
 
