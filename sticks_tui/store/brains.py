@@ -364,7 +364,7 @@ class BrainsMixin:
         transaction as the write, so two imports of one new name cannot both succeed)."""
         brain = _validate(brain)
         with self._write(action) as conn:
-            row = conn.execute("SELECT name, game FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            row = conn.execute("SELECT name, game, shape FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is not None and not replace:
                 raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
                                  "or replace it. Nothing was changed.")
@@ -373,6 +373,8 @@ class BrainsMixin:
                 raise StoreError(f"The brain {row[0]!r} is {_brain_words(row[1])}, and this is "
                                  f"{kind.brain_words}: a brain is only replaced by one of its "
                                  "own game. Import it under another name. Nothing was changed.")
+            if row is not None and isinstance(brain, MenaceBrain):
+                _check_same_player(row[0], row[2], brain)
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------
@@ -385,6 +387,7 @@ class BrainsMixin:
                              "teach it.")
         outcome = (1 if won else -1) if outcome is None else outcome
         if isinstance(brain, MenaceBrain):
+            matchboxes.drawn_from(brain, drawn)  # each box as the game drew from it (refilled by the rule)
             hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
             changes = matchboxes.lesson(brain, drawn, outcome)
         else:
@@ -635,6 +638,20 @@ def reachable(rules, starts) -> set:
         seen.add(here)
         todo.extend(after for m in rules.legal_moves(here) if not rules.is_terminal(after := rules.apply(here, m)))
     return seen
+
+
+def _check_same_player(name: str, shape: str | None, brain: MenaceBrain) -> None:
+    """A MENACE brain stored as `name` (its layout `shape`) is only replaced by boxes for the same player:
+    X's boxes are for boards with X to move, O's for O's, and the one cannot play as the other. StoreError
+    if `brain` is the other player's (a stored layout too damaged to say is replaced as any damaged brain)."""
+    try:
+        marks = matchboxes.rule_of(shape)[0]
+    except ValueError:
+        return
+    if marks != brain.marks:
+        raise StoreError(f"The brain {name!r} has MENACE's boxes for {marks}, and this file holds the boxes for "
+                         f"{brain.marks}: a brain is only replaced by one for the same player ({brain.marks}'s "
+                         f"boxes cannot play as {marks}). Import it under another name. Nothing was changed.")
 
 
 def _rule_columns(brain) -> tuple:
