@@ -136,13 +136,13 @@ async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_d
         await pilot.pause()
         assert app.class_change.news == "Dee's game"
         # the projector follows the game the class plays: Dee's game is said over MENACE's boxes it taught
-        assert text_of(view, "#class-brain-title").startswith("The class plays noughts: MENACE (X)'s boxes")
+        assert text_of(view, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
         assert text_of(view, "#class-news") == "Dee's game: a draw"
         with Store.open(data_dir) as classmate:  # a game that did teach the class's hats is said over them
             classmate.record_game(**sticks_win("Eve"))
         app.check_class()
         await pilot.pause()
-        assert text_of(view, "#class-brain-title").startswith("The class plays sticks")
+        assert text_of(view, "#class-brain-title").startswith("The class plays the Game of Sticks")
         assert text_of(view, "#class-news") == "Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
         assert text_of(game, "#hats-title") == "Learning AI's hats · Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
 

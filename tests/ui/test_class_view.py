@@ -47,7 +47,7 @@ async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app,
         await wait_until(pilot, lambda: set(heatmap.data.flash) == {(2, 1, 1), (6, 1, 1)}, timeout=5,
                          what="the classmate's lesson on the class's heatmap")
         assert text_of(screen, "#class-news") == "Cy's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
-        assert text_of(screen, "#class-brain-title") == "The class plays sticks: brain 'default', hats 1-7 (a game of 7)"
+        assert text_of(screen, "#class-brain-title") == "The class plays the Game of Sticks: brain 'default', hats 1-7 (a game of 7)"
         assert lines_of(screen, "#class-ticker")[0].endswith("Learning AI beat Cy")
         await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
         await pilot.pause()
@@ -95,7 +95,7 @@ async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_ma
         await pilot.pause()
         screen = app.screen
         assert not screen.query_one("#class-heatmap").display and screen.query_one("#class-boxes").display
-        assert text_of(screen, "#class-brain-title").startswith("The class plays noughts: MENACE (X)'s boxes")
+        assert text_of(screen, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
         assert text_of(screen, "#class-news") == "Ann's game: Ann lost"
         boxes = text_of(screen, "#class-boxes")
         for (board, square), (_, _, before, after) in zip(drawn, lesson.changes, strict=True):
@@ -127,10 +127,10 @@ async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_ap
     async with app.run_test(size=PROJECTOR_720P) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert screen.query_one("#class-nim").display and not screen.query_one("#class-heatmap").display
-        shown = lines_of(screen, "#class-nim")
+        assert screen.query_one("#class-hats-drawn").display and not screen.query_one("#class-heatmap").display
+        shown = lines_of(screen, "#class-hats-drawn")
         assert [line.split(":")[0] for line in shown] == [f"Hat {position}" for position, _ in drawn]
-        assert all(f"drew {coins_word(*move)} " in line for line, (_, move) in zip(shown, drawn))
+        assert all(f"take {coins_word(*move)} " in line for line, (_, move) in zip(shown, drawn))
 
 
 async def test_a_pupil_never_gets_the_class_view(make_app):

@@ -30,7 +30,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Label, Static
 
-from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.roles import may_view_class
 from sticks_tui.ui.screens.records import results_series
@@ -156,7 +156,7 @@ class ClassGame:
     """The game the class plays, as the projector shows it: the newest game a learning AI played in (its game,
     start, the brain it taught and what it drew), or, before any, the game of the newest game (sticks if none)."""
 
-    game: str = "sticks"
+    game: str = ""
     start: str = ""
     brain: str = ""
     record: object | None = None  # the GameRecord whose lesson is marked (None: none yet)
@@ -169,17 +169,13 @@ class ClassGame:
         return next((s for s in self.record.learning if s.brain.casefold() == self.brain.casefold()), None)
 
 
-def class_game(recent, default_brain: str) -> ClassGame:
-    """Which game the class plays, from its latest games (newest first)."""
+def class_game(recent, default_game: str, default_brain: str) -> ClassGame:
+    """Which game the class plays, from its latest games (newest first): that of the newest a learning AI
+    played in; before any, the brain in play on this tab (`default_game`, `default_brain`)."""
     for game in recent:
         if game.learning:
             return ClassGame(game.game, game.start, game.learning[0].brain, game)
-    if recent:
-        game = recent[0]
-        brain = {"sticks": default_brain, vocabulary.NOUGHTS_GAME: vocabulary.NOUGHTS_BRAINS["X"],
-                 "nim": vocabulary.nim_brain_name()}.get(game.game, default_brain)
-        return ClassGame(game.game, game.start, brain, None)
-    return ClassGame("sticks", "", default_brain, None)
+    return ClassGame(default_game, "", default_brain, None)
 
 
 class ClassScreen(StyledOnce, Screen):
@@ -190,7 +186,7 @@ class ClassScreen(StyledOnce, Screen):
     ClassScreen #class-news { height: 1; width: 1fr; text-style: bold; color: $accent; }
     ClassScreen #class-heatmap { height: 1fr; overflow: hidden hidden; scrollbar-size: 0 0; }
     ClassScreen #class-boxes { height: 1fr; }
-    ClassScreen #class-nim { height: 1fr; }
+    ClassScreen #class-hats-drawn { height: 1fr; }
     ClassScreen #class-bottom { height: 11; }
     ClassScreen #class-leaders { width: 28; height: 11; }
     ClassScreen #class-results { width: 1fr; height: 11; padding: 0 1; }
@@ -225,7 +221,7 @@ class ClassScreen(StyledOnce, Screen):
             yield Static("", id="class-news")
             yield HatHeatmap(id="class-heatmap")
             yield Static("", id="class-boxes")
-            yield Static("", id="class-nim")
+            yield Static("", id="class-hats-drawn")
         with Horizontal(id="class-bottom"):
             yield Static("", id="class-leaders")
             with Vertical(id="class-results"):
@@ -278,8 +274,9 @@ class ClassScreen(StyledOnce, Screen):
         try:
             self.players = [p for p in store.leaderboard(include_ai=False)]
             self.recent = store.recent_games(limit=RECENT)
-            self.shown = class_game(self.recent, self.app.session.brain_name)
-            learner = "menace" if self.shown.game == vocabulary.NOUGHTS_GAME else "learning"
+            session = self.app.session
+            self.shown = class_game(self.recent, registry.name_of(session.brain.rules), session.brain_name)
+            learner = self.shown.record.opponent if self.shown.record is not None else "learning"
             self.results = store.learning_results(self.shown.brain, learner) if self.shown.brain else []
             self.brain = self._load_brain(store)
         except StoreError as exc:
@@ -290,10 +287,10 @@ class ClassScreen(StyledOnce, Screen):
         self.draw()
 
     def _load_brain(self, store):
-        game = self.shown.game
-        if game == "sticks" and self.shown.brain == self.app.session.brain_name:
-            return self.app.session.brain  # the tab's brain in play (the live check keeps it as stored)
-        return store.load_brain(self.shown.brain, game) if self.shown.brain else None
+        session = self.app.session
+        if self.shown.brain == session.brain_name and self.shown.game == registry.name_of(session.brain.rules):
+            return session.brain  # the tab's brain in play (the live check keeps it as stored)
+        return store.load_brain(self.shown.brain, self.shown.game) if self.shown.brain else None
 
     def draw(self) -> None:
         if not self.is_mounted:
@@ -301,7 +298,8 @@ class ClassScreen(StyledOnce, Screen):
         self.draw_brain()
         self.draw_leaders()
         results = self.query_one("#class-results-title", Label)
-        ai = {vocabulary.NOUGHTS_GAME: "MENACE", "nim": "The Nim AI"}.get(self.shown.game, "The learning AI")
+        record, lesson = self.shown.record, self.shown.lesson
+        ai = record.players[lesson.seat] if record is not None and lesson is not None else "The learning AI"
         results.update(_fit(f"{ai} vs people: won", results.size.width or 30))
         self.query_one("#class-curve", LearningCurve).series = results_series(self.results)
         ticker = self.query_one("#class-ticker", Static)
@@ -319,24 +317,27 @@ class ClassScreen(StyledOnce, Screen):
         leaders.update("\n".join(leaderboard_lines(self.players, self.page, LEADERS, width)))
 
     def draw_brain(self) -> None:
+        # how the game's brain is drawn (the registry's entry says, not the game's name): MENACE's boxes; every
+        # hat a game can reach (sticks: the heatmap); or the hats the last game drew from (Nim)
         game, brain = self.shown.game, self.brain
+        entry = registry.entry(game)
         heatmap = self.query_one("#class-heatmap", HatHeatmap)
         boxes = self.query_one("#class-boxes", Static)
-        nim = self.query_one("#class-nim", Static)
-        heatmap.display = game == "sticks"
-        boxes.display = game == vocabulary.NOUGHTS_GAME
-        nim.display = game == "nim"
-        title = self.query_one("#class-brain-title", Label)
+        drawn = self.query_one("#class-hats-drawn", Static)
+        heatmap.display = entry.brains == "hats" and entry.replay_every_hat
+        boxes.display = entry.brains == "matchboxes"
+        drawn.display = entry.brains == "hats" and not entry.replay_every_hat
+        title = _Fitted(self.query_one("#class-brain-title", Label))
         self.query_one("#class-news", Static).update(self._news or self._lesson_words())
         if brain is None:
-            title.update(f"The class plays {game}: no brain called '{self.shown.brain}' is kept yet.")
+            title.update(f"The class plays {entry.title}: no brain called '{self.shown.brain}' is kept yet.")
             return
-        if game == "sticks":
+        if heatmap.display:
             self._draw_hats(heatmap, brain, title)
-        elif game == vocabulary.NOUGHTS_GAME:
-            self._draw_boxes(boxes, brain, title)
+        elif boxes.display:
+            self._draw_boxes(boxes, brain, title, entry)
         else:
-            self._draw_nim(nim, brain, title)
+            self._draw_hats_drawn(drawn, brain, title, entry)
 
     def _lesson_words(self) -> str:
         """Whose game last taught the brain shown, and what: "Eve's game: hat 6, ball 1 ↑" (sticks, as the live
@@ -346,11 +347,12 @@ class ClassScreen(StyledOnce, Screen):
         record, lesson = self.shown.record, self.shown.lesson
         if record is None or lesson is None:
             return "No game has taught it yet."
-        if self.shown.game == "sticks" and any(after != before for _, _, before, after in lesson.changes):
+        heatmap = self.query_one("#class-heatmap", HatHeatmap)  # its hats are named as the heatmap numbers them
+        if heatmap.display and any(after != before for _, _, before, after in lesson.changes):
             return change_words([record], self.shown.brain, ())
         return f"{whose(record)}: {record.result_words}"
 
-    def _draw_hats(self, heatmap: HatHeatmap, brain, title: Label) -> None:
+    def _draw_hats(self, heatmap: HatHeatmap, brain, title) -> None:
         try:
             heap = int(self.shown.start)
         except ValueError:
@@ -369,11 +371,12 @@ class ClassScreen(StyledOnce, Screen):
             if lesson is not None else ()
         heatmap.data = data.with_(counts=brain.counts.copy(), flash=tuple(c for c in flash if c[0] <= hats))
         which = f"hats 1-{hats}" + (f" of {heap}" if hats < heap else "") + f" (a game of {heap})"
-        title.update(f"The class plays sticks: brain '{self.shown.brain}', {which}")
+        title.update(f"The class plays {registry.entry(self.shown.game).title}: brain '{self.shown.brain}', {which}")
 
-    def _draw_boxes(self, boxes: Static, brain, title: Label) -> None:
+    def _draw_boxes(self, boxes: Static, brain, title, entry) -> None:
         lesson = self.shown.lesson
-        title.update(f"The class plays noughts: MENACE ({brain.boxes.marks})'s boxes, brain '{self.shown.brain}'")
+        title.update(f"The class plays {entry.title}: MENACE ({brain.boxes.marks})'s boxes, "
+                     f"brain '{self.shown.brain}'")
         if lesson is None:
             first = brain.square_beads("." * 9) or (0,) * 9
             lines = [*_rows_of([marked_box(1, "." * 9, first, 0, 0, 0)[:-1]]),
@@ -397,10 +400,9 @@ class ClassScreen(StyledOnce, Screen):
         lines.append(_fit(f"The boxes of its last game ({outcome}): ↑ beads added, ↓ taken, = kept; · none", width))
         boxes.update("\n".join(lines[: boxes.size.height or len(lines)]))
 
-    def _draw_nim(self, nim: Static, brain, title: Label) -> None:
-        from sticks_tui.engine.nim import coins_word
-
-        title.update(f"The class plays Nim: the learning AI's hats, brain '{self.shown.brain}'")
+    def _draw_hats_drawn(self, nim: Static, brain, title, entry) -> None:
+        title.update(f"The class plays {entry.title}: the hats its last game drew from, brain '{self.shown.brain}'")
+        say = brain.rules.move_text
         lesson = self.shown.lesson
         if lesson is None:
             nim.update("After a game, the hats it drew from show here.")
@@ -418,8 +420,8 @@ class ClassScreen(StyledOnce, Screen):
             arrow = ARROWS[(now > was) - (now < was)]
             i = tuple(moves).index(move) if move in tuple(moves) else None
             chance = short_chance(counts[i], total).strip() if i is not None else "?"
-            lines.append(f"Hat {position}: drew {coins_word(*move)} ({chance} now), {short_count(was)} → "
-                         f"{short_count(now)} {arrow}; likeliest {coins_word(*moves[best])} "
+            lines.append(f"Hat {position}: {say(position, move)} ({chance} now), {short_count(was)} → "
+                         f"{short_count(now)} {arrow}; likeliest: {say(position, moves[best])} "
                          f"({short_chance(counts[best], total).strip()})")
         width, height = nim.size
         lines = [_fit(line, width or 80) for line in lines]
@@ -431,6 +433,16 @@ class ClassScreen(StyledOnce, Screen):
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
             self.app.call_after_refresh(self.app.check_size)  # the screen under it needs 80x24
+
+
+class _Fitted:
+    """A one-line label whose text is cut to its width (… at the end) rather than past the screen's edge."""
+
+    def __init__(self, label: Label) -> None:
+        self.label = label
+
+    def update(self, text: str) -> None:
+        self.label.update(_fit(text, self.label.size.width or len(text)))
 
 
 def _rows_of(boxes: list[list[str]], width: int = 80) -> list[str]:
