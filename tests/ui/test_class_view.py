@@ -48,7 +48,8 @@ async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app,
                          what="the classmate's lesson on the class's heatmap")
         assert text_of(screen, "#class-news") == "Cy's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
         assert text_of(screen, "#class-brain-title") == "The class plays the Game of Sticks: brain 'default', hats 1-7 (a game of 7)"
-        assert lines_of(screen, "#class-ticker")[0].endswith("Learning AI beat Cy")
+        ticker = lines_of(screen, "#class-ticker")  # the newest game enters at the top, the others move down
+        assert ticker[0].endswith("Learning AI beat Cy") and ticker[1].endswith("Bob beat Ann")
         await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)
