@@ -121,7 +121,7 @@ async def pupil(session, url: str, stop: asyncio.Event, seed: int, ready: list) 
     reader.cancel()
 
 
-async def run(pupils: int, games: int, every: float) -> None:
+async def run(pupils: int, games: int, every: float, settle: float = 2.0) -> None:
     import aiohttp
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,7 +155,7 @@ async def run(pupils: int, games: int, every: float) -> None:
                 deadline = time.monotonic() + 120
                 while len(ready) < pupils and time.monotonic() < deadline:  # every tab on its first screen
                     await asyncio.sleep(0.1)
-                await asyncio.sleep(2.0)  # and into its first game
+                await asyncio.sleep(settle)  # and into its first game
                 load_before = os.getloadavg()[0]
                 writer = await asyncio.create_subprocess_exec(
                     sys.executable, "-c", WRITER, data, str(games), str(every), cwd=ROOT,
@@ -203,7 +203,7 @@ def main() -> None:
         args.pupils, args.games, args.every = 1, 2, 0.5
     global PROJECTOR_SIZE
     PROJECTOR_SIZE = tuple(int(x) for x in args.cells.lower().split("x"))
-    asyncio.run(run(args.pupils, args.games, args.every))
+    asyncio.run(run(args.pupils, args.games, args.every, 0.2 if args.smoke else 2.0))
 
 
 if __name__ == "__main__":
