@@ -190,16 +190,19 @@ class ClassScreen(StyledOnce, Screen):
     ClassScreen #class-bottom { height: 11; }
     ClassScreen #class-leaders { width: 28; height: 11; }
     ClassScreen #class-results { width: 1fr; height: 11; padding: 0 1; }
-    ClassScreen #class-results-title { height: 1; text-style: bold; }
+    ClassScreen #class-results-title { height: 1; width: 1fr; text-style: bold; }
     ClassScreen #class-curve { height: 10; min-height: 10; }
     ClassScreen #class-latest { width: 30; height: 11; }
-    ClassScreen #class-latest-title { height: 1; text-style: bold; }
+    ClassScreen #class-latest-title { height: 1; width: 1fr; text-style: bold; }
     ClassScreen #class-ticker { height: 10; }
     ClassScreen.-wide #class-bottom { height: 12; }
     ClassScreen.-wide #class-leaders, ClassScreen.-wide #class-results, ClassScreen.-wide #class-latest { height: 12; }
     ClassScreen.-wide #class-curve { height: 11; }
     ClassScreen.-wide #class-ticker { height: 11; }
     ClassScreen.-wide #class-latest { width: 36; }
+    ClassScreen.-tall #class-bottom { height: 1fr; }
+    ClassScreen.-tall #class-leaders, ClassScreen.-tall #class-results, ClassScreen.-tall #class-latest { height: 1fr; }
+    ClassScreen.-tall #class-curve, ClassScreen.-tall #class-ticker { height: 1fr; }
     """
     BINDINGS = [Binding("escape", "back", "Back", id="class_view.back")]
     AUTO_FOCUS = None
@@ -246,6 +249,7 @@ class ClassScreen(StyledOnce, Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.height >= 26, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")  # a terminal's big window: half for the curve and the games
         self.call_after_refresh(self.draw)
 
     def _class_changed(self, change) -> None:
