@@ -55,6 +55,28 @@ async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app,
         assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)
 
 
+async def test_at_20_sticks_the_projector_shows_the_hats_that_fit_and_says_which(make_app, data_dir):
+    """At 1280x720 a game of 20 sticks has more hats than the room can read at 24 px: as many as fit show, with
+    no scrollbar (before, the view scrolled rows nobody could scroll), and the title says which; at 1920x1080
+    (106x27 cells) all 20 show."""
+    win = dict(start=20, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 1, 3, 1, 3, 1, 3, 1, 3, 1],
+               loser=1, brain="default", learning={1: ("default", [(17, 1), (13, 1), (9, 1), (5, 1), (1, 1)])})
+    for size, hats, title in ((PROJECTOR_720P, 12, "hats 1-12 of 20 (a game of 20)"),
+                              ((106, 27), 20, "hats 1-20 (a game of 20)")):
+        app = make_app(role="projector", view="class")
+        async with app.run_test(size=size) as pilot:
+            with Store.open(data_dir) as classmate:
+                if classmate.game_count() == 0:
+                    classmate.record_game(**win)
+            app.screen.refresh_all()
+            await pilot.pause()
+            heatmap = app.screen.query_one("#class-heatmap", HatHeatmap)
+            assert heatmap.data.hats == hats and heatmap.grid()[2]  # every hat shown fits: no scrolling
+            assert heatmap.virtual_size.height <= heatmap.size.height
+            assert text_of(app.screen, "#class-brain-title").endswith(title)
+            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, 1) for h in (1, 5, 9, 13, 17) if h <= hats}
+
+
 async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn(make_app, data_dir):
     """Before, a projector showed the first four rows of the leaderboard with a scrollbar nobody could use."""
     names = [f"Pupil{i:02d}" for i in range(14)]
