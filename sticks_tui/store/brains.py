@@ -352,6 +352,10 @@ class BrainsMixin:
             # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
             if base is not None and self._brain_row(conn, name) is not None:
                 hats = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
+            if replace:
+                stored = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+                if stored is not None:
+                    self.backup_before("before-replace-brain", stored[0], action=f"start the brain {name!r} anew")
             self._put(conn, name, hats, games_trained, replace=replace)
         return hats
 
@@ -369,6 +373,8 @@ class BrainsMixin:
                 raise StoreError(f"The brain {row[0]!r} is {_brain_words(row[1])}, and this is "
                                  f"{kind.brain_words}: a brain is only replaced by one of its "
                                  "own game. Import it under another name. Nothing was changed.")
+            if row is not None:
+                self.backup_before("before-replace-brain", row[0], action=action)
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------
@@ -516,7 +522,8 @@ class BrainsMixin:
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-reset-brain", stored, action=f"reset the brain {name!r}")
             size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
                 f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
@@ -541,7 +548,8 @@ class BrainsMixin:
         self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-delete-brain", stored, action=f"delete the brain {name!r}")
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
             conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
 
