@@ -225,6 +225,14 @@ def test_a_restore_while_two_processes_record_games_loses_no_committed_game(stor
     assert len(names) > 20 and names - found == set()
 
 
+def test_a_game_id_is_never_given_twice_across_a_restore(store):
+    """A game wiped by a restore lives on in the before-restore back-up under its id: no later game takes it."""
+    base = make_backup(store.path, "by-hand")
+    wiped = game(store, "Cy", "Di")
+    store.restore_backup(base.name)
+    assert game(store, "Ed", "Flo") > wiped
+
+
 # -- 4. a restore takes only a sticks-tui database -------------------------------------------------------
 def foreign(store: Store, name: str, build) -> Path:
     path = store.path.parent / "backups" / f"sticks-tui-20990101-000000-000000-{name}.db"
