@@ -85,20 +85,20 @@ class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
             return
         table = self.query_one("#backups", DataTable)
         # fixed widths: a DataTable cleared and filled again keeps its first widths
-        for label, width in (("Made", 19), ("Why", 34), ("Games", 6), ("Brains", 6), ("File", 72)):
+        for label, width in (("Made", 19), ("Why", 44), ("Games", 6), ("Brains", 6), ("File", 72)):
             table.add_column(label, width=width)
         self.action_reload()
         self.set_interval(STATUS_CHECK, self.show_summary)
 
     def show_summary(self) -> None:
         """Where, when, what is kept, and what is wrong now (the server's status is read again)."""
-        from sticks_tui.store.backups import folder_problem, read_status
+        from sticks_tui.store.backups import read_status
 
         store = self.app.session.store
         if store.path is None:
             text = "The records and brains live in memory only this time: there are no back-ups."
         else:
-            lines = summary_lines(store.path, read_status(), folder_problem(store.path))
+            lines = summary_lines(store.path, read_status(), getattr(self, "_folder_problem", None))
             if self.query_one("#backups", DataTable).row_count == 0:
                 lines.append("There are no back-ups yet.")
             text = "\n".join(lines)
@@ -108,9 +108,11 @@ class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
             summary.update(text)
 
     def action_reload(self) -> None:
-        from sticks_tui.store.backups import list_backups
+        from sticks_tui.store.backups import folder_problem, list_backups
 
         store = self.app.session.store
+        # a probe file written and removed: asked at each reload, not at each look at the server's status
+        self._folder_problem = folder_problem(store.path) if store.path is not None else None
         table = self.query_one("#backups", DataTable)
         table.clear()
         for b in list_backups(store.path) if store.path is not None else []:
