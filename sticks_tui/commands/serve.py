@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  back-ups (at start, {interval_words(every)} while games are played, and before every reset "
                   f"or restore): {backup_folder(database)}", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print("  anyone who can reach this computer on the network can play: see the README's "
-                  "\"Play in a browser / in class\" for the risks", flush=True)
+            print("  anyone who can reach this computer on the network can play: see docs/web.md, "
+                  "\"The risks\", for what to do about it", flush=True)
         print("  Ctrl+C stops the server and every session", flush=True)
 
     import asyncio  # here, not at the top: every other command would pay its import (~40 ms of CPU)

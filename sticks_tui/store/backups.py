@@ -435,6 +435,46 @@ def copy_tables(conn: sqlite3.Connection, schema: str) -> None:
         conn.execute(f'INSERT INTO main."{table}" ({names}) SELECT {names} FROM {schema}."{table}"')
 
 
+@dataclass(frozen=True)
+class Restored:
+    """A back-up restored over the database: the `restores` table's row, written in the same transaction as
+    the restore itself, so a tab that sees the restored games sees this too (`Store.last_restore`)."""
+
+    uid: str  # fresh for every restore: two restores of the same back-up are two restores
+    restored_at: datetime  # UTC
+    backup: str  # the back-up's file name
+    backup_made_at: datetime  # UTC
+    last_game: int  # the newest game id the restored database held: games after it were played since
+
+
+def mark_restore(conn: sqlite3.Connection, backup: Backup, schema: str) -> str:
+    """Inside the restore's write transaction, after `copy_tables`: a row in `restores` saying so (`Restored`),
+    the newest game id taken from the restored copy (attached as `schema`); returns its uid."""
+    from sticks_tui.store.connection import now
+
+    uid = secrets.token_hex(16)
+    last_game = conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {schema}.games").fetchone()[0]
+    conn.execute("INSERT INTO main.restores (uid, restored_at, backup, backup_made_at, last_game) "
+                 "VALUES (?, ?, ?, ?, ?)",
+                 (uid, now(), backup.name, backup.made_at.isoformat(timespec="microseconds"), last_game))
+    return uid
+
+
+def last_restore(conn: sqlite3.Connection) -> Restored | None:
+    """The newest back-up restored over the database behind `conn` (None: never restored)."""
+    row = conn.execute("SELECT uid, restored_at, backup, backup_made_at, last_game FROM restores "
+                       "ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    uid, restored_at, name, made_at, last_game = row
+    return Restored(uid, _utc(restored_at), name, _utc(made_at), int(last_game))
+
+
+def _utc(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
 # -- serve's timed back-ups ---------------------------------------------------------------------------
 def interval_words(seconds: float) -> str:
     """'every 10 minutes', 'every minute', 'every 2 seconds'."""

@@ -33,7 +33,7 @@ from sticks_tui.learn.menace import MenaceBrain, MenaceRule
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import brainfile, matchboxes
 from sticks_tui.store.connection import now, parse_time
-from sticks_tui.store.errors import StoreError, validate_name
+from sticks_tui.store.errors import PUPIL_CLASS_BRAINS, StoreError, validate_name, validate_pupil_brain_name
 from sticks_tui.store.names import name_key
 
 NIM_BOX = vocabulary.NIM_LEARNER_BOX
@@ -349,9 +349,13 @@ class BrainsMixin:
             self.teacher_only(f"start the brain {name!r} anew")
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
-            # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
+            # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose (but a pupil's
+            # tab never makes again a brain the teacher deleted, or a restore took away)
             if base is not None and self._brain_row(conn, name) is not None:
                 hats = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
+            elif base is not None and self.pupil:
+                raise StoreError(f"The brain {name!r} is no longer kept (the teacher deleted it, or restored a "
+                                 "back-up without it).")
             if replace:
                 stored = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
                 if stored is not None:
@@ -501,14 +505,19 @@ class BrainsMixin:
         return row[0]
 
     def copy_brain(self, src: str, dst: str) -> None:
-        """A new brain `dst` with `src`'s hats and games trained; its own record starts empty."""
-        dst = validate_name(dst)
+        """A new brain `dst` with `src`'s hats and games trained; its own record starts empty. A pupil's copy
+        (`pupil`) has a short, plain name (`validate_pupil_brain_name`) and is made only while the class holds
+        fewer than PUPIL_CLASS_BRAINS brains (counted in the same transaction: two pupils cannot pass it together)."""
+        dst = validate_pupil_brain_name(dst) if self.pupil else validate_name(dst)
         stamp = now()
         with self._write(f"copy the brain {src!r}") as conn:
             self._require_brain(conn, src)
             row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(dst),)).fetchone()
             if row:
                 raise StoreError(f"A brain called {row[0]!r} already exists; pick another name or delete it first.")
+            if self.pupil and conn.execute("SELECT COUNT(*) FROM brains").fetchone()[0] >= PUPIL_CLASS_BRAINS:
+                raise StoreError(f"The class has {PUPIL_CLASS_BRAINS} brains already, the most a pupil may copy "
+                                 "to: ask the teacher to delete some. Nothing was changed.")
             conn.execute(
                 f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
                 "games_trained, created, updated, game, shape, uid, base_counts) SELECT ?, ?, size, max_take, "

@@ -81,6 +81,8 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         self.pupil = False
         #: The ids of the games recorded through this store (this tab's own), as opposed to other copies'.
         self.own_games: set[int] = set()
+        #: The uids of the restores made through this store (`backups.Restored`): this tab's own, as own_games.
+        self.own_restores: set[str] = set()
         #: The back-up this store made before its last wipe, replace or restore (`backup_before`), or None.
         self.last_backup = None
 
@@ -148,7 +150,10 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
 
     @property
     def location(self) -> str:
-        return str(self.path) if self.path is not None else "a database in memory only"
+        """Where the records are, for a message: the path (a pupil's store: never the server's path)."""
+        if self.path is None:
+            return "a database in memory only"
+        return "the class's database" if self.pupil else str(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -176,6 +181,14 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         with self._read("check the database for changes") as conn:
             return conn.execute("PRAGMA data_version").fetchone()[0]
 
+    def last_restore(self):
+        """The newest back-up restored over this database (`backups.Restored`), or None: the live check
+        reads it when the database changed, to tell a restore from games just played."""
+        from sticks_tui.store import backups
+
+        with self._read("read the restores") as conn:
+            return backups.last_restore(conn)
+
     # -- back-ups (store/backups.py) ----------------------------------------------------------
     def restore_backup(self, name: str):
         """Put the back-up called `name` (a file name `backups.list_backups` gives) in place of the whole
@@ -185,7 +198,8 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
 
         One write lock is held from the before-restore copy to the end of the restore: a game another
         process commits is in the before-restore copy (committed before) or in the database afterwards
-        (it waited, `busy_timeout`, and committed after). The back-up is copied aside, checked and brought
+        (it waited, `busy_timeout`, and committed after). A row in `restores` marks it, in the same
+        transaction (`backups.mark_restore`), so every tab tells it from games just played. The back-up is copied aside, checked and brought
         up to date first (`backups.staged`), so a foreign or damaged file is refused before anything
         changes."""
         from sticks_tui.store import backups
@@ -228,7 +242,10 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
             # the database as committed: nobody can commit until we do
             kept = backups.make_backup(self.path, "before-restore", keep=None)
             backups.copy_tables(conn, "restored")
+            # marked in the same transaction: no tab reads the restored games without the mark (ui/live.py)
+            uid = backups.mark_restore(conn, chosen, "restored")
             conn.execute("COMMIT")
+            self.own_restores.add(uid)
         except backups.BackupError as exc:
             rollback(conn)
             raise backups.BackupError(f"Not restored: the database as it is could not be kept first ({exc.why}). "

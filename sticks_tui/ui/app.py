@@ -180,6 +180,14 @@ class SticksApp(App):
                 self._settings_save_failed = True
                 self.notify(str(exc), title="Settings not saved", severity="error", timeout=10)
 
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Every notice (every screen's goes through here): in a pupil's tab, without the server's paths."""
+        from sticks_tui.ui.roles import hide_paths
+
+        super().notify(hide_paths(self, message), title=hide_paths(self, title), severity=severity, timeout=timeout,
+                       markup=markup)
+
     def watch_theme(self, theme: str) -> None:
         if hasattr(self, "settings"):
             self.remember(theme=theme)
@@ -411,9 +419,20 @@ class SticksApp(App):
             self._training_job.cancel()
 
     def action_noughts(self) -> None:
+        """Noughts and crosses against MENACE (the command palette's way in), with the names typed on the setup
+        screen, as its Start gives them; names the records would refuse are said, and no game starts."""
+        from sticks_tui import vocabulary
         from sticks_tui.ui.screens.noughts import NoughtsScreen
+        from sticks_tui.ui.screens.setup import names_problem
+        from sticks_tui.ui.session import people_names
 
-        self.push_screen(NoughtsScreen())
+        names = people_names(self)
+        problem, _ = names_problem(self.session.store, (names[0], vocabulary.ai_names("noughts")["menace"]), (1,))
+        if problem is not None:
+            self.notify(f"No game started. Player 1's name on the setup screen: {problem}", title="Noughts and crosses",
+                        severity="warning", timeout=8)
+            return
+        self.push_screen(NoughtsScreen(names=names))
 
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen

@@ -144,9 +144,11 @@ NOUGHTS_INTRO = ("Noughts and crosses: three in a row wins, a full board is a dr
 
 def _noughts_open(app, setup) -> None:
     from sticks_tui.ui.screens.noughts import NoughtsScreen
+    from sticks_tui.ui.session import people_names
 
     x_first = setup.first_mover(0, app.session.rng) == 0  # Player 1 moves first: Player 1 plays X
-    app.push_screen(NoughtsScreen(setup.opponent, x_first, names=(setup.name1, setup.name2)))
+    # the people's names, not the AI's in seat 2: the screen's own opponent choice may seat a friend there
+    app.push_screen(NoughtsScreen(setup.opponent, x_first, names=(setup.name1, people_names(app)[1])))
 
 
 def _noughts_train(app, setup) -> None:

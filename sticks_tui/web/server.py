@@ -441,8 +441,10 @@ class ClassServer:
             web.get("/teacher/", self.handle_teacher_index),
             web.get("/teacher/{token}", self.handle_teacher_index),
             web.get("/teacher/{token}/ws", self.handle_teacher_websocket),
+            web.get("/teacher//ws", self.handle_teacher_websocket),  # no secret at all: refused by the same guard
             web.get("/class/{token}", self.handle_class_index),
             web.get("/class/{token}/ws", self.handle_class_websocket),
+            web.get("/class//ws", self.handle_class_websocket),
             web.get("/client.js", self.handle_client_js),
             web.get("/download/{key}", self.handle_download),
             web.static("/static", STATIC, show_index=False),

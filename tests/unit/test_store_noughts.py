@@ -12,7 +12,7 @@ import pytest
 from sticks_tui.engine import registry
 from sticks_tui.learn import menace
 from sticks_tui.learn.rng import XorShift64Star
-from sticks_tui.store import Store, StoreError
+from sticks_tui.store import SCHEMA_VERSION, Store, StoreError
 from sticks_tui.store.records import replay
 
 
@@ -222,7 +222,7 @@ def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
                  "'ann', 'bob')", (when,))
     conn.close()
     with Store.open(tmp_path) as store:
-        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         ann = store.player("Ann")
         assert (ann.wins, ann.draws, ann.losses) == (0, 0, 1)
         (game,) = store.recent_games()

@@ -250,6 +250,51 @@ async def _other_sites(server):
             assert response.status == 200 and "sticks-tui" in await response.text()
 
 
+#: An app process that says it is one and ends at once: a socket that got past a guard starts this, nothing more.
+NO_APP = [sys.executable, "-S", "-c", "import sys; sys.stdout.write('__GANGLION__\\n')"]
+
+
+def test_every_secret_is_checked_on_its_websocket(tmp_path):
+    """Issue 30: no test opened the teacher's or the class view's websocket with a wrong secret (with the guard
+    in web/server.py removed, every test still passed). Each is opened here with a wrong, a missing, a
+    one-character-off and the other address's secret, and refused with 403 before any app starts; the right
+    secret opens it (so the test can tell). In this process, on aiohttp's test server: no browser, no app."""
+    need_web_extra()
+    in_thread(_every_secret(tmp_path))
+
+
+async def _every_secret(tmp_path):
+    import aiohttp
+    from aiohttp.test_utils import TestServer
+
+    from sticks_tui.web.server import ClassServer
+
+    server = ClassServer(data_dir=str(tmp_path))
+    server.commands = {role: NO_APP for role in server.commands}
+    secrets = {"teacher": server.teacher_token, "class": server.view_token}
+
+    def one_off(token: str) -> str:
+        return token[:-1] + ("b" if token[-1] == "a" else "a")
+
+    async with TestServer(server.make_app(), host="127.0.0.1") as site, aiohttp.ClientSession() as client:
+        base = f"ws://127.0.0.1:{site.port}"
+        for address, secret in secrets.items():
+            other = secrets["class" if address == "teacher" else "teacher"]
+            for wrong in ("not-the-secret-at-all", "", one_off(secret), secret[:-1], secret + "x", other):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(f"{base}/{address}/{wrong}/ws")
+                assert refused.value.status == 403, (address, wrong)
+        assert server.started_sessions == 0 and not server.sessions
+        for address, secret in secrets.items():  # the right secret: the socket opens (and the stand-in app ends)
+            ws = await client.ws_connect(f"{base}/{address}/{secret}/ws")
+            await ws.receive(timeout=10)
+            await ws.close()
+        assert server.started_sessions == 2
+        async with asyncio.timeout(10):  # each session stopped and its process reaped before the loop ends
+            while server.sessions:
+                await asyncio.sleep(0.02)
+
+
 @pytest.mark.slow
 def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
     """The page can be fetched while a slot is free and then lose the race; the socket says why.

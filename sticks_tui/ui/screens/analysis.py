@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Label, Select, Static
 from sticks_tui.ui.boards import board_of
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.roles import RoleChecks, teacher_only
+from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -174,9 +174,13 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         except StoreError:
             pass
 
+        from sticks_tui.store.errors import validate_pupil_brain_name
+
+        rule = validate_name if is_teacher(self.app) else validate_pupil_brain_name  # the store's own, said at once
+
         def check(name: str) -> str | None:
             try:
-                validate_name(name)
+                rule(name)
             except ValueError as exc:
                 return str(exc)
             if name_key(name) in existing:  # the store's name rule: "Ｄefault" is "default"

@@ -254,6 +254,14 @@ class SetupScreen(StyledOnce, Screen):
             select.set_options(options)
             select.value = current
 
+    def people_names(self) -> tuple[str, str]:
+        """The people's names as typed here (`session.people_names`: every way into a game asks it)."""
+        name1, name2 = self.query_one("#name1", Input), self.query_one("#name2", Input)
+        first = getattr(self, "_typed_name1", "") if self.query_one("#watch", Switch).value else name1.value
+        friend = self.query_one("#opponent", Select).value == "friend"
+        second = name2.value if friend else self.app.settings.name2
+        return first.strip() or "Player 1", second.strip() or "Player 2"
+
     @property
     def game_kind(self) -> str:
         return self.query_one("#game", Select).value
