@@ -18,7 +18,7 @@ import pytest
 
 from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
-from sticks_tui.store import Store, StoreError
+from sticks_tui.store import SCHEMA_VERSION, Store, StoreError
 from sticks_tui.store import backups
 from sticks_tui.store.backups import BackupError, BackupKeeper, list_backups, make_backup
 
@@ -261,9 +261,9 @@ def our_version_without(store: Store, table: str, column: str | None = None):
                                      "INSERT INTO schema_version VALUES (8, 'x'); CREATE TABLE notes (t TEXT);"),
      "it is not a sticks-tui database (it says schema version 8, but has no table 'brains')"),
     (lambda conn: conn.execute("CREATE TABLE notes (t TEXT)"), "it is not a sticks-tui database"),
-    ("labs", "it is not a sticks-tui database (it says schema version 8, but has no table 'labs')"),
-    (("games", "resigned"),
-     "it is not a sticks-tui database (it says schema version 8, but its table 'games' has no column 'resigned')"),
+    ("labs", f"it is not a sticks-tui database (it says schema version {SCHEMA_VERSION}, but has no table 'labs')"),
+    (("games", "resigned"), f"it is not a sticks-tui database (it says schema version {SCHEMA_VERSION}, but its "
+                            "table 'games' has no column 'resigned')"),
 ])
 def test_a_foreign_sqlite_file_is_refused_in_one_line_as_the_listing_says_and_nothing_changes(store, build, words):
     if isinstance(build, str):
