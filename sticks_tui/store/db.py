@@ -199,9 +199,9 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         One write lock is held from the before-restore copy to the end of the restore: a game another
         process commits is in the before-restore copy (committed before) or in the database afterwards
         (it waited, `busy_timeout`, and committed after). A row in `restores` marks it, in the same
-        transaction (`backups.mark_restore`), so every tab tells it from games just played. The back-up is copied aside, checked and brought
-        up to date first (`backups.staged`), so a foreign or damaged file is refused before anything
-        changes."""
+        transaction (`backups.mark_restore`), so every tab tells it from games just played. The back-up
+        is copied aside, checked and brought up to date first (`backups.staged`), so a foreign or damaged
+        file is refused before anything changes."""
         from sticks_tui.store import backups
 
         self.teacher_only("restore a back-up")

@@ -1,5 +1,6 @@
-"""Back-ups of the class's database (store/backups.py): consistent copies beside it, the newest 10 timed ones kept (each kind counted apart), a
-restore that keeps the database it replaces, and a folder that cannot be written said in a line."""
+"""Back-ups of the class's database (store/backups.py): consistent copies beside it, the newest 10 timed ones
+kept (each kind counted apart), a restore that keeps the database it replaces, and a folder that cannot be
+written said in a line."""
 
 from __future__ import annotations
 

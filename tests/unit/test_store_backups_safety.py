@@ -39,14 +39,6 @@ def kinds(store: Store) -> list[tuple[str, str | None]]:
     return [(b.why, b.about) for b in list_backups(store.path)]
 
 
-def games_in(path: Path) -> int:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-    finally:
-        conn.close()
-
-
 # -- 1. timed back-ups that happen, and a failure said ------------------------------------------------
 def test_the_keeper_made_in_one_thread_backs_up_from_another(store):
     """`sticks-tui serve` makes the keeper (and the start's back-up) in its own thread and ticks in another:
@@ -113,8 +105,8 @@ def test_every_wipe_makes_a_backup_of_what_it_wipes_first_named_for_it(store, tm
     store.reset_player("Ann")
     store.reset_records()
     assert kinds(store) == [("before-reset-records", None), ("before-reset-player", "ann"),
-                            ("before-replace-brain", backups.file_part("小明")), ("before-delete-brain", "ann-s-brain"),
-                            ("before-reset-brain", "default")]
+                            ("before-replace-brain", backups.file_part("小明")),
+                            ("before-delete-brain", "ann-s-brain"), ("before-reset-brain", "default")]
     newest_first = list_backups(store.path)
     assert [b.why_words for b in newest_first[:2]] == ["before the records were reset", "before player 'ann' was reset"]
     assert newest_first[-1].why_words == "before brain 'default' was reset"
