@@ -204,7 +204,9 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
                 except StoreError as exc:
                     self.notify(str(exc), severity="error")
                     return
-                self.notify("All records and games are forgotten. The brains are kept.")
+                kept = self.app.session.store.last_backup
+                self.notify("All records and games are forgotten. The brains are kept."
+                            + (f" The records as they were are kept as the back-up {kept.name}." if kept else ""))
                 self.action_reload()
 
         self.app.push_screen(ConfirmDialog("Forget every player's wins and losses and every game? "
