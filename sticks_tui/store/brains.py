@@ -356,6 +356,10 @@ class BrainsMixin:
             elif base is not None and self.pupil:
                 raise StoreError(f"The brain {name!r} is no longer kept (the teacher deleted it, or restored a "
                                  "back-up without it).")
+            if replace:
+                stored = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+                if stored is not None:
+                    self.backup_before("before-replace-brain", stored[0], action=f"start the brain {name!r} anew")
             self._put(conn, name, hats, games_trained, replace=replace)
         return hats
 
@@ -375,6 +379,8 @@ class BrainsMixin:
                                  "own game. Import it under another name. Nothing was changed.")
             if row is not None and isinstance(brain, MenaceBrain):
                 _check_same_player(row[0], row[2], brain)
+            if row is not None:
+                self.backup_before("before-replace-brain", row[0], action=action)
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------
@@ -528,7 +534,8 @@ class BrainsMixin:
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-reset-brain", stored, action=f"reset the brain {name!r}")
             size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
                 f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
@@ -553,7 +560,8 @@ class BrainsMixin:
         self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-delete-brain", stored, action=f"delete the brain {name!r}")
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
             conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
 

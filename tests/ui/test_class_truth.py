@@ -259,7 +259,8 @@ async def test_the_teacher_deletes_any_brain_from_the_records_and_no_pupils_tab_
         await wait_until(pilot, lambda: app.screen is records, what="the question answered")
         assert app.session.store.brain_info("Cy's copy") is None
         assert "Cy's copy" not in brains.rows
-        assert any(n.message.startswith("Deleted the brain 'Cy's copy'.") for n in app._notifications)
+        said = [n.message for n in app._notifications if n.message.startswith("Deleted the brain 'Cy's copy'.")]
+        assert len(said) == 1 and "kept in the back-up" in said[0] and "before-delete-brain" in said[0], said
     with Store.open(data_dir) as pupil:  # the pupil's tab saves what its AI learned: the brain is not made again
         pupil.pupil = True
         hats.counts[3, 0] += 1

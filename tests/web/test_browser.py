@@ -399,7 +399,7 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     """The pupils' tab shows no reset or back-ups on the records or analysis screen, and its keys do
     nothing; the teacher's address (its secret given with --teacher-token) is never in a pupil's page; a
     wrong or missing secret gets a plain 403 page; the teacher's tab resets the records, then restores
-    the back-up the server made when it started."""
+    the back-up the reset made first."""
     from urllib.error import HTTPError
     from urllib.request import urlopen
 
@@ -478,6 +478,8 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         assert "Ann" not in teacher.text()
         teacher.press("b")
         teacher.wait_text("server start")  # the back-up made when the server started, with Ann's game
+        # newest first: the one the reset made of what it wiped (Ann's game), chosen
+        assert "before the records were reset" in teacher.text()
         teacher.press("Enter")
         teacher.wait_text("Restore the class's records and brains as they were")
         teacher.press("y")

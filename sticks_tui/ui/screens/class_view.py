@@ -181,6 +181,8 @@ def class_game(recent, default_game: str, default_brain: str) -> ClassGame:
 class ClassScreen(StyledOnce, Screen):
     DEFAULT_CSS = """
     ClassScreen { overflow: hidden hidden; }
+    ClassScreen #class-backups { height: auto; text-style: bold; color: $error; display: none; }
+    ClassScreen #class-backups.-failing { display: block; }
     ClassScreen #class-top { height: 1fr; min-height: 9; }
     ClassScreen #class-brain-title { height: 1; width: 1fr; text-style: bold; }
     ClassScreen #class-news { height: 1; width: 1fr; text-style: bold; color: $accent; }
@@ -219,6 +221,7 @@ class ClassScreen(StyledOnce, Screen):
         self._news = ""  # whose game taught what, from the live check (ui/live.py); else the last lesson's words
 
     def compose(self) -> ComposeResult:
+        yield Static("", id="class-backups", markup=False)  # one line, only while `sticks-tui serve`'s back-ups fail
         with Vertical(id="class-top"):
             yield Label("", id="class-brain-title")
             yield Static("", id="class-news")
@@ -271,8 +274,20 @@ class ClassScreen(StyledOnce, Screen):
         self.draw_leaders()
 
     # -- reading and drawing ----------------------------------------------------------------------------
+    def show_backups(self) -> None:
+        """'Back-ups failing since 10:42: the disk is full.' while they fail (the server's status file)."""
+        from sticks_tui.store.backups import read_status
+
+        status = read_status()
+        line = status.failing_line if status is not None else None
+        shown = self.query_one("#class-backups", Static)
+        shown.update(line or "")
+        shown.set_class(line is not None, "-failing")
+
     def refresh_all(self) -> None:
         from sticks_tui.store import StoreError
+
+        self.show_backups()
 
         store = self.app.session.store
         try:
