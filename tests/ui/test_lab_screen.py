@@ -50,7 +50,8 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         table = screen.query_one("#lab-table", DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         g = lab_game("sticks", 12)
-        for row, text, marker in zip(rows, ("hats", "q:vs=perfect"), ("•", "x"), strict=True):
+        # 'perfect' as typed before: the perfect player choosing at random among its best moves, by its name
+        for row, text, marker in zip(rows, ("hats", "q:vs=best-at-random"), ("•", "x"), strict=True):
             alone = sorted(run_learner(parse_learner(text), g, seed, 2000).mastery[2] for seed in (0, 1))
             assert row[:4] == [marker, text, f"{alone[0]:,}", f"{alone[1]:,}"]
         assert "hats (· its 10-90% band)" in screen_text(app)
@@ -58,7 +59,7 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         await pilot.press("down")  # the band follows the learner highlighted in the table
         await pilot.pause()
         assert screen.band_learner == 1
-        assert "q:vs=perfect (· its 10-90% band)" in screen_text(app) and "hats (·" not in screen_text(app)
+        assert "q:vs=best-at-random (· its 10-90% band)" in screen_text(app) and "hats (·" not in screen_text(app)
         assert screen.result.config == LabConfig("sticks", 12, (parse_learner("hats"), parse_learner("q:vs=perfect")),
                                                  2, 2000)
         # kept in the database, and its status whole at 80x24 (its seconds were cut off)
