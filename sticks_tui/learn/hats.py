@@ -337,9 +337,9 @@ class Hats:
                 raise ValueError(f"A brain needs at least one hat, not {size}.")
             if max_take < 1:
                 raise ValueError(f"The most sticks a player may take must be at least 1, not {max_take}.")
-            from sticks_tui.engine.rules import SticksRules  # the sticks shortcut's own rules
+            from sticks_tui.engine import registry  # the shortcut: the first game's rules (sticks)
 
-            rules = SticksRules(size, max_take)
+            rules = registry.default_rules(size, max_take)
         else:
             rules = size
         self.rules = rules

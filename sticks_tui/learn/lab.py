@@ -43,26 +43,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.noughts import NoughtsRules
-from sticks_tui.engine.rules import SticksRules
+from sticks_tui.engine import registry
 from sticks_tui.learn.batches import checkpoints
 from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import PROTOCOLS as TRAINING_PROTOCOLS
 from sticks_tui.learn.trainer import explore_starts
 
-GAMES = ("sticks", "nim", "noughts")
-#: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
-#: position, and noughts is not registered yet); a table, so nothing here compares a game's name.
-RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
-                 "noughts": lambda size: NoughtsRules()}
-DEFAULT_SIZE = {"sticks": 100, "nim": 7, "noughts": 3}
-SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
-SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
-              "noughts": "the board's side (3 only)"}
-PROTOCOLS = ("explore", "classic")
-DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore", "noughts": "classic"}
+
+def _lab_games() -> tuple:
+    """The games of the lab: every registered game whose entry gives the lab its rules by size."""
+    return tuple(name for name in registry.names() if registry.entry(name).lab_rules is not None)
+
+
+#: The lab's games and, for each (its registry entry says), the size it starts at, the sizes it takes, what a
+#: size means, and how its games start by default.
+GAMES = _lab_games()
+DEFAULT_SIZE = {name: registry.entry(name).lab_size[0] for name in GAMES}
+SIZE_RANGE = {name: tuple(registry.entry(name).lab_size[1:]) for name in GAMES}
+SIZE_WORDS = {name: registry.entry(name).lab_size_words for name in GAMES}
+PROTOCOLS = tuple(TRAINING_PROTOCOLS)
+DEFAULT_PROTOCOL = {name: registry.entry(name).training_protocol for name in GAMES}
 #: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
 #: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
 #: it: the perfect player of the figures is another, the one worst for the learner).
@@ -203,7 +205,7 @@ def make_rules(game: str, size: int | None = None):
     low, high = SIZE_RANGE[game]
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
         raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
-    return RULES_OF_SIZE[game](size)
+    return registry.entry(game).lab_rules(size)
 
 
 def terminal_outcome(rules, position) -> int:

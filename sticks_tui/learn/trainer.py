@@ -102,9 +102,7 @@ class TrainingConfig:
         """The game trained on."""
         if self.game is not None:
             return self.game
-        from sticks_tui.engine.rules import SticksRules  # the sticks shortcut
-
-        return SticksRules(self.sticks, self.max_take)
+        return registry.default_rules(self.sticks, self.max_take)  # the shortcut: the first game (sticks)
 
 
 @dataclass
