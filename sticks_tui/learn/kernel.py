@@ -17,9 +17,11 @@ Speed: each batch copies both brains' counts into the one flat array (made once 
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
 cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
 
-The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
-greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
-game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's value learners keep a loop of their own (`play_values`), over the same `Match` and the same
+skeleton (start, seats, the fixed player, forced moves, the end of a game): a value learner chooses by
+the epsilon-greedy rule and learns at every move (Q-learning) rather than by counted tokens after the
+game, so one loop for both would carry their branches on every move of the trainer's hot path, which
+the speed targets protect (their figures: docs/performance.md, bench_lab_speed.py).
 """
 
 from __future__ import annotations
@@ -140,21 +142,27 @@ def _row_right(pref, first, legal, good):
     return True
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _recheck(pref, row, width, row_cols, watch):
-    """Look again at one of A's rows after it changed, keeping `ok` and the `bad` counts true."""
-    good, checked, seat_mask, ok, bad, _ = watch
-    if not checked[row]:
-        return
-    now = _row_right(pref, row * width, row_cols[row], good)
-    if now != ok[row]:
-        ok[row] = now
-        step = -1 if now else 1
-        for s in range(2):
-            if seat_mask[row, s]:
-                bad[s] += step
-        if seat_mask[row, 0] or seat_mask[row, 1]:
-            bad[2] += step
+@njit(nogil=True, cache=True)
+def _recheck(pref, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad):
+    """Look again at the rows A drew from in a game (`firsts[:n]`, A's below `off_b`) after they changed,
+    keeping `ok` and the `bad` counts true. One call a game (a call a row paid for its arrays' counts)."""
+    width = np.int64(1) << shift
+    for i in range(n):
+        first = firsts[i]
+        if first >= off_b:
+            continue
+        row = first >> shift
+        if not checked[row]:
+            continue
+        now = _row_right(pref, row * width, row_cols[row], good)
+        if now != ok[row]:
+            ok[row] = now
+            step = -1 if now else 1
+            for s in range(2):
+                if seat_mask[row, s]:
+                    bad[s] += step
+            if seat_mask[row, 0] or seat_mask[row, 1]:
+                bad[2] += step
 
 
 @njit(nogil=True, cache=True)
@@ -176,8 +184,7 @@ def check_all(pref, width, row_cols, watch):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _note_mastery(watch, games):
-    bad, mastery = watch.bad, watch.mastery
+def _note_mastery(bad, mastery, games):
     for s in range(3):
         if bad[s] == 0 and mastery[s] < 0:
             mastery[s] = games
@@ -219,10 +226,11 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     by; `seats` ALTERNATE (A first in game g, counting from `game_index`, when g is even) or A_FIRST;
     `run` the run's `RunState`: stats[0..2] += A's wins, draws, losses; stats[3] += games won by the
     first mover. `track`: keep the lab's mastery `watch` after every game (the trainer does not)."""
-    first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, start_cells = match
+    first_of, after, result, n_cols, perfect, starts, width, shift, P, rows_a, rows_b, row_cols, start_cells = match
     rng_state, stats, hat, total, cells, firsts = run
     changes_a, floor_a, empty_a = rule_a
     changes_b, floor_b, empty_b = rule_b
+    good, checked, seat_mask, ok, bad, mastery = watch
     end = 2 * P
     off_b = rows_a * width
     b_learns = opponent == SELF
@@ -285,7 +293,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 c = np.int64(0)
             else:
                 x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
-            k = q * width + c
+            k = (q << shift) + c
             nq = after[_U(k)]
             if nq == end:
                 out = np.int64(result[_U(k)])
@@ -307,10 +315,8 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            for i in range(n):
-                if firsts[i] < off_b:
-                    _recheck(hat, firsts[i] // width, width, row_cols, watch)
-            _note_mastery(watch, game_index + g + 1)
+            _recheck(hat, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
+            _note_mastery(bad, mastery, game_index + g + 1)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width
@@ -379,8 +385,9 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
     at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
     every move played is moved towards the result, by `alpha` (or, alpha 0, by 1/visits: the average of
     every result that followed it; n_a, n_b count the visits)."""
-    first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, _ = match
+    first_of, after, result, n_cols, perfect, starts, width, shift, P, rows_a, rows_b, row_cols, _ = match
     rng_state, stats, _, _, cells, firsts = run
+    good, checked, seat_mask, ok, bad, mastery = watch
     off_b = rows_a * width
     end = 2 * P
     n_starts = starts.shape[0]
@@ -425,7 +432,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
                 c = np.int64(0)
             else:
                 x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
-            k = q * width + c
+            k = (q << shift) + c
             nq = after[_U(k)]
             if nq == end:
                 out = np.int64(result[_U(k)])
@@ -452,10 +459,8 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
         stats[1 - a_outcome] += 1
         if (a_outcome if a_first else -a_outcome) > 0:
             stats[3] += 1
-        for i in range(n):
-            if firsts[i] < off_b:
-                _recheck(q_a, firsts[i] // width, width, row_cols, watch)
-        _note_mastery(watch, game_index + g + 1)
+        _recheck(q_a, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
+        _note_mastery(bad, mastery, game_index + g + 1)
     rng_state[0] = x
     return n_games
 
@@ -489,7 +494,7 @@ def warm_up() -> None:
     result = np.array([1, 1, 1, 1], dtype=np.int8)
     n_cols = np.array([2, 2], dtype=np.int64)
     perfect = np.ones(4, dtype=np.bool_)
-    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 0,
+    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 1, 0,
                   np.array([2], dtype=np.int64), np.ones(2, dtype=np.int64))
     counts = np.ones((1, 2), dtype=np.int64)
     rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0, 0)

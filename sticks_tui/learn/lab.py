@@ -350,7 +350,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     run = k.RunState.new(XorShift64Star(seed).state, match)
     stats = run.stats
     k.check_all(preference(spec, g, state), g.width, g.row_cols, watch)
-    k._note_mastery(watch, 0)
+    k._note_mastery(watch.bad, watch.mastery, 0)
     policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
     empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)
