@@ -65,8 +65,8 @@ class RunState(NamedTuple):
     stats: np.ndarray  # (4,) int64: A's wins, draws, losses; games won by the first mover
     hat: np.ndarray  # (cells,) int64: A's containers then B's
     total: np.ndarray  # the same shape: each container's total, at its first cell
-    cells: np.ndarray  # (P + 1,) int64: the tokens drawn in a game, in move order
-    firsts: np.ndarray  # (P + 1,) int64: the first cell of each one's container
+    cells: np.ndarray  # (P + 1,) int64: the tokens drawn in a game, in move order (its row: cell >> shift)
+    firsts: np.ndarray  # (P + 1,) int64: the first cell of each one's container (the value learners')
 
     @classmethod
     def new(cls, rng_state: int, match) -> RunState:
@@ -114,8 +114,17 @@ def _step(x):
 
 @njit(nogil=True, cache=True, inline="always")
 def _below(x, n):
-    """`XorShift64Star.randrange(n)` from the state `x` just stepped."""
-    return np.int64(((x * _MULTIPLIER) >> np.uint64(11)) % np.uint64(n))
+    """`XorShift64Star.randrange(n)` from the state `x` just stepped: (x * M >> 11) % n, exactly, by a float
+    division corrected by one (u < 2**53 and n are exact as floats; a float division is cheaper than an
+    integer one here)."""
+    u = np.int64((x * _MULTIPLIER) >> np.uint64(11))
+    m = np.int64(n)
+    r = u - np.int64(np.float64(u) / np.float64(m)) * m
+    if r < 0:
+        r += m
+    elif r >= m:
+        r -= m
+    return r
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -143,15 +152,15 @@ def _row_right(pref, first, legal, good):
 
 
 @njit(nogil=True, cache=True)
-def _recheck(pref, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad):
-    """Look again at the rows A drew from in a game (`firsts[:n]`, A's below `off_b`) after they changed,
-    keeping `ok` and the `bad` counts true. One call a game (a call a row paid for its arrays' counts)."""
+def _recheck(pref, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad):
+    """Look again at the rows A drew from in a game (the rows of `cells[:n]`, A's below `off_b`) after they
+    changed, keeping `ok` and the `bad` counts true. One call a game (a call a row paid for its arrays' counts)."""
     width = np.int64(1) << shift
     for i in range(n):
-        first = firsts[i]
-        if first >= off_b:
+        cell = cells[i]
+        if cell >= off_b:
             continue
-        row = first >> shift
+        row = cell >> shift
         if not checked[row]:
             continue
         now = _row_right(pref, row * width, row_cols[row], good)
@@ -285,8 +294,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     if r < 0:
                         break
                     cell += 1
-                cells[_U(n)] = cell
-                firsts[_U(n)] = first
+                cells[_U(n)] = cell  # its container's first cell: the cell with its column bits cleared
                 n += 1
                 c = cell - first
             elif first == FORCED:
@@ -303,19 +311,19 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         # A's tokens, then B's, each in the order drawn, as the readable learner does
         change = changes_a[a_outcome + 1]
         for i in range(n):
-            if firsts[i] < off_b:
-                _learn(hat, total, cells[i], firsts[i], change, floor_a)
+            if cells[i] < off_b:
+                _learn(hat, total, cells[i], (cells[i] >> shift) << shift, change, floor_a)
         if b_learns:
             change = changes_b[1 - a_outcome]
             for i in range(n):
-                if firsts[i] >= off_b:
-                    _learn(hat, total, cells[i], firsts[i], change, floor_b)
+                if cells[i] >= off_b:
+                    _learn(hat, total, cells[i], (cells[i] >> shift) << shift, change, floor_b)
         stats[1 - a_outcome] += 1
         first_outcome = a_outcome if a_first else -a_outcome
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            _recheck(hat, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
+            _recheck(hat, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
             _note_mastery(bad, mastery, game_index + g + 1)
     rng_state[0] = x
     for i in range(rows_a):
@@ -459,7 +467,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
         stats[1 - a_outcome] += 1
         if (a_outcome if a_first else -a_outcome) > 0:
             stats[3] += 1
-        _recheck(q_a, firsts, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
+        _recheck(q_a, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
         _note_mastery(bad, mastery, game_index + g + 1)
     rng_state[0] = x
     return n_games
