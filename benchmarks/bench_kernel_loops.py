@@ -13,7 +13,8 @@ a busy machine slows them alike:
 - `general now`: this tree's kernel, on sticks (after issue 17, the only loop).
 
 A last line compares the general loop before and now on Nim (piles up to 7), where there was no
-sticks loop.
+sticks loop. With another baseline (`--baseline main`: the one loop of issue 31 against the loop before
+it), a baseline without the two loops plays `general before` as `sticks loop`: its own loop.
 
 Each figure is `train(TrainingConfig(..., engine="kernel", curve=False))`, the trainer's own call
 (the baseline's general loop is put in place of its sticks loop for the second variant), over
@@ -55,7 +56,7 @@ sys.path.insert(0, sys.argv[1])
 variant, games_json = sys.argv[2], sys.argv[3]
 from sticks_tui.learn import trainer
 assert trainer.__file__.startswith(sys.argv[1]), trainer.__file__
-if variant == "general before":
+if variant == "general before" and hasattr(trainer, "_GeneralKernelRun"):
     trainer._SticksKernelRun = trainer._GeneralKernelRun  # the baseline's general loop, on sticks
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.trainer import TrainingConfig, train

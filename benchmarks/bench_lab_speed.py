@@ -1,5 +1,6 @@
-"""How fast each lab learner trains: compiled (`learn.lab_kernel`) and readable (`learn.lab_players`),
-beside the app's own trainer kernel, on sticks at heap 100 in self-play.
+"""How fast each lab learner trains: compiled (`learn.kernel`: the hats on the trainer's own loop with the
+lab's mastery tracking on; Q and MC on the value learners' loop) and readable (`learn.lab_players`),
+beside the app's own trainer, on sticks at heap 100 in self-play.
 
     python benchmarks/bench_lab_speed.py [--size 100] [--games 300000] [--readable-games 3000] [--rounds 3]
                                          [--smoke]
