@@ -91,7 +91,7 @@ class Boxes:
 
     @property
     def marks(self) -> str:
-        return MARKS[self.brain.seat]
+        return MARKS[self.brain.seat] if self.brain.seat is not None else "X and O"
 
     @property
     def boards(self) -> tuple[str, ...]:
@@ -131,7 +131,8 @@ class MenaceBrain(Hats):
 
     @property
     def marks(self) -> str:
-        return MARKS[self.seat]
+        """'X' or 'O': whose boxes ('X and O' for a brain of both players' boxes)."""
+        return MARKS[self.seat] if self.seat is not None else "X and O"
 
     @property
     def boxes(self) -> Boxes:

@@ -385,7 +385,8 @@ class NoughtsKeeper:
     def chance_text(self) -> str:
         fresh = self.curve and not self.boxes_moved  # the curve's last point is of the boxes as they are
         chance = self.curve[-1].not_losing_vs_perfect if fresh else self.not_losing_vs_perfect()
-        text = f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: {chance:.1%} (exact)."
+        text = (f"MENACE (X)'s chance not to lose one more game to the perfect player (the one worst for it), moving "
+                f"first: {chance:.1%} (exact).")
         if self.rule.empty == "resign" and not self.x_brain.counts[0].any():
             text += " Its first box is empty: it resigns every game (t: start afresh)."
         return text

@@ -77,8 +77,8 @@ def test_the_chance_against_the_perfect_player_says_whose_it_is():
     the line says so, with the figure computed from those boxes."""
     keeper = NoughtsKeeper(seed=1)
     text = keeper.chance_text()
-    assert text == (f"MENACE (X)'s chance not to lose one more game to the perfect AI, moving first: "
-                    f"{keeper.not_losing_vs_perfect():.1%} (exact).")
+    assert text == (f"MENACE (X)'s chance not to lose one more game to the perfect player (the one worst for "
+                    f"it), moving first: {keeper.not_losing_vs_perfect():.1%} (exact).")
 
 
 def test_the_chance_follows_boxes_taken_from_the_class_live():

@@ -779,7 +779,7 @@ def story_line(story) -> str:
 
 
 # -- the train dialog ------------------------------------------------------------------------------
-TRAIN_OPPONENTS = [("the perfect AI", "perfect"), ("the random AI", "random"),
+TRAIN_OPPONENTS = [("the perfect AI (at random among its best squares)", "perfect"), ("the random AI", "random"),
                    ("a second MENACE learning O", "menace")]
 
 
@@ -1021,8 +1021,8 @@ def menace_help_sections() -> list[tuple[str, str]]:
         ("MENACE's learning",
          "v (or the right-hand panel on a wide screen): the shares of MENACE's games won, drawn and lost so "
          "far, over games on a log scale from game 1, and its exact chance not to lose one more game to the "
-         "perfect AI (computed from its beads, not sampled). Against the perfect AI the best MENACE can do "
-         "is draw every game. Below: the beads in the first box (corner, edge, centre) over games.\n"
+         "perfect player worst for it (computed from its beads, not sampled). Against a perfect player the "
+         "best MENACE can do is draw every game. Below: the beads in the first box (corner, edge, centre) over games.\n"
          "t trains MENACE in the background at any pace (space pauses, s plays one game and tells it, "
          "+/- change the pace, c stops); its rule is set there. MENACE's boxes are kept between sessions "
          "(brains 'noughts MENACE' for X, 'noughts MENACE O' for O): every game and run teaches the boxes as "
