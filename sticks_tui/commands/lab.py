@@ -105,19 +105,25 @@ def table_lines(result) -> list[str]:
 
 
 def doc_table_lines(doc: dict) -> list[str]:
-    """The table of a lab's document (`LabResult.as_json()`, as run or as kept)."""
+    """The table of a lab's document (`LabResult.as_json()`, as run or as kept; a lab kept before issue 35
+    has no held column and reads '-' there)."""
     vs = "not losing" if doc["vs_perfect_means"] == "chance not to lose" else "beating"
     learners = doc["learners"]
     label = max(12, *(len(r["spec"]) for r in learners))
-    lines = [f"games to mastery over {doc['seeds']} seeds (median / 90th percentile by rank; never: seeds not there "
-             f"within {doc['cap']:,} games), both seats, then moving first and second:",
-             f"{'learner':<{label}}  {'median':>9} {'p90':>9} {'never':>5}  {'1st med':>9} {'2nd med':>9}  "
-             f"{'agree':>6} {vs + ' perfect':>16}"]
+    seeds = doc["seeds"]
+    lines = [f"games to mastery over {seeds} seeds: the first game after which its greedy play (its likeliest "
+             f"move; every tie counts) loses no position it can win or draw, against any opponent, from either "
+             f"seat (median / 90th percentile by rank; never: seeds not there within {doc['cap']:,} games); "
+             f"1st/2nd: moving first/second only; held: seeds still unbeatable at the end of the run:",
+             f"{'learner':<{label}}  {'learns from':<11}  {'median':>9} {'p90':>9} {'never':>5}  {'1st med':>9} "
+             f"{'2nd med':>9}  {'held':>5}  {'agree':>6} {vs + ' perfect':>16}"]
     for r in learners:
         m, seats = r["games_to_mastery"], r["games_to_mastery_by_seat"]
         last = r["curve"][-1]
-        lines.append(f"{r['spec']:<{label}}  {_games(m['median']):>9} {_games(m['p90']):>9} {m['never']:>5}  "
-                     f"{_games(seats['first']['median']):>9} {_games(seats['second']['median']):>9}  "
+        held = f"{r['held']}/{len(r.get('seeds', [])) or seeds}" if "held" in r else "-"
+        lines.append(f"{r['spec']:<{label}}  {r.get('learns_from', '-'):<11}  {_games(m['median']):>9} "
+                     f"{_games(m['p90']):>9} {m['never']:>5}  {_games(seats['first']['median']):>9} "
+                     f"{_games(seats['second']['median']):>9}  {held:>5}  "
                      f"{last['agreement']['median']:>6.1%} {last['vs_perfect']['median']:>16.1%}")
     return lines
 

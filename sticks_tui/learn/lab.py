@@ -102,8 +102,15 @@ LEARNERS: dict[str, dict[str, Setting]] = {
         "floor": Setting(str, "each", choices=("each", "nonempty"),
                          words="each: a hat keeps one ball of every move; nonempty: one ball in all"),
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
+        "table": Setting(str, "two", choices=("two", "one"),
+                         words="two: its hats and its opponent's, each game teaching it from one seat; "
+                               "one: one set of hats plays both seats and learns from both (vs self only)"),
     },
     "q": {
+        "alpha": Setting(float, 1.0, 0.0, 1.0, words="step size: how far a value moves towards its target"),
+        "epsilon": Setting(float, 0.3, 0.0, 1.0, words="exploration: the chance of a random move"),
+    },
+    "qseat": {
         "alpha": Setting(float, 0.5, 0.0, 1.0, words="step size: how far a value moves towards its target"),
         "epsilon": Setting(float, 0.1, 0.0, 1.0, words="exploration: the chance of a random move"),
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
@@ -114,7 +121,12 @@ LEARNERS: dict[str, dict[str, Setting]] = {
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
     },
 }
-LEARNER_WORDS = {"hats": "the hats (counted balls)", "q": "tabular Q-learning", "mc": "Monte-Carlo control"}
+LEARNER_WORDS = {"hats": "the hats (counted balls)",
+                 "q": "self-play Q-learning as textbooks write it: one table for both seats, each move's value "
+                      "moved towards minus the best value of the position the opponent then faces",
+                 "qseat": "Q-learning with one table per seat: the opponent is part of its world, each move's "
+                          "value moved towards the best value at its own next turn",
+                 "mc": "Monte-Carlo control (one table per seat)"}
 
 
 def _number_text(value) -> str:
@@ -142,6 +154,16 @@ class LearnerSpec:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     @property
+    def one_table(self) -> bool:
+        """One table plays both seats and learns from both (q; hats with table=one)."""
+        return self.name == "q" or self.values.get("table") == "one"
+
+    @property
+    def learns_from(self) -> str:
+        """Whether each game teaches the measured table from both seats or from one."""
+        return "both seats" if self.one_table else "one seat"
+
+    @property
     def hat_rule(self) -> HatRule:
         v = self.values
         return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"],
@@ -166,6 +188,9 @@ def parse_learner(text: str) -> LearnerSpec:
         if not eq or not raw.strip():
             raise LabError(f"{name}'s {key} needs a value: {key}=VALUE ({_range_words(table[key])})")
         values[key] = _parse_value(name, key, table[key], raw.strip())
+    if values.get("table") == "one" and values.get("vs") != "self":
+        raise LabError(f"{name}:table=one is one set of hats playing both seats: it learns against itself, "
+                       f"so vs is self, not {values['vs']!r}")
     return LearnerSpec(name, tuple(values.items()))
 
 
@@ -308,13 +333,15 @@ class LabRun:
     cancelled: bool = False
     state: dict = field(default_factory=dict, repr=False)  # the learners' arrays, for tests
     cpu_seconds: float = 0.0  # processor time of this run alone (what a busy machine does not inflate)
+    held: tuple[bool, bool, bool] = (False, False, False)  # unbeatable at the end of the run: first, second, both
+    every_position: int | None = None  # the first game after which every position it can face was right
 
 
 def _fresh_state(spec: LearnerSpec, g: LabGame) -> dict:
     v = spec.values
     if spec.name == "hats":
         a = Hats(g.rules, rule=spec.hat_rule)
-        return {"a": a, "b": a.copy() if v["vs"] == "self" else None}
+        return {"a": a, "b": a.copy() if v["vs"] == "self" and not spec.one_table else None}
     cells = g.rows * g.width
     return {"a": np.zeros(cells), "b": np.zeros(cells), "na": np.zeros(cells, dtype=np.int64),
             "nb": np.zeros(cells, dtype=np.int64), "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
@@ -330,6 +357,10 @@ def preference(spec: LearnerSpec, g: LabGame, state: dict) -> np.ndarray:
     return pref.ravel()
 
 
+#: The compiled value loop's method for each value learner.
+VALUE_METHOD = {"qseat": 0, "mc": 1, "q": 2}
+
+
 def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
                 cancelled: Callable[[], bool] | None = None, points: Sequence[int] | None = None) -> LabRun:
     """Train one learner from fresh for `cap` games (fewer if cancelled), tracking mastery after every
@@ -339,16 +370,18 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     cpu_started = time.process_time()
     state = _fresh_state(spec, g)
     v = spec.values
-    vs = v["vs"]
+    vs = v.get("vs", "self")
     opponent = {"self": k.SELF, "random": k.RANDOM, "best-at-random": k.BEST_AT_RANDOM}[vs]
+    if spec.name == "hats" and spec.one_table:
+        opponent = k.SHARED
     match = g.self_match if vs == "self" else g.fixed_match
-    rows = g.rows
-    watch = k.Watch(g.good, g.checked, g.seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
-                    np.full(3, -1, dtype=np.int64))
+    watch = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match)
     run = k.RunState.new(XorShift64Star(seed).state, match)
     stats = run.stats
-    k.check_all(preference(spec, g, state), g.width, g.row_cols, watch)
+    first_pref = preference(spec, g, state)
+    k.check_all(first_pref, g.width, g.row_cols, watch)
     k._note_mastery(watch, 0)
+    k.note_unbeatable(first_pref, g.width, watch, 0)
     policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
     empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)
@@ -362,7 +395,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
             b = state["b"].counts if state["b"] is not None else none
             k.play_games(state["a"].counts, b, match, rule, rule, opponent, k.ALTERNATE, n, done, run, True, watch)
         else:
-            k.play_values(state["a"], state["b"], state["na"], state["nb"], 0 if spec.name == "q" else 1,
+            k.play_values(state["a"], state["b"], state["na"], state["nb"], VALUE_METHOD[spec.name],
                           state["alpha"], k.explore_threshold(state["epsilon"]), match, opponent, n, done, run,
                           watch)
 
@@ -389,10 +422,11 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
         score(done)
     if was_cancelled and done and (not curve or curve[-1].games != done):
         score(done)
-    found = tuple(None if m < 0 else int(m) for m in watch.mastery)
+    found = tuple(None if m < 0 else int(m) for m in watch.first_hold)
+    everywhere = None if watch.mastery[2] < 0 else int(watch.mastery[2])
     return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
                   (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
-                  time.process_time() - cpu_started)
+                  time.process_time() - cpu_started, tuple(bool(h) for h in watch.holds), everywhere)
 
 
 def lab_kernel():
@@ -408,7 +442,8 @@ def _run_task(task: tuple) -> tuple:
     index, spec, game, size, protocol, seed, cap = task
     run = run_learner(spec, lab_game(game, size, protocol), seed, cap)
     return index, seed, run.mastery, [(p.games, p.agreement, p.win_first, p.win_second, p.keep_first,
-                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds
+                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds, \
+        run.held, run.every_position
 
 
 # -- the lab: every learner over every seed -----------------------------------------------------
@@ -471,7 +506,7 @@ class Mastery:
 @dataclass
 class LearnerResult:
     spec: LearnerSpec
-    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds)
+    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds, held, every position)
 
     def mastery(self, seat: int = 2) -> Mastery:
         return Mastery.of([r[1][seat] for r in self.runs])
@@ -506,12 +541,20 @@ class LearnerResult:
     def final_agreement(self) -> float:
         return float(np.median([r[2][-1][1] for r in self.runs]))
 
+    def held(self, seat: int = 2) -> int:
+        """Seeds whose learner was still unbeatable (from `seat`; 2: both) at the end of its run."""
+        return sum(bool(r[6][seat]) for r in self.runs)
+
     def as_json(self) -> dict:
         return {"name": self.spec.name, "spec": self.spec.text, "settings": self.spec.values,
+                "learns_from": self.spec.learns_from,
                 "games_to_mastery": self.mastery(2).as_json(),
                 "games_to_mastery_by_seat": {"first": self.mastery(0).as_json(), "second": self.mastery(1).as_json()},
+                "held": self.held(2), "held_by_seat": {"first": self.held(0), "second": self.held(1)},
+                "games_to_every_position": Mastery.of([r[7] for r in self.runs]).as_json(),
                 "final_agreement": self.final_agreement, "seconds": self.seconds,
                 "seeds": [r[0] for r in self.runs], "mastery_by_seed": [r[1][2] for r in self.runs],
+                "held_by_seed": [bool(r[6][2]) for r in self.runs],
                 "curve": self.curve()}
 
 
@@ -521,12 +564,14 @@ class LabResult:
     learners: list[LearnerResult]
     seconds: float
     workers: int
+    unfinished: bool = False  # a result so far (`run_lab`'s partial): runs still to come
 
     def as_json(self) -> dict:
         c = self.config
         g = lab_game(c.game, c.size, c.protocol)
         return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE[c.game],
                 "protocol": g.protocol, "seeds": c.seeds, "first_seed": c.first_seed, "cap": c.cap,
+                "seeds_done": min((len(r.runs) for r in self.learners), default=0),
                 "workers": self.workers, "seconds": self.seconds,
                 "vs_perfect_means": "chance not to lose" if g.has_draws else "chance to win",
                 "learners": [r.as_json() for r in self.learners]}
@@ -572,18 +617,22 @@ def _start_resource_tracker() -> None:
 
 
 def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
-            cancelled: Callable[[], bool] | None = None, idle: bool = False) -> LabResult | None:
+            cancelled: Callable[[], bool] | None = None, idle: bool = False,
+            partial: Callable[[LabResult], None] | None = None) -> LabResult | None:
     """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
     order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
     0.1 s while they run): a cancelled lab returns None, and runs not started are dropped. `idle`:
     the worker processes run only when nothing else wants their core (Linux SCHED_IDLE), so that
-    an app's key presses, and a served class's other tabs, keep theirs (the app's lab is idle)."""
+    an app's key presses, and a served class's other tabs, keep theirs (the app's lab is idle).
+    Runs go seed by seed (every learner's first seed, then every learner's second, ...), and
+    `partial(result so far)` after each (the learners with a run finished, their seeds so far), so a
+    screen shows results as they come."""
     import concurrent.futures as cf
     import multiprocessing
 
     lab_game(config.game, config.size, config.protocol)  # bad settings fail here, before any process starts
     tasks = [(i, spec, config.game, config.size, config.protocol, seed, config.cap)
-             for i, spec in enumerate(config.learners) for seed in config.seed_list]
+             for seed in config.seed_list for i, spec in enumerate(config.learners)]
     workers = config.workers or default_workers()
     started = time.perf_counter()
     found: dict[tuple[int, int], tuple] = {}
@@ -598,6 +647,8 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
             found[(out[0], out[1])] = out
             if progress:
                 progress(n, len(tasks))
+            if partial:
+                partial(_gathered(config, found, time.perf_counter() - started, workers))
     else:
         _start_resource_tracker()
         context = multiprocessing.get_context("spawn")
@@ -614,14 +665,23 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
                     found[(out[0], out[1])] = out
                     if progress:
                         progress(len(found), len(tasks))
+                    if partial:
+                        partial(_gathered(config, found, time.perf_counter() - started, workers))
         finally:
             # a cancelled lab drops the runs not started; the two running finish on their own
             pool.shutdown(wait=not stop(), cancel_futures=True)
+    return _gathered(config, found, time.perf_counter() - started, workers)
+
+
+def _gathered(config: LabConfig, found: dict, seconds: float, workers: int) -> LabResult:
+    """The lab from the runs finished so far: each learner with a run, over its seeds done (in order)."""
     learners = []
     for i, spec in enumerate(config.learners):
-        runs = [found[(i, s)][1:] for s in config.seed_list]
-        learners.append(LearnerResult(spec, runs))
-    return LabResult(config, learners, time.perf_counter() - started, workers)
+        runs = [found[(i, s)][1:] for s in config.seed_list if (i, s) in found]
+        if runs:
+            learners.append(LearnerResult(spec, runs))
+    done = sum(len(r.runs) for r in learners)
+    return LabResult(config, learners, seconds, workers, done < len(config.learners) * config.seeds)
 
 
 # -- presets a teacher can start from -----------------------------------------------------------
