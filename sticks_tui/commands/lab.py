@@ -23,28 +23,34 @@ RUN_OPTIONS = ("game", "size", "learner", "preset", "seeds", "first_seed", "cap"
 
 
 def register(subparsers) -> None:
-    from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
-                                      MAX_CAP, MAX_LEARNERS, MAX_SEEDS, PRESETS, PROTOCOLS, SIZE_WORDS)
+    from sticks_tui.learn.lab import (DEFAULT_CAPS, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
+                                      MAX_CAP, MAX_LEARNERS, MAX_SEEDS, OTHER_CAP, PRESETS, PROTOCOLS, SIZE_WORDS)
 
-    settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table)}" for name, table in LEARNERS.items())
+    settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table) or 'no settings'}"
+                         for name, table in LEARNERS.items())
+    caps = ", ".join(f"{cap:,} for {game}" for game, cap in DEFAULT_CAPS.items()) + f", {OTHER_CAP:,} for the rest"
     p = subparsers.add_parser(
         "lab", help="race learners and incentives on one game over many seeds: games to mastery and curves",
         description="Train each learner from fresh on one game, once per seed, and report exactly (from the solver) "
-                    "the first game after which its greedy choice is right at every position it can face where "
-                    "the mover can force a win (or hold a draw), and its learning curve: agreement, and the chance "
-                    "not to lose against the perfect player worst for it.",
+                    "the first game after which it has mastered the game: its greedy play (its likeliest move, "
+                    "every tie counted; the hats play by drawing, so this is mastery of their likeliest move) never "
+                    "loses a position it can win, nor one where it can hold a draw, against any opponent, from "
+                    "every start the protocol uses, moving first and second; whether that still holds at the end "
+                    "of the run (held); whether each game teaches it from one seat or both; and its learning curve: "
+                    "agreement at every position, and the chance not to lose against the perfect player worst "
+                    "for it.",
         epilog=f"Learners and their settings: {settings}. Presets: "
                + "; ".join(f"{k}: {p.title}" for k, p in PRESETS.items()) + ".")
     p.add_argument("--game", default="sticks", help=f"one of {', '.join(GAMES)} (default sticks)")
     p.add_argument("--size", default=None,
-                   help="; ".join(f"{g}: {w}" for g, w in SIZE_WORDS.items()) + " (default 100 sticks, Nim 7)")
+                   help="; ".join(f"{g}: {w}" for g, w in SIZE_WORDS.items())
+                   + " (default 20 sticks, Nim 7; other games have no size)")
     p.add_argument("--learner", action="append", default=None, metavar="NAME[:KEY=VALUE,...]",
                    help=f"a learner to race (up to {MAX_LEARNERS}); default: {' '.join(DEFAULT_LEARNERS)}")
     p.add_argument("--preset", default=None, help=f"start from a preset: {', '.join(PRESETS)}")
     p.add_argument("--seeds", default=str(DEFAULT_SEEDS), help=f"runs per learner, 1 to {MAX_SEEDS} (default 20)")
     p.add_argument("--first-seed", default="0", help="the first seed (seeds are consecutive; default 0)")
-    p.add_argument("--cap", default=str(DEFAULT_CAP),
-                   help=f"games per run, 1 to {MAX_CAP:,} (default {DEFAULT_CAP:,})")
+    p.add_argument("--cap", default=None, help=f"games per run, 1 to {MAX_CAP:,} (default {caps})")
     p.add_argument("--protocol", default=None,
                    help=f"{' or '.join(PROTOCOLS)}: games start anywhere or at the start (default: explore for "
                         "sticks and Nim, classic for noughts)")
@@ -80,6 +86,8 @@ def config_from(args: argparse.Namespace):
         raise LabError(f"there is no game {args.game!r}: choose {', '.join(GAMES)}")
     size = None
     if args.size is not None:
+        if game not in SIZE_RANGE:
+            raise LabError(f"{game} has no size: leave out --size")
         low, high = SIZE_RANGE[game]
         size = _whole(args.size, f"for {game} --size", low, high)
     texts = list(args.learner or [])
@@ -89,7 +97,7 @@ def config_from(args: argparse.Namespace):
         texts = list(PRESETS[args.preset].learners) + texts
     learners = tuple(parse_learner(t) for t in (texts or DEFAULT_LEARNERS))
     seeds = _whole(args.seeds, "--seeds", 1, MAX_SEEDS)
-    cap = _whole(args.cap, "--cap", 1, MAX_CAP)
+    cap = None if args.cap is None else _whole(args.cap, "--cap", 1, MAX_CAP)
     first = _whole(args.first_seed, "--first-seed", 0, 2**62)
     workers = None if args.workers is None else _whole(args.workers, "--workers", 1, 64)
     return LabConfig(game, size, learners, seeds, cap, args.protocol, first, workers)
@@ -133,7 +141,7 @@ def lab_text(doc: dict) -> list[str]:
     sentence if it came from one, and the table."""
     size = doc["size"]
     what = {"sticks": f"sticks, heap {size}", "nim": f"Nim, piles up to {size}, {size}, {size}",
-            "noughts": "noughts and crosses"}.get(doc["game"], f"{doc['game']} {size}")
+            "noughts": "noughts and crosses"}.get(doc["game"], _title(doc["game"]))
     workers = doc.get("workers", 1)
     lines = [f"Lab: {what} ({doc['protocol']} protocol), {len(doc['learners'])} learners x {doc['seeds']} seeds, "
              f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s on {workers} "
@@ -142,6 +150,15 @@ def lab_text(doc: dict) -> list[str]:
     if preset:
         lines.append(f"Preset: {preset['title']}. {preset['look_for']}")
     return lines + doc_table_lines(doc)
+
+
+def _title(game: str) -> str:
+    from sticks_tui.engine import registry
+
+    try:
+        return registry.entry(game).title
+    except (KeyError, ValueError):
+        return game
 
 
 def _asked_to_run(args: argparse.Namespace) -> list[str]:

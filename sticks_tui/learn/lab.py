@@ -43,6 +43,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
@@ -52,17 +53,21 @@ from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import explore_starts
 
-GAMES = ("sticks", "nim", "noughts")
-#: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
-#: position, and noughts is not registered yet); a table, so nothing here compares a game's name.
+#: Each lab game's rules at a size (the lab's own sizes); a table, so nothing here compares a game's name.
+#: Every other registered game (Hexapawn) is raced at its registry's own rules, with no size.
 RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
                  "noughts": lambda size: NoughtsRules()}
-DEFAULT_SIZE = {"sticks": 100, "nim": 7, "noughts": 3}
+#: Every game the lab races: those above, then every other game the registry knows.
+GAMES = tuple(dict.fromkeys((*RULES_OF_SIZE, *registry.names())))
+DEFAULT_SIZE = {"sticks": 20, "nim": 7, "noughts": 3}
 SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
 SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
               "noughts": "the board's side (3 only)"}
 PROTOCOLS = ("explore", "classic")
-DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore", "noughts": "classic"}
+DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore"}  # every other game: classic (its start)
+#: Games a run by default (measured so that the default lab finishes in seconds: docs/lab.md).
+DEFAULT_CAPS = {"sticks": 100_000, "nim": 100_000, "noughts": 50_000}
+OTHER_CAP = 50_000
 #: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
 #: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
 #: it: the perfect player of the figures is another, the one worst for the learner).
@@ -72,9 +77,19 @@ MAX_SEEDS = 100
 MAX_CAP = 10_000_000
 MAX_LEARNERS = 6
 DEFAULT_SEEDS = 20
-DEFAULT_CAP = 1_000_000
+DEFAULT_CAP = DEFAULT_CAPS["sticks"]
+
+
+def default_cap(game: str) -> int:
+    """The games a run of `game` plays by default."""
+    return DEFAULT_CAPS.get(game, OTHER_CAP)
+
+
+def default_size(game: str) -> int | None:
+    """The size a lab of `game` takes by default (None: the game has none)."""
+    return DEFAULT_SIZE.get(game)
 #: The longest stretch of games played without a look at a cancel (the screen's runs).
-CHUNK = 200_000
+CHUNK = 20_000
 
 
 class LabError(ValueError):
@@ -224,6 +239,10 @@ def make_rules(game: str, size: int | None = None):
     """The rules object of a lab game; raises LabError naming the valid choices."""
     if game not in GAMES:
         raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
+    if game not in RULES_OF_SIZE:
+        if size is not None:
+            raise LabError(f"{game} has no size: leave it out")
+        return registry.entry(game).make_rules()
     size = DEFAULT_SIZE[game] if size is None else size
     low, high = SIZE_RANGE[game]
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
@@ -273,7 +292,7 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     from sticks_tui.learn.tables import brain_map, game_tables, lay_out, reachable_sides
 
     rules = make_rules(game, size)
-    protocol = DEFAULT_PROTOCOL[game] if protocol is None else protocol
+    protocol = DEFAULT_PROTOCOL.get(game, "classic") if protocol is None else protocol
     if protocol not in PROTOCOLS:
         raise LabError(f"there is no protocol {protocol!r}: choose {', '.join(PROTOCOLS)}")
     tables = game_tables(rules)
@@ -332,7 +351,7 @@ class LabRun:
     results: tuple[int, int, int]  # the learner's wins, draws, losses
     cancelled: bool = False
     state: dict = field(default_factory=dict, repr=False)  # the learners' arrays, for tests
-    cpu_seconds: float = 0.0  # processor time of this run alone (what a busy machine does not inflate)
+    cpu_seconds: float = 0.0  # processor time of this run alone (its thread; what a busy machine does not inflate)
     held: tuple[bool, bool, bool] = (False, False, False)  # unbeatable at the end of the run: first, second, both
     every_position: int | None = None  # the first game after which every position it can face was right
 
@@ -367,7 +386,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     game and scoring the curve at `points` (default: log-spaced, `batches.checkpoints`)."""
     k = lab_kernel()
     started = time.perf_counter()
-    cpu_started = time.process_time()
+    cpu_started = time.thread_time()
     state = _fresh_state(spec, g)
     v = spec.values
     vs = v.get("vs", "self")
@@ -426,7 +445,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     everywhere = None if watch.mastery[2] < 0 else int(watch.mastery[2])
     return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
                   (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
-                  time.process_time() - cpu_started, tuple(bool(h) for h in watch.holds), everywhere)
+                  time.thread_time() - cpu_started, tuple(bool(h) for h in watch.holds), everywhere)
 
 
 def lab_kernel():
@@ -437,10 +456,12 @@ def lab_kernel():
     return compiled.kernel()
 
 
-def _run_task(task: tuple) -> tuple:
-    """One (learner, seed) in a worker process: plain values in and out, so it runs under spawn."""
+def _run_task(task: tuple, cancelled: Callable[[], bool] | None = None) -> tuple | None:
+    """One (learner, seed): plain values in and out (None: cancelled)."""
     index, spec, game, size, protocol, seed, cap = task
-    run = run_learner(spec, lab_game(game, size, protocol), seed, cap)
+    run = run_learner(spec, lab_game(game, size, protocol), seed, cap, cancelled)
+    if run.cancelled:
+        return None
     return index, seed, run.mastery, [(p.games, p.agreement, p.win_first, p.win_second, p.keep_first,
                                        p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds, \
         run.held, run.every_position
@@ -454,13 +475,15 @@ class LabConfig:
     size: int | None = None
     learners: tuple[LearnerSpec, ...] = ()
     seeds: int = DEFAULT_SEEDS
-    cap: int = DEFAULT_CAP
+    cap: int | None = None  # None: the game's default (`default_cap`)
     protocol: str | None = None
     first_seed: int = 0
     workers: int | None = None
 
     def __post_init__(self) -> None:
         make_rules(self.game, self.size)
+        if self.cap is None:
+            object.__setattr__(self, "cap", default_cap(self.game))
         if not self.learners:
             raise LabError(f"a lab needs at least one learner: choose {', '.join(LEARNERS)}")
         if len(self.learners) > MAX_LEARNERS:
@@ -569,7 +592,7 @@ class LabResult:
     def as_json(self) -> dict:
         c = self.config
         g = lab_game(c.game, c.size, c.protocol)
-        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE[c.game],
+        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE.get(c.game, 0),
                 "protocol": g.protocol, "seeds": c.seeds, "first_seed": c.first_seed, "cap": c.cap,
                 "seeds_done": min((len(r.runs) for r in self.learners), default=0),
                 "workers": self.workers, "seconds": self.seconds,
@@ -581,95 +604,62 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-class _NoStream:
-    """Stands in for sys.stderr while multiprocessing starts its resource tracker: no fileno, so none is passed."""
-
-    def fileno(self) -> int:
-        raise OSError("no file descriptor")
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker so that spawning works when sys.stderr has no real file
-    descriptor. Textual captures sys.stderr with an object whose fileno() is -1, and the tracker passes
-    sys.stderr.fileno() to its process: 'bad value(s) in fds_to_keep', and no lab could run in the app."""
-    import sys
-    from multiprocessing import resource_tracker
-
-    try:
-        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = True  # multiprocessing skips a stream whose fileno() raises
-    if usable:
-        resource_tracker.ensure_running()
-        return
-    stream = sys.stderr
-    sys.stderr = _NoStream()
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        sys.stderr = stream
-
-
 def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
             cancelled: Callable[[], bool] | None = None, idle: bool = False,
             partial: Callable[[LabResult], None] | None = None) -> LabResult | None:
-    """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
-    order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
-    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped. `idle`:
-    the worker processes run only when nothing else wants their core (Linux SCHED_IDLE), so that
-    an app's key presses, and a served class's other tabs, keep theirs (the app's lab is idle).
-    Runs go seed by seed (every learner's first seed, then every learner's second, ...), and
-    `partial(result so far)` after each (the learners with a run finished, their seeds so far), so a
-    screen shows results as they come."""
+    """Every learner over every seed, on `config.workers` threads (the compiled loops release the GIL, so
+    two threads use two cores; the game's tables are built once, here, and shared), results in order.
+    `progress(done, total)` after each run; `cancelled()` is read between runs and inside each run
+    between stretches of games (`CHUNK`): a cancelled lab returns None. `idle`: the threads run only
+    when nothing else wants their core (Linux SCHED_IDLE), so that an app's key presses, and a served
+    class's other tabs, keep theirs (the app's lab is idle). Runs go seed by seed (every learner's
+    first seed, then every learner's second, ...), and `partial(result so far)` comes after each (the
+    learners with a run finished, over their seeds so far), so a screen shows results as they come."""
     import concurrent.futures as cf
-    import multiprocessing
 
-    lab_game(config.game, config.size, config.protocol)  # bad settings fail here, before any process starts
+    lab_game(config.game, config.size, config.protocol)  # bad settings fail here; the tables are built once
+    lab_kernel()  # compiled (or loaded) once, before the threads share it
     tasks = [(i, spec, config.game, config.size, config.protocol, seed, config.cap)
              for seed in config.seed_list for i, spec in enumerate(config.learners)]
     workers = config.workers or default_workers()
     started = time.perf_counter()
     found: dict[tuple[int, int], tuple] = {}
     stop = cancelled or (lambda: False)
+
+    def finished(out: tuple) -> None:
+        found[(out[0], out[1])] = out
+        if progress:
+            progress(len(found), len(tasks))
+        if partial:
+            partial(_gathered(config, found, time.perf_counter() - started, workers))
+
     if workers == 1:
         if idle:
-            yield_core()  # this thread: a lab run in one process is the caller's own thread
-        for n, task in enumerate(tasks, 1):
+            yield_core()  # this thread: a lab run on one thread is the caller's own thread
+        for task in tasks:
             if stop():
                 return None
-            out = _run_task(task)
-            found[(out[0], out[1])] = out
-            if progress:
-                progress(n, len(tasks))
-            if partial:
-                partial(_gathered(config, found, time.perf_counter() - started, workers))
+            out = _run_task(task, stop)
+            if out is None:
+                return None
+            finished(out)
     else:
-        _start_resource_tracker()
-        context = multiprocessing.get_context("spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                      initializer=yield_core if idle else None)
+        pool = cf.ThreadPoolExecutor(max_workers=workers, initializer=yield_core if idle else None,
+                                     thread_name_prefix="lab")
         try:
-            pending = {pool.submit(_run_task, t) for t in tasks}
+            pending = {pool.submit(_run_task, t, stop) for t in tasks}
             while pending:
                 if stop():
                     return None
                 done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
                 for future in done:
                     out = future.result()
-                    found[(out[0], out[1])] = out
-                    if progress:
-                        progress(len(found), len(tasks))
-                    if partial:
-                        partial(_gathered(config, found, time.perf_counter() - started, workers))
+                    if out is None:
+                        return None
+                    finished(out)
         finally:
-            # a cancelled lab drops the runs not started; the two running finish on their own
-            pool.shutdown(wait=not stop(), cancel_futures=True)
+            # a cancelled lab drops the runs not started; those running stop at their next stretch
+            pool.shutdown(wait=False, cancel_futures=True)
     return _gathered(config, found, time.perf_counter() - started, workers)
 
 
@@ -701,7 +691,7 @@ PRESETS: dict[str, Preset] = {p.key: p for p in (
            "for whatever happened to win early, and at a big heap the hats may never get there; equal +3/-3 "
            "learns at least as fast as the seeds' +1/-1."),
     Preset("hats-vs-q", "hats vs Q-learning",
-           ("hats", "q:alpha=1,epsilon=0.3", "q:alpha=0.5,epsilon=0.1", "mc"),
+           ("hats", "hats:table=one", "q", "qseat:alpha=1,epsilon=0.3", "qseat", "mc"),
            "Look at how Q-learning's step size and exploration decide everything: with alpha 0.5 and "
            "epsilon 0.1 it learns as fast as the hats, with alpha 1 and epsilon 0.3 each value is only the "
            "last thing that happened and it never settles; Monte-Carlo control, learning from whole games "
@@ -711,4 +701,4 @@ PRESETS: dict[str, Preset] = {p.key: p for p in (
            "Look at how every start ball is a vote that losses must take away before a hat changes its mind: "
            "1 or 3 learn alike, 10 and 30 need more and more games."),
 )}
-DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q", "mc")
+DEFAULT_LEARNERS = ("hats", "hats:table=one", "q", "mc")
