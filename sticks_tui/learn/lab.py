@@ -659,7 +659,7 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
                     finished(out)
         finally:
             # a cancelled lab drops the runs not started; those running stop at their next stretch
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=not stop(), cancel_futures=True)
     return _gathered(config, found, time.perf_counter() - started, workers)
 
 

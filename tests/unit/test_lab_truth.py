@@ -9,7 +9,7 @@ import pytest
 from sticks_tui.engine import registry
 from sticks_tui.learn.lab import (DEFAULT_LEARNERS, GAMES, LabConfig, LabError, lab_game, lab_kernel, parse_learner,
                                   run_lab, run_learner)
-from sticks_tui.learn.lab_players import is_unbeatable, train_readable
+from sticks_tui.learn.lab_players import is_unbeatable
 
 pytestmark = pytest.mark.slow  # the kernel compiles (or loads numba's cache) on first use
 
@@ -25,22 +25,6 @@ def test_textbook_q_masters_20_sticks_in_under_1000_games_on_10_seeds():
     seat = [run_learner(parse_learner("qseat:alpha=1,epsilon=0.3"), g, seed, 1_000, points=[1_000]).mastery[2]
             for seed in range(3)]
     assert seat == [None, None, None]
-
-
-@pytest.mark.parametrize("text", ["q", "q:alpha=0.5,epsilon=0.1", "hats:table=one",
-                                  "hats:table=one,start=3,reward=3,penalty=1", "qseat", "mc"])
-@pytest.mark.parametrize("game,size,games", [("sticks", 20, 300), ("nim", 2, 200), ("noughts", None, 30)])
-def test_the_compiled_lab_plays_as_the_readable_players(text, game, size, games):
-    """Same seed, same stream: the compiled loop leaves the very table the readable players leave (one
-    player object in both seats for q and the shared hats), and finds mastery (the unbeatable check,
-    written again from the definition over the rules and the solver) at the same game."""
-    g = lab_game(game, size)
-    spec = parse_learner(text)
-    run = run_learner(spec, g, 7, games, points=[games])
-    player, mastery = train_readable(spec, g, 7, games)
-    assert np.array_equal(run.state["a"] if spec.name != "hats" else run.state["a"].counts,
-                          player.q if spec.name != "hats" else player.counts)
-    assert run.mastery == mastery
 
 
 def _unbeatable(g, pref, seat):
