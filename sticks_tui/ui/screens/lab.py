@@ -125,7 +125,7 @@ def lab_help_sections() -> list[tuple[str, str]]:
          "The chance against the perfect player is averaged over both seats. In sticks (and in Nim and "
          "Hexapawn) one seat can force a win from the start: from the winning seat a perfect learner "
          "always wins, from the losing seat the perfect player always wins. So the best anyone can "
-         "score is 100% in one seat and 0% in the other: 50% over both. In noughts and crosses nobody "
+         "score is 100% in one seat and 0% in the other: 50% over both seats. In noughts and crosses nobody "
          "can force a win, so there the figure is the chance not to lose, and a perfect learner reaches "
          "100%."),
     ]
@@ -150,7 +150,7 @@ class LabScreen(StyledOnce, Screen):
     LabScreen #lab-progress.-running { display: block; }
     LabScreen #lab-status { width: 1fr; }
     LabScreen #lab-chart-title { height: 1; color: $text-muted; }
-    LabScreen #lab-chart { height: 1fr; min-height: 11; }  /* the rest of a big screen; 8 rows of plot at 80x24 */
+    LabScreen #lab-chart { height: 1fr; min-height: 12; }  /* the rest of a big screen; 8 rows of plot at 80x24 */
     LabScreen #lab-legend { height: auto; }
     LabScreen #lab-table { height: auto; max-height: 9; }
     LabScreen Button { min-width: 8; }
@@ -369,6 +369,9 @@ class LabScreen(StyledOnce, Screen):
 
     @on(Select.Changed, "#lab-game")
     def _game_changed(self, event: Select.Changed) -> None:
+        if event.value == self.start_game:  # the game it opened on (the Select says so as it mounts): its size kept
+            return
+        self.start_game = event.value
         size = default_size(event.value)
         box = self.query_one("#lab-size", Input)
         box.value = "" if size is None else str(size)
