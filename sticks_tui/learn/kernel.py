@@ -20,6 +20,8 @@ cells; indices are unsigned, so numba adds no negative-index wrap-around to each
 The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
 greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
 game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
+containers, an exact walk over the positions A's greedy play can reach against every opponent move.
 """
 
 from __future__ import annotations
@@ -524,8 +526,8 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
     method 2, self-play Q-learning as textbooks write it: ONE table (q_a) for both seats (B chooses from it
     and teaches it too; `opponent` SELF); each move is moved `alpha` of the way towards the negative of
     the best value of the position the opponent then faces (negamax), or the result where it ends the
-    game, at once. method 0, Q-learning with a table per seat: each of a learner's moves is moved `alpha` of the way towards the best value
-    at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
+    game, at once. method 0, Q-learning with a table per seat: each of a learner's moves is moved `alpha`
+    of the way towards the best value at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
     every move played is moved towards the result, by `alpha` (or, alpha 0, by 1/visits: the average of
     every result that followed it; n_a, n_b count the visits)."""
     first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, _ = match
