@@ -253,6 +253,8 @@ class NoughtsRules:
     """
 
     name = "noughts and crosses"
+    #: The two players by seat (0 moves first), in the game's words.
+    seat_names = ("X", "O")
 
     def __init__(self) -> None:
         self._positions: tuple[str, ...] | None = None

@@ -96,12 +96,9 @@ class GameEntry:
     ai_names: dict = field(default_factory=dict)
     #: A person can watch two of its AIs play each other.
     watchable: bool = False
-    #: Which learner's brains the store keeps for it: "hats" (`learn.hats.Hats`, one hat per position)
-    #: or "matchboxes" (MENACE's boxes, `learn.menace.MenaceBrain`, one box per board up to symmetry).
-    brains: str = "hats"
-    #: Whether a learner's move at a position is a lesson (a ball or bead drawn); None: every move is.
-    #: MENACE draws no bead where one square is left (its move is forced).
-    taught_at: Callable[[Any], bool] | None = None
+    #: The counts learner's settings for a fresh brain of this game, as `learn.hats.HatRule`'s fields (empty:
+    #: the seeds' rule). Noughts and crosses: Michie's, so a fresh brain is MENACE.
+    learner_settings: dict = field(default_factory=dict)
     #: Brain files (`store.brainfile`): why a file's layout fields cannot be this game's (`named`: the file
     #: says "game"; None: they can), the rules they describe (a ValueError saying why if none; `shown`
     #: echoes a value from the file, cut short), what its
@@ -168,9 +165,6 @@ class GameEntry:
 
     def scope_words(self, rules: GameRules) -> str:
         return self.scope(rules) if self.scope is not None else "every position of the game"
-
-    def taught(self, position) -> bool:
-        return self.taught_at is None or self.taught_at(position)
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -487,7 +481,8 @@ register(GameEntry(
     write_start=str, read_start=parse_board, read_move=_noughts_move,
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
-    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
+    learner_settings={"start_balls": (4, 3, 2, 1), "win_reward": 3, "draw_reward": 1, "loss_penalty": 1,
+                      "floor": "none", "empty": "resign"},
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     scope=lambda rules: "every board MENACE can face",
 ))

@@ -419,8 +419,6 @@ class CurvePoint:
         if not (math.isnan(self.keep_first) and math.isnan(self.keep_second)):
             out["not_losing_vs_perfect_first"] = finite(self.keep_first)
             out["not_losing_vs_perfect_second"] = finite(self.keep_second)
-        if self.results is not None:
-            out["results"] = {"win": self.results[0], "draw": self.results[1], "loss": self.results[2]}
         return out
 
 

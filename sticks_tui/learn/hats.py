@@ -515,14 +515,9 @@ class Hats:
             return tuple(self.rules.legal_moves(position))[0]
         i = self.row(position)
         n = int(self._layout.n_moves[i])
-        total = int(self.counts[i, :n].sum())
-        if total == 0:
-            if self.rule.empty == "refill":
-                self.counts[i, :n] = self.start[i, :n]
-                total = int(self.counts[i, :n].sum())
-            else:
-                return RESIGN
-        r = rng.randrange(total)
+        if not self.ready(i):
+            return RESIGN
+        r = rng.randrange(int(self.counts[i, :n].sum()))
         moves = self.moves_of(position)
         for j in range(n):
             count = int(self.counts[i, j])
@@ -531,12 +526,26 @@ class Hats:
             r -= count
         raise AssertionError("unreachable: a draw fell outside the hat")  # pragma: no cover
 
+    def ready(self, row: int) -> bool:
+        """THE rule for an empty container, before a token is drawn from container `row`: it holds tokens
+        (True), or it is empty and is refilled with its start tokens (`empty='refill'`: True) or stays
+        empty and the learner resigns (False). The store applies it too, to the containers as it keeps
+        them, before a game's lesson (`reinforce`)."""
+        n = int(self._layout.n_moves[row])
+        if self.counts[row, :n].any():
+            return True
+        if self.rule.empty != "refill":
+            return False
+        self.counts[row, :n] = self.start[row, :n]
+        return True
+
     def reinforce(self, drawn, won: bool | None = None, *, outcome: int | None = None) -> tuple[HatChange, ...]:
         """Apply the token rule to every (position, move) drawn in a game; return what changed.
 
         The game's result for this learner: `won` (True a win, False a loss), or `outcome` (+1 win,
         0 draw, -1 loss) for games that can end in a draw; exactly one of them. A forced move teaches
-        nothing: it is left out."""
+        nothing: it is left out. Each container is first made `ready` as the game drew from it (a copy
+        kept empty elsewhere, as the store's may be, is refilled as the game refilled it to draw)."""
         if (won is None) == (outcome is None):
             raise ValueError("A lesson needs the game's result: won, or an outcome, not both.")
         if outcome is None:
@@ -552,6 +561,7 @@ class Hats:
                 continue
             i = self.row(position)
             j = self.column(position, move)
+            self.ready(i)
             before = int(self.counts[i, j])
             others = 0
             if change < 0 and rule.floor_code == 1:

@@ -167,7 +167,7 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     rows = []
     for point in points:
         if dataclasses.is_dataclass(point):
-            point = dataclasses.astuple(point)
+            point = (point.games, point.agreement, point.win_first, point.win_second)
         if len(point) == 3:
             games, agreement, win = point
             first = second = None
@@ -383,9 +383,7 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         info = store.brain_info(brain)
         if hats is None or info is None:
             raise StoreError(f"There is no brain called {brain!r}.")
-        from sticks_tui.engine import registry
-
-        if registry.entry(info.game).brains == "matchboxes":
+        if hats.folds or hats.seat is not None:
             raise StoreError(f"The brain {info.name!r} is MENACE's matchboxes, not hats: `sticks-tui brain export "
                              f"{info.name!r} FILE` writes its boxes (and `sticks-tui noughts train --json` any "
                              "MENACE's). Nothing was written.")

@@ -182,7 +182,8 @@ class NoughtsKeeper:
         self.app = app
         app.session.held_brains.append(self.held)
         brain, kept = app.keeper.load(vocabulary.NOUGHTS_BRAINS["X"], rule=self.rule, game=vocabulary.NOUGHTS_GAME,
-                                      marks="X")
+                                      seat=0)
+        brain = menace.MenaceBrain.of(brain)
         self.x_brain, self.rule = brain, brain.rule
         self.bases = {"X": brain.counts.copy() if kept else None}
         self.o_brain = None
@@ -276,8 +277,8 @@ class NoughtsKeeper:
                 self.o_brain = menace.MenaceBrain(self.rule, "O")
             else:
                 brain, kept = self.app.keeper.load(vocabulary.NOUGHTS_BRAINS["O"], rule=self.rule,
-                                                   game=vocabulary.NOUGHTS_GAME, marks="O")
-                self.o_brain = brain
+                                                   game=vocabulary.NOUGHTS_GAME, seat=1)
+                self.o_brain = brain = menace.MenaceBrain.of(brain)
                 self.bases["O"] = brain.counts.copy() if kept else None
         return self.o_brain
 

@@ -14,6 +14,14 @@ from sticks_tui.ui.session import MatchSetup, nim_brain_name
 from sticks_tui.ui.widgets.nim_hats import NimHats
 from ui_helpers import MessageLog, wait_until
 
+
+def nim_brain(box=(7, 7, 7), rule=None, counts=None):
+    """A Nim learner's brain: the counts learner over piles up to `box` (the store knows no game's brain)."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
+
 NAME = nim_brain_name()
 AI = "Nim Learning AI"
 
@@ -134,7 +142,6 @@ async def test_training_shows_on_the_hat_and_is_merged_with_a_game_played_meanwh
 @pytest.mark.parametrize("squatter", ["sticks", "another box"])
 async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir, squatter):
     from sticks_tui.learn.hats import Hats
-    from sticks_tui.store.brains import nim_brain
 
     brain = Hats(10) if squatter == "sticks" else nim_brain((3, 3, 3))
     with Store.open(data_dir) as store:

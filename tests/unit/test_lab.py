@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.learn.hats import HatRule, Hats
-from sticks_tui.learn.lab import (LabConfig, LabError, Mastery, lab_game, parse_learner, preference, run_learner)
+from sticks_tui.learn.lab import LabConfig, LabError, Mastery, lab_game, parse_learner, preference, run_learner
 from sticks_tui.learn.lab_players import is_unbeatable, train_readable
 from sticks_tui.learn.trainer import TrainingConfig, train
 
@@ -27,7 +27,8 @@ def flat(g, counts) -> np.ndarray:
 def test_kernel_plays_as_the_readable_players(text, game, size, games):
     """Same seed, same stream: the compiled lab leaves the very hats / values the protocol players leave
     (one player object in both seats for q and the shared hats), and finds mastery (the unbeatable check,
-    written again from the definition over the rules and the solver: `is_unbeatable`) at the same game."""
+    written again from the definition over the rules and the solver: `is_unbeatable`) at the same game.
+    (Self-play hats without the lab: `test_one_loop.py`.)"""
     g = lab_game(game, size)
     spec = parse_learner(text)
     run = run_learner(spec, g, 7, games, points=[games])
@@ -145,22 +146,23 @@ def test_the_curve_is_the_trainers_own_figure_for_the_hats(games):
 
 
 def test_noughts_seats_are_x_and_o_and_only_drawable_or_won_boards_are_checked():
+    """The lab's noughts learners keep one container per board up to its 8 symmetries (as MENACE does,
+    for both players): each is faced moving first when X is to move, and checked where X or O can hold a
+    draw or force a win; its right moves are the best squares, one of each set alike by the symmetries."""
     from sticks_tui.engine.noughts import to_move
     from sticks_tui.solve.noughts import solve_noughts
 
-    from sticks_tui.learn.tables import brain_map
-
     g = lab_game("noughts")  # from the empty board: moving first is playing X
     solution = solve_noughts()
-    row_of, _ = brain_map(g.tables, g.rules, None)
-    for p in np.flatnonzero(row_of >= 0):
-        board, row = g.tables.positions[p], int(row_of[p])
+    template = g.template
+    assert len(template.positions) == 304 + 289
+    for row, board in enumerate(template.positions):
         assert bool(g.seat_mask[row, 0]) == (to_move(board) == "X")
         assert bool(g.seat_mask[row, 1]) == (to_move(board) == "O")
         assert bool(g.checked[row]) == (solution.value(board) >= 0)
+        moves = [m for j, m in enumerate(template.moves_of(board)) if g.good[row * g.width + j]]
         best = set(solution.best_squares(board)) if solution.value(board) >= 0 else set()
-        for j, m in enumerate(g.template.moves_of(board)):  # one column for moves alike up to symmetry
-            assert bool(g.good[row * g.width + j]) == (m in best)
+        assert moves == [m for m in template.moves_of(board) if m in best]
 
 
 @pytest.mark.parametrize("idle", [True, False])
