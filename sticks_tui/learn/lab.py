@@ -65,6 +65,8 @@ SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up 
               "noughts": "the board's side (3 only)"}
 PROTOCOLS = ("explore", "classic")
 DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore"}  # every other game: classic (its start)
+#: The lab size of the game a person set up (the app's settings: sticks' heap, Nim's largest pile).
+SIZE_OF_SETUP = {"sticks": lambda settings: settings.heap, "nim": lambda settings: max(settings.nim_piles)}
 #: Games a run by default (measured so that the default lab finishes in seconds: docs/lab.md).
 DEFAULT_CAPS = {"sticks": 100_000, "nim": 100_000, "noughts": 50_000}
 OTHER_CAP = 50_000
@@ -83,6 +85,20 @@ DEFAULT_CAP = DEFAULT_CAPS["sticks"]
 def default_cap(game: str) -> int:
     """The games a run of `game` plays by default."""
     return DEFAULT_CAPS.get(game, OTHER_CAP)
+
+
+def setup_size(game: str, settings) -> int | None:
+    """The size a lab of `game` takes for a class that set up `settings` (the app's: its heap, its Nim
+    piles), within the lab's range; the game's default where the settings say nothing of it."""
+    found = SIZE_OF_SETUP.get(game)
+    if found is None or game not in SIZE_RANGE:
+        return default_size(game)
+    try:
+        size = int(found(settings))
+    except (AttributeError, TypeError, ValueError):
+        return default_size(game)
+    low, high = SIZE_RANGE[game]
+    return min(max(size, low), high)
 
 
 def default_size(game: str) -> int | None:

@@ -24,8 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CAP, MAX_SEEDS, PRESETS, SIZE_RANGE,
-                                  LabConfig, LabError, LabResult, default_cap, default_size, parse_learner,
-                                  run_lab)  # numpy only: numba loads when a lab runs
+                                  LabConfig, LabError, LabResult, default_cap, default_size, parse_learner, run_lab,
+                                  setup_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.help import HelpScreen
@@ -61,16 +61,10 @@ def setup_game(app) -> tuple[str, int | None]:
     races it: sticks at the setup's heap, Nim at piles up to its largest pile (at most 7), noughts, and
     any other game at its own rules."""
     settings = getattr(app, "settings", None)
-    game = getattr(settings, "game", "sticks")
+    game = getattr(settings, "game", GAMES[0])
     if game not in GAMES:
-        return "sticks", default_size("sticks")
-    if game == "sticks":
-        low, high = SIZE_RANGE[game]
-        return game, min(max(int(getattr(settings, "heap", 20)), low), high)
-    if game == "nim":
-        low, high = SIZE_RANGE[game]
-        return game, min(max(max(getattr(settings, "nim_piles", (7,))), low), high)
-    return game, default_size(game)
+        game = GAMES[0]
+    return game, setup_size(game, settings)
 
 
 def lab_help_sections() -> list[tuple[str, str]]:
