@@ -24,11 +24,12 @@ RUN_OPTIONS = ("game", "size", "learner", "preset", "seeds", "first_seed", "cap"
 
 def register(subparsers) -> None:
     from sticks_tui.learn.lab import (DEFAULT_CAPS, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
-                                      MAX_CAP, MAX_LEARNERS, MAX_SEEDS, OTHER_CAP, PRESETS, PROTOCOLS, SIZE_WORDS)
+                                      MAX_CAP, MAX_LEARNERS, MAX_SEEDS, PRESETS, PROTOCOLS, SIZE_WORDS)
 
     settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table) or 'no settings'}"
                          for name, table in LEARNERS.items())
-    caps = ", ".join(f"{cap:,} for {game}" for game, cap in DEFAULT_CAPS.items()) + f", {OTHER_CAP:,} for the rest"
+    caps = (f"{DEFAULT_CAPS['explore']:,} where games start anywhere (sticks, Nim), {DEFAULT_CAPS['classic']:,} "
+            "where they start at the start (noughts, other games)")
     p = subparsers.add_parser(
         "lab", help="race learners and incentives on one game over many seeds: games to mastery and curves",
         description="Train each learner from fresh on one game, once per seed, and report exactly (from the solver) "
@@ -53,8 +54,8 @@ def register(subparsers) -> None:
     p.add_argument("--cap", default=None, help=f"games per run, 1 to {MAX_CAP:,} (default {caps})")
     p.add_argument("--protocol", default=None,
                    help=f"{' or '.join(PROTOCOLS)}: games start anywhere or at the start (default: explore for "
-                        "sticks and Nim, classic for noughts)")
-    p.add_argument("--workers", default=None, help="processes (default: 2, or 1 on one core)")
+                        "sticks and Nim, classic for noughts and other games)")
+    p.add_argument("--workers", default=None, help="threads running the runs (default: 2, or 1 on one core)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--no-keep", action="store_true", help="do not keep the finished lab in the database")
     kept = p.add_mutually_exclusive_group()
@@ -144,8 +145,8 @@ def lab_text(doc: dict) -> list[str]:
             "noughts": "noughts and crosses"}.get(doc["game"], _title(doc["game"]))
     workers = doc.get("workers", 1)
     lines = [f"Lab: {what} ({doc['protocol']} protocol), {len(doc['learners'])} learners x {doc['seeds']} seeds, "
-             f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s on {workers} "
-             f"process{'es' if workers != 1 else ''}."]
+             f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s, {workers} run{'s' if workers != 1 else ''} "
+             f"at a time."]
     preset = doc.get("preset")
     if preset:
         lines.append(f"Preset: {preset['title']}. {preset['look_for']}")

@@ -67,9 +67,9 @@ PROTOCOLS = ("explore", "classic")
 DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore"}  # every other game: classic (its start)
 #: The lab size of the game a person set up (the app's settings: sticks' heap, Nim's largest pile).
 SIZE_OF_SETUP = {"sticks": lambda settings: settings.heap, "nim": lambda settings: max(settings.nim_piles)}
-#: Games a run by default (measured so that the default lab finishes in seconds: docs/lab.md).
-DEFAULT_CAPS = {"sticks": 100_000, "nim": 100_000, "noughts": 50_000}
-OTHER_CAP = 50_000
+#: Games a run by default, by where its games start (measured so that the default lab finishes in seconds:
+#: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts, Hexapawn).
+DEFAULT_CAPS = {"explore": 100_000, "classic": 50_000}
 #: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
 #: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
 #: it: the perfect player of the figures is another, the one worst for the learner).
@@ -79,12 +79,17 @@ MAX_SEEDS = 100
 MAX_CAP = 10_000_000
 MAX_LEARNERS = 6
 DEFAULT_SEEDS = 20
-DEFAULT_CAP = DEFAULT_CAPS["sticks"]
+DEFAULT_CAP = DEFAULT_CAPS["explore"]
+
+
+def default_protocol(game: str) -> str:
+    """Where the games of a lab of `game` start by default: anywhere (explore) or at the start (classic)."""
+    return DEFAULT_PROTOCOL.get(game, "classic")
 
 
 def default_cap(game: str) -> int:
     """The games a run of `game` plays by default."""
-    return DEFAULT_CAPS.get(game, OTHER_CAP)
+    return DEFAULT_CAPS[default_protocol(game)]
 
 
 def setup_size(game: str, settings) -> int | None:
@@ -152,12 +157,13 @@ LEARNERS: dict[str, dict[str, Setting]] = {
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
     },
 }
-LEARNER_WORDS = {"hats": "the hats (counted balls)",
+LEARNER_WORDS = {"hats": "the app's hats of counted balls, learning from its own seat (table=two, against a "
+                         "second set of hats) or from both (table=one: one set of hats plays both seats)",
                  "q": "self-play Q-learning as textbooks write it: one table for both seats, each move's value "
                       "moved towards minus the best value of the position the opponent then faces",
                  "qseat": "Q-learning with one table per seat: the opponent is part of its world, each move's "
                           "value moved towards the best value at its own next turn",
-                 "mc": "Monte-Carlo control (one table per seat)"}
+                 "mc": "Monte-Carlo control, one table per seat: each move played moved towards the game's result"}
 
 
 def _number_text(value) -> str:
@@ -308,7 +314,7 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     from sticks_tui.learn.tables import brain_map, game_tables, lay_out, reachable_sides
 
     rules = make_rules(game, size)
-    protocol = DEFAULT_PROTOCOL.get(game, "classic") if protocol is None else protocol
+    protocol = default_protocol(game) if protocol is None else protocol
     if protocol not in PROTOCOLS:
         raise LabError(f"there is no protocol {protocol!r}: choose {', '.join(PROTOCOLS)}")
     tables = game_tables(rules)
