@@ -60,8 +60,8 @@ def main() -> int:
         wall = time.perf_counter() - started
         cpu = sum(r.cpu_seconds for r in result.learners)
         doc = result.as_json()
-        print(f"\n## the default lab on {game} (size {doc['size']}, cap {config.cap:,}): {wall:.1f} s wall on "
-              f"{result.workers} processes, first result after {first[0]:.1f} s; {cpu:.1f} s of processor time "
+        print(f"\n## the default lab on {game} (size {doc['size']}, cap {config.cap:,}): {wall:.1f} s wall, "
+              f"{result.workers} threads, first result after {first[0]:.1f} s; {cpu:.1f} s of processor time "
               f"in the runs; load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
         rows = []
         for r in result.learners:

@@ -710,14 +710,16 @@ PRESETS: dict[str, Preset] = {p.key: p for p in (
     Preset("incentives", "the seeds' rule vs MENACE's incentives (+3/-1) vs equal +3/-3",
            ("hats:reward=1,penalty=1", "hats:start=3,reward=3,penalty=1", "hats:start=3,reward=3,penalty=3"),
            "Look at the MENACE-like rule: when a win adds three balls and a loss takes one away, balls pile up "
-           "for whatever happened to win early, and at a big heap the hats may never get there; equal +3/-3 "
-           "learns at least as fast as the seeds' +1/-1."),
+           "for whatever happened to win early: at 20 sticks it needs about four times the games, and at a big "
+           "heap the hats may never get there; equal +3/-3 learns faster than the seeds' +1/-1."),
     Preset("hats-vs-q", "hats vs Q-learning",
            ("hats", "hats:table=one", "q", "qseat:alpha=1,epsilon=0.3", "qseat", "mc"),
-           "Look at how Q-learning's step size and exploration decide everything: with alpha 0.5 and "
-           "epsilon 0.1 it learns as fast as the hats, with alpha 1 and epsilon 0.3 each value is only the "
-           "last thing that happened and it never settles; Monte-Carlo control, learning from whole games "
-           "full of random moves, is slowest at big heaps."),
+           "Look at q, Q-learning as textbooks write it for two players (one table for both seats, each move "
+           "judged by the best the opponent can then do): fastest of all. One set of hats for both seats "
+           "needs about half the games of the two-table pair: every game teaches it twice. Q-learning with "
+           "a table per seat, treating the opponent as part of the world, never settles at alpha 1 and "
+           "epsilon 0.3 (each value is only the last thing that happened) but learns at 0.5 and 0.1; "
+           "Monte-Carlo control, learning from whole games full of random moves, is slowest."),
     Preset("start-balls", "how many start balls",
            ("hats:start=1", "hats:start=3", "hats:start=10", "hats:start=30"),
            "Look at how every start ball is a vote that losses must take away before a hat changes its mind: "
