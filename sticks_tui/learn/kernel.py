@@ -89,7 +89,8 @@ class Watch(NamedTuple):
     `starts`, for each seat. Checked exactly over the positions that play can reach against every
     opponent move (the fixed match's tables: `f_first`, `f_after`, `f_cols`), again only after a game
     changed the set of top moves of one of A's rows (`top`, a bit per column, sets `dirty`).
-    `holds[s]` is the answer now (seat 0, 1, both); `first_hold[s]` the first game after which it held."""
+    `holds[s]` is the answer now (seat 0, 1, both); `first_hold[s]` the first game after which it held.
+    In a closed game (`over`) the answer is the `bad` counts, no walk."""
 
     good: np.ndarray  # (rows_a * width,) bool
     checked: np.ndarray  # (rows_a,) bool
@@ -107,6 +108,7 @@ class Watch(NamedTuple):
     first_hold: np.ndarray  # (3,) int64: the first game after which it held (-1: not yet)
     stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
     stack: np.ndarray  # (2P + 1,) int64: the check's work list
+    closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
 
     @classmethod
     def none(cls) -> Watch:
@@ -115,18 +117,23 @@ class Watch(NamedTuple):
         i1 = np.zeros(1, dtype=np.int64)
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
-                   one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy())
+                   one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
+                   one.copy())
 
     @classmethod
-    def over(cls, good, checked, seat_mask, fixed_match) -> Watch:
-        """A watch over A's rows, its unbeatable check over `fixed_match` (A against a fixed player)."""
+    def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
+        """A watch over A's rows, its unbeatable check over `fixed_match` (A against a fixed player).
+        `closed`: every position A has a container for is a start of the protocol (sticks and Nim explore
+        from every position). Then, from either seat, the positions A can face do not depend on its
+        choices (each is a start, or follows a start by the opponent's move), so unbeatable from a seat
+        is every one of them right: the `bad` count of that seat at 0, no walk needed."""
         rows = checked.shape[0]
         P = fixed_match.positions
         return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
-                   np.zeros(2 * P + 1, dtype=np.int64))
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
@@ -181,25 +188,21 @@ def _top_bits(pref, first, legal):
     if legal > 62:
         return np.int64(-2)
     top = pref[first]
+    bits = np.int64(1)
     for j in range(1, legal):
-        if pref[first + j] > top:
-            top = pref[first + j]
-    bits = np.int64(0)
-    for j in range(legal):
-        if pref[first + j] == top:
-            bits |= np.int64(1) << np.int64(j)
+        v = pref[first + j]
+        if v > top:
+            top = v
+            bits = np.int64(1) << j
+        elif v == top:
+            bits |= np.int64(1) << j
     return bits
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _recheck(pref, row, width, row_cols, watch):
-    """Look again at one of A's rows after it changed, keeping `ok` and the `bad` counts true, and
-    marking the unbeatable check `dirty` when the row's top moves changed."""
+    """Look again at one of A's rows after it changed, keeping `ok` and the `bad` counts true."""
     good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
-    bits = _top_bits(pref, row * width, row_cols[row])
-    if bits != watch.top[row] or bits == -2:
-        watch.top[row] = bits
-        watch.dirty[0] = True
     if not checked[row]:
         return
     now = _row_right(pref, row * width, row_cols[row], good)
@@ -264,13 +267,32 @@ def unbeatable(pref, width, watch, seat):
 
 
 @njit(nogil=True, cache=True)
-def note_unbeatable(pref, width, watch, games):
-    """After a game: work out `holds` again if a row's top moves changed, and note the first game it held."""
-    if not watch.dirty[0]:
-        return
-    watch.dirty[0] = False
-    h0 = unbeatable(pref, width, watch, 0)
-    h1 = unbeatable(pref, width, watch, 1)
+def note_unbeatable(pref, width, row_cols, watch, games, firsts, n, off_b, shift):
+    """After a game whose tokens (or choices) were at `firsts[:n]` (B's past `off_b`, A's own `shift` on
+    where B shares A's table): work out `holds` again if one of A's rows changed its top moves, and
+    note the first game it held. A closed game reads its `bad` counts instead (`Watch.over`). Kept out
+    of the game loop: its writes there cost the loop three times its time (measured at heap 100)."""
+    if watch.closed[0]:
+        h0 = watch.bad[0] == 0
+        h1 = watch.bad[1] == 0
+    else:
+        top = watch.top
+        for i in range(n):
+            f = firsts[i]
+            if f >= off_b:
+                if shift == 0:
+                    continue  # B's own table
+                f -= shift
+            row = f // width
+            bits = _top_bits(pref, row * width, row_cols[row])
+            if bits != top[row] or bits == -2:
+                top[row] = bits
+                watch.dirty[0] = True
+        if not watch.dirty[0]:
+            return
+        watch.dirty[0] = False
+        h0 = unbeatable(pref, width, watch, 0)
+        h1 = unbeatable(pref, width, watch, 1)
     watch.holds[0] = h0
     watch.holds[1] = h1
     watch.holds[2] = h0 and h1
@@ -440,7 +462,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     _recheck(hat, (firsts[i] - (shift if firsts[i] >= off_b else 0)) // width, width, row_cols,
                              watch)
             _note_mastery(watch, game_index + g + 1)
-            note_unbeatable(hat, width, watch, game_index + g + 1)
+            note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width
@@ -618,7 +640,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
             if firsts[i] < off_b or one_table:
                 _recheck(q_a, (firsts[i] - (off_b if firsts[i] >= off_b else 0)) // width, width, row_cols, watch)
         _note_mastery(watch, game_index + g + 1)
-        note_unbeatable(q_a, width, watch, game_index + g + 1)
+        note_unbeatable(q_a, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, off_b if one_table else 0)
     rng_state[0] = x
     return n_games
 

@@ -295,6 +295,7 @@ class LabGame:
     seat_mask: np.ndarray  # (rows, 2) bool: faced by the learner moving first / second
     start: int  # the position (index) the curve's figures start from (the game's own start)
     has_draws: bool
+    closed: bool = False  # every position with a container is a start (explore): see `kernel.Watch.over`
 
     @property
     def width(self) -> int:
@@ -341,8 +342,9 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     checked = worth & (seat_mask[:, 0] | seat_mask[:, 1])
     legal = np.arange(tables.width)[None, :] < tables.n_moves[:, None]
     has_draws = bool((value == 0).any() or ((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
+    closed = set(np.flatnonzero(row >= 0).tolist()) <= set(start_idx)
     return LabGame(rules, protocol, tables, template, starts, self_match, fixed_match, good.ravel(), checked,
-                   seat_mask, tables.index[rules.start_positions()[0]], has_draws)
+                   seat_mask, tables.index[rules.start_positions()[0]], has_draws, closed)
 
 
 # -- one run: a learner, a seed, a cap ----------------------------------------------------------
@@ -416,13 +418,13 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     if spec.name == "hats" and spec.one_table:
         opponent = k.SHARED
     match = g.self_match if vs == "self" else g.fixed_match
-    watch = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match)
+    watch = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match, g.closed)
     run = k.RunState.new(XorShift64Star(seed).state, match)
     stats = run.stats
     first_pref = preference(spec, g, state)
     k.check_all(first_pref, g.width, g.row_cols, watch)
     k._note_mastery(watch, 0)
-    k.note_unbeatable(first_pref, g.width, watch, 0)
+    k.note_unbeatable(first_pref, g.width, g.row_cols, watch, 0, run.firsts, 0, g.rows * g.width, 0)
     policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
     empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)

@@ -177,12 +177,12 @@ def test_the_apps_lab_runs_its_threads_at_idle_priority(idle):
     from sticks_tui.learn.lab import run_lab
 
     policies: list[int] = []
-    before = {t.ident for t in threading.enumerate()}  # (a cancelled lab's threads finish their run on their own)
+    before = set(threading.enumerate())  # (a cancelled lab's threads finish their run on their own)
 
     def progress(done: int, total: int) -> None:
         if not policies:  # the pool is up, with runs still to go
             policies.extend(os.sched_getscheduler(t.native_id) for t in threading.enumerate()
-                            if t.name.startswith("lab") and t.ident not in before)
+                            if t.name.startswith("lab") and t not in before)
 
     # cancelled once seen: at idle priority on a loaded machine the rest of the lab would wait its turn
     run_lab(LabConfig("sticks", 30, (parse_learner("hats"),), seeds=6, cap=500, workers=2), progress,
