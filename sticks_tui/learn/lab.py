@@ -65,8 +65,6 @@ SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up 
               "noughts": "the board's side (3 only)"}
 PROTOCOLS = ("explore", "classic")
 DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore"}  # every other game: classic (its start)
-#: The lab size of the game a person set up (the app's settings: sticks' heap, Nim's largest pile).
-SIZE_OF_SETUP = {"sticks": lambda settings: settings.heap, "nim": lambda settings: max(settings.nim_piles)}
 #: Games a run by default, by where its games start (measured so that the default lab finishes in seconds:
 #: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts, Hexapawn).
 DEFAULT_CAPS = {"explore": 100_000, "classic": 50_000}
@@ -92,15 +90,14 @@ def default_cap(game: str) -> int:
     return DEFAULT_CAPS[default_protocol(game)]
 
 
-def setup_size(game: str, settings) -> int | None:
-    """The size a lab of `game` takes for a class that set up `settings` (the app's: its heap, its Nim
-    piles), within the lab's range; the game's default where the settings say nothing of it."""
-    found = SIZE_OF_SETUP.get(game)
-    if found is None or game not in SIZE_RANGE:
-        return default_size(game)
+def within_size(game: str, size) -> int | None:
+    """`size` (a class's, as its setup screen has it) as a lab of `game` takes it: within the lab's range;
+    the game's default when it is none, and None for a game without sizes."""
+    if game not in SIZE_RANGE:
+        return None
     try:
-        size = int(found(settings))
-    except (AttributeError, TypeError, ValueError):
+        size = int(size)
+    except (TypeError, ValueError):
         return default_size(game)
     low, high = SIZE_RANGE[game]
     return min(max(size, low), high)
@@ -262,7 +259,7 @@ def make_rules(game: str, size: int | None = None):
     if game not in GAMES:
         raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
     if game not in RULES_OF_SIZE:
-        if size is not None:
+        if size not in (None, 0):  # 0: how a kept lab writes "no size"
             raise LabError(f"{game} has no size: leave it out")
         return registry.entry(game).make_rules()
     size = DEFAULT_SIZE[game] if size is None else size

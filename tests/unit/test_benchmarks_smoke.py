@@ -27,15 +27,16 @@ FIGURES: dict[str, list[str]] = {
                              rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
     "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
-    "bench_lab.py": [r"^# learning lab: sticks, heap 20, seeds 10,001-10,002 \(2 seeds\), cap 2,000 games a run$",
-                     *(rf"^## {k}: " for k in ("incentives", "hats-vs-q", "start-balls", "the default lab")),
-                     rf"^default lab wall time: {NUMBER} s on \d processes",
-                     rf"^processor time of the runs: {NUMBER} s, so at least {NUMBER} s of wall time"],
+    "bench_lab.py": [r"^# learning lab: seeds 10,001-10,002 \(2 seeds\); mastery: ",
+                     *(rf"^## preset {k}: " for k in ("incentives", "hats-vs-q", "start-balls")),
+                     *(rf"^## the default lab on {g} \(size \d+, cap 2,000\): {NUMBER} s wall, 2 threads, first "
+                       rf"result after {NUMBER} s; {NUMBER} s of processor time" for g in ("sticks", "noughts")),
+                     rf"^q\s+both seats\s+{NUMBER}\s+{NUMBER}\s+0/2\s+held\s+2/2\s+agreement\s+100\.0%$"],
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x slower than the trainer\)$"
-                             for x in ("hats", "q", "mc")),
+                             for x in ("hats", "hats:table=one", "q", "qseat", "mc")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
-                             for x in ("hats", "q", "mc"))],
+                             for x in ("hats", "hats:table=one", "q", "qseat", "mc"))],
     "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",
                             rf"^\s+the check's own cost: -?{NUMBER} CPU s in 1 s = -?{NUMBER}% of one core",
                             rf"^\s+a game kept -> seen by a tab: p50 {NUMBER} ms, p95 {NUMBER} ms"],
@@ -52,6 +53,8 @@ FIGURES: dict[str, list[str]] = {
                                   *(rf"^{b}(\s+{NUMBER}%){{6}}$" for b in ("4,3,2,1", "8,3,2,1"))],
     "bench_noughts_speed.py": [rf"^compiled kernel:\s+{NUMBER} games/s", rf"^tight pure-Python loop:\s+{NUMBER} games/s",
                                rf"^kernel vs the tight pure-Python loop: {NUMBER}x$"],
+    "bench_projector.py": [rf"^pupils playing: 1 \(their own games kept: \d+\); classmates' games timed: 2",
+                           rf"^game kept -> on the projector's page: p50 {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms$"],
     "bench_quality.py": [r"^# share of 2 seeds \(10001-10002\)",
                          *(rf"^{p}\s+{n}\s+\d/2\s+{NUMBER}%" for p in ("explore", "classic") for n in (20, 100))],
     "bench_suite.py": [rf"^this tree\s+1\s+{NUMBER}\s+{NUMBER}\s+exit 0: 2 passed",
@@ -99,7 +102,7 @@ def browser_or_skip() -> None:
 
 
 #: Smoke runs that start real servers (and Chromium): seconds of their own, so `slow` (CI runs them).
-SLOW = {"bench_tab_start.py", "bench_web.py"}
+SLOW = {"bench_projector.py", "bench_tab_start.py", "bench_web.py"}
 
 
 @pytest.mark.parametrize("script", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
@@ -107,8 +110,8 @@ SLOW = {"bench_tab_start.py", "bench_web.py"}
 def test_the_script_runs_and_prints_its_figures(script, tmp_path):
     if script == "bench_web.py":
         browser_or_skip()
-    if script == "bench_tab_start.py":
-        pytest.importorskip("aiohttp", reason="bench_tab_start needs the 'web' extra")
+    if script in ("bench_tab_start.py", "bench_projector.py"):
+        pytest.importorskip("aiohttp", reason=f"{script} needs the 'web' extra")
     env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
            "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path, env=env,

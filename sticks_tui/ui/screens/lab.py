@@ -25,7 +25,7 @@ from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Stati
 
 from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CAP, MAX_SEEDS, PRESETS, SIZE_RANGE,
                                   LabConfig, LabError, LabResult, default_cap, default_size, parse_learner, run_lab,
-                                  setup_size)  # numpy only: numba loads when a lab runs
+                                  within_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.screens.help import HelpScreen
@@ -58,13 +58,22 @@ def _games(n: int | None) -> str:
 
 def setup_game(app) -> tuple[str, int | None]:
     """The game and size the setup screen has (saved at once as they change: the settings), as the lab
-    races it: sticks at the setup's heap, Nim at piles up to its largest pile (at most 7), noughts, and
-    any other game at its own rules."""
+    races it: its board says the size (sticks: the heap; Nim: the largest pile, at most 7), else the lab's
+    default for the game."""
+    from sticks_tui.engine import registry
+
     settings = getattr(app, "settings", None)
     game = getattr(settings, "game", GAMES[0])
     if game not in GAMES:
         game = GAMES[0]
-    return game, setup_size(game, settings)
+    board = registry.entry(game).board.get("board")
+    size_of = getattr(board, "lab_size", None)
+    if size_of is None:
+        return game, default_size(game)
+    try:
+        return game, within_size(game, size_of(settings))
+    except (AttributeError, TypeError, ValueError):
+        return game, default_size(game)
 
 
 def lab_help_sections() -> list[tuple[str, str]]:
