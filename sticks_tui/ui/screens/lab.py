@@ -15,6 +15,7 @@ Export (Ctrl+S) writes the lab shown, its table and curves, as CSV or JSON throu
 from __future__ import annotations
 
 import threading
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -44,6 +45,10 @@ def figure_title(key: str, doc: dict) -> str:
 #: The figure button names the figure it switches to.
 FIGURE_BUTTON = {"agreement": "Vs perfect", "vs_perfect": "Agreement"}
 
+#: Seconds between two showings of a lab's results so far while it runs.
+PARTIAL_EVERY = 0.5
+#: Seconds between two showings of its progress.
+PROGRESS_EVERY = 0.25
 #: The table's columns (F1 explains each).
 TABLE_COLUMNS = ("", "learner", "learns from", "mastery med", "p90", "never", "1st med", "2nd med", "held", "agree",
                  "secs")
@@ -254,6 +259,17 @@ class LabScreen(StyledOnce, Screen):
         self.query_one("#lab-status", Label).update("Ctrl+R runs the lab")
         self._list_kept()
         self._draw_chart(None)
+        self._warm_kernel()
+
+    @work(thread=True, exclusive=True, group="lab-warm", exit_on_error=False)
+    def _warm_kernel(self) -> None:
+        """Load the compiled loops while the teacher reads the form, so Ctrl+R shows results at once."""
+        from sticks_tui.learn.lab import lab_kernel
+
+        try:
+            lab_kernel()
+        except RuntimeError:
+            pass  # said when a lab runs
 
     # -- labs kept in the database ---------------------------------------------------------------
     def _store(self):
@@ -425,11 +441,24 @@ class LabScreen(StyledOnce, Screen):
 
     @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
     def _run(self, config: LabConfig) -> None:
+        told = [0.0]
+
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self._progress, done, total)
+            # at most four times a second (and the last): every redraw holds the app's thread and Python's
+            # lock, which the runs need between their compiled stretches (a lab took 3x as long in the app)
+            now = time.monotonic()
+            if done == total or now - told[0] >= PROGRESS_EVERY:
+                told[0] = now
+                self.app.call_from_thread(self._progress, done, total)
+
+        shown = [0.0]
 
         def partial(so_far: LabResult) -> None:
-            if not self._cancel.is_set():
+            # the first result at once, then at most twice a second: each redraw of the chart holds the
+            # app's thread (and Python's lock) that the runs' own Python needs
+            now = time.monotonic()
+            if not self._cancel.is_set() and now - shown[0] >= PARTIAL_EVERY:
+                shown[0] = now
                 self.app.call_from_thread(self._partial, so_far.as_json())
 
         try:
