@@ -29,7 +29,7 @@ def register(subparsers) -> None:
     settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table) or 'no settings'}"
                          for name, table in LEARNERS.items())
     caps = (f"{DEFAULT_CAPS['explore']:,} where games start anywhere (sticks, Nim), {DEFAULT_CAPS['classic']:,} "
-            "where they start at the start (noughts, other games)")
+            "where they start at the start (noughts); other games as their entry says")
     p = subparsers.add_parser(
         "lab", help="race learners and incentives on one game over many seeds: games to mastery and curves",
         description="Train each learner from fresh on one game, once per seed, and report exactly (from the solver) "
@@ -54,7 +54,7 @@ def register(subparsers) -> None:
     p.add_argument("--cap", default=None, help=f"games per run, 1 to {MAX_CAP:,} (default {caps})")
     p.add_argument("--protocol", default=None,
                    help=f"{' or '.join(PROTOCOLS)}: games start anywhere or at the start (default: explore for "
-                        "sticks and Nim, classic for noughts and other games)")
+                        "sticks and Nim, classic for noughts; other games as their entry says)")
     p.add_argument("--workers", default=None, help="threads running the runs (default: 2, or 1 on one core)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--no-keep", action="store_true", help="do not keep the finished lab in the database")

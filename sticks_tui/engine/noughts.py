@@ -377,4 +377,5 @@ register(GameEntry(
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     scope=lambda rules: "every board MENACE can face",
     training_games=5_000, training_protocol="classic",
+    lab_rules=lambda size: NoughtsRules(), lab_size=(3, 3, 3), lab_size_words="the board's side (3 only)",
 ))

@@ -162,6 +162,11 @@ class GameEntry:
     #: every position, "classic": the start).
     training_games: int = 100_000
     training_protocol: str = "explore"
+    #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
+    #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
+    lab_rules: Callable[[int], GameRules] | None = None
+    lab_size: tuple[int, int, int] = (1, 1, 1)
+    lab_size_words: str = ""
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
@@ -348,6 +353,13 @@ def explore_starts(rules: GameRules) -> tuple:
     if game is not None and game.explore_from is not None:
         return tuple(game.explore_from(rules))
     return tuple(rules.positions())
+
+
+def default_rules(*args, **kwargs) -> GameRules:
+    """The rules of the first game (`GAME_MODULES`' first: the Game of Sticks) made from `args` as its entry's
+    `make_rules` takes them (a heap and the most a move): what the shortcuts `Hats(size, max_take)` and
+    `TrainingConfig(sticks=..., max_take=...)` of the layers above mean, so none of them names a game."""
+    return entry(names()[0]).make_rules(*args, **kwargs)
 
 
 def curve_size(rules: GameRules) -> int | None:

@@ -34,7 +34,7 @@ compiled loop compiles it (`learn.kernel`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -244,6 +244,7 @@ def _distinct_moves(rules, canon) -> tuple:
     return tuple(m for m in moves if min(order[sym.move(m)] for sym in keep) == order[m])
 
 
+@lru_cache(maxsize=1 << 16)
 def forced(rules, position) -> bool:
     """A forced move: one legal move, made without a draw, teaching nothing (on every game)."""
     return len(rules.legal_moves(position)) == 1
@@ -264,6 +265,8 @@ class _Layout:
     move_numbers: np.ndarray  # (rows,) int64: which move of its player each row's position is
     folds: bool
     seat: int | None
+    #: position -> what `Hats.find` answers for it (and its moves at that position), kept as asked
+    found: dict = field(default_factory=dict, repr=False)
 
 
 @lru_cache(maxsize=64)
@@ -337,9 +340,9 @@ class Hats:
                 raise ValueError(f"A brain needs at least one hat, not {size}.")
             if max_take < 1:
                 raise ValueError(f"The most sticks a player may take must be at least 1, not {max_take}.")
-            from sticks_tui.engine.rules import SticksRules  # the sticks shortcut's own rules
+            from sticks_tui.engine import registry  # the shortcut: the first game's rules (sticks)
 
-            rules = SticksRules(size, max_take)
+            rules = registry.default_rules(size, max_take)
         else:
             rules = size
         self.rules = rules
@@ -388,6 +391,16 @@ class Hats:
     def find(self, position) -> tuple[int, tuple] | None:
         """(the row of `position`'s container, its moves as (container move, move at `position`) pairs);
         None where it has none."""
+        cache = self._layout.found
+        try:
+            return cache[position]
+        except KeyError:
+            found = cache[position] = self._find(position)
+            return found
+        except TypeError:  # not a position (unhashable)
+            return None
+
+    def _find(self, position) -> tuple[int, tuple] | None:
         layout = self._layout
         if layout.folds:
             try:
@@ -513,16 +526,21 @@ class Hats:
         refilled with its start tokens first, as the rule says."""
         if forced(self.rules, position):
             return tuple(self.rules.legal_moves(position))[0]
-        i = self.row(position)
-        n = int(self._layout.n_moves[i])
-        if not self.ready(i):
-            return RESIGN
-        r = rng.randrange(int(self.counts[i, :n].sum()))
-        moves = self.moves_of(position)
-        for j in range(n):
-            count = int(self.counts[i, j])
+        found = self.find(position)
+        if found is None:
+            self.row(position)  # raises, saying why
+        i, pairs = found
+        counts = self.counts[i, : len(pairs)].tolist()
+        total = sum(counts)
+        if total == 0:
+            if not self.ready(i):
+                return RESIGN
+            counts = self.counts[i, : len(pairs)].tolist()
+            total = sum(counts)
+        r = rng.randrange(total)
+        for (_, move), count in zip(pairs, counts, strict=True):
             if r < count:
-                return moves[j]
+                return move
             r -= count
         raise AssertionError("unreachable: a draw fell outside the hat")  # pragma: no cover
 
@@ -561,7 +579,8 @@ class Hats:
                 continue
             i = self.row(position)
             j = self.column(position, move)
-            self.ready(i)
+            if not self.counts[i, j]:
+                self.ready(i)
             before = int(self.counts[i, j])
             others = 0
             if change < 0 and rule.floor_code == 1:

@@ -44,29 +44,32 @@ from functools import lru_cache
 import numpy as np
 
 from sticks_tui.engine import registry
-from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.noughts import NoughtsRules
-from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn.batches import checkpoints
 from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import PROTOCOLS as TRAINING_PROTOCOLS
 from sticks_tui.learn.trainer import explore_starts
 
-#: Each lab game's rules at a size (the lab's own sizes); a table, so nothing here compares a game's name.
-#: Every other registered game (Hexapawn) is raced at its registry's own rules, with no size.
-RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
-                 "noughts": lambda size: NoughtsRules()}
-#: Every game the lab races: those above, then every other game the registry knows.
-GAMES = tuple(dict.fromkeys((*RULES_OF_SIZE, *registry.names())))
-DEFAULT_SIZE = {"sticks": 20, "nim": 7, "noughts": 3}
-SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
-SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
-              "noughts": "the board's side (3 only)"}
-PROTOCOLS = ("explore", "classic")
-DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore"}  # every other game: classic (its start)
+
+def _lab_games() -> tuple:
+    """The games of the lab: every registered game; those whose entry gives the lab its rules by size first."""
+    names = registry.names()
+    return tuple(sorted(names, key=lambda name: registry.entry(name).lab_rules is None))
+
+
+#: The lab's games and, for each with sizes (its registry entry says), the size it starts at, the sizes it
+#: takes, what a size means; and how each game's games start by default. A game without sizes is raced at
+#: its entry's own rules.
+GAMES = _lab_games()
+SIZED = tuple(name for name in GAMES if registry.entry(name).lab_rules is not None)
+DEFAULT_SIZE = {name: registry.entry(name).lab_size[0] for name in SIZED}
+SIZE_RANGE = {name: tuple(registry.entry(name).lab_size[1:]) for name in SIZED}
+SIZE_WORDS = {name: registry.entry(name).lab_size_words for name in SIZED}
+PROTOCOLS = tuple(TRAINING_PROTOCOLS)
+DEFAULT_PROTOCOL = {name: registry.entry(name).training_protocol for name in GAMES}
 #: Games a run by default, by where its games start (measured so that the default lab finishes in seconds:
-#: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts, Hexapawn).
+#: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts).
 DEFAULT_CAPS = {"explore": 100_000, "classic": 50_000}
 #: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
 #: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
@@ -258,7 +261,7 @@ def make_rules(game: str, size: int | None = None):
     """The rules object of a lab game; raises LabError naming the valid choices."""
     if game not in GAMES:
         raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
-    if game not in RULES_OF_SIZE:
+    if game not in SIZED:
         if size not in (None, 0):  # 0: how a kept lab writes "no size"
             raise LabError(f"{game} has no size: leave it out")
         return registry.entry(game).make_rules()
@@ -266,7 +269,7 @@ def make_rules(game: str, size: int | None = None):
     low, high = SIZE_RANGE[game]
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
         raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
-    return RULES_OF_SIZE[game](size)
+    return registry.entry(game).lab_rules(size)
 
 
 def terminal_outcome(rules, position) -> int:

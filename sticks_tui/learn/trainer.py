@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sticks_tui.engine import registry
+from sticks_tui.vocabulary import TRAINING_PROTOCOLS
 from sticks_tui.engine.events import TrainingProgress
 from sticks_tui.engine.protocol import GameRules
 from sticks_tui.learn import compiled
@@ -35,12 +36,8 @@ from sticks_tui.learn.control import GameStory, TrainingControl, check_pace
 from sticks_tui.learn.hats import RESIGN, Hats, forced
 from sticks_tui.learn.rng import XorShift64Star
 
-#: How training games start: the one list (the trainer, the lab, the command line and the dialog read it).
-PROTOCOLS = {
-    "explore": "every game starts from a random position of the game (sticks: a random heap between 2 and N), "
-               "so every hat keeps being visited",
-    "classic": "every game starts from the game's start position (sticks: the full heap), as in the seeds",
-}
+#: How training games start: the one list (`vocabulary.TRAINING_PROTOCOLS`).
+PROTOCOLS = TRAINING_PROTOCOLS
 GAME_PROTOCOLS = PROTOCOLS
 DEFAULT_PROTOCOL = "explore"
 #: Who the trained brain plays: a second learner that learns too, the random player (any legal move), or
@@ -102,9 +99,7 @@ class TrainingConfig:
         """The game trained on."""
         if self.game is not None:
             return self.game
-        from sticks_tui.engine.rules import SticksRules  # the sticks shortcut
-
-        return SticksRules(self.sticks, self.max_take)
+        return registry.default_rules(self.sticks, self.max_take)  # the shortcut: the first game (sticks)
 
 
 @dataclass

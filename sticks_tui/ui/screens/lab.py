@@ -72,7 +72,7 @@ def setup_game(app) -> tuple[str, int | None]:
     if game not in GAMES:
         game = GAMES[0]
     board = registry.entry(game).board.get("board")
-    size_of = getattr(board, "lab_size", None)
+    size_of = getattr(board, "setup_lab_size", None)
     if size_of is None:
         return game, default_size(game)
     try:
