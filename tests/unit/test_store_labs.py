@@ -184,3 +184,17 @@ def test_two_processes_keeping_labs_at_once_keep_every_one(tmp_path):
     with Store.open(tmp_path) as store:
         assert [k.id for k in store.list_labs()] == list(range(50, 0, -1))
         assert all(store.lab(i).doc == json.loads(doc.read_text()) for i in (1, 50))
+
+
+def test_a_labs_csv_says_one_seat_or_both_and_held_and_an_earlier_export_is_still_ours():
+    """Issue 35: each learner's rows carry whether it learns from one seat or both and the seeds still
+    unbeatable at the end; a lab exported before these two columns is still known as a lab export."""
+    from sticks_tui.store.exports import _OLD_CSV_HEADERS, export_kind, lab_export
+
+    rows = list(csv.reader(io.StringIO(lab_export(made_lab().as_json(), "csv"))))
+    header = rows[0]
+    assert header[-2:] == ["learns_from", "held"]
+    by_learner = {row[1]: row[-2:] for row in rows[1:]}
+    assert by_learner == {"hats:reward=3": ["one seat", "2"], "q": ["both seats", "3"]}
+    earlier = ",".join(_OLD_CSV_HEADERS["lab"]) + "\n"
+    assert export_kind(earlier.encode()) == "lab"
