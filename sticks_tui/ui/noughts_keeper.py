@@ -13,15 +13,139 @@ keeps what it learned until the app quits.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from sticks_tui import vocabulary
+from sticks_tui.engine.noughts import EMPTY_BOARD, place
 from sticks_tui.learn import menace
-from sticks_tui.learn.menace_training import BeadChange, MenaceTrainingResult
 from sticks_tui.learn.rng import XorShift64Star
 
 NOT_SAVED = "MENACE's boxes are not saved: they last until you quit the app."
 PLAYER_KINDS = ("human", "random", "perfect", "menace")
+
+
+@dataclass(frozen=True)
+class BeadChange:
+    """One bead MENACE drew in a game: which brain ('X' or 'O'), its box (row) and column, the square
+    of the board in play (1-9), the board it was drawn on, and the count before and after the game."""
+
+    marks: str
+    row: int
+    col: int
+    square: int
+    board: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class MenaceStory:
+    """One training game as it happened: `number` (1 for a run's first game), the squares in order, X's
+    result (1 win, 0 draw, -1 loss), who resigned ('X', 'O' or None), and every bead drawn with its change."""
+
+    number: int
+    moves: tuple[int, ...]
+    result: int
+    resigned: str | None
+    changes: tuple[BeadChange, ...]
+
+    @property
+    def board(self) -> str:
+        board = EMPTY_BOARD
+        for square in self.moves:
+            board = place(board, square)
+        return board
+
+
+@dataclass(frozen=True)
+class MenaceProgress:
+    """A snapshot of a run for whoever watches (at most ~20 a second, and one per game told)."""
+
+    games_done: int
+    games_total: int
+    seconds: float
+    results: tuple[int, int, int]  # X's wins, draws and losses in this run so far
+    counts: np.ndarray = field(repr=False, compare=False)  # a copy of X's counts
+    curve: tuple = field(default=(), repr=False, compare=False)  # menace.CurvePoint, this run's games
+    first_box: tuple = field(default=(), repr=False, compare=False)  # (games, 9 counts) of the first box
+    finished: bool = False
+    cancelled: bool = False
+    story: MenaceStory | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class MenaceTrainingResult:
+    games_played: int
+    games_total: int
+    seconds: float
+    results: tuple[int, int, int]
+    curve: list
+    first_box: list
+    cancelled: bool
+    engine: str
+    notice: str | None = None
+
+
+#: The screen's opponents of a training run, as the one trainer names them.
+TRAIN_OPPONENTS = {"random": "random", "perfect": "best-at-random", "menace": "self"}
+
+
+def train_menace(x_brain: menace.MenaceBrain, opponent: str, seed: int, games: int, control=None,
+                 progress: Callable[[MenaceProgress], None] | None = None,
+                 o_brain: menace.MenaceBrain | None = None, engine: str = "kernel") -> MenaceTrainingResult:
+    """MENACE (X's brain, moving first) trained by the one trainer (`learn.trainer.train`) against 'random',
+    'perfect' (a perfect player choosing at random among its best squares) or 'menace' (`o_brain`, learning
+    O), its counts changed in place; what the noughts screen shows of it: the results, the curve (the exact
+    chance not to lose against the perfect player worst for it) and the first box's beads at each point."""
+    from sticks_tui.engine.noughts import NoughtsRules
+    from sticks_tui.learn.analysis import CurveScorer
+    from sticks_tui.learn.trainer import TrainingConfig, train
+
+    if opponent not in TRAIN_OPPONENTS:
+        raise ValueError(f"the opponent is {', '.join(TRAIN_OPPONENTS)}, not {opponent!r}")
+    if opponent == "menace" and (o_brain is None or o_brain.marks != "O"):
+        raise ValueError("MENACE against MENACE needs a second brain for O.")
+    rules = NoughtsRules()
+    config = TrainingConfig(game=rules, games=games, seed=seed, protocol="classic", engine=engine,
+                            opponent=TRAIN_OPPONENTS[opponent], seats="first")
+    first_box: list[tuple[int, tuple[int, ...]]] = [(0, x_brain.box_squares(0))]
+    scorer = CurveScorer.for_brain(x_brain)
+    brains = {"X": x_brain, "O": o_brain}
+
+    def score(done, brain):
+        if done:
+            first_box.append((done, x_brain.box_squares(0)))
+        return scorer.score(done, brain.counts)
+
+    def points(curve) -> list[menace.CurvePoint]:
+        return [menace.CurvePoint(p.games, *p.results, p.keep_first) for p in curve if p.results is not None]
+
+    def told(story) -> MenaceStory | None:
+        if story is None:
+            return None
+        changes = []
+        for side, mark in ((0, "X"), (1, "O")):
+            brain = brains[mark]
+            for change in story.changes[side]:
+                changes.append(BeadChange(mark, brain.row(change.hat), brain.column(change.hat, change.ball),
+                                          change.ball, change.hat, change.before, change.after))
+        result = 1 if story.winner == 0 else -1 if story.winner == 1 else 0
+        resigned = None if story.resigned is None else "XO"[story.resigned]
+        return MenaceStory(story.number, tuple(move for _, _, move in story.draws), result, resigned, tuple(changes))
+
+    def report(snapshot) -> None:
+        if progress is not None:
+            progress(MenaceProgress(snapshot.games_done, snapshot.games_total, snapshot.seconds, snapshot.results,
+                                    snapshot.hats, tuple(points(snapshot.curve)), tuple(first_box),
+                                    snapshot.finished, snapshot.cancelled, told(snapshot.story)))
+
+    result = train(config, x_brain, o_brain if opponent == "menace" else None, progress=report, cancel=control,
+                   scorer=score)
+    return MenaceTrainingResult(result.games_played, games, result.seconds, result.results, points(result.curve),
+                                first_box, result.cancelled, result.engine, result.notice)
 
 
 @dataclass
@@ -58,7 +182,8 @@ class NoughtsKeeper:
         self.app = app
         app.session.held_brains.append(self.held)
         brain, kept = app.keeper.load(vocabulary.NOUGHTS_BRAINS["X"], rule=self.rule, game=vocabulary.NOUGHTS_GAME,
-                                      marks="X")
+                                      seat=0)
+        brain = menace.MenaceBrain.of(brain)
         self.x_brain, self.rule = brain, brain.rule
         self.bases = {"X": brain.counts.copy() if kept else None}
         self.o_brain = None
@@ -135,13 +260,13 @@ class NoughtsKeeper:
                 self.boxes_moved = self.boxes_moved or mark == "X"
 
             def cell(row: int, column: int, brain=brain):
-                return brain.boxes.boards[row], column + 1  # the box's board, and the square (1-9)
+                return brain.cell(row, column)  # the box's board, and the square (1-9)
 
             found.append((vocabulary.NOUGHTS_BRAINS[mark], brain, self.bases[mark], adopt, cell))
         return found
 
     def first_box_counts(self) -> tuple[int, ...]:
-        return tuple(int(c) for c in self.x_brain.counts[0])
+        return self.x_brain.box_squares(0)
 
     def brain_for(self, mark: str) -> menace.MenaceBrain:
         """X's brain, or O's (made at first use, by the same rule)."""
@@ -152,8 +277,8 @@ class NoughtsKeeper:
                 self.o_brain = menace.MenaceBrain(self.rule, "O")
             else:
                 brain, kept = self.app.keeper.load(vocabulary.NOUGHTS_BRAINS["O"], rule=self.rule,
-                                                   game=vocabulary.NOUGHTS_GAME, marks="O")
-                self.o_brain = brain
+                                                   game=vocabulary.NOUGHTS_GAME, seat=1)
+                self.o_brain = brain = menace.MenaceBrain.of(brain)
                 self.bases["O"] = brain.counts.copy() if kept else None
         return self.o_brain
 
@@ -184,7 +309,7 @@ class NoughtsKeeper:
                 brain = self.brain_for(mark)
                 mine = [d for d in drawn if d[0] == mark]
                 before = [int(brain.counts[r, c]) for _, r, c, _, _ in mine]
-                brain.reinforce([(r, c) for _, r, c, _, _ in mine], outcome)
+                brain.reinforce([(b, s) for _, _, _, s, b in mine], outcome=outcome)
                 changes += [BeadChange(mark, r, c, s, b, was, int(brain.counts[r, c]))
                             for (_, r, c, s, b), was in zip(mine, before, strict=True)]
                 tally = self.results if mark == "X" else self.o_results
@@ -226,16 +351,12 @@ class NoughtsKeeper:
             self.save(mark, 1)
 
     def not_losing_vs_perfect(self) -> float:
-        """X's brain's exact chance not to lose one game to the perfect player (compiled if loaded)."""
-        import sys
+        """X's brain's exact chance not to lose one game to the perfect player worst for it, moving first
+        (compiled if the kernel is loaded: this never imports numba on the UI thread)."""
+        from sticks_tui.learn.analysis import exact_chances
 
-        menace_kernel = sys.modules.get("sticks_tui.learn.menace_kernel")  # never imports numba here (UI thread)
-        if menace_kernel is not None and menace_kernel._loaded:
-            loss = menace_kernel.chance_of_loss(menace.tables(self.rule), self.x_brain.counts, "perfect",
-                                                self.rule.empty == "refill")
-        else:
-            loss = menace.loss_chance(self.x_brain, "perfect")
-        return 1.0 - loss
+        win, draw, _ = exact_chances(self.x_brain, "perfect", True)
+        return win + draw
 
     def add_run(self, run: MenaceTrainingResult) -> None:
         """A training run's games, results, curve and first-box samples, after those before it."""

@@ -414,7 +414,7 @@ class NoughtsScreen(StyledOnce, Screen):
                 if not mine:
                     continue
                 outcome = result if mark == "X" else -result
-                delta = rule.delta(outcome)
+                delta = rule.change(outcome)
                 word = {1: "won", 0: "drew", -1: "lost"}[outcome]
                 log.write(f"MENACE ({mark}) {word}: each bead it drew gets {delta:+d}.")
                 for line in change_words(mine):
@@ -531,7 +531,7 @@ class NoughtsScreen(StyledOnce, Screen):
         chart = self.query_one("#noughts-curve", LearningCurve)
         chart.series = tuple(series)
         self.query_one(BeadChart).samples = tuple(keeper.first_box)
-        self.query_one("#noughts-rule", Static).update("Rule: " + keeper.rule.sentence())
+        self.query_one("#noughts-rule", Static).update("Rule: " + menace.sentence(keeper.rule))
         self._show_training(None)
 
     def _show_training(self, progress) -> None:
@@ -750,16 +750,16 @@ class NoughtsScreen(StyledOnce, Screen):
 
 def menace_run(keeper: NoughtsKeeper, request: TrainRequest, seed: int):
     """A run for `ui.training.start_training_worker` (as `ui.training.sticks_run` is for sticks; it
-    belongs beside it once the game registry lands): MENACE's brains in `keeper` trained in place by
-    `learn.menace_training.MenaceTrainer`, the run's games, results and curve added to the keeper."""
+    belongs beside it once the game registry lands): MENACE's brains in `keeper` trained in place by the
+    one trainer (`noughts_keeper.train_menace`), the run's games, results and curve added to the keeper."""
     o_brain = keeper.brain_for("O") if request.opponent == "menace" else None
 
     def run(progress, control):
-        from sticks_tui.learn.menace_training import MenaceTrainer
+        from sticks_tui.ui.noughts_keeper import train_menace
 
-        # made in the thread: loading the compiled kernel (numba) takes a while the first time
-        trainer = MenaceTrainer(keeper.x_brain, request.opponent, seed, o_brain=o_brain)
-        result = trainer.run(request.games, control, progress)
+        # in the thread: loading the compiled kernel (numba) takes a while the first time
+        result = train_menace(keeper.x_brain, request.opponent, seed, request.games, control, progress,
+                              o_brain=o_brain)
         keeper.add_run(result)
         return result
 
@@ -889,7 +889,7 @@ class NoughtsTrainDialog(StyledOnce, ModalScreen[TrainRequest | None]):
         error.update("")
         against = dict((k, w) for w, k in TRAIN_OPPONENTS)[request.opponent]
         first = "MENACE starts afresh. " if request.reset else "MENACE keeps what it learned. "
-        effect.update(f"{first}{request.rule.sentence()} It plays X in {games_words(request.games)} "
+        effect.update(f"{first}{menace.sentence(request.rule)} It plays X in {games_words(request.games)} "
                       f"against {against}, {pace_words(request.pace)}.")
         return None
 
@@ -960,7 +960,7 @@ class NoughtsBoxesScreen(StyledOnce, Screen):
         keeper = keeper_of(self.app)
         brain = keeper.x_brain if self.marks == "X" or keeper.o_brain is None else keeper.o_brain
         boxes = brain.boxes
-        rows = [(i + 1, b, tuple(int(c) for c in brain.counts[i])) for i, b in enumerate(boxes.boards)
+        rows = [(i + 1, b, brain.box_squares(i)) for i, b in enumerate(boxes.boards)
                 if menace.move_number(b) == self.move]
         counts = [sum(1 for b in boxes.boards if menace.move_number(b) == m) for m in (1, 2, 3, 4, 5)]
         of = ", ".join(str(n) for n in counts[:4])
