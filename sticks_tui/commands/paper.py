@@ -80,7 +80,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                     answer = ask(f"The machine's turn ({box_word} {box.number}): which {box_word} and {bead_word} "
                                  f"(e.g. '{box.number} {box.colours[0].name}')? ")
                     if answer is None:
-                        say("The unfinished game was not recorded.")
+                        if game.moves:
+                            say("The unfinished game was not recorded.")
                         return 0
                     try:
                         if answer.lower() == "resign":
@@ -97,13 +98,14 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                                                f"(e.g. '{box.number} {box.colours[0].name}'), not {answer!r}.") from None
                         before = game.position
                         move = game.machine_move(number, colour)
-                        say(f"The machine plays {game.rules.move_text(before, move)}.")
+                        say(f"The machine plays: {game.rules.move_text(before, move)}.")
                     except PaperRefusal as exc:
                         say(f"Refused: {exc} Nothing was changed.")
                 else:
                     answer = ask(f"{args.name}'s move: ")
                     if answer is None:
-                        say("The unfinished game was not recorded.")
+                        if game.moves:
+                            say("The unfinished game was not recorded.")
                         return 0
                     try:
                         game.other_move(answer)

@@ -118,7 +118,8 @@ class Machine:
     def box(self, number: int) -> Box:
         """Box `number`; ValueError saying which numbers there are."""
         if not 1 <= number <= len(self.boxes):
-            raise ValueError(f"There is no box {number}: the boxes are numbered 1 to {len(self.boxes)}.")
+            box = self.words[0]
+            raise ValueError(f"There is no {box} {number}: the {plural(box)} are numbered 1 to {len(self.boxes)}.")
         return self.boxes[number - 1]
 
     def box_for(self, position) -> Box | None:
@@ -130,6 +131,6 @@ class Machine:
         """The move a bead colour stands for (in a box's own position); ValueError listing the colours."""
         key = " ".join(name.lower().split())
         if key not in self._by_name:
-            raise ValueError(f"There is no {key!r} bead in this machine: its colours are "
+            raise ValueError(f"There is no {key!r} {self.words[1]} in this machine: its colours are "
                              f"{', '.join(self._by_name)}.")
         return self._by_name[key]

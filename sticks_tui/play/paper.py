@@ -100,22 +100,23 @@ class PaperGame:
         except ValueError as exc:
             raise PaperRefusal(str(exc)) from None
         wanted = self.box_now()
+        Box, bead = self.machine.words[0].capitalize(), self.machine.words[1]
         if box != wanted:
-            raise PaperRefusal(f"Box {box.number} is the box for {self.rules.position_text(box.position)}; "
-                               f"this game needs box {wanted.number}.")
+            raise PaperRefusal(f"{Box} {box.number} is the {Box.lower()} for {self.rules.position_text(box.position)}; "
+                               f"this game needs {Box.lower()} {wanted.number}.")
         colour_name = self.machine.colour_of[canon].name
         if canon not in box.moves:
-            raise PaperRefusal(f"Box {box.number} holds no {colour_name} bead: its colours are "
+            raise PaperRefusal(f"{Box} {box.number} holds no {colour_name} {bead}: its colours are "
                                f"{', '.join(c.name for c in box.colours)}.")
         brain = self._stored()
         row, column = box.row, box.moves.index(canon)
         held = brain.counts[row, : len(box.moves)]
         if int(held.sum()) == 0 and brain.rule.empty == "resign":
-            raise PaperRefusal(f"Box {box.number} is empty on screen: the machine resigns (type 'resign').")
+            raise PaperRefusal(f"{Box} {box.number} is empty on screen: the machine resigns (type 'resign').")
         if int(held[column]) == 0 and int(held.sum()) > 0:
-            raise PaperRefusal(f"Box {box.number} on screen has no {colour_name} bead left (its beads: "
+            raise PaperRefusal(f"{Box} {box.number} on screen has no {colour_name} {bead} left (its {bead}s: "
                                + ", ".join(f"{c.name} {int(n)}" for c, n in zip(box.colours, held, strict=True))
-                               + "). Draw again; restock the paper box from `brain print --as-is`.")
+                               + f"). Draw again; restock the paper {Box.lower()} from `brain print --as-is`.")
         real = dict(brain.find(self.position)[1])[canon]
         self._play(real)
         self.drawn.append((self._before, real))
@@ -128,8 +129,9 @@ class PaperGame:
         box = self.box_now()
         brain = self._stored()
         if box is None or brain.rule.empty != "resign" or int(brain.counts[box.row, : len(box.moves)].sum()) > 0:
-            raise PaperRefusal("The machine resigns only when its box is empty (and its rule says an empty box "
-                               "resigns); draw a bead.")
+            box_word, bead = self.machine.words
+            raise PaperRefusal(f"The machine resigns only when its {box_word} is empty (and its rule says an empty "
+                               f"{box_word} resigns); draw a {bead}.")
         self.resigned = True
 
     def forced_move(self):
