@@ -345,6 +345,10 @@ class BrainsMixin:
             elif base is not None and self.pupil:
                 raise StoreError(f"The brain {name!r} is no longer kept (the teacher deleted it, or restored a "
                                  "back-up without it).")
+            if replace:
+                stored = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+                if stored is not None:
+                    self.backup_before("before-replace-brain", stored[0], action=f"start the brain {name!r} anew")
             self._put(conn, name, hats, games_trained, replace=replace)
         return hats
 
@@ -366,6 +370,8 @@ class BrainsMixin:
                 raise StoreError(f"The brain {row[0]!r} {_seat_words(brain.rules, row[2])}, and this one "
                                  f"{_seat_words(brain.rules, brain.seat)}: a brain is only replaced by one for the "
                                  "same player. Import it under another name. Nothing was changed.")
+            if row is not None:
+                self.backup_before("before-replace-brain", row[0], action=action)
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------
@@ -512,7 +518,8 @@ class BrainsMixin:
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-reset-brain", stored, action=f"reset the brain {name!r}")
             size, max_take, sb, wr, lp, fl, dr, rule, seat, game, shape = conn.execute(
                 f"SELECT {_BRAIN_COLUMNS}, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
             fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape),
@@ -528,7 +535,8 @@ class BrainsMixin:
         self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-delete-brain", stored, action=f"delete the brain {name!r}")
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
             conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
 

@@ -268,8 +268,11 @@ class SticksApp(App):
     def check_size(self) -> None:
         """Show the too-small notice over everything, or take it away (when it is on top)."""
         width, height = self.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
         shown = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
+        # a screen laid out for less (the class view, for a projector's page: 80x22) says its own minimum
+        under = next((s for s in reversed(self.screen_stack) if not isinstance(s, TooSmallScreen)), None)
+        least_width, least_height = getattr(under, "MIN_SIZE", (MIN_WIDTH, MIN_HEIGHT))
+        small = width < least_width or height < least_height
         if small and not shown:
             self.push_screen(TooSmallScreen())
         elif not small and shown and self.screen is shown[-1]:
@@ -370,6 +373,8 @@ class SticksApp(App):
         if is_teacher(self):  # a pupil's tab never lists it
             yield SystemCommand("Back-ups", "The back-ups of the class's records and brains; restore one",
                                 self.action_backups)
+            yield SystemCommand("Back up now", "Make a back-up of the class's records and brains now",
+                                self.action_backup_now)
             yield SystemCommand("Class view", "The class's brain, leaderboard and games, live: for a projector",
                                 self.action_class_view)
 
@@ -447,6 +452,31 @@ class SticksApp(App):
             return
         if not isinstance(self.screen, BackupsScreen):
             self.push_screen(BackupsScreen())
+
+    def action_backup_now(self) -> None:
+        self.make_backup_now()
+
+    def make_backup_now(self):
+        """A back-up made by hand (the teacher's "Back up now"), said in a notice; the Backup, or None."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.store.backups import make_backup
+        from sticks_tui.ui.roles import is_teacher
+
+        if not is_teacher(self):
+            self.notify("Only the teacher can make a back-up.", title="Not for pupils", severity="warning")
+            return None
+        store = self.session.store
+        if store.path is None:
+            self.notify("The records and brains live in memory only this time: there are no back-ups.",
+                        title="Not backed up", severity="warning")
+            return None
+        try:
+            made = make_backup(store.path, "by-hand")
+        except StoreError as exc:
+            self.notify(str(exc), title="Not backed up", severity="error", timeout=10)
+            return None
+        self.notify(f"Backed up as {made.name} ({made.contents_words}).", title="Back-up made")
+        return made
 
     def action_class_view(self) -> None:
         from sticks_tui.ui.roles import may_view_class

@@ -135,11 +135,14 @@ async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_d
         app.check_class()
         await pilot.pause()
         assert app.class_change.news == "Dee's game"
-        assert text_of(view, "#class-news") == ""
+        # the projector follows the game the class plays: Dee's game is said over MENACE's boxes it taught
+        assert text_of(view, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
+        assert text_of(view, "#class-news") == "Dee's game: a draw"
         with Store.open(data_dir) as classmate:  # a game that did teach the class's hats is said over them
             classmate.record_game(**sticks_win("Eve"))
         app.check_class()
         await pilot.pause()
+        assert text_of(view, "#class-brain-title").startswith("The class plays the Game of Sticks")
         assert text_of(view, "#class-news") == "Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
         assert text_of(game, "#hats-title") == "Learning AI's hats · Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
 
@@ -256,7 +259,8 @@ async def test_the_teacher_deletes_any_brain_from_the_records_and_no_pupils_tab_
         await wait_until(pilot, lambda: app.screen is records, what="the question answered")
         assert app.session.store.brain_info("Cy's copy") is None
         assert "Cy's copy" not in brains.rows
-        assert any(n.message.startswith("Deleted the brain 'Cy's copy'.") for n in app._notifications)
+        said = [n.message for n in app._notifications if n.message.startswith("Deleted the brain 'Cy's copy'.")]
+        assert len(said) == 1 and "kept in the back-up" in said[0] and "before-delete-brain" in said[0], said
     with Store.open(data_dir) as pupil:  # the pupil's tab saves what its AI learned: the brain is not made again
         pupil.pupil = True
         hats.counts[3, 0] += 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sticks_tui.learn.menace import CurvePoint, MenaceBrain
-from sticks_tui.learn.menace_training import MenaceTrainingResult
+from sticks_tui.ui.noughts_keeper import MenaceTrainingResult
 from sticks_tui.ui.noughts_keeper import NoughtsKeeper
 from sticks_tui.ui.screens.noughts import seat_kinds
 from sticks_tui.ui.widgets.noughts_board import BOARD_H, BOARD_W, CELL_H, CELL_W, NoughtsBoard, NoughtsBoardData
@@ -90,8 +90,9 @@ def test_the_chance_follows_boxes_taken_from_the_class_live():
     assert "50.0%" in keeper.chance_text()
     (name, brain, base, adopt, cell), = keeper.held()
     taught = brain.counts.copy()
-    taught[0, 4] += 30  # the centre of the first box, much likelier
+    centre = keeper.x_brain.column(".........", 5)
+    taught[0, centre] += 30  # the centre of the first box, much likelier
     adopt(taught)
-    assert keeper.x_brain.counts[0, 4] == taught[0, 4]
+    assert keeper.x_brain.counts[0, centre] == taught[0, centre]
     assert f"{keeper.not_losing_vs_perfect():.1%}" in keeper.chance_text()
     assert "50.0%" not in keeper.chance_text()

@@ -80,7 +80,7 @@ async def test_menace_learns_from_a_game_shows_each_beads_change_and_every_box(m
         assert sum(keeper.results) == 1 and keeper.games == 1 and keeper.o_brain is None
         changes = screen.changes
         assert changes and all(c.marks == "X" for c in changes)
-        delta = keeper.rule.delta(1 if keeper.results[0] else 0 if keeper.results[1] else -1)
+        delta = keeper.rule.change(1 if keeper.results[0] else 0 if keeper.results[1] else -1)
         for c in changes:
             assert c.before == start[c.row, c.col] and c.after == max(0, c.before + delta)
             assert keeper.x_brain.counts[c.row, c.col] == c.after
@@ -140,7 +140,7 @@ async def test_training_by_another_rule_needs_a_fresh_start_and_can_be_paused_st
         await wait_until(pilot, lambda: screen._job is None, timeout=10, what="the run to stop")
         assert keeper.games == sum(keeper.results) == told + 1
         assert keeper.curve[-1].games == told + 1
-        assert keeper.first_box[-1] == (told + 1, tuple(int(c) for c in keeper.x_brain.counts[0]))
+        assert keeper.first_box[-1] == (told + 1, keeper.x_brain.box_squares(0))
         stored = app.session.store.load_brain("noughts MENACE")  # started afresh by the new rule, then the run
         assert stored.rule.beads == (8, 3, 2, 1) and stored.counts.tolist() == keeper.x_brain.counts.tolist()
         assert app.session.store.brain_info("noughts MENACE").games_trained == told + 1
@@ -160,16 +160,17 @@ async def test_menaces_boxes_are_kept_between_sessions_and_taught_by_every_copy_
         assert f"brain '{name}'" in str(screen.query_one("#noughts-note").render())
         start = keeper.x_brain.counts.copy()
         with Store.open(data_dir) as other:  # another tab's game teaches the first box's centre 5 beads
-            theirs = other.load_or_create_brain(name, game="noughts")
+            theirs = other.load_or_create_brain(name, game="noughts", seat=0)
             base = theirs.counts.copy()
-            theirs.counts[0, 4] += 5
+            centre = theirs.column(".........", 5)
+            theirs.counts[0, centre] += 5
             other.save_brain(name, theirs, base=base, games_trained=1)
         while not screen.over:
             await wait_until(pilot, lambda: screen.human_to_move or screen.over, what="your turn")
             if not screen.over:
                 await pilot.press(str(screen.state.board.index(".") + 1))
         expected = start.copy()
-        expected[0, 4] += 5
+        expected[0, centre] += 5
         for c in screen.changes:
             expected[c.row, c.col] = max(0, expected[c.row, c.col] + c.after - c.before)
         assert screen.changes and keeper.x_brain.counts.tolist() == expected.tolist()  # it plays on with both

@@ -10,6 +10,7 @@ from operator import xor
 
 import pytest
 
+from sticks_tui.engine import registry
 from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.state import new_state
 from sticks_tui.engine.nim import NimRules
@@ -22,6 +23,10 @@ from sticks_tui.solve.generic import GenericSolution
 GAMES = [SticksRules(12, 1), SticksRules(15, 2), SticksRules(21, 3), SticksRules(17, 5),
          NimRules((3, 3, 3)), NimRules((2, 4, 1)), NimRules((0, 5, 5))]
 IDS = [repr(g) for g in GAMES]
+#: Every game the registry lists, at its default size: a new game is held to the protocol by being registered.
+REGISTERED = [registry.entry(name) for name in registry.names()]
+REGISTERED_RULES = [game.rules_from() for game in REGISTERED]
+REGISTERED_IDS = [f"registered-{game.name}" for game in REGISTERED]
 
 
 def known_rule_says_lost(rules, position) -> bool:
@@ -31,7 +36,7 @@ def known_rule_says_lost(rules, position) -> bool:
     return reduce(xor, position) == 0
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+@pytest.mark.parametrize("rules", GAMES + REGISTERED_RULES, ids=IDS + REGISTERED_IDS)
 def test_the_game_follows_the_protocol(rules):
     assert isinstance(rules, GameRules)
     positions = tuple(rules.positions())
@@ -48,7 +53,7 @@ def test_the_game_follows_the_protocol(rules):
             assert (after in known) is not rules.is_terminal(after), (p, m, after)
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+@pytest.mark.parametrize("rules", GAMES + REGISTERED_RULES, ids=IDS + REGISTERED_IDS)
 def test_random_play_always_ends_with_legal_moves(rules):
     rng = random.Random(7)
     positions = tuple(rules.positions())

@@ -494,6 +494,58 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
         assert server.stop() == 0
 
 
+@pytest.mark.slow
+def test_timed_backups_happen_while_games_are_recorded_and_a_failure_is_said_to_the_teacher_and_the_class(tmp_path):
+    """Issue 30: every timed back-up failed (the keeper's connection was used in another thread than the one that
+    opened it), said only in a log. Through the real server, with an interval of 0.3 s: timed back-ups appear
+    while games are recorded; then the back-up folder breaks, and the server's terminal and the projector's class
+    view each say so in one line."""
+    import aiohttp
+
+    from sticks_tui.store import Store
+    from sticks_tui.store.backups import list_backups
+
+    need_web_extra()
+    data_dir = tmp_path / "class"
+    server = ServedClass(data_dir, extra=["--backup-seconds", "0.3"])
+    try:
+        wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
+        assert any("every 0.3 seconds while games are played" in line for line in server.lines), server.lines
+        with Store.open(data_dir) as store:
+            def two_timed():
+                store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+                timed = [b for b in list_backups(store.path) if b.why == "timer"]
+                return timed if len(timed) >= 2 else None
+
+            timed = wait_until(two_timed, 30, "two timed back-ups", interval=0.1)
+            assert timed[0].games > timed[1].games >= 1  # each holds the games recorded by then
+            folder = data_dir / "backups"
+            folder.rename(data_dir / "kept-aside")
+            folder.write_text("a file where the folder should be")
+            store.record_game(start=5, opponent="friend", players=("Cy", "Di"), moves=[3, 1, 1], loser=0)
+        kept = [line for line in server.lines if "back-up kept: " in line and "-timer.db" in line]
+        assert len(kept) >= 2, server.lines
+        said = wait_until(lambda: [line for line in server.lines if "Back-ups failing since" in line], 20,
+                          "the server to say back-ups fail")
+        assert f": {folder} is not a directory. The class plays on" in said[0], said
+
+        async def projector() -> None:  # every tab has the server's status in its environment; the teacher's
+            # back-ups screen reads it as the class view does (tests/ui/test_backups.py shows it there)
+            path = server.class_view_url().split(server.netloc, 1)[1]
+            client = aiohttp.ClientSession()
+            ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
+                                         timeout=aiohttp.ClientWSTimeout(ws_close=5))
+            try:
+                await read_screen_bytes(ws, b"Back-ups failing since")
+            finally:
+                await ws.close()
+                await client.close()
+
+        in_thread(projector())
+    finally:
+        assert server.stop() == 0
+
+
 ASKING_APP = r"""
 import sys
 # an app that asks "Quit anyway?" at its quit key (a game or a training run in progress), as sticks-tui

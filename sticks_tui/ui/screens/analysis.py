@@ -219,7 +219,9 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
                 self.notify(str(exc), severity="error")
                 return
             self.app.load_brain(self.app.session.brain_name)
-            self.notify(f"The brain '{self.app.session.brain_name}' has forgotten everything.")
+            kept = self.app.session.store.last_backup
+            self.notify(f"The brain '{self.app.session.brain_name}' has forgotten everything."
+                        + (f" It is kept as it was in the back-up {kept.name}." if kept else ""))
             self.action_reload()
 
         self.app.push_screen(ConfirmDialog(f"Make the brain '{self.app.session.brain_name}' forget everything it "

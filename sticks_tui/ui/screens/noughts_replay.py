@@ -26,6 +26,19 @@ NOTE_NO_BOXES = ("MENACE's beads as they were before this game are not kept with
 NOTE_BOXES = "Before each of MENACE's moves: its box as it was, and the bead it drew."
 
 
+def beads_by_square(board: str, counts) -> tuple[int, ...]:
+    """A box as a lesson kept it (its counts in the order of the board's moves, `Hats.hat`) as 9 beads by
+    square of the board (0 where it holds none)."""
+    from sticks_tui.engine.noughts import to_move
+    from sticks_tui.learn.menace import MenaceBrain
+
+    moves = MenaceBrain(marks=to_move(board)).moves_of(board)
+    beads = [0] * 9
+    for square, count in zip(moves, counts, strict=False):
+        beads[square - 1] = int(count)
+    return tuple(beads)
+
+
 def replay_boards(game) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the board at each step, 0..n; the log line of each move, 1..n) of a recorded noughts game."""
     first = game.first
@@ -112,7 +125,7 @@ class NoughtsReplayScreen(StyledOnce, Screen):
         box = self.boxes.get(seat, {}).get(board)
         square = int(self.game.moves[self.step])
         if box is not None:
-            return NoughtsBoardData(board, tuple(int(b) for b in box), drawn=square,
+            return NoughtsBoardData(board, beads_by_square(board, box), drawn=square,
                                     note=f"Move {self.step + 1}: MENACE's box as it was; it drew square {square}.")
         return NoughtsBoardData(board, note=f"Move {self.step} of {n}.")
 

@@ -204,7 +204,9 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
                 except StoreError as exc:
                     self.notify(str(exc), severity="error")
                     return
-                self.notify("All records and games are forgotten. The brains are kept.")
+                kept = self.app.session.store.last_backup
+                self.notify("All records and games are forgotten. The brains are kept."
+                            + (f" The records as they were are kept as the back-up {kept.name}." if kept else ""))
                 self.action_reload()
 
         self.app.push_screen(ConfirmDialog("Forget every player's wins and losses and every game? "
@@ -234,12 +236,13 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
             from sticks_tui.store import StoreError
 
             try:
-                # a back-up before it: the back-ups branch's rule for every destructive action (issue 30 item 2)
-                self.app.session.store.delete_brain(name)
+                self.app.session.store.delete_brain(name)  # the store makes a back-up first
             except StoreError as exc:
                 self.notify(str(exc), severity="error")
                 return
-            self.notify(f"Deleted the brain '{name}'. The games played with it stay in the records.")
+            kept = self.app.session.store.last_backup
+            self.notify(f"Deleted the brain '{name}'. The games played with it stay in the records."
+                        + (f" The brain as it was is kept in the back-up {kept.name}." if kept else ""))
             self.action_reload()
 
         self.app.push_screen(ConfirmDialog(f"Delete the brain '{name}', its hats and its training curve? The games "
