@@ -149,7 +149,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_print(args: argparse.Namespace) -> int:
     """Print brain `name` (or a new brain of --game) as a machine of paper (`store.machine_pdf`)."""
-    from sticks_tui.learn.machine import Machine, plural
+    from sticks_tui.learn.machine import Machine, fresh_brain, plural, seat_words
     from sticks_tui.store import StoreError
     from sticks_tui.store.machine_pdf import machine_pdf, recognise, write_machine_pdf
     from sticks_tui.store.safefile import check_target
@@ -177,28 +177,9 @@ def run_print(args: argparse.Namespace) -> int:
         box, bead = machine.words
         beads = sum(machine.totals().values())
         whose = (f"brain {args.name!r}" if kept else f"a new brain of {registry.entry(args.game).title} "
-                 f"(not saved: no brain is called {args.name!r})")
+                 f"(not kept: no brain is called {args.name!r} yet; its first paper game keeps it)")
         return (f"Printed {whose} to {args.file}: {len(machine.boxes)} {plural(box)}, {beads} {bead}s "
                 f"({'as it is now' if args.as_is else 'its start ' + bead + 's'}).")
 
     return _do(args, make, done)
 
-
-def fresh_brain(kind):
-    """A new brain of the game `kind`, as the store makes one (a game of 20 sticks; Nim's learner's
-    piles; the first player's containers where the rules say whose turn it is: MENACE plays X)."""
-    from sticks_tui.learn.hats import HatRule, Hats
-    from sticks_tui.vocabulary import NIM_LEARNER_BOX
-
-    rules = kind.brain_rules(20, 3, NIM_LEARNER_BOX)
-    seat = 0 if getattr(rules, "mover", None) is not None else None
-    return Hats(rules, rule=HatRule(**kind.learner_settings), seat=seat)
-
-
-def seat_words(brain) -> str:
-    """' (it plays X, moving first)': whose containers a one-seat brain keeps; '' for both."""
-    if brain.seat is None:
-        return ""
-    names = getattr(brain.rules, "seat_names", None)
-    who = names[brain.seat] if names else ("the first player", "the second player")[brain.seat]
-    return f" (it plays {who}, moving {'first' if brain.seat == 0 else 'second'})"

@@ -1,4 +1,4 @@
-"""`sticks-tui paper --brain NAME`: type in a game played with the machine of paper (issue 36).
+"""`sticks-tui play --paper`: type in the games played with a machine of paper (issue 36).
 
 Line by line, for a class at a projector or a pipe: the game as it stands, then at the machine's turn
 "which box, which bead" ("17 red"; "resign" when its box is empty), at the other side's turn their
@@ -13,24 +13,8 @@ import argparse
 import sys
 
 
-def register(subparsers) -> None:
-    from sticks_tui.engine import registry
-
-    p = subparsers.add_parser(
-        "paper", help="type in the games of a machine of paper: the brain on screen learns them too",
-        description="Play the printed machine (`sticks-tui brain print`) by hand and type each move here: at the "
-                    "machine's turn the box taken and the bead drawn ('17 red'), at the other side's turn its "
-                    "move. The game is recorded and teaches the same brain, as a game on screen does.")
-    p.add_argument("--brain", default=None, help="the machine's brain (default: the game's name)")
-    p.add_argument("--game", choices=registry.names(), default=None,
-                   help="the game (a brain of another game is refused; needed to name a brain by its game)")
-    p.add_argument("--machine-second", action="store_true",
-                   help="the machine moves second (a brain of both sides' boxes; a one-side brain plays its own)")
-    p.add_argument("--name", default="Class", help="the other side's name in the records (default 'Class')")
-    p.set_defaults(handler=run)
-
-
-def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
+def run(args: argparse.Namespace, game_name: str, stdin=None, stdout=None) -> int:
+    """Paper games of `game_name`'s brain `args.brain` (default: the game's name) until end of input."""
     from sticks_tui.commands.common import open_store
     from sticks_tui.learn.machine import plural
     from sticks_tui.play.paper import PaperGame, PaperRefusal
@@ -38,11 +22,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    name = args.brain or args.game
-    if name is None:
-        print("sticks-tui paper: give --brain NAME (or --game G for the brain named after the game)", file=sys.stderr)
-        return 2
-    store = open_store(args.data_dir, "paper")
+    name = args.brain or game_name
+    store = open_store(args.data_dir, "play")
     if store is None:
         return 1
 
@@ -60,12 +41,15 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     with store:
         while True:
             try:
-                game = PaperGame(store, name, game=args.game, machine_seat=1 if args.machine_second else 0,
+                game = PaperGame(store, name, game=game_name, machine_seat=0 if args.ai_first else 1,
                                  players=(args.name, f"{name} on paper"))
             except (PaperRefusal, StoreError) as exc:
-                print(f"sticks-tui paper: {exc}", file=sys.stderr)
+                print(f"sticks-tui play: {exc}", file=sys.stderr)
                 return 1
             box_word, bead_word = game.machine.words
+            if game.new is not None:
+                say(f"No brain is called {name!r} yet: this is a new one (as `brain print` printed it), kept with "
+                    "its first game.")
             say(f"A paper game of {game.kind.title}: the machine is the brain {name!r} ({len(game.machine.boxes)} "
                 f"{plural(box_word)} printed), playing {'first' if game.seat == 0 else 'second'}.")
             while not game.over:
@@ -118,7 +102,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             try:
                 _, changes = game.finish()
             except (StoreError, InvalidName, ValueError) as exc:
-                print(f"sticks-tui paper: the game was not recorded: {exc}", file=sys.stderr)
+                print(f"sticks-tui play: the game was not recorded: {exc}", file=sys.stderr)
                 return 1
             if changes:
                 say(f"The brain {name!r} learned it: the {plural(box_word)} changed ({bead_word}s before→after):")

@@ -134,3 +134,23 @@ class Machine:
             raise ValueError(f"There is no {key!r} {self.words[1]} in this machine: its colours are "
                              f"{', '.join(self._by_name)}.")
         return self._by_name[key]
+
+
+def fresh_brain(kind):
+    """A new brain of the game `kind`, as the store makes one (a game of 20 sticks; Nim's learner's
+    piles; the first player's containers where the rules say whose turn it is: MENACE plays X)."""
+    from sticks_tui.learn.hats import HatRule
+    from sticks_tui.vocabulary import NIM_LEARNER_BOX
+
+    rules = kind.brain_rules(20, 3, NIM_LEARNER_BOX)
+    seat = 0 if getattr(rules, "mover", None) is not None else None
+    return Hats(rules, rule=HatRule(**kind.learner_settings), seat=seat)
+
+
+def seat_words(brain) -> str:
+    """' (it plays X, moving first)': whose containers a one-seat brain keeps; '' for both."""
+    if brain.seat is None:
+        return ""
+    names = getattr(brain.rules, "seat_names", None)
+    who = names[brain.seat] if names else ("the first player", "the second player")[brain.seat]
+    return f" (it plays {who}, moving {'first' if brain.seat == 0 else 'second'})"

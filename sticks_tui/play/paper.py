@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from sticks_tui.engine import registry
 from sticks_tui.learn.hats import forced
-from sticks_tui.learn.machine import Machine
+from sticks_tui.learn.machine import Machine, fresh_brain
 
 
 class PaperRefusal(ValueError):
@@ -44,6 +44,9 @@ class BoxChange:
 class PaperGame:
     """One game of brain `name`'s paper machine against a person (or the class), from the start.
 
+    A name no brain has yet, with its `game`, plays the new brain `brain print` printed for it, kept with
+    its first game.
+
     `machine_seat`: which side the machine plays (0 moves first) when the brain keeps both sides'
     containers (sticks, Nim); a one-seat brain (MENACE: X) plays its own seat.
     """
@@ -51,9 +54,11 @@ class PaperGame:
     def __init__(self, store, name: str, *, game: str | None = None, machine_seat: int = 0,
                  players: tuple[str, str] = ("Class", "Paper machine")) -> None:
         brain = store.load_brain(name, game)
-        if brain is None:
-            raise PaperRefusal(f"There is no brain called {name!r}: print one with `sticks-tui brain print`, "
-                               "play a game on screen first, or give another --brain.")
+        self.new = None  # a new brain, kept with the first game it plays
+        if brain is None:  # the new brain `brain print` printed for a new name
+            if game is None:
+                raise PaperRefusal(f"There is no brain called {name!r}; name its game to start a new one.")
+            brain = self.new = fresh_brain(registry.entry(game))
         self.store, self.name = store, name
         self.kind = registry.entry_of(brain.rules)
         self.rules = brain.rules
@@ -166,6 +171,8 @@ class PaperGame:
 
     def _stored(self):
         brain = self.store.load_brain(self.name, self.kind.name)
+        if brain is None and self.new is not None:
+            return self.new
         if brain is None:
             raise PaperRefusal(f"The brain {self.name!r} is no longer kept (deleted meanwhile?).")
         return brain
@@ -183,6 +190,8 @@ class PaperGame:
         """Record the finished game with the machine's lesson; (its id, the boxes it changed)."""
         if not self.over:
             raise PaperRefusal("The game is not over yet.")
+        if self.new is not None and self.store.load_brain(self.name, self.kind.name) is None:
+            self.store.save_brain(self.name, self.new)
         recorded = self.store.record_game(
             game=self.kind.name, start=self.kind.record_start(self.start), opponent="paper",
             players=self.players, moves=[self.kind.record_move(self.rules, m) for m in self.moves],

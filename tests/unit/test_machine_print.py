@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from sticks_tui.cli import main
-from sticks_tui.commands.brain import fresh_brain
+from sticks_tui.learn.machine import fresh_brain
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.pictures import Grid, Piles, Sticks, picture_of
@@ -87,7 +87,7 @@ def test_a_fresh_menace_is_michies_304_boxes_and_sticks_20_hats(capsys, tmp_path
     data = tmp_path / "data"
     code, out, err = cli(capsys, data, "menace", str(tmp_path / "m.pdf"), "--game", "noughts")
     assert (code, err) == (0, "")
-    assert "304 boxes" in out and "not saved" in out
+    assert "304 boxes" in out and "not kept" in out
     boxes, cover = printed_boxes(tmp_path / "m.pdf")
     assert len(boxes) == 304 == len(fresh_brain(registry.entry("noughts")).positions)
     # Michie's start beads: 4, 3, 2, 1 of each colour at MENACE's 1st to 4th move, boxes ordered by move

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.cli import main
-from sticks_tui.commands.brain import fresh_brain
+from sticks_tui.learn.machine import fresh_brain
 from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats, forced
 from sticks_tui.play.paper import PaperGame, PaperRefusal
@@ -43,7 +43,7 @@ def play_out(game: PaperGame) -> None:
 
 
 def test_a_paper_game_teaches_the_brain_what_the_same_game_through_the_store_does(tmp_path):
-    with menace_store(tmp_path / "paper") as paper:
+    with Store.open(tmp_path / "paper") as paper:  # no brain yet: the new one `brain print` printed, kept now
         game = PaperGame(paper, "menace", game="noughts")
         play_out(game)
         game_id, changes = game.finish()
@@ -102,7 +102,7 @@ def test_a_mistyped_box_or_bead_is_refused_with_the_reason_and_changes_nothing(t
 def cli(monkeypatch, capsys, data, lines: str, *argv: str) -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(lines))
     try:
-        code = main(["--data-dir", str(data), "paper", *argv])
+        code = main(["--data-dir", str(data), "play", "--paper", *argv])
     except SystemExit as exc:
         code = exc.code
     out, err = capsys.readouterr()
@@ -115,7 +115,7 @@ def test_the_line_mode_types_a_sticks_game_in_and_shows_the_hats_it_changed(monk
         store.save_brain("hats", Hats(20), 0)
     # the machine takes 3, 3, 3, 3 and 1 (hats 20, 16, 12, 8, 2); a mistyped hat and colour on the way
     lines = "19 yellow\n20 green\n20 yellow\n1\n16 yellow\n1\n12 yellow\n1\n8 yellow\n3\n2 red\n1\n"
-    code, out, err = cli(monkeypatch, capsys, data, lines, "--brain", "hats")
+    code, out, err = cli(monkeypatch, capsys, data, lines, "--brain", "hats", "--ai-first")
     assert (code, err) == (0, "")
     assert "Refused: Hat 19 is the hat for 19 sticks; this game needs hat 20. Nothing was changed." in out
     assert "Refused: There is no 'green' ball in this machine: its colours are red, orange, yellow." in out
@@ -126,6 +126,16 @@ def test_the_line_mode_types_a_sticks_game_in_and_shows_the_hats_it_changed(monk
         brain = store.load_brain("hats")
         assert [brain.hat(n) for n in (20, 16, 12, 8, 2)] == [(1, 1, 2)] * 4 + [(2, 1)]
         assert store.brain_record("hats") == (1, 0)
-    # an unknown brain: said, status 1, nothing made
-    code, _, err = cli(monkeypatch, capsys, data, "", "--brain", "nobody")
-    assert code == 1 and "no brain called 'nobody'" in err
+    # a brain of another game: said, status 1
+    code, _, err = cli(monkeypatch, capsys, data, "", "--brain", "hats", "--game", "noughts")
+    assert code == 1 and "brain for sticks, not for noughts" in err
+    # a new name plays the new brain `brain print` printed, kept with its first game only
+    code, out, _ = cli(monkeypatch, capsys, data, "", "--brain", "menace", "--game", "noughts")
+    assert code == 0 and "this is a new one" in out
+    with Store.open(data) as store:
+        assert store.load_brain("menace") is None
+    code, out, _ = cli(monkeypatch, capsys, data, "1 blue\n1\n", "--brain", "menace", "--game", "noughts")
+    assert "The machine plays: X in square 5 (centre)." in out and "The unfinished game was not recorded." in out
+    code, out, _ = cli(monkeypatch, capsys, data, "1 blue\n1\n", "--brain", "menace", "--game", "noughts",
+                       "--opponent", "random")
+    assert code == 2
