@@ -9,8 +9,12 @@ A game's rules may offer `picture(position)`, returning one of these plain value
   top; `cells` says which square a move marks, where a move marks one (noughts and crosses: square
   5 is the middle), so a label can colour that square with the move's bead.
 
-A game without the hook is drawn as its `position_text`. Hexapawn's hook is one method:
-`Grid(tuple(tuple("" if c == "." else c for c in row) for row in rows_of(position)))`.
+A game without the hook is drawn as its `position_text`. Hexapawn's hook is one method (its moves
+take a pawn from one square to another, so no square stands for a move, and `cells` stays empty):
+
+    def picture(self, position):
+        board = position[:9]
+        return Grid(tuple(tuple("" if c == "." else c for c in board[r * 3: r * 3 + 3]) for r in range(3)))
 """
 
 from __future__ import annotations
