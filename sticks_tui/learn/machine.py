@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from sticks_tui.learn.hats import Hats
 
 #: The bead colours, by name (written beside every swatch, so a black-and-white print still reads)
-#: and RGB. Past 12 moves the colours come round again with a number written on the bead ("red 2").
+#: and RGB. Past 16 moves the colours come round again with a number written on the bead ("red 2").
 PALETTE: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("red", (220, 40, 40)), ("orange", (245, 140, 20)), ("yellow", (240, 215, 40)), ("green", (40, 160, 60)),
     ("blue", (40, 90, 220)), ("purple", (140, 60, 180)), ("pink", (240, 130, 180)), ("brown", (140, 90, 40)),
     ("black", (25, 25, 25)), ("white", (255, 255, 255)), ("grey", (150, 150, 150)),
-    ("light blue", (130, 200, 240)),
+    ("light blue", (130, 200, 240)), ("dark green", (0, 100, 40)), ("navy", (20, 30, 110)),
+    ("cream", (250, 240, 200)), ("dark red", (120, 10, 20)),
 )
 
 

@@ -127,3 +127,12 @@ def test_each_game_draws_its_position_from_its_rules_picture():
     board = picture_of(registry.entry("noughts").make_rules(), "X...O...X")
     assert board == Grid((("X", "", ""), ("", "O", ""), ("", "", "X")))
     assert board.cells[5] == (1, 1) and board.cells[3] == (0, 2)
+
+
+def test_past_sixteen_moves_the_colours_come_round_numbered_and_each_names_one_move():
+    machine = Machine(Hats(NimRules((7, 7, 7))))  # 21 moves: (pile, coins) for piles of up to 7
+    names = [machine.colour_of[m].name for m in machine.moves]
+    assert len(names) == len(set(names)) == 21 and machine.numbered_beads
+    assert names[:2] == ["red 1", "orange 1"] and names[16:18] == ["red 2", "orange 2"]
+    assert [machine.move_of_colour(n) for n in names] == list(machine.moves)
+    assert Machine(fresh_brain(registry.entry("noughts"))).numbered_beads is False
