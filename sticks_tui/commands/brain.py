@@ -167,8 +167,11 @@ def run_print(args: argparse.Namespace) -> int:
             kept = True
         kind = registry.entry_of(brain.rules)
         machine = Machine(brain, as_is=args.as_is)
+        import shlex
+
         data = machine_pdf(machine, title=f"Build your own machine: {args.name}", game_title=kind.title,
-                           seat_words=seat_words(brain))
+                           seat_words=seat_words(brain),
+                           type_back=f"sticks-tui play --paper --game {kind.name} --brain {shlex.quote(args.name)}")
         write_machine_pdf(args.file, data, force=args.force, protected=protected)
         return machine, kept
 

@@ -54,9 +54,11 @@ def recognise(head: bytes) -> bool:
 
 
 class _Printer:
-    def __init__(self, machine: Machine, title: str, game_title: str, seat_words: str) -> None:
+    def __init__(self, machine: Machine, title: str, game_title: str, seat_words: str,
+                 type_back: str = "sticks-tui play --paper --brain NAME") -> None:
         from fpdf import FPDF
 
+        self.type_back = type_back
         self.m = machine
         self.title = title
         self.game_title = game_title
@@ -123,7 +125,7 @@ class _Printer:
             + (" (an empty " + box + " resigns the game)." if rule.empty == "resign" else
                " (an empty " + box + " is filled again with its start " + bead + "s)." if rule.empty == "refill"
                else "."),
-            "Then type the game into sticks-tui (sticks-tui paper --brain NAME): the brain on screen learns "
+            f"Then type the game into sticks-tui ({self.type_back}): the brain on screen learns "
             f"the same lesson, and says which {plural(box)} changed.",
         ]
         pdf.set_font("Helvetica", "", 9.5)
@@ -265,9 +267,10 @@ class _Printer:
         return bytes(self.pdf.output())
 
 
-def machine_pdf(machine: Machine, *, title: str, game_title: str, seat_words: str = "") -> bytes:
-    """The PDF of `machine`: a cover and its labels."""
-    printer = _Printer(machine, title, game_title, seat_words)
+def machine_pdf(machine: Machine, *, title: str, game_title: str, seat_words: str = "",
+                type_back: str = "sticks-tui play --paper --brain NAME") -> bytes:
+    """The PDF of `machine`: a cover and its labels. `type_back`: the command that types a paper game in."""
+    printer = _Printer(machine, title, game_title, seat_words, type_back)
     printer.cover()
     printer.labels()
     return printer.output()

@@ -94,6 +94,8 @@ def test_a_fresh_menace_is_michies_304_boxes_and_sticks_20_hats(capsys, tmp_path
     starts = [set(box.values()) for _, box in sorted(boxes.items())]
     assert starts == [{4}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
     assert "1 for its 1st move, 12 for its 2nd move, 108 for its 3rd move, 183 for its 4th move" in cover
+    # the cover names the command that types a paper game back in (it once named one that does not exist)
+    assert "sticks-tui play --paper --game noughts --brain menace" in " ".join(cover.split())
     assert sum(sum(b.values()) for b in boxes.values()) == int(fresh_brain(registry.entry("noughts")).start.sum())
     code, out, err = cli(capsys, data, "hats", str(tmp_path / "s.pdf"), "--game", "sticks")
     assert code == 0 and "20 hats" in out
