@@ -17,11 +17,11 @@ Speed: each batch copies both brains' counts into the one flat array (made once 
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
 cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
 
-The lab's value learners keep a loop of their own (`play_values`), over the same `Match` and the same
-skeleton (start, seats, the fixed player, forced moves, the end of a game): a value learner chooses by
-the epsilon-greedy rule and learns at every move (Q-learning) rather than by counted tokens after the
-game, so one loop for both would carry their branches on every move of the trainer's hot path, which
-the speed targets protect (their figures: docs/performance.md, bench_lab_speed.py).
+The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
+greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
+game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
+containers, an exact walk over the positions A's greedy play can reach against every opponent move.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from sticks_tui.learn.tables import FIXED, FORCED
 #: Who B is: a second learner (SELF, it learns too), the RANDOM player (any legal move), or the
 #: BEST_AT_RANDOM player (one of the moves that keep the position's exact value, at random).
 SELF = 0
+#: B is A itself: one set of containers plays both seats and learns from both (the lab's shared hats).
+SHARED = 4
 RANDOM, BEST_AT_RANDOM = tables.RANDOM, tables.BEST_AT_RANDOM
 PERFECT = tables.PERFECT  # the opponent of the exact figures: the perfect player worst for the learner
 #: Which seat A takes: first in even games and second in odd ones (ALTERNATE), or always first.
@@ -65,8 +67,8 @@ class RunState(NamedTuple):
     stats: np.ndarray  # (4,) int64: A's wins, draws, losses; games won by the first mover
     hat: np.ndarray  # (cells,) int64: A's containers then B's
     total: np.ndarray  # the same shape: each container's total, at its first cell
-    cells: np.ndarray  # (P + 1,) int64: the tokens drawn in a game, in move order (its row: cell >> shift)
-    firsts: np.ndarray  # (P + 1,) int64: the first cell of each one's container (the value learners')
+    cells: np.ndarray  # (P + 1,) int64: the tokens drawn in a game, in move order
+    firsts: np.ndarray  # (P + 1,) int64: the first cell of each one's container
 
     @classmethod
     def new(cls, rng_state: int, match) -> RunState:
@@ -79,7 +81,16 @@ class RunState(NamedTuple):
 
 class Watch(NamedTuple):
     """The lab's mastery tracking over A's rows (`learn.lab`): `good[cell]` a right move, `checked[row]` a
-    row that counts, `seat_mask[row, s]` faced from seat s; `ok`, `bad` and `mastery` kept as it plays."""
+    row that counts, `seat_mask[row, s]` faced from seat s; `ok`, `bad` and `mastery` kept as it plays
+    (every position: the share of them right is the lab's agreement curve).
+
+    Unbeatable (issue 35): A's greedy play (every move tied at the top of its preference) never loses
+    a position it can win nor one where it can hold a draw, against ANY opponent, from every start in
+    `starts`, for each seat. Checked exactly over the positions that play can reach against every
+    opponent move (the fixed match's tables: `f_first`, `f_after`, `f_cols`), again only after a game
+    changed the set of top moves of one of A's rows (`top`, a bit per column, sets `dirty`).
+    `holds[s]` is the answer now (seat 0, 1, both); `first_hold[s]` the first game after which it held.
+    In a closed game (`over`) the answer is the `bad` counts, no walk."""
 
     good: np.ndarray  # (rows_a * width,) bool
     checked: np.ndarray  # (rows_a,) bool
@@ -87,13 +98,42 @@ class Watch(NamedTuple):
     ok: np.ndarray  # (rows_a,) bool
     bad: np.ndarray  # (3,) int64: rows checked and not right, for seat 0, 1 and either
     mastery: np.ndarray  # (3,) int64: the first game after which bad[s] was 0 (-1: not yet)
+    f_first: np.ndarray  # (2P,) int64: the fixed match's first_of (A's cells; B: FIXED)
+    f_after: np.ndarray  # (2P * width,) int64: the fixed match's after (B's columns: every legal move)
+    f_cols: np.ndarray  # (2P,) int64: the fixed match's n_cols
+    starts: np.ndarray  # (k,) int64: the protocol's start positions
+    top: np.ndarray  # (rows_a,) int64: each row's top moves, a bit a column (-1: not known yet)
+    dirty: np.ndarray  # (1,) bool: a row's top moves changed since `holds` was worked out
+    holds: np.ndarray  # (3,) bool: unbeatable now, seat 0, 1 and both
+    first_hold: np.ndarray  # (3,) int64: the first game after which it held (-1: not yet)
+    stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
+    stack: np.ndarray  # (2P + 1,) int64: the check's work list
+    closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
 
     @classmethod
     def none(cls) -> Watch:
         """Nothing watched (the trainer does not pay for it)."""
         one = np.zeros(1, dtype=np.bool_)
+        i1 = np.zeros(1, dtype=np.int64)
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
-                   np.full(3, -1, dtype=np.int64))
+                   np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
+                   one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
+                   one.copy())
+
+    @classmethod
+    def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
+        """A watch over A's rows, its unbeatable check over `fixed_match` (A against a fixed player).
+        `closed`: every position A has a container for is a start of the protocol (sticks and Nim explore
+        from every position). Then, from either seat, the positions A can face do not depend on its
+        choices (each is a start, or follows a start by the opponent's move), so unbeatable from a seat
+        is every one of them right: the `bad` count of that seat at 0, no walk needed."""
+        rows = checked.shape[0]
+        P = fixed_match.positions
+        return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
+                   np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
+                   fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
+                   np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
@@ -116,7 +156,7 @@ def _step(x):
 def _below(x, n):
     """`XorShift64Star.randrange(n)` from the state `x` just stepped: (x * M >> 11) % n, exactly, by a float
     division corrected by one (u < 2**53 and n are exact as floats; a float division is cheaper than an
-    integer one here)."""
+    integer one here: the trainer ~15% faster at 100 sticks)."""
     u = np.int64((x * _MULTIPLIER) >> np.uint64(11))
     m = np.int64(n)
     r = u - np.int64(np.float64(u) / np.float64(m)) * m
@@ -131,11 +171,11 @@ def _below(x, n):
 def _learn(hat, total, cell, first, change, floor_code):
     """The token rule for one token drawn (cell `cell` of `hat`, whose container starts at `first`),
     keeping the container's total."""
-    before = hat[_U(cell)]
-    others = total[_U(first)] - before  # the container's other tokens: the 'nonempty' floor reads them
-    after = reinforce_one(before, others, change, floor_code)
-    hat[_U(cell)] = after
-    total[_U(first)] += after - before
+    was = hat[_U(cell)]
+    others = total[_U(first)] - was  # the container's other tokens: the 'nonempty' floor reads them
+    now = reinforce_one(was, others, change, floor_code)  # (names apart from the loops': numba inlines it)
+    hat[_U(cell)] = now
+    total[_U(first)] += now - was
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -151,16 +191,35 @@ def _row_right(pref, first, legal, good):
     return True
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _top_bits(pref, first, legal):
+    """The columns tied at the top of `pref` in the container at `first`, a bit a column (-2: too wide)."""
+    if legal > 62:
+        return np.int64(-2)
+    top = pref[first]
+    bits = np.int64(1)
+    for j in range(1, legal):
+        v = pref[first + j]
+        if v > top:
+            top = v
+            bits = np.int64(1) << j
+        elif v == top:
+            bits |= np.int64(1) << j
+    return bits
+
+
 @njit(nogil=True, cache=True)
-def _recheck(pref, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad):
-    """Look again at the rows A drew from in a game (the rows of `cells[:n]`, A's below `off_b`) after they
-    changed, keeping `ok` and the `bad` counts true. One call a game (a call a row paid for its arrays' counts)."""
-    width = np.int64(1) << shift
+def _recheck(pref, width, row_cols, good, checked, seat_mask, ok, bad, firsts, n, off_b, shift):
+    """Look again at the rows A drew from in a game (`firsts[:n]`: A's below `off_b`; B's past it are A's
+    own `shift` on where B shares A's table, else skipped) after they changed, keeping `ok` and the `bad`
+    counts true. One call a game: a call a row cost the lab's loop 2.5x (its arrays' reference counts)."""
     for i in range(n):
-        cell = cells[i]
-        if cell >= off_b:
-            continue
-        row = cell >> shift
+        first = firsts[i]
+        if first >= off_b:
+            if shift == 0:
+                continue  # B's own table
+            first -= shift
+        row = first // width
         if not checked[row]:
             continue
         now = _row_right(pref, row * width, row_cols[row], good)
@@ -175,12 +234,100 @@ def _recheck(pref, cells, n, off_b, shift, row_cols, good, checked, seat_mask, o
 
 
 @njit(nogil=True, cache=True)
+def unbeatable(pref, width, watch, seat):
+    """A's greedy play (every move tied at the top of `pref`) from every start, A moving first (seat 0)
+    or second (seat 1), reaches no position it can win (or draw) where a top move is not right, whatever
+    the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`)."""
+    first_of, after, n_cols, starts, stamp, stack = (watch.f_first, watch.f_after, watch.f_cols, watch.starts,
+                                                     watch.stamp, watch.stack)
+    checked, ok = watch.checked, watch.ok
+    P = first_of.shape[0] // 2
+    end = 2 * P
+    mark = stack[end] + 1  # the marks: a new number each check, kept in the last slot of `stack`
+    stack[end] = mark
+    n = 0
+    for i in range(starts.shape[0]):
+        q = starts[i] if seat == 0 else P + starts[i]
+        if stamp[q] != mark:
+            stamp[q] = mark
+            stack[n] = q
+            n += 1
+    while n > 0:
+        n -= 1
+        q = stack[n]
+        legal = n_cols[q]
+        base = q * width
+        if q < P:
+            first = first_of[q]
+            bits = np.int64(1)  # a forced move: its one column
+            if first >= 0:
+                row = first // width
+                if checked[row] and not ok[row]:
+                    return False
+                bits = _top_bits(pref, first, legal)
+            for c in range(legal):
+                if bits != -2 and not (bits >> np.int64(c)) & np.int64(1):
+                    continue
+                nq = after[base + c]
+                if nq != end and stamp[nq] != mark:
+                    stamp[nq] = mark
+                    stack[n] = nq
+                    n += 1
+        else:
+            for c in range(legal):
+                nq = after[base + c]
+                if nq != end and stamp[nq] != mark:
+                    stamp[nq] = mark
+                    stack[n] = nq
+                    n += 1
+    return True
+
+
+@njit(nogil=True, cache=True)
+def note_unbeatable(pref, width, row_cols, watch, games, firsts, n, off_b, shift):
+    """After a game whose tokens (or choices) were at `firsts[:n]` (B's past `off_b`, A's own `shift` on
+    where B shares A's table): work out `holds` again if one of A's rows changed its top moves, and
+    note the first game it held. A closed game reads its `bad` counts instead (`Watch.over`). Kept out
+    of the game loop: its writes there cost the loop three times its time (measured at heap 100)."""
+    if watch.closed[0]:
+        h0 = watch.bad[0] == 0
+        h1 = watch.bad[1] == 0
+    else:
+        top = watch.top
+        for i in range(n):
+            f = firsts[i]
+            if f >= off_b:
+                if shift == 0:
+                    continue  # B's own table
+                f -= shift
+            row = f // width
+            bits = _top_bits(pref, row * width, row_cols[row])
+            if bits != top[row] or bits == -2:
+                top[row] = bits
+                watch.dirty[0] = True
+        if not watch.dirty[0]:
+            return
+        watch.dirty[0] = False
+        h0 = unbeatable(pref, width, watch, 0)
+        h1 = unbeatable(pref, width, watch, 1)
+    watch.holds[0] = h0
+    watch.holds[1] = h1
+    watch.holds[2] = h0 and h1
+    for s in range(3):
+        if watch.holds[s] and watch.first_hold[s] < 0:
+            watch.first_hold[s] = games
+
+
+@njit(nogil=True, cache=True)
 def check_all(pref, width, row_cols, watch):
     """Set `ok` and `bad` from scratch over A's rows (before the first game)."""
-    good, checked, seat_mask, ok, bad, _ = watch
+    good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
     bad[:] = 0
+    watch.dirty[0] = True
     for r in range(checked.shape[0]):
         ok[r] = True
+        if watch.top.shape[0] == checked.shape[0]:
+            watch.top[r] = _top_bits(pref, r * width, row_cols[r])
         if not checked[r]:
             continue
         ok[r] = _row_right(pref, r * width, row_cols[r], good)
@@ -235,14 +382,15 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     by; `seats` ALTERNATE (A first in game g, counting from `game_index`, when g is even) or A_FIRST;
     `run` the run's `RunState`: stats[0..2] += A's wins, draws, losses; stats[3] += games won by the
     first mover. `track`: keep the lab's mastery `watch` after every game (the trainer does not)."""
-    first_of, after, result, n_cols, perfect, starts, width, shift, P, rows_a, rows_b, row_cols, start_cells = match
+    first_of, leads, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, start_cells = match
     rng_state, stats, hat, total, cells, firsts = run
     changes_a, floor_a, empty_a = rule_a
     changes_b, floor_b, empty_b = rule_b
-    good, checked, seat_mask, ok, bad, mastery = watch
     end = 2 * P
     off_b = rows_a * width
     b_learns = opponent == SELF
+    shared = opponent == SHARED  # B draws from and teaches A's own containers (one set for both seats)
+    shift = off_b if shared else 0  # B's cells, as A's
     # the batch's working copy: A's containers, then B's; each container's total at its first cell
     for i in range(rows_a):
         base = i * width
@@ -276,33 +424,35 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         while True:
             first = first_of[_U(q)]
             if first >= 0:
-                t = total[_U(first)]
+                real = first if first < off_b else first - shift
+                t = total[_U(real)]
                 if t == 0:  # an empty container (only under the floor 'none')
                     empty = empty_a if first < off_b else empty_b
                     if empty != 2:  # it resigns: the mover loses
                         out = np.int64(-1)
                         break
                     for j in range(n_cols[_U(q)]):  # refilled with its start tokens
-                        hat[_U(first + j)] = start_cells[_U(first + j)]
-                        t += start_cells[_U(first + j)]
-                    total[_U(first)] = t
+                        hat[_U(real + j)] = start_cells[_U(real + j)]
+                        t += start_cells[_U(real + j)]
+                    total[_U(real)] = t
                 x = _step(x)
                 r = _below(x, t)
-                cell = first
+                cell = real
                 while True:  # the token drawn: each as likely as its count (Hats.draw)
                     r -= hat[_U(cell)]
                     if r < 0:
                         break
                     cell += 1
-                cells[_U(n)] = cell  # its container's first cell: the cell with its column bits cleared
+                cells[_U(n)] = cell
+                firsts[_U(n)] = first
                 n += 1
-                c = cell - first
+                c = cell - real
             elif first == FORCED:
                 c = np.int64(0)
             else:
                 x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
-            k = (q << shift) + c
-            nq = after[_U(k)]
+            k = q * width + c
+            nq = leads[_U(k)]
             if nq == end:
                 out = np.int64(result[_U(k)])
                 break
@@ -311,20 +461,22 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         # A's tokens, then B's, each in the order drawn, as the readable learner does
         change = changes_a[a_outcome + 1]
         for i in range(n):
-            if cells[i] < off_b:
-                _learn(hat, total, cells[i], (cells[i] >> shift) << shift, change, floor_a)
-        if b_learns:
+            if firsts[i] < off_b:
+                _learn(hat, total, cells[i], firsts[i], change, floor_a)
+        if b_learns or shared:
             change = changes_b[1 - a_outcome]
             for i in range(n):
-                if cells[i] >= off_b:
-                    _learn(hat, total, cells[i], (cells[i] >> shift) << shift, change, floor_b)
+                if firsts[i] >= off_b:
+                    _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
         stats[1 - a_outcome] += 1
         first_outcome = a_outcome if a_first else -a_outcome
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            _recheck(hat, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
-            _note_mastery(bad, mastery, game_index + g + 1)
+            _recheck(hat, width, row_cols, watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad, firsts,
+                     n, off_b, shift)
+            _note_mastery(watch.bad, watch.mastery, game_index + g + 1)
+            note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width
@@ -383,22 +535,44 @@ def explore_threshold(epsilon: float) -> np.uint64:
 
 
 @njit(nogil=True, cache=True)
+def _position_value(values, q, first_of, after, result, n_cols, width, end, shift, off_b):
+    """What the mover at side index `q` is worth by the one table `values` (negamax): the best value of its
+    container; at a forced move, the value its one move leads to (the result where it ends the game)."""
+    sign = 1.0
+    while True:
+        first = first_of[_U(q)]
+        if first >= 0:
+            base = first if first < off_b else first - shift
+            return sign * _max_value(values, base, n_cols[_U(q)])
+        k = q * width  # a forced move: column 0
+        nq = after[_U(k)]
+        if nq == end:
+            return sign * result[_U(k)]
+        sign = -sign
+        q = nq
+
+
+@njit(nogil=True, cache=True)
 def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_games, game_index, run, watch):
     """`n_games` games of an action-value learner A (q_a, flat over its containers' cells) against B (SELF:
     q_b, learning too) or a fixed player, A moving first in even games; both choose epsilon-greedily
     (`explore`: `explore_threshold(epsilon)`), a forced move made without a choice. The result is +1 a
     win, 0 a draw, -1 a loss, at the end only (no discount); the mastery `watch` is kept after every game.
 
-    method 0, Q-learning: each of a learner's moves is moved `alpha` of the way towards the best value
-    at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
+    method 2, self-play Q-learning as textbooks write it: ONE table (q_a) for both seats (B chooses from it
+    and teaches it too; `opponent` SELF); each move is moved `alpha` of the way towards the negative of
+    the best value of the position the opponent then faces (negamax), or the result where it ends the
+    game, at once. method 0, Q-learning with a table per seat: each of a learner's moves is moved `alpha`
+    of the way towards the best value at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
     every move played is moved towards the result, by `alpha` (or, alpha 0, by 1/visits: the average of
     every result that followed it; n_a, n_b count the visits)."""
-    first_of, after, result, n_cols, perfect, starts, width, shift, P, rows_a, rows_b, row_cols, _ = match
+    first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, _ = match
     rng_state, stats, _, _, cells, firsts = run
-    good, checked, seat_mask, ok, bad, mastery = watch
     off_b = rows_a * width
     end = 2 * P
     n_starts = starts.shape[0]
+    one_table = method == 2
+    shift = off_b if one_table else 0
     x = rng_state[0]
     for g in range(n_games):
         a_first = (game_index + g) % 2 == 0
@@ -416,7 +590,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
             first = first_of[_U(q)]
             if first >= 0:
                 is_a = first < off_b
-                values = q_a if is_a else q_b
+                values = q_a if is_a or one_table else q_b
                 base = first if is_a else first - off_b
                 legal = n_cols[_U(q)]
                 if method == 0:
@@ -440,14 +614,23 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
                 c = np.int64(0)
             else:
                 x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
-            k = (q << shift) + c
+            k = q * width + c
             nq = after[_U(k)]
+            if one_table and first >= 0:
+                cell = (first if first < off_b else first - off_b) + c
+                if nq == end:
+                    target = np.float64(result[_U(k)])
+                else:
+                    target = -_position_value(q_a, nq, first_of, after, result, n_cols, width, end, shift, off_b)
+                q_a[cell] += alpha * (target - q_a[cell])
             if nq == end:
                 out = np.int64(result[_U(k)])
                 break
             q = nq
         a_outcome = out if q < P else -out
         for side in range(2):
+            if one_table:
+                break
             if side == 1 and opponent != SELF:
                 break
             values = q_a if side == 0 else q_b
@@ -467,8 +650,10 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
         stats[1 - a_outcome] += 1
         if (a_outcome if a_first else -a_outcome) > 0:
             stats[3] += 1
-        _recheck(q_a, cells, n, off_b, shift, row_cols, good, checked, seat_mask, ok, bad)
-        _note_mastery(bad, mastery, game_index + g + 1)
+        _recheck(q_a, width, row_cols, watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad, firsts, n,
+                 off_b, off_b if one_table else 0)
+        _note_mastery(watch.bad, watch.mastery, game_index + g + 1)
+        note_unbeatable(q_a, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, off_b if one_table else 0)
     rng_state[0] = x
     return n_games
 
@@ -502,7 +687,7 @@ def warm_up() -> None:
     result = np.array([1, 1, 1, 1], dtype=np.int8)
     n_cols = np.array([2, 2], dtype=np.int64)
     perfect = np.ones(4, dtype=np.bool_)
-    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 1, 0,
+    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 0,
                   np.array([2], dtype=np.int64), np.ones(2, dtype=np.int64))
     counts = np.ones((1, 2), dtype=np.int64)
     rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0, 0)

@@ -21,8 +21,12 @@ class ValuePlayer:
     """An action value per move of each container (the hats' layout), chosen epsilon-greedily (ties at
     random); `q` is flat over the containers' cells (row * width + column), as the compiled lab's.
 
-    'q' (Q-learning): before each of its choices, its previous choice's value goes `alpha` of the way to
-    the best value here; after the game, its last choice's value towards the result.
+    'q' (self-play Q-learning as textbooks write it; one player object plays both seats): each choice's
+    value goes `alpha` of the way, at once, to the result where it ends the game, else to minus the
+    best value of the position the opponent then faces (through forced moves: their one move's).
+    'qseat' (Q-learning, one table per seat): before each of its choices, its previous choice's value
+    goes `alpha` of the way to the best value here; after the game, its last choice's value towards the
+    result.
     'mc' (Monte-Carlo control): after the game, every choice it made towards the result, by `alpha`
     or (alpha 0) by 1/visits."""
 
@@ -48,7 +52,7 @@ class ValuePlayer:
         first = self.layout.row(position) * self.width
         moves = self.layout.moves_of(position)
         values = [float(v) for v in self.q[first: first + len(moves)]]
-        if self.method == "q" and self.played:
+        if self.method == "qseat" and self.played:
             c = self.played[-1]
             self.q[c] += self.alpha * (max(values) - self.q[c])
             values = [float(v) for v in self.q[first: first + len(moves)]]
@@ -59,11 +63,26 @@ class ValuePlayer:
             tied = [j for j, v in enumerate(values) if v == top]
             j = tied[0] if len(tied) == 1 else tied[self.rng.randrange(len(tied))]
         self.played.append(first + j)
+        if self.method == "q":
+            after = self.rules.apply(position, moves[j])
+            target = self._outcome(after) if self.rules.is_terminal(after) else -self.value(after)
+            self.q[first + j] += self.alpha * (target - self.q[first + j])
         return moves[j]
+
+    def _outcome(self, finished) -> float:
+        return float(int(self.rules.outcome(finished)))
+
+    def value(self, position) -> float:
+        """What the mover at `position` is worth by the table: its best value; a forced move's, through it."""
+        if forced(self.rules, position):
+            after = self.rules.apply(position, tuple(self.rules.legal_moves(position))[0])
+            return self._outcome(after) if self.rules.is_terminal(after) else -self.value(after)
+        first = self.layout.row(position) * self.width
+        return float(self.q[first: first + len(self.layout.moves_of(position))].max())
 
     def reinforce(self, drawn, won=None, *, outcome=None) -> tuple:
         result = outcome
-        if self.played and self.method == "q":
+        if self.played and self.method == "qseat":
             c = self.played[-1]
             self.q[c] += self.alpha * (result - self.q[c])
         elif self.method == "mc":
@@ -95,6 +114,49 @@ def make_player(game: LabGame, spec: LearnerSpec, rng: XorShift64Star):
     return ValuePlayer(game, spec, rng)
 
 
+def is_unbeatable(game: LabGame, preference: np.ndarray, seat: int) -> bool:
+    """Written from the definition, over the rules and the solver alone (not the lab's tables): from every
+    start of the protocol, the learner moving first (seat 0) or second (seat 1; 2: both), its greedy
+    play (every move tied at the top of its preference) against every opponent move never plays, at a
+    position it can win (or draw), a move that gives that up."""
+    from sticks_tui.solve import solver_for
+
+    if seat == 2:
+        return is_unbeatable(game, preference, 0) and is_unbeatable(game, preference, 1)
+    rules, layout, width = game.rules, game.template, game.width
+    solver = solver_for(rules)
+
+    def value(position) -> int:
+        if hasattr(solver, "value"):
+            return int(solver.value(position))
+        return 1 if solver.is_winning(position) else -1
+
+    def worth(after) -> int:  # a move's value for its mover
+        return int(rules.outcome(after)) if rules.is_terminal(after) else -value(after)
+
+    seen = set()
+    todo = [(p, seat == 0) for p in game.start_positions]
+    while todo:
+        position, learner = todo.pop()
+        if (position, learner) in seen:
+            continue
+        seen.add((position, learner))
+        moves = tuple(rules.legal_moves(position))
+        if learner and len(moves) > 1:
+            first = layout.row(position) * width
+            options = layout.moves_of(position)
+            row = preference[first: first + len(options)]
+            moves = tuple(m for m, v in zip(options, row, strict=True) if v == row.max())
+            here = value(position)
+            if here >= 0 and any(worth(rules.apply(position, m)) < here for m in moves):
+                return False
+        for m in moves:
+            after = rules.apply(position, m)
+            if not rules.is_terminal(after):
+                todo.append((after, not learner))
+    return True
+
+
 def is_mastered(game: LabGame, preference: np.ndarray, seat: int) -> bool:
     """Every checked row faced from `seat` (0 first, 1 second, 2 either): all moves tied at the top right."""
     width = game.width
@@ -114,19 +176,19 @@ def train_readable(spec: LearnerSpec, game: LabGame, seed: int, games: int):
     learner and the first game after which it was mastered (per seat 0, 1, both; None: not yet)."""
     rng = XorShift64Star(seed)
     a = make_player(game, spec, rng)
-    vs = spec.values["vs"]
-    b = make_player(game, spec, rng) if vs == "self" else FixedPlayer(vs, game.rules)
+    vs = spec.values.get("vs", "self")
+    b = a if spec.one_table else make_player(game, spec, rng) if vs == "self" else FixedPlayer(vs, game.rules)
     starts = game.start_positions
     mastery: list[int | None] = [None, None, None]
     for s in range(3):
-        if is_mastered(game, a.preference, s):
+        if is_unbeatable(game, a.preference, s):
             mastery[s] = 0
     for g in range(games):
         play_one_game(game.rules, starts, a, b, rng, g, False, g % 2 == 0)
         for s in range(3):
-            if mastery[s] is None and is_mastered(game, a.preference, s):
+            if mastery[s] is None and is_unbeatable(game, a.preference, s):
                 mastery[s] = g + 1
     return a, tuple(mastery)
 
 
-__all__ = ["ValuePlayer", "is_mastered", "make_player", "terminal_outcome", "train_readable"]
+__all__ = ["ValuePlayer", "is_mastered", "is_unbeatable", "make_player", "terminal_outcome", "train_readable"]

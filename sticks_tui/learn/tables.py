@@ -192,8 +192,7 @@ class Match(NamedTuple):
     n_cols: np.ndarray  # (2P,) int64: the columns a side chooses among at q (1 where forced)
     perfect: np.ndarray  # (2P * width,) bool: a fixed player's value-keeping moves (its columns are moves)
     starts: np.ndarray  # (k,) int64: where games start (position indexes); one at random when k > 1
-    width: int  # columns of a side at a position: a power of two at least the widest container or position
-    shift: int  # width = 1 << shift: the loop finds a cell's row by a shift, not a division
+    width: int  # columns of a side at a position (the widest container or position)
     positions: int  # P
     rows_a: int  # A's rows (B's start at cell rows_a * width)
     rows_b: int
@@ -207,9 +206,7 @@ def lay_out(tables: GameTables, brain_a, brain_b, starts, a_seats=(0, 1)) -> Mat
     ValueError when a learner can be to move at a position, not forced, that its brain has no
     container for."""
     P, W = tables.next_pos.shape
-    needed = max(W, brain_a._layout.width, brain_b._layout.width if brain_b is not None else 1)
-    shift = (needed - 1).bit_length()
-    width = 1 << shift
+    width = max(W, brain_a._layout.width, brain_b._layout.width if brain_b is not None else 1)
     end = 2 * P
     start_idx = tables.start_indexes(starts)
     sides = reachable_sides(tables, tuple(int(s) for s in start_idx), tuple(a_seats))
@@ -266,7 +263,7 @@ def lay_out(tables: GameTables, brain_a, brain_b, starts, a_seats=(0, 1)) -> Mat
             fresh[:, : brain.start.shape[1]] = brain.start
             start_cells[offset: offset + rows[s] * width] = fresh.ravel()
             row_cols[(0 if s == 0 else rows[0]):(0 if s == 0 else rows[0]) + rows[s]] = brain.n_moves
-    return Match(first_of, after, result, n_cols, perfect, start_idx, width, shift, P, rows[0], rows[1], row_cols,
+    return Match(first_of, after, result, n_cols, perfect, start_idx, width, P, rows[0], rows[1], row_cols,
                  start_cells)
 
 
@@ -279,7 +276,7 @@ def exact_chances(pref, policy, match, order, start, learner_first, opponent, em
     PERFECT (among the moves that keep the position's value, the one worst for A: its smallest chance not
     to lose, then to win). An empty container resigns (empty_code 1: a loss) or draws from its start
     tokens (2). Pure Python over arrays (no numba here): `learn.kernel.chances` is this function compiled."""
-    first_of, after, result, n_cols, perfect, _, width, _, P, _, _, _, start_cells = match
+    first_of, after, result, n_cols, perfect, _, width, P, _, _, _, start_cells = match
     end = 2 * P
     chance = np.zeros((end + 1, 3))
     for p in order:

@@ -38,6 +38,9 @@ class Board:
     #: How the setup screen's Train (F2) trains this game's AI: train(app, MatchSetup); None: the app's
     #: train dialog (the sticks AI's).
     train: Callable[[object, object], None] | None = None
+    #: The learning lab's size for a class that set this game up: setup_lab_size(the app's settings); None: the
+    #: lab's default for the game.
+    setup_lab_size: Callable[[object], int] | None = None
 
 
 def board_of(game: str) -> Board:
@@ -122,7 +125,8 @@ def _nim_open(app, setup) -> None:
 
 
 registry.set_board("sticks", board=Board(rows=("heap-row", "hats-row"), intro=_sticks_intro, load=_sticks_load,
-                                         read=_sticks_read, open=_sticks_open, replays=True, analysed=True))
+                                         read=_sticks_read, open=_sticks_open, replays=True, analysed=True,
+                                         setup_lab_size=lambda settings: settings.heap))
 
 
 def _nim_train(app, setup) -> None:
@@ -131,7 +135,8 @@ def _nim_train(app, setup) -> None:
 
 
 registry.set_board("nim", board=Board(rows=("piles-row",), intro=lambda app: NIM_INTRO, load=_nim_load,
-                                      read=_nim_read, open=_nim_open, train=_nim_train))
+                                      read=_nim_read, open=_nim_open, train=_nim_train,
+                                      setup_lab_size=lambda settings: max(settings.nim_piles)))
 
 
 # -- noughts and crosses (MENACE) ---------------------------------------------------------------------
