@@ -11,9 +11,19 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
+from sticks_tui.engine.events import BallDrawn, EventBus, HatChange, HatsReinforced
 from sticks_tui.engine.state import GameState
 from sticks_tui.solve import solver_for
+
+
+class _Resign:
+    """What a player's `choose` answers to resign (`play.game.GameDriver` ends the game, lost for it)."""
+
+    def __repr__(self) -> str:
+        return "RESIGN"
+
+
+RESIGN = _Resign()
 
 
 @runtime_checkable
@@ -23,7 +33,7 @@ class Player(Protocol):
 
     def choose(self, state: GameState) -> int: ...
 
-    def game_over(self, won: bool) -> None: ...
+    def game_over(self, won: bool, outcome: int | None = None) -> None: ...
 
 
 class BasePlayer:
@@ -38,8 +48,8 @@ class BasePlayer:
     def choose(self, state: GameState) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def game_over(self, won: bool) -> None:
-        """Told the result of every game; only learners use it."""
+    def game_over(self, won: bool, outcome: int | None = None) -> None:
+        """Told the result of every game (`outcome`: +1 a win, 0 a draw, -1 a loss); only learners use it."""
 
 
 class HumanPlayer(BasePlayer):
@@ -60,7 +70,7 @@ class AlwaysOnePlayer(BasePlayer):
     description = "always takes 1"
 
     def choose(self, state: GameState) -> int:
-        return 1
+        return state.legal_moves[0]  # sticks: take 1
 
 
 class RandomPlayer(BasePlayer):
@@ -123,14 +133,54 @@ class HatPlayer(BasePlayer):
             self.bus.publish(BallDrawn(self.seat, self.name, hat, ball, counts))
         return ball
 
-    def game_over(self, won: bool) -> None:
+    def game_over(self, won: bool, outcome: int | None = None) -> None:
         drawn, self.beside = self.beside, []
         if not self.learn:
             return
-        changes = self.hats.reinforce(drawn, won)
+        outcome = outcome if outcome is not None else 1 if won else -1
+        changes = self.hats.reinforce(drawn, outcome=outcome)
         if self.bus is not None:
-            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes))
+            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes, outcome))
 
     def forget_game(self) -> None:
         """Drop the balls set beside the hats without learning (a game abandoned half way)."""
         self.beside = []
+
+
+class MenacePlayer(HatPlayer):
+    """MENACE's matchboxes (`learn.menace.MenaceBrain`) as a player of the protocol, until its boxes are the
+    one counts learner's (issue 31): a bead drawn from the box for the board (none where the move is
+    forced), RESIGN when that box is empty and the brain's rule resigns, each bead drawn taught by the
+    game's outcome. Its events are the hat learner's, in the game's own terms: `BallDrawn(hat=board,
+    ball=square, counts=the beads for each empty square)`, `HatsReinforced` with a `HatChange(board,
+    square, before, after)` for each bead."""
+
+    def choose(self, state):
+        board = state.position
+        square, bead = self.hats.choose(board, self.rng)
+        if square == 0:  # learn.menace.RESIGN: an empty box resigns
+            return RESIGN
+        if bead is not None:
+            beads = self.hats.square_beads(board)
+            self.beside.append((board, square, bead))
+            if self.bus is not None:
+                self.bus.publish(BallDrawn(self.seat, self.name, board, square,
+                                           tuple(beads[s - 1] for s in state.legal_moves)))
+        return square
+
+    def game_over(self, won: bool, outcome: int | None = None) -> None:
+        drawn, self.beside = self.beside, []
+        if not self.learn:
+            return
+        outcome = outcome if outcome is not None else 1 if won else -1
+        before = [int(self.hats.counts[row, col]) for _, _, (row, col) in drawn]
+        self.hats.reinforce([bead for _, _, bead in drawn], outcome)
+        changes = tuple(HatChange(board, square, was, int(self.hats.counts[row, col]))
+                        for (board, square, (row, col)), was in zip(drawn, before, strict=True))
+        if self.bus is not None:
+            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes, outcome))
+
+    @property
+    def drawn(self) -> list[tuple]:
+        """(board, square) of each bead drawn this game so far."""
+        return [(board, square) for board, square, _ in self.beside]

@@ -158,13 +158,17 @@ class SticksApp(App):
             self.settings_notices.extend(notices)
             self.set_keymap(keymap)
 
-    def remember(self, **changes: object) -> None:
+    def remember_game(self, game: str, **changes: object) -> None:
+        """Change a game's own settings (its start, its opponent, the train dialog's start) and save them at once."""
+        self.remember(_game=game, **changes)
+
+    def remember(self, _game: str | None = None, **changes: object) -> None:
         """Change settings and save them at once (a value the file cannot hold is not saved, and said)."""
         from sticks_tui.store import StoreError
         from sticks_tui.store.settings import InvalidSetting, save_settings
 
         try:
-            new = self.settings.replace(**changes)
+            new = self.settings.with_game(_game, **changes) if _game is not None else self.settings.replace(**changes)
         except InvalidSetting as exc:
             self.notify(f"Not remembered: {exc}.", title="Settings", severity="warning", timeout=6)
             return
@@ -192,21 +196,23 @@ class SticksApp(App):
     # -- start-up ------------------------------------------------------------------------------
     @staticmethod
     def screen_classes() -> list[type[Screen]]:
-        """Every screen and dialog of the app (their bindings are what a key map may move)."""
-        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, nim, pretrain, records,
+        """Every screen and dialog of the app (their bindings are what a key map may move); the game screen
+        once with each game's board (the board's keys are live there too)."""
+        from sticks_tui.ui.boards import boards
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, pretrain, records,
                                            replay, setup, training)
 
         from sticks_tui.ui.screens.backups import BackupsScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
-        from sticks_tui.ui.screens.noughts import (MenaceHelpScreen, NoughtsBoxesScreen, NoughtsScreen,
-                                                   NoughtsTrainDialog)
         from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
-        return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
+        with_boards = [type(f"GameScreenWith{board.widget.__name__}", (game.GameScreen,),
+                            {"BINDINGS": board.widget.BINDINGS}) for board in boards().values()]
+        return [setup.SetupScreen, game.GameScreen, *with_boards,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
                 replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
-                NoughtsScreen, NoughtsTrainDialog, NoughtsBoxesScreen, MenaceHelpScreen, NoughtsReplayScreen]
+                NoughtsReplayScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -305,12 +311,13 @@ class SticksApp(App):
         return BrainKeeper(self)
 
     def load_brain(self, name: str, rule=None) -> None:
-        """Play with the stored brain `name` (made, by `rule`, if there is none)."""
+        """The first game's learning AI plays with the stored brain `name` (made, by `rule`, if there is none)."""
+        from sticks_tui.ui.session import KeptBrain
+
         session = self.session
-        hats, kept = self.keeper.load(name, BRAIN_SIZE, rule)
-        session.brain, session.brain_name, session.brain_kept = hats, name, kept
-        if kept:
-            session.brain_base = hats.counts.copy()
+        game = session.main.game
+        hats, stored = self.keeper.load(name, BRAIN_SIZE, rule, game=game)
+        session.set_main(KeptBrain(game, name, hats, stored, hats.counts.copy() if stored else None))
 
     def save_brain(self, games_trained: int = 0) -> None:
         """Keep what this app's brain learned since it last read or wrote the store: merged onto the
@@ -350,8 +357,13 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
-        yield SystemCommand("Noughts and crosses (MENACE)", "Play against MENACE, the matchboxes that learn",
-                            self.action_noughts)
+        from sticks_tui.engine import registry
+        from sticks_tui.ui.boards import boards
+
+        for game in boards():
+            entry = registry.entry(game)
+            yield SystemCommand(entry.choice, f"Set up a game of {entry.title}",
+                                lambda game=game: self.action_set_up(game))
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
@@ -408,10 +420,31 @@ class SticksApp(App):
         if self._training_job is not None:
             self._training_job.cancel()
 
-    def action_noughts(self) -> None:
-        from sticks_tui.ui.screens.noughts import NoughtsScreen
+    def action_set_up(self, game: str) -> None:
+        """Back to the setup screen (asking first if a game would be lost), with `game` chosen."""
+        from textual.widgets import Select
 
-        self.push_screen(NoughtsScreen())
+        def go() -> None:
+            while len(self.screen_stack) > 2:
+                self.pop_screen()
+            self.screen.query_one("#game", Select).value = game
+
+        busy = [why for screen in self.screen_stack if (why := getattr(screen, "cannot_leave_now", lambda: None)())]
+        if busy:
+            self.notify(busy[0], severity="warning")
+            return
+        self.confirm_leaving_games(go)
+
+    def open_game(self, setup) -> None:
+        """Start the game as set up: on the game screen, or first the trained AI's training."""
+        if setup.opponent == "trained":
+            from sticks_tui.ui.screens.pretrain import PretrainScreen
+
+            self.push_screen(PretrainScreen(setup))
+        else:
+            from sticks_tui.ui.screens.game import GameScreen
+
+            self.push_screen(GameScreen(setup))
 
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen
@@ -540,12 +573,9 @@ class SticksApp(App):
     # -- quitting and leaving ------------------------------------------------------------------
     def work_in_progress(self, *, games: bool = True, training: bool = True) -> list[str]:
         """What quitting now would interrupt, in words (empty: nothing)."""
-        from sticks_tui.ui.screens.base import GameScreenBase
-
         what = []
-        # a game screen of the engine's games, or a screen of its own that says so (noughts)
-        if games and any((isinstance(s, GameScreenBase) or getattr(type(s), "game_in_progress", None) is not None)
-                         and s.game_in_progress for s in self.screen_stack):
+        if games and any(getattr(type(s), "game_in_progress", None) is not None and s.game_in_progress
+                         for s in self.screen_stack):
             what.append("a game is in progress")
         if training:
             if self.training_running:

@@ -80,10 +80,13 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     def setup_heap(self) -> int:
         """The heap of the game in play: the setup screen's (the last game started, else the one it
         opens with: the settings')."""
+        game = self.app.session.main.game
         last = self.app.session.last_setup
-        if last is not None:
-            return last.heap
-        return getattr(getattr(self.app, "settings", None), "heap", 20)
+        if last is not None and last.game == game and last.start is not None:
+            return last.start
+        settings = getattr(self.app, "settings", None)
+        start = settings.of(game).start if settings is not None else None
+        return start if start is not None else 20
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""

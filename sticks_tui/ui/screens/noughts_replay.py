@@ -19,7 +19,7 @@ from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
+from sticks_tui.ui.boards.noughts import NoughtsBoard, NoughtsBoardData
 
 NOTE_NO_BOXES = ("MENACE's beads as they were before this game are not kept with it: the moves replay, "
                  "the boxes do not.")

@@ -244,7 +244,13 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
             self.notify(f"Only games of {' and '.join(replayed)} replay here; this one is a game of "
                         f"{registry.entry(game.game).title}.", severity="warning")
             return
-        self.app.push_screen(board.replay_screen(game) if board.replay_screen is not None else ReplayScreen(game))
+        if board.replay_screen is not None:
+            import importlib
+
+            module, name = board.replay_screen.split(":")
+            self.app.push_screen(getattr(importlib.import_module(module), name)(game))
+        else:
+            self.app.push_screen(ReplayScreen(game))
 
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import open_export, records_exports

@@ -22,12 +22,12 @@ from sticks_tui.engine.events import HatChange
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.learn.hats import HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence
-from sticks_tui.ui.screens.game import move_line
+from sticks_tui.ui.boards.sticks import move_sentence
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.widgets.sticks_view import SticksView
+from sticks_tui.ui.boards.sticks import SticksView
 from sticks_tui.ui.widgets.header import AppHeader
 
 NOTE_NO_AI = "No learning AI played in this game: there are no hats to show."
@@ -110,7 +110,9 @@ def build_replay(game, rule: HatRule | None = None) -> Replay:
         mover = names[(first + i) % 2]
         after_heap = heap - int(take)
         draw = drawn.get(i)
-        sentence = move_line(mover, int(take), heap, after_heap, draw)
+        sentence = move_sentence(mover, int(take), heap, after_heap)
+        if draw is not None:
+            sentence = f"{mover} draws ball {draw[1]} from hat {draw[0]}. {sentence}"
         headline = f"Move {i + 1} of {len(game.moves)}: {mover} takes {take}"
         headline += f" (ball {draw[1]} from hat {draw[0]})." if draw is not None else "."
         steps.append(Step(after_heap, int(take), sentence, headline, draw, frozenset(seen)))

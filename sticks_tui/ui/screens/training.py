@@ -201,7 +201,8 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label(f"Heap (1-{brain.size})", classes="field")
-                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
+                        yield Input(str(min(saved.of(self.app.session.main.game).train_start or 20, brain.size)),
+                                    id="heap", compact=True, max_length=4)
                     yield Static(classes="gap")
                     if is_teacher(self.app):  # a pupil's tab never offers to wipe the class's brain
                         yield TickBox("Reset the brain first", id="reset-first", compact=True)
@@ -328,8 +329,8 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         config, rule, reset = self.read_form()
         if reset and not self._reset_brain(rule):
             return
-        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol,
-                          train_heap=config.sticks)
+        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol)
+        self.app.remember_game(self.app.session.main.game, train_start=config.sticks)
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
     def _show_error(self, message: str, field: str | None = "") -> None:

@@ -1,0 +1,98 @@
+"""What the screens read of a learner's brain, in one place: a container of counted tokens per position,
+one token kind per move (the hats' balls, MENACE's matchboxes' beads).
+
+The screens ask only this module (never `Hats` or `MenaceBrain` themselves), so that when both are the
+one counts learner (issue 31) the change is here: the words for its containers and tokens, a
+position's container in legal-move order, which (position, move) a cell of its counts is, whether its
+whole brain fits one grid (the heatmap), and a game's lesson in a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.lesson_words import lesson_sentence
+
+
+@dataclass(frozen=True)
+class BrainWords:
+    container: str  # "hat", "box"
+    token: str  # "ball", "bead"
+
+    @property
+    def containers(self) -> str:
+        return self.container + ("es" if self.container.endswith("x") else "s")
+
+    @property
+    def tokens(self) -> str:
+        return self.token + "s"
+
+
+HAT_WORDS = BrainWords("hat", "ball")
+BOX_WORDS = BrainWords("box", "bead")
+
+
+def words(brain) -> BrainWords:
+    """What the brain's containers and tokens are called."""
+    return HAT_WORDS if brain is None or isinstance(brain, Hats) else BOX_WORDS
+
+
+def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
+    """The brain's tokens for each of `legal_moves` at `position` (in that order), or None where it has no
+    container (a position it never faces, a forced move)."""
+    if isinstance(brain, Hats):
+        if not brain.has_hat(position) or tuple(brain.moves_of(position)) != tuple(legal_moves):
+            return None
+        return brain.hat(position)
+    beads = brain.square_beads(position)
+    return None if beads is None else tuple(beads[move - 1] for move in legal_moves)
+
+
+def cell_of(brain, row: int, column: int) -> tuple:
+    """The (position, move) whose tokens are `brain.counts[row, column]`."""
+    if isinstance(brain, Hats):
+        position = brain._layout.rows[row]
+        return position, brain.moves_of(position)[column]
+    return brain.boxes.boards[row], column + 1  # the box's board, and the square (1-9) of that board
+
+
+def grid_fits(brain, positions: int) -> bool:
+    """Whether the brain shows whole as one grid (the heatmap): each position is its own row number and
+    its moves are 1, 2, ... k (sticks' hats), and there are few enough (`positions`) to read."""
+    if not isinstance(brain, Hats) or positions > 120:
+        return False
+    rows = brain._layout.rows
+    return all(p is None or (p == i and tuple(brain.moves_of(p)) == tuple(range(1, len(brain.moves_of(p)) + 1)))
+               for i, p in enumerate(rows))
+
+
+def fresh_copy(brain):
+    """A brain of the same game and rule, every container as it starts (a sparring partner's)."""
+    return Hats(brain.rules, rule=brain.rule) if isinstance(brain, Hats) else brain.fresh()
+
+
+def rule_of(brain):
+    return getattr(brain, "rule", None)
+
+
+def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
+    """What one game taught `name`'s brain (`event`: the learner's `HatsReinforced`), in a sentence.
+    `label(position, move)` names a move; `detail`: every token's count before → after."""
+    rule = rule_of(brain)
+    outcome = event.result
+    if isinstance(brain, Hats) or brain is None:
+        return lesson_sentence(name, None if outcome == 0 else outcome > 0, event.changes, rule, detail=detail)
+    word = {1: "won", 0: "drew", -1: "lost"}[outcome]
+    if not event.changes:
+        return f"{name} {word} without drawing a bead: its boxes stay as they were."
+    delta = rule.delta(outcome)
+    changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,}→{c.after:,}" for c in event.changes)
+    return f"{name} {word}: each bead it drew gets {delta:+d} ({changes})."
+
+
+def brain_label(brain) -> str:
+    """'hats' or 'boxes' with the brain's size: '100 hats', '304 boxes'."""
+    w = words(brain)
+    n = brain.size if isinstance(brain, Hats) else len(brain.boxes)
+    return f"{n} {w.containers}"
