@@ -1,5 +1,5 @@
 """How well the Nim hat learner (piles up to 7, 7, 7) plays after 500,000, 1,000,000 and 2,000,000
-self-play games, over a block of seeds: the figures behind the README's claim about the Nim learner.
+self-play games, over a block of seeds: the figures behind docs/performance.md's claim about the Nim learner.
 
     python benchmarks/bench_nim_quality.py [--first-seed 10001] [--seeds 200] [--games 500000 1000000 2000000]
                                            [--json] [--smoke]

@@ -106,33 +106,21 @@ def hats_table(hats: Hats, heap: int) -> str:
     return Hats(size, hats.max_take, hats.rule, hats.counts[: size + 1]).table()
 
 
-class ClassicGame:
-    """The console game over any pair of text streams; `run()` returns the exit status."""
+class LineConsole:
+    """A game played line by line over a pair of text streams (stdin, stdout; store trouble on stderr):
+    the asking and telling every line mode shares (this module's classic game, `sticks_tui.lines`)."""
 
-    def __init__(self, store=None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 stderr: TextIO | None = None, rng: random.Random | None = None, mode: str | None = None,
-                 names: tuple[str, str] = ("Player 1", "Player 2"), brain: str = DEFAULT_BRAIN,
-                 training_games: int = TRAINING_GAMES, show_hats: bool = True, echo: bool | None = None) -> None:
-        if mode is not None and mode not in MODES:
-            raise ValueError(f"The mode is one of {', '.join(MODES)}, not {mode!r}.")
-        self.store = store
+    def __init__(self, *, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+                 echo: bool | None = None) -> None:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         self.stderr = stderr if stderr is not None else sys.stderr
-        self.rng = rng if rng is not None else random.Random()
-        self.mode = mode
-        self.names = names
-        self.brain_name = brain
-        self.training_games = training_games
-        self.show_hats = show_hats
         if echo is None:
             try:
                 echo = not self.stdin.isatty()
             except (AttributeError, ValueError):
                 echo = True
         self.echo = echo
-        self.hats: Hats | None = None
-        self.save_as: str | None = None  # the brain to save the AI's hats to after each game
 
     # -- input and output ----------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -173,6 +161,37 @@ class ClassicGame:
             if answer in ("n", "no"):
                 return False
             self.say(AGAIN_ERROR)
+
+    def try_store(self, action):
+        """`action()`, or None after saying on stderr why the store refused it."""
+        from sticks_tui.store import StoreError
+
+        try:
+            return action()
+        except StoreError as exc:
+            self.warn(f"sticks-tui: {exc}")
+            return None
+
+
+class ClassicGame(LineConsole):
+    """The console game over any pair of text streams; `run()` returns the exit status."""
+
+    def __init__(self, store=None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 stderr: TextIO | None = None, rng: random.Random | None = None, mode: str | None = None,
+                 names: tuple[str, str] = ("Player 1", "Player 2"), brain: str = DEFAULT_BRAIN,
+                 training_games: int = TRAINING_GAMES, show_hats: bool = True, echo: bool | None = None) -> None:
+        if mode is not None and mode not in MODES:
+            raise ValueError(f"The mode is one of {', '.join(MODES)}, not {mode!r}.")
+        super().__init__(stdin=stdin, stdout=stdout, stderr=stderr, echo=echo)
+        self.store = store
+        self.rng = rng if rng is not None else random.Random()
+        self.mode = mode
+        self.names = names
+        self.brain_name = brain
+        self.training_games = training_games
+        self.show_hats = show_hats
+        self.hats: Hats | None = None
+        self.save_as: str | None = None  # the brain to save the AI's hats to after each game
 
     # -- the program ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -236,15 +255,6 @@ class ClassicGame:
         if self.hats is None:  # no store, or it failed: a fresh AI that is not kept
             self.hats = Hats(heap, MAX_TAKE)
             self.save_as = None
-
-    def try_store(self, action):
-        from sticks_tui.store import StoreError
-
-        try:
-            return action()
-        except StoreError as exc:
-            self.warn(f"sticks-tui: {exc}")
-            return None
 
     def play_one(self, mode: str, heap: int) -> GameState:
         human = HumanPlayer(self.names[0])

@@ -12,7 +12,7 @@ import sys
 from sticks_tui import __version__
 
 #: Sub-command modules under sticks_tui.commands, each with register(subparsers).
-COMMAND_MODULES = ["train", "nim", "noughts", "lab", "classic", "records", "brain", "backups", "settings", "export",
+COMMAND_MODULES = ["train", "solve", "play", "nim", "noughts", "lab", "classic", "records", "brain", "backups", "settings", "export",
                    "serve"]
 
 

@@ -106,11 +106,12 @@ def run_list(args: argparse.Namespace) -> int:
         width = max(5, *(len(b.name) for b, _ in rows))
         rules = [rule_words(b) for b, _ in rows]
         rule_width = max(14, *map(len, rules))
-        lines = [f"{'Brain':<{width}}  {'Game':<6}  {'Hats':>4}  {'Take':>4}  {'Rule':<{rule_width}}  "
+        game_width = max(6, *(len(b.game) for b, _ in rows))  # the longest game's name keeps the columns
+        lines = [f"{'Brain':<{width}}  {'Game':<{game_width}}  {'Hats':>4}  {'Take':>4}  {'Rule':<{rule_width}}  "
                  f"{'Games trained':>13}  {'Won':>5}  {'Lost':>5}  Updated"]
         for (b, (w, lo)), rule in zip(rows, rules, strict=True):
             updated = b.updated.astimezone().strftime("%Y-%m-%d %H:%M")
-            lines.append(f"{b.name:<{width}}  {b.game:<6}  {b.size:>4}  {b.max_take:>4}  {rule:<{rule_width}}  "
+            lines.append(f"{b.name:<{width}}  {b.game:<{game_width}}  {b.size:>4}  {b.max_take:>4}  {rule:<{rule_width}}  "
                          f"{b.games_trained:>13,}  "
                          f"{w:>5}  {lo:>5}  {updated}")
         for game in dict.fromkeys(b.game for b, _ in rows):  # what the columns mean for a game's brains

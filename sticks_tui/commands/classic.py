@@ -7,6 +7,7 @@ import random
 import sys
 
 from sticks_tui.commands.common import int_in_range
+from sticks_tui.engine import registry
 
 
 def _name(text: str) -> str:
@@ -65,3 +66,18 @@ def run(args: argparse.Namespace) -> int:
         return game.run()  # a closed or full output is handled once, in cli.main
     finally:
         store.close()
+
+
+def run_line_mode(args: argparse.Namespace, mode: str | None) -> int:
+    """`sticks-tui play --game sticks`: this console game, `mode` as `--mode` says it (None: the menu)."""
+    from sticks_tui.classic import DEFAULT_BRAIN, TRAINING_GAMES
+
+    return run(argparse.Namespace(
+        data_dir=args.data_dir, mode=mode, name=args.name, name2=args.name2,
+        brain=args.brain if args.brain is not None else DEFAULT_BRAIN,
+        train_games=args.train_games if args.train_games is not None else TRAINING_GAMES,
+        seed=args.seed, show_hats=args.show_hats, echo=args.echo))
+
+
+# the seeds' console game is the Game of Sticks' own line mode (`sticks-tui play --game sticks`)
+registry.attach("sticks", line_mode=run_line_mode)

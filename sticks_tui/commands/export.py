@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sticks_tui.commands.common import int_in_range
+from sticks_tui.commands.common import int_in_range, open_store
 
 
 def register(subparsers) -> None:
@@ -31,7 +31,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sticks_tui.store import Store, StoreError
+    from sticks_tui.store import StoreError
     from sticks_tui.store.exports import WHAT, build_export, recogniser, write_export
     from sticks_tui.store.safefile import check_target
 
@@ -42,9 +42,10 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
         fmt = "json" if args.output and str(args.output).lower().endswith(".json") else "csv"
-    with Store.open(args.data_dir) as store:
-        for notice in store.notices:
-            print(f"sticks-tui: {notice}", file=sys.stderr)
+    store = open_store(args.data_dir, "export")  # a database it cannot open: why, in one line
+    if store is None:
+        return 1
+    with store:
         protected = [store.path] if store.path is not None else []
         try:
             if args.output is not None:  # refuse a bad target before any work

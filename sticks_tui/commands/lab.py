@@ -122,12 +122,24 @@ def doc_table_lines(doc: dict) -> list[str]:
     return lines
 
 
+def lab_game_words(name: str, size) -> str:
+    """What a lab raced on, in the game's words: its title, and where its games start when it has sizes
+    ('the Game of Sticks from 100 sticks', 'three-pile Nim from 7 nickels, 7 dimes, 7 quarters')."""
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.lab import make_rules
+
+    try:
+        game = registry.entry(name)
+        rules = make_rules(name, size)
+    except ValueError:  # a lab kept by a sticks-tui that knew a game this one does not
+        return f"{name} {size}"
+    return game.title + (f" from {rules.position_text(rules.start_positions()[0])}" if game.options else "")
+
+
 def lab_text(doc: dict) -> list[str]:
     """What `sticks-tui lab` prints for a lab: a line of what it raced and how long it took, the preset's
     sentence if it came from one, and the table."""
-    size = doc["size"]
-    what = {"sticks": f"sticks, heap {size}", "nim": f"Nim, piles up to {size}, {size}, {size}",
-            "noughts": "noughts and crosses"}.get(doc["game"], f"{doc['game']} {size}")
+    what = lab_game_words(doc["game"], doc["size"])
     workers = doc.get("workers", 1)
     lines = [f"Lab: {what} ({doc['protocol']} protocol), {len(doc['learners'])} learners x {doc['seeds']} seeds, "
              f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s on {workers} "

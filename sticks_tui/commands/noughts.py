@@ -1,24 +1,22 @@
-"""`sticks-tui noughts`: noughts and crosses and MENACE (issue 18) from the terminal.
+"""`sticks-tui noughts`: noughts and crosses and MENACE (issue 18) from the terminal, thin aliases of the
+general commands.
 
-`noughts solve BOARD [--json]`: the value for the player to move (win, draw or loss with best play)
-and the best squares. BOARD is 9 characters of X, O and . read row by row; squares are numbered 1-9
-row by row from the top left.
+`noughts solve BOARD [--json]` is `solve --game noughts BOARD`: the value for the player to move (win,
+draw or loss with best play) and the best squares. BOARD is 9 characters of X, O and . read row by
+row; squares are numbered 1-9 row by row from the top left.
 `noughts train [--games N] [--opponent perfect|random|menace] [--seed S] [--beads 4,3,2,1]
-[--incentives 3,1,-1] [--empty resign|refill] [--json]`: train MENACE's 304 matchboxes and print them
-and its results.
+[--incentives 3,1,-1] [--empty resign|refill] [--json]` is `train --game noughts ...`: train MENACE's
+304 matchboxes and print them and its results. Each prints what the general command prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import secrets
 import sys
 
 from sticks_tui.commands.common import int_in_range
 
-DEFAULT_TRAIN_GAMES = 5_000
-MAX_TRAIN_GAMES = 10_000_000
+GAME = "noughts"
 
 
 def board_argument(text: str) -> str:
@@ -30,33 +28,18 @@ def board_argument(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def int_list(count: int, low: int, high: int, what: str):
-    """A type for `count` whole numbers from `low` to `high`, separated by commas."""
-
-    def parse(text: str) -> tuple[int, ...]:
-        parts = [p.strip() for p in text.split(",")]
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be {count} whole numbers separated by commas, not {text!r}") from None
-        if len(values) != count:
-            raise argparse.ArgumentTypeError(f"{what} must be {count} whole numbers separated by commas, "
-                                             f"not {len(values)}: {text!r}")
-        for v in values:
-            if not low <= v <= high:
-                raise argparse.ArgumentTypeError(f"each of {what} must be between {low:,} and {high:,}, not {v:,}")
-        return values
-
-    parse.__name__ = what
-    return parse
-
-
 def register(subparsers) -> None:
+    from sticks_tui.commands.train import add_matchbox_arguments
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.trainer import MAX_GAMES
+
+    game = registry.entry(GAME)
     p = subparsers.add_parser(
-        "noughts", help="noughts and crosses: solve a board, or train MENACE's matchboxes",
+        "noughts", help="noughts and crosses: solve a board, or train MENACE's matchboxes (aliases of solve and "
+                        "train --game noughts)",
         description="Noughts and crosses (tic-tac-toe), the game of Donald Michie's MENACE (1961): 304 "
-                    "matchboxes of beads that learn to play X.")
+                    "matchboxes of beads that learn to play X. `noughts solve` and `noughts train` are "
+                    "`solve --game noughts` and `train --game noughts`.")
     p.set_defaults(handler=lambda args: _no_action(p))
     sub = p.add_subparsers(title="noughts commands", metavar="ACTION")
 
@@ -69,7 +52,7 @@ def register(subparsers) -> None:
                         "follows from the counts: X moves first)")
     s.add_argument("--json", action="store_true",
                    help='print {"board", "to_move", "over", "value": "win"|"draw"|"loss", "best": [squares]}')
-    s.set_defaults(handler=run_solve)
+    s.set_defaults(handler=lambda args: run_solve(args, s))
 
     t = sub.add_parser(
         "train", help="train MENACE (X, first) against the perfect or random player, or a second MENACE",
@@ -77,25 +60,15 @@ def register(subparsers) -> None:
                     "board it faces and rewarding the beads drawn after each game. Prints its 304 boxes "
                     "(each board in its canonical form, with the bead count for each square 1-9) and its "
                     "wins, draws and losses.")
-    t.add_argument("--games", type=int_in_range(0, MAX_TRAIN_GAMES, "--games"), default=DEFAULT_TRAIN_GAMES,
-                   help=f"games to play (default {DEFAULT_TRAIN_GAMES:,})")
-    t.add_argument("--opponent", choices=["perfect", "random", "menace"], default="perfect",
-                   help="perfect: one of the solver's best squares at random; random: any empty square; "
-                        "menace: a second MENACE learning O (default perfect)")
+    t.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=game.training_games,
+                   help=f"games to play (default {game.training_games:,})")
     t.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,
                    help="seed for a repeatable run (default: a new one, reported in --json)")
-    t.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=(4, 3, 2, 1),
-                   help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 4,3,2,1, Michie's)")
-    t.add_argument("--incentives", type=int_list(3, -1000, 1000, "--incentives"), default=(3, 1, -1),
-                   help="beads added to each bead drawn after a win, a draw, a loss (default 3,1,-1, Michie's; "
-                        "write --incentives=-1,0,-2 when the first is negative)")
-    t.add_argument("--empty", choices=["resign", "refill"], default="resign",
-                   help="what an empty box does: resign the game (Michie's) or refill with its start beads "
-                        "(default resign)")
+    add_matchbox_arguments(t, defaults=True)
     t.add_argument("--engine", choices=["kernel", "reference"], default="kernel",
                    help="kernel: compiled (fast); reference: the readable Python learner")
     t.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    t.set_defaults(handler=run_train)
+    t.set_defaults(handler=lambda args: run_train(args, t))
 
 
 def _no_action(parser: argparse.ArgumentParser) -> int:
@@ -104,74 +77,15 @@ def _no_action(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def board_lines(board: str) -> list[str]:
-    return [" ".join(board[r * 3: r * 3 + 3]) for r in range(3)]
+def run_solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from sticks_tui.commands.solve import solve_position
+    from sticks_tui.engine import registry
+
+    return solve_position(args.board, registry.entry(GAME), {}, parser, args.json)
 
 
-def run_solve(args: argparse.Namespace) -> int:
-    from sticks_tui.engine.noughts import SQUARE_NAMES, has_line, is_over, to_move
-    from sticks_tui.solve.noughts import VALUE_WORDS, solve_noughts
+def run_train(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from sticks_tui.commands.train import train_game
+    from sticks_tui.engine import registry
 
-    solution = solve_noughts()
-    board = args.board
-    value = VALUE_WORDS[solution.value(board)]
-    best = list(solution.best_squares(board))
-    mover = to_move(board)
-    over = is_over(board)
-    if args.json:
-        print(json.dumps({"board": board, "to_move": mover, "over": over, "value": value, "best": best}))
-        return 0
-    print("\n".join(board_lines(board)))
-    if over:
-        winner = "X" if has_line(board, "X") else "O" if has_line(board, "O") else None
-        print(f"The game is over: {winner} has three in a row." if winner else "The game is over: a draw.")
-        return 0
-    outcome = {"win": f"{mover} wins", "draw": "a draw", "loss": f"{mover} loses"}[value]
-    print(f"{mover} to move: {outcome} with best play on both sides.")
-    print("Best: " + ", ".join(f"square {s} ({SQUARE_NAMES[s - 1]})" for s in best) + ".")
-    return 0
-
-
-def run_train(args: argparse.Namespace) -> int:
-    from sticks_tui.learn.menace import MenaceConfig, MenaceRule, move_number
-    from sticks_tui.learn.menace_kernel import train
-
-    rule = MenaceRule(beads=args.beads, incentives=args.incentives, empty=args.empty)
-    seed = args.seed if args.seed is not None else secrets.randbits(63)
-    run = train(MenaceConfig(games=args.games, opponent=args.opponent, seed=seed, rule=rule), engine=args.engine)
-    if run.notice:
-        print(f"sticks-tui noughts train: {run.notice}", file=sys.stderr)
-    boxes = run.brain.boxes
-    counts = run.brain.counts
-    if args.json:
-        print(json.dumps({
-            "games": run.games,
-            "opponent": args.opponent,
-            "seed": seed,
-            "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
-            "engine": run.engine,
-            "seconds": run.seconds,
-            "games_per_second": run.games_per_second,
-            "results": run.results,
-            "not_losing_vs_perfect": run.curve[-1].not_losing_vs_perfect if run.curve else None,
-            "curve": [p.as_json() for p in run.curve],
-            "boxes": [{"board": b, "move": move_number(b), "counts": [int(c) for c in counts[i]]}
-                      for i, b in enumerate(boxes.boards)],
-        }))
-        return 0
-    results = run.results
-    total = max(run.games, 1)
-    print(f"MENACE (X) against the {args.opponent} player: {run.games:,} games ({run.engine} engine, seed {seed})")
-    print(rule.sentence())
-    print(f"time: {run.seconds:.3f} s, {run.games_per_second:,.0f} games/s")
-    print(f"results: {results['win']:,} won ({results['win'] / total:.1%}), "
-          f"{results['draw']:,} drawn ({results['draw'] / total:.1%}), "
-          f"{results['loss']:,} lost ({results['loss'] / total:.1%})")
-    if run.curve:
-        print(f"chance not to lose the next game against the perfect player: {run.curve[-1].not_losing_vs_perfect:.1%}")
-    print(f"\n{len(boxes)} boxes (board row by row; beads per square 1-9 of that board; empty boxes marked):")
-    for i, board in enumerate(boxes.boards):
-        beads = "  ".join(f"{s + 1}:{int(counts[i, s])}" for s in boxes.squares[i])
-        empty = "  (empty)" if counts[i].sum() == 0 else ""
-        print(f"{i + 1:4}  move {move_number(board)}  {board}  {beads}{empty}")
-    return 0
+    return train_game(args, registry.entry(GAME), {}, parser)

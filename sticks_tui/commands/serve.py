@@ -35,7 +35,10 @@ def register(subparsers) -> None:
                         "can reset or restore the class's records and brains")
     p.add_argument("--backup-minutes", type=int_in_range(1, 24 * 60, "--backup-minutes"), default=10,
                    help="a back-up of the class's database at start and every this many minutes while games "
-                        "are played (default 10); the last 10 are kept in the folder 'backups' beside it")
+                        "are played (default 10), in the folder 'backups' beside it (the newest 5 made at a "
+                        "start and 10 timed ones are kept)")
+    # seconds instead of minutes, for the tests that watch timed back-ups happen in real time
+    p.add_argument("--backup-seconds", type=float, default=None, help=argparse.SUPPRESS)
     p.set_defaults(handler=run)
 
 
@@ -69,11 +72,14 @@ def run(args: argparse.Namespace) -> int:
         print("sticks-tui serve: the class needs a database every tab can share; "
               "fix the above or choose another --data-dir.", file=sys.stderr)
         return 1
-    from sticks_tui.store.backups import BackupKeeper, backup_folder
+    from sticks_tui.store.backups import BackupKeeper, backup_folder, interval_words
 
     # a back-up now, then every --backup-minutes while games are played; one that cannot be written is
     # said here (and in the teacher's tab), and the class plays on
-    keeper = BackupKeeper(database, every=args.backup_minutes * 60.0)
+    every = args.backup_minutes * 60.0
+    if args.backup_seconds is not None and args.backup_seconds > 0:
+        every = args.backup_seconds
+    keeper = BackupKeeper(database, every=every)
     first = keeper.tick()
     if first is None:
         print(f"sticks-tui serve: {keeper.problem} The class plays on without back-ups.", file=sys.stderr)
@@ -91,11 +97,11 @@ def run(args: argparse.Namespace) -> int:
               f"{server.class_view_url(urls[0])}", flush=True)
         print(f"  the class's records and brains: {database}", flush=True)
         if first is not None:
-            print(f"  back-ups (the last 10, every {args.backup_minutes} min while games are played): "
-                  f"{backup_folder(database)}", flush=True)
+            print(f"  back-ups (at start, {interval_words(every)} while games are played, and before every reset "
+                  f"or restore): {backup_folder(database)}", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print("  anyone who can reach this computer on the network can play: see the README's "
-                  "\"Play in a browser / in class\" for the risks", flush=True)
+            print("  anyone who can reach this computer on the network can play: see docs/web.md, "
+                  "\"The risks\", for what to do about it", flush=True)
         print("  Ctrl+C stops the server and every session", flush=True)
 
     import asyncio  # here, not at the top: every other command would pay its import (~40 ms of CPU)

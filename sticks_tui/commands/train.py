@@ -1,55 +1,101 @@
-"""`sticks-tui train`: train an AI headless and print its hats, speed and analysis.
+"""`sticks-tui train --game G`: train an AI headless on any game and print its brain, speed and analysis.
 
-A fresh AI by default; `--brain NAME` trains a stored brain and keeps the run as the app does
-(`Store.keep_training`: the net change merged onto the brain as stored, its games and its curve).
-Every figure is over the heaps trained (2..--sticks), and the output says so."""
+One trainer for every game of the registry, each taking the game's own size options from its entry
+(`--sticks N --max-take K`, `--piles A,B,C`, ...). What the learning AI is follows from the game's
+entry too: hats (one hat per position, `learn.trainer`) or MENACE's matchboxes (`learn.menace`), each with
+its own options. A game with the sticks analysis (`chances_vs_perfect`) reports it; any other game of
+hats reports its agreement with perfect play and lists its boxes. `train --sticks N` is `train --game
+sticks --sticks N`, and `nim train` / `noughts train` are thin aliases of this command.
+
+A fresh AI by default; for the Game of Sticks `--brain NAME` trains a stored brain and keeps the run as
+the app does (`Store.keep_training`: the net change merged onto the brain as stored, its games and its
+curve). Every figure says what it is about (for sticks: the heaps trained, 2..--sticks)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import secrets
 import sys
 
-from sticks_tui.commands.common import int_in_range
+from sticks_tui.commands.common import add_game_arguments, game_options, int_in_range, int_list
+
+#: A brain listing in text shows its boxes one a line up to this many (all of them with --json).
+TEXT_BOXES = 100
+
+#: The options of each kind of learning AI, by its entry's `brains`: (dest, flag).
+HATS_OPTIONS = (("protocol", "--protocol"), ("floor", "--floor"), ("start_balls", "--start-balls"),
+                ("reward", "--reward"), ("penalty", "--penalty"), ("brain", "--brain"))
+BOX_OPTIONS = (("opponent", "--opponent"), ("beads", "--beads"), ("incentives", "--incentives"),
+               ("empty", "--empty"))
+LEARNER_WORDS = {"hats": "the hats (one hat of counted balls per position)",
+                 "matchboxes": "MENACE's matchboxes (beads, one box per board up to symmetry)"}
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "train", help="train a fresh AI (or a stored brain) by AI-vs-AI games and print its hats and analysis",
-        description="Train a fresh learning AI (or, with --brain, a stored brain) against another learning AI "
-                    "(both seats, both learning) and print its hats (one row per heap), the time taken, games "
-                    "per second and the analysis against the exact solution, over the heaps trained "
-                    "(2 to --sticks).")
+    from sticks_tui.engine import registry
     from sticks_tui.learn.hats import RULE_LIMITS
-    from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS
+    from sticks_tui.learn.trainer import GAME_PROTOCOLS, MAX_GAMES
 
-    p.add_argument("--sticks", type=int_in_range(1, 1000, "--sticks"), default=20,
-                   help="starting heap, and so the number of hats (default 20). The app and the seeds "
-                        "play 10-100; the command line deliberately takes 1-1000 for experiments")
-    p.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=100_000,
-                   help="games to play (default 100,000; at most 10,000,000)")
+    games = registry.entries()
+    p = subparsers.add_parser(
+        "train", help="train a fresh AI (or a stored brain) on a game and print its brain and analysis",
+        description="Train a fresh learning AI on a game (or, with --brain, a stored sticks brain) and print its "
+                    "brain, the time taken, games per second and its analysis against the exact solution. The "
+                    "hats learn against another learning AI (both seats, both learning); MENACE's matchboxes "
+                    "against the opponent chosen.")
+    add_game_arguments(p, "the game to train on")
+    p.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=None,
+                   help="games to play (default: " + ", ".join(f"{g.training_games:,} for {g.name}" for g in games)
+                        + f"; at most {MAX_GAMES:,})")
     p.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,
                    help="seed for a repeatable run")
-    p.add_argument("--protocol", choices=list(PROTOCOLS), default=DEFAULT_PROTOCOL,
-                   help="; ".join(f"{k}: {v}" for k, v in PROTOCOLS.items()) + f" (default {DEFAULT_PROTOCOL})")
-    p.add_argument("--floor", choices=["each", "nonempty"], default=None,
-                   help="each: a hat keeps one ball of every number (seeds 000/001); "
-                        "nonempty: a hat only has to stay non-empty (seed 003); default each")
-    p.add_argument("--start-balls", type=int_in_range(*RULE_LIMITS["start_balls"], "--start-balls"), default=None,
-                   help="balls of each number in a fresh hat (default 1)")
-    p.add_argument("--reward", type=int_in_range(*RULE_LIMITS["win_reward"], "--reward"), default=None,
-                   help="balls added on a win (default 1)")
-    p.add_argument("--penalty", type=int_in_range(*RULE_LIMITS["loss_penalty"], "--penalty"), default=None,
-                   help="balls thrown away on a loss (default 1)")
     p.add_argument("--engine", choices=["kernel", "reference"], default="kernel",
                    help="kernel: compiled (fast); reference: the readable Python learner")
-    p.add_argument("--brain", metavar="NAME", default=None,
-                   help="train the stored brain NAME (made as the app makes it, with 100 hats, if there is "
-                        "none) and keep the run as the app does: merged onto the brain as stored, with its "
-                        "games and its learning curve. The rule options, if given, must be the brain's own")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    p.set_defaults(handler=run)
+    hats = p.add_argument_group("the hats (" + ", ".join(g.name for g in games if g.brains == "hats") + ")")
+    hats.add_argument("--protocol", choices=list(GAME_PROTOCOLS), default=None,
+                      help="; ".join(f"{k}: {v}" for k, v in GAME_PROTOCOLS.items())
+                           + " (default: " + ", ".join(f"{g.training_protocol} for {g.name}" for g in games
+                                                      if g.brains == "hats") + ")")
+    hats.add_argument("--floor", choices=["each", "nonempty"], default=None,
+                      help="each: a hat keeps one ball of every number (seeds 000/001); "
+                           "nonempty: a hat only has to stay non-empty (seed 003); default each")
+    hats.add_argument("--start-balls", type=int_in_range(*RULE_LIMITS["start_balls"], "--start-balls"),
+                      default=None, help="balls of each number in a fresh hat (default 1)")
+    hats.add_argument("--reward", type=int_in_range(*RULE_LIMITS["win_reward"], "--reward"), default=None,
+                      help="balls added on a win (default 1)")
+    hats.add_argument("--penalty", type=int_in_range(*RULE_LIMITS["loss_penalty"], "--penalty"), default=None,
+                      help="balls thrown away on a loss (default 1)")
+    hats.add_argument("--brain", metavar="NAME", default=None,
+                      help="(sticks) train the stored brain NAME (made as the app makes it, with 100 hats, if there "
+                           "is none) and keep the run as the app does: merged onto the brain as stored, with its "
+                           "games and its learning curve. The rule options, if given, must be the brain's own")
+    boxes = p.add_argument_group("MENACE's matchboxes ("
+                                 + ", ".join(g.name for g in games if g.brains == "matchboxes") + ")")
+    add_matchbox_arguments(boxes, defaults=False)
+    p.set_defaults(handler=lambda args: run(args, p))
+
+
+def add_matchbox_arguments(group, defaults: bool) -> None:
+    """MENACE's options (`noughts train` gives them their defaults; `train` leaves them None until the
+    game is known)."""
+    def default(value):
+        return value if defaults else None
+
+    group.add_argument("--opponent", choices=["perfect", "random", "menace"], default=default("perfect"),
+                       help="perfect: one of the solver's best squares at random; random: any empty square; "
+                            "menace: a second MENACE learning O (default perfect)")
+    group.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=default((4, 3, 2, 1)),
+                       help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 4,3,2,1, "
+                            "Michie's)")
+    group.add_argument("--incentives", type=int_list(3, -1000, 1000, "--incentives"), default=default((3, 1, -1)),
+                       help="beads added to each bead drawn after a win, a draw, a loss (default 3,1,-1, Michie's; "
+                            "write --incentives=-1,0,-2 when the first is negative)")
+    group.add_argument("--empty", choices=["resign", "refill"], default=default("resign"),
+                       help="what an empty box does: resign the game (Michie's) or refill with its start beads "
+                            "(default resign)")
 
 
 def _finite(x: float) -> float | None:
@@ -68,19 +114,59 @@ def _rule_given(args: argparse.Namespace, base):
     return replace(base, **{k: v for k, v in given.items() if v is not None})
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    game, given = game_options(parser, args)
+    return train_game(args, game, given, parser)
+
+
+def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.ArgumentParser,
+               command: str = "train") -> int:
+    """Train on `game` (a registry entry) with its size options `given` and the learner's options in `args`
+    (None: not given); the aliases (`nim train`, `noughts train`) call this too."""
+    for dest, _ in HATS_OPTIONS + BOX_OPTIONS:  # an alias has only its own learner's options
+        if not hasattr(args, dest):
+            setattr(args, dest, None)
+    others = BOX_OPTIONS if game.brains == "hats" else HATS_OPTIONS
+    wrong = [flag for dest, flag in others if getattr(args, dest, None) is not None]
+    if wrong:
+        parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
+                     f"{LEARNER_WORDS[game.brains]}")
+    games = args.games if args.games is not None else game.training_games
+    if game.brains == "matchboxes":
+        return run_matchboxes(args, games, command)
+    try:
+        rules = game.rules_from(given)
+    except ValueError as exc:
+        return _refuse(str(exc), 2, command)
+    protocol = args.protocol or game.training_protocol
+    values = game.option_values(given)
+    if game.chances_vs_perfect:
+        return run_sticks(args, rules, games, protocol, values, command, max_take_given="max_take" in given)
+    if args.brain is not None:
+        return _refuse(f"--brain trains a stored brain of the Game of Sticks; {game.title} trains a fresh AI here "
+                       "(train its stored brain in the app). Nothing was trained.", 2, command)
+    return run_hats(args, game, rules, games, protocol, values, command)
+
+
+def _refuse(message, status: int, command: str = "train") -> int:
+    print(f"sticks-tui {command}: {message}", file=sys.stderr)
+    return status
+
+
+# -- the Game of Sticks' hats: its own analysis (the chances against a perfect player, the rule found) -----
+
+def run_sticks(args, rules, games: int, protocol: str, values: dict, command: str, max_take_given: bool) -> int:
     from sticks_tui.learn.hats import HatRule, Hats
     from sticks_tui.learn.trainer import TrainingConfig, train
 
     if args.brain is not None:
-        return run_brain(args)
-    config = TrainingConfig(sticks=args.sticks, games=args.games, seed=args.seed, protocol=args.protocol,
-                            engine=args.engine)
+        return run_brain(args, rules, games, protocol, values, command, max_take_given)
+    config = TrainingConfig(game=rules, games=games, seed=args.seed, protocol=protocol, engine=args.engine)
     result = train(config, Hats(config.rules, rule=_rule_given(args, HatRule())))  # a fresh brain, by its rule
-    return report(args, result, result.brain)
+    return report(args, result, result.brain, rules.size, games, protocol, values, command)
 
 
-def run_brain(args: argparse.Namespace) -> int:
+def run_brain(args, rules, games: int, protocol: str, values: dict, command: str, max_take_given: bool) -> int:
     """Train the stored brain `args.brain` as the app trains it: a copy of the brain as loaded (made
     on first use as the app makes it), the run's net change merged onto the brain as stored."""
     from sticks_tui.commands.common import open_store
@@ -89,44 +175,44 @@ def run_brain(args: argparse.Namespace) -> int:
     from sticks_tui.store import InvalidName, StoreError
     from sticks_tui.store.brains import APP_BRAIN_SIZE
 
-    store = open_store(args.data_dir, "train")
+    store = open_store(args.data_dir, command)
     if store is None:
         return 1
+    heap = rules.size
     with store:
         try:
             brain = store.load_or_create_brain(args.brain, APP_BRAIN_SIZE, rule=_rule_given(args, HatRule()))
         except InvalidName as exc:
-            return _refuse(exc, 2)
+            return _refuse(exc, 2, command)
         except StoreError as exc:
-            return _refuse(exc, 1)
+            return _refuse(exc, 1, command)
         rule = _rule_given(args, brain.rule)
         if rule != brain.rule:
             differs = ", ".join(option for field, option in RULE_OPTIONS
                                 if getattr(rule, field) != getattr(brain.rule, field))
             return _refuse(f"The brain {args.brain!r} learns by its own rule ({_rule_words(brain.rule)}); "
                            f"{differs} would change it. Leave them out, or train a new brain. "
-                           "Nothing was trained.", 2)
-        if args.sticks > brain.size:
+                           "Nothing was trained.", 2, command)
+        if heap > brain.size:
             return _refuse(f"The brain {args.brain!r} has {brain.size} hats: --sticks must be between 1 and "
-                           f"{brain.size}, not {args.sticks:,}. Nothing was trained.", 2)
-        config = TrainingConfig(sticks=args.sticks, games=args.games, seed=args.seed, protocol=args.protocol,
+                           f"{brain.size}, not {heap:,}. Nothing was trained.", 2, command)
+        if max_take_given and rules.max_take != brain.max_take:
+            return _refuse(f"The brain {args.brain!r} plays with at most {brain.max_take} sticks a move; "
+                           f"--max-take {rules.max_take} would change it. Nothing was trained.", 2, command)
+        config = TrainingConfig(sticks=heap, games=games, seed=args.seed, protocol=protocol,
                                 max_take=brain.max_take, engine=args.engine)
         start = brain.counts.copy()
         result = train(config, brain=brain.copy())
-        if result.games_played != args.games:
-            return report(args, result, result.brain)  # says so, keeps nothing
+        if result.games_played != games:
+            return report(args, result, result.brain, heap, games, protocol, values, command)  # says so, keeps nothing
         try:
             stored = store.keep_training(args.brain, start, result)
             info = store.brain_info(args.brain)
         except StoreError as exc:
-            return _refuse(f"{exc} The run was not kept.", 1)
-    return report(args, result, stored, name=info.name if info is not None else args.brain,
+            return _refuse(f"{exc} The run was not kept.", 1, command)
+    return report(args, result, stored, heap, games, protocol, {**values, "max_take": brain.max_take}, command,
+                  name=info.name if info is not None else args.brain,
                   games_trained=info.games_trained if info is not None else None)
-
-
-def _refuse(message, status: int) -> int:
-    print(f"sticks-tui train: {message}", file=sys.stderr)
-    return status
 
 
 def _rule_words(rule) -> str:
@@ -134,28 +220,32 @@ def _rule_words(rule) -> str:
             f"floor {rule.floor}")
 
 
-def report(args: argparse.Namespace, result, brain, *, name: str | None = None,
-           games_trained: int | None = None) -> int:
-    """Print the run and the figures of `brain` over the heaps trained (2..args.sticks)."""
+def _rule_json(rule) -> dict:
+    return {"floor": rule.floor, "start_balls": rule.start_balls, "win_reward": rule.win_reward,
+            "loss_penalty": rule.loss_penalty}
+
+
+def report(args: argparse.Namespace, result, brain, heap: int, games: int, protocol: str, values: dict,
+           command: str, *, name: str | None = None, games_trained: int | None = None) -> int:
+    """Print the run and the figures of `brain` over the heaps trained (2..heap)."""
     from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse
 
     rule = result.brain.rule
     if result.notice:
-        print(f"sticks-tui train: {result.notice}", file=sys.stderr)
-    if result.games_played != args.games:  # never report a run that silently played fewer games
-        print(f"sticks-tui train: played {result.games_played:,} of {args.games:,} games")
+        print(f"sticks-tui {command}: {result.notice}", file=sys.stderr)
+    if result.games_played != games:  # never report a run that silently played fewer games
+        print(f"sticks-tui {command}: played {result.games_played:,} of {games:,} games")
         return 1
-    analysis = analyse(brain.counts, brain.max_take, heap=args.sticks)
+    analysis = analyse(brain.counts, brain.max_take, heap=heap)
     if args.json:
         out = {
-            "sticks": args.sticks,
+            **values,
             "scope": analysis.scope,
             "games": result.games_played,
             "seed": args.seed,
-            "protocol": args.protocol,
+            "protocol": protocol,
             "engine": result.engine,
-            "rule": {"floor": rule.floor, "start_balls": rule.start_balls, "win_reward": rule.win_reward,
-                     "loss_penalty": rule.loss_penalty},
+            "rule": _rule_json(rule),
             "seconds": result.seconds,
             "games_per_second": result.games_per_second,
             "hats": brain.as_lists(),
@@ -175,24 +265,139 @@ def report(args: argparse.Namespace, result, brain, *, name: str | None = None,
             out["brain"] = {"name": name, "hats": brain.size, "games_trained": games_trained}
         print(json.dumps(out))
         return 0
-    print(f"{result.games_played:,} training games at {args.sticks} sticks ({args.protocol} protocol, "
+    print(f"{result.games_played:,} training games at {heap} sticks ({protocol} protocol, "
           f"{result.engine} engine)" + (f", kept in the brain {name!r}" if name is not None else ""))
     print()
     print("hat | balls")
-    print("\n".join(brain.table().splitlines()[: args.sticks]))
-    if brain.size > args.sticks:
-        print(f"(hats {args.sticks + 1}-{brain.size} not shown: this run did not train them)")
+    print("\n".join(brain.table().splitlines()[:heap]))
+    if brain.size > heap:
+        print(f"(hats {heap + 1}-{brain.size} not shown: this run did not train them)")
     print()
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
     if name is not None and games_trained is not None:
         print(f"brain {name!r}: {brain.size} hats, {games_trained:,} games trained in all")
-    print(f"figures over {analysis.scope} (a game of {args.sticks} sticks):")
+    print(f"figures over {analysis.scope} (a game of {heap} sticks):")
     print(f"agreement with perfect play: {analysis.agreement:.1%} of winning hats"
           + (f" (wrong: {', '.join(map(str, analysis.disagreeing))})" if analysis.disagreeing else ""))
-    print(f"chance to beat a perfect player from {args.sticks}: {analysis.win_vs_perfect_first:.1%} moving first, "
+    print(f"chance to beat a perfect player from {heap}: {analysis.win_vs_perfect_first:.1%} moving first, "
           f"{analysis.win_vs_perfect_second:.1%} moving second ({PERFECT_PLAYER_WORDS})")
-    print(f"chance to beat a random player from {args.sticks}: {analysis.win_vs_random_first:.1%} moving first, "
+    print(f"chance to beat a random player from {heap}: {analysis.win_vs_random_first:.1%} moving first, "
           f"{analysis.win_vs_random_second:.1%} moving second")
     print(analysis.rule.sentence)
     print(analysis.rule.verdict)
+    return 0
+
+
+# -- any other game of hats: agreement with perfect play, and the brain's boxes -----------------------------
+
+def run_hats(args, game, rules, games: int, protocol: str, values: dict, command: str) -> int:
+    from sticks_tui.learn.analysis import agreement
+    from sticks_tui.learn.hats import HatRule, Hats
+    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.solve import solver_for
+
+    config = TrainingConfig(game=rules, games=games, seed=args.seed, protocol=protocol, engine=args.engine)
+    result = train(config, Hats(rules, rule=_rule_given(args, HatRule())))
+    if result.notice:
+        print(f"sticks-tui {command}: {result.notice}", file=sys.stderr)
+    if result.games_played != games:  # never report a run that silently played fewer games
+        print(f"sticks-tui {command}: played {result.games_played:,} of {games:,} games", file=sys.stderr)
+        return 1
+    brain = result.brain
+    verdict = agreement(brain)
+    start = rules.start_positions()[0]
+    start_best = brain.best_move(start) if brain.has_hat(start) else None
+    scope = game.scope_words(rules)
+    if args.json:
+        print(json.dumps({
+            **values,
+            "game": game.name,
+            "scope": scope,
+            "games": result.games_played,
+            "seed": args.seed,
+            "protocol": protocol,
+            "engine": result.engine,
+            "rule": _rule_json(brain.rule),
+            "seconds": result.seconds,
+            "games_per_second": result.games_per_second,
+            "positions": len(brain.positions),
+            "winning_positions": verdict.winning_states,
+            "agreement": verdict.agreement,
+            "disagreeing": [rules.encode_position(p) for p in verdict.disagreeing],
+            "best_move_at_start": rules.encode_move(start_best) if start_best is not None else None,
+            "curve": [p.as_json() for p in result.curve],
+            "boxes": [{"position": rules.encode_position(p), "text": rules.position_text(p),
+                       "moves": [rules.encode_move(m) for m in brain.moves_of(p)], "counts": list(brain.hat(p))}
+                      for p in brain.positions],
+        }))
+        return 0
+    print(f"{result.games_played:,} self-play games of {game.title} over {scope} ({protocol} protocol, "
+          f"{result.engine} engine)")
+    print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
+    print(f"agreement with perfect play: {verdict.agreement:.1%} of {verdict.winning_states} winning positions")
+    if verdict.disagreeing:
+        shown = "; ".join(rules.position_text(p) for p in verdict.disagreeing[:10])
+        more = f" and {len(verdict.disagreeing) - 10} more" if len(verdict.disagreeing) > 10 else ""
+        print(f"still wrong at: {shown}{more}")
+    if start_best is not None:
+        state = "winning" if solver_for(rules).is_winning(start) else "lost"
+        print(f"from the start, {rules.position_text(start)} ({state} for the player to move), the AI would "
+              f"most likely {rules.move_text(start, start_best)}")
+    positions = brain.positions
+    if len(positions) > TEXT_BOXES:
+        print(f"its {len(positions):,} boxes (one per position) are listed by --json")
+        return 0
+    print(f"\nits {len(positions)} boxes (one per position; balls per move):")
+    for i, p in enumerate(positions):
+        balls = ", ".join(f"{rules.move_text(p, m)}: {c}" for m, c in zip(brain.moves_of(p), brain.hat(p), strict=True))
+        print(f"{i + 1:4}  {rules.position_text(p)}  {{{balls}}}")
+    return 0
+
+
+# -- MENACE's matchboxes -----------------------------------------------------------------------------------
+
+def run_matchboxes(args, games: int, command: str) -> int:
+    from sticks_tui.learn.menace import MenaceConfig, MenaceRule, move_number
+    from sticks_tui.learn.menace_kernel import train
+
+    opponent = args.opponent or MenaceConfig.opponent
+    rule = MenaceRule(**{key: getattr(args, key) for key in ("beads", "incentives", "empty")
+                         if getattr(args, key) is not None})
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    run = train(MenaceConfig(games=games, opponent=opponent, seed=seed, rule=rule), engine=args.engine)
+    if run.notice:
+        print(f"sticks-tui {command}: {run.notice}", file=sys.stderr)
+    boxes = run.brain.boxes
+    counts = run.brain.counts
+    if args.json:
+        print(json.dumps({
+            "games": run.games,
+            "opponent": opponent,
+            "seed": seed,
+            "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
+            "engine": run.engine,
+            "seconds": run.seconds,
+            "games_per_second": run.games_per_second,
+            "results": run.results,
+            "not_losing_vs_perfect": run.curve[-1].not_losing_vs_perfect if run.curve else None,
+            "curve": [p.as_json() for p in run.curve],
+            "boxes": [{"board": b, "move": move_number(b), "counts": [int(c) for c in counts[i]]}
+                      for i, b in enumerate(boxes.boards)],
+        }))
+        return 0
+    results = run.results
+    total = max(run.games, 1)
+    print(f"MENACE (X) against the {opponent} player: {run.games:,} games ({run.engine} engine, seed {seed})")
+    print(rule.sentence())
+    print(f"time: {run.seconds:.3f} s, {run.games_per_second:,.0f} games/s")
+    print(f"results: {results['win']:,} won ({results['win'] / total:.1%}), "
+          f"{results['draw']:,} drawn ({results['draw'] / total:.1%}), "
+          f"{results['loss']:,} lost ({results['loss'] / total:.1%})")
+    if run.curve:
+        print(f"chance not to lose the next game against the perfect player: {run.curve[-1].not_losing_vs_perfect:.1%}")
+    print(f"\n{len(boxes)} boxes (board row by row; beads per square 1-9 of that board; empty boxes marked):")
+    for i, board in enumerate(boxes.boards):
+        beads = "  ".join(f"{s + 1}:{int(counts[i, s])}" for s in boxes.squares[i])
+        empty = "  (empty)" if counts[i].sum() == 0 else ""
+        print(f"{i + 1:4}  move {move_number(board)}  {board}  {beads}{empty}")
     return 0

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sticks_tui.engine.protocol import whole_number
+from sticks_tui.engine.registry import GameEntry, register
 from sticks_tui.engine.rules import IllegalMove
 
 EMPTY_BOARD = "." * 9
@@ -275,3 +277,36 @@ class NoughtsRules:
 
     def __repr__(self) -> str:
         return "NoughtsRules()"
+
+
+# -- the game's registry entry (`engine.registry`): how the layers above find it by name --------------
+
+def _noughts_move(value) -> int:
+    if not whole_number(value) or not 1 <= value <= 9:
+        raise ValueError(f"A move in noughts and crosses is a square from 1 to 9, not {value!r}.")
+    return int(value)
+
+
+register(GameEntry(
+    name="noughts", title="noughts and crosses", choice="Noughts and crosses (MENACE)",
+    brain_words="a MENACE brain", rules_class=NoughtsRules,
+    make_rules=lambda start=None, max_take=None, moves=(): NoughtsRules(),
+    layout=lambda rules: {}, from_layout=lambda layout: NoughtsRules(),
+    opponents={
+        "menace": "MENACE (it learns)",
+        "perfect": "the perfect AI (exact minimax)",
+        "random": "the random AI",
+        "friend": "a friend (same keyboard)",
+    },
+    default_opponent="menace", watchable=True,
+    # MENACE's second brain (for O) plays under a name of its own when MENACE plays MENACE
+    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI",
+              "menace-o": "MENACE O"},
+    write_start=str, read_start=parse_board, read_move=_noughts_move,
+    unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
+    illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
+    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
+    listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
+    scope=lambda rules: "every board MENACE can face",
+    training_games=5_000, training_protocol="classic",
+))

@@ -1,7 +1,10 @@
-"""The games this sticks-tui knows, by name: the one place that names them.
+"""The games this sticks-tui knows, found by name (as OpenSpiel's `pyspiel.load_game`).
 
-An entry says what the layers above need to find a game by its name (the store's and the settings'
-"sticks", "nim") or by its rules object, and nothing they could ask the rules themselves:
+Each game registers itself from its own module, beside its rules (`register(GameEntry(...))`); this
+module holds only the list of those modules (`GAME_MODULES`, loaded on the first look-up), the
+`GameEntry` type and the look-ups. An entry says what the layers above need to find a game by its
+name (the store's and the settings' "sticks", "nim") or by its rules object, and nothing they could
+ask the rules themselves:
 
 - `name`, `title` (words for a person) and `brain_words` ("a sticks brain");
 - `rules_class` and `make_rules(start, max_take=None, moves=())`: the rules a game from `start`
@@ -12,33 +15,61 @@ An entry says what the layers above need to find a game by its name (the store's
   these: the defaults keep the JSON of `encode_position`/`encode_move`.
 
 The UI adds its board per game from its own side (`ui.boards`), so the core never imports the UI.
-A new game is a rules class and one `register(GameEntry(...))`; `tests/unit/test_layers.py` holds
-every other module to asking the registry or the rules, never comparing a game's name.
+A new game is a rules module that registers its entry, and its name in `GAME_MODULES`;
+`tests/unit/test_layers.py` holds every other module to asking the registry or the rules, never
+comparing a game's name.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any
 
-from sticks_tui.engine.nim import MAX_PILE, NimRules
-from sticks_tui.engine.noughts import NoughtsRules, parse_board
-from sticks_tui.engine.protocol import GameRules, whole_number
-from sticks_tui.engine.rules import DEFAULT_MAX_TAKE, SticksRules, heaps_words
+from sticks_tui.engine.protocol import GameRules
+
+#: The modules that register the games, in the order the games are listed (setup screens, `--game`'s
+#: choices, messages naming the games). A new game adds its module here and nothing else in the core.
+GAME_MODULES: tuple[str, ...] = (
+    "sticks_tui.engine.rules",
+    "sticks_tui.engine.nim",
+    "sticks_tui.engine.noughts",
+)
 
 
-#: What a brain file may hold (`store.brainfile`): the most hats of a sticks brain, the most sticks a
-#: move, the largest pile of a Nim brain's box (as `sticks-tui nim train --piles` allows).
-MAX_HATS = 1000
-MAX_TAKE_LIMIT = 10
-MAX_NIM_PILE = 10
+@dataclass(frozen=True)
+class GameOption:
+    """One of a game's size options on the command line (`sticks-tui train --game sticks --sticks 20`):
+    `key` names its value (in `GameEntry.rules_from` and in a command's JSON), `parse` reads the text
+    typed (a ValueError saying why, naming `flag`, if it is not one). `of_rules`: it changes the rules a
+    position is played under (sticks' --max-take), not only how big a game is (--sticks, --piles), so a
+    command about one position (`solve`) takes it too."""
+
+    key: str
+    flag: str
+    parse: Callable[[str], Any]
+    default: Any
+    help: str
+    metavar: str | None = None
+    of_rules: bool = False
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def whole_number_option(key: str, flag: str, low: int, high: int, default: int, help: str,
+                        of_rules: bool = False) -> GameOption:
+    """A size option that is one whole number from `low` to `high` (commas and underscores allowed)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(str(text).replace("_", "").replace(",", ""))
+        except ValueError:
+            raise ValueError(f"{flag} must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"{flag} must be between {low:,} and {high:,}, not {value:,}")
+        return value
+
+    return GameOption(key, flag, parse, default, help, "N", of_rules)
 
 
 @dataclass(frozen=True)
@@ -121,8 +152,35 @@ class GameEntry:
     #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
     explore_from: Callable[[GameRules], tuple] | None = None
     curve_size: Callable[[GameRules], int] | None = None
-    #: Where the UI keeps its board for this game (filled from the UI side: `set_board`).
+    #: Its size options on the command line (`sticks-tui train/solve/play --game G ...`), and the rules of a
+    #: game played with them: rules_of(values, start), `values` holding every option's key (given or its
+    #: default), `start` a position asked about (None: the game's own start). None: `make_rules(start)`.
+    options: tuple[GameOption, ...] = ()
+    rules_of: Callable[[dict, Any], GameRules] | None = None
+    #: What `sticks-tui train --game G` plays by default: how many games, and from where ("explore":
+    #: every position, "classic": the start).
+    training_games: int = 100_000
+    training_protocol: str = "explore"
+    #: The parts the layers above add to this game from their own side, so the core never imports them: the
+    #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
+
+    def option_values(self, given: dict | None = None) -> dict:
+        """Every size option's value: those `given` (by key; None: not given), the others' defaults."""
+        given = given or {}
+        unknown = sorted(set(given) - {option.key for option in self.options})
+        if unknown:
+            raise ValueError(f"{self.title} has no option {unknown[0]!r}.")
+        return {option.key: option.default if given.get(option.key) is None else given[option.key]
+                for option in self.options}
+
+    def rules_from(self, given: dict | None = None, start=None) -> GameRules:
+        """The rules of a game played with the size options `given` (the rest at their defaults), from
+        `start` when given (a position the rules must hold); ValueError (the rules' IllegalMove) saying why."""
+        values = self.option_values(given)
+        if self.rules_of is not None:
+            return self.rules_of(values, start)
+        return self.make_rules(start)
 
     def record_start(self, position) -> str:
         if self.write_start is not None:
@@ -214,42 +272,73 @@ class GameEntry:
         return f"The moves {moves} do not finish the game of {self.title} from {start!r}."
 
 
-_ENTRIES: dict[str, GameEntry] = {}
+_REGISTERED: dict[str, GameEntry] = {}
+_loading = False
+_ordered: dict[str, GameEntry] | None = None  # the entries in listing order, made again after a change
 
 
 def register(entry: GameEntry) -> GameEntry:
-    """Add a game (or replace the entry of that name); returns it."""
-    _ENTRIES[entry.name] = entry
+    """Add a game (or replace the entry of that name); returns it. A game's module calls it on import."""
+    global _ordered
+    _REGISTERED[entry.name] = entry
+    _ordered = None
     return entry
 
 
 def unregister(name: str) -> None:
-    _ENTRIES.pop(name, None)
+    global _ordered
+    _REGISTERED.pop(name, None)
+    _ordered = None
+
+
+def _entries() -> dict[str, GameEntry]:
+    """Every game, its modules loaded first: those of `GAME_MODULES` in its order, then any other
+    registered (a game a test makes up), in the order they came."""
+    global _loading, _ordered
+    if not _loading:
+        _loading = True  # for good: a module that imports the registry while loading finds it loading
+        try:
+            for module in GAME_MODULES:
+                importlib.import_module(module)
+        except BaseException:
+            _loading = False
+            raise
+    if _ordered is None:
+        rank = {module: i for i, module in enumerate(GAME_MODULES)}
+        order = sorted(_REGISTERED.values(), key=lambda e: rank.get(e.rules_class.__module__, len(rank)))
+        _ordered = {e.name: e for e in order}  # sorted() is stable: others keep their order
+    return _ordered
 
 
 def names() -> tuple[str, ...]:
-    return tuple(_ENTRIES)
+    return tuple(_entries())
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every game's entry, in listing order."""
+    return tuple(_entries().values())
 
 
 def entry(name: str) -> GameEntry:
     """The game called `name`; ValueError listing the games if there is none."""
+    games = _entries()
     try:
-        return _ENTRIES[name]
+        return games[name]
     except (KeyError, TypeError):
-        raise ValueError(f"The game is one of {', '.join(_ENTRIES)}, not {name!r}.") from None
+        raise ValueError(f"The game is one of {', '.join(games)}, not {name!r}.") from None
 
 
 def entry_of(rules: GameRules) -> GameEntry:
     """The game whose rules `rules` are; ValueError if no game registered has them."""
-    for game in _ENTRIES.values():
-        if type(rules) is game.rules_class:
-            return game
-    raise ValueError(f"No game here has the rules {rules!r}.")
+    game = find(rules)
+    if game is None:
+        raise ValueError(f"No game here has the rules {rules!r}.")
+    return game
 
 
 def find(rules: GameRules) -> GameEntry | None:
     """The game whose rules `rules` are, or None (a game made up by a test, not registered)."""
-    for game in _ENTRIES.values():
+    for game in _entries().values():
         if type(rules) is game.rules_class:
             return game
     return None
@@ -276,218 +365,22 @@ def name_of(rules: GameRules) -> str:
 def unnamed_file_game(doc: dict) -> tuple[GameEntry, dict] | None:
     """The game (and the layout) of a version-1 brain file that does not say its game: an old export a
     game recognises as its own first, else the game that reads every such file; None if none does."""
-    for game in _ENTRIES.values():
+    games = _entries().values()
+    for game in games:
         layout = game.old_file_layout(doc) if game.old_file_layout is not None else None
         if layout is not None:
             return game, layout
-    for game in _ENTRIES.values():
+    for game in games:
         if game.reads_unnamed_files:
             return game, doc
     return None
 
 
-def set_board(name: str, **parts) -> None:
-    """The UI's parts for game `name` (its screen, its board widget): kept with the entry."""
+def attach(name: str, **parts) -> None:
+    """Parts a layer above adds to game `name` (a line mode of its own, ...): kept with the entry."""
     entry(name).board.update(parts)
 
 
-# -- the Game of Sticks ----------------------------------------------------------------------------
-
-def _sticks_rules(start=None, max_take: int | None = None, moves: Sequence = ()) -> SticksRules:
-    # a record kept without its max take: the largest take it holds, and at least the default
-    top = max_take if max_take is not None else max(DEFAULT_MAX_TAKE, *moves) if moves else DEFAULT_MAX_TAKE
-    return SticksRules(start if start is not None else 20, top)
-
-
-def _sticks_start(value) -> int:
-    try:
-        heap = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"A game of sticks starts from a number of sticks, not {value!r}.") from None
-    if heap < 1:
-        raise ValueError(f"A game of sticks starts from 1 stick or more, not {heap}.")
-    return heap
-
-
-def _sticks_move(value) -> int:
-    if not whole_number(value) or value < 1:
-        raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {value!r}.")
-    return int(value)
-
-
-def _sticks_file_conflict(doc: dict, named: bool, shown) -> str | None:
-    if "box" not in doc:
-        return None
-    if named:
-        return ("it says \"game\": \"sticks\" but has a \"box\", which only a Nim brain has; a sticks brain "
-                "file is laid out by \"size\" and \"max_take\".")
-    return ("it has a \"box\" (the piles of a Nim brain) but no \"game\"; a file without \"game\" is a sticks "
-            "brain, laid out by \"size\" and \"max_take\".")
-
-
-def _sticks_file_rules(doc: dict, shown) -> SticksRules:
-    size = doc.get("size")
-    if not _is_int(size) or not 1 <= size <= MAX_HATS:
-        raise ValueError(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
-    max_take = doc.get("max_take")
-    if not _is_int(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
-        raise ValueError(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
-    return SticksRules(size, max_take)
-
-
-register(GameEntry(
-    name="sticks", title="the Game of Sticks", choice="The Game of Sticks (last stick loses)", brain_words="a sticks brain", rules_class=SticksRules,
-    make_rules=_sticks_rules,
-    layout=lambda rules: {"size": rules.size, "max_take": rules.max_take},
-    from_layout=lambda layout: SticksRules(layout["size"], layout["max_take"]),
-    brain_rules_of=lambda size, max_take, box: SticksRules(max(size, 1), max_take),
-    unusable_because=lambda stored, wanted: (None if stored.max_take == wanted.max_take else
-                                             f"plays with at most {stored.max_take} sticks a move, "
-                                             f"not {wanted.max_take}"),
-    opponents={
-        "friend": "a friend (same keyboard)",
-        "dumb": "the dumb AI (always takes 1)",
-        "random": "the random AI",
-        "learning": "the learning AI (the hats)",
-        "trained": "the trained AI (100,000 games first)",
-        "perfect": "the perfect AI (the solver)",
-    },
-    default_opponent="learning", watchable=True,
-    ai_names={"dumb": "Dumb AI", "random": "Random AI", "learning": "Learning AI", "trained": "Trained AI",
-              "perfect": "Perfect AI"},
-    scope=lambda rules: heaps_words(rules.size), chances_vs_perfect=True,
-    replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
-    columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
-    stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
-    grown=lambda rules, positions: SticksRules(max(rules.size, *positions), rules.max_take),
-    write_start=str, read_start=_sticks_start, read_move=_sticks_move,
-    unfinished=lambda start, moves: (f"The moves {moves} do not take exactly the {int(start)} sticks the "
-                                     "game started with."),
-    # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
-    explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
-    curve_size=lambda rules: rules.size,
-    file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
-    file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
-                                         f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),
-    file_hat_label=lambda heap: f"hat {heap}",
-    file_empty_row_words=lambda row: "hat 0 must be empty ([]): there is no hat for an empty heap.",
-))
-
-
-# -- three-pile Nim --------------------------------------------------------------------------------
-
-def _nim_start(value) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in (value.split(",") if isinstance(value, str) else value))
-    except (TypeError, ValueError):
-        raise ValueError(f"A game of Nim starts from piles like '3,4,5', not {value!r}.") from None
-
-
-def _nim_move(value) -> tuple[int, int]:
-    """A record's 'pile:coins' (piles from 1), or (pile, coins) likewise, as a move (piles from 0)."""
-    try:
-        pile, coins = (value.split(":") if isinstance(value, str) else value)
-        return int(pile) - 1, int(coins)
-    except (TypeError, ValueError):
-        raise ValueError(f"A Nim move is 'pile:coins' (e.g. '2:3'), not {value!r}.") from None
-
-
-def _nim_file_conflict(doc: dict, named: bool, shown) -> str | None:
-    if "box" not in doc:
-        laid = " it is laid out as a sticks brain (\"size\" and \"max_take\")," if "size" in doc else ""
-        return (f"it says \"game\": \"nim\", but{laid} it has no \"box\" (the largest piles of the Nim brain), "
-                "so its hats cannot be read as a Nim brain.")
-    extra = [key for key in ("size", "max_take") if key in doc]
-    if extra:
-        return (f"it says \"game\": \"nim\" but also has {shown(extra[0])}, which only a sticks brain has; a Nim "
-                "brain file is laid out by \"box\" alone.")
-    return None
-
-
-def _nim_file_rules(doc: dict, shown) -> NimRules:
-    box = doc.get("box")
-    if (not isinstance(box, list | tuple) or len(box) != 3
-            or not all(_is_int(b) and 0 <= b <= MAX_NIM_PILE for b in box) or sum(box) == 0):
-        raise ValueError(f"\"box\" must be the three largest piles of the Nim brain, each a whole number from 0 "
-                         f"to {MAX_NIM_PILE} and not all 0, not {shown(box)}.")
-    return NimRules(tuple(box))
-
-
-def _old_nim_export_layout(doc: dict) -> dict | None:
-    """The layout of a Nim brain written by the export of before (version 1, no "game": `size` counted
-    Nim's hats, `max_take` its widest hat, and hat 0 is the hat for (0, 0, 1), never empty) when exactly
-    one box fits its hats; else None. A sticks file never matches: its hat 0 is empty."""
-    rows, size = doc.get("hats"), doc.get("size")
-    if (not isinstance(rows, list) or not _is_int(size) or len(rows) != size or not rows
-            or not isinstance(rows[0], list) or not rows[0] or "box" in doc):
-        return None
-    lengths = [len(row) if isinstance(row, list) else -1 for row in rows]
-    fits = []
-    for n, d, q in product(range(MAX_NIM_PILE + 1), repeat=3):
-        if (n + 1) * (d + 1) * (q + 1) - 1 == size and [sum(p) for p in NimRules((n, d, q)).positions()] == lengths:
-            fits.append([n, d, q])
-    return {"box": fits[0]} if len(fits) == 1 else None
-
-
-register(GameEntry(
-    name="nim", title="three-pile Nim", choice="Three-pile Nim (last coin wins)", brain_words="a Nim brain", rules_class=NimRules,
-    make_rules=lambda start=None, max_take=None, moves=(): NimRules((MAX_PILE, MAX_PILE, MAX_PILE)),
-    layout=lambda rules: {"box": list(rules.box)},
-    from_layout=lambda layout: NimRules(tuple(layout["box"])),
-    opponents={
-        "friend": "a friend (same keyboard)",
-        "random": "the random AI",
-        "perfect": "the perfect AI (the table)",
-        "learning": "the learning AI (piles up to 7)",
-    },
-    default_opponent="perfect", watchable=True,
-    scope=lambda rules: "piles up to " + ", ".join(map(str, rules.box)),
-    listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
-    ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
-    brain_rules_of=lambda size, max_take, box: NimRules(box),
-    unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else
-                                             f"knows piles up to {stored.box}, not {wanted.box}"),
-    columns_of=lambda rules, shape: (shape[0], shape[1], ",".join(map(str, rules.box))),
-    stored_rules_of=lambda size, max_take, shape: NimRules(tuple(int(b) for b in (shape or "").split(","))),
-    write_start=lambda piles: ",".join(map(str, piles)), read_start=_nim_start,
-    write_move=lambda move: f"{move[0] + 1}:{move[1]}", read_move=_nim_move,
-    unfinished=lambda start, moves: f"The moves {moves} do not empty the piles {start!r}.",
-    pile_and_took=lambda move: (move[0] + 1, move[1]),
-    illegal=lambda move, exc: f"The Nim move {move!r} takes coins that are not there ({exc})",
-    file_layout_conflict=_nim_file_conflict, file_rules=_nim_file_rules, old_file_layout=_old_nim_export_layout,
-    file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} hats but the box {list(rules.box)} has "
-                                         f"{len(rules.positions())} positions, one hat each."),
-    file_hat_label=lambda piles: f"the hat for the piles {piles}",
-))
-
-
-# -- noughts and crosses (MENACE) --------------------------------------------------------------------
-
-def _noughts_move(value) -> int:
-    if not whole_number(value) or not 1 <= value <= 9:
-        raise ValueError(f"A move in noughts and crosses is a square from 1 to 9, not {value!r}.")
-    return int(value)
-
-
-register(GameEntry(
-    name="noughts", title="noughts and crosses", choice="Noughts and crosses (MENACE)",
-    brain_words="a MENACE brain", rules_class=NoughtsRules,
-    make_rules=lambda start=None, max_take=None, moves=(): NoughtsRules(),
-    layout=lambda rules: {}, from_layout=lambda layout: NoughtsRules(),
-    opponents={
-        "menace": "MENACE (it learns)",
-        "perfect": "the perfect AI (exact minimax)",
-        "random": "the random AI",
-        "friend": "a friend (same keyboard)",
-    },
-    default_opponent="menace", watchable=True,
-    # MENACE's second brain (for O) plays under a name of its own when MENACE plays MENACE
-    ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI",
-              "menace-o": "MENACE O"},
-    write_start=str, read_start=parse_board, read_move=_noughts_move,
-    unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
-    illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
-    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
-    listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
-    scope=lambda rules: "every board MENACE can face",
-))
+def set_board(name: str, **parts) -> None:
+    """The UI's parts for game `name` (its screen, its board widget): kept with the entry."""
+    attach(name, **parts)

@@ -6,11 +6,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sticks_tui.engine.errors import IllegalMove
 from sticks_tui.engine.protocol import LOSS, whole_number
+from sticks_tui.engine.registry import GameEntry, register, whole_number_option
 from sticks_tui.engine.state import GameState
 
 DEFAULT_MAX_TAKE = 3
+#: What a brain file may hold (`store.brainfile`): the most hats of a sticks brain, the most sticks a move.
+MAX_HATS = 1000
+MAX_TAKE_LIMIT = 10
 #: The heap sizes the app offers a person (seed 000: "between 10 and 100").
 MIN_HEAP = 10
 MAX_HEAP = 100
@@ -128,3 +134,95 @@ def parse_heap(text: str, low: int = MIN_HEAP, high: int = MAX_HEAP) -> int:
     if not low <= value <= high:
         raise ValueError(message)
     return value
+
+
+# -- the game's registry entry (`engine.registry`): how the layers above find it by name --------------
+
+def _sticks_rules(start=None, max_take: int | None = None, moves: Sequence = ()) -> SticksRules:
+    # a record kept without its max take: the largest take it holds, and at least the default
+    top = max_take if max_take is not None else max(DEFAULT_MAX_TAKE, *moves) if moves else DEFAULT_MAX_TAKE
+    return SticksRules(start if start is not None else 20, top)
+
+
+def _sticks_start(value) -> int:
+    try:
+        heap = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"A game of sticks starts from a number of sticks, not {value!r}.") from None
+    if heap < 1:
+        raise ValueError(f"A game of sticks starts from 1 stick or more, not {heap}.")
+    return heap
+
+
+def _sticks_move(value) -> int:
+    if not whole_number(value) or value < 1:
+        raise ValueError(f"A move in sticks takes a whole number of sticks (1 or more), not {value!r}.")
+    return int(value)
+
+
+def _sticks_file_conflict(doc: dict, named: bool, shown) -> str | None:
+    if "box" not in doc:
+        return None
+    if named:
+        return ("it says \"game\": \"sticks\" but has a \"box\", which only a Nim brain has; a sticks brain "
+                "file is laid out by \"size\" and \"max_take\".")
+    return ("it has a \"box\" (the piles of a Nim brain) but no \"game\"; a file without \"game\" is a sticks "
+            "brain, laid out by \"size\" and \"max_take\".")
+
+
+def _sticks_file_rules(doc: dict, shown) -> SticksRules:
+    size = doc.get("size")
+    if not whole_number(size) or not 1 <= size <= MAX_HATS:
+        raise ValueError(f"\"size\" must be a whole number of hats from 1 to {MAX_HATS}, not {shown(size)}.")
+    max_take = doc.get("max_take")
+    if not whole_number(max_take) or not 1 <= max_take <= MAX_TAKE_LIMIT:
+        raise ValueError(f"\"max_take\" must be a whole number from 1 to {MAX_TAKE_LIMIT}, not {shown(max_take)}.")
+    return SticksRules(size, max_take)
+
+
+register(GameEntry(
+    name="sticks", title="the Game of Sticks", choice="The Game of Sticks (last stick loses)", brain_words="a sticks brain", rules_class=SticksRules,
+    make_rules=_sticks_rules,
+    layout=lambda rules: {"size": rules.size, "max_take": rules.max_take},
+    from_layout=lambda layout: SticksRules(layout["size"], layout["max_take"]),
+    brain_rules_of=lambda size, max_take, box: SticksRules(max(size, 1), max_take),
+    unusable_because=lambda stored, wanted: (None if stored.max_take == wanted.max_take else
+                                             f"plays with at most {stored.max_take} sticks a move, "
+                                             f"not {wanted.max_take}"),
+    opponents={
+        "friend": "a friend (same keyboard)",
+        "dumb": "the dumb AI (always takes 1)",
+        "random": "the random AI",
+        "learning": "the learning AI (the hats)",
+        "trained": "the trained AI (100,000 games first)",
+        "perfect": "the perfect AI (the solver)",
+    },
+    default_opponent="learning", watchable=True,
+    ai_names={"dumb": "Dumb AI", "random": "Random AI", "learning": "Learning AI", "trained": "Trained AI",
+              "perfect": "Perfect AI"},
+    scope=lambda rules: heaps_words(rules.size), chances_vs_perfect=True,
+    replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
+    columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
+    stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
+    grown=lambda rules, positions: SticksRules(max(rules.size, *positions), rules.max_take),
+    write_start=str, read_start=_sticks_start, read_move=_sticks_move,
+    unfinished=lambda start, moves: (f"The moves {moves} do not take exactly the {int(start)} sticks the "
+                                     "game started with."),
+    # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
+    explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
+    curve_size=lambda rules: rules.size,
+    file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
+    file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
+                                         f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),
+    file_hat_label=lambda heap: f"hat {heap}",
+    file_empty_row_words=lambda row: "hat 0 must be empty ([]): there is no hat for an empty heap.",
+    options=(
+        whole_number_option("sticks", "--sticks", 1, MAX_HATS, 20,
+                            "starting heap, and so the number of hats (default 20). The app and the seeds play "
+                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments"),
+        whole_number_option("max_take", "--max-take", 1, MAX_TAKE_LIMIT, DEFAULT_MAX_TAKE,
+                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True),
+    ),
+    rules_of=lambda values, start: SticksRules(values["sticks"] if start is None else start, values["max_take"]),
+    training_games=100_000,
+))

@@ -251,18 +251,25 @@ class MenaceBrain:
             (square,) = empty_squares(board)
             return square, None
         row, perm = found
-        total = int(self.counts[row].sum())
-        if total == 0:
-            if self.rule.empty == "resign":
-                return RESIGN, None
-            self.counts[row] = self.start[row]
-            total = int(self.counts[row].sum())
-        r = rng.randrange(total)
+        if not self.ready(row):
+            return RESIGN, None
+        r = rng.randrange(int(self.counts[row].sum()))
         for col in range(9):
             if r < self.counts[row, col]:
                 return perm[col] + 1, (row, col)
             r -= int(self.counts[row, col])
         raise AssertionError("unreachable: r < total")
+
+    def ready(self, row: int) -> bool:
+        """THE rule for an empty box, before a bead is drawn from box `row`: an empty box is refilled with
+        its start beads (`empty = refill`: True) or stays empty, and MENACE resigns (False). The store
+        applies it too, to the boxes as it keeps them, before a game's lesson (`store.matchboxes.lesson`)."""
+        if self.counts[row].any():
+            return True
+        if self.rule.empty == "resign":
+            return False
+        self.counts[row] = self.start[row]
+        return True
 
     def reinforce(self, beads: list[tuple[int, int]], result: int) -> None:
         """After a game the brain won (1), drew (0) or lost (-1): every bead it drew gets the incentive."""

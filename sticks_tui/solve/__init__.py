@@ -9,7 +9,7 @@ one (sticks' recursion, Nim's table), else the generic one. Every solver answers
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
-from sticks_tui.solve.generic import GenericSolution
+from sticks_tui.solve.generic import GenericSolution, position_answer
 from sticks_tui.solve.nim import NimSolution
 from sticks_tui.solve.noughts import NoughtsSolution, solve_noughts
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
@@ -28,5 +28,14 @@ def solver_for(rules):
     return _OWN_SOLVERS.get(type(rules), GenericSolution)(rules)
 
 
-__all__ = ["GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
+def answer(rules, position) -> tuple[dict, str]:
+    """What `sticks-tui solve` says of `position` (a position of `rules`): a JSON object and the same in
+    words; in the solver's own form where it has one (Nim's table explains its answer, noughts gives
+    the value of a draw), else the generic one (the winning moves, in the game's words)."""
+    solver = solver_for(rules)
+    own = getattr(solver, "answer", None)
+    return own(position) if own is not None else position_answer(rules, solver, position)
+
+
+__all__ = ["answer", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
            "solver_for"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from sticks_tui.engine.protocol import WIN, GameRules
+from sticks_tui.engine.protocol import DRAW, LOSS, WIN, GameRules
 
 
 class GenericSolution:
@@ -57,3 +57,24 @@ class GenericSolution:
         moves = self.winning_moves(position)
         return moves[0] if moves else tuple(self.rules.legal_moves(position))[0]
 
+
+
+def position_answer(rules: GameRules, solver, position) -> tuple[dict, str]:
+    """What `sticks-tui solve` says of `position` for a game whose solver has no words of its own: (a
+    JSON object: "position", "over", "winning", "moves"; the same in words for a person)."""
+    if rules.is_terminal(position):
+        result = rules.outcome(position)
+        how = {WIN: "the player who moved last won", DRAW: "a draw", LOSS: "the player who moved last lost"}[result]
+        return ({"position": rules.encode_position(position), "over": True, "winning": result == LOSS, "moves": []},
+                f"{rules.position_text(position)}\nThe game is over: {how}.")
+    moves = tuple(solver.winning_moves(position))
+    doc = {"position": rules.encode_position(position), "over": False, "winning": bool(moves),
+           "moves": [rules.encode_move(m) for m in moves]}
+    if moves:
+        words = (f"Yes: the player to move can force a win.\n"
+                 f"Winning move{'s' if len(moves) > 1 else ''}: "
+                 + "; ".join(rules.move_text(position, m) for m in moves) + ".")
+    else:
+        words = ("No: the player to move cannot force a win: every move leaves the opponent a winning "
+                 "position, so against perfect play this is lost.")
+    return doc, f"{rules.position_text(position)}\n{words}"

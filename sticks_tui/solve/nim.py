@@ -206,6 +206,14 @@ class NimSolution:
     def perfect_move(self, piles) -> NimMove:
         return perfect_move(piles)
 
+    def answer(self, piles) -> tuple[dict, str]:
+        """What `sticks-tui solve --game nim` says: {"piles", "winning", "moves" ([pile, coins], pile 0
+        the nickels), "reason"}, and the reason in words (`explain`)."""
+        p = check_piles(piles)
+        reason = explain(p)
+        return ({"piles": list(p), "winning": is_winning(*p), "moves": [list(m) for m in winning_moves(p)],
+                 "reason": reason}, reason)
+
 
 def table_slice(q: int) -> np.ndarray:
     """U(n, d, q) for one number of quarters: a read-only bool array indexed [n, d] (101 x 101)."""

@@ -8,8 +8,8 @@ and no best squares. The tests hold this to a brute-force search without memory.
 
 from __future__ import annotations
 
-from sticks_tui.engine.noughts import (NoughtsError, NoughtsRules, empty_squares, has_line, is_over,
-                                       parse_board, place, reachable_boards)
+from sticks_tui.engine.noughts import (SQUARE_NAMES, NoughtsError, NoughtsRules, board_rows, empty_squares,
+                                       has_line, is_over, parse_board, place, reachable_boards, to_move)
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
@@ -58,6 +58,26 @@ class NoughtsSolution:
         if not best:
             raise NoughtsError("The game is over: there is no move to make.")
         return best[0]
+
+    def answer(self, board) -> tuple[dict, str]:
+        """What `sticks-tui solve --game noughts` says: {"board", "to_move", "over", "value": "win"|"draw"|
+        "loss", "best": [squares]}, and in words: the board, then the value for the player to move with best
+        play on both sides and the best squares."""
+        board = self._known(board)
+        value = VALUE_WORDS[self.value(board)]
+        best = list(self.best_squares(board))
+        mover = to_move(board)
+        over = is_over(board)
+        doc = {"board": board, "to_move": mover, "over": over, "value": value, "best": best}
+        lines = [" ".join(row) for row in board_rows(board)]
+        if over:
+            winner = "X" if has_line(board, "X") else "O" if has_line(board, "O") else None
+            lines.append(f"The game is over: {winner} has three in a row." if winner else "The game is over: a draw.")
+            return doc, "\n".join(lines)
+        outcome = {"win": f"{mover} wins", "draw": "a draw", "loss": f"{mover} loses"}[value]
+        lines.append(f"{mover} to move: {outcome} with best play on both sides.")
+        lines.append("Best: " + ", ".join(f"square {s} ({SQUARE_NAMES[s - 1]})" for s in best) + ".")
+        return doc, "\n".join(lines)
 
 
 _SOLUTION: NoughtsSolution | None = None

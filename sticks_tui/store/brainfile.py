@@ -52,6 +52,9 @@ from typing import Any
 import numpy as np
 
 from sticks_tui.engine import registry
+# what a file may hold (re-exported): each game's module says, with its layout
+from sticks_tui.engine.nim import MAX_NIM_PILE
+from sticks_tui.engine.rules import MAX_HATS, MAX_TAKE_LIMIT
 from sticks_tui.learn.menace import MAX_BEADS, MenaceBrain, MenaceRule, menace_boxes
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
@@ -62,8 +65,6 @@ BRAIN_FORMAT = "sticks-tui-brain"
 BRAIN_VERSION = 2
 STICKS_FILE_VERSION = 1
 MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits easily
-#: What a file may hold: the registry says, with each game's layout (`registry.MAX_HATS`, ...).
-MAX_HATS, MAX_TAKE_LIMIT, MAX_NIM_PILE = registry.MAX_HATS, registry.MAX_TAKE_LIMIT, registry.MAX_NIM_PILE
 MAX_GAMES_TRAINED = 10**15
 #: The most characters of the input a message echoes back (a value, a path); longer ones are cut with "...".
 ECHO_LIMIT = 60

@@ -33,7 +33,7 @@ from sticks_tui.learn.menace import MenaceBrain, MenaceRule
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import brainfile, matchboxes
 from sticks_tui.store.connection import now, parse_time
-from sticks_tui.store.errors import StoreError, validate_name
+from sticks_tui.store.errors import PUPIL_CLASS_BRAINS, StoreError, validate_name, validate_pupil_brain_name
 from sticks_tui.store.names import name_key
 
 NIM_BOX = vocabulary.NIM_LEARNER_BOX
@@ -349,9 +349,17 @@ class BrainsMixin:
             self.teacher_only(f"start the brain {name!r} anew")
         with self._write(f"save the brain {name!r}",
                          "The AI plays on, but what it learned since the last save is not kept.") as conn:
-            # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose
+            # a brain deleted meanwhile is saved as this copy has it: nothing of anyone's to lose (but a pupil's
+            # tab never makes again a brain the teacher deleted, or a restore took away)
             if base is not None and self._brain_row(conn, name) is not None:
                 hats = self._merge_onto_stored(conn, name, base, hats.counts, "what this copy learned")
+            elif base is not None and self.pupil:
+                raise StoreError(f"The brain {name!r} is no longer kept (the teacher deleted it, or restored a "
+                                 "back-up without it).")
+            if replace:
+                stored = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+                if stored is not None:
+                    self.backup_before("before-replace-brain", stored[0], action=f"start the brain {name!r} anew")
             self._put(conn, name, hats, games_trained, replace=replace)
         return hats
 
@@ -360,7 +368,7 @@ class BrainsMixin:
         transaction as the write, so two imports of one new name cannot both succeed)."""
         brain = _validate(brain)
         with self._write(action) as conn:
-            row = conn.execute("SELECT name, game FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            row = conn.execute("SELECT name, game, shape FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is not None and not replace:
                 raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
                                  "or replace it. Nothing was changed.")
@@ -369,6 +377,10 @@ class BrainsMixin:
                 raise StoreError(f"The brain {row[0]!r} is {_brain_words(row[1])}, and this is "
                                  f"{kind.brain_words}: a brain is only replaced by one of its "
                                  "own game. Import it under another name. Nothing was changed.")
+            if row is not None and isinstance(brain, MenaceBrain):
+                _check_same_player(row[0], row[2], brain)
+            if row is not None:
+                self.backup_before("before-replace-brain", row[0], action=action)
             self._put(conn, name, brain, games_trained, replace=True)
 
     # -- learning ----------------------------------------------------------------------------
@@ -381,6 +393,7 @@ class BrainsMixin:
                              "teach it.")
         outcome = (1 if won else -1) if outcome is None else outcome
         if isinstance(brain, MenaceBrain):
+            matchboxes.drawn_from(brain, drawn)  # each box as the game drew from it (refilled by the rule)
             hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
             changes = matchboxes.lesson(brain, drawn, outcome)
         else:
@@ -495,14 +508,19 @@ class BrainsMixin:
         return row[0]
 
     def copy_brain(self, src: str, dst: str) -> None:
-        """A new brain `dst` with `src`'s hats and games trained; its own record starts empty."""
-        dst = validate_name(dst)
+        """A new brain `dst` with `src`'s hats and games trained; its own record starts empty. A pupil's copy
+        (`pupil`) has a short, plain name (`validate_pupil_brain_name`) and is made only while the class holds
+        fewer than PUPIL_CLASS_BRAINS brains (counted in the same transaction: two pupils cannot pass it together)."""
+        dst = validate_pupil_brain_name(dst) if self.pupil else validate_name(dst)
         stamp = now()
         with self._write(f"copy the brain {src!r}") as conn:
             self._require_brain(conn, src)
             row = conn.execute("SELECT name FROM brains WHERE key = ?", (name_key(dst),)).fetchone()
             if row:
                 raise StoreError(f"A brain called {row[0]!r} already exists; pick another name or delete it first.")
+            if self.pupil and conn.execute("SELECT COUNT(*) FROM brains").fetchone()[0] >= PUPIL_CLASS_BRAINS:
+                raise StoreError(f"The class has {PUPIL_CLASS_BRAINS} brains already, the most a pupil may copy "
+                                 "to: ask the teacher to delete some. Nothing was changed.")
             conn.execute(
                 f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
                 "games_trained, created, updated, game, shape, uid, base_counts) SELECT ?, ?, size, max_take, "
@@ -516,7 +534,8 @@ class BrainsMixin:
         stamp = now()
         key = name_key(name)
         with self._write(f"reset the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-reset-brain", stored, action=f"reset the brain {name!r}")
             size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
                 f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
                 "WHERE key = ?", (key,)).fetchone()
@@ -541,7 +560,8 @@ class BrainsMixin:
         self.teacher_only(f"delete the brain {name!r}")
         key = name_key(name)
         with self._write(f"delete the brain {name!r}") as conn:
-            self._require_brain(conn, name)
+            stored = self._require_brain(conn, name)
+            self.backup_before("before-delete-brain", stored, action=f"delete the brain {name!r}")
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
             conn.execute("DELETE FROM training_curves WHERE key = ?", (key,))
 
@@ -626,6 +646,20 @@ def reachable(rules, starts) -> set:
         seen.add(here)
         todo.extend(after for m in rules.legal_moves(here) if not rules.is_terminal(after := rules.apply(here, m)))
     return seen
+
+
+def _check_same_player(name: str, shape: str | None, brain: MenaceBrain) -> None:
+    """A MENACE brain stored as `name` (its layout `shape`) is only replaced by boxes for the same player:
+    X's boxes are for boards with X to move, O's for O's, and the one cannot play as the other. StoreError
+    if `brain` is the other player's (a stored layout too damaged to say is replaced as any damaged brain)."""
+    try:
+        marks = matchboxes.rule_of(shape)[0]
+    except ValueError:
+        return
+    if marks != brain.marks:
+        raise StoreError(f"The brain {name!r} has MENACE's boxes for {marks}, and this file holds the boxes for "
+                         f"{brain.marks}: a brain is only replaced by one for the same player ({brain.marks}'s "
+                         f"boxes cannot play as {marks}). Import it under another name. Nothing was changed.")
 
 
 def _rule_columns(brain) -> tuple:

@@ -81,6 +81,10 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         self.pupil = False
         #: The ids of the games recorded through this store (this tab's own), as opposed to other copies'.
         self.own_games: set[int] = set()
+        #: The uids of the restores made through this store (`backups.Restored`): this tab's own, as own_games.
+        self.own_restores: set[str] = set()
+        #: The back-up this store made before its last wipe, replace or restore (`backup_before`), or None.
+        self.last_backup = None
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -146,7 +150,10 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
 
     @property
     def location(self) -> str:
-        return str(self.path) if self.path is not None else "a database in memory only"
+        """Where the records are, for a message: the path (a pupil's store: never the server's path)."""
+        if self.path is None:
+            return "a database in memory only"
+        return "the class's database" if self.pupil else str(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -174,31 +181,98 @@ class Store(RecordsMixin, BrainsMixin, LabsMixin):
         with self._read("check the database for changes") as conn:
             return conn.execute("PRAGMA data_version").fetchone()[0]
 
+    def last_restore(self):
+        """The newest back-up restored over this database (`backups.Restored`), or None: the live check
+        reads it when the database changed, to tell a restore from games just played."""
+        from sticks_tui.store import backups
+
+        with self._read("read the restores") as conn:
+            return backups.last_restore(conn)
+
     # -- back-ups (store/backups.py) ----------------------------------------------------------
     def restore_backup(self, name: str):
         """Put the back-up called `name` (a file name `backups.list_backups` gives) in place of the whole
         database, for every tab at once; the database as it was is kept as a back-up first. Returns
         (the back-up restored, the back-up of what was replaced). BackupError (a StoreError) says why
-        not, and changes nothing. The teacher's only."""
+        not, and changes nothing. The teacher's only.
+
+        One write lock is held from the before-restore copy to the end of the restore: a game another
+        process commits is in the before-restore copy (committed before) or in the database afterwards
+        (it waited, `busy_timeout`, and committed after). A row in `restores` marks it, in the same
+        transaction (`backups.mark_restore`), so every tab tells it from games just played. The back-up
+        is copied aside, checked and brought up to date first (`backups.staged`), so a foreign or damaged
+        file is refused before anything changes."""
         from sticks_tui.store import backups
 
         self.teacher_only("restore a back-up")
         if self.path is None:
             raise StoreError("This database lives in memory only: it has no back-ups. Nothing was changed.")
         chosen = backups.find_backup(self.path, name)
-        backups.check_backup(chosen, SCHEMA_VERSION)
+        backups.check_backup(chosen)
         with self._lock:
             conn = self._connection()
-            # the database as it is, kept first (a game another tab saves in the few milliseconds between the
-            # two steps is in neither; the teacher is told to restore while the class is not playing)
-            kept = backups.make_backup(self.path, "before-restore", keep=None, source=conn)
-            try:
-                backups.copy_into(chosen, conn)
-            except (sqlite3.Error, Corrupt) as exc:
-                raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it "
-                                          f"was; it is also kept as {kept.name}.") from None
-        backups.prune(self.path, backups.KEEP)
+            with backups.staged(chosen) as copy:
+                try:
+                    conn.execute("ATTACH DATABASE ? AS restored", (str(copy),))
+                except sqlite3.Error as exc:
+                    raise backups.BackupError(f"Cannot read the back-up {chosen.name} ({reason(exc)}). Nothing "
+                                              "was changed.") from None
+                try:
+                    kept = self._restore_from(conn, chosen)
+                finally:
+                    try:
+                        conn.execute("DETACH DATABASE restored")
+                    except sqlite3.Error:
+                        pass
+        self.last_backup = kept
+        backups.prune(self.path, spare=(chosen.path,))
         return chosen, kept
+
+    def _restore_from(self, conn: sqlite3.Connection, chosen):
+        """The before-restore copy and the restore, in one write transaction (see `restore_backup`)."""
+        from sticks_tui.store import backups
+
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # every other writer now waits for our COMMIT
+        except sqlite3.Error as exc:
+            raise backups.BackupError(f"Cannot restore {chosen.name}: {reason(exc)}. Nothing was changed.") \
+                from None
+        kept = None
+        try:
+            # the database as committed: nobody can commit until we do
+            kept = backups.make_backup(self.path, "before-restore", keep=None)
+            backups.copy_tables(conn, "restored")
+            # marked in the same transaction: no tab reads the restored games without the mark (ui/live.py)
+            uid = backups.mark_restore(conn, chosen, "restored")
+            conn.execute("COMMIT")
+            self.own_restores.add(uid)
+        except backups.BackupError as exc:
+            rollback(conn)
+            raise backups.BackupError(f"Not restored: the database as it is could not be kept first ({exc.why}). "
+                                      "Nothing was changed.", exc.why) from None
+        except sqlite3.Error as exc:
+            rollback(conn)
+            raise backups.BackupError(f"Cannot restore {chosen.name} ({reason(exc)}). The database is as it was; "
+                                      f"it is also kept as {kept.name}.") from None
+        except BaseException:
+            rollback(conn)
+            raise
+        return kept
+
+    def backup_before(self, why: str, about: str | None = None, action: str = "do that") -> None:
+        """Inside a write transaction of this store (the write lock held): a back-up of the database as
+        committed, named for what is about to wipe or replace it (`why`, a before-… kind of `backups.WHY`;
+        `about`: the brain's or player's name). Nobody can commit between the copy and the change. If it
+        cannot be made, StoreError: the change is refused (`action`: "reset the records"). In memory: none."""
+        if self.path is None:
+            return
+        from sticks_tui.store import backups
+
+        try:
+            self.last_backup = backups.make_backup(self.path, why, about=about)
+        except backups.BackupError as exc:
+            raise StoreError(f"Cannot {action}: a back-up could not be made first ({exc.why}). Nothing was "
+                             "changed.") from None
 
     # -- transactions ------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:

@@ -36,3 +36,26 @@ def validate_name(name: object, what: str = "brain") -> str:
     if bad:
         raise InvalidName(f"A {what} name may only hold printable characters; {stripped!r} holds {bad[0]!r}.")
     return stripped
+
+
+#: A pupil's new brain (a copy, `sticks-tui serve`'s pupils' address): a short name of these characters only
+#: (no '/', '.', ':' or other marks: never read as a path, on the server or in a file name an export suggests)
+PUPIL_BRAIN_NAME_LENGTH = 24
+PUPIL_BRAIN_NAME_MARKS = " -_'()"
+#: The most brains a class's database holds for a pupil to copy one more (the teacher is not limited, and deletes
+#: brains from the records screen of the teacher's tab)
+PUPIL_CLASS_BRAINS = 30
+
+
+def validate_pupil_brain_name(name: object) -> str:
+    """A name for a brain a pupil makes: the name rule (`validate_name`), and 1 to 24 letters, digits, spaces and
+    - _ ' ( ) only; InvalidName says what is wrong."""
+    stripped = validate_name(name)
+    if len(stripped) > PUPIL_BRAIN_NAME_LENGTH:
+        raise InvalidName(f"A brain a pupil makes has a name of at most {PUPIL_BRAIN_NAME_LENGTH} characters; "
+                          f"{stripped[:20]!r}... has {len(stripped)}.")
+    bad = [c for c in stripped if not (c.isalnum() or c in PUPIL_BRAIN_NAME_MARKS)]
+    if bad:
+        raise InvalidName(f"A brain a pupil makes has a name of letters, digits, spaces and - _ ' ( ) only; "
+                          f"{stripped!r} holds {bad[0]!r}.")
+    return stripped

@@ -80,10 +80,11 @@ def decode(shape: str | None, counts_json: str) -> MenaceBrain:
     return brain
 
 
-def lesson(brain: MenaceBrain, drawn, outcome: int) -> list[HatChange]:
-    """Teach `brain` a game's lesson in place: `drawn` the (board, square) of each bead it drew, the game's
-    `outcome` for it (+1, 0, -1). Returns each bead's change (hat: the board, ball: the square); a
-    board with no box of this brain, or a square with no beads in it, raises ValueError."""
+def drawn_from(brain: MenaceBrain, drawn) -> list[tuple[int, int]]:
+    """The (row, column) of each bead `brain` drew in a game (`drawn`: (board, square) pairs), each box made
+    ready to draw from by the brain's own rule (`MenaceBrain.ready`): under `empty = refill` a box kept
+    empty is refilled with its start beads, as the game refilled it to draw. A board with no box of this
+    brain, or a square with no beads in its box, raises ValueError."""
     beads = []
     for board, square in drawn:
         found = brain.boxes.find(board) if isinstance(board, str) else None
@@ -93,7 +94,17 @@ def lesson(brain: MenaceBrain, drawn, outcome: int) -> list[HatChange]:
         col = perm.index(int(square) - 1) if isinstance(square, int) and 1 <= square <= 9 else -1
         if col < 0 or not brain.legal_mask[row, col]:
             raise ValueError(f"MENACE's box for the board {board!r} has no beads for square {square!r}.")
+        brain.ready(row)
         beads.append((row, col))
+    return beads
+
+
+def lesson(brain: MenaceBrain, drawn, outcome: int) -> list[HatChange]:
+    """Teach `brain` a game's lesson in place, by its rule: `drawn` the (board, square) of each bead it drew,
+    the game's `outcome` for it (+1, 0, -1). Returns each bead's change (hat: the board, ball: the square;
+    before: as the game drew from the box, refilled if the rule refilled it); a board with no box of this
+    brain, or a square with no beads in it, raises ValueError."""
+    beads = drawn_from(brain, drawn)
     before = [int(brain.counts[r, c]) for r, c in beads]
     brain.reinforce(beads, outcome)
     return [HatChange(board, int(square), was, int(brain.counts[r, c]))

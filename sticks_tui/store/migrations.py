@@ -38,6 +38,11 @@ Version 7 (`DRAWS`, a list of its own; issue 18, noughts and crosses: games that
 Version 8 (`RESIGNED`, a list of its own; issue 18, MENACE resigns when its box is empty):
 - `games.resigned` (1: the loser resigned at its turn, so the moves do not finish the game; 0 for
   every game kept before).
+Version 9 (`RESTORES`, a list of its own; issue 30, the class is told of a restore):
+- `restores`: one row for each back-up restored over this database, written in the same step as the
+  restore (`backups.copy_into`): a fresh `uid`, when, the back-up's file name and when it was made, and
+  the newest game id it held. Every tab reads the newest row when the database changes, so it says "the
+  teacher restored the back-up of 10:40" instead of presenting the restored games as just played.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 V1 = [
     """CREATE TABLE players (
@@ -257,7 +262,19 @@ def _resigned(conn: sqlite3.Connection) -> None:
 #: Games ended by a resignation (issue 18); a list of its own, numbered where it is placed in MIGRATIONS.
 RESIGNED: list[str | Callable[[sqlite3.Connection], None]] = [_resigned]
 
-MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS, 8: RESIGNED}
+#: Back-ups restored over the database (issue 30); a list of its own, numbered where it is placed in MIGRATIONS.
+RESTORES: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE IF NOT EXISTS restores (
+           id INTEGER PRIMARY KEY,
+           uid TEXT NOT NULL,
+           restored_at TEXT NOT NULL,
+           backup TEXT NOT NULL,
+           backup_made_at TEXT NOT NULL,
+           last_game INTEGER NOT NULL)""",
+]
+
+MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS, 8: RESIGNED,
+                               9: RESTORES}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

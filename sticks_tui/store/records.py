@@ -523,6 +523,7 @@ class RecordsMixin:
         """Forget every player's record and every game (brains are kept, as they are now)."""
         self.teacher_only("reset the records")
         with self._write("reset the records") as conn:
+            self.backup_before("before-reset-records", action="reset the records")
             conn.execute("DELETE FROM games")
             conn.execute("DELETE FROM players")
             conn.execute("DELETE FROM game_learning")
@@ -533,5 +534,8 @@ class RecordsMixin:
         """Take a player off the leaderboard (their wins and losses); the game history is kept."""
         self.teacher_only(f"reset {name!r}")
         with self._write(f"reset {name!r}") as conn:
-            if conn.execute("DELETE FROM players WHERE key = ?", (name_key(name),)).rowcount == 0:
+            row = conn.execute("SELECT name FROM players WHERE key = ?", (name_key(name),)).fetchone()
+            if row is None:
                 raise StoreError(f"There is no player called {name!r}.")
+            self.backup_before("before-reset-player", row[0], action=f"reset {name!r}")
+            conn.execute("DELETE FROM players WHERE key = ?", (name_key(name),))

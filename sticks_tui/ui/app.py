@@ -184,6 +184,14 @@ class SticksApp(App):
                 self._settings_save_failed = True
                 self.notify(str(exc), title="Settings not saved", severity="error", timeout=10)
 
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Every notice (every screen's goes through here): in a pupil's tab, without the server's paths."""
+        from sticks_tui.ui.roles import hide_paths
+
+        super().notify(hide_paths(self, message), title=hide_paths(self, title), severity=severity, timeout=timeout,
+                       markup=markup)
+
     def watch_theme(self, theme: str) -> None:
         if hasattr(self, "settings"):
             self.remember(theme=theme)
@@ -374,6 +382,8 @@ class SticksApp(App):
         if is_teacher(self):  # a pupil's tab never lists it
             yield SystemCommand("Back-ups", "The back-ups of the class's records and brains; restore one",
                                 self.action_backups)
+            yield SystemCommand("Back up now", "Make a back-up of the class's records and brains now",
+                                self.action_backup_now)
             yield SystemCommand("Class view", "The class's brain, leaderboard and games, live: for a projector",
                                 self.action_class_view)
 
@@ -461,6 +471,31 @@ class SticksApp(App):
             return
         if not isinstance(self.screen, BackupsScreen):
             self.push_screen(BackupsScreen())
+
+    def action_backup_now(self) -> None:
+        self.make_backup_now()
+
+    def make_backup_now(self):
+        """A back-up made by hand (the teacher's "Back up now"), said in a notice; the Backup, or None."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.store.backups import make_backup
+        from sticks_tui.ui.roles import is_teacher
+
+        if not is_teacher(self):
+            self.notify("Only the teacher can make a back-up.", title="Not for pupils", severity="warning")
+            return None
+        store = self.session.store
+        if store.path is None:
+            self.notify("The records and brains live in memory only this time: there are no back-ups.",
+                        title="Not backed up", severity="warning")
+            return None
+        try:
+            made = make_backup(store.path, "by-hand")
+        except StoreError as exc:
+            self.notify(str(exc), title="Not backed up", severity="error", timeout=10)
+            return None
+        self.notify(f"Backed up as {made.name} ({made.contents_words}).", title="Back-up made")
+        return made
 
     def action_class_view(self) -> None:
         from sticks_tui.ui.roles import may_view_class

@@ -5,9 +5,15 @@ Twice a second (LIVE_CHECK) the app asks its store one cheap question, SQLite's 
 reads the games recorded since the last one it saw (not this tab's own) and the brain in play as
 stored, adopts that brain (when this tab has nothing of its own unsaved), and returns a `ClassChange`:
 the games, the cells of the brain that changed (hat, ball, delta: the heatmap's ↑/↓ marks) and a line
-saying whose game it was ("Ann's game: hat 7, ball 2 ↑"; "the class's brain changed: ..." for another tab's
-training run or the teacher's restore, which are nobody's game). The app publishes it in its `class_change`
-reactive; each screen that shows the class's brain or records redraws from it.
+saying whose game taught it ("Ann's game: hat 7, ball 2 ↑"; "the class's brain changed: ..." for another
+tab's training run, which is nobody's game). A game that did not teach the brain in play (a classmate's
+noughts game, seen from the sticks hats) is named only in the records' line (`news`), never over the hats.
+
+A restore of a back-up (by the teacher's tab or the command line) is told as one: the store marks it in the
+same step as the restore (`Store.last_restore`), and the change says "the teacher restored the back-up of
+10:40" instead of presenting the restored games as just played; only games played after it count as new.
+The app publishes it in its `class_change` reactive; each screen that shows the class's brain or records
+redraws from it.
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ class ClassChange:
     #: The other kept brains this tab holds (`Session.other_kept_brains`: the Nim learner's, MENACE's boxes),
     #: what changed in each as stored now: (name, ((position, move, delta), ...)).
     others: tuple[tuple[str, tuple], ...] = ()
+    #: "the teacher restored the back-up of 10:40" when a back-up was restored since the last check, else ""
+    restored: str = ""
+    #: Whose games they were, all of them (whatever brain they taught), in a line: for the records.
+    news: str = ""
 
     def changes_of(self, name: str | None) -> tuple:
         """(position, move, delta) of each ball of the kept brain called `name` that changed (the brain in play's
@@ -64,23 +74,51 @@ def other_brain_words(change: ClassChange, name: str, cell_words, nobody: str) -
     """What a change taught the other brain `name`, in a line: "Ann's game: hat (1, 0, 0), 1 nickel ↑";
     `cell_words(position, move)` names a cell, `nobody` is said when no game taught it (a run, a restore)."""
     cells = change.changes_of(name)
-    taught = [whose(g) for g in change.games if any(s.brain.casefold() == name.casefold() for s in g.learning)]
+    taught = [whose(g) for g in change.games if taught_by(g, name)]
     shown = "; ".join(f"{cell_words(position, move)} {_arrow(delta)}" for position, move, delta in cells[:MOST_CELLS])
     more = len(cells) - min(len(cells), MOST_CELLS)
-    return (" and ".join(dict.fromkeys(taught)) if taught else nobody) + f": {shown}" + \
+    return (" and ".join(dict.fromkeys(taught)) if taught else change.restored or nobody) + f": {shown}" + \
         (f" and {more} more" if more > 0 else "")
 
 
-def change_words(games, brain: str, cells) -> str:
-    """Whose games they were and what each taught the brain in play, in a line: "Ann's game: hat 7, ball 2 ↑"."""
+def taught_by(game, brain: str) -> bool:
+    """Whether `game` had a learning seat playing with the brain called `brain` (a lesson for it)."""
+    return any(s.brain.casefold() == brain.casefold() for s in game.learning)
+
+
+def _joined(parts: list[str]) -> str:
+    return "; ".join(parts[-3:]) + (f" (and {len(parts) - 3} more games)" if len(parts) > 3 else "")
+
+
+def change_words(games, brain: str, cells, restored: str = "") -> str:
+    """Whose games taught the brain in play and what each taught it, in a line: "Ann's game: hat 7, ball 2 ↑".
+    A game of another brain (another game's) is not named here: these words go over the brain's hats.
+    `restored`: the restore's words, said first (the cells then are what the restore changed)."""
     parts = []
     for game in games:
+        if not taught_by(game, brain):
+            continue
         taught = tuple((h, b, after - before) for s in game.learning if s.brain.casefold() == brain.casefold()
                        for h, b, before, after in s.changes if after != before)
         parts.append(f"{whose(game)}: {cell_words(taught)}" if taught else whose(game))
-    if not games and cells:  # the brain changed with no game: another tab's training run, or a restore
+    if not parts and cells and not restored:  # the brain changed with no game of it: another tab's training run
         parts.append(f"the class's brain changed: {cell_words(cells)}")
-    return "; ".join(parts[-3:]) + (f" (and {len(parts) - 3} more games)" if len(parts) > 3 else "")
+    return "; ".join(p for p in (restored, _joined(parts)) if p)
+
+
+def news_words(games, restored: str = "") -> str:
+    """Whose games they were, every one, in a line (the records': "Bo and Cy's game"), after the restore's words."""
+    return "; ".join(p for p in (restored, _joined([whose(g) for g in games])) if p)
+
+
+def restore_words(restored, today=None) -> str:
+    """"the teacher restored the back-up of 10:40" (the back-up's time, local; its date too if not today's)."""
+    from datetime import datetime
+
+    made = restored.backup_made_at.astimezone()
+    today = today if today is not None else datetime.now().astimezone().date()
+    when = made.strftime("%H:%M") if made.date() == today else made.strftime("%Y-%m-%d %H:%M")
+    return f"the teacher restored the back-up of {when}"
 
 
 class ClassWatch:
@@ -90,6 +128,7 @@ class ClassWatch:
     def __init__(self) -> None:
         self.version: int | None = None
         self.last_game: int | None = None
+        self.restore: str | None = None  # the uid of the newest restore seen (`Store.last_restore`)
 
     def start(self, store) -> None:
         from sticks_tui.store import StoreError
@@ -97,6 +136,8 @@ class ClassWatch:
         try:
             self.version = store.data_version()
             self.last_game = store.last_game_id()
+            restored = store.last_restore()
+            self.restore = restored.uid if restored is not None else None
         except StoreError:
             self.version, self.last_game = None, 0
 
@@ -113,9 +154,17 @@ class ClassWatch:
             if version == self.version:
                 return None
             self.version = version
+            restored = store.last_restore()
+            said = ""
+            if restored is not None and restored.uid != self.restore:
+                # a back-up restored: its games are not new; only those played since it are
+                self.restore, self.last_game = restored.uid, restored.last_game
+                store.own_games.clear()  # ids count again from the back-up's: an old id of ours is not ours now
+                if restored.uid not in store.own_restores:
+                    said = restore_words(restored)
             newest = store.last_game_id()
             if self.last_game is None or newest < self.last_game:
-                self.last_game = newest  # records reset, or a back-up restored: count from what is there now
+                self.last_game = newest  # records reset: count from what is there now
             found = store.games_after(self.last_game)
         except StoreError:
             return None
@@ -144,10 +193,10 @@ class ClassWatch:
                 rows, balls = np.nonzero(delta)
                 others.append((name, tuple((*cell(int(r), int(b)), int(delta[r, b])) for r, b in zip(rows, balls))))
                 adopt_other(stored)
-        if not games and not cells and not others:
+        if not games and not cells and not others and not said:
             return None
-        return ClassChange(games, cells, session.brain_name, change_words(games, session.brain_name, cells),
-                           tuple(others))
+        return ClassChange(games, cells, session.brain_name, change_words(games, session.brain_name, cells, said),
+                           tuple(others), restored=said, news=news_words(games, said))
 
 
 def _stored_change(store, name: str, held):

@@ -32,6 +32,43 @@ def may_view_class(app) -> bool:
     return getattr(app, "role", TEACHER) in (TEACHER, PROJECTOR)
 
 
+#: What a pupil's tab (and the projector's) says instead of the server's own paths.
+CLASS_FOLDER = "the class's data folder"
+
+
+def hide_paths(app, text: str) -> str:
+    """`text` as this tab may show it: for a pupil's tab and the projector's, never the server's paths (the class's
+    data folder, the home folder with the teacher's user name): a file in the data folder is named alone
+    ("sticks-tui.db"), the folder itself in words. The teacher's tab and the terminal app show them as they are
+    (the teacher may need them)."""
+    if is_teacher(app) or not text:
+        return text
+    import os
+    from pathlib import Path
+
+    session = getattr(app, "session", None)
+    folders: set[str] = set()
+    path = getattr(getattr(session, "store", None), "path", None)
+    if path is not None:
+        folders.add(str(Path(path).parent))
+    data_dir = getattr(session, "data_dir", None)
+    if data_dir:
+        folders.add(str(data_dir).rstrip(os.sep) or os.sep)
+        try:
+            folders.add(str(Path(data_dir).resolve()))
+        except OSError:
+            pass
+    places = [(folder, CLASS_FOLDER) for folder in folders]
+    try:
+        places.append((str(Path.home()), "~"))
+    except (RuntimeError, KeyError, OSError):  # no home directory
+        pass
+    for place, words in sorted(places, key=lambda p: -len(p[0])):  # the longest first: the data folder in the home
+        if len(place) > 1:
+            text = text.replace(place + os.sep, "" if words == CLASS_FOLDER else words + os.sep).replace(place, words)
+    return text
+
+
 def teacher_only(what: str):
     """Mark an `action_*` method as the teacher's: for a pupil it is hidden (with `RoleChecks`) and, if run
     anyway, refuses with a notice saying so (`what`: "reset the records")."""

@@ -91,6 +91,15 @@ class MatchSetup:
         return rules.start_positions()[0] if self.start is None else rules.decode_position(self.start)
 
 
+def people_names(app) -> tuple[str, str]:
+    """The people's names typed on the setup screen, for every way into a game (its Start, the command palette,
+    a game screen's own choice of opponent): Player 1's as typed (while watching, the one typed before), and
+    Player 2's as typed for a friend (with an AI in that seat, the friend's name typed last). Without a setup
+    screen, the names kept in the settings."""
+    setup = next((s for s in app.screen_stack if hasattr(s, "people_names") and s.is_mounted), None)
+    return setup.people_names() if setup is not None else (app.settings.name1, app.settings.name2)
+
+
 def make_player(kind: str, name: str, *, brain=None, rng: random.Random, bus=None):
     """The player of kind `kind` ('friend', 'dumb', 'random', 'perfect', or a learner with `brain`)."""
     if kind in vocabulary.HUMAN_OPPONENTS:

@@ -196,9 +196,13 @@ class Session(AppService):
     def returncode(self) -> int | None:
         return self._process.returncode if self._process is not None else None
 
+    #: What the server adds to every tab's environment (the same for every tab: the warm process has it too).
+    extra_environment: dict[str, str] = {}
+
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         # textual-serve's environment (TEXTUAL_DRIVER = the web driver, colours, size), plus our pid
         environment = super()._build_environment(width=width, height=height)
+        environment.update(self.extra_environment)
         environment[SERVER_PID_ENV] = str(os.getpid())
         environment.update(ONE_THREAD_ENV)  # no idle math-library threads: one fewer a tab, and the warm process can fork
         return environment
@@ -409,6 +413,8 @@ class ClassServer:
     backups: Any = None
     sessions: dict[str, Session] = field(default_factory=dict)
     started_sessions: int = 0
+    #: Added to every tab's environment: where the back-up status is (`store.backups.STATUS_ENV`).
+    tab_environment: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.commands = {role: session_command(self.data_dir, role) for role in (PUPIL, TEACHER)}
@@ -435,8 +441,10 @@ class ClassServer:
             web.get("/teacher/", self.handle_teacher_index),
             web.get("/teacher/{token}", self.handle_teacher_index),
             web.get("/teacher/{token}/ws", self.handle_teacher_websocket),
+            web.get("/teacher//ws", self.handle_teacher_websocket),  # no secret at all: refused by the same guard
             web.get("/class/{token}", self.handle_class_index),
             web.get("/class/{token}/ws", self.handle_class_websocket),
+            web.get("/class//ws", self.handle_class_websocket),
             web.get("/client.js", self.handle_client_js),
             web.get("/download/{key}", self.handle_download),
             web.static("/static", STATIC, show_index=False),
@@ -596,6 +604,7 @@ class ClassServer:
             download_manager=self.downloads,
         )
         session.starter = self.warm
+        session.extra_environment = self.tab_environment
         self.sessions[session.app_service_id] = session  # counted before it starts: no race past the limit
         try:
             await session.start(width, height)
@@ -670,12 +679,14 @@ class ClassServer:
         runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None, shutdown_timeout=5,
                                logger=_one_line_logger())
         await runner.setup()
+        status: Path | None = None
         try:
             site = web.TCPSite(runner, self.host, self.port)
             await site.start()  # a port in use, or an address not this machine's, ends here: no warm process
             urls = self.urls(runner)
             if ready is not None:
                 ready(urls)  # the address first, then what the warm process says
+            status = self._share_backup_status()  # before any tab (and the warm process) takes its environment
             # Between the address said and the warm process "starting", the loop gets no turn, so no tab
             # can come in between: every tab waits for it (or, without one, starts cold).
             await self.warm.start(self.warm_environment())
@@ -693,32 +704,69 @@ class ClassServer:
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - stopping is what matters now
                 pass
             await self.warm.stop()
+            if status is not None:
+                _remove_status(status)
+
+    def _share_backup_status(self) -> Path | None:
+        """A private folder with the back-up keeper's status file (`store.backups.write_status`), named in
+        every tab's environment: the teacher's back-ups screen and the class view read it. A temporary
+        folder, not the data folder: a full data disk must not keep it from saying so. None without one."""
+        if self.backups is None:
+            return None
+        import tempfile
+
+        from sticks_tui.store.backups import STATUS_ENV
+
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="sticks-tui-serve-"))
+        except OSError as exc:
+            self._log(f"the back-up status cannot be shared with the teacher's tab ({exc}); this terminal "
+                      "still says when back-ups fail")
+            return None
+        self.backups.status_path = folder / "backups.json"
+        if not self.backups.write_status():
+            self._log("the back-up status cannot be shared with the teacher's tab; this terminal still says "
+                      "when back-ups fail")
+        self.tab_environment[STATUS_ENV] = str(self.backups.status_path)
+        return self.backups.status_path
 
     def warm_environment(self) -> dict[str, str]:
         """The environment of every tab's app at 80x24 (Session's), for the warm process."""
         session = Session(self.command, on_exit=lambda s: None, write_bytes=_nothing, write_str=_nothing,
                           close=_nothing, download_manager=self.downloads)
+        session.extra_environment = self.tab_environment
         return session._build_environment()
 
     async def _keep_backups(self) -> None:
-        """Every BACKUP_CHECK seconds, a back-up if one is due (store.backups.BackupKeeper: every so often,
-        only after a write), made in a thread; a failure is said once in the teacher's terminal, and the
-        class plays on."""
+        """Every BACKUP_CHECK seconds (or the interval, if shorter), a back-up if one is due
+        (store.backups.BackupKeeper: every so often, only after a write), made in a thread of its own (the
+        keeper's connection is used there, one call at a time). A failure is printed here when it begins
+        or its reason changes ("Back-ups failing since 10:42: the disk is full."), and when back-ups work
+        again; the keeper's status file tells the teacher's tab and the projector. The class plays on."""
+        from concurrent.futures import ThreadPoolExecutor
+
         loop = asyncio.get_running_loop()
-        said: str | None = None
-        while True:
-            await asyncio.sleep(min(BACKUP_CHECK, self.backups.every))
-            try:
-                made = await loop.run_in_executor(None, self.backups.tick)
-            except Exception as exc:  # noqa: BLE001 - a back-up must never stop the class
-                self._log(f"a back-up failed: {type(exc).__name__}: {str(exc)[:120]}")
-                continue
-            if made is not None:
-                self._log(f"back-up kept: {made.name} ({made.games} games)")
-                said = None
-            elif self.backups.problem and self.backups.problem != said:
-                said = self.backups.problem
-                self._log(f"{said} The class plays on.")
+        keeper = self.backups
+        said = keeper.why if keeper.failing_since is not None else None  # a failure at start: said by serve
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sticks-tui-backups")
+        try:
+            while True:
+                await asyncio.sleep(min(BACKUP_CHECK, keeper.every))
+                try:
+                    made = await loop.run_in_executor(thread, keeper.tick)
+                except Exception as exc:  # noqa: BLE001 - a back-up must never stop the class
+                    self._log(f"a back-up failed: {type(exc).__name__}: {str(exc)[:120]}")
+                    continue
+                if made is not None:
+                    again = "back-ups work again: " if said is not None else ""
+                    self._log(f"{again}back-up kept: {made.name} ({made.contents_words})")
+                    said = None
+                elif keeper.failing_since is not None and keeper.why != said:
+                    said = keeper.why
+                    self._log(f"{keeper.failing_line} The class plays on; the teacher's tab and the class view "
+                              f"say so too. ({keeper.problem})")
+        finally:
+            thread.shutdown(wait=False)
 
     async def _stop_sessions(self) -> None:
         """Every app quits as with Ctrl+Q, all at once; past STOP_DEADLINE any still there is killed."""
@@ -763,6 +811,14 @@ class ClassServer:
         if self.host in LOOPBACK or self.host in EVERY_INTERFACE:
             names.update(LOOPBACK)
         return frozenset(names - set(EVERY_INTERFACE))
+
+
+def _remove_status(path: Path) -> None:
+    for remove in (path.unlink, path.parent.rmdir):
+        try:
+            remove()
+        except OSError:
+            pass
 
 
 class _OneLine(logging.Handler):

@@ -44,7 +44,8 @@ def test_the_table_names_each_learner_and_never(capsys, tmp_path):
                         "--seeds", "2", "--cap", "500", "--workers", "1"], capsys)
     assert code == 0
     rows = out.splitlines()
-    assert rows[0].startswith("Lab: sticks, heap 30 (explore protocol), 2 learners x 2 seeds, cap 500 games a run")
+    assert rows[0].startswith("Lab: the Game of Sticks from 30 sticks (explore protocol), 2 learners x 2 seeds, cap "
+                              "500 games a run")
     assert rows[3].split()[:4] == ["hats", "never", "never", "2"]
     assert rows[4].split()[0] == "q:alpha=1,epsilon=0.3"
 
@@ -129,3 +130,12 @@ def test_a_database_that_cannot_be_used_is_said_before_any_run(capsys, tmp_path)
                          capsys)
     assert (code, out) == (1, "")
     assert err.startswith("sticks-tui lab: Cannot use the data directory") and err.count("\n") == 1
+
+
+def test_a_lab_says_its_game_in_the_games_own_words():
+    from sticks_tui.commands.lab import lab_game_words
+
+    assert lab_game_words("sticks", 100) == "the Game of Sticks from 100 sticks"
+    assert lab_game_words("nim", 7) == "three-pile Nim from 7 nickels, 7 dimes, 7 quarters"
+    assert lab_game_words("noughts", 3) == "noughts and crosses"
+    assert lab_game_words("chess", 8) == "chess 8"  # a lab kept by a sticks-tui that knew another game

@@ -11,6 +11,7 @@ from operator import xor
 import numpy as np
 import pytest
 
+from sticks_tui.engine import registry
 from sticks_tui.play.game import GameDriver
 from sticks_tui.engine.state import new_state
 from sticks_tui.engine.nim import NimRules
@@ -25,6 +26,10 @@ from sticks_tui.solve.generic import GenericSolution
 GAMES = [SticksRules(12, 1), SticksRules(15, 2), SticksRules(21, 3), SticksRules(17, 5),
          NimRules((3, 3, 3)), NimRules((2, 4, 1)), NimRules((0, 5, 5))]
 IDS = [repr(g) for g in GAMES]
+#: Every game the registry lists, at its default size: a new game is held to the protocol by being registered.
+REGISTERED = [registry.entry(name) for name in registry.names()]
+REGISTERED_RULES = [game.rules_from() for game in REGISTERED]
+REGISTERED_IDS = [f"registered-{game.name}" for game in REGISTERED]
 
 
 def known_rule_says_lost(rules, position) -> bool:
@@ -34,7 +39,7 @@ def known_rule_says_lost(rules, position) -> bool:
     return reduce(xor, position) == 0
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+@pytest.mark.parametrize("rules", GAMES + REGISTERED_RULES, ids=IDS + REGISTERED_IDS)
 def test_the_game_follows_the_protocol(rules):
     assert isinstance(rules, GameRules)
     positions = tuple(rules.positions())
@@ -49,7 +54,7 @@ def test_the_game_follows_the_protocol(rules):
             assert (after in known) is not rules.is_terminal(after), (p, m, after)
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=IDS)
+@pytest.mark.parametrize("rules", GAMES + REGISTERED_RULES, ids=IDS + REGISTERED_IDS)
 def test_random_play_always_ends_with_legal_moves(rules):
     rng = random.Random(7)
     positions = tuple(rules.positions())
@@ -115,3 +120,16 @@ def test_kernel_and_reference_leave_bit_identical_hats(rules, protocol, floor):
     assert (ref.wins_first, ref.wins_brain) == (ker.wins_first, ker.wins_brain)
     assert ref.brain != Hats(rules, rule=rule)  # it learned something
     assert [p.games for p in ref.curve] == [p.games for p in ker.curve]
+
+
+@pytest.mark.parametrize("game", [g for g in REGISTERED if g.brains == "hats"],
+                         ids=[i for g, i in zip(REGISTERED, REGISTERED_IDS) if g.brains == "hats"])
+def test_every_registered_game_of_hats_trains_alike_in_both_engines(game):
+    rules = game.rules_from()
+    rule = HatRule(floor="nonempty", loss_penalty=2, win_reward=3, start_balls=2)
+    ref, ker = [train(TrainingConfig(game=rules, games=500, seed=5, engine=engine), Hats(rules, rule=rule))
+                for engine in ("reference", "kernel")]
+    assert (ref.engine, ker.engine) == ("reference", "kernel")
+    assert np.array_equal(ref.brain.counts, ker.brain.counts)
+    assert np.array_equal(ref.opponent.counts, ker.opponent.counts)
+    assert ref.brain != Hats(rules, rule=rule)

@@ -14,6 +14,7 @@ import pytest
 
 from parsed import parsed
 import sticks_tui
+from sticks_tui.engine import registry
 
 PACKAGE_DIR = Path(sticks_tui.__file__).parent
 ROOT = "sticks_tui"
@@ -177,10 +178,12 @@ def test_the_checker_finds_an_upward_import_and_a_circle(bad_package):
 
 
 # -- nothing above the rules asks which game it is (issue 17 item 1) ---------------------------------
-#: The one module that names the games; the rules modules themselves (each its own `__eq__`).
+#: Every module but the registry's is checked, the games' own too: a game's module registers its entry and
+#: its rules class compares itself in its own `__eq__`, and no more. Tables (below) are allowed in engine/.
 REGISTRY = "sticks_tui.engine.registry"
-GAME_NAMES = ("sticks", "nim", "noughts")
-RULES_CLASSES = ("SticksRules", "NimRules", "NoughtsRules")
+ENGINE = "sticks_tui.engine"
+GAME_NAMES = registry.names()
+RULES_CLASSES = tuple(registry.entry(name).rules_class.__name__ for name in GAME_NAMES)
 #: Places not moved to the registry or the protocol yet, by module and function: each must go, never grow.
 #: None is left (issue 17): the trainer asks the registry and the brains, the brain file reader the registry.
 NOT_YET: set[str] = set()
@@ -263,3 +266,114 @@ def test_the_game_check_finds_a_rules_isinstance_and_a_game_name(tmp_path):
         "sticks_tui.store.a:f: game in ('sticks', 'x')",
         "sticks_tui.store.a:f: isinstance(brain.rules, (SticksRules, int))",
     ]
+
+
+# -- a game registers itself from its own module (issue 32 item 5) -----------------------------------
+
+def test_the_registry_names_no_game_and_imports_no_game_module():
+    """engine/registry.py holds the list of modules to load, the entry type and the look-ups: not one
+    game's name, rules class or module import (each game's entry lives beside its rules)."""
+    path = PACKAGE_DIR / "engine" / "registry.py"
+    tree = parsed(path)
+    imported = imports_of(registry.__name__, path, set(all_modules()))
+    assert imported == {"sticks_tui.engine.protocol"}
+    names = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    assert not names & set(GAME_NAMES)
+    assert not _names_in(tree) & set(RULES_CLASSES)
+    # the modules it loads are given as text, in the order the games are listed
+    assert registry.GAME_MODULES == tuple(registry.entry(name).rules_class.__module__ for name in GAME_NAMES)
+
+
+def test_each_game_registers_its_entry_from_its_own_module():
+    for game in map(registry.entry, GAME_NAMES):
+        module = game.rules_class.__module__
+        tree = parsed(all_modules()[module])
+        registered = [kw.value.value for node in ast.walk(tree)
+                      if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "GameEntry"
+                      for kw in node.keywords if kw.arg == "name" and isinstance(kw.value, ast.Constant)]
+        assert registered == [game.name], module
+
+
+def test_a_game_registered_from_elsewhere_is_listed_after_the_modules_games():
+    class Toy:
+        pass
+
+    entry = registry.GameEntry(name="toy", title="a toy", choice="Toy", brain_words="a toy brain", rules_class=Toy,
+                               make_rules=Toy, layout=lambda rules: {}, from_layout=lambda layout: Toy())
+    before = registry.names()
+    registry.register(entry)
+    try:
+        assert registry.names() == (*before, "toy") and registry.entry("toy") is entry
+    finally:
+        registry.unregister("toy")
+    assert registry.names() == before
+
+
+# -- no table of the games outside engine/ (issue 32 item 5): the lab, the CLI and the UI ask the registry --
+#: Tables not moved to the registry yet, as 'module: owner' (the name it is assigned to, or its function): each
+#: must go, never grow.
+#: learn/lab.py's are the lab's own (branch onelearner, issue 31, moves them).
+TABLES_NOT_YET: set[str] = {
+    "sticks_tui.learn.lab: GAMES",
+    "sticks_tui.learn.lab: RULES_OF_SIZE",
+    "sticks_tui.learn.lab: DEFAULT_SIZE",
+    "sticks_tui.learn.lab: SIZE_RANGE",
+    "sticks_tui.learn.lab: SIZE_WORDS",
+    "sticks_tui.learn.lab: DEFAULT_PROTOCOL",
+}
+
+
+def game_tables(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=GAME_NAMES) -> list[str]:
+    """Every dict keyed by a game's name, and every tuple, list or set made of two or more games' names and
+    nothing else (a list of the games of its own), outside engine/: 'module: where', where is the name the
+    table is assigned to at the top level, or the function it sits in."""
+    found = []
+    for name, path in all_modules(package_dir, root).items():
+        if name == ENGINE or name.startswith(ENGINE + "."):
+            continue
+        tree = parsed(path)
+        owner = {}
+        for top in tree.body:
+            label = None
+            if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                label = top.name
+            elif isinstance(top, (ast.Assign, ast.AnnAssign)):
+                targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+                label = ", ".join(t.id for t in targets if isinstance(t, ast.Name)) or None
+            for child in ast.walk(top):
+                owner[id(child)] = label or "<module>"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):
+                hit = any(isinstance(k, ast.Constant) and k.value in games for k in node.keys)
+            elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                hit = len(node.elts) >= 2 and all(isinstance(e, ast.Constant) and e.value in games for e in node.elts)
+            else:
+                continue
+            if hit:
+                found.append(f"{name}: {owner.get(id(node), '<module>')}")
+    return sorted(set(found))
+
+
+def test_no_table_keyed_by_a_games_name_outside_the_engine():
+    assert [t for t in game_tables() if t not in TABLES_NOT_YET] == []
+
+
+def test_the_tables_not_moved_yet_are_still_there():
+    """TABLES_NOT_YET only shrinks: a table moved must leave the list."""
+    assert TABLES_NOT_YET <= set(game_tables()), TABLES_NOT_YET - set(game_tables())
+
+
+def test_the_table_check_finds_a_dict_keyed_by_a_game_and_a_list_of_games(tmp_path):
+    pkg = tmp_path / "sticks_tui"
+    (pkg / "ui").mkdir(parents=True)
+    (pkg / "engine").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ui" / "__init__.py").write_text("")
+    (pkg / "engine" / "__init__.py").write_text("")
+    (pkg / "engine" / "beans.py").write_text("SIZES = {'beans': 3}\n")  # a game's own module: allowed
+    (pkg / "ui" / "a.py").write_text(
+        "MODULES = ['train', 'beans', 'peas']\n"  # not only games' names: allowed
+        "ORDER = ('beans', 'peas')\n"
+        "def words(game):\n"
+        "    return {'beans': 'a bean', 'x': 1}.get(game)\n")
+    assert game_tables(pkg, ROOT, ("beans", "peas")) == ["sticks_tui.ui.a: ORDER", "sticks_tui.ui.a: words"]

@@ -56,7 +56,8 @@ def test_this_tabs_own_game_is_not_a_classmates_and_a_training_run_is_said(tmp_p
     change = watch.check(me, adopt=adopt)
     assert [g.players for g in change.games] == [("Bo", "Cy")]  # not this tab's own game
     assert change.cells == ((9, 1, 4),)
-    assert change.words == "Bo and Cy's game"
+    assert change.news == "Bo and Cy's game"  # the records say it; over the hats, only what changed them
+    assert change.words == "the class's brain changed: hat 9, ball 1 ↑"
     with Store.open(tmp_path) as classmate:  # a run alone is nobody's game
         trained = classmate.load_brain("default")
         start = trained.counts.copy()
@@ -79,10 +80,12 @@ def test_after_an_older_backup_is_restored_a_new_game_is_still_seen(tmp_path):
     watch.start(me.store)  # has seen game 3
     with Store.open(tmp_path) as teacher:
         teacher.restore_backup(older.name)  # game ids go on from 1 again: the next game is 2
-    assert watch.check(me, adopt=adopt) is None  # nothing to tell: no game, the brain as it was
+    change = watch.check(me, adopt=adopt)  # the restore is said as one, never its games as just played
+    said = f"the teacher restored the back-up of {older.made_at.astimezone():%H:%M}"
+    assert change.games == () and change.words == change.news == change.restored == said
     with Store.open(tmp_path) as classmate:
         classmate.record_game(start=5, opponent="friend", players=("Eve", "Di"), moves=[3, 1, 1], loser=0)
-    assert watch.check(me, adopt=adopt).words == "Eve and Di's game"
+    assert watch.check(me, adopt=adopt).news == "Eve and Di's game"
 
 
 def test_a_tab_with_its_own_unsaved_change_is_not_overwritten(tmp_path):
@@ -94,5 +97,5 @@ def test_a_tab_with_its_own_unsaved_change_is_not_overwritten(tmp_path):
     with Store.open(tmp_path) as classmate:
         classmate.record_game(start=5, opponent="friend", players=("Bo", "Cy"), moves=[3, 1, 1], loser=0)
     change = watch.check(me, adopt=adopt)
-    assert change.words == "Bo and Cy's game" and change.cells == ()
+    assert change.news == "Bo and Cy's game" and change.words == "" and change.cells == ()
     assert np.array_equal(me.brain.counts, mine)

@@ -80,7 +80,7 @@ def test_train_json_reports_agreement(capsys):
 
 def test_train_text(capsys):
     code, out, _ = run(["nim", "train", "--games", "1000", "--piles", "2", "2", "1", "--seed", "1"], capsys)
-    assert code == 0 and "agreement with the table" in out
+    assert code == 0 and "agreement with perfect play" in out
 
 
 @pytest.mark.parametrize("argv", [["--piles", "8", "11", "1"], ["--games", "-5"], ["--piles", "1", "2"]])

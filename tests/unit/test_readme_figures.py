@@ -1,9 +1,9 @@
-"""The README's learning-quality figures are measured on seeds the code was not tuned on, and say
-which: every passage of the README that cites a learning-quality benchmark names its seed block(s)
-("seeds 10001-10200"), each block held out (the regression tests and the measurements the code was
-tuned on used seeds below 1,000), and the script's own default block is held out too, so the
-command the README gives measures a held-out block. The benchmarks themselves run in
-test_benchmarks_smoke.py; this test reads text only."""
+"""The learning-quality figures are measured on seeds the code was not tuned on, and say which: every
+passage of the README and of docs/performance.md (where every benchmark's figures are recorded) that
+cites a learning-quality benchmark names its seed block(s) ("seeds 10001-10200"), each block held out
+(the regression tests and the measurements the code was tuned on used seeds below 1,000), and the
+script's own default block is held out too, so the command the docs give measures a held-out block.
+The benchmarks themselves run in test_benchmarks_smoke.py; this test reads text only."""
 
 from __future__ import annotations
 
@@ -18,10 +18,18 @@ TUNED_BELOW = 1_000  # seeds the code and its tests were tuned on
 BLOCK = re.compile(r"seeds (\d[\d,]*)-(\d[\d,]*)")
 
 
+#: Where figures are stated: the README, and the page that records every benchmark's figures.
+PAGES = (ROOT / "README.md", ROOT / "docs" / "performance.md")
+
+
 def passages(text: str) -> list[str]:
-    """The README cut into what one figure is said in: a table row, a list item or a paragraph."""
+    """A page cut into what one figure is said in: a table row, a list item or a paragraph. A heading
+    (a benchmark's name over its section) is a title, not a figure: it is left out."""
     out: list[str] = []
     for line in text.splitlines():
+        if line.startswith("#"):
+            out.append("")
+            continue
         starts = line.startswith(("|", "- ", "* ")) or not line.strip() or not out
         if starts:
             out.append(line)
@@ -31,7 +39,7 @@ def passages(text: str) -> list[str]:
 
 
 def citing(script: str) -> list[str]:
-    return [p for p in passages((ROOT / "README.md").read_text()) if script in p]
+    return [p for page in PAGES for p in passages(page.read_text()) if script in p]
 
 
 def blocks(passage: str) -> list[tuple[int, int]]:
@@ -39,14 +47,26 @@ def blocks(passage: str) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("script", QUALITY_SCRIPTS)
-def test_every_readme_figure_of_a_quality_benchmark_names_its_held_out_seeds(script):
+def test_every_figure_of_a_quality_benchmark_names_its_held_out_seeds(script):
     found = citing(script)
-    assert found, f"the README cites {script} nowhere"
+    assert found, f"neither the README nor docs/performance.md cites {script}"
     for passage in found:
         named = blocks(passage)
-        assert named, f"a README figure from {script} does not say its seeds ('seeds A-B'):\n{passage}"
+        assert named, f"a figure from {script} does not say its seeds ('seeds A-B'):\n{passage}"
         tuned = [(a, b) for a, b in named if a < TUNED_BELOW or b < a]
-        assert tuned == [], f"a README figure from {script} is measured on seeds the code was tuned on:\n{passage}"
+        assert tuned == [], f"a figure from {script} is measured on seeds the code was tuned on:\n{passage}"
+
+
+@pytest.mark.parametrize("script", QUALITY_SCRIPTS)
+def test_each_quality_benchmarks_section_of_the_performance_page_names_held_out_seeds_only(script):
+    """docs/performance.md records each benchmark under a heading of its name: every seed block in that
+    section (its tables' rows too, which need not repeat the script's name) is held out."""
+    text = (ROOT / "docs" / "performance.md").read_text()
+    found = re.search(rf"^(#+) {re.escape(script)}\n(.*?)(?=^#{{1,3}} |\Z)", text, flags=re.MULTILINE | re.DOTALL)
+    assert found, f"docs/performance.md has no section '{script}'"
+    named = blocks(found.group(2))
+    assert named, f"docs/performance.md's section {script} names no block of seeds"
+    assert [(a, b) for a, b in named if a < TUNED_BELOW or b < a] == []
 
 
 @pytest.mark.parametrize("script", QUALITY_SCRIPTS)

@@ -1,5 +1,6 @@
-"""Back-ups of the class's database (store/backups.py): consistent copies beside it, the last 10 kept, a
-restore that keeps the database it replaces, and a folder that cannot be written said in a line."""
+"""Back-ups of the class's database (store/backups.py): consistent copies beside it, the newest 10 timed ones
+kept (each kind counted apart), a restore that keeps the database it replaces, and a folder that cannot be
+written said in a line."""
 
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ def test_a_restore_puts_the_backup_back_for_every_connection_and_keeps_what_it_r
         other_tab.record_game(start=5, opponent="friend", players=("Ed", "Flo"), moves=[3, 1, 1], loser=1)
     assert sorted(p.name for p in store.leaderboard()) == ["Ann", "Bob", "Ed", "Flo"]
     assert (kept.games, kept.brains) == (2, 1)  # what was replaced is a back-up too
-    assert [b.name for b in list_backups(store.path)] == [kept.name, chosen.name]
+    assert [b.why for b in list_backups(store.path)] == ["before-restore", "before-reset-brain", "start"]
+    assert list_backups(store.path)[0].name == kept.name and list_backups(store.path)[2].name == chosen.name
 
 
 def test_a_bad_restore_is_refused_and_changes_nothing(store, tmp_path):
@@ -134,7 +136,8 @@ def test_the_backups_command_lists_and_restores(store, capsys):
     store.reset_records()
     assert main(["--data-dir", data_dir, "backups", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [(b["name"], b["why"], b["games"], b["brains"]) for b in listed] == [(made.name, "start", 1, 1)]
+    assert [(b["why"], b["games"], b["brains"]) for b in listed] == [("before-reset-records", 1, 1), ("start", 1, 1)]
+    assert listed[1]["name"] == made.name
     assert main(["--data-dir", data_dir, "backups", "--restore", "no-such.db"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("sticks-tui backups: There is no back-up called 'no-such.db'") and "Traceback" not in err

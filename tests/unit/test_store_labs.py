@@ -16,7 +16,7 @@ import time
 import pytest
 
 from sticks_tui.learn.lab import LabConfig, LabResult, LearnerResult, parse_learner
-from sticks_tui.store import DB_FILENAME, Store, StoreError
+from sticks_tui.store import DB_FILENAME, SCHEMA_VERSION, Store, StoreError
 from sticks_tui.store import connection as store_connection
 from sticks_tui.store.exports import CSV_HEADERS, build_export, export_kind, lab_export, write_export
 from sticks_tui.store.migrations import migrate
@@ -103,7 +103,7 @@ def test_a_v5_database_gains_the_labs_table_and_keeps_its_games(tmp_path):
     conn.close()
     with Store.open(tmp_path) as store:  # version 5 with a game in it: migrated, the game kept
         assert store.notices == [] and store.game_count() == 1
-        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
+        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         assert store.save_lab(made_lab().as_json()).id == 1
 
 

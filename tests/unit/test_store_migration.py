@@ -99,7 +99,7 @@ def test_a_v4_database_gains_the_draw_reward_and_its_brains_keep_their_rule(tmp_
     conn.close()
     assert "draw_reward" not in columns and "shape" in columns  # a v4 database
     with Store.open(tmp_path) as store:
-        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
+        assert store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         assert store.load_brain("default") == trained and store.load_brain("default").rule == HatRule()
         drawer = Hats(6, rule=HatRule(draw_reward=2))
         store.save_brain("drawer", drawer)

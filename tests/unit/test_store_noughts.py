@@ -12,7 +12,7 @@ import pytest
 from sticks_tui.engine import registry
 from sticks_tui.learn import menace
 from sticks_tui.learn.rng import XorShift64Star
-from sticks_tui.store import Store, StoreError
+from sticks_tui.store import SCHEMA_VERSION, Store, StoreError
 from sticks_tui.store.records import replay
 
 
@@ -222,7 +222,7 @@ def test_a_v6_database_gains_draws_and_keeps_its_games_and_players(tmp_path):
                  "'ann', 'bob')", (when,))
     conn.close()
     with Store.open(tmp_path) as store:
-        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (8,)
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
         ann = store.player("Ann")
         assert (ann.wins, ann.draws, ann.losses) == (0, 0, 1)
         (game,) = store.recent_games()
@@ -263,3 +263,63 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
                 store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
                                   moves=moves, loser=loser, first=1, ai_seats=[1], resigned=True)
         assert store.game_count() == 1
+
+
+def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_path):
+    """Issue 30 item 5: MENACE learns by `empty = refill`, and its first box is kept empty. The game refills
+    the box to draw square 5 and wins (+3): the store keeps the refilled box plus the lesson, [4, 4, 0, 0, 7,
+    ...], as the learner has it (not [0, 0, 0, 0, 3, ...]), rebuilds it so from the games, and the replay shows
+    the box as the game drew from it."""
+    rule = menace.MenaceRule(incentives=(3, 1, -1), empty="refill")
+    with Store.open(tmp_path) as store:
+        emptied = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
+        emptied.counts[0] = 0
+        store.save_brain("noughts MENACE", emptied, replace=True)
+        drawn = [(".........", 5), ("O...X....", 4), ("OO.XX....", 6)]
+        gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Ann"),
+                                moves=[5, 1, 4, 2, 6], loser=1, first=0, ai_seats=[0], brain="noughts MENACE",
+                                learning={0: ("noughts MENACE", drawn)})
+        kept = store.load_brain("noughts MENACE")
+        assert tuple(kept.counts[0]) == (4, 4, 0, 0, 7, 0, 0, 0, 0)
+        assert store.rebuild_brain("noughts MENACE") == kept
+        first = gid.changes[0][0]
+        assert (first.hat, first.ball, first.before, first.after) == (".........", 5, 4, 7)
+        (lesson,) = store.game(gid).learning
+        assert lesson.hats_before()["........."] == (4, 4, 0, 0, 4, 0, 0, 0, 0)  # the box it drew from
+
+
+def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_changes_nothing(tmp_path, capsys,
+                                                                                        monkeypatch):
+    """Issue 30 item 6: `brain import O.json "noughts MENACE" --replace --game noughts` would put O's boxes
+    where X's are, and the noughts screen could no longer load X's brain. Refused with the reason, both ways;
+    a brain for the same player is still replaced."""
+    from sticks_tui.cli import main
+
+    monkeypatch.delenv("STICKS_TUI_DATA_DIR", raising=False)
+    data = tmp_path / "data"
+    with Store.open(data) as store:
+        x = store.load_or_create_brain("noughts MENACE", game="noughts", marks="X")
+        o = store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O")
+        train(x, 30, seed=1)
+        store.save_brain("noughts MENACE", x, games_trained=30, replace=True)
+        store.export_brain("noughts MENACE", tmp_path / "X.json")
+        store.export_brain("noughts MENACE O", tmp_path / "O.json")
+        before = store._conn.execute("SELECT name, counts, shape, uid FROM brains ORDER BY key").fetchall()
+    capsys.readouterr()
+    for file, over, stored, held in [("O.json", "noughts MENACE", "X", "O"), ("X.json", "noughts MENACE O", "O", "X")]:
+        code = main(["--data-dir", str(data), "brain", "import", str(tmp_path / file), over, "--replace",
+                     "--game", "noughts"])
+        out, err = capsys.readouterr()
+        assert code == 1 and out == ""
+        assert err.strip() == (f"sticks-tui brain: The brain {over!r} has MENACE's boxes for {stored}, and this file "
+                               f"holds the boxes for {held}: a brain is only replaced by one for the same player "
+                               f"({held}'s boxes cannot play as {stored}). Import it under another name. Nothing "
+                               "was changed.")
+    with Store.open(data) as store:
+        assert store._conn.execute("SELECT name, counts, shape, uid FROM brains ORDER BY key").fetchall() == before
+        assert store.load_or_create_brain("noughts MENACE", game="noughts", marks="X") == x
+        assert store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O") == o
+    assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "X.json"), "X copy", "--game",
+                 "noughts"]) == 0  # under another name: kept
+    assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "O.json"), "noughts MENACE O",
+                 "--replace", "--game", "noughts"]) == 0  # O's over O's: replaced

@@ -32,6 +32,10 @@ ALLOWED = {
                                        "folder, to say at start whether back-ups can be written",
     "store/backups.py:make_backup": "SQLite's online backup into a new '.part' file, renamed to a back-up name "
                                     "that does not exist yet (_free_name)",
+    "store/backups.py:staged": "a restore's private copy of a back-up, O_EXCL under a new random name beside it "
+                               "(never over a file), removed when the restore ends",
+    "store/backups.py:write_status": "serve's back-up status file, in a private folder of its own made with "
+                                     "tempfile.mkdtemp (web/server.py: _share_backup_status)",
     "cli.py:_reserve_standard_fds": "opens streams on fds 0-2 (no path): a closed fd is given /dev/null",
     "cli.py:_discard": "opens /dev/null to point a failed output stream at it",
     "web/warm.py:attach": "opens the server's end of a tab's stdin pipe (an fd, no path) as an asyncio stream",

@@ -250,6 +250,51 @@ async def _other_sites(server):
             assert response.status == 200 and "sticks-tui" in await response.text()
 
 
+#: An app process that says it is one and ends at once: a socket that got past a guard starts this, nothing more.
+NO_APP = [sys.executable, "-S", "-c", "import sys; sys.stdout.write('__GANGLION__\\n')"]
+
+
+def test_every_secret_is_checked_on_its_websocket(tmp_path):
+    """Issue 30: no test opened the teacher's or the class view's websocket with a wrong secret (with the guard
+    in web/server.py removed, every test still passed). Each is opened here with a wrong, a missing, a
+    one-character-off and the other address's secret, and refused with 403 before any app starts; the right
+    secret opens it (so the test can tell). In this process, on aiohttp's test server: no browser, no app."""
+    need_web_extra()
+    in_thread(_every_secret(tmp_path))
+
+
+async def _every_secret(tmp_path):
+    import aiohttp
+    from aiohttp.test_utils import TestServer
+
+    from sticks_tui.web.server import ClassServer
+
+    server = ClassServer(data_dir=str(tmp_path))
+    server.commands = {role: NO_APP for role in server.commands}
+    secrets = {"teacher": server.teacher_token, "class": server.view_token}
+
+    def one_off(token: str) -> str:
+        return token[:-1] + ("b" if token[-1] == "a" else "a")
+
+    async with TestServer(server.make_app(), host="127.0.0.1") as site, aiohttp.ClientSession() as client:
+        base = f"ws://127.0.0.1:{site.port}"
+        for address, secret in secrets.items():
+            other = secrets["class" if address == "teacher" else "teacher"]
+            for wrong in ("not-the-secret-at-all", "", one_off(secret), secret[:-1], secret + "x", other):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(f"{base}/{address}/{wrong}/ws")
+                assert refused.value.status == 403, (address, wrong)
+        assert server.started_sessions == 0 and not server.sessions
+        for address, secret in secrets.items():  # the right secret: the socket opens (and the stand-in app ends)
+            ws = await client.ws_connect(f"{base}/{address}/{secret}/ws")
+            await ws.receive(timeout=10)
+            await ws.close()
+        assert server.started_sessions == 2
+        async with asyncio.timeout(10):  # each session stopped and its process reaped before the loop ends
+            while server.sessions:
+                await asyncio.sleep(0.02)
+
+
 @pytest.mark.slow
 def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
     """The page can be fetched while a slot is free and then lose the race; the socket says why.
@@ -445,6 +490,58 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
                 await client.close()
 
         in_thread(teach())
+    finally:
+        assert server.stop() == 0
+
+
+@pytest.mark.slow
+def test_timed_backups_happen_while_games_are_recorded_and_a_failure_is_said_to_the_teacher_and_the_class(tmp_path):
+    """Issue 30: every timed back-up failed (the keeper's connection was used in another thread than the one that
+    opened it), said only in a log. Through the real server, with an interval of 0.3 s: timed back-ups appear
+    while games are recorded; then the back-up folder breaks, and the server's terminal and the projector's class
+    view each say so in one line."""
+    import aiohttp
+
+    from sticks_tui.store import Store
+    from sticks_tui.store.backups import list_backups
+
+    need_web_extra()
+    data_dir = tmp_path / "class"
+    server = ServedClass(data_dir, extra=["--backup-seconds", "0.3"])
+    try:
+        wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
+        assert any("every 0.3 seconds while games are played" in line for line in server.lines), server.lines
+        with Store.open(data_dir) as store:
+            def two_timed():
+                store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+                timed = [b for b in list_backups(store.path) if b.why == "timer"]
+                return timed if len(timed) >= 2 else None
+
+            timed = wait_until(two_timed, 30, "two timed back-ups", interval=0.1)
+            assert timed[0].games > timed[1].games >= 1  # each holds the games recorded by then
+            folder = data_dir / "backups"
+            folder.rename(data_dir / "kept-aside")
+            folder.write_text("a file where the folder should be")
+            store.record_game(start=5, opponent="friend", players=("Cy", "Di"), moves=[3, 1, 1], loser=0)
+        kept = [line for line in server.lines if "back-up kept: " in line and "-timer.db" in line]
+        assert len(kept) >= 2, server.lines
+        said = wait_until(lambda: [line for line in server.lines if "Back-ups failing since" in line], 20,
+                          "the server to say back-ups fail")
+        assert f": {folder} is not a directory. The class plays on" in said[0], said
+
+        async def projector() -> None:  # every tab has the server's status in its environment; the teacher's
+            # back-ups screen reads it as the class view does (tests/ui/test_backups.py shows it there)
+            path = server.class_view_url().split(server.netloc, 1)[1]
+            client = aiohttp.ClientSession()
+            ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
+                                         timeout=aiohttp.ClientWSTimeout(ws_close=5))
+            try:
+                await read_screen_bytes(ws, b"Back-ups failing since")
+            finally:
+                await ws.close()
+                await client.close()
+
+        in_thread(projector())
     finally:
         assert server.stop() == 0
 

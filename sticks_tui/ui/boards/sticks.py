@@ -158,7 +158,7 @@ class SticksBoard(GameBoard):
         if view.last is not None:
             sticks.show(heap, view.last[1])
             self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
-        else:
+        elif sticks.heap != heap:  # a new game (the same heap again: the sticks just taken go on leaving)
             sticks.show(heap)
         # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
         # the seeds never say "There are 0 sticks on the board.": the game is over, and the turn line says so

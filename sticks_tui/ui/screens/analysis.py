@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Label, Select, Static
 from sticks_tui.ui.boards import board_of
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.roles import RoleChecks, teacher_only
+from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -177,9 +177,13 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         except StoreError:
             pass
 
+        from sticks_tui.store.errors import validate_pupil_brain_name
+
+        rule = validate_name if is_teacher(self.app) else validate_pupil_brain_name  # the store's own, said at once
+
         def check(name: str) -> str | None:
             try:
-                validate_name(name)
+                rule(name)
             except ValueError as exc:
                 return str(exc)
             if name_key(name) in existing:  # the store's name rule: "Ｄefault" is "default"
@@ -218,7 +222,9 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
                 self.notify(str(exc), severity="error")
                 return
             self.app.load_brain(self.app.session.brain_name)
-            self.notify(f"The brain '{self.app.session.brain_name}' has forgotten everything.")
+            kept = self.app.session.store.last_backup
+            self.notify(f"The brain '{self.app.session.brain_name}' has forgotten everything."
+                        + (f" It is kept as it was in the back-up {kept.name}." if kept else ""))
             self.action_reload()
 
         self.app.push_screen(ConfirmDialog(f"Make the brain '{self.app.session.brain_name}' forget everything it "

@@ -1,5 +1,7 @@
-"""Back-ups (the teacher's only): the copies `sticks-tui serve` keeps of the class's database, newest first,
-and a restore that asks first and keeps the database it replaces (store/backups.py)."""
+"""Back-ups (the teacher's only): the copies of the class's database, newest first, with when and why each was
+made; "Back up now" (n); a restore that asks first and keeps the database it replaces (store/backups.py). Under
+`sticks-tui serve` it says the server's real interval and, in bold, when timed back-ups are failing and why (the
+server's status file, `store.backups.read_status`), checked every STATUS_CHECK seconds."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
+from rich.markup import escape
 from textual.widgets import DataTable, Label, Static
 
 from sticks_tui.ui.commands import screen_commands
@@ -18,8 +21,31 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 
+STATUS_CHECK = 2.0  # seconds between two looks at the server's back-up status
+
+
 def when(dt) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def summary_lines(store_path, status, folder_problem: str | None) -> list[str]:
+    """What the back-ups screen says above the list (Rich markup): where, when they are made (the serving
+    server's real interval), what is kept, and what is wrong now."""
+    from sticks_tui.store.backups import KEEP, backup_folder, interval_words
+
+    timed = (f"{interval_words(status.every)} (this server's --backup-minutes)" if status is not None else
+             "every --backup-minutes (10 unless the server is started with another)")
+    lines = [escape(f"Kept in {backup_folder(store_path)}. `sticks-tui serve` makes one when it starts and {timed} "
+                    "while games are played; one is made before every reset, delete, replace or restore; "
+                    "n makes one now."),
+             f"Kept: the newest {KEEP['start']} made at a start, {KEEP['timer']} timed, {KEEP['before']} made before "
+             f"a change and {KEEP['by-hand']} made by hand."]
+    if status is not None and status.failing_line:
+        lines.append(f"[b]{escape(status.failing_line)}[/b] The class plays on; the newest back-up that worked is "
+                     "listed below.")
+    if folder_problem:
+        lines.append(f"[b]{escape(folder_problem)}[/b] The class plays on, but no back-up is made until it is fixed.")
+    return lines
 
 
 class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
@@ -33,9 +59,12 @@ class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
         Binding("escape", "back", "Back", id="backups.back"),
         Binding("enter,r", "restore", "Restore", key_display="Enter", id="backups.restore",
                 tooltip="Restore the chosen back-up for every tab (asks first; what it replaces is kept)"),
+        Binding("n", "backup_now", "Back up now", id="backups.backup_now",
+                tooltip="Make a back-up of the class's records and brains now"),
         Binding("f5", "reload", "Reload", id="backups.reload"),
     ]
     COMMANDS = {screen_commands(
+        ("Back up now", "Make a back-up of the class's records and brains now", "backup_now"),
         ("Restore this back-up", "Put the chosen back-up in place of the class's database (asks first)", "restore"),
         ("Reload back-ups", "List the back-ups again", "reload"),
     )}
@@ -56,33 +85,46 @@ class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
             return
         table = self.query_one("#backups", DataTable)
         # fixed widths: a DataTable cleared and filled again keeps its first widths
-        for label, width in (("Made", 19), ("Why", 16), ("Games", 6), ("Brains", 6), ("File", 52)):
+        for label, width in (("Made", 19), ("Why", 44), ("Games", 6), ("Brains", 6), ("File", 72)):
             table.add_column(label, width=width)
         self.action_reload()
+        self.set_interval(STATUS_CHECK, self.show_summary)
 
-    def action_reload(self) -> None:
-        from sticks_tui.store.backups import backup_folder, folder_problem, list_backups
+    def show_summary(self) -> None:
+        """Where, when, what is kept, and what is wrong now (the server's status is read again)."""
+        from sticks_tui.store.backups import read_status
 
         store = self.app.session.store
+        if store.path is None:
+            text = "The records and brains live in memory only this time: there are no back-ups."
+        else:
+            lines = summary_lines(store.path, read_status(), getattr(self, "_folder_problem", None))
+            if self.query_one("#backups", DataTable).row_count == 0:
+                lines.append("There are no back-ups yet.")
+            text = "\n".join(lines)
+        summary = self.query_one("#backups-summary", Static)
+        if getattr(self, "_summary", None) != text:
+            self._summary = text
+            summary.update(text)
+
+    def action_reload(self) -> None:
+        from sticks_tui.store.backups import folder_problem, list_backups
+
+        store = self.app.session.store
+        # a probe file written and removed: asked at each reload, not at each look at the server's status
+        self._folder_problem = folder_problem(store.path) if store.path is not None else None
         table = self.query_one("#backups", DataTable)
         table.clear()
-        if store.path is None:
-            self.query_one("#backups-summary", Static).update(
-                "The records and brains live in memory only this time: there are no back-ups.")
-            return
-        found = list_backups(store.path)
-        problem = folder_problem(store.path)
-        lines = [f"Kept in {backup_folder(store.path)}: `sticks-tui serve` makes one when it starts and every "
-                 "10 minutes while games are played, and keeps the last 10."]
-        if problem:
-            lines.append(f"[b]{problem}[/b] The class plays on, but no back-up is made until it is fixed.")
-        if not found:
-            lines.append("There are no back-ups yet.")
-        self.query_one("#backups-summary", Static).update("\n".join(lines))
-        for b in found:
+        for b in list_backups(store.path) if store.path is not None else []:
             games = "?" if b.games is None else str(b.games)
             brains = "?" if b.brains is None else str(b.brains)
             table.add_row(when(b.made_at), b.why_words, games, brains, b.name, key=b.name)
+        self.show_summary()
+
+    @teacher_only("make a back-up")
+    def action_backup_now(self) -> None:
+        if self.app.make_backup_now() is not None:
+            self.action_reload()
 
     def chosen(self):
         from sticks_tui.store.backups import find_backup
@@ -107,6 +149,10 @@ class BackupsScreen(StyledOnce, RoleChecks, Screen[bool]):
         backup = self.chosen()
         if backup is None:
             self.notify("No back-up to restore.", severity="warning")
+            return
+        if backup.problem is not None:  # the listing's check is the restore's: say it now, ask nothing
+            self.notify(f"{backup.name} cannot be restored: {backup.problem}. Nothing was changed.",
+                        title="Not restored", severity="error", timeout=10)
             return
         if self.app.training_running:
             self.notify("The AI is training: restore when it has finished.", severity="warning")

@@ -64,6 +64,8 @@ class ClassScreen(StyledOnce, Screen):
     ClassScreen #class-curve { height: 8; }
     ClassScreen #class-ticker { height: auto; }
     ClassScreen #class-news { height: 1; text-style: bold; }
+    ClassScreen #class-backups { height: auto; text-style: bold; color: $error; display: none; }
+    ClassScreen #class-backups.-failing { display: block; }
     ClassScreen .section-title { margin-top: 0; }
     """
     BINDINGS = [Binding("escape", "back", "Back", id="class_view.back")]
@@ -71,6 +73,7 @@ class ClassScreen(StyledOnce, Screen):
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
+        yield Static("", id="class-backups", markup=False)  # one line, only while `sticks-tui serve`'s back-ups fail
         with Horizontal(id="class-view"):
             with Vertical(id="class-hats"):
                 yield Label("", id="class-hats-title", classes="section-title")
@@ -105,8 +108,20 @@ class ClassScreen(StyledOnce, Screen):
         if change.words:
             self.query_one("#class-news", Static).update(change.words)
 
+    def show_backups(self) -> None:
+        """'Back-ups failing since 10:42: the disk is full.' while they fail (the server's status file)."""
+        from sticks_tui.store.backups import read_status
+
+        status = read_status()
+        line = status.failing_line if status is not None else None
+        shown = self.query_one("#class-backups", Static)
+        shown.update(line or "")
+        shown.set_class(line is not None, "-failing")
+
     def refresh_all(self, flash: tuple = ()) -> None:
         from sticks_tui.store import StoreError
+
+        self.show_backups()
 
         session = self.app.session
         brain = session.brain

@@ -13,7 +13,7 @@ from textual.widgets import Button, DataTable, Label, Static
 from sticks_tui.engine import registry
 from sticks_tui.ui.boards import board_of
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.roles import RoleChecks, teacher_only
+from sticks_tui.ui.roles import RoleChecks, hide_paths, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
@@ -72,6 +72,8 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         # not in the footer (it keeps Export whole at 80 columns); F1 and the palette list it, for the teacher
         Binding("b", "backups", "Back-ups", id="records.backups", show=False,
                 tooltip="The back-ups of the class's records and brains, and a restore (the teacher's only)"),
+        Binding("delete", "delete_brain", "Delete brain", id="records.delete_brain", show=False,
+                tooltip="Delete the brain chosen in the brains list (asks first; the teacher's only)"),
     ]
     COMMANDS = {screen_commands(
         ("Reset records", "Forget every player's wins and losses and every game (asks first)", "reset"),
@@ -79,6 +81,8 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         ("Replay the game", "Replay the chosen game move by move, with the AI's hats as they were", "replay"),
         ("Export", "Write the game list or the chosen game's moves as CSV or JSON", "export"),
         ("Back-ups", "The back-ups of the class's records and brains; restore one (asks first)", "backups"),
+        ("Delete brain", "Delete the brain chosen in the brains list: any brain, a pupil's copy too (asks first)",
+         "delete_brain"),
     )}
 
     def compose(self) -> ComposeResult:
@@ -126,8 +130,8 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         if chosen is not None and chosen in board.rows:
             board.move_cursor(row=board.get_row_index(chosen))
             self._show_games(chosen)
-        if change.words:
-            self.sub_title = f"records · {change.words}"
+        if change.news:
+            self.sub_title = f"records · {change.news}"
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""
@@ -144,12 +148,12 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
             total = store.game_count()
             results = store.learning_results()
         except StoreError as exc:
-            self.query_one("#records-summary", Static).update(str(exc))
+            self.query_one("#records-summary", Static).update(hide_paths(self.app, str(exc)))
             return
         where = store.location if store.persistent else "memory only (nothing is saved this time)"
         why = "" if store.persistent else " " + " ".join(store.notices)
-        self.query_one("#records-summary", Static).update(
-            f"{total:,} game{'' if total == 1 else 's'} kept in {where}.{why}")
+        self.query_one("#records-summary", Static).update(  # a pupil's tab never shows the server's paths
+            hide_paths(self.app, f"{total:,} game{'' if total == 1 else 's'} kept in {where}.{why}"))
         board = self.query_one("#leaderboard", DataTable)
         draws = any(p.draws for p in players)  # a Draws column once a game was drawn (noughts and crosses)
         board.clear(columns=len(board.columns) != len(leaderboard_columns(draws)))
@@ -200,11 +204,49 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
                 except StoreError as exc:
                     self.notify(str(exc), severity="error")
                     return
-                self.notify("All records and games are forgotten. The brains are kept.")
+                kept = self.app.session.store.last_backup
+                self.notify("All records and games are forgotten. The brains are kept."
+                            + (f" The records as they were are kept as the back-up {kept.name}." if kept else ""))
                 self.action_reload()
 
         self.app.push_screen(ConfirmDialog("Forget every player's wins and losses and every game? "
                                            "The AI's brains are kept.", yes="Reset records"), done)
+
+    def chosen_brain(self) -> str | None:
+        """The brain under the cursor in the brains list, or None."""
+        brains = self.query_one("#brains", DataTable)
+        if brains.row_count == 0:
+            return None
+        return brains.coordinate_to_cell_key(brains.cursor_coordinate).row_key.value
+
+    @teacher_only("delete a brain")
+    def action_delete_brain(self) -> None:
+        name = self.chosen_brain()
+        if name is None:
+            self.notify("No brain to delete: choose one in the brains list.", severity="warning")
+            return
+        if name.casefold() == self.app.session.brain_name.casefold():
+            self.notify(f"'{name}' is the brain the learning AI plays with in this tab: choose another on the "
+                        "setup or analysis screen first.", severity="warning")
+            return
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            from sticks_tui.store import StoreError
+
+            try:
+                self.app.session.store.delete_brain(name)  # the store makes a back-up first
+            except StoreError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            kept = self.app.session.store.last_backup
+            self.notify(f"Deleted the brain '{name}'. The games played with it stay in the records."
+                        + (f" The brain as it was is kept in the back-up {kept.name}." if kept else ""))
+            self.action_reload()
+
+        self.app.push_screen(ConfirmDialog(f"Delete the brain '{name}', its hats and its training curve? The games "
+                                           "played with it stay in the records.", yes="Delete brain"), done)
 
     def chosen_game(self):
         """The game under the cursor in the games list (read from the store), or None."""

@@ -36,6 +36,12 @@ SCREEN_KEYS = [
 ]
 
 
+def learner_article(name: str) -> str:
+    """'the learning AI' for "Learning AI", 'the Nim learning AI', 'MENACE' for "MENACE": a learner's name inside
+    a sentence."""
+    return "the " + name.replace("Learning AI", "learning AI") if name.endswith(" AI") else name
+
+
 def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, str]:
     """Why the store would not record a game between `names` (AIs on `ai_seats`), in one line, and the name
     box to fix; (None, "") when it would. The store's rule itself (`Store.check_players`), read before play."""
@@ -267,6 +273,14 @@ class SetupScreen(StyledOnce, Screen):
             select.set_options(options)
             select.value = current
 
+    def people_names(self) -> tuple[str, str]:
+        """The people's names as typed here (`session.people_names`: every way into a game asks it)."""
+        name1, name2 = self.query_one("#name1", Input), self.query_one("#name2", Input)
+        first = getattr(self, "_typed_name1", "") if self.query_one("#watch", Switch).value else name1.value
+        friend = self.query_one("#opponent", Select).value == "friend"
+        second = name2.value if friend else self.app.settings.name2
+        return first.strip() or "Player 1", second.strip() or "Player 2"
+
     @property
     def game_kind(self) -> str:
         return self.query_one("#game", Select).value
@@ -303,7 +317,7 @@ class SetupScreen(StyledOnce, Screen):
         if opponent == "friend":
             name2.disabled = False
             if name2.value in vocabulary.every_ai_name():
-                name2.value = "Player 2"
+                name2.value = self.app.settings.name2  # the friend's name typed last (kept: "Player 2" at first)
         else:
             names = vocabulary.ai_names(self.game_kind)
             name2.value = names[opponent] + (vocabulary.SECOND_AI_SUFFIX if watch and opponent in LEARNER_KINDS
@@ -311,6 +325,7 @@ class SetupScreen(StyledOnce, Screen):
             name2.disabled = True
         name1.disabled = watch
         learner = self.learner_name()
+        self.query_one("#watch-help", Label).update(f"{learner_article(learner)} plays Player 1's seat")
         if watch:
             if name1.value not in vocabulary.every_ai_name():
                 self._typed_name1 = name1.value  # given back when watching is switched off

@@ -1,0 +1,82 @@
+"""`sticks-tui play --game G` (issue 32 item 3): every game line by line. The Game of Sticks plays its own
+line mode (the seeds' console game, as `sticks-tui classic`); any other game the line mode of every
+game (`sticks_tui.lines`), in its own words, its games recorded and its learning AI's brain kept."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from sticks_tui.cli import main
+from sticks_tui.engine import registry
+from sticks_tui.store import Store
+from test_cli_games import OnePile
+
+
+def play(capsys, monkeypatch, data, stdin: str, *argv) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["--data-dir", str(data), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_nim_from_the_piles_its_option_gives_against_the_perfect_ai(capsys, monkeypatch, tmp_path):
+    code, out, _ = play(capsys, monkeypatch, tmp_path, "1\n1\nn\n", "play", "--game", "nim", "--piles", "1,1,1",
+                        "--opponent", "perfect")
+    assert code == 0
+    assert out.splitlines()[:3] == ["Welcome to three-pile Nim!", "", "1 nickel, 1 dime, 1 quarter"]
+    assert "Nim Perfect AI plays take 1 dime." in out and "You win." in out  # (1, 1, 1) is won for the first mover
+
+
+def test_play_game_sticks_is_the_seeds_console_game(capsys, monkeypatch, tmp_path):
+    stdin = "10\n3\n3\n2\n1\nn\n"
+    general = play(capsys, monkeypatch, tmp_path / "a", stdin, "play", "--game", "sticks", "--opponent", "friend")
+    classic = play(capsys, monkeypatch, tmp_path / "b", stdin, "classic", "--mode", "friend")
+    assert general == classic and general[1].startswith("Welcome to the Game of Sticks!\nHow many sticks")
+
+
+def test_the_ai_moves_first_when_asked(capsys, monkeypatch, tmp_path):
+    code, out, _ = play(capsys, monkeypatch, tmp_path, "1\n1\n1\nn\n", "play", "--game", "nim", "--piles", "2,2,2",
+                        "--opponent", "random", "--ai-first", "--seed", "3")
+    assert code == 0 and out.splitlines()[3].startswith("Nim Random AI plays take ")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "noughts", "--opponent", "learning"], "noughts and crosses is played here against perfect, random, "
+                                                       "friend, not 'learning'"),
+    (["--game", "sticks", "--max-take", "2"], "leave out --max-take"),
+    (["--game", "sticks", "--ai-first"], "--ai-first is not an option of the line mode of the Game of Sticks"),
+    (["--game", "nim", "--train-games", "5"], "--train-games is not an option of the line mode of three-pile Nim"),
+    (["--game", "nim", "--opponent", "trained"], "three-pile Nim is played here against friend, random, perfect, "
+                                                 "learning, not 'trained'"),
+])
+def test_an_option_the_games_line_mode_does_not_have_exits_2_naming_it(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", *argv])
+    captured = capsys.readouterr()
+    assert exc.value.code == 2 and captured.out == ""
+    assert message in " ".join(captured.err.split())
+
+
+def test_a_game_registered_in_a_test_plays_in_the_line_mode(capsys, monkeypatch, tmp_path):
+    registry.register(registry.GameEntry(
+        name="beans", title="one-pile take-away", choice="Beans", brain_words="a beans brain", rules_class=OnePile,
+        layout=lambda rules: {"size": rules.size}, from_layout=lambda layout: OnePile(layout["size"]),
+        make_rules=lambda start=None, max_take=None, moves=(): OnePile(start or 5),
+        opponents={"friend": "a friend", "learning": "the beans AI"}, ai_names={"learning": "Beans AI"}))
+    try:
+        code, out, err = play(capsys, monkeypatch, tmp_path, "2\n1\n1\n1\n1\nn\n", "play", "--game", "beans")
+        with Store.open(tmp_path) as store:
+            (game,) = store.recent_games()
+            brain = store.load_brain("beans")
+            assert store.rebuild_brain("beans") == brain != brain.__class__(brain.rules)  # it learned, as stored
+    finally:
+        registry.unregister("beans")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:4] == ["Welcome to one-pile take-away!", "Options:", " Play against a friend (1)",
+                                    " Play against the beans AI (2)"]
+    assert "Beans AI plays take " in out and "Beans AI's boxes drawn from this game" in out
+    assert (game.game, game.start, game.players, game.opponent) == ("beans", "5", ("Player 1", "Beans AI"), "learning")
+    assert ("Beans AI wins." if game.loser == 0 else "You win.") in out
