@@ -211,6 +211,7 @@ class SticksApp(App):
                                            replay, setup, training)
 
         from sticks_tui.ui.screens.backups import BackupsScreen
+        from sticks_tui.ui.screens.brain import BrainScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
         from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
@@ -220,7 +221,7 @@ class SticksApp(App):
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
                 replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
-                NoughtsReplayScreen]
+                NoughtsReplayScreen, BrainScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:

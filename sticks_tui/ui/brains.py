@@ -96,3 +96,33 @@ def brain_label(brain) -> str:
     w = words(brain)
     n = brain.size if isinstance(brain, Hats) else len(brain.boxes)
     return f"{n} {w.containers}"
+
+
+def containers(brain, rules) -> list[tuple]:
+    """Every container of the brain as (position, legal moves, tokens for each move), in the brain's order."""
+    positions = brain.positions if isinstance(brain, Hats) else brain.boxes.boards
+    found = []
+    for position in positions:
+        moves = tuple(rules.legal_moves(position))
+        counts = container_of(brain, position, moves)
+        if counts is not None:
+            found.append((position, moves, counts))
+    return found
+
+
+def plies_from_start(rules) -> dict:
+    """Each position reachable from the rules' start positions, and the fewest moves that reach it."""
+    depth = {start: 0 for start in rules.start_positions()}
+    frontier = list(depth)
+    while frontier:
+        following = []
+        for position in frontier:
+            if rules.is_terminal(position):
+                continue
+            for move in rules.legal_moves(position):
+                after = rules.apply(position, move)
+                if after not in depth:
+                    depth[after] = depth[position] + 1
+                    following.append(after)
+        frontier = following
+    return depth

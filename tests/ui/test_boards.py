@@ -125,3 +125,15 @@ def test_a_click_on_the_noughts_board_lands_on_the_square_drawn_there_and_never_
     board.data = NoughtsBoardData("X........", cursor=5, best=(5, 9))
     assert "".join(t for t, _ in board.number_line(4)) == "5 ◆    ✓ best"
     assert "".join(t for t, _ in board.number_line(1)) == "2" + " " * (CELL_W - 1)
+
+
+def test_a_box_drawn_small_shows_marks_counts_and_squares_without_beads():
+    from sticks_tui.ui.boards.noughts import SMALL_W, small_board
+
+    lines = small_board(2, "X...O....", (0, 7, 1, 0, 0, 12, 0, 0, 4000))
+    assert lines == ["#2: 4.0k beads",
+                     " X   7   1    ",
+                     " ·   O   12   ",
+                     " ·   ·  4.0k  "]
+    assert all(len(line) == SMALL_W for line in lines)
+    assert board_of("noughts").small(2, "X...O....", {2: 7, 3: 1, 6: 12, 9: 4000}) == lines

@@ -383,3 +383,45 @@ async def test_without_a_learner_no_brain_is_loaded_or_made(make_app, game):
         assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
                    if (game, name) not in held)
         assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(make_app, game):
+    """The one brain view: every container of the brain in play, each move's tokens as the brain holds them (the
+    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come."""
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.screens.brain import BrainScreen
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")  # the learner moves first
+        await play_out(pilot, screen)
+        kept = screen.brains[1]
+        await pilot.press("b")
+        view = app.screen
+        assert isinstance(view, BrainScreen) and view.kept is kept
+        title = str(view.query_one("#brain-title").render())
+        assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title
+        heatmap = view.query_one(HatHeatmap)
+        if heatmap.display:  # one grid: every hat, as the brain holds it
+            assert heatmap.data.hats == len(kept.brain.positions)
+            assert (heatmap.data.counts == kept.brain.counts).all()
+        else:
+            groups = view.groups()
+            assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain, kept.brain.rules))
+            position, moves, counts = groups[0][1][0]
+            number = [c[0] for c in brains.containers(kept.brain, kept.brain.rules)].index(position) + 1
+            body = str(view.query_one("#brain-body").render())
+            assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
+            await pilot.press("2")
+            assert view.group == 1 and f"positions {groups[1][0]} move" in str(view.query_one("#brain-title").render())
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
+    from sticks_tui.ui.screens.brain import grid_lines
+
+    items = [[f"#{n}", "ab"] for n in range(1, 6)]
+    assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]

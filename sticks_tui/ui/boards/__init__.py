@@ -153,6 +153,9 @@ class Board:
     result_line: Callable[..., str] | None = None
     #: A move in a few words for the brain view ("2 dimes", "square 5"; default: the rules' move text).
     move_label: Callable[[Any, Any], str] | None = None
+    #: The brain view's drawing of one container, small: small(number, position, {move: tokens}) -> lines of one
+    #: width (noughts: a little board with each square's beads); None: a line of each move's words and count.
+    small: Callable[[int, Any, dict], list[str]] | None = None
     #: What the hint says of a position besides its perfect moves (Nim: its value in the table).
     hint: Callable[[Any], str] | None = None
     #: The help's sections for this game: ((title, text), ...).

@@ -20,6 +20,7 @@ And the game's words, and MENACE in plain words for the help.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -275,6 +276,31 @@ class NoughtsBoard(GameBoard):
         return Strip(segments).adjust_cell_length(self.size.width, base or Style())
 
 
+# -- a box drawn small (the brain view: many boxes at a glance) -----------------------------------------------
+SMALL_W = 14
+SMALL_CELL = 4
+
+
+def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
+    """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts."""
+    total = sum(int(c) for c in counts)
+    head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
+    lines = [f"{head:<{SMALL_W}}"[:SMALL_W]]
+    for r in range(3):
+        cells = []
+        for c in range(3):
+            i = 3 * r + c
+            text = board[i] if board[i] in "XO" else (short_count(counts[i]).strip() if counts[i] else "·")
+            cells.append(f"{text:^{SMALL_CELL}}")
+        lines.append(f"{''.join(cells):<{SMALL_W}}")
+    return lines
+
+
+def small_box(number: int, position, counts_by_move: dict) -> list[str]:
+    """The brain view's drawing of one box: its number, its beads, the board with each square's count."""
+    return small_board(number, position, tuple(counts_by_move.get(square, 0) for square in range(1, 10)))
+
+
 INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "
          "X. MENACE learns it with 304 matchboxes of beads.")
 
@@ -324,5 +350,5 @@ registry.set_board("noughts", board=Board(
     widget=NoughtsBoard, intro=lambda app: INTRO, brains=tuple(vocabulary.NOUGHTS_BRAINS[m] for m in ("X", "O")),
     brain_options=lambda side: {"marks": "XO"[side]}, sides=("X", "O"), move_line=_move_line, result_line=_result,
     opening=lambda rules, start: "an empty board", move_label=lambda position, move: f"square {move}",
-    help=help_sections(), layout="square", replays=True, replay_screen="sticks_tui.ui.screens.noughts_replay:NoughtsReplayScreen",
+    help=help_sections(), layout="square", replays=True, small=small_box, replay_screen="sticks_tui.ui.screens.noughts_replay:NoughtsReplayScreen",
 ))

@@ -107,6 +107,8 @@ class GameScreen(StyledOnce, Screen):
                 tooltip="Step (AI vs AI): one move, one ball drawn; at the end the lesson; then the next game"),
         Binding("p,h", "toggle_perfect", "Perfect", id="game.perfect",
                 tooltip="Show or hide the perfect moves (✓)"),
+        Binding("b", "brain", "Brain", show=False, id="game.brain",
+                tooltip="The learning AI's whole brain: every hat or box, each move's balls or beads"),
         Binding("o", "other_brain", "Other AI", show=False, id="game.other_brain",
                 tooltip="Two learners play: show the other one's brain (a wide screen shows both)"),
         Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower",
@@ -118,6 +120,7 @@ class GameScreen(StyledOnce, Screen):
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),
         ("Show the perfect moves", "Mark the perfect moves on the board and on the AI's brain", "toggle_perfect"),
+        ("The learning AI's brain", "Every hat or box of the learning AI, each move's balls or beads", "brain"),
         ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
         ("Step", "AI vs AI: one move (one ball drawn), then the lesson of the game's end, then the next game", "step"),
         ("AI faster", "Shorter pauses before the AI's moves", "faster"),
@@ -499,6 +502,15 @@ class GameScreen(StyledOnce, Screen):
 
     def action_other_brain(self) -> None:
         self.toggle_class("-other")
+
+    def action_brain(self) -> None:
+        """The whole brain of the learner shown (at 80 columns with two, the one in view)."""
+        from sticks_tui.ui.screens.brain import BrainScreen
+
+        seats = self.shown_seats
+        seat = seats[1] if len(seats) > 1 and self.has_class("-other") else seats[0] if seats else None
+        side = 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
+        self.app.push_screen(BrainScreen(self.setup.game, side))
 
     def action_slower(self) -> None:
         i = SPEED_ORDER.index(self.speed)
