@@ -408,17 +408,39 @@ class SticksApp(App):
         if len(self.screen_stack) > 2:
             self.confirm_leaving_games(go)
 
+    def game_in_play(self) -> str:
+        """The game the train dialog and the training speak of: the game screen's on top of the stack, else the
+        setup screen's choice, else the settings'."""
+        for screen in reversed(self.screen_stack):
+            setup = getattr(screen, "setup", None)
+            if setup is not None and hasattr(setup, "game"):
+                return setup.game
+            kind = getattr(screen, "game_kind", None)
+            if isinstance(kind, str):
+                return kind
+        return self.settings.game
+
     def action_train(self) -> None:
+        from sticks_tui.ui import brains
         from sticks_tui.ui.screens.training import TrainDialog
 
         if self.training_running:
             self.action_show_training()
             return
-        self.push_screen(TrainDialog(), self._train_chosen)
+        game = self.game_in_play()
+        kept = self.keeper.learner(game, 0)
+        if not brains.trainable(kept.brain):
+            from sticks_tui.engine import registry
 
-    def _train_chosen(self, config) -> None:
-        if config is not None:
-            self.start_training(config)
+            self.notify(f"Training the AI of {registry.entry(game).title} here is not ready yet: on the command "
+                        f"line, sticks-tui train --game {game} trains the same brain.", title="Train",
+                        severity="warning", timeout=10)
+            return
+        self.push_screen(TrainDialog(game), lambda config: self._train_chosen(config, game))
+
+    def _train_chosen(self, config, game: str | None = None) -> None:
+        if config is not None:  # the brain as it is now (a reset in the dialog may have made it anew)
+            self.start_training(config, self.keeper.learner(game, 0) if game is not None else None)
             self.action_show_training()
 
     def action_show_training(self) -> None:
@@ -521,20 +543,23 @@ class SticksApp(App):
             self.push_screen(LabScreen())
 
     # -- background training -------------------------------------------------------------------
-    def start_training(self, config) -> TrainingJob | None:
-        """Train a copy of the brain in a thread; when it ends, fold the result back in."""
+    def start_training(self, config, kept=None) -> TrainingJob | None:
+        """Train a copy of the kept brain `kept` (the first game's chosen one by default) in a thread; when it
+        ends, fold the result back in."""
         state = self.session.training
         if state.running:
             return None
+        kept = kept if kept is not None else self.session.main
         state.running = True
         state.config = config
-        state.start_counts = self.session.brain.counts.copy()
+        state.kept = kept
+        state.start_counts = kept.brain.counts.copy()
         state.points = []
         state.rules = config.rules
         self._training_rates.restart()
         self._last_rate = None
         self.training = None
-        self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
+        self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, kept.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
         return self._training_job
 
@@ -581,10 +606,11 @@ class SticksApp(App):
         then onto the brain as stored, never written over). Fresh hats standing in for a stored brain
         that could not be used are merged in memory only."""
         session = self.session
-        stored = self.keeper.merge(session.brain_name if session.brain_kept else None, session.brain,
-                                   session.training.start_counts, result, base=session.brain_base)
-        if stored is not None and stored.counts.shape == session.brain.counts.shape:
-            session.brain_base = stored.counts.copy()
+        kept = session.training.kept or session.main
+        stored = self.keeper.merge(kept.name if kept.kept else None, kept.brain, session.training.start_counts, result,
+                                   base=kept.base)
+        if stored is not None and stored.counts.shape == kept.brain.counts.shape:
+            kept.base = stored.counts.copy()
 
     def _training_finished(self, result) -> None:
         state = self.session.training
@@ -593,16 +619,20 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import heaps_words, quick_scores
+        from sticks_tui.learn.analysis import agreement, heaps_words, quick_scores, scope_words
 
         from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
 
-        brain = self.session.brain
-        heap = min(result.heap or brain.size, brain.size)
-        agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
+        brain = (state.kept or self.session.main).brain
+        if result.heap is not None:  # the heap a sticks run trained: its figures are over heaps 2..heap
+            heap = min(result.heap, brain.size)
+            share, _ = quick_scores(brain.counts, brain.max_take, heap)
+            scope = heaps_words(heap)
+        else:
+            share, scope = agreement(brain).agreement, scope_words(brain.rules)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    f"Agreement with perfect play over {heaps_words(heap)}: {agreement:.0%}.",
+                    f"Agreement with perfect play over {scope}: {share:.0%}.",
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 

@@ -67,6 +67,17 @@ def grid_fits(brain, positions: int) -> bool:
                for i, p in enumerate(rows))
 
 
+def trainable(brain) -> bool:
+    """Whether the app's one trainer trains this brain (the hats, for every game; MENACE's boxes train on the
+    command line until they are the one counts learner, issue 31)."""
+    return isinstance(brain, Hats)
+
+
+def cell_index(brain):
+    """(position, move) -> (row, column) of a trainable brain's counts (`trainable`)."""
+    return lambda position, move: (brain.row(position), brain.moves_of(position).index(move))
+
+
 def fresh_copy(brain):
     """A brain of the same game and rule, every container as it starts (a sparring partner's)."""
     return Hats(brain.rules, rule=brain.rule) if isinstance(brain, Hats) else brain.fresh()

@@ -159,6 +159,7 @@ class TrainingState:
     last_result: Any = None  # the last finished run's TrainingResult
     points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve
     rules: Any = None  # the game the run trains (sticks: its heap): the curve's figures are about it
+    kept: Any = None  # the KeptBrain the run trains (a game's learner's brain, by game and name)
 
 
 def _main_brain() -> KeptBrain:

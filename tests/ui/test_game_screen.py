@@ -425,3 +425,44 @@ def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
 
     items = [[f"#{n}", "ab"] for n in range(1, 6)]
     assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "noughts"])
+async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app, game):
+    """The one train dialog and training screen: F2 on a game's screen trains that game's learner (its kept brain,
+    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained."""
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+    from sticks_tui.ui.widgets.inputs import Input
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
+        kept = screen.brains[1]
+        before = kept.brain.counts.copy()
+        await pilot.press("f2")
+        dialog = app.screen
+        assert isinstance(dialog, TrainDialog) and dialog.kept is kept
+        assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render())
+        dialog.query_one("#games", Input).value = "2000"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60, what="the run's end")
+        await pilot.press("escape")
+        assert app.screen is screen and app.session.training.kept is kept
+        stored = app.session.store.load_brain(kept.name)
+        assert app.session.store.brain_info(kept.name).games_trained == 2000
+        assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
+        assert screen.players[1].hats is kept.brain  # the game goes on with the brain trained
+
+
+async def test_f2_on_noughts_says_where_menaces_boxes_train_for_now(make_app):
+    from ui_helpers import MessageLog
+
+    log = MessageLog()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        screen = await set_up(pilot, "noughts", opponent="menace")
+        await pilot.press("f2")
+        assert app.screen is screen and not app.session.training.running
+        assert any("sticks-tui train --game noughts" in n for n in log.notifications())
