@@ -480,18 +480,20 @@ class RecordsMixin:
         with self._read("read the games") as conn:
             return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def learning_results(self, brain: str | None = None) -> list[tuple[int, bool]]:
-        """The learning AI's real games against people, oldest first: (game id, whether the AI won).
+    def learning_results(self, brain: str | None = None, opponent: str = "learning") -> list[tuple[int, bool]]:
+        """The learning AI's real games against people, oldest first: (game id, whether the AI won); draws
+        left out.
 
-        A game counts when the opponent was the learning AI ("learning", not the trained AI) with a brain,
-        and it played exactly one seat against a person; only `brain`'s games when given.
+        A game counts when the opponent was the learning AI (`opponent`: "learning", not the trained AI;
+        "menace" for noughts) with a brain, and it played exactly one seat against a person; only `brain`'s
+        games when given.
         """
         sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
-               "AND opponent = 'learning' AND draw = 0")
-        params: tuple = ()
+               "AND opponent = ? AND draw = 0")
+        params: tuple = (opponent,)
         if brain is not None:
             sql += " AND brain_key = ?"
-            params = (name_key(brain),)
+            params += (name_key(brain),)
         with self._read("read the games") as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
         return [(int(gid), (0 if ai1 else 1) != loser) for gid, ai1, loser in rows]

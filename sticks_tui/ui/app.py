@@ -275,8 +275,11 @@ class SticksApp(App):
     def check_size(self) -> None:
         """Show the too-small notice over everything, or take it away (when it is on top)."""
         width, height = self.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
         shown = [s for s in self.screen_stack if isinstance(s, TooSmallScreen)]
+        # a screen laid out for less (the class view, for a projector's page: 80x22) says its own minimum
+        under = next((s for s in reversed(self.screen_stack) if not isinstance(s, TooSmallScreen)), None)
+        least_width, least_height = getattr(under, "MIN_SIZE", (MIN_WIDTH, MIN_HEIGHT))
+        small = width < least_width or height < least_height
         if small and not shown:
             self.push_screen(TooSmallScreen())
         elif not small and shown and self.screen is shown[-1]:

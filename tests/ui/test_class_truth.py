@@ -136,11 +136,14 @@ async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_d
         app.check_class()
         await pilot.pause()
         assert app.class_change.news == "Dee's game"
-        assert text_of(view, "#class-news") == ""
+        # the projector follows the game the class plays: Dee's game is said over MENACE's boxes it taught
+        assert text_of(view, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
+        assert text_of(view, "#class-news") == "Dee's game: a draw"
         with Store.open(data_dir) as classmate:  # a game that did teach the class's hats is said over them
             classmate.record_game(**sticks_win("Eve"))
         app.check_class()
         await pilot.pause()
+        assert text_of(view, "#class-brain-title").startswith("The class plays the Game of Sticks")
         assert text_of(view, "#class-news") == "Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
         assert text_of(game, ".brain-title") == "Learning AI's hats · Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
 

@@ -1,41 +1,159 @@
-"""The class view (the teacher's projector page): opened with no key, it shows the class's brain, leaderboard,
-today's games and the latest games, and follows a classmate's game by itself; a pupil never gets it."""
+"""The class view (the teacher's projector page): opened with no key, it shows the brain of the game the class
+plays with the last game's marks, the whole leaderboard ten at a time, that brain's results and the latest
+games, follows a classmate's game by itself, and fits the terminal the projector's page gives it (91x22 at
+1280x720 with a 24 px font); a pupil never gets it."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
+import random
 
+from sticks_tui import vocabulary
 from sticks_tui.store import Store
+from sticks_tui.ui.app import TooSmallScreen
 from sticks_tui.ui.screens.class_view import ClassScreen
 from sticks_tui.ui.screens.setup import SetupScreen
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
 from ui_helpers import text_of, wait_until
+
+PROJECTOR_720P = (91, 22)  # what sticks.js gives the projector's page at 1280x720: 24 px, 91x22 cells
+MENACE_X = vocabulary.NOUGHTS_BRAINS["X"]
+
+
+def sticks_win(name: str) -> dict:
+    """A game the learning AI won against `name` at 7 sticks, drawing 1 from hat 6 then from hat 2."""
+    return dict(start=7, opponent="learning", players=(name, "Learning AI"), moves=[1, 1, 3, 1, 1], loser=0,
+                brain="default", learning={1: ("default", [(6, 1), (2, 1)])})
+
+
+def lines_of(screen, selector: str) -> list[str]:
+    return text_of(screen, selector).splitlines()
 
 
 async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app, data_dir):
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
     app = make_app(role="projector", view="class")  # serve's projector page: the view, and a pupil's powers
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        await pilot.pause()
         assert app.session.store.pupil is True
         screen = app.screen
-        assert isinstance(screen, ClassScreen)
-        leaders = screen.query_one("#class-leaders", DataTable)
-        assert [str(leaders.get_row_at(i)[0]) for i in range(leaders.row_count)] == ["Bob", "Ann"]
-        assert text_of(screen, "#class-today") == "Today: 1 game: Ann 1, Bob 1"
-        assert text_of(screen, "#class-ticker").endswith("Ann vs Bob: Bob won")
+        assert isinstance(screen, ClassScreen)  # laid out for 80x22: no "make the terminal bigger" over it
+        assert not any(isinstance(s, TooSmallScreen) for s in app.screen_stack)
+        assert [line.split()[:2] for line in lines_of(screen, "#class-leaders")[1:]] == [["1.", "Bob"], ["2.", "Ann"]]
+        assert lines_of(screen, "#class-ticker")[0].endswith("Bob beat Ann")
         with Store.open(data_dir) as classmate:
-            classmate.record_game(start=7, opponent="learning", players=("Cy", "Learning AI"),
-                                  moves=[1, 1, 3, 1, 1], loser=0, brain="default",
-                                  learning={1: ("default", [(6, 1), (2, 1)])})
+            classmate.record_game(**sticks_win("Cy"))
         heatmap = screen.query_one("#class-heatmap", HatHeatmap)
-        await wait_until(pilot, lambda: heatmap.data.flash == ((2, 1, 1), (6, 1, 1)), timeout=5,
+        await wait_until(pilot, lambda: set(heatmap.data.flash) == {(2, 1, 1), (6, 1, 1)}, timeout=5,
                          what="the classmate's lesson on the class's heatmap")
         assert text_of(screen, "#class-news") == "Cy's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
-        assert text_of(screen, "#class-today") == "Today: 2 games: Ann 1, Bob 1, Cy 1"
-        assert text_of(screen, "#class-ticker").splitlines()[0].endswith("Cy vs Learning AI: Learning AI won")
-        await pilot.press("escape")
-        assert isinstance(app.screen, SetupScreen)
+        assert text_of(screen, "#class-brain-title") == "The class plays the Game of Sticks: brain 'default', hats 1-7 (a game of 7)"
+        ticker = lines_of(screen, "#class-ticker")  # the newest game enters at the top, the others move down
+        assert ticker[0].endswith("Learning AI beat Cy") and ticker[1].endswith("Bob beat Ann")
+        await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)
+
+
+async def test_at_20_sticks_the_projector_shows_the_hats_that_fit_and_says_which(make_app, data_dir):
+    """At 1280x720 a game of 20 sticks has more hats than the room can read at 24 px: as many as fit show, with
+    no scrollbar (before, the view scrolled rows nobody could scroll), and the title says which; at 1920x1080
+    (106x27 cells) all 20 show."""
+    win = dict(start=20, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 1, 3, 1, 3, 1, 3, 1, 3, 1],
+               loser=1, brain="default", learning={1: ("default", [(17, 1), (13, 1), (9, 1), (5, 1), (1, 1)])})
+    for size, hats, title in ((PROJECTOR_720P, 12, "hats 1-12 of 20 (a game of 20)"),
+                              ((106, 27), 20, "hats 1-20 (a game of 20)")):
+        app = make_app(role="projector", view="class")
+        async with app.run_test(size=size) as pilot:
+            with Store.open(data_dir) as classmate:
+                if classmate.game_count() == 0:
+                    classmate.record_game(**win)
+            app.screen.refresh_all()
+            await pilot.pause()
+            heatmap = app.screen.query_one("#class-heatmap", HatHeatmap)
+            assert heatmap.data.hats == hats and heatmap.grid()[2]  # every hat shown fits: no scrolling
+            assert heatmap.virtual_size.height <= heatmap.size.height
+            assert text_of(app.screen, "#class-brain-title").endswith(title)
+            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, 1) for h in (1, 5, 9, 13, 17) if h <= hats}
+
+
+async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn(make_app, data_dir):
+    """Before, a projector showed the first four rows of the leaderboard with a scrollbar nobody could use."""
+    names = [f"Pupil{i:02d}" for i in range(14)]
+    with Store.open(data_dir) as store:
+        for i, name in enumerate(names):  # Pupil00 wins most, Pupil13 least: the places are known
+            for _ in range(14 - i):
+                store.record_game(start=5, opponent="friend", players=(name, "Zed"), moves=[3, 1, 1], loser=1)
+    app = make_app(role="projector", view="class")
+    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        first = lines_of(screen, "#class-leaders")
+        assert first[0].startswith("Top 1-10 of 15")  # Zed is the 15th
+        assert [line.split()[1] for line in first[1:]] == names[:10]
+        screen.rotate()  # what its timer does every ROTATE seconds
+        await pilot.pause()
+        second = lines_of(screen, "#class-leaders")
+        assert second[0].startswith("11-15 of 15")
+        assert [line.split()[:2] for line in second[1:]] == [[f"{p}.", n] for p, n in
+                                                             zip(range(11, 16), [*names[10:], "Zed"])]
+        screen.rotate()
+        await pilot.pause()
+        assert lines_of(screen, "#class-leaders") == first  # back to the top
+        assert all(len(line) <= screen.query_one("#class-leaders").size.width for line in first + second)
+
+
+async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_marks(make_app, data_dir):
+    """Before, the projector showed the sticks hats whatever the class played."""
+    drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXOOX...X", 8)]
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(MENACE_X, game="noughts")
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                          moves=[5, 1, 9, 3, 2, 4, 8], loser=0, first=1, ai_seats=[1], brain=MENACE_X,
+                          learning={1: (MENACE_X, drawn)})
+        lesson = store.recent_games(limit=1)[0].learning[0]
+        brain = store.load_brain(MENACE_X, "noughts")
+    app = make_app(role="projector", view="class")
+    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert not screen.query_one("#class-heatmap").display and screen.query_one("#class-boxes").display
+        assert text_of(screen, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
+        assert text_of(screen, "#class-news") == "Ann's game: Ann lost"
+        boxes = text_of(screen, "#class-boxes")
+        for (board, square), (_, _, before, after) in zip(drawn, lesson.changes, strict=True):
+            number = brain.boxes.find(board)[0] + 1
+            assert f"#{number}: " in boxes
+            assert f"sq {square}: {before}→{after}" in boxes  # MENACE won: each bead drawn gained
+            assert after > before
+        assert boxes.count("↑") == len(drawn) + 1  # on the square drawn in each box, and in the legend
+
+
+async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_app, data_dir):
+    from sticks_tui.engine.nim import coins_word
+    from sticks_tui.learn.hats import Hats  # noqa: F401 - the brain the store makes
+
+    name = vocabulary.nim_brain_name()
+    with Store.open(data_dir) as store:
+        hats = store.load_or_create_brain(name, game="nim", box=vocabulary.NIM_LEARNER_BOX)
+        rng, piles, moves, drawn, seat = random.Random(3), (3, 4, 5), [], [], 0
+        while sum(piles):  # the learner (seat 1) draws; seat 0 plays the first legal move
+            move = hats.draw(piles, rng) if seat == 1 else hats.moves_of(piles)[0]
+            if seat == 1:
+                drawn.append((piles, move))
+            moves.append(f"{move[0] + 1}:{move[1]}")
+            piles = tuple(p - move[1] if i == move[0] else p for i, p in enumerate(piles))
+            seat = 1 - seat
+        store.record_game(game="nim", start=(3, 4, 5), opponent="learning", players=("Ann", "Nim AI"),
+                          moves=moves, loser=seat, brain=name, learning={1: (name, drawn)})
+    app = make_app(role="projector", view="class")
+    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one("#class-hats-drawn").display and not screen.query_one("#class-heatmap").display
+        shown = lines_of(screen, "#class-hats-drawn")
+        assert [line.split(":")[0] for line in shown] == [f"Hat {position}" for position, _ in drawn]
+        assert all(f"take {coins_word(*move)} " in line for line, (_, move) in zip(shown, drawn))
 
 
 async def test_a_pupil_never_gets_the_class_view(make_app):

@@ -52,6 +52,8 @@ FIGURES: dict[str, list[str]] = {
                                   *(rf"^{b}(\s+{NUMBER}%){{6}}$" for b in ("4,3,2,1", "8,3,2,1"))],
     "bench_noughts_speed.py": [rf"^compiled kernel:\s+{NUMBER} games/s", rf"^tight pure-Python loop:\s+{NUMBER} games/s",
                                rf"^kernel vs the tight pure-Python loop: {NUMBER}x$"],
+    "bench_projector.py": [rf"^pupils playing: 1 \(their own games kept: \d+\); classmates' games timed: 2",
+                           rf"^game kept -> on the projector's page: p50 {NUMBER} ms, p95 {NUMBER} ms, max {NUMBER} ms$"],
     "bench_quality.py": [r"^# share of 2 seeds \(10001-10002\)",
                          *(rf"^{p}\s+{n}\s+\d/2\s+{NUMBER}%" for p in ("explore", "classic") for n in (20, 100))],
     "bench_suite.py": [rf"^this tree\s+1\s+{NUMBER}\s+{NUMBER}\s+exit 0: 2 passed",
@@ -99,7 +101,7 @@ def browser_or_skip() -> None:
 
 
 #: Smoke runs that start real servers (and Chromium): seconds of their own, so `slow` (CI runs them).
-SLOW = {"bench_tab_start.py", "bench_web.py"}
+SLOW = {"bench_projector.py", "bench_tab_start.py", "bench_web.py"}
 
 
 @pytest.mark.parametrize("script", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
@@ -107,8 +109,8 @@ SLOW = {"bench_tab_start.py", "bench_web.py"}
 def test_the_script_runs_and_prints_its_figures(script, tmp_path):
     if script == "bench_web.py":
         browser_or_skip()
-    if script == "bench_tab_start.py":
-        pytest.importorskip("aiohttp", reason="bench_tab_start needs the 'web' extra")
+    if script in ("bench_tab_start.py", "bench_projector.py"):
+        pytest.importorskip("aiohttp", reason=f"{script} needs the 'web' extra")
     env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
            "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path, env=env,

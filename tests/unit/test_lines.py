@@ -39,7 +39,7 @@ def test_play_game_sticks_is_the_seeds_console_game(capsys, monkeypatch, tmp_pat
 
 def test_the_ai_moves_first_when_asked(capsys, monkeypatch, tmp_path):
     code, out, _ = play(capsys, monkeypatch, tmp_path, "1\n1\n1\nn\n", "play", "--game", "nim", "--piles", "2,2,2",
-                        "--opponent", "random", "--ai-first", "--seed", "3")
+                        "--opponent", "random", "--ai-first", "--seed", "4")
     assert code == 0 and out.splitlines()[3].startswith("Nim Random AI plays take ")
 
 
@@ -67,7 +67,10 @@ def test_a_game_registered_in_a_test_plays_in_the_line_mode(capsys, monkeypatch,
         make_rules=lambda start=None, max_take=None, moves=(): OnePile(start or 5),
         opponents={"friend": "a friend", "learning": "the beans AI"}, ai_names={"learning": "Beans AI"}))
     try:
-        code, out, err = play(capsys, monkeypatch, tmp_path, "2\n1\n1\n1\n1\nn\n", "play", "--game", "beans")
+        # the AI's draws seeded: a game it loses can leave its 1-ball hats as they were (a hat keeps a ball of
+        # each move), so "it learned" below holds for a game it wins, which this seed gives
+        code, out, err = play(capsys, monkeypatch, tmp_path, "2\n1\n1\n1\n1\nn\n", "play", "--game", "beans",
+                              "--seed", "4")
         with Store.open(tmp_path) as store:
             (game,) = store.recent_games()
             brain = store.load_brain("beans")
@@ -79,4 +82,4 @@ def test_a_game_registered_in_a_test_plays_in_the_line_mode(capsys, monkeypatch,
                                     " Play against the beans AI (2)"]
     assert "Beans AI plays take " in out and "Beans AI's boxes drawn from this game" in out
     assert (game.game, game.start, game.players, game.opponent) == ("beans", "5", ("Player 1", "Beans AI"), "learning")
-    assert ("Beans AI wins." if game.loser == 0 else "You win.") in out
+    assert game.loser == 0 and "Beans AI wins." in out

@@ -1,37 +1,53 @@
 """The class view, for a projector (the teacher's only): no keys needed, everything updates by itself.
 
-The class's brain as a large heatmap (the hats of the setup screen's heap, each cell a classmate's game
-changed marked ↑/↓), the class's leaderboard (people), the games played today and by whom, the learning
-AI's results against the class as a curve, and the latest games as a ticker. It redraws when another tab
-stores something (the app's `class_change`, ui/live.py) and every REFRESH seconds (today's figures).
+Laid out for the back row of a classroom: `sticks-tui serve`'s projector page gives the terminal a font of
+at least 24 px, which is about 91x22 cells at 1280x720 and 106x26 at 1920x1080 (web/static/sticks.js), so
+this screen fits everything into 80x22 and up, with nothing cut and no scrollbar:
 
-`sticks-tui serve` opens it straight away at its projector's address (`/class/SECRET`, a secret of its own:
-a projector shows its address bar, so that page has a pupil's powers); the teacher's tab also offers it in
-the command palette ("Class view"). Escape goes back.
+- the brain of the game the class plays (the game of the newest game a learning AI played; sticks before
+  any), drawn with the existing brain widgets and the last game's marks: the sticks hats as a heatmap (as
+  many hats as fit, the title says which), MENACE's boxes it drew from in that game (noughts), the Nim
+  learner's hats it drew from (Nim); a line above it says whose game taught it what (ui/live.py);
+- the leaderboard (people), ten at a time: the top ten, then every ROTATE seconds the next ten, back to
+  the top (the header says which places show);
+- that brain's results against the class as a curve (at least 10 rows);
+- the latest games, newest at the top: a new game enters there and pushes the oldest shown out.
+
+It redraws when another tab stores something (the app's `class_change`, ui/live.py) and every REFRESH
+seconds. `sticks-tui serve` opens it straight away at its projector's address (`/class/SECRET`, a secret of
+its own: a projector shows its address bar, so that page has a pupil's powers); the teacher's tab also
+offers it in the command palette ("Class view"). Escape goes back.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 
+from sticks_tui.engine import registry
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.roles import may_view_class
-from sticks_tui.ui.screens.records import RESULTS_TITLE, results_series
+from sticks_tui.ui.screens.records import results_series
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import LearningCurve
-from sticks_tui.ui.widgets.header import AppHeader
-from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.heatmap import (CELL, COLUMN_GAP, HAT_LABEL, LEGEND_ITEMS, HatHeatmap, HeatmapData,
+                                           pack_legend, short_chance, short_count)
 
 REFRESH = 5.0  # seconds: today's figures and the ticker, between changes
+ROTATE = 8.0  # seconds each ten places of the leaderboard show, when there are more than ten
 LEADERS = 10
-TICKER = 6
-CLASS_HEAP = 12  # the hats shown: a class plays small heaps, and 12 rows read from the back of a room
+RECENT = 30  # the latest games read (the ticker shows as many as fit)
+#: The smallest terminal this screen is laid out for: a projector's page at 1280x720 with a 24 px font
+#: gives about 91x22 (the app's other screens need 80x24; the app checks this screen's own size).
+MIN_SIZE = (80, 22)
+NAME_WIDTH = 11  # a player's name in the leaderboard (a longer one ends in …)
+ARROWS = {1: "↑", -1: "↓", 0: "="}
 
 
 def today_words(games) -> str:
@@ -49,44 +65,177 @@ def today_words(games) -> str:
 
 
 def ticker_line(game) -> str:
+    """"08:48 Ann beat Learning AI", "08:48 Ann and Bob drew", "08:48 MENACE beat Ann (Ann resigned)"."""
     when = game.played_at.astimezone().strftime("%H:%M")
-    result = "a draw" if game.loser is None else f"{game.winner_name} won"
-    return f"{when}  {' vs '.join(game.players)}: {result}"
+    if game.loser is None:
+        return f"{when} {' and '.join(game.players)} drew"
+    return f"{when} {game.winner_name} beat {game.loser_name}" + (" (resigned)" if game.resigned else "")
+
+
+def ticker_lines(games, width: int, height: int) -> list[str]:
+    """The newest games that fit `height` lines of `width`, newest first, each whole: a game too long for a
+    line goes on two (`HH:MM Ann vs Bob:` and its result under it, indented); never a cut game."""
+    lines: list[str] = []
+    for game in games:
+        line = ticker_line(game)
+        if len(line) <= width:
+            parts = [line]
+        else:  # on two lines, broken at the last space that fits
+            cut = line.rfind(" ", 0, width + 1)
+            cut = cut if cut > 6 else width
+            parts = [line[:cut].rstrip(), _fit("      " + line[cut:].strip(), width)]
+        if len(lines) + len(parts) > height:
+            break
+        lines.extend(parts)
+    return lines
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def leaderboard_lines(players, page: int, per_page: int, width: int) -> list[str]:
+    """A header naming the places shown ("Leaderboard 11-14 of 14") and one line a player: place, name, games
+    won and lost, rating (won - lost); every line at most `width`."""
+    total = len(players)
+    start = page * per_page
+    shown = players[start:start + per_page]
+    name_w = max(4, min(NAME_WIDTH, width - 17))  # place 4, won 4, lost 5, rating 4
+    places = f"{start + 1}-{start + len(shown)} of {total}"
+    title = "Leaderboard" if total <= per_page else f"Top {places}" if page == 0 else places
+    header = f"{title:<{name_w + 4}}{'Won':>4}{'Lost':>5}{'+/-':>4}"
+    lines = [header[:width]]
+    for place, p in enumerate(shown, start=start + 1):
+        name = p.name if len(p.name) <= name_w else p.name[: name_w - 1] + "…"
+        lines.append(f"{f'{place}.':<4}{name:<{name_w}}{p.wins:>4}{p.losses:>5}{p.rating:>+4d}"[:width])
+    if not players:
+        lines.append("No games against people yet.")
+    return lines
+
+
+def hats_that_fit(width: int, height: int, max_take: int) -> int:
+    """How many sticks hats a HatHeatmap of `width` x `height` shows without scrolling (its pinned header and
+    short legend included): as many columns as the width holds, as many rows as the height."""
+    legend = pack_legend(max(1, width), LEGEND_ITEMS)
+    body = height - 1 - len(legend)
+    columns = (width + COLUMN_GAP) // (HAT_LABEL + CELL * max_take + COLUMN_GAP)
+    return max(0, body) * max(0, columns)
+
+
+BOX_CELL = 5  # a square of a box: "X", "·", a count, or a count with its mark ("12↑")
+BOX_W = 3 * BOX_CELL
+BOX_GAP = "  "
+
+
+def marked_box(number: int, board: str, beads, square: int, before: int, after: int) -> list[str]:
+    """One of MENACE's boxes as it is now, BOX_W wide (as the boxes screen draws them, widgets/noughts_boxes.py):
+    `#N: B beads`, the board with each playable square's beads (`·`: a mirror image's square, or none left),
+    the square drawn in the game with its mark (↑ gained, ↓ lost, = kept), and a line with the change."""
+    total = sum(int(b) for b in beads)
+    head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total)} beads")
+    lines = [f"{head:<{BOX_W}}"[:BOX_W]]
+    arrow = ARROWS[(after > before) - (after < before)]
+    for r in range(3):
+        cells = []
+        for c in range(3):
+            i = 3 * r + c
+            if board[i] in "XO":
+                text = board[i]
+            elif i == square - 1:
+                text = f"{short_count(beads[i])}{arrow}"
+            else:
+                text = short_count(beads[i]) if beads[i] else "·"
+            cells.append(f"{text:^{BOX_CELL}}")
+        lines.append("".join(cells))
+    lines.append(f"{f'sq {square}: {short_count(before)}→{short_count(after)}':<{BOX_W}}"[:BOX_W])
+    return lines
+
+
+@dataclass(frozen=True)
+class ClassGame:
+    """The game the class plays, as the projector shows it: the newest game a learning AI played in (its game,
+    start, the brain it taught and what it drew), or, before any, the game of the newest game (sticks if none)."""
+
+    game: str = ""
+    start: str = ""
+    brain: str = ""
+    record: object | None = None  # the GameRecord whose lesson is marked (None: none yet)
+
+    @property
+    def lesson(self):
+        """The learning seat of `record` that taught `brain` (a SeatLearning), or None."""
+        if self.record is None:
+            return None
+        return next((s for s in self.record.learning if s.brain.casefold() == self.brain.casefold()), None)
+
+
+def class_game(recent, default_game: str, default_brain: str) -> ClassGame:
+    """Which game the class plays, from its latest games (newest first): that of the newest a learning AI
+    played in; before any, the brain in play on this tab (`default_game`, `default_brain`)."""
+    for game in recent:
+        if game.learning:
+            return ClassGame(game.game, game.start, game.learning[0].brain, game)
+    return ClassGame(default_game, "", default_brain, None)
 
 
 class ClassScreen(StyledOnce, Screen):
     DEFAULT_CSS = """
-    ClassScreen #class-view { height: 1fr; }
-    ClassScreen #class-hats { width: 3fr; height: 1fr; }
-    ClassScreen #class-side { width: 2fr; height: 1fr; padding-left: 1; }
-    ClassScreen #class-leaders { height: 1fr; min-height: 5; }
-    ClassScreen #class-today { height: auto; }
-    ClassScreen #class-curve { height: 8; }
-    ClassScreen #class-ticker { height: auto; }
-    ClassScreen #class-news { height: 1; text-style: bold; }
+    ClassScreen { overflow: hidden hidden; }
     ClassScreen #class-backups { height: auto; text-style: bold; color: $error; display: none; }
     ClassScreen #class-backups.-failing { display: block; }
-    ClassScreen .section-title { margin-top: 0; }
+    ClassScreen #class-top { height: 1fr; min-height: 9; }
+    ClassScreen #class-brain-title { height: 1; width: 1fr; text-style: bold; }
+    ClassScreen #class-news { height: 1; width: 1fr; text-style: bold; color: $accent; }
+    ClassScreen #class-heatmap { height: 1fr; overflow: hidden hidden; scrollbar-size: 0 0; }
+    ClassScreen #class-boxes { height: 1fr; }
+    ClassScreen #class-hats-drawn { height: 1fr; }
+    ClassScreen #class-bottom { height: 11; }
+    ClassScreen #class-leaders { width: 28; height: 11; }
+    ClassScreen #class-results { width: 1fr; height: 11; padding: 0 1; }
+    ClassScreen #class-results-title { height: 1; width: 1fr; text-style: bold; }
+    ClassScreen #class-curve { height: 10; min-height: 10; }
+    ClassScreen #class-latest { width: 30; height: 11; }
+    ClassScreen #class-latest-title { height: 1; width: 1fr; text-style: bold; }
+    ClassScreen #class-ticker { height: 10; }
+    ClassScreen.-wide #class-bottom { height: 12; }
+    ClassScreen.-wide #class-leaders, ClassScreen.-wide #class-results, ClassScreen.-wide #class-latest { height: 12; }
+    ClassScreen.-wide #class-curve { height: 11; }
+    ClassScreen.-wide #class-ticker { height: 11; }
+    ClassScreen.-wide #class-latest { width: 36; }
+    ClassScreen.-tall #class-bottom { height: 1fr; }
+    ClassScreen.-tall #class-leaders, ClassScreen.-tall #class-results, ClassScreen.-tall #class-latest { height: 1fr; }
+    ClassScreen.-tall #class-curve, ClassScreen.-tall #class-ticker { height: 1fr; }
     """
     BINDINGS = [Binding("escape", "back", "Back", id="class_view.back")]
     AUTO_FOCUS = None
+    MIN_SIZE = MIN_SIZE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page = 0  # which ten places of the leaderboard show
+        self.players: list = []
+        self.recent: list = []
+        self.shown = ClassGame()
+        self.results: list = []
+        self.brain = None
+        self._news = ""  # whose game taught what, from the live check (ui/live.py); else the last lesson's words
 
     def compose(self) -> ComposeResult:
-        yield AppHeader()
         yield Static("", id="class-backups", markup=False)  # one line, only while `sticks-tui serve`'s back-ups fail
-        with Horizontal(id="class-view"):
-            with Vertical(id="class-hats"):
-                yield Label("", id="class-hats-title", classes="section-title")
-                yield Static("", id="class-news")
-                yield HatHeatmap(id="class-heatmap")
-            with Vertical(id="class-side"):
-                yield Label("The class's leaderboard", classes="section-title")
-                yield DataTable(id="class-leaders", cursor_type="none", zebra_stripes=True, show_cursor=False)
-                yield Static("", id="class-today")
-                yield Label(RESULTS_TITLE, classes="section-title")
+        with Vertical(id="class-top"):
+            yield Label("", id="class-brain-title")
+            yield Static("", id="class-news")
+            yield HatHeatmap(id="class-heatmap")
+            yield Static("", id="class-boxes")
+            yield Static("", id="class-hats-drawn")
+        with Horizontal(id="class-bottom"):
+            yield Static("", id="class-leaders")
+            with Vertical(id="class-results"):
+                yield Label("", id="class-results-title")
                 yield LearningCurve(id="class-curve", x_scale="linear", x_label="games",
                                     empty_text="no games against the class yet")
-                yield Label("Latest games", classes="section-title")
+            with Vertical(id="class-latest"):
+                yield Label("Latest games", id="class-latest-title")
                 yield Static("", id="class-ticker")
 
     def on_mount(self) -> None:
@@ -94,20 +243,37 @@ class ClassScreen(StyledOnce, Screen):
         if not may_view_class(self.app):
             self.dismiss()
             return
-        self.query_one("#class-leaders", DataTable).add_columns("Player", "Won", "Lost", "Rating")
         self.refresh_all()
         self.watch(self.app, "class_change", self._class_changed, init=False)
         self.watch(self.app, "training", lambda progress: self.refresh_all()
                    if progress is not None and progress.finished else None, init=False)
         self.set_interval(REFRESH, self.refresh_all)
+        self.set_interval(ROTATE, self.rotate)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height >= 26, "-wide")
+        self.set_class(self.size.height >= 34, "-tall")  # a terminal's big window: half for the curve and the games
+        self.call_after_refresh(self.draw)
 
     def _class_changed(self, change) -> None:
         if change is None:
             return
-        self.refresh_all(flash=change.cells)
-        if change.words:
-            self.query_one("#class-news", Static).update(change.words)
+        # a restore, or the brain changed with no game (another tab's training run), is said as the live
+        # check says it; a game is said from the game the view shows (whose game, and what it taught that brain)
+        self._news = change.restored or ("" if change.games else change.words)
+        self.refresh_all()
 
+    # -- the leaderboard's pages ----------------------------------------------------------------------
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.players) // LEADERS))
+
+    def rotate(self) -> None:
+        """The next ten places of the leaderboard (back to the top after the last)."""
+        self.page = (self.page + 1) % self.pages
+        self.draw_leaders()
+
+    # -- reading and drawing ----------------------------------------------------------------------------
     def show_backups(self) -> None:
         """'Back-ups failing since 10:42: the disk is full.' while they fail (the server's status file)."""
         from sticks_tui.store.backups import read_status
@@ -118,43 +284,192 @@ class ClassScreen(StyledOnce, Screen):
         shown.update(line or "")
         shown.set_class(line is not None, "-failing")
 
-    def refresh_all(self, flash: tuple = ()) -> None:
+    def refresh_all(self) -> None:
         from sticks_tui.store import StoreError
 
         self.show_backups()
 
-        session = self.app.session
-        brain = session.brain
-        heap = min(brain.size, CLASS_HEAP)
-        heatmap = self.query_one("#class-heatmap", HatHeatmap)
-        data = heatmap.data
-        if data.hats != heap:
-            solution = solve_sticks(heap)
-            data = HeatmapData(hats=heap, max_take=brain.max_take,
-                               perfect=tuple(solution.winning_moves(n) for n in range(heap + 1)))
-        shown = tuple(c for c in flash if c[0] <= heap) or data.flash
-        heatmap.data = data.with_(counts=brain.counts.copy(), flash=shown)
-        self.query_one("#class-hats-title", Label).update(
-            f"The class's brain '{session.brain_name}': hats 1-{heap}")
-        store = session.store
+        store = self.app.session.store
         try:
-            players = [p for p in store.leaderboard() if not p.is_ai][:LEADERS]
-            recent = store.recent_games(limit=200)
-            results = store.learning_results()
+            self.players = [p for p in store.leaderboard(include_ai=False)]
+            self.recent = store.recent_games(limit=RECENT)
+            session = self.app.session
+            self.shown = class_game(self.recent, registry.name_of(session.brain.rules), session.brain_name)
+            learner = self.shown.record.opponent if self.shown.record is not None else "learning"
+            self.results = store.learning_results(self.shown.brain, learner) if self.shown.brain else []
+            self.brain = self._load_brain(store)
         except StoreError as exc:
-            self.query_one("#class-today", Static).update(str(exc))
+            self.query_one("#class-news", Static).update(str(exc))
             return
-        table = self.query_one("#class-leaders", DataTable)
-        table.clear()
-        for p in players:
-            table.add_row(p.name, str(p.wins), str(p.losses), f"{p.rating:+d}")
+        if self.page >= self.pages:
+            self.page = 0
+        self.draw()
+
+    def _load_brain(self, store):
+        session = self.app.session
+        if self.shown.brain == session.brain_name and self.shown.game == registry.name_of(session.brain.rules):
+            return session.brain  # the tab's brain in play (the live check keeps it as stored)
+        return store.load_brain(self.shown.brain, self.shown.game) if self.shown.brain else None
+
+    def draw(self) -> None:
+        if not self.is_mounted:
+            return
+        self.draw_brain()
+        self.draw_leaders()
+        results = self.query_one("#class-results-title", Label)
+        record, lesson = self.shown.record, self.shown.lesson
+        ai = record.players[lesson.seat] if record is not None and lesson is not None else "The learning AI"
+        results.update(_fit(f"{ai} vs people: won", results.size.width or 30))
+        self.query_one("#class-curve", LearningCurve).series = results_series(self.results)
+        ticker = self.query_one("#class-ticker", Static)
         today = datetime.now().astimezone().date()
-        todays = [g for g in recent if g.played_at.astimezone().date() == today]
-        self.query_one("#class-today", Static).update(today_words(todays))
-        self.query_one("#class-curve", LearningCurve).series = results_series(results)
-        self.query_one("#class-ticker", Static).update(
-            "\n".join(ticker_line(g) for g in recent[:TICKER]) or "No games yet.")
+        todays = sum(1 for g in self.recent if g.played_at.astimezone().date() == today)
+        self.query_one("#class-latest-title", Label).update(
+            "Latest games" + (f" ({todays}{'+' if todays == len(self.recent) else ''} today)" if todays else ""))
+        width = ticker.size.width or 40
+        lines = ticker_lines(self.recent, width, ticker.size.height or 10)
+        ticker.update("\n".join(lines) or "No games yet.")
+
+    def draw_leaders(self) -> None:
+        leaders = self.query_one("#class-leaders", Static)
+        width = leaders.size.width or 30
+        leaders.update("\n".join(leaderboard_lines(self.players, self.page, LEADERS, width)))
+
+    def draw_brain(self) -> None:
+        # how the game's brain is drawn (the registry's entry says, not the game's name): MENACE's boxes; every
+        # hat a game can reach (sticks: the heatmap); or the hats the last game drew from (Nim)
+        game, brain = self.shown.game, self.brain
+        entry = registry.entry(game)
+        heatmap = self.query_one("#class-heatmap", HatHeatmap)
+        boxes = self.query_one("#class-boxes", Static)
+        drawn = self.query_one("#class-hats-drawn", Static)
+        heatmap.display = entry.brains == "hats" and entry.replay_every_hat
+        boxes.display = entry.brains == "matchboxes"
+        drawn.display = entry.brains == "hats" and not entry.replay_every_hat
+        title = _Fitted(self.query_one("#class-brain-title", Label))
+        self.query_one("#class-news", Static).update(self._news or self._lesson_words())
+        if brain is None:
+            title.update(f"The class plays {entry.title}: no brain called '{self.shown.brain}' is kept yet.")
+            return
+        if heatmap.display:
+            self._draw_hats(heatmap, brain, title)
+        elif boxes.display:
+            self._draw_boxes(boxes, brain, title, entry)
+        else:
+            self._draw_hats_drawn(drawn, brain, title, entry)
+
+    def _lesson_words(self) -> str:
+        """Whose game last taught the brain shown, and what: "Eve's game: hat 6, ball 1 ↑" (sticks, as the live
+        check says it over the hats), "Dee's game: a draw" (the boxes and hats mark what it taught)."""
+        from sticks_tui.ui.live import change_words, whose
+
+        record, lesson = self.shown.record, self.shown.lesson
+        if record is None or lesson is None:
+            return "No game has taught it yet."
+        heatmap = self.query_one("#class-heatmap", HatHeatmap)  # its hats are named as the heatmap numbers them
+        if heatmap.display and any(after != before for _, _, before, after in lesson.changes):
+            return change_words([record], self.shown.brain, ())
+        return f"{whose(record)}: {record.result_words}"
+
+    def _draw_hats(self, heatmap: HatHeatmap, brain, title) -> None:
+        try:
+            heap = int(self.shown.start)
+        except ValueError:
+            heap = 0
+        heap = min(brain.size, heap or self.app.settings.heap)
+        width, height = heatmap.size
+        fit = hats_that_fit(width, height, brain.max_take) if width and height else heap
+        hats = max(1, min(heap, fit))
+        data = heatmap.data
+        if data.hats != hats or data.max_take != brain.max_take:
+            solution = solve_sticks(hats)
+            data = HeatmapData(hats=hats, max_take=brain.max_take,
+                               perfect=tuple(solution.winning_moves(n) for n in range(hats + 1)))
+        lesson = self.shown.lesson
+        flash = tuple((int(h), int(b), int(after) - int(before)) for h, b, before, after in lesson.changes) \
+            if lesson is not None else ()
+        heatmap.data = data.with_(counts=brain.counts.copy(), flash=tuple(c for c in flash if c[0] <= hats))
+        which = f"hats 1-{hats}" + (f" of {heap}" if hats < heap else "") + f" (a game of {heap})"
+        title.update(f"The class plays {registry.entry(self.shown.game).title}: brain '{self.shown.brain}', {which}")
+
+    def _draw_boxes(self, boxes: Static, brain, title, entry) -> None:
+        lesson = self.shown.lesson
+        title.update(f"The class plays {entry.title}: MENACE ({brain.boxes.marks})'s boxes, "
+                     f"brain '{self.shown.brain}'")
+        if lesson is None:
+            first = brain.square_beads("." * 9) or (0,) * 9
+            lines = [*_rows_of([marked_box(1, "." * 9, first, 0, 0, 0)[:-1]]),
+                     _fit("Its first box. After a game, the boxes it drew from show here.", boxes.size.width or 80)]
+            boxes.update("\n".join(lines))
+            return
+        changes = {(str(b), int(s)): (int(was), int(now)) for b, s, was, now in lesson.changes}
+        drawn = []
+        for board, square in lesson.drawn:
+            board, square = str(board), int(square)
+            found = brain.boxes.find(board)
+            beads = brain.square_beads(board)
+            if found is None or beads is None:
+                continue
+            was, now = changes.get((board, square), (0, 0))
+            drawn.append(marked_box(found[0] + 1, board, beads, square, was, now))
+        width = boxes.size.width or 80
+        outcome = {1: "won", 0: "drew", -1: "lost"}.get(lesson.outcome if lesson.outcome is not None
+                                                        else (1 if lesson.won else -1), "played")
+        lines = _rows_of(drawn, width)
+        lines.append(_fit(f"The boxes of its last game ({outcome}): ↑ beads added, ↓ taken, = kept; · none", width))
+        boxes.update("\n".join(lines[: boxes.size.height or len(lines)]))
+
+    def _draw_hats_drawn(self, nim: Static, brain, title, entry) -> None:
+        title.update(f"The class plays {entry.title}: the hats its last game drew from, brain '{self.shown.brain}'")
+        say = brain.rules.move_text
+        lesson = self.shown.lesson
+        if lesson is None:
+            nim.update("After a game, the hats it drew from show here.")
+            return
+        changes = {(tuple(p), tuple(m)): (int(was), int(now)) for p, m, was, now in lesson.changes}
+        lines = []
+        for position, move in lesson.drawn:
+            position, move = tuple(int(x) for x in position), tuple(int(x) for x in move)
+            if not brain.has_hat(position):
+                continue
+            counts, moves = brain.hat(position), brain.moves_of(position)
+            total = sum(int(c) for c in counts)
+            best = max(range(len(moves)), key=lambda i: counts[i])
+            was, now = changes.get((position, move), (0, 0))
+            arrow = ARROWS[(now > was) - (now < was)]
+            i = tuple(moves).index(move) if move in tuple(moves) else None
+            chance = short_chance(counts[i], total).strip() if i is not None else "?"
+            lines.append(f"Hat {position}: {say(position, move)} ({chance} now), {short_count(was)} → "
+                         f"{short_count(now)} {arrow}; likeliest: {say(position, moves[best])} "
+                         f"({short_chance(counts[best], total).strip()})")
+        width, height = nim.size
+        lines = [_fit(line, width or 80) for line in lines]
+        if height and len(lines) > height:
+            lines = lines[:height - 1] + [f"… and {len(lines) - height + 1} more hats"]
+        nim.update("\n".join(lines) or "No hat of this brain was drawn from.")
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
+            self.app.call_after_refresh(self.app.check_size)  # the screen under it needs 80x24
+
+
+class _Fitted:
+    """A one-line label whose text is cut to its width (… at the end) rather than past the screen's edge."""
+
+    def __init__(self, label: Label) -> None:
+        self.label = label
+
+    def update(self, text: str) -> None:
+        self.label.update(_fit(text, self.label.size.width or len(text)))
+
+
+def _rows_of(boxes: list[list[str]], width: int = 80) -> list[str]:
+    """Boxes side by side, as many a row as `width` holds."""
+    per_row = max(1, (width + len(BOX_GAP)) // (BOX_W + len(BOX_GAP)))
+    out: list[str] = []
+    for start in range(0, len(boxes), per_row):
+        row = boxes[start:start + per_row]
+        for y in range(max(len(b) for b in row)):
+            out.append(BOX_GAP.join(f"{b[y] if y < len(b) else '':<{BOX_W}}" for b in row).rstrip())
+    return out

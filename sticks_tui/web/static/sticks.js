@@ -3,7 +3,9 @@
 //  - points the client at this server's websocket, whatever address the page was opened with;
 //  - waits for the page's own font before the terminal measures its cells;
 //  - picks the font size that fits the app to the window (at least 80x24 cells, 100x30 when the
-//    window allows: a big window gets a big font, for a projector), unless the address says ?fontsize=N;
+//    window allows: a big window gets a big font), unless the address says ?fontsize=N; the projector's
+//    page (the class view, data-role="projector") reads from the back of a room: at least 24 px
+//    whenever the window gives that 80x22 cells (1280x720: 24 px, 91x22; 1920x1080: 31 px, 106x26);
 //  - gives the terminal the keyboard once its connection is open (a focus sent before that throws);
 //  - says why a session ended (the app quit, or the class is full);
 //  - offers window.sticksScreenText(): the screen as lines of text (for tests and benchmarks).
@@ -12,6 +14,9 @@
   const NEEDED = { cols: 80, rows: 24 };      // the app's smallest screen
   const PREFERRED = { cols: 100, rows: 30 };  // room for the hats beside the board
   const LARGEST = 64, SMALLEST = 6;  // a projector's 1920x1080 gets about 30 px: a room can read it
+  // The projector's page: the class view is laid out for 80x22 and up (ui/screens/class_view.py); it takes
+  // the largest font that gives it 100x25 cells, else the largest at or above READABLE that gives 80x22.
+  const PROJECTOR = { cols: 80, rows: 22 }, PROJECTOR_PREFERRED = { cols: 100, rows: 25 }, READABLE = 24;
   const FONT = "'Roboto Mono', Monaco, 'Courier New', monospace";  // the client's own
   const askedSize = new URLSearchParams(window.location.search).has("fontsize");
 
@@ -30,7 +35,29 @@
   }
 
   // The largest size that shows PREFERRED cells in the element; else the largest that shows NEEDED.
+  // The projector's page: its own sizes, at READABLE px or more; a window too small for that gets the
+  // pupils' rule (a smaller font, and the whole app fits).
   function fittingSize(element) {
+    if (element.dataset.role === "projector") {
+      const size = projectorSize(element);
+      if (size !== null) return size;
+    }
+    return pupilSize(element);
+  }
+
+  function projectorSize(element) {
+    const box = element.getBoundingClientRect();
+    let fallback = null;
+    for (let size = LARGEST; size >= READABLE; size--) {
+      const cell = cellAt(size);
+      const cols = Math.floor(box.width / cell.width), rows = Math.floor(box.height / cell.height);
+      if (cols >= PROJECTOR_PREFERRED.cols && rows >= PROJECTOR_PREFERRED.rows) return size;
+      if (fallback === null && cols >= PROJECTOR.cols && rows >= PROJECTOR.rows) fallback = size;
+    }
+    return fallback;
+  }
+
+  function pupilSize(element) {
     const box = element.getBoundingClientRect();
     let needed = SMALLEST;
     for (let size = LARGEST; size >= SMALLEST; size--) {
@@ -46,7 +73,8 @@
   // estimate was off by a pixel), step the font down until it fits.
   function shrinkToFit(client) {
     let size = Number(client.terminal.options.fontSize);
-    while ((client.terminal.cols < NEEDED.cols || client.terminal.rows < NEEDED.rows) && size > SMALLEST) {
+    const needed = client.element.dataset.role === "projector" && size >= READABLE ? PROJECTOR : NEEDED;
+    while ((client.terminal.cols < needed.cols || client.terminal.rows < needed.rows) && size > SMALLEST) {
       size -= 1;
       client.terminal.options.fontSize = size;
       client.fit();
