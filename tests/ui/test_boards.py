@@ -137,3 +137,23 @@ def test_a_box_drawn_small_shows_marks_counts_and_squares_without_beads():
                      " ·   ·  4.0k  "]
     assert all(len(line) == SMALL_W for line in lines)
     assert board_of("noughts").small(2, "X...O....", {2: 7, 3: 1, 6: 12, 9: 4000}) == lines
+
+
+async def test_the_hexapawn_board_moves_by_number_and_by_clicking_the_pawn_then_its_square():
+    hexapawn = pytest.importorskip("sticks_tui.engine.hexapawn")  # its rules come from the registry's branch
+    START, HexapawnRules = hexapawn.START, hexapawn.HexapawnRules
+    from sticks_tui.ui.boards.hexapawn import BOARD_W, CELL, LEFT, HexapawnBoard
+
+    rules = HexapawnRules()
+    app = Host(HexapawnBoard(rules, id="board"), view(rules, START, container=(1, 2, 3), drawn="b1-b2", perfect=("a1-a2",)))
+    async with app.run_test(size=(60, 16)) as pilot:
+        board = app.board
+        assert board_of("hexapawn").widget is HexapawnBoard
+        lines = [text for text, _ in board.move_lines()]
+        assert lines == ["White to move:", "1 a1-a2     1 17% ✓", "2 b1-b2 ►   2 33%", "3 c1-c2     3 50%"]
+        await pilot.press("3")  # the third move of the list
+        await pilot.click(HexapawnBoard, offset=(LEFT + CELL + 1 + 2, 5))  # the pawn on b1 ...
+        assert board.chosen == 7
+        await pilot.click(HexapawnBoard, offset=(LEFT + CELL + 1 + 2, 3))  # ... to b2
+        assert app.picked == ["c1-c2", "b1-b2"] and board.chosen is None
+        assert board.square_at(LEFT + CELL, 1) is None and board.square_at(BOARD_W, 1) is None  # a line, outside
