@@ -213,7 +213,6 @@ class SticksApp(App):
         from sticks_tui.ui.screens.backups import BackupsScreen
         from sticks_tui.ui.screens.brain import BrainScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
-        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
         with_boards = [type(f"GameScreenWith{board.widget.__name__}", (game.GameScreen,),
                             {"BINDINGS": board.widget.BINDINGS}) for board in boards().values()]
@@ -221,7 +220,7 @@ class SticksApp(App):
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
                 replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
-                NoughtsReplayScreen, BrainScreen]
+                BrainScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:

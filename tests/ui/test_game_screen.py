@@ -466,3 +466,43 @@ async def test_f2_on_noughts_says_where_menaces_boxes_train_for_now(make_app):
         await pilot.press("f2")
         assert app.screen is screen and not app.session.training.running
         assert any("sticks-tui train --game noughts" in n for n in log.notifications())
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir, game):
+    """The one replay: a game against the learning AI, kept, replayed move by move on the game's own board; at each
+    move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it."""
+    from sticks_tui.ui.boards import GameBoard
+    from sticks_tui.ui.screens.replay import ReplayScreen
+    from sticks_tui.ui.widgets.container_view import ContainerView
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    three_of_each(data_dir, game)  # every game changes the brain: the lesson has something to show
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2", name1="Ann")
+        await play_out(pilot, screen)
+        history, draws = screen.game.state.history, screen.draws[1]
+        record = app.session.store.recent_games(limit=1)[0]
+        app.push_screen(ReplayScreen(record))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted,
+                         what="the replay")
+        replay = app.screen
+        board = replay.query_one("#replay-game-board", GameBoard)
+        assert isinstance(board, board_of(game).widget) and board.view.position == history[0].before
+        await pilot.press("right")  # the learner's first move (it moved first): its draw
+        first = history[0]
+        heatmap, container = replay.query_one(HatHeatmap), replay.query_one(ContainerView)
+        if heatmap.display:
+            assert heatmap.data.drawn == (first.before, first.move)
+        else:
+            assert (container.data.drawn, container.data.moves) == (first.move, board.view.legal_moves)
+        assert (first.before, first.move) == draws[0]
+        await pilot.press("end")  # the lesson
+        lesson = record.learning[0]
+        if heatmap.display:
+            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, b) for h, b, _, _ in lesson.changes}
+        else:  # the last container it drew from, each token's count before -> after
+            expected = {b: (w, a) for h, b, w, a in lesson.changes if h == draws[-1][0]}
+            assert expected and container.data.changes == expected
+        assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2

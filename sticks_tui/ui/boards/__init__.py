@@ -44,6 +44,7 @@ class BoardView:
     drawn:     the move whose token the learner just drew, or None.
     changes:   after a game, (position, move, before, after) for each token the learner drew.
     note:      words for a line of the board's own ('': none).
+    still:     the move just made stays shown (a replay), not for a moment only.
     """
 
     rules: Any = None
@@ -56,6 +57,8 @@ class BoardView:
     drawn: Any = None
     changes: tuple = ()
     note: str = ""
+    #: The move just made stays shown (a replay's step), not only for a moment (a game in play).
+    still: bool = False
 
     @property
     def legal_moves(self) -> tuple:
@@ -163,11 +166,8 @@ class Board:
     #: "wide": the board stretches over the play area, the log under it; "square": a board of fixed
     #: size, the turn, the tally and the log beside it.
     layout: str = "wide"
-    #: Its recorded games replay move by move (the replay screen draws sticks; noughts has one of its own).
-    replays: bool = False
+    #: The analysis screen reads its brains (sticks' figures), until the one analysis.
     analysed: bool = False
-    #: The replay screen of its own, as "module:class" (None: the replay screen's), until the one replay.
-    replay_screen: str | None = None
 
     def words_of_move(self, rules, name: str, before, move, after) -> str:
         return (self.move_line or plain_move_line)(rules, name, before, move, after)

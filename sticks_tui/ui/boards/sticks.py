@@ -157,7 +157,10 @@ class SticksBoard(GameBoard):
         sticks = self.query_one(SticksView)
         if view.last is not None:
             sticks.show(heap, view.last[1])
-            self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+            if not view.still:
+                self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+        elif view.still:
+            sticks.show(heap)
         elif sticks.heap != heap:  # a new game (the same heap again: the sticks just taken go on leaving)
             sticks.show(heap)
         # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
@@ -234,6 +237,6 @@ registry.set_board("sticks", board=Board(
     brains=(vocabulary.DEFAULT_BRAIN,), brain_choices=True, brain_options=lambda side: {"size": vocabulary.APP_BRAIN_SIZE},
     move_line=lambda rules, name, before, move, after: move_sentence(name, move, before, after),
     opening=lambda rules, start: f"{start} {sticks_word(start)} on the board", result_line=_result,
-    move_label=lambda position, move: f"take {move}", analysed=True, replays=True, help=_help(),
+    move_label=lambda position, move: f"take {move}", analysed=True, help=_help(),
     draw_line=lambda name, position, move, words: f"{name} draws {words.token} {move} from {words.container} {position}.",
 ))

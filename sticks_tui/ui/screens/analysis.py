@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static
 
-from sticks_tui.ui.boards import board_of
+from sticks_tui.ui.boards import board_of, has_board
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
@@ -98,7 +98,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
 
         try:
             # the brains of the game analysed here: the Nim AI's brain is not one the sticks AI can play
-            names = [b.name for b in self.app.session.store.list_brains() if board_of(b.game).analysed]
+            names = [b.name for b in self.app.session.store.list_brains() if has_board(b.game) and board_of(b.game).analysed]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []
