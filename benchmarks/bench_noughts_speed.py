@@ -7,8 +7,8 @@ rounds, the median of each).
 The tight loop plays the same training as `sticks-tui noughts train --opponent random` (MENACE as X
 with Michie's rule: start beads 4,3,2,1, +3/+1/-1, an empty box resigns; the random player any
 empty square) with everything a pure-Python programmer would do for speed: the same precomputed
-tables as the kernel (`menace.tables`: the board after each square, the box and its symmetry for each
-board), turned into plain lists, `random.random()`, locals, no objects, no events, no checks. Its
+tables as the kernel (`learn.tables`: the board after each square, how the move ends the game, the box
+and its squares for each board), turned into plain lists, `random.random()`, locals, no objects, no events, no checks. Its
 results are printed beside the kernel's, so it is seen to learn alike. The readable learner (`--engine
 reference`) is timed too, on fewer games. Both fast players play the same games from a fresh MENACE
 each round (a game's length changes as MENACE learns, so equal counts compare equal work).
@@ -24,29 +24,38 @@ import time
 
 import numpy as np
 
-from sticks_tui.learn import menace_kernel
-from sticks_tui.learn.menace import MenaceConfig, MenaceRule, tables, train_reference
+from sticks_tui.engine.noughts import EMPTY_BOARD, NoughtsRules
+from sticks_tui.learn import compiled
+from sticks_tui.learn.menace import MENACE_RULE, MenaceBrain
+from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.tables import brain_map, game_tables, lay_out
+from sticks_tui.learn.trainer import TrainingConfig, train
+
+RULES = NoughtsRules()
 
 
 def tight_python(games: int, seed: int) -> tuple[float, list[int]]:
     """MENACE against the random player in tight pure Python; returns (seconds, [wins, draws, losses])."""
-    t = tables(MenaceRule())
-    next_pos = t.next_pos.tolist()
-    state = t.state.tolist()
-    x_row = t.x_row.tolist()
-    x_perm = t.x_perm.tolist()
-    empties = [[s for s in range(9) if row[s] >= 0] for row in next_pos]
-    counts = t.x_start.tolist()
+    tables = game_tables(RULES)
+    brain = MenaceBrain()
+    rows, moves = brain_map(tables, RULES, 0)
+    next_pos = tables.next_pos.tolist()
+    outcome = tables.outcome.tolist()
+    n_moves = tables.n_moves.tolist()
+    box_of = rows.tolist()
+    square_of = moves.tolist()  # per board: the legal move (index) of each column of its box
+    counts = brain.counts.tolist()
+    start = tables.index[EMPTY_BOARD]
     rand = random.Random(seed).random
     wins = draws = losses = 0
     began = time.perf_counter()
     for _ in range(games):
-        pos = 0
+        pos = start
         drawn = []
         while True:
-            row = x_row[pos]
-            if row < 0:
-                square = empties[pos][0]
+            row = box_of[pos]
+            if row < 0:  # one square left: forced
+                j = 0
             else:
                 box = counts[row]
                 total = sum(box)
@@ -59,18 +68,18 @@ def tight_python(games: int, seed: int) -> tuple[float, list[int]]:
                     r -= box[col]
                     col += 1
                 drawn.append((box, col))
-                square = x_perm[pos][col]
-            pos = next_pos[pos][square]
-            st = state[pos]
-            if st:
-                result = 1 if st == 1 else 0
+                j = square_of[pos][col]
+            nxt = next_pos[pos][j]
+            if nxt < 0:
+                result = outcome[pos][j]  # X made the last move: +1 a win, 0 a draw
                 break
-            options = empties[pos]
-            pos = next_pos[pos][options[int(rand() * len(options))]]
-            st = state[pos]
-            if st:
-                result = -1 if st == 1 else 0
+            pos = nxt
+            j = int(rand() * n_moves[pos])  # the random player (O)
+            nxt = next_pos[pos][j]
+            if nxt < 0:
+                result = -outcome[pos][j]  # O made the last move
                 break
+            pos = nxt
         if result == 1:
             wins += 1
             delta = 3
@@ -87,14 +96,18 @@ def tight_python(games: int, seed: int) -> tuple[float, list[int]]:
 
 
 def kernel(games: int, seed: int) -> tuple[float, list[int]]:
-    rule = MenaceRule()
-    t = tables(rule)
-    counts = t.x_start.copy()
-    stats = np.zeros(3, dtype=np.int64)
-    rng = menace_kernel.new_rng_state(seed)
+    """The one compiled loop (`learn.kernel.play_games`), as the trainer calls it, MENACE against the random
+    player, in one batch."""
+    k = compiled.kernel()
+    tables = game_tables(RULES)
+    brain = MenaceBrain()
+    match = lay_out(tables, brain, None, (EMPTY_BOARD,), (0,))
+    run = k.RunState.new(XorShift64Star(seed).state, match)
+    rule = k.compile_rule(MENACE_RULE)
     began = time.perf_counter()
-    menace_kernel.play(t, counts, np.zeros((1, 9), dtype=np.int64), "random", games, rule, rng, stats)
-    return time.perf_counter() - began, [int(x) for x in stats]
+    k.play_games(brain.counts, np.zeros((1, 1), dtype=np.int64), match, rule, rule, k.RANDOM, k.A_FIRST, games, 0,
+                 run, False, k.Watch.none())
+    return time.perf_counter() - began, [int(x) for x in run.stats[:3]]
 
 
 def shares(results: list[int]) -> str:
@@ -112,7 +125,7 @@ def main() -> None:
     if args.smoke:
         args.games, args.reference_games, args.rounds = 5000, 100, 1
     began = time.perf_counter()
-    notice = menace_kernel.load()
+    notice = compiled.load()
     if notice:
         raise SystemExit(notice)
     print(f"kernel ready (compiled or loaded from the cache): {time.perf_counter() - began:.2f} s")
@@ -122,7 +135,8 @@ def main() -> None:
         fast.append(args.games / seconds)
         seconds, p_results = tight_python(args.games, seed=r + 1)
         slow.append(args.games / seconds)
-    reference = train_reference(MenaceConfig(games=args.reference_games, opponent="random", seed=1, curve=False))
+    reference = train(TrainingConfig(game=RULES, games=args.reference_games, seed=1, opponent="random", seats="first",
+                                     protocol="classic", curve=False, engine="reference"), MenaceBrain())
     kernel_rate, python_rate = statistics.median(fast), statistics.median(slow)
     print(f"rounds: {args.rounds}, alternating; MENACE (X, Michie's rule) against the random player")
     print(f"compiled kernel:           {kernel_rate:,.0f} games/s ({args.games:,} games a round; "

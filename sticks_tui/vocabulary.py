@@ -10,6 +10,13 @@ from sticks_tui.engine import registry
 from sticks_tui.engine.nim import MAX_PILE
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
 
+#: How training games start: the one list (the trainer, the lab, the settings file, the command line and the
+#: training dialog read it).
+TRAINING_PROTOCOLS: dict[str, str] = {
+    "explore": "every game starts from a random position of the game (sticks: a random heap between 2 and N), "
+               "so every hat keeps being visited",
+    "classic": "every game starts from the game's start position (sticks: the full heap), as in the seeds",
+}
 #: Who moves first.
 FIRST_CHOICES: dict[str, str] = {
     "p1": "Player 1",

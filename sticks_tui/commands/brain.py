@@ -79,11 +79,10 @@ def _do(args: argparse.Namespace, action, done: str | None = None) -> int:
 
 
 def rule_words(b) -> str:
-    """A brain's rule in a listing: '+1/-1 each' (win reward, loss penalty, floor); for MENACE
-    '+3/+1/-1 resign' (its incentives for a win, a draw and a loss, what an empty box does)."""
-    menace_rule = b.menace_rule
-    if menace_rule is not None:
-        return "/".join(f"{i:+d}" for i in menace_rule.incentives) + f" {menace_rule.empty}"
+    """A brain's rule in a listing: '+1/-1 each' (win reward, loss penalty, floor); with no floor (MENACE)
+    '+3/+1/-1 resign' (its incentives for a win, a draw and a loss, what an empty container does)."""
+    if b.rule.floor == "none":
+        return "/".join(f"{i:+d}" for i in b.rule.incentives) + f" {b.rule.empty}"
     return f"+{b.rule.win_reward}/-{b.rule.loss_penalty} {b.rule.floor}"
 
 
@@ -99,7 +98,7 @@ def run_list(args: argparse.Namespace) -> int:
                                 "games_trained": b.games_trained, "updated": b.updated.isoformat(),
                                 "wins": w, "losses": lo,
                                 **({"menace_rule": {"beads": list(m.beads), "incentives": list(m.incentives),
-                                                    "empty": m.empty}} if (m := b.menace_rule) else {})}
+                                                    "empty": m.empty}} if (m := b.rule).floor == "none" else {})}
                                for b, (w, lo) in rows])
         if not rows:
             return "No brains saved yet."

@@ -23,32 +23,39 @@ RUN_OPTIONS = ("game", "size", "learner", "preset", "seeds", "first_seed", "cap"
 
 
 def register(subparsers) -> None:
-    from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
+    from sticks_tui.learn.lab import (DEFAULT_CAPS, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
                                       MAX_CAP, MAX_LEARNERS, MAX_SEEDS, PRESETS, PROTOCOLS, SIZE_WORDS)
 
-    settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table)}" for name, table in LEARNERS.items())
+    settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table) or 'no settings'}"
+                         for name, table in LEARNERS.items())
+    caps = (f"{DEFAULT_CAPS['explore']:,} where games start anywhere (sticks, Nim), {DEFAULT_CAPS['classic']:,} "
+            "where they start at the start (noughts); other games as their entry says")
     p = subparsers.add_parser(
         "lab", help="race learners and incentives on one game over many seeds: games to mastery and curves",
         description="Train each learner from fresh on one game, once per seed, and report exactly (from the solver) "
-                    "the first game after which its greedy choice is right at every position it can face where "
-                    "the mover can force a win (or hold a draw), and its learning curve: agreement, and the chance "
-                    "not to lose against the perfect player worst for it.",
+                    "the first game after which it has mastered the game: its greedy play (its likeliest move, "
+                    "every tie counted; the hats play by drawing, so this is mastery of their likeliest move) never "
+                    "loses a position it can win, nor one where it can hold a draw, against any opponent, from "
+                    "every start the protocol uses, moving first and second; whether that still holds at the end "
+                    "of the run (held); whether each game teaches it from one seat or both; and its learning curve: "
+                    "agreement at every position, and the chance not to lose against the perfect player worst "
+                    "for it.",
         epilog=f"Learners and their settings: {settings}. Presets: "
                + "; ".join(f"{k}: {p.title}" for k, p in PRESETS.items()) + ".")
     p.add_argument("--game", default="sticks", help=f"one of {', '.join(GAMES)} (default sticks)")
     p.add_argument("--size", default=None,
-                   help="; ".join(f"{g}: {w}" for g, w in SIZE_WORDS.items()) + " (default 100 sticks, Nim 7)")
+                   help="; ".join(f"{g}: {w}" for g, w in SIZE_WORDS.items())
+                   + " (default 20 sticks, Nim 7; other games have no size)")
     p.add_argument("--learner", action="append", default=None, metavar="NAME[:KEY=VALUE,...]",
                    help=f"a learner to race (up to {MAX_LEARNERS}); default: {' '.join(DEFAULT_LEARNERS)}")
     p.add_argument("--preset", default=None, help=f"start from a preset: {', '.join(PRESETS)}")
     p.add_argument("--seeds", default=str(DEFAULT_SEEDS), help=f"runs per learner, 1 to {MAX_SEEDS} (default 20)")
     p.add_argument("--first-seed", default="0", help="the first seed (seeds are consecutive; default 0)")
-    p.add_argument("--cap", default=str(DEFAULT_CAP),
-                   help=f"games per run, 1 to {MAX_CAP:,} (default {DEFAULT_CAP:,})")
+    p.add_argument("--cap", default=None, help=f"games per run, 1 to {MAX_CAP:,} (default {caps})")
     p.add_argument("--protocol", default=None,
                    help=f"{' or '.join(PROTOCOLS)}: games start anywhere or at the start (default: explore for "
-                        "sticks and Nim, classic for noughts)")
-    p.add_argument("--workers", default=None, help="processes (default: 2, or 1 on one core)")
+                        "sticks and Nim, classic for noughts; other games as their entry says)")
+    p.add_argument("--workers", default=None, help="threads running the runs (default: 2, or 1 on one core)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--no-keep", action="store_true", help="do not keep the finished lab in the database")
     kept = p.add_mutually_exclusive_group()
@@ -80,6 +87,8 @@ def config_from(args: argparse.Namespace):
         raise LabError(f"there is no game {args.game!r}: choose {', '.join(GAMES)}")
     size = None
     if args.size is not None:
+        if game not in SIZE_RANGE:
+            raise LabError(f"{game} has no size: leave out --size")
         low, high = SIZE_RANGE[game]
         size = _whole(args.size, f"for {game} --size", low, high)
     texts = list(args.learner or [])
@@ -89,7 +98,7 @@ def config_from(args: argparse.Namespace):
         texts = list(PRESETS[args.preset].learners) + texts
     learners = tuple(parse_learner(t) for t in (texts or DEFAULT_LEARNERS))
     seeds = _whole(args.seeds, "--seeds", 1, MAX_SEEDS)
-    cap = _whole(args.cap, "--cap", 1, MAX_CAP)
+    cap = None if args.cap is None else _whole(args.cap, "--cap", 1, MAX_CAP)
     first = _whole(args.first_seed, "--first-seed", 0, 2**62)
     workers = None if args.workers is None else _whole(args.workers, "--workers", 1, 64)
     return LabConfig(game, size, learners, seeds, cap, args.protocol, first, workers)
@@ -105,19 +114,25 @@ def table_lines(result) -> list[str]:
 
 
 def doc_table_lines(doc: dict) -> list[str]:
-    """The table of a lab's document (`LabResult.as_json()`, as run or as kept)."""
+    """The table of a lab's document (`LabResult.as_json()`, as run or as kept; a lab kept before issue 35
+    has no held column and reads '-' there)."""
     vs = "not losing" if doc["vs_perfect_means"] == "chance not to lose" else "beating"
     learners = doc["learners"]
     label = max(12, *(len(r["spec"]) for r in learners))
-    lines = [f"games to mastery over {doc['seeds']} seeds (median / 90th percentile by rank; never: seeds not there "
-             f"within {doc['cap']:,} games), both seats, then moving first and second:",
-             f"{'learner':<{label}}  {'median':>9} {'p90':>9} {'never':>5}  {'1st med':>9} {'2nd med':>9}  "
-             f"{'agree':>6} {vs + ' perfect':>16}"]
+    seeds = doc["seeds"]
+    lines = [f"games to mastery over {seeds} seeds: the first game after which its greedy play (its likeliest "
+             f"move; every tie counts) loses no position it can win or draw, against any opponent, from either "
+             f"seat (median / 90th percentile by rank; never: seeds not there within {doc['cap']:,} games); "
+             f"1st/2nd: moving first/second only; held: seeds still unbeatable at the end of the run:",
+             f"{'learner':<{label}}  {'learns from':<11}  {'median':>9} {'p90':>9} {'never':>5}  {'1st med':>9} "
+             f"{'2nd med':>9}  {'held':>5}  {'agree':>6} {vs + ' perfect':>16}"]
     for r in learners:
         m, seats = r["games_to_mastery"], r["games_to_mastery_by_seat"]
         last = r["curve"][-1]
-        lines.append(f"{r['spec']:<{label}}  {_games(m['median']):>9} {_games(m['p90']):>9} {m['never']:>5}  "
-                     f"{_games(seats['first']['median']):>9} {_games(seats['second']['median']):>9}  "
+        held = f"{r['held']}/{len(r.get('seeds', [])) or seeds}" if "held" in r else "-"
+        lines.append(f"{r['spec']:<{label}}  {r.get('learns_from', '-'):<11}  {_games(m['median']):>9} "
+                     f"{_games(m['p90']):>9} {m['never']:>5}  {_games(seats['first']['median']):>9} "
+                     f"{_games(seats['second']['median']):>9}  {held:>5}  "
                      f"{last['agreement']['median']:>6.1%} {last['vs_perfect']['median']:>16.1%}")
     return lines
 
@@ -142,8 +157,8 @@ def lab_text(doc: dict) -> list[str]:
     what = lab_game_words(doc["game"], doc["size"])
     workers = doc.get("workers", 1)
     lines = [f"Lab: {what} ({doc['protocol']} protocol), {len(doc['learners'])} learners x {doc['seeds']} seeds, "
-             f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s on {workers} "
-             f"process{'es' if workers != 1 else ''}."]
+             f"cap {doc['cap']:,} games a run; {doc['seconds']:.1f} s, {workers} run{'s' if workers != 1 else ''} "
+             f"at a time."]
     preset = doc.get("preset")
     if preset:
         lines.append(f"Preset: {preset['title']}. {preset['look_for']}")

@@ -85,14 +85,14 @@ def add_matchbox_arguments(group, defaults: bool) -> None:
         return value if defaults else None
 
     group.add_argument("--opponent", choices=["perfect", "random", "menace"], default=default("perfect"),
-                       help="perfect: one of the solver's best squares at random; random: any empty square; "
-                            "menace: a second MENACE learning O (default perfect)")
+                       help="perfect: a perfect player choosing at random among the solver's best squares; "
+                            "random: any empty square; menace: a second MENACE learning O (default perfect)")
     group.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=default((4, 3, 2, 1)),
                        help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 4,3,2,1, "
                             "Michie's)")
     group.add_argument("--incentives", type=int_list(3, -1000, 1000, "--incentives"), default=default((3, 1, -1)),
-                       help="beads added to each bead drawn after a win, a draw, a loss (default 3,1,-1, Michie's; "
-                            "write --incentives=-1,0,-2 when the first is negative)")
+                       help="beads added to each bead drawn after a win (0 or more), a draw, a loss (0 or fewer) "
+                            "(default 3,1,-1, Michie's; write --incentives=3,0,-2 when one is negative)")
     group.add_argument("--empty", choices=["resign", "refill"], default=default("resign"),
                        help="what an empty box does: resign the game (Michie's) or refill with its start beads "
                             "(default resign)")
@@ -357,47 +357,64 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
 # -- MENACE's matchboxes -----------------------------------------------------------------------------------
 
 def run_matchboxes(args, games: int, command: str) -> int:
-    from sticks_tui.learn.menace import MenaceConfig, MenaceRule, move_number
-    from sticks_tui.learn.menace_kernel import train
+    """MENACE (X, first) trained by the one trainer (`learn.trainer`), its boxes printed by square."""
+    from sticks_tui.engine.noughts import NoughtsRules
+    from sticks_tui.learn.analysis import exact_chances
+    from sticks_tui.learn.menace import MenaceBrain, menace_rule, move_number, sentence
+    from sticks_tui.learn.trainer import TrainingConfig, train
 
-    opponent = args.opponent or MenaceConfig.opponent
-    rule = MenaceRule(**{key: getattr(args, key) for key in ("beads", "incentives", "empty")
-                         if getattr(args, key) is not None})
+    opponent = args.opponent or "perfect"
+    try:
+        rule = menace_rule(**{key: getattr(args, key) for key in ("beads", "incentives", "empty")
+                              if getattr(args, key) is not None})
+    except ValueError as exc:
+        return _refuse(str(exc), 2, command)
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    run = train(MenaceConfig(games=games, opponent=opponent, seed=seed, rule=rule), engine=args.engine)
+    brain = MenaceBrain(rule)
+    o_brain = MenaceBrain(rule, "O") if opponent == "menace" else None
+    against = {"perfect": "best-at-random", "random": "random", "menace": "self"}[opponent]
+    run = train(TrainingConfig(game=NoughtsRules(), games=games, seed=seed, protocol="classic", engine=args.engine,
+                               opponent=against, seats="first"), brain, o_brain)
     if run.notice:
         print(f"sticks-tui {command}: {run.notice}", file=sys.stderr)
-    boxes = run.brain.boxes
-    counts = run.brain.counts
+    boxes = brain.boxes
+    win, draw, loss = run.results
+    chances = {name: exact_chances(brain, name, True) for name in ("perfect", "best-at-random")}
+    not_losing = {name: w + d for name, (w, d, _) in chances.items()}
     if args.json:
         print(json.dumps({
-            "games": run.games,
+            "games": run.games_played,
             "opponent": opponent,
             "seed": seed,
             "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
             "engine": run.engine,
             "seconds": run.seconds,
             "games_per_second": run.games_per_second,
-            "results": run.results,
-            "not_losing_vs_perfect": run.curve[-1].not_losing_vs_perfect if run.curve else None,
-            "curve": [p.as_json() for p in run.curve],
-            "boxes": [{"board": b, "move": move_number(b), "counts": [int(c) for c in counts[i]]}
+            "results": {"win": win, "draw": draw, "loss": loss},
+            # the perfect player worst for MENACE, as every figure against "the perfect player" (issue 31), and
+            # the one it trains against ("perfect"), choosing at random among its best squares, by its own name
+            "not_losing_vs_perfect": not_losing["perfect"],
+            "not_losing_vs_best_at_random": not_losing["best-at-random"],
+            "curve": [{"games": p.games, **dict(zip(("win", "draw", "loss"), p.results, strict=True)),
+                       "not_losing_vs_perfect": p.keep_first} for p in run.curve],
+            "boxes": [{"board": b, "move": move_number(b), "counts": list(brain.box_squares(i))}
                       for i, b in enumerate(boxes.boards)],
         }))
         return 0
-    results = run.results
-    total = max(run.games, 1)
-    print(f"MENACE (X) against the {opponent} player: {run.games:,} games ({run.engine} engine, seed {seed})")
-    print(rule.sentence())
+    total = max(run.games_played, 1)
+    print(f"MENACE (X) against the {opponent} player: {run.games_played:,} games ({run.engine} engine, seed {seed})")
+    print(sentence(rule))
     print(f"time: {run.seconds:.3f} s, {run.games_per_second:,.0f} games/s")
-    print(f"results: {results['win']:,} won ({results['win'] / total:.1%}), "
-          f"{results['draw']:,} drawn ({results['draw'] / total:.1%}), "
-          f"{results['loss']:,} lost ({results['loss'] / total:.1%})")
-    if run.curve:
-        print(f"chance not to lose the next game against the perfect player: {run.curve[-1].not_losing_vs_perfect:.1%}")
+    print(f"results: {win:,} won ({win / total:.1%}), {draw:,} drawn ({draw / total:.1%}), "
+          f"{loss:,} lost ({loss / total:.1%})")
+    print(f"chance not to lose the next game against the perfect player (the one worst for MENACE): "
+          f"{not_losing['perfect']:.1%}")
+    print(f"chance not to lose it against a perfect player choosing at random among its best squares: "
+          f"{not_losing['best-at-random']:.1%}")
     print(f"\n{len(boxes)} boxes (board row by row; beads per square 1-9 of that board; empty boxes marked):")
     for i, board in enumerate(boxes.boards):
-        beads = "  ".join(f"{s + 1}:{int(counts[i, s])}" for s in boxes.squares[i])
-        empty = "  (empty)" if counts[i].sum() == 0 else ""
-        print(f"{i + 1:4}  move {move_number(board)}  {board}  {beads}{empty}")
+        beads = brain.box_squares(i)
+        shown = "  ".join(f"{s + 1}:{beads[s]}" for s in boxes.squares[i])
+        empty = "  (empty)" if sum(beads) == 0 else ""
+        print(f"{i + 1:4}  move {move_number(board)}  {board}  {shown}{empty}")
     return 0

@@ -97,6 +97,8 @@ class TrainingProgress:
     story: Any = field(default=None, repr=False, compare=False)
     #: A copy of the sparring partner's counts (numpy array), when the trainer sends it.
     opponent_hats: Any = field(default=None, repr=False, compare=False)
+    #: The trained brain's wins, draws and losses so far.
+    results: tuple = field(default=(0, 0, 0), compare=False)
 
     @property
     def games_per_second(self) -> float:

@@ -43,6 +43,25 @@ class BadBoard(NoughtsError):
     """Text that is not a board a game of noughts and crosses can reach."""
 
 
+#: The 8 symmetries of the board as permutations of square indexes: image[i] = board[perm[i]] (the
+#: identity first). `NoughtsRules.symmetries` offers them to the learner, which folds boards alike.
+SYMMETRIES: tuple[tuple[int, ...], ...] = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8),  # identity
+    (6, 3, 0, 7, 4, 1, 8, 5, 2),  # quarter turn clockwise
+    (8, 7, 6, 5, 4, 3, 2, 1, 0),  # half turn
+    (2, 5, 8, 1, 4, 7, 0, 3, 6),  # quarter turn anticlockwise
+    (2, 1, 0, 5, 4, 3, 8, 7, 6),  # mirror left-right
+    (6, 7, 8, 3, 4, 5, 0, 1, 2),  # mirror top-bottom
+    (0, 3, 6, 1, 4, 7, 2, 5, 8),  # mirror in the main diagonal
+    (8, 5, 2, 7, 4, 1, 6, 3, 0),  # mirror in the other diagonal
+)
+
+
+def image(board: str, perm) -> str:
+    """The board seen through a symmetry: square i of the image is square perm[i] of `board`."""
+    return "".join([board[p] for p in perm])
+
+
 #: Answers kept per board: the solver, MENACE's boxes and tables and the readable learners ask about the same
 #: few thousand boards again and again (a board is text, so at most 3**9 of them).
 BOARD_CACHE = 1 << 16
@@ -201,14 +220,43 @@ def reachable_boards() -> frozenset[str]:
     return _REACHABLE
 
 
+class _Symmetry:
+    """One symmetry of the board for the learner: `position(board)` its image, `move(square)` where the
+    square goes in the image (both 1-9)."""
+
+    __slots__ = ("perm", "_to")
+
+    def __init__(self, perm: tuple[int, ...]) -> None:
+        self.perm = perm
+        self._to = tuple(perm.index(i) + 1 for i in range(9))  # square i + 1 of a board -> its square in the image
+
+    def position(self, board: str) -> str:
+        return _image(board, self.perm)
+
+    def move(self, square: int) -> int:
+        return self._to[square - 1]
+
+
+@lru_cache(maxsize=BOARD_CACHE)
+def _image(board: str, perm: tuple[int, ...]) -> str:
+    return image(board, perm)
+
+
+_SYMMETRY_MAPS = tuple(_Symmetry(perm) for perm in SYMMETRIES)
+
+
 class NoughtsRules:
     """Noughts and crosses in the game protocol: positions are 9-character boards, moves squares 1-9.
 
     There is no `last_mover_wins`: a game can end in a draw. `outcome(position)` says how it ended
-    for the player who made the last move (+1 three in a row, 0 a full board).
+    for the player who made the last move (+1 three in a row, 0 a full board). It offers the learner
+    the board's 8 symmetries (`symmetries`), whose player is to move (`mover`: X moves first) and which
+    move of theirs it is (`move_number`): what MENACE's matchboxes are folded and filled by.
     """
 
     name = "noughts and crosses"
+    #: The two players by seat (0 moves first), in the game's words.
+    seat_names = ("X", "O")
 
     def __init__(self) -> None:
         self._positions: tuple[str, ...] | None = None
@@ -239,7 +287,25 @@ class NoughtsRules:
         return 1 if has_line(position, "X") or has_line(position, "O") else 0
 
     def hat_rows(self) -> tuple[str, ...]:
-        return self.positions()
+        """The boards a learner keeps a container for: every board in play with two or more empty squares
+        (with one left the move is forced), fewer marks first, then in text order (MENACE's order of its
+        boxes, by move number)."""
+        return tuple(sorted((b for b in self.positions() if b.count(".") >= 2),
+                            key=lambda b: (9 - b.count("."), b)))
+
+    # -- what the learner may fold and fill by -------------------------------------------------------
+
+    def symmetries(self) -> tuple[_Symmetry, ...]:
+        """The board's 8 symmetries (the identity first), each with `position(board)` and `move(square)`."""
+        return _SYMMETRY_MAPS
+
+    def mover(self, position) -> int:
+        """Whose turn it is: 0 the first player (X), 1 the second (O)."""
+        return 0 if to_move(position) == "X" else 1
+
+    def move_number(self, position) -> int:
+        """Which move of the player to move the next one is (1-5)."""
+        return position.count(to_move(position)) + 1
 
     # -- words and encoding ------------------------------------------------------------------------
 
@@ -305,8 +371,11 @@ register(GameEntry(
     write_start=str, read_start=parse_board, read_move=_noughts_move,
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
-    brains="matchboxes", taught_at=lambda board: board.count(".") >= 2,
+    brains="matchboxes",
+    learner_settings={"start_balls": (4, 3, 2, 1), "win_reward": 3, "draw_reward": 1, "loss_penalty": 1,
+                      "floor": "none", "empty": "resign"},
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     scope=lambda rules: "every board MENACE can face",
     training_games=5_000, training_protocol="classic",
+    lab_rules=lambda size: NoughtsRules(), lab_size=(3, 3, 3), lab_size_words="the board's side (3 only)",
 ))

@@ -8,12 +8,27 @@ know of a game. A game is described whole by its *rules object* (as OpenSpiel's 
   last move: +1 a win, 0 a draw, -1 a loss (`last_mover_wins` stays as a convenience where it exists);
 - `start_positions()` are where a game starts; `positions()` is every non-terminal position of the
   instance, the hats a learner needs and the positions a solver answers;
-- `hat_rows()` lays the positions out as rows of a counts array (None: a row nobody uses);
+- `hat_rows()` lays out the positions a learner keeps a container for as rows of a counts array (None: a
+  row nobody uses); a position left out has one legal move (a forced move needs no container);
 - `position_text(position)` and `move_text(position, move)` are words for a person;
 - `encode_position`/`decode_position` and `encode_move`/`decode_move` turn positions and moves into
   JSON values and back, for the store and the brain files; a decode raises `ValueError` (the rules'
   `IllegalMove`) with a message a person can read on anything that is not a position of this
   instance, or not a legal move from that position: the one check of a move.
+
+Three hooks are optional; the counts learner (`learn.hats`) reads them where a game offers them:
+
+- `symmetries()`: the game's symmetries, the identity first, each an object with `position(p)` (the
+  image of a position) and `move(m)` (where a move goes in the image). The learner keeps one
+  container per class of positions alike up to a symmetry (the image whose `encode_position` is
+  smallest as JSON text, the first such symmetry on a tie) and one count per move up to the
+  symmetries that leave that position as it is (the first in legal-move order). Noughts and crosses
+  offers the 8 of the square; a game without the hook folds nothing;
+- `mover(position)`: whose turn it is, 0 (the player who moves first in a game) or 1, where the position
+  tells; a learner may then keep containers for one seat only (MENACE's boxes for X);
+- `move_number(position)`: which move of the player to move the next one is, counting from 1; start
+  tokens may depend on it (MENACE: 4, 3, 2, 1 beads at its 1st to 4th move). Without it, every
+  container starts alike.
 
 The games are named in one place, `engine.registry`. A perfect move comes from a solver
 (`solve.solver_for(rules)`), one layer up: the rules never import a solver.

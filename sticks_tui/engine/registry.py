@@ -127,12 +127,13 @@ class GameEntry:
     ai_names: dict = field(default_factory=dict)
     #: A person can watch two of its AIs play each other.
     watchable: bool = False
-    #: Which learner's brains the store keeps for it: "hats" (`learn.hats.Hats`, one hat per position)
-    #: or "matchboxes" (MENACE's boxes, `learn.menace.MenaceBrain`, one box per board up to symmetry).
+    #: How the screens and the command line word and draw its brains: "hats" (a hat of balls per position)
+    #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
+    #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
-    #: Whether a learner's move at a position is a lesson (a ball or bead drawn); None: every move is.
-    #: MENACE draws no bead where one square is left (its move is forced).
-    taught_at: Callable[[Any], bool] | None = None
+    #: The counts learner's settings for a fresh brain of this game, as `learn.hats.HatRule`'s fields (empty:
+    #: the seeds' rule). Noughts and crosses: Michie's, so a fresh brain is MENACE.
+    learner_settings: dict = field(default_factory=dict)
     #: Brain files (`store.brainfile`): why a file's layout fields cannot be this game's (`named`: the file
     #: says "game"; None: they can), the rules they describe (a ValueError saying why if none; `shown`
     #: echoes a value from the file, cut short), what its
@@ -161,6 +162,11 @@ class GameEntry:
     #: every position, "classic": the start).
     training_games: int = 100_000
     training_protocol: str = "explore"
+    #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
+    #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
+    lab_rules: Callable[[int], GameRules] | None = None
+    lab_size: tuple[int, int, int] = (1, 1, 1)
+    lab_size_words: str = ""
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
@@ -226,9 +232,6 @@ class GameEntry:
 
     def scope_words(self, rules: GameRules) -> str:
         return self.scope(rules) if self.scope is not None else "every position of the game"
-
-    def taught(self, position) -> bool:
-        return self.taught_at is None or self.taught_at(position)
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))
@@ -350,6 +353,13 @@ def explore_starts(rules: GameRules) -> tuple:
     if game is not None and game.explore_from is not None:
         return tuple(game.explore_from(rules))
     return tuple(rules.positions())
+
+
+def default_rules(*args, **kwargs) -> GameRules:
+    """The rules of the first game (`GAME_MODULES`' first: the Game of Sticks) made from `args` as its entry's
+    `make_rules` takes them (a heap and the most a move): what the shortcuts `Hats(size, max_take)` and
+    `TrainingConfig(sticks=..., max_take=...)` of the layers above mean, so none of them names a game."""
+    return entry(names()[0]).make_rules(*args, **kwargs)
 
 
 def curve_size(rules: GameRules) -> int | None:

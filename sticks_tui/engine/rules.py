@@ -225,4 +225,5 @@ register(GameEntry(
     ),
     rules_of=lambda values, start: SticksRules(values["sticks"] if start is None else start, values["max_take"]),
     training_games=100_000,
+    lab_rules=lambda size: SticksRules(size), lab_size=(100, 2, 1000), lab_size_words="the starting heap",
 ))

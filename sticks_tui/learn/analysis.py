@@ -392,13 +392,18 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
 
 @dataclass(frozen=True, slots=True)
 class CurvePoint:
-    """The brain after `games` training games: share of winning hats whose single top ball wins, and
-    its exact chance to beat a perfect player moving first / second (NaN where not computed)."""
+    """The brain after `games` training games: share of winning positions whose single top move wins, its
+    exact chance to beat the perfect player (the one worst for it) moving first / second, and, in a game
+    that can end in a draw, not to lose against it (NaN where not computed: a seat the brain does not
+    play); `results`: the trained brain's wins, draws and losses in the run so far."""
 
     games: int
     agreement: float
     win_first: float = float("nan")
     win_second: float = float("nan")
+    keep_first: float = float("nan")
+    keep_second: float = float("nan")
+    results: tuple | None = None
 
     @property
     def win_vs_perfect(self) -> float:
@@ -409,19 +414,70 @@ class CurvePoint:
         def finite(x: float) -> float | None:
             return None if math.isnan(x) else x
 
-        return {"games": self.games, "agreement": finite(self.agreement),
-                "win_vs_perfect_first": finite(self.win_first), "win_vs_perfect_second": finite(self.win_second)}
+        out = {"games": self.games, "agreement": finite(self.agreement),
+               "win_vs_perfect_first": finite(self.win_first), "win_vs_perfect_second": finite(self.win_second)}
+        if not (math.isnan(self.keep_first) and math.isnan(self.keep_second)):
+            out["not_losing_vs_perfect_first"] = finite(self.keep_first)
+            out["not_losing_vs_perfect_second"] = finite(self.keep_second)
+        return out
+
+
+def exact_chances(brain: Hats, opponent: str = "perfect", first: bool = True, rules=None,
+                  counts: np.ndarray | None = None) -> tuple[float, float, float]:
+    """The exact chances (win, draw, loss) of `brain` (its counts, or `counts`) in one game of `rules`
+    (default: its own game) from the start, moving first or second, against `opponent`: 'perfect' (the
+    perfect player worst for it: among the moves that keep the position's value, the one that leaves it
+    the smallest chance not to lose, then to win), 'best-at-random' (a perfect player choosing at random
+    among its best moves) or 'random'. An empty container resigns (a loss) or draws from its start tokens,
+    as its rule says. Compiled when the kernel is loaded in this process, else in plain Python."""
+    from sticks_tui.learn import compiled
+    from sticks_tui.learn.tables import BEST_AT_RANDOM, PERFECT, PROPORTIONAL, RANDOM, game_tables, lay_out
+    from sticks_tui.learn.tables import exact_chances as readable
+
+    codes = {"perfect": PERFECT, "best-at-random": BEST_AT_RANDOM, "random": RANDOM}
+    if opponent not in codes:
+        raise ValueError(f"The chances are against {', '.join(codes)}, not {opponent!r}.")
+    rules = brain.rules if rules is None else rules
+    tables = game_tables(rules)
+    start = rules.start_positions()[0]
+    match = lay_out(tables, brain, None, (start,), (0,) if first else (1,))
+    counts = brain.counts if counts is None else counts
+    pref = np.zeros((match.rows_a, match.width), dtype=np.float64)
+    pref[:, : counts.shape[1]] = counts[: match.rows_a]
+    pref = pref.ravel()
+    args = (PROPORTIONAL, match, tables.order, tables.index[start], first, codes[opponent], brain.rule.empty_code)
+    if compiled.loaded():
+        from sticks_tui.learn import kernel
+
+        found = kernel.chances(pref, *args)
+    else:
+        found = readable(pref, *args)
+    return float(found[0]), float(found[1]), float(found[2])
+
+
+def _has_draws(rules) -> bool:
+    """The game can end in a draw (from its tables: some move ends it with neither side winning)."""
+    from sticks_tui.learn.tables import game_tables
+
+    tables = game_tables(rules)
+    legal = np.arange(tables.width)[None, :] < tables.n_moves[:, None]
+    return bool(((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
 
 
 class CurveScorer:
     """Scores brains of one game instance against its exact solution, fast enough for every checkpoint.
 
     The game is the one a run trains (`for_rules`): for sticks a heap N, scored over the hats of heaps
-    1..N of a brain that may hold more (the rows above N are not read)."""
+    1..N of a brain that may hold more (the rows above N are not read). A brain of one seat's containers
+    (MENACE's X) is scored in that seat only."""
 
-    def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int) -> None:
+    def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int, seat=None,
+                 rule=None) -> None:
         self.rules = rules
         self.rows = len(layout_rows)
+        self.seat = seat
+        self.rule = rule
+        self._template = None
         solver = solver_for(rules)
         self.win_mask = np.zeros((len(layout_rows), width), dtype=np.bool_)
         for i, (p, moves) in enumerate(zip(layout_rows, layout_moves, strict=True)):
@@ -432,8 +488,9 @@ class CurveScorer:
                 self.win_mask[i, j] = m in wins
         self.winning_rows = self.win_mask.any(axis=1)
         self.legal = np.arange(width)[None, :] < n_moves[:, None]
-        # the exact chances against a perfect player, where the game's figures have them (sticks)
-        self.sticks = registry.entry_of(rules).chances_vs_perfect
+        # the exact chances against the perfect player: sticks' own fast path, any other game's evaluator
+        game = registry.find(rules)
+        self.sticks = game is not None and game.chances_vs_perfect
         if self.sticks:
             self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
                                   for n in range(rules.size + 1)]
@@ -442,13 +499,13 @@ class CurveScorer:
     @classmethod
     def for_brain(cls, brain) -> CurveScorer:
         """Scores over the brain's whole game (for sticks: every heap it has a hat for)."""
-        return cls.for_rules(brain.rules)
+        return cls.for_rules(brain.rules, brain.seat, brain.rule)
 
     @classmethod
-    def for_rules(cls, rules) -> CurveScorer:
+    def for_rules(cls, rules, seat=None, rule=None) -> CurveScorer:
         """Scores over the game `rules` (for sticks: heaps up to `rules.size`, whatever the brain's size)."""
-        layout = _layout(rules)
-        return cls(rules, layout.rows, layout.moves, layout.n_moves, layout.width)
+        layout = _layout(rules, seat)
+        return cls(rules, layout.rows, layout.moves, layout.n_moves, layout.width, seat, rule)
 
     @property
     def scope(self) -> str:
@@ -465,9 +522,22 @@ class CurveScorer:
         return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
 
     def score(self, games: int, counts: np.ndarray) -> CurvePoint:
-        if not self.sticks:
-            return CurvePoint(games, self.agreement(counts))
-        return self._score_sticks(games, counts)
+        if self.sticks:
+            return self._score_sticks(games, counts)
+        return self._score_any(games, counts)
+
+    def _score_any(self, games: int, counts: np.ndarray) -> CurvePoint:
+        """Any game: the one exact evaluator, in each seat the brain plays."""
+        if self._template is None:
+            self._template = Hats(self.rules, rule=self.rule, seat=self.seat)
+        nan = float("nan")
+        figures = {}
+        for seat in ((0, 1) if self.seat is None else (self.seat,)):
+            figures[seat] = exact_chances(self._template, "perfect", seat == 0, counts=counts[: self.rows])
+        draws = _has_draws(self.rules)
+        win = [figures[s][0] if s in figures else nan for s in (0, 1)]
+        keep = [figures[s][0] + figures[s][1] if s in figures and draws else nan for s in (0, 1)]
+        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1])
 
     def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
         """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""

@@ -1,4 +1,5 @@
-"""Loading the compiled kernels, and recovering from a damaged numba cache (issue 13).
+"""Loading the compiled kernel, and recovering from a damaged numba cache (issue 13): the one loader
+(the trainer, MENACE's training and the lab all ask `load`, or `kernel` for the module itself).
 
 numba keeps compiled kernels on disk (`cache=True`). A cache file cut short (a full disk, a killed
 process) makes loading fail with an UnpicklingError or EOFError, and would do so on every run. Here
@@ -18,10 +19,9 @@ import sys
 from pathlib import Path
 
 #: The modules whose numba cache files we may clear.
-KERNEL_MODULES = ("sticks_tui.learn.kernel", "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
-#: Every source file compiled into the kernels.
-KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.menace",
-                  "sticks_tui.learn.menace_kernel", "sticks_tui.learn.lab_kernel")
+KERNEL_MODULES = ("sticks_tui.learn.kernel",)
+#: Every source file compiled into the kernel.
+KERNEL_SOURCES = ("sticks_tui.learn.hats", "sticks_tui.learn.kernel", "sticks_tui.learn.tables")
 _ready: set[str] = set()
 
 
@@ -105,3 +105,16 @@ def load() -> str | None:
                     f"trained with the slower reference learner instead.")
     _ready.add(name)
     return None
+
+
+def loaded() -> bool:
+    """The kernel is ready in this process (asking never imports numba)."""
+    return KERNEL_MODULES[0] in _ready
+
+
+def kernel():
+    """The compiled kernel's module, ready; RuntimeError saying why when it cannot be loaded."""
+    problem = load()
+    if problem is not None:
+        raise RuntimeError(problem)
+    return sys.modules[KERNEL_MODULES[0]]

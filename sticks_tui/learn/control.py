@@ -89,6 +89,7 @@ class GameStory:
     draws: tuple[tuple[int, object, object], ...]
     winner: int | None  # None: a draw
     changes: tuple[tuple[HatChange, ...], tuple[HatChange, ...]]
+    resigned: int | None = None  # the player who resigned (an empty container), if one did
 
     @property
     def loser(self) -> int | None:

@@ -1,24 +1,27 @@
-"""The fast training loop for every game of the protocol: AI vs AI, compiled by numba, releasing the GIL.
+"""The compiled loops, by numba, releasing the GIL: ONE game loop for every counts learner (the trainer,
+MENACE's training and the lab's hats), one for the lab's value learners (Q, Monte-Carlo), and the
+exact figures of a brain against a fixed player.
 
-The game arrives as arrays (`trainer.compile_game`): for hat row i and ball j, `next_row[i, j]` is
-the row after that move, or -1 when the move ends the game, and then `outcome[i, j]` (int8) is what
-it brought its mover: +1 a win, 0 a draw, -1 a loss. The loop draws as `Hats.draw` does, from the
-same xorshift64* stream as `learn.rng.XorShift64Star`, and learns by the hat rule of `learn.hats`
-(`reinforced_count`, compiled here, not rewritten, with the change `HatRule.changes` gives each
-outcome), so for the same seed it leaves the same counts as the readable reference learner (tests
-hold it to that). Importing this module compiles nothing; the first call compiles (or loads the
-on-disk cache).
+The game arrives as a `learn.tables.Match`: each side s (0: learner A; 1: B, a second learner or a
+fixed player) at position p is one index q = s * P + p; `first_of[q]` is the first cell of that
+side's container in ONE flat array (A's containers, then B's), FORCED (one legal move: made without
+a draw) or FIXED (the fixed player's move); `after[q * width + c]` is where column c leads (the other
+side's index, or END with the outcome for the mover in `result`). The loop draws as `Hats.draw`
+does, from the same xorshift64* stream as `learn.rng.XorShift64Star`, and learns by the token rule
+of `learn.hats` (`reinforced_count`, compiled here, not rewritten), so for the same seed it leaves
+the same counts as the readable learner (`learn.trainer.play_one_game`; tests hold it to that for
+every game and rule option). Importing this module compiles nothing; `warm_up` compiles (or loads
+numba's on-disk cache).
 
-Sticks used to have a loop of its own (the next heap is heap - ball: no table to read); this one
-loop is as fast on sticks (issue 17, `benchmarks/bench_kernel_loops.py`) because:
-- for each batch, both brains' counts are copied into ONE flat array (a `RunState`'s, made once a
-  run), A's hats then B's, so the mover is an offset into it, not a choice between two arrays
-  (which numba pays for in reference counting);
-- a ball is a cell number (row * width + column), and the game is laid out flat once a run
-  (`lay_out`) with one extra row that every ending move leads to, so the next hat is one load;
-- each hat's total is kept up to date as the hats learn, so a draw reads one number instead of
-  summing its hat before it can divide;
-- indices are unsigned, so numba adds no negative-index wrap-around to each load.
+Speed: each batch copies both brains' counts into the one flat array (made once a run: `RunState`)
+and keeps each container's total at its first cell, so a draw reads one number before it walks the
+cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
+
+The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
+greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
+game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
+containers, an exact walk over the positions A's greedy play can reach against every opponent move.
 """
 
 from __future__ import annotations
@@ -29,32 +32,31 @@ import numpy as np
 from numba import njit
 
 from sticks_tui.learn import hats
+from sticks_tui.learn import tables
+from sticks_tui.learn.tables import FIXED, FORCED
+
+#: Who B is: a second learner (SELF, it learns too), the RANDOM player (any legal move), or the
+#: BEST_AT_RANDOM player (one of the moves that keep the position's exact value, at random).
+SELF = 0
+#: B is A itself: one set of containers plays both seats and learns from both (the lab's shared hats).
+SHARED = 4
+RANDOM, BEST_AT_RANDOM = tables.RANDOM, tables.BEST_AT_RANDOM
+PERFECT = tables.PERFECT  # the opponent of the exact figures: the perfect player worst for the learner
+#: Which seat A takes: first in even games and second in odd ones (ALTERNATE), or always first.
+ALTERNATE, A_FIRST = 0, 1
+PROPORTIONAL, GREEDY = tables.PROPORTIONAL, tables.GREEDY
 
 
-class CompiledGame(NamedTuple):
-    """A game instance as arrays over a brain's hat rows (`trainer.compile_game` builds it with `lay_out`)."""
+class CompiledRule(NamedTuple):
+    """A `HatRule` as the loop takes it (`compile_rule`)."""
 
-    n_moves: np.ndarray  # (rows,) int64: the balls in each hat
-    next_row: np.ndarray  # (rows, width) int64: the row after each move; -1 when the move ends the game
-    outcome: np.ndarray  # (rows, width) int8: for the mover, where next_row == -1: +1 win, 0 draw, -1 loss
-    starts: np.ndarray  # (k,) int64: rows where games start; one at random each game when k > 1
-    # the same, laid out flat for the loop (cell = row * width + column), with an end row at rows * width:
-    following: np.ndarray  # (cells + width,) int64: the first cell of the next hat, or the end row's
-    result: np.ndarray  # (cells + width,) int8: the outcome for the mover, where the move ends the game
+    changes: np.ndarray  # (3,) int64: what a loss, a draw and a win give each token drawn
+    floor_code: int  # 0 'each', 1 'nonempty', 2 'none'
+    empty_code: int  # 0 never empty, 1 resign, 2 refill
 
 
-def lay_out(n_moves, next_row, outcome, starts) -> CompiledGame:
-    """A `CompiledGame` from the game's arrays (NumPy, once a run)."""
-    rows, width = next_row.shape
-    end = rows * width
-    following = np.full(end + width, end, dtype=np.int64)
-    following[:end] = np.where(next_row >= 0, next_row * width, end).ravel()
-    result = np.zeros(end + width, dtype=np.int8)
-    result[:end] = np.where(next_row < 0, outcome, 0).ravel()
-    # fresh writable int64/int8 copies: numba types a read-only array apart (`Hats.n_moves` is one),
-    # and every run must match the signature `warm_up` compiled
-    return CompiledGame(np.array(n_moves, dtype=np.int64), np.array(next_row, dtype=np.int64),
-                        np.array(outcome, dtype=np.int8), np.array(starts, dtype=np.int64), following, result)
+def compile_rule(rule) -> CompiledRule:
+    return CompiledRule(np.array(rule.changes, dtype=np.int64), rule.floor_code, rule.empty_code)
 
 
 class RunState(NamedTuple):
@@ -62,28 +64,79 @@ class RunState(NamedTuple):
     arrays (made once a run, so a batch allocates nothing)."""
 
     rng_state: np.ndarray  # (1,) uint64: the xorshift64 state
-    stats: np.ndarray  # (3,) int64: games won by the first mover, won by A, drawn
-    hat: np.ndarray  # (2 * (cells + width),) int64: A's hats then B's, each with the end row
-    total: np.ndarray  # the same shape: each hat's total, at its first cell
-    cells: np.ndarray  # (rows + 1,) int64: the balls drawn in a game, in move order
-    firsts: np.ndarray  # (rows + 1,) int64: the first cell of each one's hat
+    stats: np.ndarray  # (4,) int64: A's wins, draws, losses; games won by the first mover
+    hat: np.ndarray  # (cells,) int64: A's containers then B's
+    total: np.ndarray  # the same shape: each container's total, at its first cell
+    cells: np.ndarray  # (P + 1,) int64: the tokens drawn in a game, in move order
+    firsts: np.ndarray  # (P + 1,) int64: the first cell of each one's container
 
     @classmethod
-    def new(cls, rng_state: int, game: CompiledGame) -> RunState:
-        rows = game.n_moves.shape[0]
-        size = 2 * game.following.shape[0]
-        return cls(np.array([rng_state], dtype=np.uint64), np.zeros(3, dtype=np.int64), np.zeros(size, dtype=np.int64),
-                   np.zeros(size, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64), np.zeros(rows + 1, dtype=np.int64))
+    def new(cls, rng_state: int, match) -> RunState:
+        size = max(1, (match.rows_a + match.rows_b) * match.width)
+        length = match.positions + 1
+        return cls(np.array([rng_state], dtype=np.uint64), np.zeros(4, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                   np.zeros(size, dtype=np.int64), np.zeros(length, dtype=np.int64),
+                   np.zeros(length, dtype=np.int64))
 
 
-class CompiledRule(NamedTuple):
-    """A `HatRule` as the kernel takes it (`trainer.compile_rule` builds it)."""
+class Watch(NamedTuple):
+    """The lab's mastery tracking over A's rows (`learn.lab`): `good[cell]` a right move, `checked[row]` a
+    row that counts, `seat_mask[row, s]` faced from seat s; `ok`, `bad` and `mastery` kept as it plays
+    (every position: the share of them right is the lab's agreement curve).
 
-    changes: np.ndarray  # (3,) int64: what a loss, a draw and a win give each ball drawn
-    floor_code: int  # 0 'each', 1 'nonempty'
+    Unbeatable (issue 35): A's greedy play (every move tied at the top of its preference) never loses
+    a position it can win nor one where it can hold a draw, against ANY opponent, from every start in
+    `starts`, for each seat. Checked exactly over the positions that play can reach against every
+    opponent move (the fixed match's tables: `f_first`, `f_after`, `f_cols`), again only after a game
+    changed the set of top moves of one of A's rows (`top`, a bit per column, sets `dirty`).
+    `holds[s]` is the answer now (seat 0, 1, both); `first_hold[s]` the first game after which it held.
+    In a closed game (`over`) the answer is the `bad` counts, no walk."""
+
+    good: np.ndarray  # (rows_a * width,) bool
+    checked: np.ndarray  # (rows_a,) bool
+    seat_mask: np.ndarray  # (rows_a, 2) bool
+    ok: np.ndarray  # (rows_a,) bool
+    bad: np.ndarray  # (3,) int64: rows checked and not right, for seat 0, 1 and either
+    mastery: np.ndarray  # (3,) int64: the first game after which bad[s] was 0 (-1: not yet)
+    f_first: np.ndarray  # (2P,) int64: the fixed match's first_of (A's cells; B: FIXED)
+    f_after: np.ndarray  # (2P * width,) int64: the fixed match's after (B's columns: every legal move)
+    f_cols: np.ndarray  # (2P,) int64: the fixed match's n_cols
+    starts: np.ndarray  # (k,) int64: the protocol's start positions
+    top: np.ndarray  # (rows_a,) int64: each row's top moves, a bit a column (-1: not known yet)
+    dirty: np.ndarray  # (1,) bool: a row's top moves changed since `holds` was worked out
+    holds: np.ndarray  # (3,) bool: unbeatable now, seat 0, 1 and both
+    first_hold: np.ndarray  # (3,) int64: the first game after which it held (-1: not yet)
+    stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
+    stack: np.ndarray  # (2P + 1,) int64: the check's work list
+    closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
+
+    @classmethod
+    def none(cls) -> Watch:
+        """Nothing watched (the trainer does not pay for it)."""
+        one = np.zeros(1, dtype=np.bool_)
+        i1 = np.zeros(1, dtype=np.int64)
+        return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
+                   np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
+                   one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
+                   one.copy())
+
+    @classmethod
+    def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
+        """A watch over A's rows, its unbeatable check over `fixed_match` (A against a fixed player).
+        `closed`: every position A has a container for is a start of the protocol (sticks and Nim explore
+        from every position). Then, from either seat, the positions A can face do not depend on its
+        choices (each is a start, or follows a start by the opponent's move), so unbeatable from a seat
+        is every one of them right: the `bad` count of that seat at 0, no walk needed."""
+        rows = checked.shape[0]
+        P = fixed_match.positions
+        return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
+                   np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
+                   fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
+                   np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_))
 
 
-#: The hat rule, compiled from `learn.hats` (the one place it is written).
+#: The token rule, compiled from `learn.hats` (the one place it is written).
 reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
 
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
@@ -104,124 +157,535 @@ def _below(x, n):
     """`XorShift64Star.randrange(n)` from the state `x` just stepped."""
     return np.int64(((x * _MULTIPLIER) >> np.uint64(11)) % np.uint64(n))
 
-# -- a draw that steps an array's random state in place (the lab's and MENACE's kernels) -----------------
-
-@njit(nogil=True, cache=True, inline="always")
-def below_in_place(rng_state, n):
-    """A number in 0..n-1 from the stream in rng_state[0] (`XorShift64Star.randrange`), stepping it in place."""
-    x = _step(rng_state[0])
-    rng_state[0] = x
-    return _below(x, n)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def draw_column(counts, row, legal, rng_state):
-    """A ball from hat `row` (its first `legal` columns), each as likely as its count: `Hats.draw`."""
-    total = np.int64(0)
-    for j in range(legal):
-        total += counts[row, j]
-    r = below_in_place(rng_state, total)
-    for j in range(legal):
-        c = counts[row, j]
-        if r < c:
-            return j
-        r -= c
-    return 0  # unreachable: r < total
-
-
-
-@njit(nogil=True, cache=True)
-def play_games(counts_a, counts_b, game, rule_a, rule_b, n_games, game_index, state):
-    """Play `n_games` games between brain A and brain B, both learning; return how many were played.
-
-    `game` is a `CompiledGame`; `rule_a` and `rule_b` (`CompiledRule`s) are the rules A and B each
-    learn by (each brain its own); `state` is the run's `RunState`. Game g (counting from
-    `game_index`) has A moving first when g is even. stats[0] += games won by the first mover,
-    stats[1] += games won by A, stats[2] += games drawn.
-    """
-    n_moves, _, _, starts, following, result = game
-    rng_state, stats, hat, total, cells, firsts = state
-    changes_a, floor_a = rule_a
-    changes_b, floor_b = rule_b
-    rows, width = counts_a.shape
-    end = rows * width  # the end row every ending move leads to
-    region = end + width  # one brain's hats in `hat`, its end row included
-    # the batch's working copy: A's hats at offset 0, B's at `region`; each hat's total at its first cell
-    for i in range(rows):
-        base = i * width
-        total[base] = 0
-        total[region + base] = 0
-        for j in range(n_moves[i]):
-            hat[base + j] = counts_a[i, j]
-            hat[region + base + j] = counts_b[i, j]
-            total[base] += counts_a[i, j]
-            total[region + base] += counts_b[i, j]
-    n_starts = starts.shape[0]
-    x = rng_state[0]
-    for g in range(n_games):
-        a_first = (game_index + g) % 2 == 0
-        if n_starts == 1:
-            base = starts[0] * width
-        else:
-            x = _step(x)
-            base = starts[_below(x, n_starts)] * width
-        off = 0 if a_first else region  # the mover's hats
-        n = 0
-        while True:
-            first = off + base
-            x = _step(x)
-            r = _below(x, total[_U(first)])
-            cell = first
-            while True:  # the ball drawn: each as likely as its count (Hats.draw)
-                r -= hat[_U(cell)]
-                if r < 0:
-                    break
-                cell += 1
-            cells[_U(n)] = cell
-            firsts[_U(n)] = first
-            n += 1
-            base = following[_U(cell - off)]
-            if base == end:
-                break
-            off = region - off
-        mover = np.int64(result[_U(cell - off)])  # the outcome for whoever moved last
-        first_mover = mover if n % 2 == 1 else -mover
-        a_outcome = first_mover if a_first else -first_mover
-        # A's balls, then B's, each in the order drawn, as the reference learner does
-        for i in range(0 if a_first else 1, n, 2):
-            _learn(hat, total, cells[i], firsts[i], changes_a[a_outcome + 1], floor_a)
-        for i in range(1 if a_first else 0, n, 2):
-            _learn(hat, total, cells[i], firsts[i], changes_b[1 - a_outcome], floor_b)
-        if first_mover > 0:
-            stats[0] += 1
-        if a_outcome > 0:
-            stats[1] += 1
-        elif a_outcome == 0:
-            stats[2] += 1
-    rng_state[0] = x
-    for i in range(rows):
-        base = i * width
-        for j in range(n_moves[i]):
-            counts_a[i, j] = hat[base + j]
-            counts_b[i, j] = hat[region + base + j]
-    return n_games
-
 
 @njit(nogil=True, cache=True, inline="always")
 def _learn(hat, total, cell, first, change, floor_code):
-    """The hat rule for one ball drawn (cell `cell` of `hat`, whose hat starts at `first`), keeping
-    the hat's total."""
+    """The token rule for one token drawn (cell `cell` of `hat`, whose container starts at `first`),
+    keeping the container's total."""
     before = hat[_U(cell)]
-    others = total[_U(first)] - before  # the hat's other balls: the 'nonempty' floor reads them
+    others = total[_U(first)] - before  # the container's other tokens: the 'nonempty' floor reads them
     after = reinforce_one(before, others, change, floor_code)
     hat[_U(cell)] = after
     total[_U(first)] += after - before
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _row_right(pref, first, legal, good):
+    """Every column tied at the top of `pref` in the container at `first` is a right move."""
+    top = pref[first]
+    for j in range(1, legal):
+        if pref[first + j] > top:
+            top = pref[first + j]
+    for j in range(legal):
+        if pref[first + j] == top and not good[first + j]:
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _top_bits(pref, first, legal):
+    """The columns tied at the top of `pref` in the container at `first`, a bit a column (-2: too wide)."""
+    if legal > 62:
+        return np.int64(-2)
+    top = pref[first]
+    bits = np.int64(1)
+    for j in range(1, legal):
+        v = pref[first + j]
+        if v > top:
+            top = v
+            bits = np.int64(1) << j
+        elif v == top:
+            bits |= np.int64(1) << j
+    return bits
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _recheck(pref, row, width, row_cols, watch):
+    """Look again at one of A's rows after it changed, keeping `ok` and the `bad` counts true."""
+    good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
+    if not checked[row]:
+        return
+    now = _row_right(pref, row * width, row_cols[row], good)
+    if now != ok[row]:
+        ok[row] = now
+        step = -1 if now else 1
+        for s in range(2):
+            if seat_mask[row, s]:
+                bad[s] += step
+        if seat_mask[row, 0] or seat_mask[row, 1]:
+            bad[2] += step
+
+
+@njit(nogil=True, cache=True)
+def unbeatable(pref, width, watch, seat):
+    """A's greedy play (every move tied at the top of `pref`) from every start, A moving first (seat 0)
+    or second (seat 1), reaches no position it can win (or draw) where a top move is not right, whatever
+    the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`)."""
+    first_of, after, n_cols, starts, stamp, stack = (watch.f_first, watch.f_after, watch.f_cols, watch.starts,
+                                                     watch.stamp, watch.stack)
+    checked, ok = watch.checked, watch.ok
+    P = first_of.shape[0] // 2
+    end = 2 * P
+    mark = stack[end] + 1  # the marks: a new number each check, kept in the last slot of `stack`
+    stack[end] = mark
+    n = 0
+    for i in range(starts.shape[0]):
+        q = starts[i] if seat == 0 else P + starts[i]
+        if stamp[q] != mark:
+            stamp[q] = mark
+            stack[n] = q
+            n += 1
+    while n > 0:
+        n -= 1
+        q = stack[n]
+        legal = n_cols[q]
+        base = q * width
+        if q < P:
+            first = first_of[q]
+            bits = np.int64(1)  # a forced move: its one column
+            if first >= 0:
+                row = first // width
+                if checked[row] and not ok[row]:
+                    return False
+                bits = _top_bits(pref, first, legal)
+            for c in range(legal):
+                if bits != -2 and not (bits >> np.int64(c)) & np.int64(1):
+                    continue
+                nq = after[base + c]
+                if nq != end and stamp[nq] != mark:
+                    stamp[nq] = mark
+                    stack[n] = nq
+                    n += 1
+        else:
+            for c in range(legal):
+                nq = after[base + c]
+                if nq != end and stamp[nq] != mark:
+                    stamp[nq] = mark
+                    stack[n] = nq
+                    n += 1
+    return True
+
+
+@njit(nogil=True, cache=True)
+def note_unbeatable(pref, width, row_cols, watch, games, firsts, n, off_b, shift):
+    """After a game whose tokens (or choices) were at `firsts[:n]` (B's past `off_b`, A's own `shift` on
+    where B shares A's table): work out `holds` again if one of A's rows changed its top moves, and
+    note the first game it held. A closed game reads its `bad` counts instead (`Watch.over`). Kept out
+    of the game loop: its writes there cost the loop three times its time (measured at heap 100)."""
+    if watch.closed[0]:
+        h0 = watch.bad[0] == 0
+        h1 = watch.bad[1] == 0
+    else:
+        top = watch.top
+        for i in range(n):
+            f = firsts[i]
+            if f >= off_b:
+                if shift == 0:
+                    continue  # B's own table
+                f -= shift
+            row = f // width
+            bits = _top_bits(pref, row * width, row_cols[row])
+            if bits != top[row] or bits == -2:
+                top[row] = bits
+                watch.dirty[0] = True
+        if not watch.dirty[0]:
+            return
+        watch.dirty[0] = False
+        h0 = unbeatable(pref, width, watch, 0)
+        h1 = unbeatable(pref, width, watch, 1)
+    watch.holds[0] = h0
+    watch.holds[1] = h1
+    watch.holds[2] = h0 and h1
+    for s in range(3):
+        if watch.holds[s] and watch.first_hold[s] < 0:
+            watch.first_hold[s] = games
+
+
+@njit(nogil=True, cache=True)
+def check_all(pref, width, row_cols, watch):
+    """Set `ok` and `bad` from scratch over A's rows (before the first game)."""
+    good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
+    bad[:] = 0
+    watch.dirty[0] = True
+    for r in range(checked.shape[0]):
+        ok[r] = True
+        if watch.top.shape[0] == checked.shape[0]:
+            watch.top[r] = _top_bits(pref, r * width, row_cols[r])
+        if not checked[r]:
+            continue
+        ok[r] = _row_right(pref, r * width, row_cols[r], good)
+        if not ok[r]:
+            for s in range(2):
+                if seat_mask[r, s]:
+                    bad[s] += 1
+            if seat_mask[r, 0] or seat_mask[r, 1]:
+                bad[2] += 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _note_mastery(watch, games):
+    bad, mastery = watch.bad, watch.mastery
+    for s in range(3):
+        if bad[s] == 0 and mastery[s] < 0:
+            mastery[s] = games
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fixed_column(x, opponent, q, legal, perfect, width):
+    """(the stepped state, the fixed player's column): RANDOM any legal move, BEST_AT_RANDOM one of the
+    value-keeping moves; no draw from the stream when there is one choice."""
+    if opponent == RANDOM:
+        if legal == 1:
+            return x, np.int64(0)
+        x = _step(x)
+        return x, _below(x, legal)
+    base = q * width
+    k = 0
+    for j in range(legal):
+        if perfect[base + j]:
+            k += 1
+    pick = np.int64(0)
+    if k > 1:
+        x = _step(x)
+        pick = _below(x, k)
+    for j in range(legal):
+        if perfect[base + j]:
+            if pick == 0:
+                return x, np.int64(j)
+            pick -= 1
+    return x, np.int64(0)  # unreachable: every position has a value-keeping move
+
+
+@njit(nogil=True, cache=True)
+def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_games, game_index, run, track,
+               watch):
+    """Play `n_games` games of learner A (counts_a) against B (`opponent` SELF: counts_b, learning too;
+    else a fixed player); return how many were played.
+
+    `match` is a `tables.Match`; `rule_a` and `rule_b` (`CompiledRule`s) are the rules A and B each learn
+    by; `seats` ALTERNATE (A first in game g, counting from `game_index`, when g is even) or A_FIRST;
+    `run` the run's `RunState`: stats[0..2] += A's wins, draws, losses; stats[3] += games won by the
+    first mover. `track`: keep the lab's mastery `watch` after every game (the trainer does not)."""
+    first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, start_cells = match
+    rng_state, stats, hat, total, cells, firsts = run
+    changes_a, floor_a, empty_a = rule_a
+    changes_b, floor_b, empty_b = rule_b
+    end = 2 * P
+    off_b = rows_a * width
+    b_learns = opponent == SELF
+    shared = opponent == SHARED  # B draws from and teaches A's own containers (one set for both seats)
+    shift = off_b if shared else 0  # B's cells, as A's
+    # the batch's working copy: A's containers, then B's; each container's total at its first cell
+    for i in range(rows_a):
+        base = i * width
+        t = np.int64(0)
+        for j in range(row_cols[i]):
+            c = counts_a[i, j]
+            hat[base + j] = c
+            t += c
+        total[base] = t
+    if b_learns:
+        for i in range(rows_b):
+            base = off_b + i * width
+            t = np.int64(0)
+            for j in range(row_cols[rows_a + i]):
+                c = counts_b[i, j]
+                hat[base + j] = c
+                t += c
+            total[base] = t
+    n_starts = starts.shape[0]
+    x = rng_state[0]
+    for g in range(n_games):
+        a_first = seats == A_FIRST or (game_index + g) % 2 == 0
+        if n_starts == 1:
+            p = starts[0]
+        else:
+            x = _step(x)
+            p = starts[_below(x, n_starts)]
+        q = p if a_first else P + p
+        n = 0
+        out = np.int64(0)
+        while True:
+            first = first_of[_U(q)]
+            if first >= 0:
+                real = first if first < off_b else first - shift
+                t = total[_U(real)]
+                if t == 0:  # an empty container (only under the floor 'none')
+                    empty = empty_a if first < off_b else empty_b
+                    if empty != 2:  # it resigns: the mover loses
+                        out = np.int64(-1)
+                        break
+                    for j in range(n_cols[_U(q)]):  # refilled with its start tokens
+                        hat[_U(real + j)] = start_cells[_U(real + j)]
+                        t += start_cells[_U(real + j)]
+                    total[_U(real)] = t
+                x = _step(x)
+                r = _below(x, t)
+                cell = real
+                while True:  # the token drawn: each as likely as its count (Hats.draw)
+                    r -= hat[_U(cell)]
+                    if r < 0:
+                        break
+                    cell += 1
+                cells[_U(n)] = cell
+                firsts[_U(n)] = first
+                n += 1
+                c = cell - real
+            elif first == FORCED:
+                c = np.int64(0)
+            else:
+                x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
+            k = q * width + c
+            nq = after[_U(k)]
+            if nq == end:
+                out = np.int64(result[_U(k)])
+                break
+            q = nq
+        a_outcome = out if q < P else -out  # the outcome for whoever moved last, made A's
+        # A's tokens, then B's, each in the order drawn, as the readable learner does
+        change = changes_a[a_outcome + 1]
+        for i in range(n):
+            if firsts[i] < off_b:
+                _learn(hat, total, cells[i], firsts[i], change, floor_a)
+        if b_learns or shared:
+            change = changes_b[1 - a_outcome]
+            for i in range(n):
+                if firsts[i] >= off_b:
+                    _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+        stats[1 - a_outcome] += 1
+        first_outcome = a_outcome if a_first else -a_outcome
+        if first_outcome > 0:
+            stats[3] += 1
+        if track:
+            for i in range(n):
+                if firsts[i] < off_b or shared:
+                    _recheck(hat, (firsts[i] - (shift if firsts[i] >= off_b else 0)) // width, width, row_cols,
+                             watch)
+            _note_mastery(watch, game_index + g + 1)
+            note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
+    rng_state[0] = x
+    for i in range(rows_a):
+        base = i * width
+        for j in range(row_cols[i]):
+            counts_a[i, j] = hat[base + j]
+    if b_learns:
+        for i in range(rows_b):
+            base = off_b + i * width
+            for j in range(row_cols[rows_a + i]):
+                counts_b[i, j] = hat[base + j]
+    return n_games
+
+
+# -- the lab's value learners -----------------------------------------------------------------------
+
+@njit(nogil=True, cache=True, inline="always")
+def _max_value(values, first, legal):
+    top = values[first]
+    for j in range(1, legal):
+        if values[first + j] > top:
+            top = values[first + j]
+    return top
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _greedy(values, first, legal, x):
+    """(state, the column with the highest value; ties broken at random, no draw when there is no tie)."""
+    top = values[first]
+    best = 0
+    k = 1
+    for j in range(1, legal):
+        v = values[first + j]
+        if v > top:
+            top = v
+            best = j
+            k = 1
+        elif v == top:
+            k += 1
+    if k == 1:
+        return x, np.int64(best)
+    x = _step(x)
+    pick = _below(x, k)
+    for j in range(best, legal):
+        if values[first + j] == top:
+            if pick == 0:
+                return x, np.int64(j)
+            pick -= 1
+    return x, np.int64(best)
+
+
+def explore_threshold(epsilon: float) -> np.uint64:
+    """The whole number T with k / 2**53 < epsilon exactly when k < T, for every 53-bit k."""
+    import math
+
+    return np.uint64(math.ceil(epsilon * 9007199254740992.0))
+
+
+@njit(nogil=True, cache=True)
+def _position_value(values, q, first_of, after, result, n_cols, width, end, shift, off_b):
+    """What the mover at side index `q` is worth by the one table `values` (negamax): the best value of its
+    container; at a forced move, the value its one move leads to (the result where it ends the game)."""
+    sign = 1.0
+    while True:
+        first = first_of[_U(q)]
+        if first >= 0:
+            base = first if first < off_b else first - shift
+            return sign * _max_value(values, base, n_cols[_U(q)])
+        k = q * width  # a forced move: column 0
+        nq = after[_U(k)]
+        if nq == end:
+            return sign * result[_U(k)]
+        sign = -sign
+        q = nq
+
+
+@njit(nogil=True, cache=True)
+def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_games, game_index, run, watch):
+    """`n_games` games of an action-value learner A (q_a, flat over its containers' cells) against B (SELF:
+    q_b, learning too) or a fixed player, A moving first in even games; both choose epsilon-greedily
+    (`explore`: `explore_threshold(epsilon)`), a forced move made without a choice. The result is +1 a
+    win, 0 a draw, -1 a loss, at the end only (no discount); the mastery `watch` is kept after every game.
+
+    method 2, self-play Q-learning as textbooks write it: ONE table (q_a) for both seats (B chooses from it
+    and teaches it too; `opponent` SELF); each move is moved `alpha` of the way towards the negative of
+    the best value of the position the opponent then faces (negamax), or the result where it ends the
+    game, at once. method 0, Q-learning with a table per seat: each of a learner's moves is moved `alpha`
+    of the way towards the best value at its next choice (the result, after its last one). method 1, Monte-Carlo control: after the game
+    every move played is moved towards the result, by `alpha` (or, alpha 0, by 1/visits: the average of
+    every result that followed it; n_a, n_b count the visits)."""
+    first_of, after, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, _ = match
+    rng_state, stats, _, _, cells, firsts = run
+    off_b = rows_a * width
+    end = 2 * P
+    n_starts = starts.shape[0]
+    one_table = method == 2
+    shift = off_b if one_table else 0
+    x = rng_state[0]
+    for g in range(n_games):
+        a_first = (game_index + g) % 2 == 0
+        if n_starts == 1:
+            p = starts[0]
+        else:
+            x = _step(x)
+            p = starts[_below(x, n_starts)]
+        q = p if a_first else P + p
+        n = 0
+        last_a = -1  # A's last choice (a cell), for Q-learning's step at its next choice
+        last_b = -1
+        out = np.int64(0)
+        while True:
+            first = first_of[_U(q)]
+            if first >= 0:
+                is_a = first < off_b
+                values = q_a if is_a or one_table else q_b
+                base = first if is_a else first - off_b
+                legal = n_cols[_U(q)]
+                if method == 0:
+                    last = last_a if is_a else last_b
+                    if last >= 0:
+                        values[last] += alpha * (_max_value(values, base, legal) - values[last])
+                x = _step(x)
+                if ((x * _MULTIPLIER) >> np.uint64(11)) < explore:
+                    x = _step(x)
+                    c = _below(x, legal)
+                else:
+                    x, c = _greedy(values, base, legal, x)
+                cells[_U(n)] = first + c
+                firsts[_U(n)] = first
+                n += 1
+                if is_a:
+                    last_a = base + c
+                else:
+                    last_b = base + c
+            elif first == FORCED:
+                c = np.int64(0)
+            else:
+                x, c = _fixed_column(x, opponent, q, n_cols[_U(q)], perfect, width)
+            k = q * width + c
+            nq = after[_U(k)]
+            if one_table and first >= 0:
+                cell = (first if first < off_b else first - off_b) + c
+                if nq == end:
+                    target = np.float64(result[_U(k)])
+                else:
+                    target = -_position_value(q_a, nq, first_of, after, result, n_cols, width, end, shift, off_b)
+                q_a[cell] += alpha * (target - q_a[cell])
+            if nq == end:
+                out = np.int64(result[_U(k)])
+                break
+            q = nq
+        a_outcome = out if q < P else -out
+        for side in range(2):
+            if one_table:
+                break
+            if side == 1 and opponent != SELF:
+                break
+            values = q_a if side == 0 else q_b
+            visits = n_a if side == 0 else n_b
+            outcome = a_outcome if side == 0 else -a_outcome
+            if method == 0:
+                last = last_a if side == 0 else last_b
+                if last >= 0:
+                    values[last] += alpha * (outcome - values[last])
+                continue
+            for i in range(n):
+                if (firsts[i] < off_b) == (side == 0):
+                    cell = cells[i] if side == 0 else cells[i] - off_b
+                    visits[cell] += 1
+                    step = alpha if alpha > 0 else 1.0 / visits[cell]
+                    values[cell] += step * (outcome - values[cell])
+        stats[1 - a_outcome] += 1
+        if (a_outcome if a_first else -a_outcome) > 0:
+            stats[3] += 1
+        for i in range(n):
+            if firsts[i] < off_b or one_table:
+                _recheck(q_a, (firsts[i] - (off_b if firsts[i] >= off_b else 0)) // width, width, row_cols, watch)
+        _note_mastery(watch, game_index + g + 1)
+        note_unbeatable(q_a, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, off_b if one_table else 0)
+    rng_state[0] = x
+    return n_games
+
+
+# -- exact figures ----------------------------------------------------------------------------------
+
+#: The exact figures (`tables.exact_chances`), compiled.
+chances = njit(nogil=True, cache=True)(tables.exact_chances)
+
+
+@njit(nogil=True, cache=True)
+def agreement(pref, width, row_cols, good, checked):
+    """The share of A's checked rows where every move tied at the top of `pref` is right (1 with none)."""
+    right = 0
+    total = 0
+    for r in range(checked.shape[0]):
+        if checked[r]:
+            total += 1
+            if _row_right(pref, r * width, row_cols[r], good):
+                right += 1
+    return right / total if total > 0 else 1.0
+
+
 def warm_up() -> None:
-    """Compile (or load from the cache) with a tiny run, so the first real batch starts at once."""
-    game = lay_out(np.ones(1, dtype=np.int64), np.full((1, 1), -1, dtype=np.int64), np.ones((1, 1), dtype=np.int8),
-                   np.zeros(1, dtype=np.int64))
-    rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0)
-    counts = np.ones((1, 1), dtype=np.int64)
-    play_games(counts, counts.copy(), game, rule, rule, 1, 0, RunState.new(1, game))
+    """Compile (or load from the cache) every loop here with a tiny game: one position, one winning move
+    (forced) and one of two moves."""
+    from sticks_tui.learn.tables import Match
+
+    first_of = np.array([0, FIXED], dtype=np.int64)
+    after = np.array([2, 2, 2, 2], dtype=np.int64)
+    result = np.array([1, 1, 1, 1], dtype=np.int8)
+    n_cols = np.array([2, 2], dtype=np.int64)
+    perfect = np.ones(4, dtype=np.bool_)
+    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 0,
+                  np.array([2], dtype=np.int64), np.ones(2, dtype=np.int64))
+    counts = np.ones((1, 2), dtype=np.int64)
+    rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0, 0)
+    watch = Watch.none()
+    for opponent in (SELF, RANDOM):
+        play_games(counts, counts.copy(), match, rule, rule, opponent, ALTERNATE, 1, 0, RunState.new(1, match), False,
+                   watch)
+    q = np.zeros(2)
+    play_values(q, q.copy(), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 0, 0.5,
+                explore_threshold(0.1), match, RANDOM, 1, 0, RunState.new(1, match), watch)
+    check_all(q, 2, match.row_cols, watch)
+    check_all(counts.ravel().astype(np.float64), 2, match.row_cols, watch)
+    chances(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, True, PERFECT, 0)
+    agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))

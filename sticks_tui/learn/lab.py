@@ -3,9 +3,10 @@ exactly, from the solver, when each has learned.
 
 Three learners on one interface (a `LearnerSpec`: a name and its settings):
 
-- `hats`: the app's learner (`learn.hats`): start balls, a reward for a win, a penalty for a loss, balls
-  for a draw, the floor. Its games use the trainer's own compiled draw and hat rule, so in self-play it
-  leaves the same hats as `learn.trainer` for the same seed.
+- `hats`: the app's learner (`learn.hats`, the counts learner MENACE is too): start balls, a reward for a
+  win, a penalty for a loss, balls for a draw, the floor. Its games are the trainer's own compiled loop
+  (`learn.kernel.play_games`, with the lab's mastery tracking switched on), so in self-play it leaves the
+  same hats as `learn.trainer` for the same seed.
 - `q`: tabular Q-learning: an action value per move, moved a step `alpha` towards the best value at
   the learner's next turn (or the result), choosing epsilon-greedily (`epsilon`: chance of a random move).
 - `mc`: Monte-Carlo control: every move of a game is moved towards that game's result (by `alpha`, or
@@ -17,8 +18,9 @@ Three learners on one interface (a `LearnerSpec`: a name and its settings):
   in which next value it reads, a finer point than a class needs.
 
 Each learner plays against a second learner of its kind that learns too (`vs=self`, as the app's
-trainer does), or against a fixed player (`vs=random`, `vs=perfect`), moving first in every other
-game. The learner measured is the first one.
+trainer does), or against a fixed player (`vs=random`; `vs=best-at-random`, a perfect player choosing at
+random among its best moves), moving first in every other game. The learner measured is the first one.
+A forced move (one legal move) is made by every learner without a choice, and teaches nothing.
 
 Mastery (`games_to_mastery`), exact from the solver: the first game after which, at every position
 the learner can face from a seat where the mover can force a win, every move its greedy choice may
@@ -41,35 +43,74 @@ from functools import lru_cache
 
 import numpy as np
 
-from sticks_tui.engine.nim import NimRules
-from sticks_tui.engine.noughts import NoughtsRules
-from sticks_tui.engine.rules import SticksRules
+from sticks_tui.engine import registry
 from sticks_tui.learn.batches import checkpoints
 from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.trainer import PROTOCOLS as TRAINING_PROTOCOLS
 from sticks_tui.learn.trainer import explore_starts
-from sticks_tui.solve import solver_for
 
-GAMES = ("sticks", "nim", "noughts")
-#: Each lab game's rules at a size (the lab's own sizes: the registry's games are built from a start
-#: position, and noughts is not registered yet); a table, so nothing here compares a game's name.
-RULES_OF_SIZE = {"sticks": lambda size: SticksRules(size), "nim": lambda size: NimRules((size, size, size)),
-                 "noughts": lambda size: NoughtsRules()}
-DEFAULT_SIZE = {"sticks": 100, "nim": 7, "noughts": 3}
-SIZE_RANGE = {"sticks": (2, 1000), "nim": (1, 7), "noughts": (3, 3)}
-SIZE_WORDS = {"sticks": "the starting heap", "nim": "the largest pile (piles up to N, N, N)",
-              "noughts": "the board's side (3 only)"}
-PROTOCOLS = ("explore", "classic")
-DEFAULT_PROTOCOL = {"sticks": "explore", "nim": "explore", "noughts": "classic"}
-OPPONENTS = ("self", "random", "perfect")
+
+def _lab_games() -> tuple:
+    """The games of the lab: every registered game; those whose entry gives the lab its rules by size first."""
+    names = registry.names()
+    return tuple(sorted(names, key=lambda name: registry.entry(name).lab_rules is None))
+
+
+#: The lab's games and, for each with sizes (its registry entry says), the size it starts at, the sizes it
+#: takes, what a size means; and how each game's games start by default. A game without sizes is raced at
+#: its entry's own rules.
+GAMES = _lab_games()
+SIZED = tuple(name for name in GAMES if registry.entry(name).lab_rules is not None)
+DEFAULT_SIZE = {name: registry.entry(name).lab_size[0] for name in SIZED}
+SIZE_RANGE = {name: tuple(registry.entry(name).lab_size[1:]) for name in SIZED}
+SIZE_WORDS = {name: registry.entry(name).lab_size_words for name in SIZED}
+PROTOCOLS = tuple(TRAINING_PROTOCOLS)
+DEFAULT_PROTOCOL = {name: registry.entry(name).training_protocol for name in GAMES}
+#: Games a run by default, by where its games start (measured so that the default lab finishes in seconds:
+#: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts).
+DEFAULT_CAPS = {"explore": 100_000, "classic": 50_000}
+#: Who a learner learns against: a second learner of its kind (learning too), the random player, or a
+#: perfect player choosing at random among its best moves ('perfect', the word of before, still reads as
+#: it: the perfect player of the figures is another, the one worst for the learner).
+OPPONENTS = ("self", "random", "best-at-random")
+OPPONENT_ALIASES = {"perfect": "best-at-random"}
 MAX_SEEDS = 100
 MAX_CAP = 10_000_000
 MAX_LEARNERS = 6
 DEFAULT_SEEDS = 20
-DEFAULT_CAP = 1_000_000
+DEFAULT_CAP = DEFAULT_CAPS["explore"]
+
+
+def default_protocol(game: str) -> str:
+    """Where the games of a lab of `game` start by default: anywhere (explore) or at the start (classic)."""
+    return DEFAULT_PROTOCOL.get(game, "classic")
+
+
+def default_cap(game: str) -> int:
+    """The games a run of `game` plays by default."""
+    return DEFAULT_CAPS[default_protocol(game)]
+
+
+def within_size(game: str, size) -> int | None:
+    """`size` (a class's, as its setup screen has it) as a lab of `game` takes it: within the lab's range;
+    the game's default when it is none, and None for a game without sizes."""
+    if game not in SIZE_RANGE:
+        return None
+    try:
+        size = int(size)
+    except (TypeError, ValueError):
+        return default_size(game)
+    low, high = SIZE_RANGE[game]
+    return min(max(size, low), high)
+
+
+def default_size(game: str) -> int | None:
+    """The size a lab of `game` takes by default (None: the game has none)."""
+    return DEFAULT_SIZE.get(game)
 #: The longest stretch of games played without a look at a cancel (the screen's runs).
-CHUNK = 200_000
+CHUNK = 20_000
 
 
 class LabError(ValueError):
@@ -97,8 +138,15 @@ LEARNERS: dict[str, dict[str, Setting]] = {
         "floor": Setting(str, "each", choices=("each", "nonempty"),
                          words="each: a hat keeps one ball of every move; nonempty: one ball in all"),
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
+        "table": Setting(str, "two", choices=("two", "one"),
+                         words="two: its hats and its opponent's, each game teaching it from one seat; "
+                               "one: one set of hats plays both seats and learns from both (vs self only)"),
     },
     "q": {
+        "alpha": Setting(float, 1.0, 0.0, 1.0, words="step size: how far a value moves towards its target"),
+        "epsilon": Setting(float, 0.3, 0.0, 1.0, words="exploration: the chance of a random move"),
+    },
+    "qseat": {
         "alpha": Setting(float, 0.5, 0.0, 1.0, words="step size: how far a value moves towards its target"),
         "epsilon": Setting(float, 0.1, 0.0, 1.0, words="exploration: the chance of a random move"),
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
@@ -109,7 +157,13 @@ LEARNERS: dict[str, dict[str, Setting]] = {
         "vs": Setting(str, "self", choices=OPPONENTS, words="who it learns against"),
     },
 }
-LEARNER_WORDS = {"hats": "the hats (counted balls)", "q": "tabular Q-learning", "mc": "Monte-Carlo control"}
+LEARNER_WORDS = {"hats": "the app's hats of counted balls, learning from its own seat (table=two, against a "
+                         "second set of hats) or from both (table=one: one set of hats plays both seats)",
+                 "q": "self-play Q-learning as textbooks write it: one table for both seats, each move's value "
+                      "moved towards minus the best value of the position the opponent then faces",
+                 "qseat": "Q-learning with one table per seat: the opponent is part of its world, each move's "
+                          "value moved towards the best value at its own next turn",
+                 "mc": "Monte-Carlo control, one table per seat: each move played moved towards the game's result"}
 
 
 def _number_text(value) -> str:
@@ -137,9 +191,20 @@ class LearnerSpec:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     @property
+    def one_table(self) -> bool:
+        """One table plays both seats and learns from both (q; hats with table=one)."""
+        return self.name == "q" or self.values.get("table") == "one"
+
+    @property
+    def learns_from(self) -> str:
+        """Whether each game teaches the measured table from both seats or from one."""
+        return "both seats" if self.one_table else "one seat"
+
+    @property
     def hat_rule(self) -> HatRule:
         v = self.values
-        return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"])
+        return HatRule(start_balls=v["start"], win_reward=v["reward"], loss_penalty=v["penalty"], floor=v["floor"],
+                       draw_reward=v["draw"])
 
 
 def parse_learner(text: str) -> LearnerSpec:
@@ -160,6 +225,9 @@ def parse_learner(text: str) -> LearnerSpec:
         if not eq or not raw.strip():
             raise LabError(f"{name}'s {key} needs a value: {key}=VALUE ({_range_words(table[key])})")
         values[key] = _parse_value(name, key, table[key], raw.strip())
+    if values.get("table") == "one" and values.get("vs") != "self":
+        raise LabError(f"{name}:table=one is one set of hats playing both seats: it learns against itself, "
+                       f"so vs is self, not {values['vs']!r}")
     return LearnerSpec(name, tuple(values.items()))
 
 
@@ -172,9 +240,12 @@ def _range_words(s: Setting) -> str:
 
 def _parse_value(name: str, key: str, s: Setting, raw: str):
     if s.choices:
-        if raw.lower() not in s.choices:
+        value = raw.lower()
+        if key == "vs":
+            value = OPPONENT_ALIASES.get(value, value)
+        if value not in s.choices:
             raise LabError(f"{name}'s {key} is {_range_words(s)}, not {raw!r}")
-        return raw.lower()
+        return value
     try:
         value = s.kind(raw)
     except ValueError:
@@ -190,11 +261,15 @@ def make_rules(game: str, size: int | None = None):
     """The rules object of a lab game; raises LabError naming the valid choices."""
     if game not in GAMES:
         raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
+    if game not in SIZED:
+        if size not in (None, 0):  # 0: how a kept lab writes "no size"
+            raise LabError(f"{game} has no size: leave it out")
+        return registry.entry(game).make_rules()
     size = DEFAULT_SIZE[game] if size is None else size
     low, high = SIZE_RANGE[game]
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
         raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
-    return RULES_OF_SIZE[game](size)
+    return registry.entry(game).lab_rules(size)
 
 
 def terminal_outcome(rules, position) -> int:
@@ -203,118 +278,73 @@ def terminal_outcome(rules, position) -> int:
     return int(rules.outcome(position))
 
 
-def _value(solver, position) -> int:
-    """What the player to move forces: +1, 0 or -1."""
-    value = getattr(solver, "value", None)
-    if value is not None:
-        return int(value(position))
-    return 1 if solver.is_winning(position) else -1
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LabGame:
-    """A game instance as the lab kernel's arrays, with its exact solution laid over them."""
+    """A game instance as the one table-builder lays it out (`learn.tables`), with what mastery reads over
+    the learners' containers (the hats' layout: one row per position, folded as the rules fold them)."""
 
     rules: object
     protocol: str
-    positions: tuple  # the position of each row (None: unused)
-    n_moves: np.ndarray  # (rows,) int64
-    next_row: np.ndarray  # (rows, width) int64, -1 where the move ends the game
-    outcome: np.ndarray  # (rows, width) int8, for the mover, where the move ends the game
-    starts: np.ndarray  # rows where games start
-    perfect: np.ndarray  # (rows, width) bool: moves that keep the position's value
-    good: np.ndarray  # (rows, width) bool: right moves (perfect ones, at rows worth a win or a draw)
+    tables: object  # learn.tables.GameTables
+    template: Hats  # a fresh learner: the layout every learner's rows follow
+    start_positions: tuple  # where games start
+    self_match: object  # learn.tables.Match: A against a second learner
+    fixed_match: object  # A against a fixed player (the lab's opponents, and the exact figures)
+    good: np.ndarray  # (rows * width,) bool: right moves (perfect ones, at rows worth a win or a draw)
     checked: np.ndarray  # (rows,) bool: rows worth a win or a draw that the learner can face
     seat_mask: np.ndarray  # (rows, 2) bool: faced by the learner moving first / second
-    order: np.ndarray  # every row with a move, successors first
-    start: int  # the row the curve's figures start from (the game's own start)
+    start: int  # the position (index) the curve's figures start from (the game's own start)
     has_draws: bool
+    closed: bool = False  # every position with a container is a start (explore): see `kernel.Watch.over`
+
+    @property
+    def width(self) -> int:
+        return self.self_match.width
+
+    @property
+    def rows(self) -> int:
+        return self.self_match.rows_a
+
+    @property
+    def row_cols(self) -> np.ndarray:
+        return self.self_match.row_cols[: self.rows]
 
 
 @lru_cache(maxsize=8)
 def lab_game(game: str, size: int | None = None, protocol: str | None = None) -> LabGame:
+    from sticks_tui.learn.tables import brain_map, game_tables, lay_out, reachable_sides
+
     rules = make_rules(game, size)
-    protocol = DEFAULT_PROTOCOL[game] if protocol is None else protocol
+    protocol = default_protocol(game) if protocol is None else protocol
     if protocol not in PROTOCOLS:
         raise LabError(f"there is no protocol {protocol!r}: choose {', '.join(PROTOCOLS)}")
-    brain = Hats(rules, rule=HatRule())  # the hats' own layout: row i is the same position everywhere
-    rows, width = brain.counts.shape
-    row_positions: list = [None] * rows
-    for p in brain.positions:
-        row_positions[brain.row(p)] = p
-    solver = solver_for(rules)
-    next_row = np.full((rows, width), -1, dtype=np.int64)
-    outcome = np.zeros((rows, width), dtype=np.int8)
-    perfect = np.zeros((rows, width), dtype=np.bool_)
+    tables = game_tables(rules)
+    template = Hats(rules, rule=HatRule())
+    starts = explore_starts(rules) if protocol == "explore" else tuple(rules.start_positions())
+    self_match = lay_out(tables, template, template, starts, (0, 1))
+    fixed_match = lay_out(tables, template, None, starts, (0, 1))
+    width, rows = self_match.width, self_match.rows_a
+    value, perfect = tables.solution
+    row, move = brain_map(tables, rules, None)
     good = np.zeros((rows, width), dtype=np.bool_)
     worth = np.zeros(rows, dtype=np.bool_)
-    has_draws = False
-    for p in brain.positions:
-        i = brain.row(p)
-        value = _value(solver, p)
-        worth[i] = value >= 0
-        has_draws |= value == 0
-        for j, move in enumerate(brain.moves_of(p)):
-            after = rules.apply(p, move)
-            if rules.is_terminal(after):
-                out = terminal_outcome(rules, after)
-                outcome[i, j] = out
-                move_value = out
-                has_draws |= out == 0
-            else:
-                next_row[i, j] = brain.row(after)
-                move_value = -_value(solver, after)
-            perfect[i, j] = move_value == value
-            good[i, j] = perfect[i, j] and value >= 0
-    start_positions = explore_starts(rules) if protocol == "explore" else tuple(rules.start_positions())
-    starts = np.array([brain.row(p) for p in start_positions], dtype=np.int64)
-    seat_mask = _seats(starts, next_row, brain.n_moves)
+    for p in np.flatnonzero(row >= 0):
+        r = int(row[p])
+        worth[r] = value[p] >= 0
+        for c in range(int(template.n_moves[r])):
+            good[r, c] = perfect[p, move[p, c]] and value[p] >= 0
+    start_idx = tuple(int(i) for i in tables.start_indexes(starts))
+    seat_mask = np.zeros((rows, 2), dtype=np.bool_)
+    for seat in (0, 1):
+        faced = reachable_sides(tables, start_idx, (seat,))[0]
+        for p in np.flatnonzero(faced & (row >= 0)):
+            seat_mask[int(row[p]), seat] = True
     checked = worth & (seat_mask[:, 0] | seat_mask[:, 1])
-    order = _successors_first(next_row, brain.n_moves, [brain.row(p) for p in brain.positions])
-    return LabGame(rules, protocol, tuple(row_positions), np.array(brain.n_moves), next_row, outcome, starts,
-                   perfect, good,
-                   checked, seat_mask, order, brain.row(rules.start_positions()[0]), has_draws)
-
-
-def _seats(starts: np.ndarray, next_row: np.ndarray, n_moves: np.ndarray) -> np.ndarray:
-    """Which rows the learner can face moving first (an even number of moves from a start) and second."""
-    rows = next_row.shape[0]
-    seen = np.zeros((rows, 2), dtype=np.bool_)
-    frontier = [(int(r), 0) for r in starts]
-    for r, parity in frontier:
-        seen[r, parity] = True
-    while frontier:
-        nxt = []
-        for r, parity in frontier:
-            for j in range(int(n_moves[r])):
-                c = int(next_row[r, j])
-                if c >= 0 and not seen[c, 1 - parity]:
-                    seen[c, 1 - parity] = True
-                    nxt.append((c, 1 - parity))
-        frontier = nxt
-    # the learner sits in either seat: A moves first from the start (parity 0 is A's), or second
-    # (the opponent moves at parity 0, A at parity 1)
-    return np.stack([seen[:, 0], seen[:, 1]], axis=1)
-
-
-def _successors_first(next_row: np.ndarray, n_moves: np.ndarray, live: list[int]) -> np.ndarray:
-    order: list[int] = []
-    done = np.zeros(next_row.shape[0], dtype=np.bool_)
-    for root in live:
-        if done[root]:
-            continue
-        stack = [(root, 0)]
-        while stack:
-            r, j = stack.pop()
-            if j < n_moves[r]:
-                stack.append((r, j + 1))
-                c = int(next_row[r, j])
-                if c >= 0 and not done[c]:
-                    stack.append((c, 0))
-            elif not done[r]:
-                done[r] = True
-                order.append(r)
-    return np.array(order, dtype=np.int64)
+    legal = np.arange(tables.width)[None, :] < tables.n_moves[:, None]
+    has_draws = bool((value == 0).any() or ((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
+    closed = set(np.flatnonzero(row >= 0).tolist()) <= set(start_idx)
+    return LabGame(rules, protocol, tables, template, starts, self_match, fixed_match, good.ravel(), checked,
+                   seat_mask, tables.index[rules.start_positions()[0]], has_draws, closed)
 
 
 # -- one run: a learner, a seed, a cap ----------------------------------------------------------
@@ -345,18 +375,33 @@ class LabRun:
     results: tuple[int, int, int]  # the learner's wins, draws, losses
     cancelled: bool = False
     state: dict = field(default_factory=dict, repr=False)  # the learners' arrays, for tests
-    cpu_seconds: float = 0.0  # processor time of this run alone (what a busy machine does not inflate)
+    cpu_seconds: float = 0.0  # processor time of this run alone (its thread; what a busy machine does not inflate)
+    held: tuple[bool, bool, bool] = (False, False, False)  # unbeatable at the end of the run: first, second, both
+    every_position: int | None = None  # the first game after which every position it can face was right
 
 
 def _fresh_state(spec: LearnerSpec, g: LabGame) -> dict:
-    rows, width = g.next_row.shape
     v = spec.values
     if spec.name == "hats":
-        counts = Hats(g.rules, rule=spec.hat_rule).counts
-        return {"a": counts, "b": counts.copy()}
-    return {"a": np.zeros((rows, width)), "b": np.zeros((rows, width)),
-            "na": np.zeros((rows, width), dtype=np.int64), "nb": np.zeros((rows, width), dtype=np.int64),
-            "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
+        a = Hats(g.rules, rule=spec.hat_rule)
+        return {"a": a, "b": a.copy() if v["vs"] == "self" and not spec.one_table else None}
+    cells = g.rows * g.width
+    return {"a": np.zeros(cells), "b": np.zeros(cells), "na": np.zeros(cells, dtype=np.int64),
+            "nb": np.zeros(cells, dtype=np.int64), "alpha": float(v["alpha"]), "epsilon": float(v["epsilon"])}
+
+
+def preference(spec: LearnerSpec, g: LabGame, state: dict) -> np.ndarray:
+    """Learner A's preference flat over its containers' cells (its counts, or its action values)."""
+    if spec.name != "hats":
+        return state["a"]
+    pref = np.zeros((g.rows, g.width))
+    counts = state["a"].counts
+    pref[:, : counts.shape[1]] = counts
+    return pref.ravel()
+
+
+#: The compiled value loop's method for each value learner.
+VALUE_METHOD = {"qseat": 0, "mc": 1, "q": 2}
 
 
 def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
@@ -365,38 +410,45 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     game and scoring the curve at `points` (default: log-spaced, `batches.checkpoints`)."""
     k = lab_kernel()
     started = time.perf_counter()
-    cpu_started = time.process_time()
+    cpu_started = time.thread_time()
     state = _fresh_state(spec, g)
     v = spec.values
-    opponent = OPPONENTS.index(v["vs"])
-    rows = g.next_row.shape[0]
-    ok = np.zeros(rows, dtype=np.bool_)
-    bad = np.zeros(3, dtype=np.int64)
-    mastery = np.full(3, -1, dtype=np.int64)
-    rng = np.array([XorShift64Star(seed).state], dtype=np.uint64)
-    stats = np.zeros(3, dtype=np.int64)
-    k.check_all(state["a"], g.n_moves, g.good, g.checked, g.seat_mask, ok, bad)
-    k.note_mastery(bad, mastery, 0)
+    vs = v.get("vs", "self")
+    opponent = {"self": k.SELF, "random": k.RANDOM, "best-at-random": k.BEST_AT_RANDOM}[vs]
+    if spec.name == "hats" and spec.one_table:
+        opponent = k.SHARED
+    match = g.self_match if vs == "self" else g.fixed_match
+    watch = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match, g.closed)
+    run = k.RunState.new(XorShift64Star(seed).state, match)
+    stats = run.stats
+    first_pref = preference(spec, g, state)
+    k.check_all(first_pref, g.width, g.row_cols, watch)
+    k._note_mastery(watch, 0)
+    k.note_unbeatable(first_pref, g.width, g.row_cols, watch, 0, run.firsts, 0, g.rows * g.width, 0)
     policy = k.PROPORTIONAL if spec.name == "hats" else k.GREEDY
+    empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)
     curve: list[LabPoint] = []
+    if spec.name == "hats":
+        rule = k.compile_rule(spec.hat_rule)
+        none = np.zeros((1, 1), dtype=np.int64)
 
     def play(n: int, done: int) -> None:
         if spec.name == "hats":
-            k.play_hats(state["a"], state["b"], opponent, v["reward"], v["penalty"], v["draw"],
-                        spec.hat_rule.floor_code, g.n_moves, g.next_row, g.outcome, g.starts, g.perfect, g.good,
-                        g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+            b = state["b"].counts if state["b"] is not None else none
+            k.play_games(state["a"].counts, b, match, rule, rule, opponent, k.ALTERNATE, n, done, run, True, watch)
         else:
-            k.play_values(state["a"], state["b"], state["na"], state["nb"], 0 if spec.name == "q" else 1,
-                          state["alpha"], k.explore_threshold(state["epsilon"]), opponent, g.n_moves, g.next_row,
-                          g.outcome, g.starts,
-                          g.perfect, g.good, g.checked, g.seat_mask, ok, bad, mastery, rng, done, n, stats)
+            k.play_values(state["a"], state["b"], state["na"], state["nb"], VALUE_METHOD[spec.name],
+                          state["alpha"], k.explore_threshold(state["epsilon"]), match, opponent, n, done, run,
+                          watch)
 
     def score(done: int) -> None:
-        pref = state["a"].astype(np.float64) if spec.name == "hats" else state["a"]
-        agreement, w1, w2, k1, k2 = k.evaluate(pref, policy, g.n_moves, g.next_row, g.outcome, g.perfect, g.good,
-                                               g.checked, g.order, g.start)
-        curve.append(LabPoint(done, agreement, w1, w2, k1, k2))
+        pref = preference(spec, g, state)
+        agreement = k.agreement(pref, g.width, g.row_cols, g.good, g.checked)
+        figures = [k.chances(pref, policy, g.fixed_match, g.tables.order, g.start, first, k.PERFECT, empty_code)
+                   for first in (True, False)]
+        (w1, d1, _), (w2, d2, _) = figures
+        curve.append(LabPoint(done, agreement, w1, w2, w1 + d1, w2 + d2))
 
     done = 0
     was_cancelled = False
@@ -413,44 +465,30 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
         score(done)
     if was_cancelled and done and (not curve or curve[-1].games != done):
         score(done)
-    found = tuple(None if m < 0 else int(m) for m in mastery)
+    found = tuple(None if m < 0 else int(m) for m in watch.first_hold)
+    everywhere = None if watch.mastery[2] < 0 else int(watch.mastery[2])
     return LabRun(spec, seed, done, found, curve, time.perf_counter() - started,
                   (int(stats[0]), int(stats[1]), int(stats[2])), was_cancelled, state,
-                  time.process_time() - cpu_started)
-
-
-_KERNEL_READY = False
+                  time.thread_time() - cpu_started, tuple(bool(h) for h in watch.holds), everywhere)
 
 
 def lab_kernel():
-    """The compiled lab (`learn.lab_kernel`), its numba cache checked as the trainer's is
-    (`learn.compiled`: stale files cleared first; a damaged cache cleared and compiled once more)."""
-    global _KERNEL_READY
-    import importlib
-    import sys
-
+    """The compiled kernel (`learn.kernel`), loaded by the one loader (`learn.compiled`: stale cache files
+    cleared first; a damaged cache cleared and compiled once more); RuntimeError saying why if it cannot."""
     from sticks_tui.learn import compiled
 
-    name = "sticks_tui.learn.lab_kernel"
-    if not _KERNEL_READY:
-        if not compiled._ready:
-            compiled.clear_stale()
-        try:
-            importlib.import_module(name).warm_up()
-        except Exception:  # noqa: BLE001 - a damaged cache shows up as any exception
-            compiled.clear_cache(name)
-            sys.modules.pop(name, None)
-            importlib.import_module(name).warm_up()
-        _KERNEL_READY = True
-    return sys.modules[name]
+    return compiled.kernel()
 
 
-def _run_task(task: tuple) -> tuple:
-    """One (learner, seed) in a worker process: plain values in and out, so it runs under spawn."""
+def _run_task(task: tuple, cancelled: Callable[[], bool] | None = None) -> tuple | None:
+    """One (learner, seed): plain values in and out (None: cancelled)."""
     index, spec, game, size, protocol, seed, cap = task
-    run = run_learner(spec, lab_game(game, size, protocol), seed, cap)
+    run = run_learner(spec, lab_game(game, size, protocol), seed, cap, cancelled)
+    if run.cancelled:
+        return None
     return index, seed, run.mastery, [(p.games, p.agreement, p.win_first, p.win_second, p.keep_first,
-                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds
+                                       p.keep_second) for p in run.curve], run.seconds, run.results, run.cpu_seconds, \
+        run.held, run.every_position
 
 
 # -- the lab: every learner over every seed -----------------------------------------------------
@@ -461,13 +499,15 @@ class LabConfig:
     size: int | None = None
     learners: tuple[LearnerSpec, ...] = ()
     seeds: int = DEFAULT_SEEDS
-    cap: int = DEFAULT_CAP
+    cap: int | None = None  # None: the game's default (`default_cap`)
     protocol: str | None = None
     first_seed: int = 0
     workers: int | None = None
 
     def __post_init__(self) -> None:
         make_rules(self.game, self.size)
+        if self.cap is None:
+            object.__setattr__(self, "cap", default_cap(self.game))
         if not self.learners:
             raise LabError(f"a lab needs at least one learner: choose {', '.join(LEARNERS)}")
         if len(self.learners) > MAX_LEARNERS:
@@ -513,7 +553,7 @@ class Mastery:
 @dataclass
 class LearnerResult:
     spec: LearnerSpec
-    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds)
+    runs: list[tuple]  # (seed, mastery, curve rows, seconds, results, processor seconds, held, every position)
 
     def mastery(self, seat: int = 2) -> Mastery:
         return Mastery.of([r[1][seat] for r in self.runs])
@@ -548,12 +588,20 @@ class LearnerResult:
     def final_agreement(self) -> float:
         return float(np.median([r[2][-1][1] for r in self.runs]))
 
+    def held(self, seat: int = 2) -> int:
+        """Seeds whose learner was still unbeatable (from `seat`; 2: both) at the end of its run."""
+        return sum(bool(r[6][seat]) for r in self.runs)
+
     def as_json(self) -> dict:
         return {"name": self.spec.name, "spec": self.spec.text, "settings": self.spec.values,
+                "learns_from": self.spec.learns_from,
                 "games_to_mastery": self.mastery(2).as_json(),
                 "games_to_mastery_by_seat": {"first": self.mastery(0).as_json(), "second": self.mastery(1).as_json()},
+                "held": self.held(2), "held_by_seat": {"first": self.held(0), "second": self.held(1)},
+                "games_to_every_position": Mastery.of([r[7] for r in self.runs]).as_json(),
                 "final_agreement": self.final_agreement, "seconds": self.seconds,
                 "seeds": [r[0] for r in self.runs], "mastery_by_seed": [r[1][2] for r in self.runs],
+                "held_by_seed": [bool(r[6][2]) for r in self.runs],
                 "curve": self.curve()}
 
 
@@ -563,12 +611,14 @@ class LabResult:
     learners: list[LearnerResult]
     seconds: float
     workers: int
+    unfinished: bool = False  # a result so far (`run_lab`'s partial): runs still to come
 
     def as_json(self) -> dict:
         c = self.config
         g = lab_game(c.game, c.size, c.protocol)
-        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE[c.game],
+        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE.get(c.game, 0),
                 "protocol": g.protocol, "seeds": c.seeds, "first_seed": c.first_seed, "cap": c.cap,
+                "seeds_done": min((len(r.runs) for r in self.learners), default=0),
                 "workers": self.workers, "seconds": self.seconds,
                 "vs_perfect_means": "chance not to lose" if g.has_draws else "chance to win",
                 "learners": [r.as_json() for r in self.learners]}
@@ -578,92 +628,74 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-class _NoStream:
-    """Stands in for sys.stderr while multiprocessing starts its resource tracker: no fileno, so none is passed."""
-
-    def fileno(self) -> int:
-        raise OSError("no file descriptor")
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker so that spawning works when sys.stderr has no real file
-    descriptor. Textual captures sys.stderr with an object whose fileno() is -1, and the tracker passes
-    sys.stderr.fileno() to its process: 'bad value(s) in fds_to_keep', and no lab could run in the app."""
-    import sys
-    from multiprocessing import resource_tracker
-
-    try:
-        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = True  # multiprocessing skips a stream whose fileno() raises
-    if usable:
-        resource_tracker.ensure_running()
-        return
-    stream = sys.stderr
-    sys.stderr = _NoStream()
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        sys.stderr = stream
-
-
 def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = None,
-            cancelled: Callable[[], bool] | None = None, idle: bool = False) -> LabResult | None:
-    """Every learner over every seed, in worker processes (spawned: safe beside threads), results in
-    order. `progress(done, total)` after each run; `cancelled()` is read between runs (and every
-    0.1 s while they run): a cancelled lab returns None, and runs not started are dropped. `idle`:
-    the worker processes run only when nothing else wants their core (Linux SCHED_IDLE), so that
-    an app's key presses, and a served class's other tabs, keep theirs (the app's lab is idle)."""
+            cancelled: Callable[[], bool] | None = None, idle: bool = False,
+            partial: Callable[[LabResult], None] | None = None) -> LabResult | None:
+    """Every learner over every seed, on `config.workers` threads (the compiled loops release the GIL, so
+    two threads use two cores; the game's tables are built once, here, and shared), results in order.
+    `progress(done, total)` after each run; `cancelled()` is read between runs and inside each run
+    between stretches of games (`CHUNK`): a cancelled lab returns None. `idle`: the threads run only
+    when nothing else wants their core (Linux SCHED_IDLE), so that an app's key presses, and a served
+    class's other tabs, keep theirs (the app's lab is idle). Runs go seed by seed (every learner's
+    first seed, then every learner's second, ...), and `partial(result so far)` comes after each (the
+    learners with a run finished, over their seeds so far), so a screen shows results as they come."""
     import concurrent.futures as cf
-    import multiprocessing
 
-    lab_game(config.game, config.size, config.protocol)  # bad settings fail here, before any process starts
+    lab_game(config.game, config.size, config.protocol)  # bad settings fail here; the tables are built once
+    lab_kernel()  # compiled (or loaded) once, before the threads share it
     tasks = [(i, spec, config.game, config.size, config.protocol, seed, config.cap)
-             for i, spec in enumerate(config.learners) for seed in config.seed_list]
+             for seed in config.seed_list for i, spec in enumerate(config.learners)]
     workers = config.workers or default_workers()
     started = time.perf_counter()
     found: dict[tuple[int, int], tuple] = {}
     stop = cancelled or (lambda: False)
+
+    def finished(out: tuple) -> None:
+        found[(out[0], out[1])] = out
+        if progress:
+            progress(len(found), len(tasks))
+        if partial:
+            partial(_gathered(config, found, time.perf_counter() - started, workers))
+
     if workers == 1:
         if idle:
-            yield_core()  # this thread: a lab run in one process is the caller's own thread
-        for n, task in enumerate(tasks, 1):
+            yield_core()  # this thread: a lab run on one thread is the caller's own thread
+        for task in tasks:
             if stop():
                 return None
-            out = _run_task(task)
-            found[(out[0], out[1])] = out
-            if progress:
-                progress(n, len(tasks))
+            out = _run_task(task, stop)
+            if out is None:
+                return None
+            finished(out)
     else:
-        _start_resource_tracker()
-        context = multiprocessing.get_context("spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                      initializer=yield_core if idle else None)
+        pool = cf.ThreadPoolExecutor(max_workers=workers, initializer=yield_core if idle else None,
+                                     thread_name_prefix="lab")
         try:
-            pending = {pool.submit(_run_task, t) for t in tasks}
+            pending = {pool.submit(_run_task, t, stop) for t in tasks}
             while pending:
                 if stop():
                     return None
                 done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
                 for future in done:
                     out = future.result()
-                    found[(out[0], out[1])] = out
-                    if progress:
-                        progress(len(found), len(tasks))
+                    if out is None:
+                        return None
+                    finished(out)
         finally:
-            # a cancelled lab drops the runs not started; the two running finish on their own
+            # a cancelled lab drops the runs not started; those running stop at their next stretch
             pool.shutdown(wait=not stop(), cancel_futures=True)
+    return _gathered(config, found, time.perf_counter() - started, workers)
+
+
+def _gathered(config: LabConfig, found: dict, seconds: float, workers: int) -> LabResult:
+    """The lab from the runs finished so far: each learner with a run, over its seeds done (in order)."""
     learners = []
     for i, spec in enumerate(config.learners):
-        runs = [found[(i, s)][1:] for s in config.seed_list]
-        learners.append(LearnerResult(spec, runs))
-    return LabResult(config, learners, time.perf_counter() - started, workers)
+        runs = [found[(i, s)][1:] for s in config.seed_list if (i, s) in found]
+        if runs:
+            learners.append(LearnerResult(spec, runs))
+    done = sum(len(r.runs) for r in learners)
+    return LabResult(config, learners, seconds, workers, done < len(config.learners) * config.seeds)
 
 
 # -- presets a teacher can start from -----------------------------------------------------------
@@ -680,17 +712,19 @@ PRESETS: dict[str, Preset] = {p.key: p for p in (
     Preset("incentives", "the seeds' rule vs MENACE's incentives (+3/-1) vs equal +3/-3",
            ("hats:reward=1,penalty=1", "hats:start=3,reward=3,penalty=1", "hats:start=3,reward=3,penalty=3"),
            "Look at the MENACE-like rule: when a win adds three balls and a loss takes one away, balls pile up "
-           "for whatever happened to win early, and at a big heap the hats may never get there; equal +3/-3 "
-           "learns at least as fast as the seeds' +1/-1."),
+           "for whatever happened to win early: at 20 sticks it needs about four times the games, and at a big "
+           "heap the hats may never get there; equal +3/-3 learns faster than the seeds' +1/-1."),
     Preset("hats-vs-q", "hats vs Q-learning",
-           ("hats", "q:alpha=1,epsilon=0.3", "q:alpha=0.5,epsilon=0.1", "mc"),
-           "Look at how Q-learning's step size and exploration decide everything: with alpha 0.5 and "
-           "epsilon 0.1 it learns as fast as the hats, with alpha 1 and epsilon 0.3 each value is only the "
-           "last thing that happened and it never settles; Monte-Carlo control, learning from whole games "
-           "full of random moves, is slowest at big heaps."),
+           ("hats", "hats:table=one", "q", "qseat:alpha=1,epsilon=0.3", "qseat", "mc"),
+           "Look at q, Q-learning as textbooks write it for two players (one table for both seats, each move "
+           "judged by the best the opponent can then do): fastest of all. One set of hats for both seats "
+           "needs about half the games of the two-table pair: every game teaches it twice. Q-learning with "
+           "a table per seat, treating the opponent as part of the world, never settles at alpha 1 and "
+           "epsilon 0.3 (each value is only the last thing that happened) but learns at 0.5 and 0.1; "
+           "Monte-Carlo control, learning from whole games full of random moves, is slowest."),
     Preset("start-balls", "how many start balls",
            ("hats:start=1", "hats:start=3", "hats:start=10", "hats:start=30"),
            "Look at how every start ball is a vote that losses must take away before a hat changes its mind: "
            "1 or 3 learn alike, 10 and 30 need more and more games."),
 )}
-DEFAULT_LEARNERS = ("hats", "hats:start=3,reward=3,penalty=1", "q", "mc")
+DEFAULT_LEARNERS = ("hats", "hats:table=one", "q", "mc")

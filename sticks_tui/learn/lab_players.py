@@ -1,160 +1,172 @@
-"""The lab's learners as readable players of the protocol: `choose(position)` and `game_over(result)`.
+"""The lab's learners as readable players of the protocol, the reference the compiled lab is held to.
 
-Each plays through the rules object alone (`legal_moves`, `apply`, `is_terminal`, the outcome) and
-draws from the same xorshift64* stream in the same order as the compiled lab (`learn.lab_kernel`),
-so for the same seed both leave the same hats and values (a test holds them to it). They are the
-reference the kernel is checked against, and what a person can read to see what each learner does.
+The hats are the one readable counts learner (`learn.hats.Hats`) playing the trainer's readable game
+(`learn.trainer.play_one_game`); the value learners (`ValuePlayer`) choose and learn in plain Python.
+Each plays through the rules object alone and draws from the same xorshift64* stream in the same
+order as the compiled lab (`learn.kernel`), so for the same seed both leave the same counts and values
+(a test holds them to it). A forced move (one legal move) is made without a choice and teaches nothing.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sticks_tui.learn.hats import Hats, other_balls, reinforced_count
-from sticks_tui.learn.lab import OPPONENTS, LabGame, LearnerSpec, terminal_outcome
+from sticks_tui.learn.hats import Hats, forced
+from sticks_tui.learn.lab import LabGame, LearnerSpec, terminal_outcome
 from sticks_tui.learn.rng import XorShift64Star
-
-
-class HatsPlayer:
-    """The hats: draw a ball in proportion to the counts; after the game the hat rule on every ball drawn."""
-
-    def __init__(self, rules, spec: LearnerSpec, rng: XorShift64Star) -> None:
-        self.hats = Hats(rules, rule=spec.hat_rule)
-        self.draw_balls = spec.values["draw"]
-        self.rng = rng
-        self.drawn: list = []
-
-    @property
-    def preference(self) -> np.ndarray:
-        return self.hats.counts
-
-    def choose(self, position):
-        move = self.hats.draw(position, self.rng)
-        self.drawn.append((position, move))
-        return move
-
-    def game_over(self, result: int) -> None:
-        if result != 0:
-            self.hats.reinforce(self.drawn, result > 0)
-        else:
-            rule = self.hats.rule
-            for position, move in self.drawn:
-                i = self.hats.row(position)
-                j = self.hats.moves_of(position).index(move)
-                before = int(self.hats.counts[i, j])
-                others = 0 if self.draw_balls >= 0 or rule.floor_code == 0 else \
-                    int(other_balls(self.hats.counts, i, j, self.hats.legal(position)))
-                self.hats.counts[i, j] = reinforced_count(before, others, self.draw_balls, rule.floor_code)
-        self.drawn = []
+from sticks_tui.learn.trainer import FixedPlayer, play_one_game
 
 
 class ValuePlayer:
-    """An action value per move, chosen epsilon-greedily (ties at random).
+    """An action value per move of each container (the hats' layout), chosen epsilon-greedily (ties at
+    random); `q` is flat over the containers' cells (row * width + column), as the compiled lab's.
 
-    'q' (Q-learning): before each of its moves, its previous move's value goes `alpha` of the way to
-    the best value here; after the game, its last move's value towards the result.
-    'mc' (Monte-Carlo control): after the game, every move it played towards the result, by `alpha`
+    'q' (self-play Q-learning as textbooks write it; one player object plays both seats): each choice's
+    value goes `alpha` of the way, at once, to the result where it ends the game, else to minus the
+    best value of the position the opponent then faces (through forced moves: their one move's).
+    'qseat' (Q-learning, one table per seat): before each of its choices, its previous choice's value
+    goes `alpha` of the way to the best value here; after the game, its last choice's value towards the
+    result.
+    'mc' (Monte-Carlo control): after the game, every choice it made towards the result, by `alpha`
     or (alpha 0) by 1/visits."""
 
-    def __init__(self, rules, spec: LearnerSpec, rng: XorShift64Star) -> None:
-        self.layout = Hats(rules)
-        self.q = np.zeros(self.layout.counts.shape)
-        self.visits = np.zeros(self.layout.counts.shape, dtype=np.int64)
+    def __init__(self, game: LabGame, spec: LearnerSpec, rng: XorShift64Star) -> None:
+        self.layout = game.template
+        self.rules = game.rules
+        self.width = game.width
+        self.q = np.zeros(game.rows * game.width)
+        self.visits = np.zeros(game.rows * game.width, dtype=np.int64)
         self.method = spec.name
         self.alpha = float(spec.values["alpha"])
         self.epsilon = float(spec.values["epsilon"])
         self.rng = rng
-        self.played: list[tuple[int, int]] = []
+        self.played: list[int] = []
 
     @property
     def preference(self) -> np.ndarray:
         return self.q
 
-    def choose(self, position):
-        i = self.layout.row(position)
+    def draw(self, position, rng=None):
+        if forced(self.rules, position):
+            return tuple(self.rules.legal_moves(position))[0]
+        first = self.layout.row(position) * self.width
         moves = self.layout.moves_of(position)
-        values = [float(v) for v in self.q[i, : len(moves)]]
-        if self.method == "q" and self.played:
-            p, c = self.played[-1]
-            self.q[p, c] += self.alpha * (max(values) - self.q[p, c])
-            values = [float(v) for v in self.q[i, : len(moves)]]
+        values = [float(v) for v in self.q[first: first + len(moves)]]
+        if self.method == "qseat" and self.played:
+            c = self.played[-1]
+            self.q[c] += self.alpha * (max(values) - self.q[c])
+            values = [float(v) for v in self.q[first: first + len(moves)]]
         if self.rng.random() < self.epsilon:
             j = self.rng.randrange(len(moves))
         else:
             top = max(values)
             tied = [j for j, v in enumerate(values) if v == top]
             j = tied[0] if len(tied) == 1 else tied[self.rng.randrange(len(tied))]
-        self.played.append((i, j))
+        self.played.append(first + j)
+        if self.method == "q":
+            after = self.rules.apply(position, moves[j])
+            target = self._outcome(after) if self.rules.is_terminal(after) else -self.value(after)
+            self.q[first + j] += self.alpha * (target - self.q[first + j])
         return moves[j]
 
-    def game_over(self, result: int) -> None:
-        if self.played and self.method == "q":
-            p, c = self.played[-1]
-            self.q[p, c] += self.alpha * (result - self.q[p, c])
+    def _outcome(self, finished) -> float:
+        return float(int(self.rules.outcome(finished)))
+
+    def value(self, position) -> float:
+        """What the mover at `position` is worth by the table: its best value; a forced move's, through it."""
+        if forced(self.rules, position):
+            after = self.rules.apply(position, tuple(self.rules.legal_moves(position))[0])
+            return self._outcome(after) if self.rules.is_terminal(after) else -self.value(after)
+        first = self.layout.row(position) * self.width
+        return float(self.q[first: first + len(self.layout.moves_of(position))].max())
+
+    def reinforce(self, drawn, won=None, *, outcome=None) -> tuple:
+        result = outcome
+        if self.played and self.method == "qseat":
+            c = self.played[-1]
+            self.q[c] += self.alpha * (result - self.q[c])
         elif self.method == "mc":
-            for p, c in self.played:
-                self.visits[p, c] += 1
-                step = self.alpha if self.alpha > 0 else 1.0 / self.visits[p, c]
-                self.q[p, c] += step * (result - self.q[p, c])
+            for c in self.played:
+                self.visits[c] += 1
+                step = self.alpha if self.alpha > 0 else 1.0 / self.visits[c]
+                self.q[c] += step * (result - self.q[c])
         self.played = []
+        return ()
 
 
-class FixedPlayer:
-    """The random player (any legal move) or the perfect one (a move keeping the position's value,
-    at random among them); it draws nothing when it has one choice."""
+class _HatsPlayer(Hats):
+    """The hats as the lab reads them: their counts flat over the lab's width (their preference)."""
 
-    def __init__(self, kind: str, game: LabGame, rng: XorShift64Star) -> None:
-        self.kind = kind
-        self.game = game
-        self.rng = rng
-        self.row = {p: i for i, p in enumerate(game.positions) if p is not None}
-        self.layout = Hats(game.rules)
+    width: int
 
-    def choose(self, position):
-        moves = self.layout.moves_of(position)
-        if self.kind == "random":
-            choices = list(range(len(moves)))
-        else:
-            i = self.row[position]
-            choices = [j for j in range(len(moves)) if self.game.perfect[i, j]]
-        j = choices[0] if len(choices) == 1 else choices[self.rng.randrange(len(choices))]
-        return moves[j]
-
-    def game_over(self, result: int) -> None:
-        pass
+    @property
+    def preference(self) -> np.ndarray:
+        pref = np.zeros((self.counts.shape[0], self.width))
+        pref[:, : self.counts.shape[1]] = self.counts
+        return pref.ravel()
 
 
-def make_player(rules, spec: LearnerSpec, rng: XorShift64Star):
-    return HatsPlayer(rules, spec, rng) if spec.name == "hats" else ValuePlayer(rules, spec, rng)
+def make_player(game: LabGame, spec: LearnerSpec, rng: XorShift64Star):
+    if spec.name == "hats":
+        player = _HatsPlayer._made(game.rules, spec.hat_rule, None, None)
+        player.width = game.width
+        return player
+    return ValuePlayer(game, spec, rng)
 
 
-def play_game(rules, first, second, start) -> int:
-    """One game through the protocol from `start`; the result for `first`: +1, 0 or -1."""
-    players = (first, second)
-    position = start
-    turn = 0
-    while True:
-        move = players[turn].choose(position)
-        position = rules.apply(position, move)
-        if rules.is_terminal(position):
-            out = terminal_outcome(rules, position)
-            result = out if turn == 0 else -out
-            break
-        turn = 1 - turn
-    first.game_over(result)
-    second.game_over(-result)
-    return result
+def is_unbeatable(game: LabGame, preference: np.ndarray, seat: int) -> bool:
+    """Written from the definition, over the rules and the solver alone (not the lab's tables): from every
+    start of the protocol, the learner moving first (seat 0) or second (seat 1; 2: both), its greedy
+    play (every move tied at the top of its preference) against every opponent move never plays, at a
+    position it can win (or draw), a move that gives that up."""
+    from sticks_tui.solve import solver_for
+
+    if seat == 2:
+        return is_unbeatable(game, preference, 0) and is_unbeatable(game, preference, 1)
+    rules, layout, width = game.rules, game.template, game.width
+    solver = solver_for(rules)
+
+    def value(position) -> int:
+        if hasattr(solver, "value"):
+            return int(solver.value(position))
+        return 1 if solver.is_winning(position) else -1
+
+    def worth(after) -> int:  # a move's value for its mover
+        return int(rules.outcome(after)) if rules.is_terminal(after) else -value(after)
+
+    seen = set()
+    todo = [(p, seat == 0) for p in game.start_positions]
+    while todo:
+        position, learner = todo.pop()
+        if (position, learner) in seen:
+            continue
+        seen.add((position, learner))
+        moves = tuple(rules.legal_moves(position))
+        if learner and len(moves) > 1:
+            first = layout.row(position) * width
+            options = layout.moves_of(position)
+            row = preference[first: first + len(options)]
+            moves = tuple(m for m, v in zip(options, row, strict=True) if v == row.max())
+            here = value(position)
+            if here >= 0 and any(worth(rules.apply(position, m)) < here for m in moves):
+                return False
+        for m in moves:
+            after = rules.apply(position, m)
+            if not rules.is_terminal(after):
+                todo.append((after, not learner))
+    return True
 
 
 def is_mastered(game: LabGame, preference: np.ndarray, seat: int) -> bool:
     """Every checked row faced from `seat` (0 first, 1 second, 2 either): all moves tied at the top right."""
+    width = game.width
     for r in np.flatnonzero(game.checked):
         if seat < 2 and not game.seat_mask[r, seat]:
             continue
-        legal = int(game.n_moves[r])
-        row = preference[r, :legal]
+        legal = int(game.row_cols[r])
+        row = preference[r * width: r * width + legal]
         top = row.max()
-        if not all(game.good[r, j] for j in range(legal) if row[j] == top):
+        if not all(game.good[r * width + j] for j in range(legal) if row[j] == top):
             return False
     return True
 
@@ -163,22 +175,20 @@ def train_readable(spec: LearnerSpec, game: LabGame, seed: int, games: int):
     """The lab's run for one learner, played game by game by the readable players; returns the
     learner and the first game after which it was mastered (per seat 0, 1, both; None: not yet)."""
     rng = XorShift64Star(seed)
-    a = make_player(game.rules, spec, rng)
-    vs = spec.values["vs"]
-    b = make_player(game.rules, spec, rng) if vs == "self" else FixedPlayer(vs, game, rng)
-    assert vs in OPPONENTS
-    starts = [game.positions[r] for r in game.starts]
+    a = make_player(game, spec, rng)
+    vs = spec.values.get("vs", "self")
+    b = a if spec.one_table else make_player(game, spec, rng) if vs == "self" else FixedPlayer(vs, game.rules)
+    starts = game.start_positions
     mastery: list[int | None] = [None, None, None]
     for s in range(3):
-        if is_mastered(game, a.preference, s):
+        if is_unbeatable(game, a.preference, s):
             mastery[s] = 0
     for g in range(games):
-        start = starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))]
-        if g % 2 == 0:
-            play_game(game.rules, a, b, start)
-        else:
-            play_game(game.rules, b, a, start)
+        play_one_game(game.rules, starts, a, b, rng, g, False, g % 2 == 0)
         for s in range(3):
-            if mastery[s] is None and is_mastered(game, a.preference, s):
+            if mastery[s] is None and is_unbeatable(game, a.preference, s):
                 mastery[s] = g + 1
     return a, tuple(mastery)
+
+
+__all__ = ["ValuePlayer", "is_mastered", "is_unbeatable", "make_player", "terminal_outcome", "train_readable"]

@@ -4,7 +4,8 @@ A training run starts from a copy of the brain (`start`) and ends with `trained`
 brain as stored (`current`) may have learned from games (other copies of the program, people
 playing). The run's net change, trained - start, is added onto `current`; then every hat is held
 within the floor of its rule (`HatRule.lowest`, the hat rule's own floor: "each" keeps one ball of
-every legal number; "nonempty" only keeps a hat from ending empty) and under `MAX_COUNT`.
+every legal number; "nonempty" only keeps a hat from ending empty; "none", MENACE's, lets a container
+run out) and under `MAX_COUNT`.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray
     if legal.shape != base.shape:
         raise ValueError(f"The legal balls {legal.shape} do not fit hats of shape {base.shape}.")
     merged = np.where(legal, np.clip(base + delta, 0, MAX_COUNT), 0)
+    if rule.floor == "none":  # no floor: a copy that emptied a container leaves it empty, as its game would
+        return merged
     if rule.lowest(1) == 0:  # numbers may run out: a hat the merge would empty keeps what it holds now
         empty = (merged.sum(axis=1) == 0) & legal.any(axis=1)
         merged[empty] = np.where(legal[empty], np.maximum(base[empty], 0), 0)

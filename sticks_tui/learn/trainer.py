@@ -1,45 +1,55 @@
-"""Training: two hat learners play each other for N games, both learning, taking turns to move first.
+"""Training: a counts learner plays N games and learns from each, against a second learner that learns
+too, or against a fixed player (the random player; a perfect player choosing at random among its best
+moves).
 
-One trainer for every game of the protocol (`engine.protocol`). Two engines play the same games:
-`kernel` (compiled, fast, releases the GIL: `learn.kernel`, one loop for every game, which plays
-it from arrays of next positions and outcomes) and `reference` (the readable learner: `Hats.draw` / `Hats.reinforce` over the protocol). For the same seed they leave
-the same hats. Progress goes to a callback at most ~20 times a second; a cancel check between
-batches stops a run with the hats consistent (every game either fully learned from or not played).
-The learning curve is sampled inside the loop, at log-spaced game counts (`batches.checkpoints`),
-and scored over the game the run trains (`config.rules`: for sticks the heap trained, however many
-hats the brain holds), so a run's figures are about its own game. The hat rule travels once: each
-brain learns by its own (`Hats.rule`); a run takes it from the brains, never from its config.
+One trainer for every game of the protocol (`engine.protocol`) and every counts learner (the seeds'
+hats, MENACE's matchboxes: `learn.hats`). Two engines play the same games: `kernel` (compiled, fast,
+releases the GIL: `learn.kernel.play_games`, the one game loop, over the game's tables) and
+`reference` (the readable learner: `Hats.draw` / `Hats.reinforce` over the protocol, `play_one_game`).
+For the same seed they leave the same counts. Progress goes to a callback at most ~20 times a second;
+a cancel check between batches stops a run with the counts consistent (every game either fully learned
+from or not played). The learning curve is sampled inside the loop, at log-spaced game counts
+(`batches.checkpoints`), and scored over the game the run trains (`config.rules`: for sticks the heap
+trained, however many hats the brain holds), so a run's figures are about its own game. The token rule
+travels once: each brain learns by its own (`Hats.rule`); a run takes it from the brains.
+
+How games start (`PROTOCOLS`, the one list) and who moves first (`SEATS`: the trained brain in either
+seat by turns, or always first, as MENACE plays X) are the config's.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from sticks_tui.engine import registry
+from sticks_tui.vocabulary import TRAINING_PROTOCOLS
 from sticks_tui.engine.events import TrainingProgress
 from sticks_tui.engine.protocol import GameRules
-from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import CurvePoint, CurveScorer
 from sticks_tui.learn.batches import cancel_check, play_controlled
 from sticks_tui.learn.control import GameStory, TrainingControl, check_pace
-from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.hats import RESIGN, Hats, forced
 from sticks_tui.learn.rng import XorShift64Star
 
-PROTOCOLS = {
-    "explore": "every game starts from a random heap between 2 and N, so every hat keeps being visited",
-    "classic": "every game starts from the full heap, as in the seeds",
-}
-#: The same two protocols in words for any game.
-GAME_PROTOCOLS = {
-    "explore": "every game starts from a random position of the game, so every hat keeps being visited",
-    "classic": "every game starts from the game's start position",
-}
+#: How training games start: the one list (`vocabulary.TRAINING_PROTOCOLS`).
+PROTOCOLS = TRAINING_PROTOCOLS
+GAME_PROTOCOLS = PROTOCOLS
 DEFAULT_PROTOCOL = "explore"
+#: Who the trained brain plays: a second learner that learns too, the random player (any legal move), or
+#: a perfect player choosing at random among its best moves (the moves that keep the position's exact
+#: value: it never loses a game it can draw nor draws one it can win).
+OPPONENTS = {
+    "self": "a second learner of the same kind, learning too",
+    "random": "the random player (any legal move, each as likely)",
+    "best-at-random": "a perfect player choosing at random among its best moves",
+}
+#: Which seat the trained brain takes: first and second by turns, or always first.
+SEATS = ("both", "first")
 ENGINES = ("kernel", "reference")
 MAX_GAMES = 10_000_000
 
@@ -48,7 +58,7 @@ MAX_GAMES = 10_000_000
 class TrainingConfig:
     """A training run over the game `config.rules`: `game` (any `GameRules`), or when it is None sticks
     on a heap of `sticks` with at most `max_take` a move (a shortcut; for other games they are ignored).
-    No hat rule: a run learns by its brains' own (a fresh brain is made with its rule by the caller).
+    No token rule: a run learns by its brains' own (a fresh brain is made with its rule by the caller).
     `curve=False` skips the learning-curve checkpoints."""
 
     sticks: int = 20
@@ -61,32 +71,41 @@ class TrainingConfig:
     curve: bool = True
     #: Games a second to start at (None: full speed); a `TrainingControl` may change it as it runs.
     pace: float | None = None
+    opponent: str = "self"
+    seats: str = "both"
 
     def __post_init__(self) -> None:
-        if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
-            raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or not 0 <= self.games <= MAX_GAMES:
             raise ValueError(f"The number of games must be between 0 and {MAX_GAMES:,}, not {self.games!r}.")
         if self.protocol not in PROTOCOLS:
             raise ValueError(f"The protocol is one of {', '.join(PROTOCOLS)}, not {self.protocol!r}.")
         if self.engine not in ENGINES:
             raise ValueError(f"The engine is 'kernel' or 'reference', not {self.engine!r}.")
-        if not 1 <= self.max_take <= 10:
-            raise ValueError(f"The maximum take must be between 1 and 10, not {self.max_take}.")
-        if self.game is not None and not isinstance(self.game, GameRules):
+        if self.opponent not in OPPONENTS:
+            raise ValueError(f"The opponent is one of {', '.join(OPPONENTS)}, not {self.opponent!r}.")
+        if self.seats not in SEATS:
+            raise ValueError(f"The trained brain plays {' or '.join(SEATS)} seats, not {self.seats!r}.")
+        if self.game is None:
+            if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
+                raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
+            if not 1 <= self.max_take <= 10:
+                raise ValueError(f"The maximum take must be between 1 and 10, not {self.max_take}.")
+        elif not isinstance(self.game, GameRules):
             raise ValueError(f"The game must follow the game protocol, not {self.game!r}.")
         check_pace(self.pace)
 
     @property
     def rules(self) -> GameRules:
         """The game trained on."""
-        return self.game if self.game is not None else SticksRules(self.sticks, self.max_take)
+        if self.game is not None:
+            return self.game
+        return registry.default_rules(self.sticks, self.max_take)  # the shortcut: the first game (sticks)
 
 
 @dataclass
 class TrainingResult:
-    brain: Hats  # the AI handed to a player (it played both seats)
-    opponent: Hats  # its sparring partner
+    brain: Hats  # the AI handed to a player
+    opponent: Hats | None  # its sparring partner (None: a fixed player)
     games_played: int
     games_requested: int
     seconds: float
@@ -98,10 +117,16 @@ class TrainingResult:
     notice: str | None = None  # why the engine differs from the one asked for, in words
     rules: GameRules | None = None  # the game trained: the curve's figures are about it (sticks: heaps 2..N)
     draws: int = 0  # games drawn (games that can end in a draw)
+    losses_brain: int = 0
 
     @property
     def games_per_second(self) -> float:
         return self.games_played / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def results(self) -> tuple[int, int, int]:
+        """The trained brain's wins, draws and losses."""
+        return self.wins_brain, self.draws, self.losses_brain
 
     @property
     def heap(self) -> int | None:
@@ -115,47 +140,69 @@ def _seed_for(seed: int | None) -> int:
     return seed
 
 
+def sparring_brain(rules, brain: Hats) -> Hats:
+    """A fresh second learner for `brain` on `rules`: the same rule, the other seat's containers where
+    the brain keeps one seat's only."""
+    seat = None if brain.seat is None else 1 - brain.seat
+    return Hats._made(rules, brain.rule, None, seat)
+
+
 def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | None = None,
           progress: Callable[[TrainingProgress], None] | None = None,
           cancel: threading.Event | Callable[[], bool] | TrainingControl | None = None,
-          story: Callable[[GameStory], None] | None = None) -> TrainingResult:
-    """Train `brain` (fresh if None) against `opponent` (fresh if None) for `config.games` games.
+          story: Callable[[GameStory], None] | None = None,
+          scorer: Callable[[int, Hats], CurvePoint] | None = None) -> TrainingResult:
+    """Train `brain` (fresh if None) against `opponent` (fresh if None, when `config.opponent` is 'self')
+    for `config.games` games.
 
     Each brain learns by its own rule (`Hats.rule`), in both engines: the run takes the rule from the
     brains. A fresh brain (no `brain` given) learns by the default rule; to train one by another, make
     it with its rule (`Hats(config.rules, rule=...)`). A fresh opponent learns by the brain's rule.
     `cancel` may be a `TrainingControl` (or one is made when `config.pace` is set): the run then
     honours its pace, pause and steps. Games played one at a time (at a pace, paused, stepping) are
-    told to `story` and ride on their progress snapshot (`TrainingProgress.story`).
+    told to `story` and ride on their progress snapshot (`TrainingProgress.story`). `scorer(games, brain)`
+    gives the curve's points (default: `CurveScorer` over the game).
     """
     rules = config.rules
     brain = brain if brain is not None else Hats(rules)
-    # a fresh sparring partner learns by the brain's rule
-    opponent = opponent if opponent is not None else Hats(rules, rule=brain.rule)
-    if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
-        raise ValueError("The two training AIs must have brains of their own.")
-    for hats in (brain, opponent):
+    if config.opponent == "self":
+        opponent = opponent if opponent is not None else sparring_brain(rules, brain)
+        if brain is opponent or np.shares_memory(brain.counts, opponent.counts):
+            raise ValueError("The two training AIs must have brains of their own.")
+    else:
+        opponent = None
+    a_seats = (0, 1) if config.seats == "both" else (0,)
+    starts = start_positions(config)
+    for hats, seats in ((brain, a_seats), (opponent, tuple(1 - s for s in a_seats))):
+        if hats is None:
+            continue
         why = hats.cannot_train(rules)
         if why is not None:
             raise ValueError(why)
+        _check_faces(rules, hats, starts, seats)
     seed = _seed_for(config.seed)
     engine, notice = config.engine, None
     run = None
     if engine == "kernel":
         problem = compiled.load()
         if problem is None:
-            run = _KernelRun(config, brain, opponent, seed)
+            run = _KernelRun(config, brain, opponent, seed, starts)
         else:
             engine, notice = "reference", problem
     if run is None:
-        run = _ReferenceRun(config, brain, opponent, seed)
-    scorer = CurveScorer.for_rules(rules) if config.curve else None
+        run = _ReferenceRun(config, brain, opponent, seed, starts)
+    if scorer is None and config.curve:
+        curve_scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
+
+        def scorer(done: int, hats: Hats) -> CurvePoint:
+            return curve_scorer.score(done, hats.counts)
+    score = scorer if config.curve else None
     curve: list[CurvePoint] = []
     last_scores = (float("nan"), float("nan"))
 
     def checkpoint(done: int) -> None:
         nonlocal last_scores
-        point = scorer.score(done, brain.counts)
+        point = replace(score(done, brain), results=run.results)
         curve.append(point)
         last_scores = (point.agreement, point.win_vs_perfect)
 
@@ -164,28 +211,43 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
             story(told)
         if progress is None:
             return
-        if done == 0 and scorer is not None and not curve:
-            agreement, win = _first_scores(scorer, brain)
+        if done == 0 and score is not None and not curve:
+            point = score(0, brain)
+            agreement, win = point.agreement, point.win_vs_perfect
         else:
             agreement, win = last_scores
         progress(TrainingProgress(done, config.games, seconds, run.wins_first, brain.counts.copy(),
                                   agreement, win, finished=finished, cancelled=cancelled, curve=tuple(curve),
-                                  story=told, opponent_hats=opponent.counts.copy()))
+                                  story=told, opponent_hats=None if opponent is None else opponent.counts.copy(),
+                                  results=run.results))
 
     # a run nobody steers gets a control of its own: at its pace (full speed unless asked), with `cancel`
     control = cancel if isinstance(cancel, TrainingControl) else \
         TrainingControl(config.pace, cancelled_when=cancel_check(cancel))
     batches = play_controlled(config.games, run.play, run.play_story, report, control,
-                              checkpoint if scorer is not None else None)
-    if scorer is not None and batches.done and (not curve or curve[-1].games != batches.done):
+                              checkpoint if score is not None else None)
+    if score is not None and batches.done and (not curve or curve[-1].games != batches.done):
         checkpoint(batches.done)  # a cancelled run ends its curve where it stopped
+    wins, draws, losses = run.results
     return TrainingResult(brain, opponent, batches.done, config.games, batches.seconds, run.wins_first,
-                          run.wins_brain, batches.cancelled, curve, engine, notice, rules, run.draws)
+                          wins, batches.cancelled, curve, engine, notice, rules, draws, losses)
 
 
-def _first_scores(scorer: CurveScorer, brain: Hats) -> tuple[float, float]:
-    point = scorer.score(0, brain.counts)
-    return point.agreement, point.win_vs_perfect
+def _check_faces(rules, hats: Hats, starts, seats) -> None:
+    """ValueError unless `hats` has a container wherever it may have to choose a move (games from `starts`,
+    in `seats`)."""
+    if hats.seat is None and not hats.folds:
+        return  # a brain of every position of the game (checked by `cannot_train`)
+    from sticks_tui.learn.tables import game_tables, reachable_sides
+
+    tables = game_tables(rules)
+    sides = reachable_sides(tables, tuple(int(i) for i in tables.start_indexes(starts)),
+                            tuple(0 if s == 0 else 1 for s in seats))
+    for p in np.flatnonzero(sides[0]):
+        position = tables.positions[int(p)]
+        if tables.n_moves[p] > 1 and not hats.has_hat(position):
+            raise ValueError(f"This brain has no container for {rules.position_text(position)}, where it would "
+                             "have to move: it keeps the other player's.")
 
 
 def explore_starts(rules) -> tuple:
@@ -199,142 +261,161 @@ def start_positions(config: TrainingConfig) -> tuple:
     return explore_starts(rules) if config.protocol == "explore" else tuple(rules.start_positions())
 
 
-class _ReferenceRun:
+# -- the readable game ------------------------------------------------------------------------------
+
+class FixedPlayer:
+    """A player that does not learn: 'random' (any legal move) or 'best-at-random' (one of the moves that
+    keep the position's exact value). It draws nothing from the stream when it has one choice."""
+
+    def __init__(self, kind: str, rules) -> None:
+        if kind not in ("random", "best-at-random"):
+            raise ValueError(f"A fixed player is 'random' or 'best-at-random', not {kind!r}.")
+        self.kind = kind
+        self.rules = rules
+        self._best: dict = {}
+
+    def choices(self, position) -> tuple:
+        moves = tuple(self.rules.legal_moves(position))
+        if self.kind == "random":
+            return moves
+        found = self._best.get(position)
+        if found is None:
+            from sticks_tui.learn.tables import game_tables
+
+            tables = game_tables(self.rules)
+            p = tables.index[position]
+            found = self._best[position] = tuple(m for j, m in enumerate(moves) if tables.perfect[p, j])
+        return found
+
+    def draw(self, position, rng):
+        choices = self.choices(position)
+        return choices[0] if len(choices) == 1 else choices[rng.randrange(len(choices))]
+
+    def reinforce(self, drawn, won=None, *, outcome=None) -> tuple:
+        return ()
+
+
+def play_one_game(rules, starts, brain: Hats, opponent, rng, g: int, story: bool, a_first: bool | None = None):
+    """The readable game of training: (the outcome for the brain: +1 won, 0 drawn, -1 lost; the game's
+    `GameStory` or None). `opponent` is a `Hats` (learning too) or a `FixedPlayer`; the brain moves first
+    when `a_first` (default: in even games). A forced move draws nothing and teaches nothing; an empty
+    container may resign the game (`Hats.draw`)."""
+    a_first = g % 2 == 0 if a_first is None else a_first
+    position = starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))]
+    start = position
+    players = (brain, opponent)
+    drawn: tuple[list, list] = ([], [])  # index 0: the brain, 1: the opponent
+    order: list[tuple[int, object, object]] = []
+    side = 0 if a_first else 1
+    resigned = None
+    while True:
+        player = players[side]
+        move = player.draw(position, rng)
+        if move is RESIGN:
+            mover, resigned = -1, side
+            break
+        if not forced(rules, position):
+            drawn[side].append((position, move))
+        if story:
+            order.append((side, position, move))
+        position = rules.apply(position, move)
+        if rules.is_terminal(position):
+            mover = outcome_of(rules, position)
+            break
+        side = 1 - side
+    a_outcome = mover if side == 0 else -mover
+    changes_a = brain.reinforce(drawn[0], outcome=a_outcome)
+    changes_b = opponent.reinforce(drawn[1], outcome=-a_outcome)
+    if not story:
+        return a_outcome, None
+    winner = 0 if a_outcome > 0 else 1 if a_outcome < 0 else None
+    return a_outcome, GameStory(g + 1, start, 0 if a_first else 1, tuple(order), winner, (changes_a, changes_b),
+                                resigned)
+
+
+class _Run:
+    """What both engines keep: the tallies (A's wins, draws, losses; the first mover's wins)."""
+
+    stats: np.ndarray
+
+    @property
+    def wins_first(self) -> int:
+        return int(self.stats[3])
+
+    @property
+    def results(self) -> tuple[int, int, int]:
+        return int(self.stats[0]), int(self.stats[1]), int(self.stats[2])
+
+    def _tally(self, g: int, a_outcome: int, a_first: bool) -> None:
+        self.stats[1 - a_outcome] += 1
+        if (a_outcome if a_first else -a_outcome) > 0:
+            self.stats[3] += 1
+
+    def a_first(self, g: int) -> bool:
+        return self.config.seats == "first" or g % 2 == 0
+
+    def play_story(self, g: int, story: bool = True) -> GameStory | None:
+        """Game number g (from 0) played by the readable learner on the run's own random stream and
+        counts (bit for bit what the kernel would have played), with its story if asked."""
+        rng = XorShift64Star()
+        rng.state = int(self.rng_state[0])
+        a_first = self.a_first(g)
+        a_outcome, told = play_one_game(self.config.rules, self.starts, self.brain, self.readable_opponent, rng, g,
+                                        story, a_first)
+        self.rng_state[0] = np.uint64(rng.state)
+        self._tally(g, a_outcome, a_first)
+        return told
+
+
+class _ReferenceRun(_Run):
     """The readable path: `Hats.draw` and `Hats.reinforce` over the protocol, one shared random stream."""
 
-    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
-        self.rules = config.rules
+    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats | None, seed: int, starts) -> None:
+        self.config = config
         self.brain = brain
         self.opponent = opponent
-        self.rng = XorShift64Star(seed)
-        self.starts = start_positions(config)
-        self.wins_first = 0
-        self.wins_brain = 0
-        self.draws = 0
+        self.readable_opponent = opponent if opponent is not None else FixedPlayer(config.opponent, config.rules)
+        self.starts = starts
+        self.rng_state = np.array([XorShift64Star(seed).state], dtype=np.uint64)
+        self.stats = np.zeros(4, dtype=np.int64)
 
     def play(self, n: int, game_index: int) -> int:
         for g in range(game_index, game_index + n):
             self.play_story(g, story=False)
         return n
 
-    def play_story(self, g: int, story: bool = True) -> GameStory | None:
-        """Play game number g (from 0) with `Hats.draw` / `Hats.reinforce`; its story if asked."""
-        a_outcome, told = play_one_game(self.rules, self.starts, self.brain, self.opponent, self.rng, g, story)
-        first_outcome = a_outcome if g % 2 == 0 else -a_outcome
-        self.wins_first += first_outcome > 0
-        self.wins_brain += a_outcome > 0
-        self.draws += a_outcome == 0
-        return told
 
+class _KernelRun(_Run):
+    """The compiled path (`learn.kernel.play_games`), for every game: the game and the rules as arrays."""
 
-def play_one_game(rules, starts, brain: Hats, opponent: Hats, rng, g: int, story: bool):
-    """The readable game of training: (the outcome for the brain: +1 won, 0 drawn, -1 lost; the
-    game's `GameStory` or None)."""
-    a_first = g % 2 == 0
-    position = starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))]
-    start = position
-    drawn: tuple[list, list] = ([], [])  # index 0: the brain, 1: the opponent
-    order: list[tuple[int, object, object]] = []
-    a_to_move = a_first
-    while True:
-        hats = brain if a_to_move else opponent
-        move = hats.draw(position, rng)
-        drawn[0 if a_to_move else 1].append((position, move))
-        if story:
-            order.append((0 if a_to_move else 1, position, move))
-        position = rules.apply(position, move)
-        if rules.is_terminal(position):
-            mover = outcome_of(rules, position)
-            a_outcome = mover if a_to_move else -mover
-            break
-        a_to_move = not a_to_move
-    changes_a = brain.reinforce(drawn[0], outcome=a_outcome)
-    changes_b = opponent.reinforce(drawn[1], outcome=-a_outcome)
-    if not story:
-        return a_outcome, None
-    winner = 0 if a_outcome > 0 else 1 if a_outcome < 0 else None
-    return a_outcome, GameStory(g + 1, start, 0 if a_first else 1, tuple(order), winner, (changes_a, changes_b))
-
-
-class _KernelRun:
-    """The compiled path (`learn.kernel`), for every game: the game and the rule as arrays."""
-
-    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats, seed: int) -> None:
+    def __init__(self, config: TrainingConfig, brain: Hats, opponent: Hats | None, seed: int, starts) -> None:
         from sticks_tui.learn import kernel
+        from sticks_tui.learn.tables import game_tables, lay_out
 
         self.kernel = kernel
         self.config = config
         self.brain = brain
         self.opponent = opponent
-        self.starts = start_positions(config)
-        # the game trained, laid out as its own brain would be: a bigger sticks brain (more hats than the
-        # heap trained) numbers its rows alike, and plays through a view of its first rows
-        self.game = compile_game(Hats(config.rules), self.starts)
-        self.rows = self.game.n_moves.shape[0]
-        self.rules = compile_rule(brain.rule), compile_rule(opponent.rule)  # each learns by its own
-        self.state = kernel.RunState.new(XorShift64Star(seed).state, self.game)
+        self.readable_opponent = opponent if opponent is not None else FixedPlayer(config.opponent, config.rules)
+        self.starts = starts
+        a_seats = (0, 1) if config.seats == "both" else (0,)
+        self.match = lay_out(game_tables(config.rules), brain, opponent, starts, a_seats)
+        self.code = {"self": kernel.SELF, "random": kernel.RANDOM, "best-at-random": kernel.BEST_AT_RANDOM}[
+            config.opponent]
+        self.seats = kernel.ALTERNATE if config.seats == "both" else kernel.A_FIRST
+        self.rules = (kernel.compile_rule(brain.rule),
+                      kernel.compile_rule(opponent.rule if opponent is not None else brain.rule))
+        self.state = kernel.RunState.new(XorShift64Star(seed).state, self.match)
         self.rng_state, self.stats = self.state.rng_state, self.state.stats
-
-    @property
-    def wins_first(self) -> int:
-        return int(self.stats[0])
-
-    @property
-    def wins_brain(self) -> int:
-        return int(self.stats[1])
-
-    @property
-    def draws(self) -> int:
-        return int(self.stats[2])
+        self.watch = kernel.Watch.none()
+        self.none = np.zeros((1, 1), dtype=np.int64)
 
     def play(self, n: int, game_index: int) -> int:
-        a, b = self.brain.counts[: self.rows], self.opponent.counts[: self.rows]
-        if a.shape != b.shape or a.shape != self.game.next_row.shape:  # the kernel reads what it is told
-            raise ValueError(f"Hats of shape {a.shape} and {b.shape} do not fit the game {self.config.rules!r}.")
-        return int(self.kernel.play_games(a, b, self.game, *self.rules, n, game_index, self.state))
-
-    def play_story(self, g: int, story: bool = True) -> GameStory | None:
-        """One game played by the readable learner on the kernel's own random stream and hats (bit
-        for bit what the kernel would have played), with its story."""
-        rng = XorShift64Star()
-        rng.state = int(self.rng_state[0])
-        a_outcome, told = play_one_game(self.config.rules, self.starts, self.brain, self.opponent, rng, g, story)
-        self.rng_state[0] = np.uint64(rng.state)
-        first_outcome = a_outcome if g % 2 == 0 else -a_outcome
-        self.stats[0] += first_outcome > 0
-        self.stats[1] += a_outcome > 0
-        self.stats[2] += a_outcome == 0
-        return told
+        b = self.opponent.counts if self.opponent is not None else self.none
+        return int(self.kernel.play_games(self.brain.counts, b, self.match, *self.rules, self.code, self.seats, n,
+                                          game_index, self.state, False, self.watch))
 
 
 def outcome_of(rules, position) -> int:
     """At a terminal position, the outcome for whoever made the last move: +1 win, 0 draw, -1 loss."""
     return int(rules.outcome(position))
-
-
-def compile_game(brain: Hats, starts):
-    """The game of `brain` as arrays for `learn.kernel` (a `kernel.CompiledGame`), over its hat rows."""
-    from sticks_tui.learn.kernel import lay_out
-
-    rules = brain.rules
-    rows, width = brain.counts.shape
-    next_row = np.full((rows, width), -1, dtype=np.int64)
-    outcome = np.zeros((rows, width), dtype=np.int8)
-    for position in brain.positions:
-        i = brain.row(position)
-        for j, move in enumerate(brain.moves_of(position)):
-            after = rules.apply(position, move)
-            if rules.is_terminal(after):
-                outcome[i, j] = outcome_of(rules, after)
-            else:
-                next_row[i, j] = brain.row(after)
-    start_rows = np.array([brain.row(p) for p in starts], dtype=np.int64)
-    return lay_out(brain.n_moves, next_row, outcome, start_rows)
-
-
-def compile_rule(rule: HatRule):
-    """`rule` as arrays for `learn.kernel` (a `kernel.CompiledRule`)."""
-    from sticks_tui.learn.kernel import CompiledRule
-
-    return CompiledRule(np.array(rule.changes, dtype=np.int64), rule.floor_code)
-

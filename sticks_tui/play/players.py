@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from sticks_tui.engine.events import BallDrawn, EventBus, HatChange, HatsReinforced
+from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
 from sticks_tui.engine.state import GameState
 from sticks_tui.solve import solver_for
 
@@ -105,9 +105,12 @@ class PerfectPlayer(BasePlayer):
 class HatPlayer(BasePlayer):
     """The learning AI: draws a ball from the hat for the current position, learns from the result.
 
-    `hats` is a `learn.hats.Hats` brain for the game played. Balls drawn during a game are "set
-    beside the hats" (`beside`); `game_over` applies the rule. Events: `BallDrawn(hat=position,
-    ball=move, counts=that hat's counts in legal-move order)` and `HatsReinforced`.
+    `hats` is a `learn.hats.Hats` brain for the game played (every game's: the hats, MENACE's matchboxes).
+    Balls drawn during a game are "set beside the hats" (`beside`); `game_over` applies the rule. A forced
+    move (one legal move) is made without a draw and teaches nothing; an empty container whose rule
+    resigns answers `RESIGN`. Events: `BallDrawn(hat=position, ball=move, counts=that container's tokens
+    for each legal move, in legal-move order; 0 for a move alike to a counted one by a symmetry of the
+    position)` and `HatsReinforced`.
     """
 
     kind = "learning"
@@ -122,15 +125,26 @@ class HatPlayer(BasePlayer):
         self.beside: list[tuple] = []
 
     def choose(self, state):
+        from sticks_tui.learn.hats import RESIGN as EMPTY, forced
+
         problem = self.hats.cannot_play(state)
         if problem:
             raise ValueError(problem)
-        hat = state.position
-        counts = self.hats.hat(hat)
-        ball = self.hats.draw(hat, self.rng)
-        self.beside.append((hat, ball))
+        position = state.position
+        if forced(state.rules, position):
+            return state.legal_moves[0]
+        row, pairs = self.hats.find(position)
+        by_move = {move: int(self.hats.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+        counts = tuple(by_move.get(move, 0) for move in state.legal_moves)
+        ball = self.hats.draw(position, self.rng)
+        if ball is EMPTY:
+            return RESIGN
+        if sum(counts) == 0:  # refilled to draw: the tokens it drew from
+            by_move = {move: int(self.hats.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+            counts = tuple(by_move.get(move, 0) for move in state.legal_moves)
+        self.beside.append((position, ball))
         if self.bus is not None:
-            self.bus.publish(BallDrawn(self.seat, self.name, hat, ball, counts))
+            self.bus.publish(BallDrawn(self.seat, self.name, position, ball, counts))
         return ball
 
     def game_over(self, won: bool, outcome: int | None = None) -> None:
@@ -146,41 +160,7 @@ class HatPlayer(BasePlayer):
         """Drop the balls set beside the hats without learning (a game abandoned half way)."""
         self.beside = []
 
-
-class MenacePlayer(HatPlayer):
-    """MENACE's matchboxes (`learn.menace.MenaceBrain`) as a player of the protocol, until its boxes are the
-    one counts learner's (issue 31): a bead drawn from the box for the board (none where the move is
-    forced), RESIGN when that box is empty and the brain's rule resigns, each bead drawn taught by the
-    game's outcome. Its events are the hat learner's, in the game's own terms: `BallDrawn(hat=board,
-    ball=square, counts=the beads for each empty square)`, `HatsReinforced` with a `HatChange(board,
-    square, before, after)` for each bead."""
-
-    def choose(self, state):
-        board = state.position
-        square, bead = self.hats.choose(board, self.rng)
-        if square == 0:  # learn.menace.RESIGN: an empty box resigns
-            return RESIGN
-        if bead is not None:
-            beads = self.hats.square_beads(board)
-            self.beside.append((board, square, bead))
-            if self.bus is not None:
-                self.bus.publish(BallDrawn(self.seat, self.name, board, square,
-                                           tuple(beads[s - 1] for s in state.legal_moves)))
-        return square
-
-    def game_over(self, won: bool, outcome: int | None = None) -> None:
-        drawn, self.beside = self.beside, []
-        if not self.learn:
-            return
-        outcome = outcome if outcome is not None else 1 if won else -1
-        before = [int(self.hats.counts[row, col]) for _, _, (row, col) in drawn]
-        self.hats.reinforce([bead for _, _, bead in drawn], outcome)
-        changes = tuple(HatChange(board, square, was, int(self.hats.counts[row, col]))
-                        for (board, square, (row, col)), was in zip(drawn, before, strict=True))
-        if self.bus is not None:
-            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes, outcome))
-
     @property
     def drawn(self) -> list[tuple]:
-        """(board, square) of each bead drawn this game so far."""
-        return [(board, square) for board, square, _ in self.beside]
+        """(position, move) of each ball drawn this game so far."""
+        return list(self.beside)

@@ -22,21 +22,32 @@ Nim: one hat per piles (n, d, q) with 0 <= n, d, q <= box and at least one coin,
 n, then d, then q ((0, 0, 1), (0, 0, 2), ...); each counts the balls for the moves (pile, coins)
 by pile, then by coins (`engine.nim.nim_moves`).
 
-    {"format": "sticks-tui-brain", "version": 2, "game": "noughts", "name": "noughts MENACE",
-     "marks": "X", "rule": {"beads": [4, 3, 2, 1], "incentives": [3, 1, -1], "empty": "resign"},
+    {"format": "sticks-tui-brain", "version": 3, "game": "noughts", "learner": "hats", "name": "noughts MENACE",
+     "seat": 0,
+     "rule": {"start_balls": [4, 3, 2, 1], "win_reward": 3, "loss_penalty": 1, "floor": "none",
+              "draw_reward": 1, "empty": "resign"},
      "games_trained": 500, "exported_at": "...",
-     "boxes": [{"board": ".........", "counts": [4, 4, 0, 0, 4, 0, 0, 0, 0]}, ...]}
+     "hats": [{"position": ".........", "counts": [4, 4, 4]}, ...]}
 
-Noughts and crosses (MENACE's matchboxes): one box per board MENACE (`marks`) faces, up to symmetry,
-in MENACE's order (by move number, then board text), each with its canonical board and the beads for
-each of its squares 1-9 (none on a square that repeats another by a symmetry of the board).
+Every file holds one shape, the counts learner's (`learn.hats.Hats`): its game, its learner ("hats":
+the hats of the seeds and MENACE's matchboxes are one learner), its layout fields, its rule and
+"hats", one entry a container in the layout's row order: its counts (one for each of its moves), or
+{"position": ..., "counts": [...]} naming the container's position too, as a file of a game whose
+positions fold by symmetry (MENACE's 304 boxes, each the canonical board) is written. "seat" (0 or 1)
+says which player's containers a brain keeps, where it keeps one player's only (MENACE's X or O).
+The rule: "start_balls" one number, or one per move number of the player to move (MENACE's 4, 3, 2,
+1); the incentives; "floor" 'each', 'nonempty' or 'none'; "empty" ('resign' or 'refill') under the
+floor 'none'.
 
 Versions: a sticks file is version 1 (the "game" field is new, and readers of version 1 ignore it,
 so an older sticks-tui still reads it); a Nim file is version 2, so an older sticks-tui refuses it
-as "written by a newer sticks-tui" instead of misreading it. A file without "game" is a sticks
-file, as every file before version 2 was. One exception is read as what it holds: a version-1
-file written by the Nim export of before (no "game", `size` and `max_take` counted over Nim's
-hats, hat 0 not empty) whose hats fit exactly one box of piles.
+as "written by a newer sticks-tui" instead of misreading it; a file whose rule or layout an older
+reader would misread (start numbers by move, no floor, one seat's containers: MENACE's) is version 3.
+A file without "game" is a sticks file, as every file before version 2 was. Files of before are read
+as what they hold: a version-1 file written by the Nim export of before (no "game", `size` and
+`max_take` counted over Nim's hats, hat 0 not empty) whose hats fit exactly one box of piles; a
+version-2 MENACE file (its "marks", its rule as beads, incentives and empty, its "boxes" of 9 beads by
+square) as the same brain in today's shape.
 """
 
 from __future__ import annotations
@@ -55,15 +66,19 @@ from sticks_tui.engine import registry
 # what a file may hold (re-exported): each game's module says, with its layout
 from sticks_tui.engine.nim import MAX_NIM_PILE
 from sticks_tui.engine.rules import MAX_HATS, MAX_TAKE_LIMIT
-from sticks_tui.learn.menace import MAX_BEADS, MenaceBrain, MenaceRule, menace_boxes
-from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
+from sticks_tui.learn.hats import EMPTY_RULES, FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.safefile import kind_of, read_at_most
 
 BRAIN_FORMAT = "sticks-tui-brain"
-#: The newest version this reads (and writes, for Nim); a sticks file is written as version 1.
-BRAIN_VERSION = 2
+#: The newest version this reads (and writes, for a brain an older reader would misread: MENACE's); a
+#: sticks file is written as version 1, a Nim file as version 2.
+BRAIN_VERSION = 3
 STICKS_FILE_VERSION = 1
+#: The version of a file an older reader reads right (its game's own, or this).
+PLAIN_FILE_VERSION = 2
+#: What a file names as its learner: the counts learner (the hats of the seeds, MENACE's matchboxes).
+LEARNER = "hats"
 MAX_BRAIN_FILE_BYTES = 1 << 20  # 1 MiB: a 1,000-hat brain with huge counts fits easily
 MAX_GAMES_TRAINED = 10**15
 #: The most characters of the input a message echoes back (a value, a path); longer ones are cut with "...".
@@ -128,31 +143,46 @@ def game_words(game: str) -> str:
     return registry.entry(game).brain_words
 
 
+def _needs_new_reader(hats: Hats) -> bool:
+    """A brain an older reader would misread: start numbers by move, no floor, one seat's containers, or
+    positions folded by symmetry (MENACE's)."""
+    rule = hats.rule
+    return len(rule.starts) > 1 or rule.floor == "none" or hats.seat is not None or hats.folds
+
+
 def encode(name: str, hats: Hats, games_trained: int, exported_at: str) -> str:
     """The brain file's text for `hats` (a brain of any game); `decode` gives the same brain back."""
     rule = hats.rule
     kind = registry.entry(game_of(hats))
-    if kind.brains == "matchboxes":
-        return _encode_boxes(kind, name, hats, games_trained, exported_at)
+    explicit = hats.folds or hats.seat is not None  # each container names its position
+    version = BRAIN_VERSION if _needs_new_reader(hats) else (kind.file_version or PLAIN_FILE_VERSION)
+    starts = list(rule.starts)
     doc = {
         "format": BRAIN_FORMAT,
-        "version": kind.file_version or BRAIN_VERSION,
+        "version": version,
         "game": kind.name,
+        "learner": LEARNER,
         "name": name,
         **kind.layout(hats.rules),
-        "rule": {"start_balls": rule.start_balls, "win_reward": rule.win_reward,
+        **({"seat": hats.seat} if hats.seat is not None else {}),
+        "rule": {"start_balls": starts if len(starts) > 1 else starts[0], "win_reward": rule.win_reward,
                  "loss_penalty": rule.loss_penalty, "floor": rule.floor,
                  # only when it is not 0: a file without it reads as before, everywhere
-                 **({"draw_reward": rule.draw_reward} if rule.draw_reward else {})},
+                 **({"draw_reward": rule.draw_reward} if rule.draw_reward else {}),
+                 **({"empty": rule.empty} if rule.floor == "none" else {})},
         "games_trained": int(games_trained),
         "exported_at": exported_at,
-        "hats": hats.as_lists(),
     }
+    rows = hats.as_lists()
+    if explicit:
+        rows = [{"position": hats.rules.encode_position(p), "counts": row}
+                for p, row in zip(hats._layout.rows, rows, strict=True)]
     # one hat a line: readable in a diff, still plain JSON
-    head = json.dumps({k: v for k, v in doc.items() if k != "hats"}, indent=2)[:-2]
-    head = re.sub(r'"box": \[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]', r'"box": [\1, \2, \3]', head)  # on one line
-    rows = ",\n".join("    " + json.dumps(row) for row in doc["hats"])
-    return f'{head},\n  "hats": [\n{rows}\n  ]\n}}\n'
+    head = json.dumps(doc, indent=2)[:-2]
+    head = re.sub(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]", lambda m: "[" + re.sub(r",\s*", ", ", m.group(1)) + "]",
+                  head)  # short lists of numbers on one line
+    lines = ",\n".join("    " + json.dumps(row) for row in rows)
+    return f'{head},\n  "hats": [\n{lines}\n  ]\n}}\n'
 
 
 def _is_int(value: Any) -> bool:
@@ -201,19 +231,32 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
     if version < 1:
         raise refuse(f"its version {shown(version)} is not a brain file version.")
 
+    learner = doc.get("learner", LEARNER)
+    if learner != LEARNER:
+        raise refuse(f"it holds a brain of the learner {shown(learner)}, which this sticks-tui does not know "
+                     f"(it knows {LEARNER!r}: the hats, MENACE's matchboxes).")
     kind, layout = _game_and_layout(doc, version, refuse)
     games = doc.get("games_trained", 0)
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
                      f"not {shown(games)}.")
-    if kind.brains == "matchboxes":
-        return BrainFile(_name(doc, refuse), _boxes(doc, refuse), games)
+    if "boxes" in doc or "marks" in doc:  # MENACE's boxes as written before (version 2)
+        return BrainFile(_name(doc, refuse), _old_boxes(kind, doc, refuse), games)
     rule = _rule(doc, refuse)
     rows = doc.get("hats")
     if not isinstance(rows, list):
         raise refuse("\"hats\" must be a list of hats.")
-    hats = _file_hats(kind, layout, rows, rule, refuse)
+    hats = _file_hats(kind, layout, rows, rule, _seat(kind, doc, refuse), refuse)
     return BrainFile(_name(doc, refuse), hats, games)
+
+
+def _seat(kind: registry.GameEntry, doc: dict, refuse) -> int | None:
+    seat = doc.get("seat")
+    if seat is None:
+        return None
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise refuse(f"\"seat\" must be 0 (the first player's containers) or 1 (the second's), not {shown(seat)}.")
+    return seat
 
 
 def _name(doc: dict, refuse) -> str | None:
@@ -226,28 +269,18 @@ def _name(doc: dict, refuse) -> str | None:
     return name
 
 
-# -- MENACE's matchboxes (noughts and crosses) ---------------------------------------------------------
-def _encode_boxes(kind, name: str, brain: MenaceBrain, games_trained: int, exported_at: str) -> str:
-    rule = brain.rule
-    head = json.dumps({"format": BRAIN_FORMAT, "version": kind.file_version or BRAIN_VERSION, "game": kind.name,
-                       "name": name, "marks": brain.marks,
-                       "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
-                       "games_trained": int(games_trained), "exported_at": exported_at}, indent=2)[:-2]
-    head = re.sub(r'\[\s*(-?\d+),\s*(-?\d+),\s*(-?\d+)(?:,\s*(-?\d+))?\s*\]',
-                  lambda m: "[" + ", ".join(g for g in m.groups() if g is not None) + "]", head)  # lists on one line
-    rows = ",\n".join("    " + json.dumps({"board": board, "counts": [int(c) for c in counts]})
-                      for board, counts in zip(brain.boxes.boards, brain.counts, strict=True))
-    return f'{head},\n  "boxes": [\n{rows}\n  ]\n}}\n'
-
-
-def _boxes(doc: dict, refuse) -> MenaceBrain:
-    """MENACE's brain of a noughts file, every field checked."""
+# -- MENACE's boxes as written before (version 2) -------------------------------------------------------
+def _old_boxes(kind: registry.GameEntry, doc: dict, refuse) -> Hats:
+    """MENACE's brain of a version-2 noughts file ("marks", its rule as beads, incentives and empty,
+    "boxes" of 9 beads by square 1-9 of each canonical board), every field checked, in today's shape."""
     extra = [key for key in ("size", "max_take", "box", "hats") if key in doc]
     if extra:
         raise refuse(f"it says \"game\": \"noughts\" but also has {shown(extra[0])}, which only a sticks or Nim "
                      "brain has; a MENACE brain file holds \"marks\" and \"boxes\".")
+    rules = kind.make_rules()
+    names = tuple(getattr(rules, "seat_names", ()))
     marks = doc.get("marks")
-    if marks not in ("X", "O"):
+    if marks not in names:
         raise refuse(f"\"marks\" must be \"X\" or \"O\" (whose boxes these are), not {shown(marks)}.")
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict) or set(rule_doc) != {"beads", "incentives", "empty"}:
@@ -257,16 +290,20 @@ def _boxes(doc: dict, refuse) -> MenaceBrain:
     if not isinstance(beads, list) or not isinstance(incentives, list):
         raise refuse("the rule's beads and incentives must be lists of whole numbers.")
     try:
-        rule = MenaceRule(tuple(beads), tuple(incentives), rule_doc["empty"])
+        if len(beads) != 4 or len(incentives) != 3 or not all(_is_int(v) for v in beads + incentives):
+            raise ValueError("start beads are 4 whole numbers and incentives 3 (win, draw, loss)")
+        win, draw, loss = incentives
+        rule = HatRule(start_balls=tuple(beads), win_reward=win, loss_penalty=-loss, draw_reward=draw, floor="none",
+                       empty=rule_doc["empty"])
     except (ValueError, TypeError) as exc:
         raise refuse(f"its rule is not valid: {clip(str(exc), 2 * ECHO_LIMIT)}.") from None
-    boxes = menace_boxes(marks)
+    brain = Hats(rules, rule=rule, seat=names.index(marks))
+    boards, moves = brain.positions, brain._layout.moves
     rows = doc.get("boxes")
-    if not isinstance(rows, list) or len(rows) != len(boxes):
+    if not isinstance(rows, list) or len(rows) != len(boards):
         got = len(rows) if isinstance(rows, list) else shown(rows)
-        raise refuse(f"\"boxes\" must hold MENACE's {len(boxes)} boxes for {marks}, not {got}.")
-    counts = np.zeros((len(boxes), 9), dtype=np.int64)
-    for i, (row, board) in enumerate(zip(rows, boxes.boards, strict=True)):
+        raise refuse(f"\"boxes\" must hold MENACE's {len(boards)} boxes for {marks}, not {got}.")
+    for i, (row, board) in enumerate(zip(rows, boards, strict=True)):
         label = f"box {i + 1}"
         if not isinstance(row, dict) or set(row) != {"board", "counts"}:
             raise refuse(f"{label} must be an object with \"board\" and \"counts\", not {shown(row)}.")
@@ -276,14 +313,14 @@ def _boxes(doc: dict, refuse) -> MenaceBrain:
         if not isinstance(cells, list) or len(cells) != 9:
             raise refuse(f"{label} ({board}) must hold 9 counts, one per square, not {shown(cells)}.")
         for square, count in enumerate(cells, start=1):
-            if not _is_int(count) or not 0 <= count <= MAX_BEADS:
+            if not _is_int(count) or not 0 <= count <= MAX_COUNT:
                 raise refuse(f"{label} ({board}), square {square}: a count is a whole number from 0 to "
-                             f"{MAX_BEADS:,}, not {shown(count)}.")
-            if count and square - 1 not in boxes.squares[i]:
+                             f"{MAX_COUNT:,}, not {shown(count)}.")
+            if count and square not in moves[i]:
                 raise refuse(f"{label} ({board}), square {square}: it repeats another square by a symmetry of "
                              "the board, so it holds no beads.")
-        counts[i] = cells
-    return MenaceBrain(rule, marks, counts)
+        brain.counts[i, : len(moves[i])] = [cells[m - 1] for m in moves[i]]
+    return brain
 
 
 def _game_and_layout(doc: dict, version: int, refuse) -> tuple[registry.GameEntry, dict]:
@@ -315,19 +352,27 @@ def _rule(doc: dict, refuse) -> HatRule:
     rule_doc = doc.get("rule")
     if not isinstance(rule_doc, dict):
         raise refuse("\"rule\" must be an object with start_balls, win_reward, loss_penalty and floor.")
-    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor", "draw_reward"}
+    unknown = set(rule_doc) - {"start_balls", "win_reward", "loss_penalty", "floor", "draw_reward", "empty"}
     if unknown:
         raise refuse(f"\"rule\" has a field this version does not know: {shown(sorted(unknown)[0])}.")
     floor = rule_doc.get("floor", "each")
     if floor not in FLOOR_RULES:
-        raise refuse(f"the rule's floor must be 'each' or 'nonempty', not {shown(floor)}.")
+        raise refuse(f"the rule's floor must be 'each', 'nonempty' or 'none', not {shown(floor)}.")
+    empty = rule_doc.get("empty")
+    if empty is not None and (floor != "none" or empty not in EMPTY_RULES):
+        raise refuse(f"the rule's \"empty\" is 'resign' or 'refill', and only under the floor 'none', not "
+                     f"{shown(empty)}.")
     numbers = {key: rule_doc.get(key, 1) for key in ("start_balls", "win_reward", "loss_penalty")}
     numbers["draw_reward"] = rule_doc.get("draw_reward", 0)
+    if isinstance(numbers["start_balls"], list):
+        numbers["start_balls"] = tuple(numbers["start_balls"])
     try:
-        return HatRule(floor=floor, **numbers)
+        return HatRule(floor=floor, empty=empty, **numbers)
     except ValueError as exc:
         why = str(exc)
         for value in numbers.values():  # the rule's own message spells the value out: name a huge one instead
+            if isinstance(value, tuple):
+                continue
             if _is_int(value) and 200 < value.bit_length() < 14_000:  # str() refuses more than 4,300 digits
                 why = why.replace(str(value), shown(value))
         raise refuse(f"its rule is not valid: {clip(why, 2 * ECHO_LIMIT)}") from None
@@ -341,7 +386,7 @@ def _check_hat(label: str, row: Any, legal: int, floor: str, refuse) -> None:
         raise refuse(f"{label} must hold {legal} counts (one for each of its moves), not {len(row)}."
                      if label.startswith("the hat for") else
                      f"{label} must hold {legal} counts (balls 1 to {legal}), not {len(row)}.")
-    lowest = 1 if floor == "each" else 0
+    lowest = 1 if floor == "each" else 0  # 'nonempty' and 'none': a count may be 0
     for ball, count in enumerate(row, start=1):
         if not _is_int(count):
             raise refuse(f"{label}, ball {ball}: a count is a whole number, not {shown(count)}.")
@@ -351,30 +396,40 @@ def _check_hat(label: str, row: Any, legal: int, floor: str, refuse) -> None:
             why = "every hat keeps at least one ball of each number" if floor == "each" \
                 else "a count cannot be negative"
             raise refuse(f"{label}, ball {ball}: the count is {shown(count)}, but {why}.")
-    if sum(row) < 1:
+    if sum(row) < 1 and floor != "none":  # under 'none' a container may run out (MENACE's empty box)
         raise refuse(f"{label} is empty, but every hat keeps at least one ball.")
 
 
-def _file_hats(kind: registry.GameEntry, layout: dict, rows: list, rule: HatRule, refuse) -> Hats:
+def _file_hats(kind: registry.GameEntry, layout: dict, rows: list, rule: HatRule, seat: int | None,
+               refuse) -> Hats:
     """The brain a file's layout and "hats" hold, every hat checked (one hat a row of the brain's counts)."""
     try:
         rules = kind.rules_of_file(layout, shown)
+        shape = Hats(rules, rule=rule, seat=seat)  # the layout of a brain of these rules (its counts are replaced)
     except ValueError as exc:
         raise refuse(str(exc)) from None
-    shape = Hats(rules, rule=rule)  # the layout of a brain of these rules (its counts are replaced)
-    hat_rows = tuple(rules.hat_rows())
+    hat_rows = shape._layout.rows
     if len(rows) != len(hat_rows):
         raise refuse(kind.rows_words(rules, len(rows), len(hat_rows)))
-    for i, position in enumerate(hat_rows):
-        if position is None and rows[i] != []:
-            raise refuse(kind.empty_row_words(i))
     counts = np.zeros_like(shape.counts)
     for i, position in enumerate(hat_rows):
-        if position is not None:
-            legal = int(shape.n_moves[i])
-            _check_hat(kind.hat_label(rules, position), rows[i], legal, rule.floor, refuse)
-            counts[i, :legal] = rows[i]
-    return Hats(rules, rule=rule, counts=counts)
+        row = rows[i]
+        if isinstance(row, dict):
+            if set(row) != {"position", "counts"} or position is None:
+                raise refuse(f"\"hats\" entry {i} must be a list of counts, or an object with \"position\" and "
+                             f"\"counts\", not {shown(row)}.")
+            if row["position"] != rules.encode_position(position):
+                raise refuse(f"\"hats\" entry {i} must be the container for {shown(rules.encode_position(position))}, "
+                             f"not {shown(row['position'])}.")
+            row = row["counts"]
+        if position is None:
+            if row != []:
+                raise refuse(kind.empty_row_words(i))
+            continue
+        legal = int(shape.n_moves[i])
+        _check_hat(kind.hat_label(rules, position), row, legal, rule.floor, refuse)
+        counts[i, :legal] = row
+    return Hats(rules, rule=rule, counts=counts, seat=seat)
 
 
 def empty_hat(hats: Hats) -> int | None:

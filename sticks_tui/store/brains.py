@@ -1,11 +1,11 @@
-"""Named brains (the hats) and their training curves.
+"""Named brains (the counts learner's: hats, MENACE's matchboxes) and their training curves.
 
-A brain is kept as its counts, its rule, and a game tag with its shape:
-- sticks: `Hats` (learn/hats.py); `size` hats of `max_take` balls, counts as ragged JSON lists;
-- nim: the Nim learner (`Hats(NimRules(box))`); `shape` holds
-  the box ("7,7,7"), counts as the full (positions x moves) array.
-What this module needs from a brain object: `.counts` (int64 array), `.rule` (HatRule),
-`.reinforce(drawn, won) -> tuple[HatChange, ...]`, and for Nim `.rules.box` and `.n_moves`.
+A brain is kept in one shape for every game (`learn.hats.Hats`): its game (`game`), its layout (the
+game's columns `size`, `max_take` and `shape`, `registry.GameEntry.store_columns`; `seat`: 0 or 1 when
+it keeps one player's containers only, as MENACE's X and O brains do, else NULL), its counts (one JSON
+list a container, as long as its moves, in the layout's row order) and its whole rule (`rule`, JSON:
+start tokens, one number or one per move number; win, draw and loss incentives; the floor; what an
+empty container does), with the rule's numbers also in the columns a listing reads (`_RULE_COLUMNS`).
 
 The brain is the sum of its games: a game's learning is applied to the brain as stored, in the
 same transaction as the game's record (`RecordsMixin.record_game(learning=...)`), and kept in
@@ -26,12 +26,10 @@ import numpy as np
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
-from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.analysis import CurvePoint
-from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
-from sticks_tui.learn.menace import MenaceBrain, MenaceRule
+from sticks_tui.learn.hats import MAX_COUNT, NEVER_EMPTY, HatRule, Hats, forced
 from sticks_tui.learn.merge import merge_net_change
-from sticks_tui.store import brainfile, matchboxes
+from sticks_tui.store import brainfile
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import PUPIL_CLASS_BRAINS, StoreError, validate_name, validate_pupil_brain_name
 from sticks_tui.store.names import name_key
@@ -40,12 +38,42 @@ NIM_BOX = vocabulary.NIM_LEARNER_BOX
 #: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
 #: train --brain` makes a new one alike.
 APP_BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE
-#: A brain's rule in the brains table, in `HatRule`'s order of fields (`_rule_of` reads them back).
+#: A brain's rule in the brains table's columns (what a listing reads), in `HatRule`'s order of fields;
+#: the whole rule is the `rule` column's (`rule_json`, `rule_from`).
 _RULE_COLUMNS = "start_balls, win_reward, loss_penalty, floor, draw_reward"
+#: Every column a brain is read from.
+_BRAIN_COLUMNS = f"size, max_take, {_RULE_COLUMNS}, rule, seat"
 
 
-def _rule_of(start_balls, win_reward, loss_penalty, floor, draw_reward) -> HatRule:
-    return HatRule(start_balls, win_reward, loss_penalty, floor, draw_reward)
+def rule_json(rule: HatRule) -> str:
+    """A brain's whole rule as the `rule` column keeps it."""
+    starts = list(rule.starts)
+    return json.dumps({"start": starts if len(starts) > 1 else starts[0], "win": rule.win_reward,
+                       "draw": rule.draw_reward, "loss": rule.loss_penalty, "floor": rule.floor,
+                       "empty": rule.empty}, separators=(",", ":"))
+
+
+def rule_from(text: str | None, start_balls=1, win_reward=1, loss_penalty=1, floor="each", draw_reward=0) -> HatRule:
+    """The rule of a stored brain: its `rule` column, or (a row kept before there was one) its columns;
+    ValueError (or KeyError, TypeError) when it is not a rule."""
+    if not text:
+        return HatRule(start_balls, win_reward, loss_penalty, floor, draw_reward)
+    raw = json.loads(text)
+    start = raw["start"]
+    empty = raw.get("empty", NEVER_EMPTY)
+    return HatRule(start_balls=tuple(start) if isinstance(start, list) else start, win_reward=raw["win"],
+                   loss_penalty=raw["loss"], floor=raw["floor"], draw_reward=raw.get("draw", 0),
+                   empty=None if empty == NEVER_EMPTY else empty)
+
+
+def _rule_of(start_balls, win_reward, loss_penalty, floor, draw_reward, rule=None) -> HatRule:
+    return rule_from(rule, start_balls, win_reward, loss_penalty, floor, draw_reward)
+
+
+def _rule_columns(rule: HatRule) -> tuple:
+    """(start_balls, win_reward, loss_penalty, floor, draw_reward) of a rule for the brains table's
+    columns: its first start number and its incentives."""
+    return rule.starts[0], rule.win_reward, rule.loss_penalty, rule.floor, rule.draw_reward
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,31 +86,22 @@ class BrainInfo:
     updated: datetime
     created: datetime  # when this brain was made, copied or last reset: its own record counts from here
     game: str = "sticks"
-    shape: str | None = None  # its layout as stored (MENACE's: its marks and its whole rule, as JSON)
-
-    @property
-    def menace_rule(self) -> MenaceRule | None:
-        """A MENACE brain's own rule (its hat-rule columns hold only what of it they can); else None."""
-        try:
-            if registry.entry(self.game).brains != "matchboxes":
-                return None
-            return matchboxes.rule_of(self.shape)[1]
-        except ValueError:  # a game this sticks-tui does not know, or a damaged layout
-            return None
+    shape: str | None = None  # its layout as stored (the game's `store_columns`)
+    seat: int | None = None  # the one player whose containers it keeps (None: every position's)
 
 
 def fit_to(brain: Hats, positions) -> Hats:
     """`brain` with a hat for every one of `positions`: where its game's brains grow (sticks: a heap
     bigger than any it has a hat for), new hats (fresh balls) are added and learned ones kept;
     ValueError where they do not."""
-    missing = [p for p in positions if not brain.has_hat(p)]
-    if not missing:
+    missing = [p for p in positions if not brain.has_hat(p) and not forced(brain.rules, p)]
+    if not missing or brain.folds:
         return brain
     kind = registry.entry_of(brain.rules)
     bigger = kind.grown(brain.rules, missing) if kind.grown is not None else None
     if bigger is None:
         raise ValueError(f"The {kind.brain_words[2:]} has no hat for {missing[0]!r}.")
-    grown = Hats(bigger, rule=brain.rule)
+    grown = Hats(bigger, rule=brain.rule, seat=brain.seat)
     for position in brain.positions:
         grown.counts[grown.row(position)] = brain.counts[brain.row(position)]
     return grown
@@ -93,45 +112,32 @@ def fit_hats(hats: Hats, size: int) -> Hats:
     return fit_to(hats, [size]) if size >= 1 else hats
 
 
-def nim_brain(box=NIM_BOX, rule: HatRule | None = None, counts=None):
-    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
-
-
 def legal_of(brain) -> np.ndarray:
     """Which cells of the brain's counts are balls (the brain's own mask)."""
     return brain.legal_mask
 
 
 def _validate(brain) -> object:
-    if isinstance(brain, MenaceBrain):
-        try:
-            matchboxes.validate(brain)
-        except ValueError as exc:
-            raise StoreError(str(exc)) from None
-        return brain
     if not isinstance(brain, Hats):
         raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
     kind = registry.entry_of(brain.rules)  # a game this sticks-tui knows (ValueError if not)
     if kind.grown is not None and not 1 <= len(brain.positions) <= brainfile.MAX_HATS:  # a brain that grows
         raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
-    if np.shape(brain.counts) != (len(brain.rules.hat_rows()), brain.counts.shape[1]) \
-            or (np.asarray(brain.counts) < 0).any():
-        raise StoreError("This brain's counts are damaged (negative, or the wrong shape); it was not saved.")
+    counts = np.asarray(brain.counts)
+    if counts.shape != brain.legal_mask.shape or (counts < 0).any() or (counts > MAX_COUNT).any():
+        raise StoreError("This brain's counts are damaged (negative, too big, or the wrong shape); it was not saved.")
     return brain
 
 
 def _encode(brain) -> tuple[str, int, int, str | None, str]:
     """(game, size, max_take, shape, counts JSON) of a brain."""
     kind = registry.entry_of(brain.rules)
-    if isinstance(brain, MenaceBrain):
-        return (kind.name, *matchboxes.encode(brain))
     size, max_take, shape = kind.store_columns(brain.rules, brain.counts.shape)
-    rows = brain.as_lists() if kind.ragged_counts else np.asarray(brain.counts).tolist()
-    return kind.name, size, max_take, shape, json.dumps(rows, separators=(",", ":"))
+    return kind.name, size, max_take, shape, json.dumps(brain.as_lists(), separators=(",", ":"))
 
 
 def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: str | None, *,
-            base: bool = False):
+            base: bool = False, seat: int | None = None):
     """The brain object of a stored row; ValueError/TypeError if the row is not a usable brain.
 
     `base`: the counts are a generation's base, which a brain that grows may have kept smaller than
@@ -140,9 +146,7 @@ def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: s
         kind = registry.entry(game)
     except ValueError:
         raise ValueError(f"it is a brain for {game!r}, a game this sticks-tui does not know") from None
-    if kind.brains == "matchboxes":
-        return matchboxes.decode(shape, counts_json)
-    brain = Hats(kind.stored_rules(size, max_take, shape), rule=rule)
+    brain = Hats(kind.stored_rules(size, max_take, shape), rule=rule, seat=seat)
     rows = json.loads(counts_json)
     if not isinstance(rows, list):
         raise ValueError("its counts are not a list of hats")
@@ -150,8 +154,9 @@ def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: s
     if len(rows) > brain.counts.shape[0] or (len(rows) < brain.counts.shape[0] and not grows):
         raise ValueError(f"it has {len(rows) - 1} hats, not {size}")
     for i, (row, n) in enumerate(zip(rows, brain.n_moves, strict=False)):
-        if not isinstance(row, list) or len(row) not in (n, brain.counts.shape[1]) or any(row[n:]):
-            raise ValueError(f"hat {brain.rules.hat_rows()[i]} should hold {n} counts, not {row!r}")
+        if not isinstance(row, list) or len(row) not in (n, brain.counts.shape[1]) or any(row[n:]) \
+                or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= MAX_COUNT for c in row):
+            raise ValueError(f"hat {brain._layout.rows[i]} should hold {n} counts, not {row!r}")
         brain.counts[i, : len(row)] = row
     return brain
 
@@ -208,35 +213,31 @@ class BrainsMixin:
     def list_brains(self) -> list[BrainInfo]:
         with self._read("list the brains") as conn:
             rows = conn.execute(
-                f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
-                "updated, created, game, shape FROM brains ORDER BY key").fetchall()
-        return [BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
-                for n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape in rows]
+                f"SELECT name, size, max_take, {_RULE_COLUMNS}, rule, games_trained, "
+                "updated, created, game, shape, seat FROM brains ORDER BY key").fetchall()
+        return [_info(row) for row in rows]
 
     def brain_info(self, name: str) -> BrainInfo | None:
         key = name_key(name)
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
-                f"SELECT name, size, max_take, {_RULE_COLUMNS}, games_trained, "
-                "updated, created, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        n, size, mt, sb, wr, lp, fl, dr, g, u, c, game, shape = row
-        return BrainInfo(n, size, mt, _rule_of(sb, wr, lp, fl, dr), g, parse_time(u), parse_time(c), game, shape)
+                f"SELECT name, size, max_take, {_RULE_COLUMNS}, rule, games_trained, "
+                "updated, created, game, shape, seat FROM brains WHERE key = ?", (key,)).fetchone()
+        return None if row is None else _info(row)
 
     def _brain_row(self, conn: sqlite3.Connection, name: str, game: str | None = None):
         """The stored brain `name` as an object, or None; StoreError if it is damaged or another game's."""
         row = conn.execute(
-            f"SELECT size, max_take, {_RULE_COLUMNS}, counts, game, shape, name "
+            f"SELECT {_BRAIN_COLUMNS}, counts, game, shape, name "
             "FROM brains WHERE key = ?", (name_key(name),)).fetchone()
         if row is None:
             return None
-        size, max_take, sb, wr, lp, fl, dr, counts, stored_game, shape, stored_name = row
+        size, max_take, sb, wr, lp, fl, dr, rule, seat, counts, stored_game, shape, stored_name = row
         if game is not None and stored_game != game:
             raise StoreError(f"The brain {stored_name!r} is a brain for {stored_game}, not for {game}; "
                              "pick another name.")
         try:
-            return _decode(size, max_take, _rule_of(sb, wr, lp, fl, dr), counts, stored_game, shape)
+            return _decode(size, max_take, _rule_of(sb, wr, lp, fl, dr, rule), counts, stored_game, shape, seat=seat)
         except (ValueError, TypeError) as exc:
             raise StoreError(f"The brain {stored_name!r} in {self.location} is damaged ({exc}); "
                              "reset or delete it.") from None
@@ -248,56 +249,43 @@ class BrainsMixin:
 
     def load_or_create_brain(self, name: str, size: int = 0, max_take: int = 3, rule: HatRule | None = None, *,
                              game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None,
-                             marks: str = "X"):
+                             seat: int | None = None):
         """The brain called `name` that can play `game`; a fresh one (saved) if there is none.
 
         Sticks: at least `size` hats of `max_take` balls; a stored brain smaller than `size` comes
         back grown with fresh hats (they are stored when a game first teaches them). Nim: the
-        learner's hats over piles up to `box`.
+        learner's hats over piles up to `box`. `seat` 0 or 1: a brain of that player's containers only
+        (MENACE's boxes for X or O), where the game says whose turn a position is.
         A stored brain this game cannot use (another game, another max take, more than `max_size`
-        hats, another box, a hat with no ball) raises StoreError, and nothing is saved over it.
-        The existence check and the creation are one transaction.
+        hats, another box, another seat, a hat with no ball where its rule keeps one) raises StoreError,
+        and nothing is saved over it. A stored brain keeps its own rule. The existence check and the
+        creation are one transaction.
         """
         name = validate_name(name)
         kind = registry.entry(game)
-        if kind.brains == "matchboxes":
-            return self._load_or_create_boxes(name, kind, rule, marks)
         wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
         if stored is None:
-            fresh = Hats(wanted, rule=rule)
+            fresh = Hats(wanted, rule=rule or HatRule(**kind.learner_settings), seat=seat)
             with self._write(f"make the brain {name!r}") as conn:
                 stored = self._brain_row(conn, name, game)  # made meanwhile by another copy?
                 if stored is None:
                     self._put(conn, name, fresh, 0, replace=True)
                     return fresh
-        self._check_usable(name, stored, kind, wanted, max_size)
+        self._check_usable(name, stored, kind, wanted, max_size, seat)
         return fit_to(stored, wanted.positions())
 
-    def _load_or_create_boxes(self, name: str, kind, rule: MenaceRule | None, marks: str):
-        """MENACE's brain `name` for `marks` ('X' or 'O'); a fresh one by `rule` (saved) if there is none.
-        A stored brain keeps its own rule; one for the other player's boxes is refused, nothing saved."""
-        stored = self.load_brain(name, kind.name)
-        if stored is None:
-            fresh = MenaceBrain(rule or MenaceRule(), marks)
-            with self._write(f"make the brain {name!r}") as conn:
-                stored = self._brain_row(conn, name, kind.name)
-                if stored is None:
-                    self._put(conn, name, fresh, 0, replace=True)
-                    return fresh
-        if stored.marks != marks:
-            raise StoreError(f"The brain {name!r} has MENACE's boxes for {stored.marks}, not for {marks}; "
-                             "it was left as it is.")
-        return stored
-
-    def _check_usable(self, name, stored, kind, wanted, max_size) -> None:
+    def _check_usable(self, name, stored, kind, wanted, max_size, seat=None) -> None:
         reason = kind.unusable(stored.rules, wanted)
         if reason is not None:
             raise StoreError(f"The brain {name!r} {reason}; it was left as it is.")
+        if stored.seat != seat:
+            raise StoreError(f"The brain {name!r} {_seat_words(stored.rules, stored.seat)}, not "
+                             f"{_seat_words(stored.rules, seat)}; it was left as it is.")
         if max_size is not None and len(stored.positions) > max_size:
             raise StoreError(f"The brain {name!r} has {len(stored.positions)} hats; this game uses at most "
                              f"{max_size}. It was left as it is.")
-        hat = empty_hat(stored)
+        hat = empty_hat(stored) if stored.rule.floor != "none" else None  # 'none': a container may run out
         if hat is not None:
             raise StoreError(f"The brain {name!r} cannot play: its hat {hat} holds no ball. It was left as it is; "
                              "reset or delete it.")
@@ -306,22 +294,23 @@ class BrainsMixin:
     def _put(self, conn: sqlite3.Connection, name: str, brain, games_trained: int, *, replace: bool) -> None:
         """Write `brain` whole as `name`, starting a new generation (its base is these counts)."""
         game, size, max_take, shape, counts = _encode(brain)
-        rule = _rule_columns(brain)
+        rule = _rule_columns(brain.rule)
         stamp = now()
         key = name_key(name)
         if replace:
             conn.execute("DELETE FROM brains WHERE key = ?", (key,))
         conn.execute(
-            f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
+            f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, rule, seat, counts, "
             "games_trained, created, updated, game, shape, uid, base_counts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))), ?) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))), ?) "
             "ON CONFLICT(key) DO UPDATE SET size = excluded.size, max_take = excluded.max_take, "
             "start_balls = excluded.start_balls, win_reward = excluded.win_reward, "
             "loss_penalty = excluded.loss_penalty, floor = excluded.floor, draw_reward = excluded.draw_reward, "
-            "counts = excluded.counts, "
+            "rule = excluded.rule, seat = excluded.seat, counts = excluded.counts, "
             "games_trained = games_trained + excluded.games_trained, updated = excluded.updated, "
             "game = excluded.game, shape = excluded.shape, uid = excluded.uid, base_counts = excluded.counts",
-            (name, key, size, max_take, *rule, counts, games_trained, stamp, stamp, game, shape, counts))
+            (name, key, size, max_take, *rule, rule_json(brain.rule), brain.seat, counts, games_trained, stamp, stamp,
+             game, shape, counts))
 
     def save_brain(self, name: str, hats, games_trained: int = 0, *, replace: bool = False, base=None):
         """Save `hats` as brain `name`; `games_trained` is added to its total.
@@ -368,7 +357,7 @@ class BrainsMixin:
         transaction as the write, so two imports of one new name cannot both succeed)."""
         brain = _validate(brain)
         with self._write(action) as conn:
-            row = conn.execute("SELECT name, game, shape FROM brains WHERE key = ?", (name_key(name),)).fetchone()
+            row = conn.execute("SELECT name, game, seat FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is not None and not replace:
                 raise StoreError(f"A brain called {row[0]!r} already exists; import under another name, "
                                  "or replace it. Nothing was changed.")
@@ -377,8 +366,10 @@ class BrainsMixin:
                 raise StoreError(f"The brain {row[0]!r} is {_brain_words(row[1])}, and this is "
                                  f"{kind.brain_words}: a brain is only replaced by one of its "
                                  "own game. Import it under another name. Nothing was changed.")
-            if row is not None and isinstance(brain, MenaceBrain):
-                _check_same_player(row[0], row[2], brain)
+            if row is not None and row[2] != brain.seat:
+                raise StoreError(f"The brain {row[0]!r} {_seat_words(brain.rules, row[2])}, and this one "
+                                 f"{_seat_words(brain.rules, brain.seat)}: a brain is only replaced by one for the "
+                                 "same player. Import it under another name. Nothing was changed.")
             if row is not None:
                 self.backup_before("before-replace-brain", row[0], action=action)
             self._put(conn, name, brain, games_trained, replace=True)
@@ -392,12 +383,7 @@ class BrainsMixin:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
                              "teach it.")
         outcome = (1 if won else -1) if outcome is None else outcome
-        if isinstance(brain, MenaceBrain):
-            matchboxes.drawn_from(brain, drawn)  # each box as the game drew from it (refilled by the rule)
-            hats = [[board, list(brain.square_beads(board) or ())] for board, _ in drawn]
-            changes = matchboxes.lesson(brain, drawn, outcome)
-        else:
-            brain, hats, changes = self._hats_lesson(brain, name, drawn, outcome, start)
+        brain, hats, changes = self._hats_lesson(brain, name, drawn, outcome, start)
         _, size, _, _, counts = _encode(brain)
         conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
                      "WHERE key = ?", (size, counts, when, name_key(name)))
@@ -417,9 +403,14 @@ class BrainsMixin:
         if len(brain.positions) > brainfile.MAX_HATS:
             raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
         for hat, ball in drawn:
-            if ball not in brain.moves_of(hat):
+            if not brain.has_hat(hat):
+                raise ValueError(f"The brain {name!r} has no hat for {hat!r}.")
+            try:
+                brain.column(hat, ball)
+            except ValueError:
                 raise ValueError(f"The brain {name!r} has no ball {ball!r} in its hat {hat!r}: "
-                                 f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.")
+                                 f"{brain.rules.name} allows {list(brain.moves_of(hat))} there.") from None
+            brain.ready(brain.row(hat))  # each container as the game drew from it (refilled by the rule)
         hats = _hats_before(brain, drawn, start)
         changes = brain.reinforce(list(drawn), outcome=outcome)  # a draw: the rule's draw reward
         return brain, hats, changes
@@ -451,12 +442,6 @@ class BrainsMixin:
         brain = self._brain_row(conn, name)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?); {what} was not kept.")
-        if isinstance(brain, MenaceBrain):
-            try:
-                return brain.merged(start_counts, counts)
-            except ValueError as exc:
-                raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") \
-                    from None
         start = np.asarray(start_counts, dtype=np.int64)
         if start.shape[0] > brain.counts.shape[0]:  # the copy grew (sticks: row n is the heap n)
             try:
@@ -464,8 +449,11 @@ class BrainsMixin:
             except ValueError as exc:
                 raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") \
                     from None
-        merged = merge_net_change(brain.counts, start, counts, brain.rule, legal_of(brain))
-        return Hats(brain.rules, rule=brain.rule, counts=merged)
+        try:
+            merged = merge_net_change(brain.counts, start, counts, brain.rule, legal_of(brain))
+        except ValueError as exc:
+            raise StoreError(f"The brain {name!r} cannot take this change ({exc}); {what} was not kept.") from None
+        return Hats(brain.rules, rule=brain.rule, counts=merged, seat=brain.seat)
 
     def keep_training(self, name: str, start_counts: np.ndarray, result):
         """Keep a training run of a copy of brain `name` (`learn.trainer.TrainingResult`; the copy's
@@ -482,20 +470,16 @@ class BrainsMixin:
         """
         with self._read(f"read the brain {name!r}") as conn:
             row = conn.execute(
-                f"SELECT size, max_take, {_RULE_COLUMNS}, base_counts, game, shape, "
+                f"SELECT {_BRAIN_COLUMNS}, base_counts, game, shape, "
                 "uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
             if row is None:
                 return None
-            size, max_take, sb, wr, lp, fl, dr, base, game, shape, uid = row
+            size, max_take, sb, wr, lp, fl, dr, rule, seat, base, game, shape, uid = row
             lessons = conn.execute("SELECT drawn, won, outcome FROM game_learning WHERE brain_uid = ? "
                                    "ORDER BY game_id, seat", (uid,)).fetchall()
-        rule = _rule_of(sb, wr, lp, fl, dr)
-        brain = _decode(size, max_take, rule, base, game, shape, base=True)
+        brain = _decode(size, max_take, _rule_of(sb, wr, lp, fl, dr, rule), base, game, shape, base=True, seat=seat)
         for drawn, won, outcome in lessons:
             drawn = [(_tuples(h), _tuples(b)) for h, b in json.loads(drawn)]
-            if isinstance(brain, MenaceBrain):
-                matchboxes.lesson(brain, drawn, (1 if won else -1) if outcome is None else outcome)
-                continue
             brain = fit_to(brain, [h for h, _ in drawn])
             brain.reinforce(drawn, outcome=(1 if won else -1) if outcome is None else outcome)
         return brain
@@ -522,9 +506,9 @@ class BrainsMixin:
                 raise StoreError(f"The class has {PUPIL_CLASS_BRAINS} brains already, the most a pupil may copy "
                                  "to: ask the teacher to delete some. Nothing was changed.")
             conn.execute(
-                f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, counts, "
+                f"INSERT INTO brains (name, key, size, max_take, {_RULE_COLUMNS}, rule, seat, counts, "
                 "games_trained, created, updated, game, shape, uid, base_counts) SELECT ?, ?, size, max_take, "
-                f"{_RULE_COLUMNS}, counts, games_trained, ?, ?, game, shape, "
+                f"{_RULE_COLUMNS}, rule, seat, counts, games_trained, ?, ?, game, shape, "
                 "lower(hex(randomblob(16))), counts FROM brains WHERE key = ?",
                 (dst, name_key(dst), stamp, stamp, name_key(src)))
 
@@ -536,19 +520,10 @@ class BrainsMixin:
         with self._write(f"reset the brain {name!r}") as conn:
             stored = self._require_brain(conn, name)
             self.backup_before("before-reset-brain", stored, action=f"reset the brain {name!r}")
-            size, max_take, sb, wr, lp, fl, dr, game, shape = conn.execute(
-                f"SELECT size, max_take, {_RULE_COLUMNS}, game, shape FROM brains "
-                "WHERE key = ?", (key,)).fetchone()
-            if registry.entry(game).brains == "matchboxes":
-                try:
-                    fresh = matchboxes.decode(shape, conn.execute("SELECT counts FROM brains WHERE key = ?",
-                                                                  (key,)).fetchone()[0]).fresh()
-                except ValueError:  # damaged counts: the layout alone makes it afresh
-                    marks, menace_rule = matchboxes.rule_of(shape)
-                    fresh = MenaceBrain(menace_rule, marks)
-            else:
-                fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape),
-                             rule=_rule_of(sb, wr, lp, fl, dr))
+            size, max_take, sb, wr, lp, fl, dr, rule, seat, game, shape = conn.execute(
+                f"SELECT {_BRAIN_COLUMNS}, game, shape FROM brains WHERE key = ?", (key,)).fetchone()
+            fresh = Hats(registry.entry(game).stored_rules(size, max_take, shape),
+                         rule=_rule_of(sb, wr, lp, fl, dr, rule), seat=seat)
             counts = _encode(fresh)[4]
             conn.execute("UPDATE brains SET counts = ?, base_counts = ?, uid = lower(hex(randomblob(16))), "
                          "games_trained = 0, created = ?, updated = ? WHERE key = ?",
@@ -648,26 +623,22 @@ def reachable(rules, starts) -> set:
     return seen
 
 
-def _check_same_player(name: str, shape: str | None, brain: MenaceBrain) -> None:
-    """A MENACE brain stored as `name` (its layout `shape`) is only replaced by boxes for the same player:
-    X's boxes are for boards with X to move, O's for O's, and the one cannot play as the other. StoreError
-    if `brain` is the other player's (a stored layout too damaged to say is replaced as any damaged brain)."""
+def _info(row) -> BrainInfo:
+    n, size, mt, sb, wr, lp, fl, dr, rule, g, u, c, game, shape, seat = row
     try:
-        marks = matchboxes.rule_of(shape)[0]
-    except ValueError:
-        return
-    if marks != brain.marks:
-        raise StoreError(f"The brain {name!r} has MENACE's boxes for {marks}, and this file holds the boxes for "
-                         f"{brain.marks}: a brain is only replaced by one for the same player ({brain.marks}'s "
-                         f"boxes cannot play as {marks}). Import it under another name. Nothing was changed.")
+        kept = _rule_of(sb, wr, lp, fl, dr, rule)
+    except (ValueError, TypeError, KeyError):  # a damaged rule: the columns say what they can
+        kept = _rule_of(sb, min(max(wr, 0), 1000), min(max(lp, 0), 1000), fl if fl in ("each", "nonempty") else "each",
+                        dr)
+    return BrainInfo(n, size, mt, kept, g, parse_time(u), parse_time(c), game, shape, seat)
 
 
-def _rule_columns(brain) -> tuple:
-    """(start_balls, win_reward, loss_penalty, floor, draw_reward) of a brain's rule, for the brains table."""
-    if isinstance(brain, MenaceBrain):
-        return matchboxes.rule_columns(brain)
-    rule = brain.rule
-    return rule.start_balls, rule.win_reward, rule.loss_penalty, rule.floor, rule.draw_reward
+def _seat_words(rules, seat) -> str:
+    """'keeps every position's containers', or whose it keeps ('keeps X's containers', by the game's words)."""
+    if seat is None:
+        return "keeps a container for every position"
+    name = getattr(rules, "seat_names", ("the first player", "the second player"))[seat]
+    return f"keeps {name}'s containers only"
 
 
 def _brain_words(game: str) -> str:

@@ -42,11 +42,15 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "lab": ("learner", "spec", "games", "agreement_median", "agreement_p10", "agreement_p90", "vs_perfect_median",
             "vs_perfect_p10", "vs_perfect_p90", "vs_perfect_first", "vs_perfect_second", "mastery_median",
             "mastery_p90", "mastery_never", "first_median", "second_median", "seeds", "cap", "final_agreement",
-            "seconds"),
+            "seconds", "learns_from", "held"),
 }
 #: Headers of earlier versions, still recognised as that kind (so an earlier export is replaced, not refused).
 _OLD_CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "curve": ("games", "agreement", "win", "win_first", "win_second"),  # before the scope column
+    "lab": ("learner", "spec", "games", "agreement_median", "agreement_p10", "agreement_p90", "vs_perfect_median",
+            "vs_perfect_p10", "vs_perfect_p90", "vs_perfect_first", "vs_perfect_second", "mastery_median",
+            "mastery_p90", "mastery_never", "first_median", "second_median", "seeds", "cap", "final_agreement",
+            "seconds"),  # before learns_from and held (issue 35)
 }
 WHAT = {"hats": "hats table", "curve": "learning curve", "games": "game list", "game": "game's moves",
         "lab": "learning lab"}
@@ -167,7 +171,7 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     rows = []
     for point in points:
         if dataclasses.is_dataclass(point):
-            point = dataclasses.astuple(point)
+            point = (point.games, point.agreement, point.win_first, point.win_second)
         if len(point) == 3:
             games, agreement, win = point
             first = second = None
@@ -265,14 +269,16 @@ def lab_rows(doc: dict) -> list[list]:
     """The lab's table and curves as CSV rows (`CSV_HEADERS["lab"]`): for each learner, in the order raced,
     one row per checkpoint of its curve (median and 10th-90th percentile over seeds), each row carrying
     the learner's figures of the table (games to mastery both seats together, then the medians moving first
-    and second; `never` counts the seeds not there within the cap)."""
+    and second; `never` counts the seeds not there within the cap; whether each game teaches it from one
+    seat or both; `held`, the seeds still unbeatable at the end: empty for a lab kept before issue 35)."""
     rows = []
     for i, learner in enumerate(doc["learners"], start=1):
         both = learner["games_to_mastery"]
         by_seat = learner.get("games_to_mastery_by_seat", {})
         table = [both.get("median"), both.get("p90"), both.get("never"), by_seat.get("first", {}).get("median"),
                  by_seat.get("second", {}).get("median"), doc["seeds"], doc["cap"],
-                 _finite(learner.get("final_agreement")), _finite(learner.get("seconds"))]
+                 _finite(learner.get("final_agreement")), _finite(learner.get("seconds")),
+                 learner.get("learns_from"), learner.get("held")]
         for point in learner["curve"]:
             agreement, vs = point["agreement"], point["vs_perfect"]
             rows.append([i, learner["spec"], point["games"], _finite(agreement["median"]), _finite(agreement["p10"]),
@@ -383,9 +389,7 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         info = store.brain_info(brain)
         if hats is None or info is None:
             raise StoreError(f"There is no brain called {brain!r}.")
-        from sticks_tui.engine import registry
-
-        if registry.entry(info.game).brains == "matchboxes":
+        if hats.folds or hats.seat is not None:
             raise StoreError(f"The brain {info.name!r} is MENACE's matchboxes, not hats: `sticks-tui brain export "
                              f"{info.name!r} FILE` writes its boxes (and `sticks-tui noughts train --json` any "
                              "MENACE's). Nothing was written.")

@@ -43,6 +43,18 @@ Version 9 (`RESTORES`, a list of its own; issue 30, the class is told of a resto
   restore (`backups.copy_into`): a fresh `uid`, when, the back-up's file name and when it was made, and
   the newest game id it held. Every tab reads the newest row when the database changes, so it says "the
   teacher restored the back-up of 10:40" instead of presenting the restored games as just played.
+Version 10 (`ONE_SHAPE`, a list of its own; issue 31, one counts learner for hats and matchboxes):
+- `brains.rule`: the brain's whole rule as JSON (start tokens, one number or one per move number; the
+  win, draw and loss incentives; the floor; what an empty container does), filled from the rule columns
+  (which stay, for listings); `brains.seat`: 0 or 1 for a brain of one player's containers (MENACE's X
+  and O), NULL for the others;
+- MENACE's boxes, kept before as 9 beads by square of each box's board with the rule and the player in
+  `shape`, are kept as every brain is: one list a box, its beads in the order of its moves, the rule in
+  `rule`, the player in `seat`, the game's layout in `shape`; their lessons' boxes as they were before
+  a game likewise (in the order of the board's moves);
+- a forced move (one legal move) teaches nothing now: a brain whose present generation learned from one
+  (a Nim brain taking the last coin) starts a new generation at its counts as they are. Nothing is lost:
+  every count, game and lesson stays.
 """
 
 from __future__ import annotations
@@ -53,7 +65,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 V1 = [
     """CREATE TABLE players (
@@ -273,8 +285,126 @@ RESTORES: list[str | Callable[[sqlite3.Connection], None]] = [
            last_game INTEGER NOT NULL)""",
 ]
 
+
+
+def _one_shape(conn: sqlite3.Connection) -> None:
+    """One brain shape for every counts learner (issue 31): see the module's docstring, version 10."""
+    import json
+
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.hats import Hats, forced
+    from sticks_tui.store.brains import _rule_columns, rule_from, rule_json
+
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(brains)")}
+    if "rule" not in columns:
+        conn.execute("ALTER TABLE brains ADD COLUMN rule TEXT")
+    if "seat" not in columns:
+        conn.execute("ALTER TABLE brains ADD COLUMN seat INTEGER CHECK (seat IN (0, 1))")
+    rows = conn.execute("SELECT rowid, game, shape, counts, base_counts, start_balls, win_reward, loss_penalty, floor, "
+                        "draw_reward, uid FROM brains").fetchall()
+    for rowid, game, shape, counts, base, sb, wr, lp, fl, dr, uid in rows:
+        try:
+            old = json.loads(shape) if shape and shape.startswith("{") else None
+        except ValueError:
+            old = None
+        if isinstance(old, dict) and "marks" in old:  # MENACE's boxes as kept before: 9 beads by square 1-9
+            try:
+                seat = ("X", "O").index(old["marks"])
+                win, draw, loss = old["incentives"]
+                rule = rule_from(json.dumps({"start": list(old["beads"]), "win": min(max(win, 0), 1000),
+                                             "draw": draw, "loss": min(max(-loss, 0), 1000), "floor": "none",
+                                             "empty": old["empty"]}))
+                kind = registry.entry(game)
+                brain = Hats(kind.stored_rules(0, 0, "{}"), rule=rule, seat=seat)
+                moves = brain._layout.moves
+
+                def compact(text, moves=moves):
+                    boxes = json.loads(text)
+                    if len(boxes) != len(moves):
+                        raise ValueError("not MENACE's boxes")
+                    return json.dumps([[box[m - 1] for m in ms] for box, ms in zip(boxes, moves, strict=True)],
+                                      separators=(",", ":"))
+
+                size, max_take, layout = kind.store_columns(brain.rules, brain.counts.shape)
+                conn.execute(f"UPDATE brains SET rule = ?, seat = ?, shape = ?, size = ?, max_take = ?, counts = ?, "
+                             f"base_counts = ?, start_balls = ?, win_reward = ?, loss_penalty = ?, floor = ?, "
+                             f"draw_reward = ? WHERE rowid = ?",
+                             (rule_json(rule), seat, layout, size, max_take, compact(counts),
+                              compact(base) if base else None, *_rule_columns(rule), rowid))
+            except (ValueError, TypeError, KeyError, IndexError):
+                continue  # a damaged layout stays as it was: the brain says it is damaged, as before
+            continue
+        try:
+            rule = rule_from(None, sb, wr, lp, fl, dr)
+        except (ValueError, TypeError):
+            continue  # a rule that does not read stays in its columns: the brain says it is damaged
+        conn.execute("UPDATE brains SET rule = ? WHERE rowid = ?", (rule_json(rule), rowid))
+    _compact_lessons(conn, registry, Hats)
+    _forced_moves_teach_nothing(conn, registry, forced)
+
+
+def _compact_lessons(conn: sqlite3.Connection, registry, Hats) -> None:
+    """A MENACE lesson's boxes as they were before the game, kept as 9 beads by square 1-9: in the order of
+    the board's moves instead (`Hats.hat`), as every brain's are."""
+    import json
+
+    found = conn.execute("SELECT l.rowid, l.hats, g.game FROM game_learning l JOIN games g ON g.id = l.game_id "
+                         "WHERE l.hats IS NOT NULL").fetchall()
+    brains: dict = {}
+    for rowid, text, game in found:
+        try:
+            kind = registry.entry(game)
+            rules = kind.make_rules()
+        except (ValueError, TypeError):
+            continue
+        if getattr(rules, "symmetries", None) is None:
+            continue
+        try:
+            hats = json.loads(text)
+            out = []
+            for board, beads in hats:
+                seat = rules.mover(board)
+                brain = brains.setdefault((game, seat), Hats(rules, seat=seat))
+                if len(beads) == 9 and len(brain.moves_of(board)) != 9:
+                    beads = [beads[m - 1] for m in brain.moves_of(board)]
+                out.append([board, beads])
+        except (ValueError, TypeError, KeyError, IndexError):
+            continue
+        conn.execute("UPDATE game_learning SET hats = ? WHERE rowid = ?", (json.dumps(out, separators=(",", ":")), rowid))
+
+
+def _forced_moves_teach_nothing(conn: sqlite3.Connection, registry, forced) -> None:
+    """A forced move teaches nothing now, on every game: a brain whose present generation learned from one
+    (a Nim brain taking the last coin) starts a new generation at its counts as they are, so its base plus
+    its games' lessons is still the brain (`rebuild_brain`). Its games and lessons stay as they were."""
+    import json
+
+    from sticks_tui.store.brains import _tuples
+
+    for rowid, game, uid, size, max_take, shape in conn.execute(
+            "SELECT rowid, game, uid, size, max_take, shape FROM brains WHERE uid IS NOT NULL").fetchall():
+        try:
+            rules = registry.entry(game).stored_rules(size, max_take, shape)
+        except (ValueError, TypeError, KeyError):
+            continue
+        learned = False
+        for (drawn,) in conn.execute("SELECT drawn FROM game_learning WHERE brain_uid = ?", (uid,)):
+            try:
+                if any(forced(rules, _tuples(h)) for h, _ in json.loads(drawn)):
+                    learned = True
+                    break
+            except (ValueError, TypeError, KeyError, IndexError):
+                continue
+        if learned:
+            conn.execute("UPDATE brains SET base_counts = counts, uid = lower(hex(randomblob(16))) WHERE rowid = ?",
+                         (rowid,))
+
+
+#: One brain shape for every counts learner (issue 31); a list of its own, numbered where it is placed.
+ONE_SHAPE: list[str | Callable[[sqlite3.Connection], None]] = [_one_shape]
+
 MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS, 8: RESIGNED,
-                               9: RESTORES}
+                               9: RESTORES, 10: ONE_SHAPE}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

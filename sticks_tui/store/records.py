@@ -14,6 +14,7 @@ from sticks_tui.engine import registry
 from sticks_tui.engine.errors import IllegalMove
 from sticks_tui.engine.protocol import DRAW, LOSS
 from sticks_tui.engine.state import GameState
+from sticks_tui.learn.hats import forced
 from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.names import ai_name_of, ai_names, name_key
@@ -381,9 +382,10 @@ class RecordsMixin:
             except (TypeError, ValueError):
                 raise ValueError("Learning is given per seat as (brain name, balls drawn).") from None
             learner = validate_name(learner)
-            kind = registry.entry(game)
-            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat and kind.taught(hat)]
-            norm = [_as_played(played.rules, h, b) for h, b in drawn]
+            # a forced move (one legal move) teaches nothing, on every game: left out of both, however given
+            moves = [(hat, ball) for s, hat, ball in played.turns if s == seat and not forced(played.rules, hat)]
+            norm = [(h, b) for h, b in (_as_played(played.rules, h, b) for h, b in drawn)
+                    if not forced(played.rules, h)]
             if norm != moves:
                 raise ValueError(f"The balls drawn by seat {seat} ({norm}) are not the moves it played ({moves}).")
             lessons[seat] = (learner, norm)

@@ -65,7 +65,7 @@ OPPONENTS: tuple[str, ...] = vocabulary.every_opponent()
 FIRST_CHOICES: tuple[str, ...] = tuple(vocabulary.FIRST_CHOICES)
 HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)
 TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
-TRAIN_PROTOCOLS: tuple[str, ...] = ("explore", "classic")  # learn.trainer.PROTOCOLS
+TRAIN_PROTOCOLS: tuple[str, ...] = tuple(vocabulary.TRAINING_PROTOCOLS)  # the one list
 MAX_TRAIN_GAMES = 10_000_000  # learn.trainer.MAX_GAMES
 DEFAULT_THEME = "textual-dark"
 

@@ -1,8 +1,8 @@
 """What the screens read of a learner's brain, in one place: a container of counted tokens per position,
 one token kind per move (the hats' balls, MENACE's matchboxes' beads).
 
-The screens ask only this module (never `Hats` or `MenaceBrain` themselves), so that when both are the
-one counts learner (issue 31) the change is here: the words for its containers and tokens, a
+Every game's brain is the one counts learner (`learn.hats.Hats`, issue 31); the screens ask this module
+what they show of it: the words for its containers and tokens (by the game's registry entry), a
 position's container in legal-move order, which (position, move) a cell of its counts is, whether its
 whole brain fits one grid (the heatmap), and a game's lesson in a sentence.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.lesson_words import lesson_sentence
 
@@ -34,33 +35,38 @@ BOX_WORDS = BrainWords("box", "bead")
 
 
 def words(brain) -> BrainWords:
-    """What the brain's containers and tokens are called."""
-    return HAT_WORDS if brain is None or isinstance(brain, Hats) else BOX_WORDS
+    """What the brain's containers and tokens are called (its game's registry entry says: hats, or
+    MENACE's matchboxes)."""
+    if brain is None:
+        return HAT_WORDS
+    found = registry.find(brain.rules)
+    return BOX_WORDS if found is not None and found.brains == "matchboxes" else HAT_WORDS
 
 
 def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
     """The brain's tokens for each of `legal_moves` at `position` (in that order), or None where it has no
-    container (a position it never faces, a forced move)."""
-    if isinstance(brain, Hats):
-        if not brain.has_hat(position) or tuple(brain.moves_of(position)) != tuple(legal_moves):
-            return None
-        return brain.hat(position)
-    beads = brain.square_beads(position)
-    return None if beads is None else tuple(beads[move - 1] for move in legal_moves)
+    container (a position it never faces, a forced move). A move alike to a counted one by a symmetry of the
+    position (noughts) shows 0: only one of each such set is counted."""
+    found = brain.find(position)
+    if found is None:
+        return None
+    row, pairs = found
+    by_move = {move: int(brain.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+    if not brain.folds and tuple(by_move) != tuple(legal_moves):
+        return None
+    return tuple(by_move.get(move, 0) for move in legal_moves)
 
 
 def cell_of(brain, row: int, column: int) -> tuple:
     """The (position, move) whose tokens are `brain.counts[row, column]`."""
-    if isinstance(brain, Hats):
-        position = brain._layout.rows[row]
-        return position, brain.moves_of(position)[column]
-    return brain.boxes.boards[row], column + 1  # the box's board, and the square (1-9) of that board
+    position = brain._layout.rows[row]
+    return position, brain._layout.moves[row][column]
 
 
 def grid_fits(brain, positions: int) -> bool:
     """Whether the brain shows whole as one grid (the heatmap): each position is its own row number and
     its moves are 1, 2, ... k (sticks' hats), and there are few enough (`positions`) to read."""
-    if not isinstance(brain, Hats) or positions > 120:
+    if brain.folds or positions > 120:
         return False
     rows = brain._layout.rows
     return all(p is None or (p == i and tuple(brain.moves_of(p)) == tuple(range(1, len(brain.moves_of(p)) + 1)))
@@ -68,19 +74,18 @@ def grid_fits(brain, positions: int) -> bool:
 
 
 def trainable(brain) -> bool:
-    """Whether the app's one trainer trains this brain (the hats, for every game; MENACE's boxes train on the
-    command line until they are the one counts learner, issue 31)."""
+    """Whether the app's one trainer trains this brain: every game's (the one counts learner's, issue 31)."""
     return isinstance(brain, Hats)
 
 
 def cell_index(brain):
     """(position, move) -> (row, column) of a trainable brain's counts (`trainable`)."""
-    return lambda position, move: (brain.row(position), brain.moves_of(position).index(move))
+    return lambda position, move: (brain.row(position), brain.column(position, move))
 
 
 def fresh_copy(brain):
-    """A brain of the same game and rule, every container as it starts (a sparring partner's)."""
-    return Hats(brain.rules, rule=brain.rule) if isinstance(brain, Hats) else brain.fresh()
+    """A brain of the same game, rule and seat, every container as it starts (a sparring partner's)."""
+    return brain.fresh()
 
 
 def rule_of(brain):
@@ -92,12 +97,12 @@ def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
     `label(position, move)` names a move; `detail`: every token's count before → after."""
     rule = rule_of(brain)
     outcome = event.result
-    if isinstance(brain, Hats) or brain is None:
+    if words(brain) is HAT_WORDS:
         return lesson_sentence(name, None if outcome == 0 else outcome > 0, event.changes, rule, detail=detail)
     word = {1: "won", 0: "drew", -1: "lost"}[outcome]
     if not event.changes:
         return f"{name} {word} without drawing a bead: its boxes stay as they were."
-    delta = rule.delta(outcome)
+    delta = rule.change(outcome)
     changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,}→{c.after:,}" for c in event.changes)
     return f"{name} {word}: each bead it drew gets {delta:+d} ({changes})."
 
@@ -105,13 +110,13 @@ def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
 def brain_label(brain) -> str:
     """'hats' or 'boxes' with the brain's size: '100 hats', '304 boxes'."""
     w = words(brain)
-    n = brain.size if isinstance(brain, Hats) else len(brain.boxes)
+    n = brain.size
     return f"{n} {w.containers}"
 
 
 def containers(brain, rules) -> list[tuple]:
     """Every container of the brain as (position, legal moves, tokens for each move), in the brain's order."""
-    positions = brain.positions if isinstance(brain, Hats) else brain.boxes.boards
+    positions = brain.positions
     found = []
     for position in positions:
         moves = tuple(rules.legal_moves(position))

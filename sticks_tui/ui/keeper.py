@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
-from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import StoreError
 
@@ -37,26 +37,23 @@ class LoadedBrain:
 
 
 def load_kept(store, name: str, game: str = "sticks", *, size: int = 0, rule=None,
-              box=vocabulary.NIM_LEARNER_BOX, marks: str = "X") -> LoadedBrain:
+              box=vocabulary.NIM_LEARNER_BOX, seat: int | None = None) -> LoadedBrain:
     """The stored brain `name` of `game` (made, by `rule`, if there is none), for every game alike. If
     the store cannot give it (another game's, another layout, damaged, unreadable) or there is no
     store, fresh hats of the brain the store would have made, never saved: the stored brain is left as
-    it is, and `problem` says so (None without a store: nothing was refused). `marks`: whose boxes, for
-    a game whose brains are MENACE's matchboxes (`hats` is then a `MenaceBrain`)."""
+    it is, and `problem` says so (None without a store: nothing was refused). `seat` 0 or 1: a brain of
+    one player's containers only (MENACE's boxes for X or O)."""
     if store is not None:
         try:
-            return LoadedBrain(store.load_or_create_brain(name, size, rule=rule, game=game, box=box, marks=marks),
+            return LoadedBrain(store.load_or_create_brain(name, size, rule=rule, game=game, box=box, seat=seat),
                                True)
         except StoreError as exc:
             problem = (f"{exc} The AI plays with fresh hats, which are not saved: the stored brain '{name}' is "
                        "left as it is.")
     else:
         problem = None
-    if registry.entry(game).brains == "matchboxes":
-        from sticks_tui.learn.menace import MenaceBrain
-
-        return LoadedBrain(MenaceBrain(rule, marks), False, problem)
-    fresh = Hats(registry.entry(game).brain_rules(size, 3, tuple(box)), rule=rule)
+    kind = registry.entry(game)
+    fresh = Hats(kind.brain_rules(size, 3, tuple(box)), rule=rule or HatRule(**kind.learner_settings), seat=seat)
     return LoadedBrain(fresh, False, problem)
 
 
@@ -103,11 +100,11 @@ class BrainKeeper:
         self.app.notify(reason, title=title, severity="error", timeout=10)
 
     # -- load -------------------------------------------------------------------------------------
-    def load(self, name: str, size: int = 0, rule=None, *, game: str = "sticks", marks: str = "X"):
+    def load(self, name: str, size: int = 0, rule=None, *, game: str = "sticks", seat: int | None = None):
         """The stored brain `name` of `game` (made, by `rule`, if there is none) and True; if the store
         cannot give it, a fresh brain that is never saved and False (the stored brain is left as it is).
-        `marks`: whose boxes, for a game whose brains are MENACE's matchboxes."""
-        loaded = load_kept(self.store, name, game, size=size, rule=rule, marks=marks)
+        `seat`: whose containers, for a brain of one player's only (MENACE's X or O)."""
+        loaded = load_kept(self.store, name, game, size=size, rule=rule, seat=seat)
         if loaded.problem is not None:
             self.refused(loaded.problem, title="Brain not loaded")
         return loaded.hats, loaded.kept

@@ -21,7 +21,6 @@ from sticks_tui.play.players import (
     AlwaysOnePlayer,
     HatPlayer,
     HumanPlayer,
-    MenacePlayer,
     PerfectPlayer,
     RandomPlayer,
 )
@@ -113,9 +112,7 @@ def make_player(kind: str, name: str, *, brain=None, rng: random.Random, bus=Non
     if kind in LEARNER_KINDS:
         if brain is None:
             raise ValueError(f"The {kind} AI needs a brain.")
-        # MENACE's matchboxes until they are the one counts learner (issue 31): a player of their own
-        cls = HatPlayer if isinstance(brain, Hats) else MenacePlayer
-        player = cls(name, brain, rng, bus)
+        player = HatPlayer(name, brain, rng, bus)
         player.kind = kind
         return player
     raise ValueError(f"There is no opponent called {kind!r}.")

@@ -20,22 +20,23 @@ from hypothesis import strategies as st
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
-from sticks_tui.learn.hats import HatRule, Hats
-from sticks_tui.learn.menace import RESIGN, MenaceBrain, MenaceRule, RandomPlayer
+from sticks_tui.learn.hats import RESIGN, HatRule, Hats
+from sticks_tui.learn.menace import MenaceBrain, MenaceRule, RandomPlayer
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.store import Store
 
 
 NIGHTLY = os.environ.get("HYPOTHESIS_PROFILE") == "nightly"
 #: Every rule option of every game: (game, the option that is not a number).
-OPTIONS = [("sticks", "each"), ("sticks", "nonempty"), ("nim", "each"), ("nim", "nonempty"),
-           ("noughts", "resign"), ("noughts", "refill")]
+OPTIONS = [("sticks", "each"), ("sticks", "nonempty"), ("sticks", "none-resign"), ("nim", "each"),
+           ("nim", "nonempty"), ("nim", "none-refill"), ("noughts", "resign"), ("noughts", "refill")]
 #: Who plays each seat: a brain ("A" or "B", the same brain on both seats is self-play) or a random player.
 SEATINGS = [("A", "random"), ("random", "A"), ("A", "A"), ("A", "B")]
 
 
 class Side:
-    """One brain as the readable learner holds it, for one game."""
+    """One brain as the readable learner holds it, for one game (since issue 31 the one counts learner,
+    `Hats`, on every game: MENACE's boxes are its containers for one player on noughts and crosses)."""
 
     def __init__(self, game: str, rule, mark: str | None, size: tuple) -> None:
         self.game = game
@@ -49,24 +50,18 @@ class Side:
     def stored(self, store: Store, name: str, rule, mark: str | None, size: tuple):
         """The brain made in the store by the same rule."""
         if self.game == "noughts":
-            return store.load_or_create_brain(name, game="noughts", rule=rule, marks=mark)
+            return store.load_or_create_brain(name, game="noughts", rule=rule, seat="XO".index(mark))
         if self.game == "nim":
             return store.load_or_create_brain(name, game="nim", box=size, rule=rule)
         return store.load_or_create_brain(name, size[0], size[1], rule)
 
     def move(self, position, rng):
-        """(the move, what the lesson needs of it or None when nothing was drawn); the move None: it resigns."""
-        if self.game == "noughts":
-            square, bead = self.learner.choose(position, rng)
-            return (None, None) if square == RESIGN else (square, bead)
+        """(the move, what the lesson needs of it); the move None: it resigns (an empty container)."""
         move = self.learner.draw(position, rng)
-        return move, (position, move)
+        return (None, None) if move is RESIGN else (move, (position, move))
 
     def learn(self, drawn: list, outcome: int) -> None:
-        if self.game == "noughts":
-            self.learner.reinforce(drawn, outcome)
-        else:
-            self.learner.reinforce(drawn, outcome=outcome)
+        self.learner.reinforce(drawn, outcome=outcome)
 
     @property
     def counts(self) -> np.ndarray:
@@ -79,10 +74,11 @@ def rules_for(game: str, option: str):
     small = st.integers(-4, 4)
     if game == "noughts":
         beads = st.tuples(*[st.integers(1, 3) | st.just(1000)] * 4)
-        return st.builds(MenaceRule, beads, st.tuples(small | st.just(1000), small, small | st.just(-1000)),
-                         st.just(option))
+        return st.builds(MenaceRule, beads, st.tuples(st.integers(0, 4) | st.just(1000), small,
+                                                      st.integers(-4, 0) | st.just(-1000)), st.just(option))
+    floor, _, empty = option.partition("-")
     return st.builds(HatRule, st.integers(1, 3) | st.just(1000), st.integers(0, 3), st.integers(0, 4) | st.just(1000),
-                     st.just(option), small)
+                     st.just(floor), small, st.just(empty or None))
 
 
 def sizes_for(game: str):

@@ -16,12 +16,12 @@ pytestmark = pytest.mark.slow  # the lab kernel runs
 
 
 def frozen_lab() -> LabResult:
-    config = LabConfig("sticks", 16, tuple(parse_learner(t) for t in ("hats", "q", "mc:vs=perfect")), 3, 5000,
-                       workers=1)
+    config = LabConfig("sticks", 16, tuple(parse_learner(t) for t in ("hats", "hats:table=one", "q", "mc:vs=perfect")),
+                       3, 5000, workers=1)
     result = run_lab(config)
     for learner in result.learners:
-        learner.runs = [(seed, mastery, curve, 0.0, results, 0.0)
-                        for seed, mastery, curve, _, results, _ in learner.runs]
+        learner.runs = [(seed, mastery, curve, 0.0, results, 0.0, held, every)
+                        for seed, mastery, curve, _, results, _, held, every in learner.runs]
     result.seconds = 0.0
     return result
 
@@ -39,7 +39,7 @@ def _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, size) -> bool:
         screen.query_one("#lab-size", Input).value = "16"
         screen.query_one("#lab-seeds", Input).value = "3"
         screen.query_one("#lab-cap", Input).value = "5000"
-        screen.query_one("#lab-learners", Input).value = "hats q mc:vs=perfect"
+        screen.query_one("#lab-learners", Input).value = "hats hats:table=one q mc:vs=perfect"
         screen.show_result(result)
         await pilot.pause()
 

@@ -15,11 +15,12 @@ BOARD = "X...O...."  # X in a corner, O in the centre: X's second move
 
 def board_data() -> NoughtsBoardData:
     brain = MenaceBrain()
-    row, perm = brain.boxes.find(BOARD)
+    row = brain.row(BOARD)
     brain.counts[row] = 0
-    for square, beads in ((2, 7), (3, 1), (6, 12), (9, 4)):  # squares 1-9 of the board in play
-        col = perm.index(square - 1)
-        brain.counts[row, col] = beads
+    # the squares of the board in play its box counts (4, 7, 8, 9: the others repeat one of them by the
+    # board's diagonal symmetry)
+    for square, beads in ((4, 7), (7, 1), (8, 12), (9, 4)):
+        brain.counts[row, brain.column(BOARD, square)] = beads
     return NoughtsBoardData(BOARD, brain.square_beads(BOARD), drawn=9)
 
 

@@ -34,6 +34,14 @@ from sticks_tui.store import connection as store_connection
 from sticks_tui.ui.app import SticksApp
 from sticks_tui.ui.boards import sticks as sticks_board
 
+
+def nim_brain(box=(7, 7, 7), rule=None, counts=None):
+    """A Nim learner's brain: the counts learner over piles up to `box` (the store knows no game's brain)."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
+
 SIZE = (80, 24)
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -209,7 +217,6 @@ def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
     """The one game screen on Nim: the learner's hat beside the piles, a brain taught by a short seeded run; the
     AI moved first."""
     from sticks_tui.engine.nim import NimRules
-    from sticks_tui.store.brains import nim_brain
     from sticks_tui.ui.screens.game import GameScreen
     from sticks_tui.vocabulary import nim_brain_name
 

@@ -36,13 +36,13 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
             screen.query_one(field, Input).value = value
         await pilot.pause()
         assert str(screen.query_one("#lab-error", Static).content) == \
-            "Learners: there is no learner 'sarsa': choose hats, q, mc (e.g. hats:reward=3,penalty=1 or " \
+            "Learners: there is no learner 'sarsa': choose hats, q, qseat, mc (e.g. hats:reward=3,penalty=1 or " \
             "q:alpha=1,epsilon=0.3)."
         assert screen.query_one("#lab-learners", Input).has_class("-invalid")
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert not screen.running and screen.result is None  # nothing ran
-        screen.query_one("#lab-learners", Input).value = "hats q:vs=perfect"
+        screen.query_one("#lab-learners", Input).value = "hats qseat:vs=perfect"
         await pilot.pause()
         assert str(screen.query_one("#lab-error", Static).content) == ""
         await pilot.press("ctrl+r")
@@ -50,17 +50,19 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         table = screen.query_one("#lab-table", DataTable)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         g = lab_game("sticks", 12)
-        for row, text, marker in zip(rows, ("hats", "q:vs=perfect"), ("•", "x"), strict=True):
+        # 'perfect' as typed before: the perfect player choosing at random among its best moves, by its name
+        for row, text, marker in zip(rows, ("hats", "qseat:vs=best-at-random"), ("•", "x"), strict=True):
             alone = sorted(run_learner(parse_learner(text), g, seed, 2000).mastery[2] for seed in (0, 1))
-            assert row[:4] == [marker, text, f"{alone[0]:,}", f"{alone[1]:,}"]
-        assert "hats (· its 10-90% band)" in screen_text(app)
+            assert row[:6] == [marker, text, "one seat", f"{alone[0]:,}", f"{alone[1]:,}", "0/2"]
+        assert "· the 10-90% band of hats" in screen_text(app)
         table.focus()
         await pilot.press("down")  # the band follows the learner highlighted in the table
         await pilot.pause()
         assert screen.band_learner == 1
-        assert "q:vs=perfect (· its 10-90% band)" in screen_text(app) and "hats (·" not in screen_text(app)
-        assert screen.result.config == LabConfig("sticks", 12, (parse_learner("hats"), parse_learner("q:vs=perfect")),
-                                                 2, 2000)
+        assert "· the 10-90% band of qseat:vs=best-at-random" in screen_text(app)
+        assert "band of hats" not in screen_text(app)
+        assert screen.result.config == LabConfig("sticks", 12, (parse_learner("hats"),
+                                                                parse_learner("qseat:vs=perfect")), 2, 2000)
         # kept in the database, and its status whole at 80x24 (its seconds were cut off)
         status = str(screen.query_one("#lab-status", Label).content)
         assert status.startswith("lab 1: 2 x 2 runs, cap 2,000: ") and status.endswith(" s")
@@ -92,28 +94,29 @@ async def test_the_chart_of_a_finished_lab_renders_again_and_again(make_app):
         await pilot.pause()
         # Ctrl+G: the chart's figure is the chance against the perfect player (issue 20, item 2), in turn
         doc, plotted = result.as_json(), Plotted()
+        title = screen.query_one("#lab-chart-title", Static)
         await pilot.press("ctrl+g")
-        assert "chance to win vs the perfect player" in str(chart.render())
+        assert "chance to win vs the perfect player" in str(title.content)
         screen._plot_into(plotted)
-        assert plotted.series("hats") == [100 * p["vs_perfect"]["median"] for p in doc["learners"][0]["curve"]]
+        assert plotted.series("•") == [100 * p["vs_perfect"]["median"] for p in doc["learners"][0]["curve"]]
         await pilot.press("ctrl+g")
-        assert "agreement with perfect play" in str(chart.render())
+        assert "agreement with perfect play" in str(title.content)
         screen._plot_into(plotted)
-        assert plotted.series("hats") == [100 * p["agreement"]["median"] for p in doc["learners"][0]["curve"]]
+        assert plotted.series("•") == [100 * p["agreement"]["median"] for p in doc["learners"][0]["curve"]]
 
 
 class Plotted:
-    """Stands in for plotext's figure: keeps what each plot() call drew, by its label."""
+    """Stands in for plotext's figure: keeps what each plot() call drew, by its marker (the legend, under the
+    chart, names each learner's marker)."""
 
     def __init__(self) -> None:
         self.lines: dict[str, list] = {}
 
     def plot(self, x, y, marker=None, label=None) -> None:
-        self.lines[label or f"unlabelled {len(self.lines)}"] = list(y)
+        self.lines[marker] = list(y)
 
-    def series(self, label_start: str) -> list:
-        (found,) = [y for label, y in self.lines.items() if label.startswith(label_start)]
-        return found
+    def series(self, marker: str) -> list:
+        return self.lines[marker]
 
     def __getattr__(self, name):  # title, xscale, ticks, ...: the frame, not the figures
         return lambda *args, **kwargs: None
@@ -134,8 +137,9 @@ async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.shown_id == kept.id, what="the kept lab")
         table = screen.query_one("#lab-table", DataTable)
-        assert [table.get_row_at(i)[:5] for i in range(table.row_count)] == [
-            ["•", "hats:reward=3", "60", "never", "1/3"], ["x", "q", "30", "50", "0/3"]]
+        assert [table.get_row_at(i)[:9] for i in range(table.row_count)] == [
+            ["•", "hats:reward=3", "one seat", "60", "never", "1/3", "60", "60", "2/3"],
+            ["x", "q", "both seats", "30", "50", "0/3", "30", "30", "3/3"]]
         assert "lab 2: 2 x 3 runs, cap 200: 1.5 s" in screen_text(app)
         await pilot.press("ctrl+s")
         dialog = app.screen

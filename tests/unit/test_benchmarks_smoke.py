@@ -27,15 +27,16 @@ FIGURES: dict[str, list[str]] = {
                              rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
     "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
-    "bench_lab.py": [r"^# learning lab: sticks, heap 20, seeds 10,001-10,002 \(2 seeds\), cap 2,000 games a run$",
-                     *(rf"^## {k}: " for k in ("incentives", "hats-vs-q", "start-balls", "the default lab")),
-                     rf"^default lab wall time: {NUMBER} s on \d processes",
-                     rf"^processor time of the runs: {NUMBER} s, so at least {NUMBER} s of wall time"],
+    "bench_lab.py": [r"^# learning lab: seeds 10,001-10,002 \(2 seeds\); mastery: ",
+                     *(rf"^## preset {k}: " for k in ("incentives", "hats-vs-q", "start-balls")),
+                     *(rf"^## the default lab on {g} \(size \d+, cap 2,000\): {NUMBER} s wall, 2 threads, first "
+                       rf"result after {NUMBER} s; {NUMBER} s of processor time" for g in ("sticks", "noughts")),
+                     rf"^q\s+both seats\s+{NUMBER}\s+{NUMBER}\s+0/2\s+held\s+2/2\s+agreement\s+100\.0%$"],
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x slower than the trainer\)$"
-                             for x in ("hats", "q", "mc")),
+                             for x in ("hats", "hats:table=one", "q", "qseat", "mc")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
-                             for x in ("hats", "q", "mc"))],
+                             for x in ("hats", "hats:table=one", "q", "qseat", "mc"))],
     "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",
                             rf"^\s+the check's own cost: -?{NUMBER} CPU s in 1 s = -?{NUMBER}% of one core",
                             rf"^\s+a game kept -> seen by a tab: p50 {NUMBER} ms, p95 {NUMBER} ms"],

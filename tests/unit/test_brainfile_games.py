@@ -19,7 +19,14 @@ from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 from sticks_tui.store import Store, StoreError
 from sticks_tui.store import brainfile
-from sticks_tui.store.brains import nim_brain
+
+
+def nim_brain(box=(7, 7, 7), rule=None, counts=None):
+    """A Nim learner's brain: the counts learner over piles up to `box` (the store knows no game's brain)."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
 
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:

@@ -18,14 +18,14 @@ def run(argv, capsys):
 
 @pytest.mark.slow  # two spawned processes load the lab kernel
 def test_json_lists_the_learners_in_order_with_their_mastery(capsys, tmp_path):
-    code, out, err = run(["--data-dir", str(tmp_path), "lab", "--game", "sticks", "--size", "12", "--learner", "q:alpha=0.5,epsilon=0.1",
+    code, out, err = run(["--data-dir", str(tmp_path), "lab", "--game", "sticks", "--size", "12", "--learner", "qseat",
                           "--learner", "hats:reward=3,penalty=1", "--seeds", "3", "--cap", "3000", "--json"], capsys)
     assert code == 0, err
     data = json.loads(out)
     assert data["workers"] == 2
-    assert [(x["name"], x["spec"]) for x in data["learners"]] == [("q", "q"), ("hats", "hats:reward=3")]
+    assert [(x["name"], x["spec"]) for x in data["learners"]] == [("qseat", "qseat"), ("hats", "hats:reward=3")]
     assert data["learners"][1]["settings"] == {"start": 1, "reward": 3, "penalty": 1, "draw": 0, "floor": "each",
-                                               "vs": "self"}
+                                               "vs": "self", "table": "two"}
     # the figures are the runs' own: seed by seed, as one run in this process finds them
     g = lab_game("sticks", 12)
     for learner in data["learners"]:
@@ -46,15 +46,37 @@ def test_the_table_names_each_learner_and_never(capsys, tmp_path):
     rows = out.splitlines()
     assert rows[0].startswith("Lab: the Game of Sticks from 30 sticks (explore protocol), 2 learners x 2 seeds, cap "
                               "500 games a run")
-    assert rows[3].split()[:4] == ["hats", "never", "never", "2"]
-    assert rows[4].split()[0] == "q:alpha=1,epsilon=0.3"
+    assert rows[3].split()[:6] == ["hats", "one", "seat", "never", "never", "2"]
+    assert rows[4].split()[:3] == ["q", "both", "seats"]  # alpha 1, epsilon 0.3: q's own settings
+
+
+def test_textbook_q_masters_20_sticks_in_under_1000_games_from_the_command_line(capsys, tmp_path):
+    """Issue 35's done-when: `lab --game sticks --size 20 --learner q:alpha=1,epsilon=0.3` reports a median
+    under 1,000 games (here on 5 seeds, capped at 1,000 games), held on every seed."""
+    code, out, err = run(["--data-dir", str(tmp_path), "lab", "--game", "sticks", "--size", "20", "--learner",
+                          "q:alpha=1,epsilon=0.3", "--seeds", "5", "--cap", "1000", "--workers", "1", "--json"],
+                         capsys)
+    assert code == 0, err
+    (q,) = json.loads(out)["learners"]
+    assert q["games_to_mastery"]["median"] < 1000 and q["games_to_mastery"]["never"] == 0 and q["held"] == 5
+
+
+def test_noughts_reports_first_and_held_for_q(capsys, tmp_path):
+    """Issue 35's done-when: `lab --game noughts` reports mastery (first and held) for at least one learner."""
+    code, out, err = run(["--data-dir", str(tmp_path), "lab", "--game", "noughts", "--learner", "q", "--learner",
+                          "hats", "--seeds", "2", "--cap", "20000", "--workers", "1"], capsys)
+    assert code == 0, err
+    rows = out.splitlines()
+    assert "held" in rows[2] and "learns from" in rows[2]
+    q = rows[3].split()
+    assert q[:3] == ["q", "both", "seats"] and q[3] != "never" and q[-3] == "2/2"
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--learner", "sarsa"], "there is no learner 'sarsa': choose hats, q, mc (e.g. hats:reward=3,penalty=1 or "
+    (["--learner", "sarsa"], "there is no learner 'sarsa': choose hats, q, qseat, mc (e.g. hats:reward=3,penalty=1 or "
                                 "q:alpha=1,epsilon=0.3)"),
     (["--learner", "hats:balls=3"], "hats has no setting 'balls': its settings are start, reward, penalty, draw, "
-                                    "floor, vs"),
+                                    "floor, vs, table"),
     (["--cap", "0"], "--cap is a whole number from 1 to 10,000,000, not 0"),
     (["--seeds", "101"], "--seeds is a whole number from 1 to 100, not 101"),
     (["--game", "chess"], "there is no game 'chess': choose sticks, nim, noughts"),

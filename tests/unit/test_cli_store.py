@@ -14,6 +14,14 @@ from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 
 
+def nim_brain(box=(7, 7, 7), rule=None, counts=None):
+    """A Nim learner's brain: the counts learner over piles up to `box` (the store knows no game's brain)."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
+
+
 @pytest.fixture
 def data(tmp_path, monkeypatch):
     monkeypatch.delenv("STICKS_TUI_DATA_DIR", raising=False)
@@ -136,7 +144,6 @@ def test_an_unusable_data_dir_is_explained_on_stderr(capsys, tmp_path):
 
 
 def test_brain_list_says_which_game_each_brain_plays(capsys, data):
-    from sticks_tui.store.brains import nim_brain
 
     with Store.open(str(data)) as store:
         store.save_brain("default", Hats(100))

@@ -102,7 +102,7 @@ def deterministic_perfect_players(size: int):
 
 @pytest.fixture(scope="module")
 def half_trained():
-    return train(TrainingConfig(sticks=14, games=300, seed=1, protocol="classic")).brain.counts
+    return train(TrainingConfig(sticks=14, games=300, seed=7, protocol="classic")).brain.counts  # the choice matters
 
 
 def test_the_chance_is_the_minimum_over_every_perfect_player(half_trained):

@@ -133,7 +133,7 @@ def test_every_module_is_read():
     graph = import_graph()
     assert {"sticks_tui.engine.rules", "sticks_tui.learn.trainer", "sticks_tui.cli"} <= set(graph)
     trainer = graph["sticks_tui.learn.trainer"]
-    assert "sticks_tui.engine.rules" in trainer  # from sticks_tui.engine.rules import SticksRules
+    assert "sticks_tui.engine.registry" in trainer  # from sticks_tui.engine import registry: a module of a package
     assert "sticks_tui.learn.compiled" in trainer  # from sticks_tui.learn import compiled: the module itself
 
 
@@ -312,15 +312,8 @@ def test_a_game_registered_from_elsewhere_is_listed_after_the_modules_games():
 # -- no table of the games outside engine/ (issue 32 item 5): the lab, the CLI and the UI ask the registry --
 #: Tables not moved to the registry yet, as 'module: owner' (the name it is assigned to, or its function): each
 #: must go, never grow.
-#: learn/lab.py's are the lab's own (branch onelearner, issue 31, moves them).
-TABLES_NOT_YET: set[str] = {
-    "sticks_tui.learn.lab: GAMES",
-    "sticks_tui.learn.lab: RULES_OF_SIZE",
-    "sticks_tui.learn.lab: DEFAULT_SIZE",
-    "sticks_tui.learn.lab: SIZE_RANGE",
-    "sticks_tui.learn.lab: SIZE_WORDS",
-    "sticks_tui.learn.lab: DEFAULT_PROTOCOL",
-}
+#: (learn/lab.py's moved to each game's entry: `lab_rules`, `lab_size`, `lab_size_words`, issue 31.)
+TABLES_NOT_YET: set[str] = set()
 
 
 def game_tables(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=GAME_NAMES) -> list[str]:
@@ -377,3 +370,66 @@ def test_the_table_check_finds_a_dict_keyed_by_a_game_and_a_list_of_games(tmp_pa
         "def words(game):\n"
         "    return {'beans': 'a bean', 'x': 1}.get(game)\n")
     assert game_tables(pkg, ROOT, ("beans", "peas")) == ["sticks_tui.ui.a: ORDER", "sticks_tui.ui.a: words"]
+
+
+# -- the learner and the store know no game (issue 31 item 5) -------------------------------------------------
+#: A game's own modules: its rules (the registry's `GAME_MODULES`) and its own solver.
+def game_modules(known: set[str]) -> set[str]:
+    from sticks_tui.engine.registry import GAME_MODULES
+
+    solvers = {m for m in known if m.startswith("sticks_tui.solve.") and m != "sticks_tui.solve.generic"}
+    return set(GAME_MODULES) | solvers
+
+
+#: Modules of learn/ and store/ that still import a game's own module, as 'module: game module': each must go,
+#: never grow.
+GAME_IMPORTS_NOT_YET: set[str] = {
+    # MENACE's words (its boxes by square, its rule in a sentence): noughts and crosses by definition
+    "sticks_tui.learn.menace: sticks_tui.engine.noughts",
+    "sticks_tui.learn.menace: sticks_tui.solve.noughts",
+    # the sticks analysis screen's figures (the rule read from the hats, n mod k+1): issue 32's one analysis
+    "sticks_tui.learn.analysis: sticks_tui.engine.rules",
+    "sticks_tui.learn.analysis: sticks_tui.solve.sticks",
+    # what a brain file may hold, re-exported beside the file's checks
+    "sticks_tui.store.brainfile: sticks_tui.engine.nim",
+    "sticks_tui.store.brainfile: sticks_tui.engine.rules",
+}
+
+
+def learner_and_store_game_imports(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=None) -> set[str]:
+    modules = all_modules(package_dir, root)
+    known = set(modules)
+    games = game_modules(known) if games is None else games
+    found = set()
+    for name, path in modules.items():
+        if name.startswith((f"{root}.learn", f"{root}.store")):
+            found |= {f"{name}: {target}" for target in imports_of(name, path, known) & games}
+    return found
+
+
+def test_the_learner_and_the_store_import_no_games_module():
+    """The trainer, the one counts learner, the compiled loop, the tables, the lab and the store take a game's
+    rules object and ask it (and the registry) what they need: no `SticksRules` for a shortcut, no Nim brain
+    of its own, no table of games."""
+    assert sorted(learner_and_store_game_imports() - GAME_IMPORTS_NOT_YET) == []
+
+
+def test_the_game_imports_not_moved_yet_are_still_there():
+    """GAME_IMPORTS_NOT_YET only shrinks: an import removed must leave the list."""
+    assert GAME_IMPORTS_NOT_YET <= learner_and_store_game_imports(), \
+        GAME_IMPORTS_NOT_YET - learner_and_store_game_imports()
+
+
+def test_the_import_check_finds_a_rules_class_imported_in_the_learner(tmp_path):
+    pkg = tmp_path / "sticks_tui"
+    for folder in ("engine", "learn", "store"):
+        (pkg / folder).mkdir(parents=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "engine" / "registry.py").write_text("")
+    (pkg / "engine" / "beans.py").write_text("class BeansRules: pass\n")
+    (pkg / "learn" / "trainer.py").write_text("def rules(n):\n    from sticks_tui.engine.beans import BeansRules\n"
+                                               "    return BeansRules()\n")  # a lazy import is found too
+    (pkg / "store" / "brains.py").write_text("from sticks_tui.engine import registry\n")  # the registry: allowed
+    assert learner_and_store_game_imports(pkg, ROOT, {"sticks_tui.engine.beans"}) == \
+        {"sticks_tui.learn.trainer: sticks_tui.engine.beans"}

@@ -39,8 +39,9 @@ def _old_reading(counts: np.ndarray, max_take: int = 3) -> set[int]:
 
 
 # -- the four seeds of issue 9 ----------------------------------------------------------------------
+# (the seeds that train these brains since a forced move draws nothing: issue 31)
 
-@pytest.mark.parametrize("seed", [919, 928])
+@pytest.mark.parametrize("seed", [919, 979])
 def test_a_perfect_nonempty_brain_states_the_exact_rule(seed):
     counts = _nonempty_brain(seed)
     a = analyse(counts)
@@ -56,7 +57,7 @@ def test_a_perfect_nonempty_brain_states_the_exact_rule(seed):
     assert "exact solution" in rule.verdict and "not there yet" not in rule.verdict
 
 
-@pytest.mark.parametrize("seed, unsettled", [(909, (10,)), (916, (8, 9, 10))])
+@pytest.mark.parametrize("seed, unsettled", [(928, (10,)), (935, (8, 9, 10))])
 def test_an_imperfect_nonempty_brain_states_no_rule(seed, unsettled):
     counts = _nonempty_brain(seed)
     a = analyse(counts)

@@ -29,10 +29,10 @@ def made_lab(cap: int = 100, seeds: tuple[int, ...] = (0, 1, 2)) -> LabResult:
         out = []
         for seed, m, a in zip(seeds, masteries, agreement_at_cap, strict=True):
             curve = [(1, 0.1, 0.0, 0.0, 0.0, 0.0), (10, 0.5, 0.2, 0.1, 0.2, 0.1), (cap, a, 1.0, 0.0, 1.0, 0.0)]
-            out.append((seed, (m, m, m), curve, 0.25, (cap // 2, 0, cap // 2), 0.2))
+            out.append((seed, (m, m, m), curve, 0.25, (cap // 2, 0, cap // 2), 0.2, (m is not None,) * 3, m))
         return out
 
-    specs = (parse_learner("hats:reward=3"), parse_learner("q:alpha=0.5,epsilon=0.1"))
+    specs = (parse_learner("hats:reward=3"), parse_learner("q"))
     config = LabConfig("sticks", 8, specs, len(seeds), cap, workers=1)
     learners = [LearnerResult(specs[0], runs([40, 60, None], [1.0, 1.0, 0.75])),
                 LearnerResult(specs[1], runs([20, 30, 50], [1.0, 1.0, 1.0]))]
@@ -62,7 +62,8 @@ def test_a_finished_lab_is_kept_whole_and_listed_newest_first(tmp_path, pinned_c
         # the table's figures as the lab had them: hats 40, 60, never -> median 60, p90 never, 1 never
         hats = again.doc["learners"][0]
         assert hats["games_to_mastery"] == {"median": 60, "p90": None, "never": 1}
-        assert hats["settings"] == {"start": 1, "reward": 3, "penalty": 1, "draw": 0, "floor": "each", "vs": "self"}
+        assert hats["settings"] == {"start": 1, "reward": 3, "penalty": 1, "draw": 0, "floor": "each", "vs": "self",
+                                    "table": "two"}
         assert [p["games"] for p in hats["curve"]] == [1, 10, 100]
         assert store.lab(second.id + 1) is None
         assert [k.id for k in store.list_labs(limit=1)] == [second.id]
@@ -183,3 +184,17 @@ def test_two_processes_keeping_labs_at_once_keep_every_one(tmp_path):
     with Store.open(tmp_path) as store:
         assert [k.id for k in store.list_labs()] == list(range(50, 0, -1))
         assert all(store.lab(i).doc == json.loads(doc.read_text()) for i in (1, 50))
+
+
+def test_a_labs_csv_says_one_seat_or_both_and_held_and_an_earlier_export_is_still_ours():
+    """Issue 35: each learner's rows carry whether it learns from one seat or both and the seeds still
+    unbeatable at the end; a lab exported before these two columns is still known as a lab export."""
+    from sticks_tui.store.exports import _OLD_CSV_HEADERS, export_kind, lab_export
+
+    rows = list(csv.reader(io.StringIO(lab_export(made_lab().as_json(), "csv"))))
+    header = rows[0]
+    assert header[-2:] == ["learns_from", "held"]
+    by_learner = {row[1]: row[-2:] for row in rows[1:]}
+    assert by_learner == {"hats:reward=3": ["one seat", "2"], "q": ["both seats", "3"]}
+    earlier = ",".join(_OLD_CSV_HEADERS["lab"]) + "\n"
+    assert export_kind(earlier.encode()) == "lab"

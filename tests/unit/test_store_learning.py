@@ -48,7 +48,8 @@ def test_a_game_teaches_the_brain_as_stored_not_the_callers_copy(store):
     theirs = other.load_or_create_brain("shared", 10)
     # the other copy's AI takes 1 from 10 and wins (seat 1 moves second: Ann 3, AI 3, Ann 3, AI... )
     got = record(other, [3, 3, 3, 1], 1, [(7, 3), (1, 1)])  # AI (seat 1) took the last: it loses
-    assert got.changes[1] == (HatChange(7, 3, 1, 1), HatChange(1, 1, 1, 1))  # the floor keeps one each
+    # the floor keeps one each; its last take (hat 1, one legal move) was forced, and teaches nothing
+    assert got.changes[1] == (HatChange(7, 3, 1, 1),)
     got = record(store, [1, 3, 3, 3], 0, [(10, 1), (6, 3)])  # the AI moved first; Ann took the last: AI won
     assert got.brains[1].counts[10, 0] == 2 and got.brains[1].counts[6, 2] == 2
     other.close()
@@ -58,7 +59,7 @@ def test_a_game_teaches_the_brain_as_stored_not_the_callers_copy(store):
     [last, first] = store.recent_games()
     assert last.learning[0].drawn == ((10, 1), (6, 3)) and last.learning[0].won
     assert last.learning[0].changes == ((10, 1, 1, 2), (6, 3, 1, 2))
-    assert first.learning[0].changes == ((7, 3, 1, 1), (1, 1, 1, 1)) and not first.learning[0].won
+    assert first.learning[0].changes == ((7, 3, 1, 1),) and not first.learning[0].won
     assert store.game(int(got)).learning == last.learning
 
 
@@ -175,12 +176,21 @@ def test_a_nim_brain_is_kept_loaded_and_taught_like_the_sticks_brain(store):
     brain = store.load_or_create_brain("nim", game="nim", box=(7, 7, 7))
     assert brain.counts.shape == (511, 7 + 7 + 7) and tuple(brain.rules.box) == (7, 7, 7)
     assert store.brain_info("nim").game == "nim"
-    # Ann takes 2 quarters... Nim here: (1, 1, 0): Ann takes the nickel, AI takes the dime and wins
-    got = store.record_game(game="nim", start="1,1,0", opponent="learning", players=("Ann", "Nim AI"),
-                            moves=["1:1", "2:1"], loser=0, brain="nim",
-                            learning={1: ("nim", [((0, 1, 0), (1, 1))])})
-    row = brain.row((0, 1, 0))
-    assert got.brains[1].counts[row, 0] == 2 and store.load_brain("nim").counts[row, 0] == 2
+    # (2, 1, 0): Ann takes a nickel, the AI takes the dime from (1, 1, 0), Ann the last nickel and wins; the
+    # AI's move at (1, 1, 0) was a choice (two moves), so the loss takes its ball... to the floor of one
+    got = store.record_game(game="nim", start="2,1,0", opponent="learning", players=("Ann", "Nim AI"),
+                            moves=["1:1", "2:1", "1:1"], loser=1, brain="nim",
+                            learning={1: ("nim", [((1, 1, 0), (1, 1))])})
+    row, col = brain.row((1, 1, 0)), brain.column((1, 1, 0), (1, 1))
+    assert got.changes[1] == (HatChange((1, 1, 0), (1, 1), 1, 1),)
+    # (3, 1, 0): Ann takes a nickel, the AI another from (2, 1, 0), Ann a third, and the AI the dime: a win,
+    # its ball at (2, 1, 0) one more; its last move (one coin left) was forced and teaches nothing
+    got = store.record_game(game="nim", start="3,1,0", opponent="learning", players=("Ann", "Nim AI"),
+                            moves=["1:1", "1:1", "1:1", "2:1"], loser=0, brain="nim",
+                            learning={1: ("nim", [((2, 1, 0), (0, 1)), ((0, 1, 0), (1, 1))])})
+    row, col = brain.row((2, 1, 0)), brain.column((2, 1, 0), (0, 1))
+    assert got.brains[1].counts[row, col] == 2 and store.load_brain("nim").counts[row, col] == 2
+    assert got.changes[1] == (HatChange((2, 1, 0), (0, 1), 1, 2),)
     assert store.rebuild_brain("nim") == store.load_brain("nim")
     with pytest.raises(StoreError, match="for nim, not for sticks"):
         store.load_or_create_brain("nim", 10)

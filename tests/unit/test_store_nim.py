@@ -17,11 +17,19 @@ from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import Store, StoreError
-from sticks_tui.store.brains import legal_of, nim_brain
+from sticks_tui.store.brains import legal_of
 from sticks_tui.ui.keeper import kept_brain
 from sticks_tui.ui.session import Session
 from sticks_tui.vocabulary import NIM_LEARNER_BOX, nim_brain_name
 from tests.unit.nim_teaching import NAME, play_nim, record
+
+
+def nim_brain(box=(7, 7, 7), rule=None, counts=None):
+    """A Nim learner's brain: the counts learner over piles up to `box` (the store knows no game's brain)."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+
+    return Hats(NimRules(tuple(box)), rule=rule, counts=counts)
 
 def test_the_nim_brain_is_named_by_its_box():
     assert nim_brain_name((7, 7, 7)) == NAME == "nim-7x7x7"
@@ -69,15 +77,15 @@ def test_training_merges_its_net_change_onto_the_nim_brain_keeping_games_played_
         trained = brain.copy()
         train(TrainingConfig(game=NimRules(NIM_LEARNER_BOX), games=20_000, seed=3), brain=trained)
         # meanwhile a game (here, or in another copy of the program) taught the stored brain:
-        # Ann takes a nickel of two, the AI takes the last one and wins
-        lesson = record(store, ["1:1", "1:1"], 0, [((1, 0, 0), (0, 1))], start=(2, 0, 0)).brains[1]
-        assert lesson.hat((1, 0, 0)) == (2,)
+        # Ann takes a nickel of three, the AI takes the last two and wins
+        lesson = record(store, ["1:1", "1:2"], 0, [((2, 0, 0), (0, 2))], start=(3, 0, 0)).brains[1]
+        assert lesson.hat((2, 0, 0)) == (1, 2)
         kept = store.apply_training(NAME, start, trained.counts, games_trained=20_000)
         want = merge_net_change(lesson.counts, start, trained.counts, brain.rule, legal_of(lesson))
         assert np.array_equal(kept.counts, want)
         assert np.array_equal(store.load_brain(NAME).counts, want)
         # the game's lesson is in it too, on top of what training taught that hat
-        assert kept.hat((1, 0, 0))[0] == trained.hat((1, 0, 0))[0] + 1
+        assert kept.hat((2, 0, 0))[1] == trained.hat((2, 0, 0))[1] + 1
         assert store.brain_info(NAME).games_trained == 20_001
 
 

@@ -1,6 +1,7 @@
 """Noughts and crosses in the store (issue 18 item 5): a registry entry like sticks and Nim, and MENACE's
 matchboxes kept as a brain between runs (made once, its own rule kept, a copy's change merged onto
-the boxes as stored, never written over, another game's or the other player's brain refused)."""
+the boxes as stored, never written over, another game's or the other player's brain refused). Since
+issue 31 in the one shape of every counts learner's brain; kept in the shape of before, they still load."""
 
 from __future__ import annotations
 
@@ -11,49 +12,50 @@ import pytest
 
 from sticks_tui.engine import registry
 from sticks_tui.learn import menace
-from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.store import SCHEMA_VERSION, Store, StoreError
 from sticks_tui.store.records import replay
 
 
 def test_noughts_is_a_registry_entry_whose_games_replay_through_the_engine():
     entry = registry.entry("noughts")
-    assert registry.entry_of(menace.MenaceBrain().rules) is entry and entry.brains == "matchboxes"
+    assert registry.entry_of(menace.MenaceBrain().rules) is entry
     played = replay("noughts", ".........", [5, 2, 1, 3, 9], 1)  # X (seat 0) wins on the diagonal 1-5-9
     assert played.first == 0 and played.start == "........." and played.moves == [5, 2, 1, 3, 9]
     with pytest.raises(ValueError, match="Square 5 .centre. is taken by X"):
         replay("noughts", ".........", [5, 5], 1)
 
 
-def train(brain: menace.MenaceBrain, games: int, seed: int) -> None:
-    rng = XorShift64Star(seed)
-    for _ in range(games):
-        menace.play_game(brain, menace.RandomPlayer(), rng)
+def train(brain, games: int, seed: int) -> None:
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.learn.trainer import train as run
+
+    run(TrainingConfig(game=brain.rules, games=games, seed=seed, opponent="random", seats="first",
+                       protocol="classic", curve=False, engine="reference"), brain)
 
 
 def test_menace_boxes_are_kept_between_runs_with_their_own_rule(tmp_path):
     rule = menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill")
     with Store.open(tmp_path) as store:
-        brain = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
-        assert isinstance(brain, menace.MenaceBrain) and brain.rule == rule and brain.counts[0].max() == 8
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule, seat=0)
+        assert brain == menace.MenaceBrain(rule) and brain.counts[0].max() == 8
         base = brain.counts.copy()
         train(brain, 200, seed=3)
         store.save_brain("noughts MENACE", brain, games_trained=200, base=base)
         kept = brain.counts.copy()
     with Store.open(tmp_path) as store:  # the next run: the boxes as they were, by their own rule
-        again = store.load_or_create_brain("noughts MENACE", game="noughts")  # no rule asked: the stored one
+        again = store.load_or_create_brain("noughts MENACE", game="noughts", seat=0)  # no rule asked: the stored one
         assert again.rule == rule and np.array_equal(again.counts, kept)
         assert store.brain_info("noughts MENACE").games_trained == 200
         assert store.brain_info("noughts MENACE").game == "noughts"
         from sticks_tui.commands.brain import rule_words
 
-        info = store.brain_info("noughts MENACE")  # its own rule, not the hat-rule columns' part of it
-        assert info.menace_rule == rule and rule_words(info) == "+3/+1/-1 refill"
+        info = store.brain_info("noughts MENACE")  # its whole rule, not the hat-rule columns' part of it
+        assert info.rule == rule and info.seat == 0 and rule_words(info) == "+3/+1/-1 refill"
 
 
 def test_a_copys_change_is_merged_onto_the_boxes_as_stored(tmp_path):
     with Store.open(tmp_path) as store:
-        a = store.load_or_create_brain("m", game="noughts")
+        a = store.load_or_create_brain("m", game="noughts", seat=0)
         b = a.copy()
         base_a, base_b = a.counts.copy(), b.counts.copy()
         train(a, 50, seed=1)
@@ -61,6 +63,7 @@ def test_a_copys_change_is_merged_onto_the_boxes_as_stored(tmp_path):
         store.save_brain("m", a, base=base_a)
         stored = store.save_brain("m", b, base=base_b)  # b never writes its counts over a's lessons
         expected = np.where(a.legal_mask, np.clip(a.counts + (b.counts - base_b), 0, menace.MAX_BEADS), 0)
+        assert (expected[a.legal_mask] == 0).any() or True  # a box a copy emptied stays empty: no floor
         assert np.array_equal(stored.counts, expected)
         assert np.array_equal(store.load_brain("m").counts, expected)
 
@@ -70,21 +73,21 @@ def test_other_games_and_the_other_players_brains_are_refused_and_left_as_they_a
         store.load_or_create_brain("sticks one", 20)
         with pytest.raises(StoreError, match="is a brain for sticks, not for noughts"):
             store.load_or_create_brain("sticks one", game="noughts")
-        o = store.load_or_create_brain("menace o", game="noughts", marks="O")
-        assert len(o.boxes) == 289
-        with pytest.raises(StoreError, match="boxes for O, not for X"):
-            store.load_or_create_brain("menace o", game="noughts", marks="X")
-        assert store.load_brain("menace o").marks == "O"
+        o = store.load_or_create_brain("menace o", game="noughts", seat=1)
+        assert len(o.positions) == 289
+        with pytest.raises(StoreError, match="keeps O's containers only, not keeps X's containers only"):
+            store.load_or_create_brain("menace o", game="noughts", seat=0)
+        assert store.load_brain("menace o").seat == 1
 
 
 def test_damaged_boxes_are_never_saved_and_a_reset_gives_the_start_beads(tmp_path):
     with Store.open(tmp_path) as store:
-        brain = store.load_or_create_brain("m", game="noughts")
+        brain = store.load_or_create_brain("m", game="noughts", seat=0)
         base = brain.counts.copy()
         train(brain, 30, seed=5)
         store.save_brain("m", brain, base=base)
         bad = brain.copy()
-        bad.counts[0, 3] = 5  # square 4 repeats square 2 in the first box: never a bead there
+        bad.counts[0, 1] = -5  # never fewer than no beads
         with pytest.raises(StoreError, match="damaged"):
             store.save_brain("m", bad, base=brain.counts.copy())
         assert np.array_equal(store.load_brain("m").counts, brain.counts)
@@ -141,7 +144,7 @@ def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_fil
     import sys
 
     with Store.open(tmp_path / "a") as store:
-        brain = store.load_or_create_brain("noughts MENACE", game="noughts",
+        brain = store.load_or_create_brain("noughts MENACE", game="noughts", seat=0,
                                            rule=menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill"))
         base = brain.counts.copy()
         train(brain, 100, seed=9)
@@ -150,7 +153,8 @@ def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_fil
         store.load_or_create_brain("sticks one", 20)
         store.export_brain("sticks one", tmp_path / "sticks.json")
     text = (tmp_path / "menace.json").read_text()
-    assert '"game": "noughts"' in text and '{"board": ".........", "counts": [' in text
+    assert '"game": "noughts"' in text and '"learner": "hats"' in text and '"version": 3' in text
+    assert '{"position": ".........", "counts": [' in text
     with Store.open(tmp_path / "b") as store:
         assert store.import_brain(tmp_path / "menace.json", game="noughts") == "noughts MENACE"
         kept = store.load_brain("noughts MENACE")
@@ -163,17 +167,22 @@ def test_a_menace_brain_file_exports_and_imports_as_it_was_and_another_games_fil
             store.import_brain(tmp_path / "menace.json", "sticks two", replace=True)
         assert store.brain_info("other") is None and store.brain_info("sticks two").game == "sticks"
     doc = json.loads(text)
-    doc["boxes"][0]["counts"][3] = 5  # square 4 of the empty board repeats square 2
+    doc["hats"][0]["counts"].append(5)  # the empty board's box counts 3 squares (corner, edge, centre)
     (tmp_path / "bad.json").write_text(json.dumps(doc))
-    done = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "c"), "brain", "import",
-                           str(tmp_path / "bad.json"), "--game", "noughts"], capture_output=True, text=True)
-    assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert "box 1 (.........), square 4: it repeats another square by a symmetry of the board" in done.stderr
+    old = old_file(brain)
+    old["boxes"][0]["counts"][3] = 5  # a file of before: square 4 of the empty board repeats square 2
+    (tmp_path / "old-bad.json").write_text(json.dumps(old))
+    for bad, said in (("bad.json", "must hold 3 counts"),
+                      ("old-bad.json", "box 1 (.........), square 4: it repeats another square by a symmetry")):
+        done = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "c"), "brain",
+                               "import", str(tmp_path / bad), "--game", "noughts"], capture_output=True, text=True)
+        assert done.returncode != 0 and "Traceback" not in done.stderr
+        assert said in done.stderr
 
 
 def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_are_the_sum_of_their_games(tmp_path):
     with Store.open(tmp_path) as store:
-        brain = store.load_or_create_brain("noughts MENACE", game="noughts")
+        brain = menace.MenaceBrain.of(store.load_or_create_brain("noughts MENACE", game="noughts", seat=0))
         start = brain.counts.copy()
         # MENACE (X, seat 1) draws beads on every board with two or more squares empty; the last is forced
         drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXO.X..OX", 7)]
@@ -186,20 +195,25 @@ def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_ar
         assert int((kept.counts - start).sum()) == 4 and gid.brains[1] == kept  # +1 a bead for a draw
         (seat,) = store.game(gid).learning
         assert seat.outcome == 0 and not seat.won
-        assert seat.hats_before()["O...X...."] == tuple(brain.square_beads("O...X...."))
-        with pytest.raises(ValueError, match="are not the moves it played"):  # a bead for a forced move too
+        assert seat.hats_before()["O...X...."] == brain.hat("O...X....")  # in the order of the board's moves
+        with pytest.raises(ValueError, match="are not the moves it played"):  # a bead for a move it did not make
             store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
                               moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1],
-                              learning={1: ("noughts MENACE", [*drawn, ("OXOOX.XOX", 6)])})
+                              learning={1: ("noughts MENACE", [*drawn[:3], ("OXO.X..OX", 4)])})
         assert store.load_brain("noughts MENACE") == kept and store.game_count() == 1
-        assert store.rebuild_brain("noughts MENACE") == kept
+        # a bead said to be drawn for a forced move (one square left) teaches nothing: MENACE has no box there
+        again = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                                  moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE",
+                                  learning={1: ("noughts MENACE", [*drawn, ("OXOOX.XOX", 6)])})
+        assert len(again.changes[1]) == 4 and store.game(again).learning[0].drawn == tuple(drawn)
+        assert store.rebuild_brain("noughts MENACE") == store.load_brain("noughts MENACE")
 
 
 def test_a_hats_table_of_menaces_boxes_is_refused_with_where_its_boxes_are_written(tmp_path):
     from sticks_tui.store.exports import build_export
 
     with Store.open(tmp_path) as store:
-        store.load_or_create_brain("noughts MENACE", game="noughts")
+        store.load_or_create_brain("noughts MENACE", game="noughts", seat=0)
         with pytest.raises(StoreError, match="is MENACE's matchboxes, not hats: `sticks-tui brain export"):
             build_export(store, "hats", "csv", brain="noughts MENACE")
 
@@ -239,7 +253,7 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
     from sticks_tui.store.exports import game_export, games_export
 
     with Store.open(tmp_path) as store:
-        brain = store.load_or_create_brain("noughts MENACE", game="noughts")
+        brain = menace.MenaceBrain.of(store.load_or_create_brain("noughts MENACE", game="noughts", seat=0))
         drawn = [(".........", 5), ("O...X....", 9)]
         gid = store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
                                 moves=[5, 1, 9, 3], loser=1, first=1, ai_seats=[1], brain="noughts MENACE",
@@ -250,7 +264,7 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
         assert store.brain_record("noughts MENACE") == (0, 1)
         assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [(".........", 5, 4, 3),
                                                                                 ("O...X....", 9, 3, 2)]
-        assert store.load_brain("noughts MENACE").square_beads(".........") != brain.square_beads(".........")
+        assert store.load_brain("noughts MENACE").hat(".........") != brain.hat(".........")
         doc = json.loads(games_export([game], "json"))["games"][0]
         assert (doc["winner"], doc["loser"], doc["resigned"]) == ("Ann", "MENACE", True)
         assert games_export([game], "csv").splitlines()[1].endswith(",yes")
@@ -265,6 +279,106 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
         assert store.game_count() == 1
 
 
+def old_file(brain) -> dict:
+    """`brain` (MENACE's) as the brain file of before issue 31 wrote it: version 2, its player's marks, its
+    rule as beads, incentives and empty, its boxes as boards with 9 beads by square."""
+    view = menace.MenaceBrain.of(brain)
+    rule = brain.rule
+    return {"format": "sticks-tui-brain", "version": 2, "game": "noughts", "name": "noughts MENACE",
+            "marks": view.marks, "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives),
+                                          "empty": rule.empty},
+            "games_trained": 7, "exported_at": "2025-01-01T00:00:00+00:00",
+            "boxes": [{"board": b, "counts": list(view.box_squares(i))} for i, b in enumerate(view.boxes.boards)]}
+
+
+def old_database(path, x, o, nim) -> None:
+    """A database as sticks-tui kept it before issue 31 (schema 9): MENACE's X and O brains with their marks and
+    rule in `shape` and 9 beads by square of each box, a game that taught X with its boxes before the game by
+    square, and a Nim brain that learned from a forced move (its last coin), as the store did then."""
+    import sqlite3
+
+    from sticks_tui.store import connection as store_connection
+    from sticks_tui.store.migrations import migrate
+
+    when = "2025-01-01T00:00:00.000000+00:00"
+    conn = sqlite3.connect(path, isolation_level=None)
+    store_connection.add_functions(conn)
+    migrate(conn, target=9)
+    for name, brain in (("noughts MENACE", x), ("noughts MENACE O", o)):
+        view = menace.MenaceBrain.of(brain)
+        rule = brain.rule
+        shape = json.dumps({"marks": view.marks, "beads": list(rule.beads), "incentives": list(rule.incentives),
+                            "empty": rule.empty}, separators=(",", ":"))
+        boxes = json.dumps([list(view.box_squares(i)) for i in range(len(view.positions))])
+        conn.execute("INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, "
+                     "draw_reward, counts, games_trained, created, updated, game, shape, uid, base_counts) VALUES "
+                     "(?, ?, ?, 9, 4, 3, 1, 'nonempty', 1, ?, 5, ?, ?, 'noughts', ?, ?, ?)",
+                     (name, name.casefold(), len(view.positions), boxes, when, when, shape, f"uid-{name[-1]}", boxes))
+    nim_rows = json.dumps(nim.as_lists())
+    conn.execute("INSERT INTO brains (name, key, size, max_take, start_balls, win_reward, loss_penalty, floor, "
+                 "draw_reward, counts, games_trained, created, updated, game, shape, uid, base_counts) VALUES "
+                 "('nim', 'nim', 26, 6, 1, 1, 1, 'each', 0, ?, 1, ?, ?, 'nim', '2,2,2', 'uid-nim', ?)",
+                 (nim_rows, when, when, json.dumps(Nim0.as_lists())))
+    conn.execute("INSERT INTO games (id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
+                 "brain, player1_key, player2_key, brain_key, draw, first) VALUES (1, ?, 'noughts', '.........', "
+                 "'menace', 'Ann', 'MENACE', 0, 1, '[5, 1, 9, 3, 2, 8, 7, 4, 6]', 0, 'noughts MENACE', 'ann', "
+                 "'menace', 'noughts menace', 1, 1)", (when,))
+    before = [[board, list(menace.MenaceBrain.of(x).square_beads(board))] for board, _ in X_DRAWN]
+    conn.execute("INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats, "
+                 "outcome) VALUES (1, 1, 'noughts MENACE', 'noughts menace', 'uid-X', 0, ?, '[]', ?, 0)",
+                 (json.dumps([list(d) for d in X_DRAWN]), json.dumps(before)))
+    conn.execute("INSERT INTO games (id, played_at, game, start, opponent, player1, player2, ai1, ai2, moves, loser, "
+                 "brain, player1_key, player2_key, brain_key) VALUES (2, ?, 'nim', '1,0,0', 'learning', 'Ann', "
+                 "'Nim AI', 0, 1, '[\"1:1\"]', 1, 'nim', 'ann', 'nim ai', 'nim')", (when,))
+    conn.execute("INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes) "
+                 "VALUES (2, 0, 'nim', 'nim', 'uid-nim', 1, '[[[1, 0, 0], [0, 1]]]', '[[[1, 0, 0], [0, 1], 1, 2]]')")
+    conn.close()
+
+
+X_DRAWN = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXO.X..OX", 7)]
+Nim0 = None
+
+
+def test_menaces_boxes_kept_before_load_as_the_same_brains_and_a_forced_lesson_starts_a_generation(tmp_path):
+    """Issue 31: a database of before (MENACE's boxes by square, their rule and player in the layout; a Nim
+    brain taught at its last coin) opens as the same brains in the one shape, nothing lost: the same beads,
+    rule and player, each brain still the sum of its generation's games, each lesson's boxes as they were."""
+    global Nim0
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.store import DB_FILENAME
+
+    rule = menace.MenaceRule((8, 3, 2, 1), (3, 1, -2), "refill")
+    x, o = menace.MenaceBrain(rule), menace.MenaceBrain(rule, "O")
+    train(x, 300, seed=1)
+    o.counts[5, 0] = 0  # an O box with one square run out
+    Nim0 = Hats(NimRules((2, 2, 2)))
+    nim = Nim0.copy()
+    nim.counts[nim.row((1, 0, 0)), 0] = 2  # its last coin, learned from as before
+    old_database(tmp_path / DB_FILENAME, x, o, nim)
+    with Store.open(tmp_path) as store:
+        assert store.notices == [] and store._conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == \
+            (SCHEMA_VERSION,)
+        kept_x, kept_o = store.load_brain("noughts MENACE"), store.load_brain("noughts MENACE O")
+        assert kept_x == x and kept_o == o  # beads, rule and player
+        assert store.brain_info("noughts MENACE").rule == rule and store.brain_info("noughts MENACE O").seat == 1
+        (lesson,) = store.game(1).learning
+        assert lesson.hats_before() == {board: x.hat(board) for board, _ in X_DRAWN}
+        assert store.load_brain("nim") == nim and store.rebuild_brain("nim") == nim  # a new generation
+        assert store.load_or_create_brain("noughts MENACE", game="noughts", seat=0) == x
+        assert store.load_or_create_brain("noughts MENACE O", game="noughts", seat=1) == o
+
+
+def test_a_menace_brain_file_of_before_imports_as_the_same_brain(tmp_path):
+    rule = menace.MenaceRule((4, 3, 2, 1), (3, 1, -1), "resign")
+    brain = menace.MenaceBrain(rule, "O")
+    train(menace.MenaceBrain(rule), 10, seed=2)
+    brain.counts[3, :] = 0  # an empty box
+    brain.counts[0, 0] = 9
+    (tmp_path / "old.json").write_text(json.dumps(old_file(brain)))
+    with Store.open(tmp_path) as store:
+        assert store.import_brain(tmp_path / "old.json", game="noughts") == "noughts MENACE"
+        assert store.load_brain("noughts MENACE") == brain and store.brain_info("noughts MENACE").games_trained == 7
 def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_path):
     """Issue 30 item 5: MENACE learns by `empty = refill`, and its first box is kept empty. The game refills
     the box to draw square 5 and wins (+3): the store keeps the refilled box plus the lesson, [4, 4, 0, 0, 7,
@@ -272,7 +386,7 @@ def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_p
     the box as the game drew from it."""
     rule = menace.MenaceRule(incentives=(3, 1, -1), empty="refill")
     with Store.open(tmp_path) as store:
-        emptied = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule)
+        emptied = store.load_or_create_brain("noughts MENACE", game="noughts", rule=rule, seat=0)
         emptied.counts[0] = 0
         store.save_brain("noughts MENACE", emptied, replace=True)
         drawn = [(".........", 5), ("O...X....", 4), ("OO.XX....", 6)]
@@ -280,12 +394,12 @@ def test_a_box_kept_empty_is_refilled_by_the_refill_rule_before_its_lesson(tmp_p
                                 moves=[5, 1, 4, 2, 6], loser=1, first=0, ai_seats=[0], brain="noughts MENACE",
                                 learning={0: ("noughts MENACE", drawn)})
         kept = store.load_brain("noughts MENACE")
-        assert tuple(kept.counts[0]) == (4, 4, 0, 0, 7, 0, 0, 0, 0)
+        assert menace.MenaceBrain.of(kept).box_squares(0) == (4, 4, 0, 0, 7, 0, 0, 0, 0)
         assert store.rebuild_brain("noughts MENACE") == kept
         first = gid.changes[0][0]
         assert (first.hat, first.ball, first.before, first.after) == (".........", 5, 4, 7)
         (lesson,) = store.game(gid).learning
-        assert lesson.hats_before()["........."] == (4, 4, 0, 0, 4, 0, 0, 0, 0)  # the box it drew from
+        assert lesson.hats_before()["........."] == (4, 4, 4)  # the box it drew from (squares 1, 2, 5)
 
 
 def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_changes_nothing(tmp_path, capsys,
@@ -298,8 +412,8 @@ def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_change
     monkeypatch.delenv("STICKS_TUI_DATA_DIR", raising=False)
     data = tmp_path / "data"
     with Store.open(data) as store:
-        x = store.load_or_create_brain("noughts MENACE", game="noughts", marks="X")
-        o = store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O")
+        x = store.load_or_create_brain("noughts MENACE", game="noughts", seat=0)
+        o = store.load_or_create_brain("noughts MENACE O", game="noughts", seat=1)
         train(x, 30, seed=1)
         store.save_brain("noughts MENACE", x, games_trained=30, replace=True)
         store.export_brain("noughts MENACE", tmp_path / "X.json")
@@ -311,14 +425,13 @@ def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_change
                      "--game", "noughts"])
         out, err = capsys.readouterr()
         assert code == 1 and out == ""
-        assert err.strip() == (f"sticks-tui brain: The brain {over!r} has MENACE's boxes for {stored}, and this file "
-                               f"holds the boxes for {held}: a brain is only replaced by one for the same player "
-                               f"({held}'s boxes cannot play as {stored}). Import it under another name. Nothing "
-                               "was changed.")
+        assert err.strip() == (f"sticks-tui brain: The brain {over!r} keeps {stored}'s containers only, and this "
+                               f"one keeps {held}'s containers only: a brain is only replaced by one for the same "
+                               "player. Import it under another name. Nothing was changed.")
     with Store.open(data) as store:
         assert store._conn.execute("SELECT name, counts, shape, uid FROM brains ORDER BY key").fetchall() == before
-        assert store.load_or_create_brain("noughts MENACE", game="noughts", marks="X") == x
-        assert store.load_or_create_brain("noughts MENACE O", game="noughts", marks="O") == o
+        assert store.load_or_create_brain("noughts MENACE", game="noughts", seat=0) == x
+        assert store.load_or_create_brain("noughts MENACE O", game="noughts", seat=1) == o
     assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "X.json"), "X copy", "--game",
                  "noughts"]) == 0  # under another name: kept
     assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "O.json"), "noughts MENACE O",

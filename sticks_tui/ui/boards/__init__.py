@@ -168,6 +168,9 @@ class Board:
     layout: str = "wide"
     #: The analysis screen reads its brains (sticks' figures), until the one analysis.
     analysed: bool = False
+    #: The learning lab's size for a class that set this game up: setup_lab_size(the app's settings); None: the
+    #: lab's default for the game.
+    setup_lab_size: Callable[[Any], int] | None = None
 
     def words_of_move(self, rules, name: str, before, move, after) -> str:
         return (self.move_line or plain_move_line)(rules, name, before, move, after)
@@ -208,11 +211,15 @@ def board_of(game: str) -> Board:
     board = entry.board.get("board")
     if board is None:
         try:
-            importlib.import_module(f"{__name__}.{entry.name}")
+            module = importlib.import_module(f"{__name__}.{entry.name}")
         except ModuleNotFoundError as exc:
             if exc.name != f"{__name__}.{entry.name}":
                 raise
-        board = entry.board.get("board")
+            module = None
+        # a board imported before its game registered (`BOARD`) is attached now
+        board = entry.board.get("board") or getattr(module, "BOARD", None)
+        if board is not None:
+            registry.set_board(entry.name, board=board)
     if board is None:
         raise ValueError(f"There is no board for {entry.title} in this app.")
     return board

@@ -164,11 +164,13 @@ class HexapawnBoard(GameBoard):
         self.pick(f"{start}-{end}")  # the rules read 'b1-a2' as the take 'b1xa2' (and refuse what is not a move)
 
 
-registry.set_board("hexapawn", board=Board(
+BOARD = Board(
     widget=HexapawnBoard, intro=lambda app: INTRO, brains=("HER",), sides=("White", "Black"),
     move_label=lambda position, move: move, layout="square",
     opening=lambda rules, start: "three pawns a side, each on its home row",
     move_line=lambda rules, name, before, move, after: f"{name}: {move}.",
     result_line=lambda rules, position, winner, loser, resigned: (
         f"{loser} resigns. {winner} wins." if resigned else f"{winner} wins: {rules.position_text(position)}."),
-))
+)
+if "hexapawn" in registry.names():  # its rules (engine/hexapawn.py) are not on main yet: the board waits for them
+    registry.set_board("hexapawn", board=BOARD)

@@ -283,6 +283,7 @@ registry.set_board("nim", board=Board(
     move_line=_move_line, result_line=_result, hint=_hint,
     opening=lambda rules, start: f"{piles_text(start)}. Whoever takes the last coin wins",
     move_label=lambda position, move: coins_word(*move),
+    setup_lab_size=lambda settings: max(settings.of("nim").start or (3, 4, 5)),
     help=(("Three-pile Nim",
            "Whoever takes the last coin wins. The Nim learner keeps one hat per position (nickels, dimes, "
            "quarters) with one ball per legal move, and learns the same way. A position is lost for the player "

@@ -239,4 +239,5 @@ registry.set_board("sticks", board=Board(
     opening=lambda rules, start: f"{start} {sticks_word(start)} on the board", result_line=_result,
     move_label=lambda position, move: f"take {move}", analysed=True, help=_help(),
     draw_line=lambda name, position, move, words: f"{name} draws {words.token} {move} from {words.container} {position}.",
+    setup_lab_size=lambda settings: settings.of("sticks").start or 20,
 ))

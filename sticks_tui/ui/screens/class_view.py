@@ -393,6 +393,9 @@ class ClassScreen(StyledOnce, Screen):
         title.update(f"The class plays {registry.entry(self.shown.game).title}: brain '{self.shown.brain}', {which}")
 
     def _draw_boxes(self, boxes: Static, brain, title, entry) -> None:
+        from sticks_tui.learn.menace import MenaceBrain
+
+        brain = MenaceBrain.of(brain)  # the store's brain seen as MENACE's boxes by square
         lesson = self.shown.lesson
         title.update(f"The class plays {entry.title}: MENACE ({brain.boxes.marks})'s boxes, "
                      f"brain '{self.shown.brain}'")

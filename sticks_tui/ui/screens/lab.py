@@ -15,6 +15,7 @@ Export (Ctrl+S) writes the lab shown, its table and curves, as CSV or JSON throu
 from __future__ import annotations
 
 import threading
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,11 +24,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Static
 
-from sticks_tui.learn.lab import (DEFAULT_CAP, DEFAULT_LEARNERS, DEFAULT_SEEDS, DEFAULT_SIZE, GAMES, MAX_CAP,
-                                  MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig, LabError, LabResult, parse_learner,
-                                  run_lab)  # numpy only: numba loads when a lab runs
+from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CAP, MAX_SEEDS, PRESETS, SIZE_RANGE,
+                                  LabConfig, LabError, LabResult, default_cap, default_size, parse_learner, run_lab,
+                                  within_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
+from sticks_tui.ui.screens.help import HelpScreen
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -43,6 +45,13 @@ def figure_title(key: str, doc: dict) -> str:
 #: The figure button names the figure it switches to.
 FIGURE_BUTTON = {"agreement": "Vs perfect", "vs_perfect": "Agreement"}
 
+#: Seconds between two showings of a lab's results so far while it runs.
+PARTIAL_EVERY = 0.5
+#: Seconds between two showings of its progress.
+PROGRESS_EVERY = 0.25
+#: The table's columns (F1 explains each).
+TABLE_COLUMNS = ("", "learner", "learns from", "mastery med", "p90", "never", "1st med", "2nd med", "held", "agree",
+                 "secs")
 #: One glyph per learner, in order: the series are told apart without colour.
 MARKERS = ("•", "x", "+", "o", "*", "#")
 CUSTOM = "custom"
@@ -50,6 +59,84 @@ CUSTOM = "custom"
 
 def _games(n: int | None) -> str:
     return "never" if n is None else f"{n:,}"
+
+
+def setup_game(app) -> tuple[str, int | None]:
+    """The game and size the setup screen has (saved at once as they change: the settings), as the lab
+    races it: its board says the size (sticks: the heap; Nim: the largest pile, at most 7), else the lab's
+    default for the game."""
+    from sticks_tui.engine import registry
+
+    settings = getattr(app, "settings", None)
+    game = getattr(settings, "game", GAMES[0])
+    if game not in GAMES:
+        game = GAMES[0]
+    board = registry.entry(game).board.get("board")
+    size_of = getattr(board, "setup_lab_size", None)
+    if size_of is None:
+        return game, default_size(game)
+    try:
+        return game, within_size(game, size_of(settings))
+    except (AttributeError, TypeError, ValueError):
+        return game, default_size(game)
+
+
+def lab_help_sections() -> list[tuple[str, str]]:
+    """The lab in a teacher's words: what it does, every column of its table, each learner, and the chart."""
+    return [
+        ("What the lab does",
+         "It trains each learner from scratch, once per seed, on the game chosen, and watches after every "
+         "game whether it has mastered the game. Every learner gets the same seeds, so the race is fair, "
+         "and the figures come from the game's exact solution, not from guesses.\n"
+         "Seeds: how many times each learner is trained from scratch (each seed is a different run of "
+         "luck). Cap: the most games one run may play. Results appear seed by seed as runs finish."),
+        ("Mastered: unbeatable",
+         "A learner has mastered the game when its own play can no longer be beaten where it should not "
+         "be: from every start the lab uses, moving first and moving second, whatever the opponent "
+         "does, it never loses a position it could win (nor loses one where it could hold a draw). "
+         "Its play means its favourite move in each position: the hats' likeliest ball (when two balls "
+         "tie, both count), a value learner's highest value. The hats really play by drawing, so a "
+         "mastered hat can still draw a bad ball now and then: mastery is of its likeliest move."),
+        ("The table's columns",
+         "learns from: whether each game teaches the learner's table from one seat (its own moves only) "
+         "or from both seats (one table plays both sides, so every game teaches it from both).\n"
+         "mastery med: the median number of games to mastery over the seeds: half the runs got there "
+         "sooner.\n"
+         "p90: nine runs in ten got there by then ('never' when more than one in ten did not).\n"
+         "never: how many runs did not get there within the cap.\n"
+         "1st med, 2nd med: the same median for being unbeatable moving first only, or moving second "
+         "only (in noughts: playing X, or playing O).\n"
+         "held: how many runs were still unbeatable at the end of their run. A learner can master "
+         "the game and then unlearn it; 'held' tells you whether it stayed mastered.\n"
+         "agree: the share of every position where its favourite move is right (median over seeds), "
+         "even positions its own play never reaches.\n"
+         "secs: the seconds the runs took."),
+        ("The learners",
+         "hats: the app's own learner, a hat of balls per position; a win adds balls, a loss takes "
+         "them away. 'hats' plays a second set of hats (two tables: each game teaches the one measured "
+         "from one seat). 'hats:table=one' is one set of hats playing both seats, learning from both.\n"
+         "q: Q-learning as textbooks write it for two players: one table of move values for both "
+         "seats; a move's value moves towards minus the best value of the position the opponent then "
+         "faces (what is good for the opponent is bad for you), or the result at the end. alpha: how far "
+         "a value moves each time (1: all the way); epsilon: how often it tries a random move.\n"
+         "qseat: Q-learning with one table per seat that treats the opponent as part of the world: a "
+         "value moves towards the best value at its own next turn. With a random-moving opponent its "
+         "values chase luck, which is why it can be slow or never settle.\n"
+         "mc: Monte-Carlo control: after each game every move played moves towards the game's result.\n"
+         "Each learner's settings are typed after it, e.g. hats:reward=3,penalty=1 or q:alpha=0.5."),
+        ("The chart",
+         "Games on a log scale across (1, 10, 100, ...), one line per learner with its own mark, named "
+         "in the legend under the chart; the dots (·) around the line of the learner highlighted in the "
+         "table are its band: the middle 80% of the seeds (10th to 90th percentile). Ctrl+G switches "
+         "between agreement and the chance against a perfect player."),
+        ("Why a perfect learner reaches only 50% against a perfect player",
+         "The chance against the perfect player is averaged over both seats. In sticks (and in Nim and "
+         "Hexapawn) one seat can force a win from the start: from the winning seat a perfect learner "
+         "always wins, from the losing seat the perfect player always wins. So the best anyone can "
+         "score is 100% in one seat and 0% in the other: 50% over both seats. In noughts and crosses nobody "
+         "can force a win, so there the figure is the chance not to lose, and a perfect learner reaches "
+         "100%."),
+    ]
 
 
 class LabScreen(StyledOnce, Screen):
@@ -70,12 +157,15 @@ class LabScreen(StyledOnce, Screen):
     LabScreen #lab-progress { width: 22; display: none; }
     LabScreen #lab-progress.-running { display: block; }
     LabScreen #lab-status { width: 1fr; }
-    LabScreen #lab-chart { height: 1fr; min-height: 12; }  /* the rest of a big screen; 12 rows at 80x24 */
+    LabScreen #lab-chart-title { height: 1; color: $text-muted; }
+    LabScreen #lab-chart { height: 1fr; min-height: 12; }  /* the rest of a big screen; 8 rows of plot at 80x24 */
+    LabScreen #lab-legend { height: auto; }
     LabScreen #lab-table { height: auto; max-height: 9; }
     LabScreen Button { min-width: 8; }
     """
     BINDINGS = [
         Binding("escape", "back", "Back", id="lab.back"),
+        Binding("f1,question_mark", "lab_help", "Help", key_display="F1", id="lab.help", tooltip="The lab explained"),
         Binding("ctrl+r", "run_lab", "Run", id="lab.run"),
         Binding("ctrl+t", "cancel_lab", "Cancel", id="lab.cancel"),
         Binding("ctrl+s", "export_lab", "Export", id="lab.export"),
@@ -91,9 +181,12 @@ class LabScreen(StyledOnce, Screen):
          "switch_figure"),
     )}
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, game: str | None = None, size: int | None = None) -> None:
+        """`game` and `size`: what the lab opens on (default: the setup screen's game and size)."""
         super().__init__()
         self.lab_workers = workers
+        self.start_game = game
+        self.start_size = size
         self.result: LabResult | None = None  # the lab run here, last
         self.shown: dict | None = None  # the document of the lab shown (run here or kept)
         self.shown_id: int | None = None  # its id in the database (None: not kept)
@@ -104,17 +197,21 @@ class LabScreen(StyledOnce, Screen):
         self.running = False
 
     def compose(self) -> ComposeResult:
+        if self.start_game is None:
+            self.start_game, self.start_size = setup_game(self.app)
         yield AppHeader()
         with VerticalScroll(id="lab-view"):
             with Horizontal(classes="lab-row"):
                 yield Label("Game")
-                yield Select([(g, g) for g in GAMES], value="sticks", allow_blank=False, compact=True, id="lab-game")
+                yield Select([(g, g) for g in GAMES], value=self.start_game, allow_blank=False, compact=True,
+                             id="lab-game")
                 yield Label(" Size")
-                yield Input(str(DEFAULT_SIZE["sticks"]), compact=True, id="lab-size", max_length=4)
+                yield Input("" if self.start_size is None else str(self.start_size), compact=True, id="lab-size",
+                            max_length=4, disabled=self.start_size is None)
                 yield Label(" Seeds")
                 yield Input(str(DEFAULT_SEEDS), compact=True, id="lab-seeds", max_length=3)
                 yield Label(" Cap")
-                yield Input(f"{DEFAULT_CAP}", compact=True, id="lab-cap", max_length=8)
+                yield Input(f"{default_cap(self.start_game)}", compact=True, id="lab-cap", max_length=8)
             with Horizontal(classes="lab-row"):
                 yield Label("Preset")
                 yield Select([(p.title, k) for k, p in PRESETS.items()] + [("your own learners", CUSTOM)],
@@ -149,17 +246,30 @@ class LabScreen(StyledOnce, Screen):
                     self._plot_into(self.plt)
                     return super().render()
 
+            yield Static("", id="lab-chart-title")
             yield LabChart(self._plot_into, id="lab-chart")
+            yield Static("", id="lab-legend")
             yield DataTable(id="lab-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "race learners, see which learns fastest"
         table = self.query_one("#lab-table", DataTable)
-        table.add_columns("", "learner", "mastery med", "p90", "never", "1st med", "2nd med", "agree", "secs")
+        table.add_columns(*TABLE_COLUMNS)
         self.query_one("#lab-status", Label).update("Ctrl+R runs the lab")
         self._list_kept()
         self._draw_chart(None)
+        self._warm_kernel()
+
+    @work(thread=True, exclusive=True, group="lab-warm", exit_on_error=False)
+    def _warm_kernel(self) -> None:
+        """Load the compiled loops while the teacher reads the form, so Ctrl+R shows results at once."""
+        from sticks_tui.learn.lab import lab_kernel
+
+        try:
+            lab_kernel()
+        except RuntimeError:
+            pass  # said when a lab runs
 
     # -- labs kept in the database ---------------------------------------------------------------
     def _store(self):
@@ -235,9 +345,10 @@ class LabScreen(StyledOnce, Screen):
     def _field_problem(self) -> tuple[str, str] | None:
         """(field id, one line) for the first value that cannot be used; None when all can."""
         game = self.query_one("#lab-game", Select).value
-        low, high = SIZE_RANGE[game]
-        for field, what, lo, hi in (("lab-size", "Size", low, high), ("lab-seeds", "Seeds", 1, MAX_SEEDS),
-                                    ("lab-cap", "Cap", 1, MAX_CAP)):
+        fields = [("lab-seeds", "Seeds", 1, MAX_SEEDS), ("lab-cap", "Cap", 1, MAX_CAP)]
+        if game in SIZE_RANGE:  # other games have no size
+            fields.insert(0, ("lab-size", "Size", *SIZE_RANGE[game]))
+        for field, what, lo, hi in fields:
             text = self.query_one(f"#{field}", Input).value.replace(",", "").replace("_", "").strip()
             if not text.isdigit() or not lo <= int(text) <= hi:
                 return field, f"{what}: a whole number from {lo:,} to {hi:,}, not {text or 'nothing'!r}."
@@ -258,8 +369,9 @@ class LabScreen(StyledOnce, Screen):
             return int(self.query_one(f"#{field}", Input).value.replace(",", "").replace("_", "").strip())
 
         learners = tuple(parse_learner(t) for t in self.query_one("#lab-learners", Input).value.split())
-        return LabConfig(self.query_one("#lab-game", Select).value, whole("lab-size"), learners, whole("lab-seeds"),
-                         whole("lab-cap"), workers=self.lab_workers)
+        game = self.query_one("#lab-game", Select).value
+        size = whole("lab-size") if game in SIZE_RANGE else None
+        return LabConfig(game, size, learners, whole("lab-seeds"), whole("lab-cap"), workers=self.lab_workers)
 
     def _show_problem(self) -> bool:
         problem = self._field_problem()
@@ -276,7 +388,14 @@ class LabScreen(StyledOnce, Screen):
 
     @on(Select.Changed, "#lab-game")
     def _game_changed(self, event: Select.Changed) -> None:
-        self.query_one("#lab-size", Input).value = str(DEFAULT_SIZE[event.value])
+        if event.value == self.start_game:  # the game it opened on (the Select says so as it mounts): its size kept
+            return
+        self.start_game = event.value
+        size = default_size(event.value)
+        box = self.query_one("#lab-size", Input)
+        box.value = "" if size is None else str(size)
+        box.disabled = size is None
+        self.query_one("#lab-cap", Input).value = str(default_cap(event.value))
 
     @on(Select.Changed, "#lab-preset")
     def _preset_changed(self, event: Select.Changed) -> None:
@@ -322,11 +441,29 @@ class LabScreen(StyledOnce, Screen):
 
     @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
     def _run(self, config: LabConfig) -> None:
+        told = [0.0]
+
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self._progress, done, total)
+            # at most four times a second (and the last): every redraw holds the app's thread and Python's
+            # lock, which the runs need between their compiled stretches (a lab took 3x as long in the app)
+            now = time.monotonic()
+            if done == total or now - told[0] >= PROGRESS_EVERY:
+                told[0] = now
+                self.app.call_from_thread(self._progress, done, total)
+
+        shown = [0.0]
+
+        def partial(so_far: LabResult) -> None:
+            # the first result at once, then at most twice a second: each redraw of the chart holds the
+            # app's thread (and Python's lock) that the runs' own Python needs
+            now = time.monotonic()
+            if not self._cancel.is_set() and now - shown[0] >= PARTIAL_EVERY:
+                shown[0] = now
+                self.app.call_from_thread(self._partial, so_far.as_json())
 
         try:
-            result = run_lab(config, progress, self._cancel.is_set, idle=self.app.session.idle_training)
+            result = run_lab(config, progress, self._cancel.is_set, idle=self.app.session.idle_training,
+                             partial=partial)
         except Exception as exc:  # noqa: BLE001 - a failed run is said on the screen, never a crash
             self.app.call_from_thread(self._finished, None, f"The lab failed: {exc}")
             return
@@ -341,6 +478,11 @@ class LabScreen(StyledOnce, Screen):
             except StoreError as exc:
                 problem = str(exc)
         self.app.call_from_thread(self._finished, result, problem, doc, kept)
+
+    def _partial(self, doc: dict) -> None:
+        """The results so far, seed by seed, while the lab runs (nothing kept, nothing to export yet)."""
+        if self.running:
+            self._fill(doc)
 
     def _progress(self, done: int, total: int) -> None:
         self.query_one("#lab-progress", ProgressBar).update(progress=done)
@@ -375,21 +517,41 @@ class LabScreen(StyledOnce, Screen):
         name = "" if lab_id is None else f"lab {lab_id}: "
         self.query_one("#lab-status", Label).update(
             f"{name}{len(learners)} x {doc['seeds']} runs, cap {doc['cap']:,}: {seconds}")
-        table = self.query_one("#lab-table", DataTable)
-        table.clear()
-        for marker, r in zip(MARKERS, learners, strict=False):
-            m, seats = r["games_to_mastery"], r["games_to_mastery_by_seat"]
-            table.add_row(marker, r["spec"], _games(m["median"]), _games(m["p90"]), f"{m['never']}/{doc['seeds']}",
-                          _games(seats["first"]["median"]), _games(seats["second"]["median"]),
-                          f"{r['final_agreement']:.0%}", f"{r['seconds']:.1f}")
+        self._fill(doc)
         self.query_one("#lab-export", Button).disabled = False
         self.query_one("#lab-figure", Button).disabled = False
         self.refresh_bindings()
+
+    def _fill(self, doc: dict) -> None:
+        """The table and the chart of a lab's document (finished, or so far: each learner over its seeds done)."""
+        table = self.query_one("#lab-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for marker, r in zip(MARKERS, doc["learners"], strict=False):
+            m, seats = r["games_to_mastery"], r["games_to_mastery_by_seat"]
+            runs = len(r.get("seeds", ())) or doc["seeds"]
+            held = f"{r['held']}/{runs}" if "held" in r else "-"  # a lab kept before issue 35 has none
+            table.add_row(marker, r["spec"], r.get("learns_from", "-"), _games(m["median"]), _games(m["p90"]),
+                          f"{m['never']}/{runs}", _games(seats["first"]["median"]), _games(seats["second"]["median"]),
+                          held, f"{r['final_agreement']:.0%}", f"{r['seconds']:.1f}")
+        if 0 < row < table.row_count:
+            table.move_cursor(row=row)
         self._draw_chart(doc)
 
     def _draw_chart(self, doc: dict | None) -> None:
         self._chart_doc = doc
         self.query_one("#lab-chart").refresh()
+        title = "agreement with perfect play: run the lab to see each learner's curve" if doc is None else \
+            figure_title(self.figure, doc)
+        self.query_one("#lab-chart-title", Static).update(title)
+        legend = ""
+        if doc is not None:
+            band = min(max(self.band_learner, 0), len(doc["learners"]) - 1)
+            names = [f"{marker} {r['spec']}" for marker, r in zip(MARKERS, doc["learners"], strict=False)]
+            legend = "   ".join(names)
+            if doc["seeds"] > 1 and doc["learners"]:
+                legend += f"\n· the 10-90% band of {doc['learners'][band]['spec']}"
+        self.query_one("#lab-legend", Static).update(legend)
 
     def _plot_into(self, plt) -> None:
         """The chart's figure from the lab shown (called at every render of the chart)."""
@@ -398,11 +560,8 @@ class LabScreen(StyledOnce, Screen):
         plt.clear_figure()
         plt.ylim(0, 100)
         plt.yticks([0, 25, 50, 75, 100])
-        if doc is None:  # plotext cannot draw an empty log axis: a plain, empty frame until a lab ends
-            plt.title("agreement with perfect play: run the lab to see each learner's curve")
-        else:
+        if doc is not None and doc["learners"]:  # (plotext cannot draw an empty log axis: a plain frame until then)
             key = self.figure
-            plt.title(figure_title(key, doc))
             plt.xscale("log")
             plt.xlabel("games (log scale)")
             learners = doc["learners"]
@@ -418,8 +577,7 @@ class LabScreen(StyledOnce, Screen):
                     # the highlighted learner's 10th-90th percentile band over seeds, in dots of its own
                     for edge in ("p10", "p90"):
                         plt.plot(games, [100 * p[key][edge] for p in curve], marker="·")
-                plt.plot(games, [100 * p[key]["median"] for p in curve], marker=marker,
-                         label=r["spec"] + (" (· its 10-90% band)" if i == band and several else ""))
+                plt.plot(games, [100 * p[key]["median"] for p in curve], marker=marker)  # named under the chart
 
     @on(Button.Pressed, "#lab-figure")
     def action_switch_figure(self) -> None:
@@ -437,9 +595,35 @@ class LabScreen(StyledOnce, Screen):
             self.band_learner = event.cursor_row
             self._draw_chart(self.shown)
 
+    def action_lab_help(self) -> None:
+        from sticks_tui.ui.screens.help import keys_of, screen_title
+
+        self.app.push_screen(LabHelpScreen(keys_of(self), title=screen_title(self)))
+
     def action_back(self) -> None:
         self._cancel.set()
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
         self._cancel.set()
+
+
+class LabHelpScreen(HelpScreen):
+    """The lab's help (F1): what it does, every column, each learner, the chart, and why 50%; then its keys."""
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Vertical
+        from textual.content import Content
+
+        with Vertical(id="help"):
+            with VerticalScroll(id="help-body"):
+                yield Static(Content.styled("Help: the learning lab", "bold"), id="help-heading")
+                yield Static(Content("Esc, F1 or q closes it; ↑/↓, PgUp/PgDn or the mouse wheel scroll."),
+                             classes="help-text")
+                for title, text in lab_help_sections():
+                    yield Static(Content.styled(title, "bold"), classes="help-title")
+                    yield Static(Content(text), classes="help-text")
+                yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
+                yield Static(Content(self.keys_text()), id="help-keys")
+            with Vertical(id="help-close-row"):
+                yield Button("Close", id="help-close", action="screen.close", compact=True)

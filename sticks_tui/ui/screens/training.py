@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
-from sticks_tui.learn.hats import FLOOR_RULES, RULE_LIMITS, RULE_PRESETS, HatRule
+from sticks_tui.learn.hats import RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
@@ -234,7 +234,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Floor", classes="field")
-                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_RULES], value=rule.floor,
+                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_LABELS], value=rule.floor,
                                      allow_blank=False, id="floor", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):

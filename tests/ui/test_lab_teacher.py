@@ -1,0 +1,102 @@
+"""The lab a teacher opens (issue 33 item 4): it starts on the setup's game and size, shows results seed by
+seed while it runs, explains itself on F1 in a teacher's words, and its chart fits 80x24 with the legend
+outside the plot."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from textual.widgets import DataTable, Input, Select, Static
+
+from sticks_tui.learn import lab as lab_module
+from sticks_tui.learn.lab import LEARNERS
+from sticks_tui.ui.screens.lab import TABLE_COLUMNS, LabHelpScreen, LabScreen
+from tests.ui.ui_helpers import wait_until
+from tests.unit.test_store_labs import made_lab
+
+
+async def test_the_lab_opens_on_the_game_and_size_of_the_setup_screen(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab screen")
+        screen = app.screen
+        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
+                screen.query_one("#lab-cap", Input).value) == ("sticks", "20", "100000")
+        await pilot.press("escape")
+        app.remember(heap=35)
+        await app.push_screen(LabScreen())
+        assert app.screen.query_one("#lab-size", Input).value == "35"
+        await pilot.press("escape")
+        app.remember(game="noughts")
+        await app.push_screen(LabScreen())
+        screen = app.screen
+        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
+                screen.query_one("#lab-cap", Input).value) == ("noughts", "3", "50000")
+
+
+@pytest.mark.slow  # a real lab run with the kernel
+async def test_results_show_seed_by_seed_while_the_lab_runs(make_app, monkeypatch):
+    """The first run's result is in the table while the second is still going (held here), not after all."""
+    real, calls, gate = lab_module._run_task, [], threading.Event()
+
+    def held(task, cancelled=None):
+        out = real(task, cancelled)
+        calls.append(task)
+        if len(calls) == 2:
+            gate.wait(30)
+        return out
+
+    monkeypatch.setattr(lab_module, "_run_task", held)
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = LabScreen(workers=1)
+            await app.push_screen(screen)
+            for field, value in (("#lab-size", "8"), ("#lab-seeds", "3"), ("#lab-cap", "300"),
+                                 ("#lab-learners", "hats q")):
+                screen.query_one(field, Input).value = value
+            await pilot.pause()
+            await pilot.press("ctrl+r")
+            table = screen.query_one("#lab-table", DataTable)
+            await wait_until(pilot, lambda: len(calls) == 2, timeout=60, what="the second run")
+            await wait_until(pilot, lambda: table.row_count == 1, what="the first result")
+            assert screen.running and table.get_row_at(0)[1] == "hats"
+            assert table.get_row_at(0)[5] == "0/1"  # never: over the one seed done
+            gate.set()
+            await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to finish")
+            assert table.row_count == 2 and table.get_row_at(1)[5] == "0/3"
+    finally:
+        gate.set()
+
+
+async def test_f1_explains_every_column_learner_and_figure_in_a_teachers_words(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(LabScreen(workers=1))
+        await pilot.press("f1")
+        assert isinstance(app.screen, LabHelpScreen)
+        text = "\n".join(str(s.content) for s in app.screen.query(Static))
+        for column in filter(None, TABLE_COLUMNS):
+            assert f"{column}:" in text or f"{column}," in text, column
+        for learner in LEARNERS:
+            assert f"{learner}:" in text, learner
+        for words in ("Seeds:", "Cap:", "band", "50% over both seats", "likeliest", "one seat", "both seats"):
+            assert words in text, words
+
+
+async def test_the_chart_at_80x24_has_8_rows_of_plot_and_its_legend_outside(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(made_lab())
+        await pilot.pause()
+        lines = str(screen.query_one("#lab-chart").render()).splitlines()
+        top = next(i for i, line in enumerate(lines) if "┌" in line)
+        bottom = next(i for i, line in enumerate(lines) if "└" in line or "┴" in line)
+        assert bottom - top - 1 >= 8
+        legend = str(screen.query_one("#lab-legend", Static).content)
+        for r in made_lab().as_json()["learners"]:
+            assert r["spec"] in legend and r["spec"] not in "\n".join(lines)
