@@ -74,8 +74,13 @@ def grid_fits(brain, positions: int) -> bool:
 
 
 def trainable(brain) -> bool:
-    """Whether the app's one trainer trains this brain: every game's (the one counts learner's, issue 31)."""
-    return isinstance(brain, Hats)
+    """Whether the app's train dialog trains this brain: the one counts learner's (issue 31) by a rule the
+    dialog can say (one start count, no draw incentive, a floor: the hats of sticks and Nim). MENACE's rule
+    (start beads by move number, a draw's incentive, no floor, an empty box's resign or refill) trains on the
+    command line until the dialog asks for it."""
+    rule = getattr(brain, "rule", None)
+    return (isinstance(brain, Hats) and rule.floor in ("each", "nonempty") and len(rule.starts) == 1
+            and not rule.draw_reward)
 
 
 def cell_index(brain):

@@ -66,7 +66,7 @@ async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_scree
     which the records refuse: the game was not kept at all. Now every way into noughts is the setup screen's
     (the palette's opens it with noughts chosen), so the names typed there are the ones kept."""
     with Store.open(data_dir) as store:  # MENACE (X) resigns at once: its box for the empty board emptied
-        boxes = store.load_or_create_brain(MENACE_X, game="noughts", marks="X")
+        boxes = store.load_or_create_brain(MENACE_X, game="noughts", seat=0)
         boxes.counts[0] = 0
         store.save_brain(MENACE_X, boxes, replace=True)
     app = make_app()

@@ -146,13 +146,23 @@ class BoardStep:
     lesson: tuple = ()
 
 
-def _counts_for(counts, moves) -> tuple[int, ...] | None:
-    """A stored container's tokens in legal-move order: kept so (hats), or by square 1-9 (MENACE's boxes)."""
+def _counts_for(counts, moves, rules=None, position=None) -> tuple[int, ...] | None:
+    """A stored container's tokens in legal-move order: kept so (hats), or in the order of the counts learner's
+    container for `position` (`Hats.hat`: one move of each set alike by a symmetry of the board, MENACE's boxes),
+    a move alike to a counted one showing 0."""
     counts = tuple(int(c) for c in counts)
     if len(counts) == len(moves):
         return counts
-    if all(isinstance(m, int) and 1 <= m <= len(counts) for m in moves):
-        return tuple(counts[m - 1] for m in moves)
+    if rules is not None:
+        from sticks_tui.learn.hats import Hats
+
+        try:
+            counted = Hats(rules).moves_of(position)
+        except (ValueError, KeyError, TypeError):
+            return None
+        if len(counted) == len(counts):
+            by_move = dict(zip(counted, counts, strict=True))
+            return tuple(by_move.get(move, 0) for move in moves)
     return None
 
 
@@ -191,7 +201,7 @@ def build_board_replay(game, rule=None) -> tuple[tuple[BoardStep, ...], str, obj
             line = f"{board.words_of_draw(rules, names[seat], position, move, words)} {line}"
             moves = tuple(rules.legal_moves(position))
             stored = boxes.get(seat, {}).get(position)
-            counts = _counts_for(stored, moves) if stored is not None else None
+            counts = _counts_for(stored, moves, rules, position) if stored is not None else None
             if counts is not None:
                 box = (position, moves, counts, move)
         headline = f"Move {i + 1} of {len(parsed)}: {named(seat)} plays {board.label(rules, position, move)}."
