@@ -35,6 +35,19 @@ def register(subparsers) -> None:
     a.add_argument("--game", choices=registry.names(), default=None,
                    help="the game the file must hold a brain for (refused with the reason otherwise)")
     a.set_defaults(handler=run_import)
+    a = sub.add_parser("print", help="print a brain as a machine of paper: a PDF of box labels to cut out",
+                       description="Write a PDF to build the machine by hand: a cover saying how many boxes and "
+                                   "beads of each colour to buy, then one label per box (cut-out size), numbered "
+                                   "by the move it serves, with its position drawn and the beads to put in it. "
+                                   "A name no brain has yet prints a new brain of --game (nothing is saved).")
+    a.add_argument("name")
+    a.add_argument("file", help="the PDF to write (an earlier print is replaced; any other file only with --force)")
+    a.add_argument("--game", choices=registry.names(), default=None,
+                   help="the game the brain plays (a kept brain of another game is refused; a new name: required)")
+    a.add_argument("--as-is", action="store_true",
+                   help="print the beads the brain holds now (to restock a paper machine), not its start beads")
+    a.add_argument("--force", action="store_true", help="replace an existing file that is not an earlier print")
+    a.set_defaults(handler=run_print)
     a = sub.add_parser("copy", help="copy a brain under a new name")
     a.add_argument("src")
     a.add_argument("dst")
@@ -132,3 +145,44 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     return _do(args, lambda s: s.import_brain(args.file, args.name, replace=args.replace, game=args.game),
                lambda name: f"Imported {args.file} as brain {name!r}.")
+
+
+def run_print(args: argparse.Namespace) -> int:
+    """Print brain `name` (or a new brain of --game) as a machine of paper (`store.machine_pdf`)."""
+    from sticks_tui.learn.machine import Machine, fresh_brain, plural, seat_words
+    from sticks_tui.store import StoreError
+    from sticks_tui.store.machine_pdf import machine_pdf, recognise, write_machine_pdf
+    from sticks_tui.store.safefile import check_target
+
+    def make(store):
+        protected = [store.path] if store.path is not None else []
+        check_target(args.file, what="PDF", recognise=recognise, force=args.force, protected=protected)
+        brain = store.load_brain(args.name, args.game)
+        if brain is None:
+            if args.game is None:
+                raise StoreError(f"There is no brain called {args.name!r}; give --game to print a new one.")
+            brain = fresh_brain(registry.entry(args.game))
+            kept = False
+        else:
+            kept = True
+        kind = registry.entry_of(brain.rules)
+        machine = Machine(brain, as_is=args.as_is)
+        import shlex
+
+        data = machine_pdf(machine, title=f"Build your own machine: {args.name}", game_title=kind.title,
+                           seat_words=seat_words(brain),
+                           type_back=f"sticks-tui play --paper --game {kind.name} --brain {shlex.quote(args.name)}")
+        write_machine_pdf(args.file, data, force=args.force, protected=protected)
+        return machine, kept
+
+    def done(result) -> str:
+        machine, kept = result
+        box, bead = machine.words
+        beads = sum(machine.totals().values())
+        whose = (f"brain {args.name!r}" if kept else f"a new brain of {registry.entry(args.game).title} "
+                 f"(not kept: no brain is called {args.name!r} yet; its first paper game keeps it)")
+        return (f"Printed {whose} to {args.file}: {len(machine.boxes)} {plural(box)}, {beads} {bead}s "
+                f"({'as it is now' if args.as_is else 'its start ' + bead + 's'}).")
+
+    return _do(args, make, done)
+

@@ -58,11 +58,17 @@ def register(subparsers) -> None:
                    help="do not print the learning AI's boxes (hats) after each game")
     p.add_argument("--echo", action=argparse.BooleanOptionalAction, default=None,
                    help="write each answer after its prompt (default: only when input is not a terminal)")
+    p.add_argument("--paper", action="store_true",
+                   help="type in games played with a machine of paper (`brain print`): at its turn the box and bead "
+                        "drawn ('17 red'), at yours your move; the brain (--brain) learns each game as on screen. "
+                        "The machine moves second unless --ai-first (a brain of one side, MENACE's, plays its own)")
     p.set_defaults(handler=lambda args: run(args, p))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     game, given = game_options(parser, args)
+    if args.paper:
+        return _paper(args, parser, game, given)
     own = game.board.get("line_mode")
     if own is not None:
         return _own_line_mode(args, parser, game, given, own)
@@ -109,3 +115,16 @@ def _own_line_mode(args, parser, game, given: dict, line_mode) -> int:
         parser.error(f"argument --opponent: the line mode of {game.title} plays {', '.join(CLASSIC_MODES)}, "
                      f"not {args.opponent!r}")
     return line_mode(args, None if args.opponent is None else CLASSIC_MODES[args.opponent])
+
+
+def _paper(args, parser, game, given: dict) -> int:
+    """`play --paper`: the games of a machine of paper typed in (`commands.paper`)."""
+    from sticks_tui.commands import paper
+
+    for flag, value in (("--opponent", args.opponent), ("--train-games", args.train_games), ("--seed", args.seed)):
+        if value is not None:
+            parser.error(f"{flag} is not an option of --paper: the machine of paper is the opponent")
+    if given:
+        parser.error("--paper plays from the start of the brain's own game: leave out "
+                     + ", ".join(o.flag for o in game.options if o.key in given))
+    return paper.run(args, game.name)

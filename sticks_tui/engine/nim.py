@@ -99,6 +99,12 @@ class NimRules:
     def position_text(self, position) -> str:
         return piles_text(position)
 
+    def picture(self, position):
+        """The three piles (`engine.pictures`)."""
+        from sticks_tui.engine.pictures import Piles
+
+        return Piles(tuple(int(p) for p in position))
+
     def move_text(self, position, move) -> str:
         return f"take {coins_word(*move)}"
 

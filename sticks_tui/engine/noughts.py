@@ -322,6 +322,13 @@ class NoughtsRules:
     def move_text(self, position, move) -> str:
         return f"{to_move(position)} in {square_text(move)}"
 
+    def picture(self, position):
+        """The board with its marks; a move marks its square (`engine.pictures`)."""
+        from sticks_tui.engine.pictures import Grid
+
+        rows = tuple(tuple("" if c == "." else c for c in row) for row in board_rows(position))
+        return Grid(rows, {s: divmod(s - 1, 3) for s in range(1, 10)})
+
     def encode_position(self, position) -> str:
         return position
 

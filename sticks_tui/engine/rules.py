@@ -77,6 +77,12 @@ class SticksRules:
     def position_text(self, position: int) -> str:
         return f"{position} {sticks_word(position)}"
 
+    def picture(self, position: int):
+        """The heap as sticks (`engine.pictures`)."""
+        from sticks_tui.engine.pictures import Sticks
+
+        return Sticks(int(position))
+
     def move_text(self, position: int, move: int) -> str:
         return f"take {move} {sticks_word(move)}"
 

@@ -1,0 +1,140 @@
+"""`sticks-tui brain print`: the PDF's labels and counts are the brain's, box by box, for every game
+(read back with pypdf); a fresh MENACE is Michie's 304 boxes; refusals change nothing."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from pypdf import PdfReader
+
+from sticks_tui.cli import main
+from sticks_tui.learn.machine import fresh_brain
+from sticks_tui.engine import registry
+from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.pictures import Grid, Piles, Sticks, picture_of
+from sticks_tui.learn.hats import HatRule, Hats
+from sticks_tui.learn.machine import Machine
+from sticks_tui.store import Store
+
+LABEL = re.compile(r"(?:Box|Hat) (\d+)")
+BEAD = re.compile(r"([a-z]+(?: [a-z]+)?(?: \d+)?): (\d+)")
+
+
+def cli(capsys, data, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["--data-dir", str(data), "brain", "print", *argv])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def printed_boxes(path) -> tuple[dict[int, dict[str, int]], str]:
+    """{box number: {colour: beads}} as the PDF's labels say, and the cover's text."""
+    reader = PdfReader(str(path))
+    boxes: dict[int, dict[str, int]] = {}
+    for page in reader.pages[1:]:
+        text = page.extract_text().split("Key:")[0]
+        parts = LABEL.split(text)
+        for number, body in zip(parts[1::2], parts[2::2], strict=True):
+            assert int(number) not in boxes
+            boxes[int(number)] = {colour: int(n) for colour, n in BEAD.findall(body)}
+    return boxes, reader.pages[0].extract_text()
+
+
+def small_brain(game: str) -> Hats:
+    """A kept brain of `game`, small where the game lets it be (the PDF of 511 Nim hats is slow to read)."""
+    kind = registry.entry(game)
+    if kind.rules_class is NimRules:
+        return Hats(NimRules((2, 2, 1)), rule=HatRule(**kind.learner_settings))
+    return fresh_brain(kind)
+
+
+def expected(brain: Hats, as_is: bool) -> dict[int, dict[str, int]]:
+    """What the labels must say, straight from the brain: by the machine's numbering, each move's
+    colour and the brain's count (its counts now, or its rule's start counts)."""
+    machine = Machine(brain)
+    counts = brain.counts if as_is else brain.start
+    out = {}
+    for box in machine.boxes:
+        row = brain.row(box.position)
+        out[box.number] = {machine.colour_of[m].name: int(counts[row, brain.column(box.position, m)])
+                           for m in brain.moves_of(box.position)}
+    return out
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_games_labels_are_its_brains_counts_box_by_box(capsys, tmp_path, game):
+    brain = small_brain(game)
+    rng = np.random.default_rng(7)
+    brain.counts[brain.legal_mask] = rng.integers(0, 30, int(brain.legal_mask.sum()))  # as if it had learned
+    data = tmp_path / "data"
+    with Store.open(data) as store:
+        store.save_brain("learned", brain, 12)
+    out_file = tmp_path / f"{game}.pdf"  # its start beads: the fresh machines' test below
+    code, out, err = cli(capsys, data, "learned", str(out_file), "--as-is")
+    assert (code, err) == (0, ""), err
+    boxes, cover = printed_boxes(out_file)
+    assert boxes == expected(brain, True)
+    assert f"{len(brain.positions)} " in out
+    for colour, beads in Machine(brain, as_is=True).totals().items():  # what to buy: each colour's beads in all
+        assert f"{colour}: {beads}" in cover
+
+
+def test_a_fresh_menace_is_michies_304_boxes_and_sticks_20_hats(capsys, tmp_path):
+    data = tmp_path / "data"
+    code, out, err = cli(capsys, data, "menace", str(tmp_path / "m.pdf"), "--game", "noughts")
+    assert (code, err) == (0, "")
+    assert "304 boxes" in out and "not kept" in out
+    boxes, cover = printed_boxes(tmp_path / "m.pdf")
+    assert len(boxes) == 304 == len(fresh_brain(registry.entry("noughts")).positions)
+    # Michie's start beads: 4, 3, 2, 1 of each colour at MENACE's 1st to 4th move, boxes ordered by move
+    starts = [set(box.values()) for _, box in sorted(boxes.items())]
+    assert starts == [{4}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
+    assert "1 for its 1st move, 12 for its 2nd move, 108 for its 3rd move, 183 for its 4th move" in cover
+    # the cover names the command that types a paper game back in (it once named one that does not exist)
+    assert "sticks-tui play --paper --game noughts --brain menace" in " ".join(cover.split())
+    assert sum(sum(b.values()) for b in boxes.values()) == int(fresh_brain(registry.entry("noughts")).start.sum())
+    code, out, err = cli(capsys, data, "hats", str(tmp_path / "s.pdf"), "--game", "sticks")
+    assert code == 0 and "20 hats" in out
+    assert sorted(printed_boxes(tmp_path / "s.pdf")[0]) == list(range(1, 21))
+    with Store.open(data) as store:
+        assert store.list_brains() == []  # printing a new brain saves nothing
+
+
+def test_refusals_say_why_and_write_nothing(capsys, tmp_path):
+    data = tmp_path / "data"
+    with Store.open(data) as store:
+        store.save_brain("sticks", Hats(5), 0)
+    target = tmp_path / "notes.pdf"
+    code, _, err = cli(capsys, data, "nobody", str(target))
+    assert code == 1 and "no brain called 'nobody'" in err and "--game" in err and not target.exists()
+    code, _, err = cli(capsys, data, "sticks", str(target), "--game", "noughts")
+    assert code == 1 and "brain for sticks, not for noughts" in err and not target.exists()
+    target.write_text("my own notes")
+    code, _, err = cli(capsys, data, "sticks", str(target))
+    assert code == 1 and "not an earlier PDF" in err and target.read_text() == "my own notes"
+    code, _, err = cli(capsys, data, "sticks", str(data / "sticks-tui.db"))
+    assert code == 1 and "Refused" in err
+    # an earlier print is replaced without --force
+    assert cli(capsys, data, "sticks", str(tmp_path / "a.pdf"))[0] == 0
+    assert cli(capsys, data, "sticks", str(tmp_path / "a.pdf"), "--as-is")[0] == 0
+
+
+def test_each_game_draws_its_position_from_its_rules_picture():
+    assert picture_of(registry.entry("sticks").make_rules(), 7) == Sticks(7)
+    assert picture_of(NimRules((3, 4, 5)), (1, 0, 5)) == Piles((1, 0, 5))
+    board = picture_of(registry.entry("noughts").make_rules(), "X...O...X")
+    assert board == Grid((("X", "", ""), ("", "O", ""), ("", "", "X")))
+    assert board.cells[5] == (1, 1) and board.cells[3] == (0, 2)
+
+
+def test_past_sixteen_moves_the_colours_come_round_numbered_and_each_names_one_move():
+    machine = Machine(Hats(NimRules((7, 7, 7))))  # 21 moves: (pile, coins) for piles of up to 7
+    names = [machine.colour_of[m].name for m in machine.moves]
+    assert len(names) == len(set(names)) == 21 and machine.numbered_beads
+    assert names[:2] == ["red 1", "orange 1"] and names[16:18] == ["red 2", "orange 2"]
+    assert [machine.move_of_colour(n) for n in names] == list(machine.moves)
+    assert Machine(fresh_brain(registry.entry("noughts"))).numbered_beads is False
