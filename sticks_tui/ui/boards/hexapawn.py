@@ -172,5 +172,4 @@ BOARD = Board(
     result_line=lambda rules, position, winner, loser, resigned: (
         f"{loser} resigns. {winner} wins." if resigned else f"{winner} wins: {rules.position_text(position)}."),
 )
-if "hexapawn" in registry.names():  # its rules (engine/hexapawn.py) are not on main yet: the board waits for them
-    registry.set_board("hexapawn", board=BOARD)
+registry.set_board("hexapawn", board=BOARD)
