@@ -26,7 +26,7 @@ TEXT_BOXES = 100
 
 #: The options of each kind of learning AI, by its entry's `brains`: (dest, flag).
 HATS_OPTIONS = (("protocol", "--protocol"), ("floor", "--floor"), ("start_balls", "--start-balls"),
-                ("reward", "--reward"), ("penalty", "--penalty"), ("brain", "--brain"))
+                ("reward", "--reward"), ("penalty", "--penalty"))
 BOX_OPTIONS = (("opponent", "--opponent"), ("beads", "--beads"), ("incentives", "--incentives"),
                ("empty", "--empty"))
 LEARNER_WORDS = {"hats": "the hats (one hat of counted balls per position)",
@@ -41,7 +41,7 @@ def register(subparsers) -> None:
     games = registry.entries()
     p = subparsers.add_parser(
         "train", help="train a fresh AI (or a stored brain) on a game and print its brain and analysis",
-        description="Train a fresh learning AI on a game (or, with --brain, a stored sticks brain) and print its "
+        description="Train a fresh learning AI on a game (or, with --brain, a stored brain of it) and print its "
                     "brain, the time taken, games per second and its analysis against the exact solution. The "
                     "hats learn against another learning AI (both seats, both learning); MENACE's matchboxes "
                     "against the opponent chosen.")
@@ -54,6 +54,11 @@ def register(subparsers) -> None:
     p.add_argument("--engine", choices=["kernel", "reference"], default="kernel",
                    help="kernel: compiled (fast); reference: the readable Python learner")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--brain", metavar="NAME", default=None,
+                   help="train the stored brain NAME of the game (made as the app makes it, by the rule options given "
+                        "or the game's own, if there is none) and keep the run as the app does: merged onto the "
+                        "brain as stored, with its games and its learning curve. The rule options, if given, must "
+                        "be the brain's own")
     hats = p.add_argument_group("the hats (" + ", ".join(g.name for g in games if g.brains == "hats") + ")")
     hats.add_argument("--protocol", choices=list(GAME_PROTOCOLS), default=None,
                       help="; ".join(f"{k}: {v}" for k, v in GAME_PROTOCOLS.items())
@@ -68,10 +73,6 @@ def register(subparsers) -> None:
                       help="balls added on a win (default 1)")
     hats.add_argument("--penalty", type=int_in_range(*RULE_LIMITS["loss_penalty"], "--penalty"), default=None,
                       help="balls thrown away on a loss (default 1)")
-    hats.add_argument("--brain", metavar="NAME", default=None,
-                      help="(sticks) train the stored brain NAME (made as the app makes it, with 100 hats, if there "
-                           "is none) and keep the run as the app does: merged onto the brain as stored, with its "
-                           "games and its learning curve. The rule options, if given, must be the brain's own")
     boxes = p.add_argument_group("MENACE's matchboxes ("
                                  + ", ".join(g.name for g in games if g.brains == "matchboxes") + ")")
     add_matchbox_arguments(boxes, defaults=False)
@@ -87,9 +88,10 @@ def add_matchbox_arguments(group, defaults: bool) -> None:
     group.add_argument("--opponent", choices=["perfect", "random", "menace"], default=default("perfect"),
                        help="perfect: a perfect player choosing at random among the solver's best squares; "
                             "random: any empty square; menace: a second MENACE learning O (default perfect)")
-    group.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=default((4, 3, 2, 1)),
-                       help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 4,3,2,1, "
-                            "Michie's)")
+    group.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=None,
+                       help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 12,3,2,1, the "
+                            "app's, whose first box survives a run against the perfect player; Michie's were "
+                            "4,3,2,1)")
     group.add_argument("--incentives", type=int_list(3, -1000, 1000, "--incentives"), default=default((3, 1, -1)),
                        help="beads added to each bead drawn after a win (0 or more), a draw, a loss (0 or fewer) "
                             "(default 3,1,-1, Michie's; write --incentives=3,0,-2 when one is negative)")
@@ -123,7 +125,7 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
                command: str = "train") -> int:
     """Train on `game` (a registry entry) with its size options `given` and the learner's options in `args`
     (None: not given); the aliases (`nim train`, `noughts train`) call this too."""
-    for dest, _ in HATS_OPTIONS + BOX_OPTIONS:  # an alias has only its own learner's options
+    for dest, _ in HATS_OPTIONS + BOX_OPTIONS + (("brain", "--brain"),):  # an alias has only its own options
         if not hasattr(args, dest):
             setattr(args, dest, None)
     others = BOX_OPTIONS if game.brains == "hats" else HATS_OPTIONS
@@ -132,8 +134,10 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
         parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
                      f"{LEARNER_WORDS[game.brains]}")
     games = args.games if args.games is not None else game.training_games
+    if args.brain is not None and not game.chances_vs_perfect:
+        return run_stored(args, game, given, games, command)
     if game.brains == "matchboxes":
-        return run_matchboxes(args, games, command)
+        return run_matchboxes(args, game, games, command)
     try:
         rules = game.rules_from(given)
     except ValueError as exc:
@@ -142,15 +146,115 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
     values = game.option_values(given)
     if game.chances_vs_perfect:
         return run_sticks(args, rules, games, protocol, values, command, max_take_given="max_take" in given)
-    if args.brain is not None:
-        return _refuse(f"--brain trains a stored brain of the Game of Sticks; {game.title} trains a fresh AI here "
-                       "(train its stored brain in the app). Nothing was trained.", 2, command)
     return run_hats(args, game, rules, games, protocol, values, command)
 
 
 def _refuse(message, status: int, command: str = "train") -> int:
     print(f"sticks-tui {command}: {message}", file=sys.stderr)
     return status
+
+
+# -- a stored brain of any game (the Game of Sticks' has its own report, `run_brain`) --------------------------
+
+OPPONENT_OF = {"perfect": "best-at-random", "random": "random", "menace": "self"}
+
+
+def run_stored(args, game, given: dict, games: int, command: str) -> int:
+    """Train the stored brain `args.brain` of `game` as the app trains it: a copy of the brain as loaded (made on
+    first use as the app makes it: its rule the options given, else the game's own), the run's net change merged
+    onto the brain as stored with its games and curve. MENACE's boxes (X, moving first) against --opponent; any
+    other brain against a second learner, by turns. A refusal says why in a line and changes nothing."""
+    from sticks_tui.commands.common import open_store
+    from sticks_tui.learn.hats import HatRule
+    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.store import InvalidName, StoreError
+    from sticks_tui.vocabulary import NIM_LEARNER_BOX
+
+    boxes = game.brains == "matchboxes"
+    try:
+        rules = game.rules_from(given)
+        wanted = box_rule(args, game) if boxes else _rule_given(args, HatRule(**game.learner_settings))
+    except ValueError as exc:
+        return _refuse(f"{exc} Nothing was trained.", 2, command)
+    store = open_store(args.data_dir, command)
+    if store is None:
+        return 1
+    with store:
+        try:
+            brain = store.load_or_create_brain(args.brain, 0, rule=wanted, game=game.name,
+                                               box=tuple(getattr(rules, "box", NIM_LEARNER_BOX)),
+                                               seat=0 if boxes else None)
+        except InvalidName as exc:
+            return _refuse(exc, 2, command)
+        except StoreError as exc:
+            return _refuse(f"{exc} Nothing was trained.", 1, command)
+        try:
+            rule = box_rule(args, game, brain.rule) if boxes else _rule_given(args, brain.rule)
+        except ValueError as exc:
+            return _refuse(f"{exc} Nothing was trained.", 2, command)
+        if rule != brain.rule:
+            return _refuse(f"The brain {args.brain!r} learns by its own rule ({_any_rule_words(brain.rule)}); the "
+                           "rule options given would change it. Leave them out, or train a new brain. Nothing was "
+                           "trained.", 2, command)
+        opponent = OPPONENT_OF[args.opponent or "perfect"] if boxes else "self"
+        protocol = "classic" if brain.seat is not None else (args.protocol or game.training_protocol)
+        try:
+            config = TrainingConfig(game=rules, games=games, seed=args.seed if args.seed is not None else
+                                    secrets.randbits(63), protocol=protocol, engine=args.engine, opponent=opponent,
+                                    seats="first" if brain.seat == 0 else "both")
+            start = brain.counts.copy()
+            result = train(config, brain=brain.copy())
+        except ValueError as exc:
+            return _refuse(f"The brain {args.brain!r} cannot train on {game.title} as asked: {exc} Nothing was "
+                           "trained.", 2, command)
+        if result.notice:
+            print(f"sticks-tui {command}: {result.notice}", file=sys.stderr)
+        if result.games_played != games:
+            print(f"sticks-tui {command}: played {result.games_played:,} of {games:,} games; nothing was kept",
+                  file=sys.stderr)
+            return 1
+        try:
+            stored = store.keep_training(args.brain, start, result)
+            info = store.brain_info(args.brain)
+        except StoreError as exc:
+            return _refuse(f"{exc} The run was not kept.", 1, command)
+    name = info.name if info is not None else args.brain
+    trained = info.games_trained if info is not None else None
+    win, draw, loss = result.results
+    container = "boxes" if boxes else "hats"
+    if args.json:
+        print(json.dumps({
+            "game": game.name, "brain": {"name": name, "games_trained": trained, container: len(stored.positions)},
+            "games": result.games_played, "seed": config.seed, "protocol": protocol, "opponent": opponent,
+            "engine": result.engine, "rule": _any_rule_json(stored.rule), "seconds": result.seconds,
+            "results": {"win": win, "draw": draw, "loss": loss},
+            "boxes": [{"position": rules.encode_position(p), "moves": [rules.encode_move(m) for m in stored.moves_of(p)],
+                       "counts": list(stored.hat(p))} for p in stored.positions],
+        }))
+        return 0
+    total = max(result.games_played, 1)
+    against = {"self": "a second learner", "random": "the random player", "best-at-random": "the perfect player"}
+    print(f"{result.games_played:,} games of {game.title} against {against[opponent]} ({result.engine} engine, seed "
+          f"{config.seed}), kept in the brain {name!r}")
+    print(f"its rule: {_any_rule_words(stored.rule)}")
+    print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
+    print(f"results: {win:,} won ({win / total:.1%}), {draw:,} drawn ({draw / total:.1%}), {loss:,} lost "
+          f"({loss / total:.1%})")
+    print(f"brain {name!r}: {len(stored.positions):,} {container}, {trained:,} games trained in all")
+    return 0
+
+
+def _any_rule_words(rule) -> str:
+    """Any counts learner's rule in a line: start tokens (by move number), incentives, floor, an empty container."""
+    win, draw, loss = rule.incentives
+    empty = f", an empty one {'resigns' if rule.empty == 'resign' else 'is refilled'}" if rule.floor == "none" else ""
+    return (f"start {','.join(map(str, rule.starts))}, win {win:+d}, draw {draw:+d}, loss {loss:+d}, "
+            f"floor {rule.floor}{empty}")
+
+
+def _any_rule_json(rule) -> dict:
+    return {"start": list(rule.starts), "win_reward": rule.win_reward, "draw_reward": rule.draw_reward,
+            "loss_penalty": rule.loss_penalty, "floor": rule.floor, "empty": rule.empty}
 
 
 # -- the Game of Sticks' hats: its own analysis (the chances against a perfect player, the rule found) -----
@@ -356,7 +460,21 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
 
 # -- MENACE's matchboxes -----------------------------------------------------------------------------------
 
-def run_matchboxes(args, games: int, command: str) -> int:
+def box_rule(args, game, base=None):
+    """MENACE's rule asked for: --beads, --incentives, --empty as given, the rest from `base` (a stored brain's
+    rule; None: the game's own, `learner_settings`: 12,3,2,1 beads, Michie's incentives, an empty box resigns);
+    ValueError saying what is wrong."""
+    from sticks_tui.learn.hats import HatRule
+    from sticks_tui.learn.menace import menace_rule
+
+    base = base or HatRule(**game.learner_settings)
+    beads = args.beads if getattr(args, "beads", None) is not None else base.starts
+    incentives = args.incentives if getattr(args, "incentives", None) is not None else base.incentives
+    empty = args.empty if getattr(args, "empty", None) is not None else base.empty
+    return menace_rule(beads=beads, incentives=incentives, empty=empty)
+
+
+def run_matchboxes(args, game, games: int, command: str) -> int:
     """MENACE (X, first) trained by the one trainer (`learn.trainer`), its boxes printed by square."""
     from sticks_tui.engine.noughts import NoughtsRules
     from sticks_tui.learn.analysis import exact_chances
@@ -365,8 +483,7 @@ def run_matchboxes(args, games: int, command: str) -> int:
 
     opponent = args.opponent or "perfect"
     try:
-        rule = menace_rule(**{key: getattr(args, key) for key in ("beads", "incentives", "empty")
-                              if getattr(args, key) is not None})
+        rule = box_rule(args, game)
     except ValueError as exc:
         return _refuse(str(exc), 2, command)
     seed = args.seed if args.seed is not None else secrets.randbits(63)

@@ -135,6 +135,11 @@ class GameEntry:
     #: The counts learner's settings for a fresh brain of this game, as `learn.hats.HatRule`'s fields (empty:
     #: the seeds' rule). Noughts and crosses: Michie's, so a fresh brain is MENACE.
     learner_settings: dict = field(default_factory=dict)
+    #: How the train dialog names `learner_settings` among its choices of rule (empty: the seeds' hats and the
+    #: MENACE-like ones are offered), and the other named settings it offers (key -> (words, settings)):
+    #: noughts keeps Michie's own 4,3,2,1 beads as a choice beside its default.
+    learner_words: str = ""
+    learner_presets: dict = field(default_factory=dict)
     #: Brain files (`store.brainfile`): why a file's layout fields cannot be this game's (`named`: the file
     #: says "game"; None: they can), the rules they describe (a ValueError saying why if none; `shown`
     #: echoes a value from the file, cut short), what its
@@ -163,6 +168,9 @@ class GameEntry:
     #: every position, "classic": the start).
     training_games: int = 100_000
     training_protocol: str = "explore"
+    #: Whom the train dialog's run plays by default (`learn.trainer.OPPONENTS`: 'self' a second learner,
+    #: 'random', 'best-at-random' the perfect player).
+    training_opponent: str = "self"
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None

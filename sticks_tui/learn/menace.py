@@ -26,6 +26,10 @@ from sticks_tui.engine.noughts import NoughtsRules, empty_squares
 from sticks_tui.learn.hats import MAX_COUNT, RESIGN as _HATS_RESIGN, HatRule, Hats
 
 MICHIE_BEADS = (4, 3, 2, 1)
+#: The app's default start beads (issue 33): with Michie's 4,3,2,1 the first box empties against the perfect
+#: player in about half the 5,000-game runs, and MENACE then resigns every game; with these it empties in
+#: well under 1 run in 20 (`benchmarks/bench_menace_beads.py`, docs/performance.md).
+DEFAULT_BEADS = (12, 3, 2, 1)
 MICHIE_INCENTIVES = (3, 1, -1)
 EMPTY_RULES = ("resign", "refill")
 MAX_BEADS = MAX_COUNT

@@ -434,9 +434,9 @@ class SticksApp(App):
         if not brains.trainable(kept.brain):
             from sticks_tui.engine import registry
 
-            self.notify(f"Training the AI of {registry.entry(game).title} here is not ready yet: on the command "
-                        f"line, sticks-tui train --game {game} trains the same brain.", title="Train",
-                        severity="warning", timeout=10)
+            self.notify(f"The brain '{kept.name}' of {registry.entry(game).title} cannot be trained here: only a "
+                        "learner that moves first, or by turns, trains.", title="Train", severity="warning",
+                        timeout=10)
             return
         self.push_screen(TrainDialog(game), lambda config: self._train_chosen(config, game))
 

@@ -10,6 +10,9 @@ whole brain fits one grid (the heatmap), and a game's lesson in a sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
@@ -74,13 +77,20 @@ def grid_fits(brain, positions: int) -> bool:
 
 
 def trainable(brain) -> bool:
-    """Whether the app's train dialog trains this brain: the one counts learner's (issue 31) by a rule the
-    dialog can say (one start count, no draw incentive, a floor: the hats of sticks and Nim). MENACE's rule
-    (start beads by move number, a draw's incentive, no floor, an empty box's resign or refill) trains on the
-    command line until the dialog asks for it."""
-    rule = getattr(brain, "rule", None)
-    return (isinstance(brain, Hats) and rule.floor in ("each", "nonempty") and len(rule.starts) == 1
-            and not rule.draw_reward)
+    """Whether the app's train dialog trains this brain: every brain of the one counts learner (issue 31) by its
+    own rule, for every game, but a brain of the second player's containers only (MENACE's O: the trainer's
+    learner moves first or by turns)."""
+    return isinstance(brain, Hats) and brain.seat in (None, 0)
+
+
+@lru_cache(maxsize=64)
+def can_draw(rules) -> bool:
+    """Whether a game of `rules` can end in a draw (a move that ends it with neither player winning)."""
+    from sticks_tui.learn.tables import game_tables
+
+    tables = game_tables(rules)
+    legal = np.arange(tables.next_pos.shape[1])[None, :] < tables.n_moves[:, None]
+    return bool(np.any(legal & (tables.next_pos < 0) & (tables.outcome == 0)))
 
 
 def cell_index(brain):

@@ -51,6 +51,9 @@ FIGURES: dict[str, list[str]] = {
                                   *(rf"^{b}\s+{o}\s+\d/2\s+(-|{NUMBER})\s+(-|{NUMBER}-{NUMBER})\s+\d/2\s+0$"
                                     for b in ("4,3,2,1", "8,3,2,1") for o in ("perfect", "random")),
                                   *(rf"^{b}(\s+{NUMBER}%){{6}}$" for b in ("4,3,2,1", "8,3,2,1"))],
+    "bench_menace_beads.py": [*(rf"^{b}(\s+\(\w+\))?\s+\d+/20\s+{NUMBER}%\s+{NUMBER}%-{NUMBER}%\s+{NUMBER}$"
+                                 for b in ("4,3,2,1", "12,3,2,1", "16,4,2,1")),
+                              rf"^12,3,2,1\s+\d+/20 emptied, {NUMBER} CPU s$"],
     "bench_noughts_speed.py": [rf"^compiled kernel:\s+{NUMBER} games/s", rf"^tight pure-Python loop:\s+{NUMBER} games/s",
                                rf"^kernel vs the tight pure-Python loop: {NUMBER}x$"],
     "bench_projector.py": [rf"^pupils playing: 1 \(their own games kept: \d+\); classmates' games timed: 2",

@@ -83,16 +83,24 @@ def test_every_games_labels_are_its_brains_counts_box_by_box(capsys, tmp_path, g
         assert f"{colour}: {beads}" in cover
 
 
-def test_a_fresh_menace_is_michies_304_boxes_and_sticks_20_hats(capsys, tmp_path):
+def test_a_fresh_menace_prints_its_own_start_beads_and_michies_are_a_brain_made_with_them(capsys, tmp_path):
     data = tmp_path / "data"
     code, out, err = cli(capsys, data, "menace", str(tmp_path / "m.pdf"), "--game", "noughts")
     assert (code, err) == (0, "")
     assert "304 boxes" in out and "not kept" in out
     boxes, cover = printed_boxes(tmp_path / "m.pdf")
     assert len(boxes) == 304 == len(fresh_brain(registry.entry("noughts")).positions)
-    # Michie's start beads: 4, 3, 2, 1 of each colour at MENACE's 1st to 4th move, boxes ordered by move
+    # a fresh MENACE's start beads, the app's (issue 33): 12, 3, 2, 1 of each colour at its 1st to 4th move
     starts = [set(box.values()) for _, box in sorted(boxes.items())]
-    assert starts == [{4}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
+    assert starts == [{12}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
+    # Michie's 4, 3, 2, 1: a brain made with them (0 games trained) prints them
+    assert main(["--data-dir", str(data), "train", "--game", "noughts", "--brain", "michie", "--beads", "4,3,2,1",
+                 "--games", "0"]) == 0
+    capsys.readouterr()
+    code, out, err = cli(capsys, data, "michie", str(tmp_path / "michie.pdf"))
+    assert (code, err) == (0, "") and "brain 'michie'" in out
+    michie = [set(box.values()) for _, box in sorted(printed_boxes(tmp_path / "michie.pdf")[0].items())]
+    assert michie == [{4}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
     assert "1 for its 1st move, 12 for its 2nd move, 108 for its 3rd move, 183 for its 4th move" in cover
     # the cover names the command that types a paper game back in (it once named one that does not exist)
     assert "sticks-tui play --paper --game noughts --brain menace" in " ".join(cover.split())
@@ -101,7 +109,7 @@ def test_a_fresh_menace_is_michies_304_boxes_and_sticks_20_hats(capsys, tmp_path
     assert code == 0 and "20 hats" in out
     assert sorted(printed_boxes(tmp_path / "s.pdf")[0]) == list(range(1, 21))
     with Store.open(data) as store:
-        assert store.list_brains() == []  # printing a new brain saves nothing
+        assert [b.name for b in store.list_brains()] == ["michie"]  # printing a new brain saves nothing
 
 
 def test_refusals_say_why_and_write_nothing(capsys, tmp_path):

@@ -70,7 +70,7 @@ def test_train_json(capsys):
     last = data["curve"][-1]
     assert [last["win"], last["draw"], last["loss"]] == [data["results"][k] for k in ("win", "draw", "loss")]
     assert data["games_per_second"] > 0
-    assert data["rule"] == {"beads": [4, 3, 2, 1], "incentives": [3, 1, -1], "empty": "resign"}
+    assert data["rule"] == {"beads": [12, 3, 2, 1], "incentives": [3, 1, -1], "empty": "resign"}  # the app's default
 
 
 def test_train_options_reach_the_rule_and_the_reference_engine_agrees(capsys):
@@ -92,7 +92,7 @@ def test_train_text(capsys):
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == "MENACE (X) against the perfect player: 100 games (kernel engine, seed 1)"
-    assert lines[1].startswith("Start beads 4, 3, 2, 1 at MENACE's 1st to 4th move")
+    assert lines[1].startswith("Start beads 12, 3, 2, 1 at MENACE's 1st to 4th move")
     assert "304 boxes" in out
     assert lines[-1].startswith(" 304  move 4  ")
 

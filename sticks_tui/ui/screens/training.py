@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
 
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
-from sticks_tui.learn.hats import RULE_LIMITS, RULE_PRESETS, HatRule
+from sticks_tui.learn.hats import MAX_START_NUMBERS, RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
@@ -41,15 +41,79 @@ from sticks_tui.ui.widgets.header import AppHeader
 
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
-FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps its last ball
+FLOOR_LABELS = {"each": "each number", "nonempty": "whole hat"}  # what keeps its last ball (sticks' words)
+EMPTY_LABELS = {"resign": "resigns the game", "refill": "is refilled"}
 PRESET_OPTIONS = [("the seeds': 1 ball each, a win +1, a loss -1", "seeds"),
                   ("MENACE-like: 3 balls each, a win +3, a loss -1 (losses show)", "menace"),
                   ("your own (the fields below)", "own")]
+#: The opponents a run may play (the trainer's names), and the kind of the game's entry that offers each
+#: (a second learner is always offered).
+OPPONENT_KINDS = {"random": "random", "best-at-random": "perfect"}
+OPPONENT_WORDS = {"self": "a second learner (self-play)", "random": "the random AI",
+                  "best-at-random": "the perfect AI"}  # (it picks among its best moves at random)
 
 
-def preset_of(rule: HatRule) -> str:
-    """'seeds' or 'menace' when `rule` is that preset, else 'own'."""
-    return next((name for name, preset in RULE_PRESETS.items() if preset == rule), "own")
+def floor_labels(words) -> dict[str, str]:
+    """The floor's choices in the brain's words: the hats' own two (as ever), then 'none' (it may empty)."""
+    if words.container == "hat":
+        return {**FLOOR_LABELS, "none": "none"}
+    return {"each": "each move", "nonempty": f"whole {words.container}", "none": "none"}
+
+
+def rule_presets(entry) -> list[tuple[str, str, HatRule]]:
+    """The named rules the dialog offers for `entry`'s brains: (words, key, rule). A game whose entry names its
+    own settings (noughts: the app's MENACE, and Michie's) offers those; the others the seeds' hats and the
+    MENACE-like ones."""
+    if entry is not None and (entry.learner_words or entry.learner_presets):
+        found = [(entry.learner_words or "the game's own", "game", HatRule(**entry.learner_settings))]
+        return found + [(words, key, HatRule(**settings)) for key, (words, settings) in entry.learner_presets.items()]
+    return [(words, key, RULE_PRESETS[key]) for words, key in PRESET_OPTIONS if key in RULE_PRESETS]
+
+
+def preset_of(rule: HatRule, presets=None) -> str:
+    """The key of the named rule `rule` is ('seeds', 'menace', ...), else 'own'."""
+    if presets is None:
+        return next((name for name, preset in RULE_PRESETS.items() if preset == rule), "own")
+    return next((key for _, key, preset in presets if preset == rule), "own")
+
+
+def hats_rule(rule: HatRule) -> bool:
+    """The rule reads in the hats' own sentences (one start count, no draw reward, a floor)."""
+    return len(rule.starts) == 1 and rule.floor in ("each", "nonempty") and not rule.draw_reward
+
+
+def starts_text(rule: HatRule) -> str:
+    return ",".join(map(str, rule.starts))
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def rule_words(rule: HatRule, words, *, fresh: bool = True) -> str:
+    """The whole rule in a sentence or two, in the brain's words (the hats' own sentences where they fit)."""
+    if hats_rule(rule) and words.container == "hat":
+        return rule_sentence(rule, fresh=fresh)
+    starts = rule.starts
+    token, tokens = words.token, words.tokens
+    if not fresh:
+        start = ""
+    elif len(starts) == 1:
+        start = f"Each {words.container} starts with {starts[0]} {token if starts[0] == 1 else tokens} of each move. "
+    else:
+        ordinal = lambda n: {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")  # noqa: E731
+        start = (f"{words.containers.capitalize()} start with {', '.join(map(str, starts))} {tokens} a move at the "
+                 f"AI's 1st to {ordinal(len(starts))} move. ")
+    win, draw, loss = rule.incentives
+    floor = {"each": f"a {words.container} never has fewer than 1 {token} of each move.",
+             "nonempty": f"a {words.container} may run out of a move, but never out of every move.",
+             "none": (f"a {words.container} may run out: an empty one "
+                      + ("resigns the game." if rule.empty == "resign" else "is refilled with its start "
+                         f"{tokens}."))}[rule.floor]
+    return (f"{start}Each {token} drawn gets {signed(win)} after a win, {signed(draw)} after a draw, "
+            f"{signed(loss)} after a loss; {floor}")
+
+
 PLAYERS = ("AI 1", "AI 2")  # the brain being trained, and its sparring partner
 
 
@@ -89,9 +153,16 @@ def parse_whole(text: str, what: str, low: int, high: int, field: str) -> int:
     return int(text)
 
 
-def rule_short(rule: HatRule) -> str:
-    return (f"start {rule.start_balls}, win +{rule.win_reward}, loss -{rule.loss_penalty}, "
-            f"floor: {FLOOR_LABELS[rule.floor]}")
+def rule_short(rule: HatRule, words=None) -> str:
+    if hats_rule(rule) and (words is None or words.container == "hat"):
+        return (f"start {rule.start_balls}, win +{rule.win_reward}, loss -{rule.loss_penalty}, "
+                f"floor: {FLOOR_LABELS[rule.floor]}")
+    container = words.container if words is not None else "container"
+    floor = {"each": "each move", "nonempty": f"whole {container}", "none": "none"}[rule.floor]
+    empty = f", an empty {container} {EMPTY_LABELS[rule.empty].replace('the game', 'its game')}" \
+        if rule.floor == "none" else ""
+    return (f"start {starts_text(rule)}, win {signed(rule.win_reward)}, draw {signed(rule.draw_reward)}, "
+            f"loss -{rule.loss_penalty}, floor: {floor}{empty}")
 
 
 # -- a game's story in words ---------------------------------------------------------------------
@@ -164,8 +235,11 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     #train-dialog .form .gap { width: 2; }
     #train-dialog #reset-first { width: 1fr; }
     /* fixed heights: the dialog never moves while you type, so the next click lands where you aimed */
-    #train-effect { margin-top: 1; height: 8; }
-    #train-error { height: 3; }
+    #train-effect { margin-top: 1; height: 7; }
+    /* one place of fixed height for the reason a field is refused, else the warning before the run */
+    #train-notes { height: 3; }
+    #train-warning { height: auto; color: $warning; }
+    #train-error { height: auto; }
     #train-dialog .form .field.-refused { color: $error; }
     #train-dialog .form .-refused { background: $error 25%; }
     """
@@ -173,6 +247,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
         self.game = game
+        self._trial_key = None  # the run the warning was (or is being) measured for
 
     @property
     def kept(self):
@@ -189,6 +264,41 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         brain = self.kept.brain
         return brains.grid_fits(brain, len(brain.positions))
 
+    @property
+    def words(self):
+        from sticks_tui.ui import brains
+
+        return brains.words(self.kept.brain)
+
+    @property
+    def entry(self):
+        from sticks_tui.engine import registry
+
+        return registry.find(self.kept.brain.rules)
+
+    @property
+    def presets(self) -> list[tuple[str, str, HatRule]]:
+        return rule_presets(self.entry)
+
+    @property
+    def draws(self) -> bool:
+        """The game can end in a draw: the rule's draw reward is asked for."""
+        from sticks_tui.ui import brains
+
+        return brains.can_draw(self.kept.brain.rules)
+
+    def opponents(self) -> dict[str, str]:
+        """The opponents the run may play (the trainer's names -> words): a second learner, and the random and
+        the perfect AI where the game's entry offers them."""
+        entry = self.entry
+        offered = entry.opponents if entry is not None else {}
+        return {kind: words for kind, words in OPPONENT_WORDS.items()
+                if kind == "self" or OPPONENT_KINDS[kind] in offered}
+
+    def protocols(self) -> tuple[str, ...]:
+        """A brain of one seat's containers (MENACE's X) plays every game from the start."""
+        return ("classic",) if self.kept.brain.seat is not None else tuple(PROTOCOLS)
+
     def compose(self) -> ComposeResult:
         from sticks_tui.engine import registry
 
@@ -196,10 +306,24 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         brain = kept.brain
         rule = brain.rule
         game = kept.game
+        entry = self.entry
+        words = self.words
         saved = self.app.settings  # the last run's games, pace, protocol and heap (the rule is the brain's)
         pace = saved.train_pace if saved.train_pace in PACE_OF else "full"
-        protocol = saved.train_protocol if saved.train_protocol in PROTOCOLS else DEFAULT_PROTOCOL
+        protocols = self.protocols()
+        if self.sized:  # (the sticks brain's last run; any other game's run starts at its entry's)
+            games = saved.train_games
+            protocol = saved.train_protocol if saved.train_protocol in protocols else DEFAULT_PROTOCOL
+        else:
+            games = entry.training_games if entry is not None else saved.train_games
+            protocol = entry.training_protocol if entry is not None else DEFAULT_PROTOCOL
+        protocol = protocol if protocol in protocols else protocols[0]
+        opponents = self.opponents()
+        opponent = entry.training_opponent if entry is not None else "self"
+        opponent = opponent if opponent in opponents else "self"
         labels = PROTOCOL_LABELS if self.sized else {k: f"{k} ({GAME_PROTOCOLS[k].split(', ')[0]})" for k in PROTOCOLS}
+        floors = floor_labels(words)
+        presets = self.presets
         with Vertical(id="train-dialog", classes="dialog"):
             yield Static(f"Train the AI of {registry.entry(game).title} (brain '{kept.name}')",
                          classes="dialog-title")
@@ -207,22 +331,36 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
                         yield Label("Games", classes="field")
-                        yield Input(f"{saved.train_games}", id="games", compact=True, max_length=12)
+                        yield Input(f"{games}", id="games", compact=True, max_length=12)
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Pace", classes="field")
                         yield Select(PACE_OPTIONS, value=pace, allow_blank=False, id="pace", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Protocol", classes="field")
-                    yield Select([(labels.get(k, k), k) for k in PROTOCOLS], value=protocol,
+                    yield Select([(labels.get(k, k), k) for k in protocols], value=protocol,
                                  allow_blank=False, id="protocol", compact=True)
                 with Horizontal(classes="row"):
-                    yield Label("Hat rule", classes="field")
-                    yield Select(PRESET_OPTIONS, value=preset_of(rule), allow_blank=False, id="preset", compact=True)
+                    with Horizontal(classes="half"):
+                        yield Label("Against", classes="field")
+                        yield Select([(w, k) for k, w in opponents.items()], value=opponent, allow_blank=False,
+                                     id="opponent", compact=True)
+                    yield Static(classes="gap")
+                    with Horizontal(classes="half"):
+                        if self.sized:
+                            yield Label(f"Heap (1-{brain.size})", classes="field")
+                            yield Input(str(min(saved.of(game).train_start or 20, brain.size)), id="heap",
+                                        compact=True, max_length=4)
+                        else:
+                            yield Label(f"Over {scope_words(brain.rules)}", id="scope", classes="muted")
+                with Horizontal(classes="row"):
+                    yield Label(f"{words.container.capitalize()} rule", classes="field")
+                    yield Select([(w, k) for w, k, _ in presets] + [("your own (the fields below)", "own")],
+                                 value=preset_of(rule, presets), allow_blank=False, id="preset", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
-                        yield Label("Start balls", classes="field")
-                        yield Input(str(rule.start_balls), id="start-balls", compact=True, max_length=5)
+                        yield Label(f"Start {words.tokens}", classes="field")
+                        yield Input(starts_text(rule), id="start-balls", compact=True, max_length=40)
                     yield Static(classes="gap")
                     with Horizontal(classes="half"):
                         yield Label("Win reward", classes="field")
@@ -232,33 +370,69 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                         yield Label("Loss penalty", classes="field")
                         yield Input(str(rule.loss_penalty), id="penalty", compact=True, max_length=5)
                     yield Static(classes="gap")
-                    with Horizontal(classes="half"):
-                        yield Label("Floor", classes="field")
-                        yield Select([(FLOOR_LABELS[f], f) for f in FLOOR_LABELS], value=rule.floor,
-                                     allow_blank=False, id="floor", compact=True)
+                    with Horizontal(classes="half", id="draw-half"):
+                        yield Label("Draw reward", classes="field")
+                        yield Input(str(rule.draw_reward), id="draw", compact=True, max_length=6)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
-                        if self.sized:
-                            yield Label(f"Heap (1-{brain.size})", classes="field")
-                            yield Input(str(min(saved.of(game).train_start or 20, brain.size)), id="heap",
-                                        compact=True, max_length=4)
-                        else:
-                            yield Label(f"Over {scope_words(brain.rules)}", id="scope", classes="muted")
+                        yield Label("Floor", classes="field")
+                        yield Select([(floors[f], f) for f in floors], value=rule.floor,
+                                     allow_blank=False, id="floor", compact=True)
                     yield Static(classes="gap")
+                    with Horizontal(classes="half"):
+                        yield Label(f"Empty {words.container}", classes="field")
+                        yield Select([(w, k) for k, w in EMPTY_LABELS.items()],
+                                     value=rule.empty if rule.empty in EMPTY_LABELS else "resign",
+                                     allow_blank=False, id="empty", compact=True, disabled=rule.floor != "none")
+                with Horizontal(classes="row"):
                     if is_teacher(self.app):  # a pupil's tab never offers to wipe the class's brain
                         yield TickBox("Reset the brain first", id="reset-first", compact=True)
                     else:
                         yield Label("The class's brain keeps what it learned", id="keeps-brain", classes="muted")
             yield Static("", id="train-effect", classes="muted")
-            yield Static("", id="train-error", classes="error")
+            with Vertical(id="train-notes"):
+                yield Static("", id="train-error", classes="error")
+                yield Static("", id="train-warning", classes="warning")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Train", id="go", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
+        self.query_one("#draw-half").display = self.draws
         self._describe()
 
     # -- reading the form ------------------------------------------------------------------------
+    def _starts(self, text: str) -> int | tuple[int, ...]:
+        """The start tokens typed: one number, or one per move number ('12,3,2,1'); FormError in words."""
+        low, high = RULE_LIMITS["start_balls"]
+        parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+        tokens = self.words.tokens
+        if len(parts) == 1:
+            return parse_whole(parts[0], f"the start {tokens}", low, high, "start-balls")
+        if not 1 < len(parts) <= MAX_START_NUMBERS or not all(p.isdigit() and low <= int(p) <= high for p in parts):
+            raise FormError(f"Please enter the start {tokens} as one whole number from {low} to {high}, or up to "
+                            f"{MAX_START_NUMBERS} of them by move number (such as 12,3,2,1).", "start-balls")
+        return tuple(int(p) for p in parts)
+
+    def _rule_of_fields(self) -> HatRule:
+        """The rule the fields hold; FormError saying which field is wrong."""
+        value = lambda wid: self.query_one(f"#{wid}", Input).value  # noqa: E731
+        start = self._starts(value("start-balls"))
+        reward = parse_whole(value("reward"), "the win reward", *RULE_LIMITS["win_reward"], "reward")
+        penalty = parse_whole(value("penalty"), "the loss penalty", *RULE_LIMITS["loss_penalty"], "penalty")
+        draw = 0
+        if self.draws:
+            low, high = RULE_LIMITS["draw_reward"]
+            text = value("draw").strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not digits.isdigit() or not low <= int(text) <= high:
+                raise FormError(f"Please enter the draw reward as a whole number from {low} to {high}.", "draw")
+            draw = int(text)
+        floor = self.query_one("#floor", Select).value
+        empty = self.query_one("#empty", Select).value if floor == "none" else None
+        return HatRule(start_balls=start, win_reward=reward, loss_penalty=penalty, floor=floor, draw_reward=draw,
+                       empty=empty)
+
     def read_form(self) -> tuple[TrainingConfig, HatRule, bool]:
         """The run the form asks for, the rule the brain learns by (its own, or the new one it is reset
         to learn by) and whether to reset the brain first; FormError if it cannot be."""
@@ -270,29 +444,30 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         except ValueError as exc:
             raise FormError(str(exc), "games") from None
         heap = parse_whole(value("heap"), "the heap", 1, brain.size, "heap") if self.sized else None
-        start = parse_whole(value("start-balls"), "the start balls", *RULE_LIMITS["start_balls"], "start-balls")
-        reward = parse_whole(value("reward"), "the win reward", *RULE_LIMITS["win_reward"], "reward")
-        penalty = parse_whole(value("penalty"), "the loss penalty", *RULE_LIMITS["loss_penalty"], "penalty")
-        floor = self.query_one("#floor", Select).value
-        rule = HatRule(start_balls=start, win_reward=reward, loss_penalty=penalty, floor=floor)
+        rule = self._rule_of_fields()
         teacher = is_teacher(self.app)
         reset = teacher and self.query_one("#reset-first", Checkbox).value
         if reset and self.app.work_in_progress(training=False):
             # that game plays with the brain as it is, and teaches it when it ends: a reset now would lose it
             raise FormError("A game with the AI is in progress: finish it before resetting the brain, or train "
                             "without resetting.", "reset-first")
+        own = rule_short(brain.rule, self.words)
         if rule != brain.rule and not teacher:
-            raise FormError(f"The brain '{kept.name}' learns by its own rule ({rule_short(brain.rule)}); "
+            raise FormError(f"The brain '{kept.name}' learns by its own rule ({own}); "
                             "only the teacher can reset it to learn by another.", "start-balls")
         if rule != brain.rule and not reset:
-            raise FormError(f"The brain '{kept.name}' learns by its own rule ({rule_short(brain.rule)}). "
+            raise FormError(f"The brain '{kept.name}' learns by its own rule ({own}). "
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
+        opponent = self.query_one("#opponent", Select).value
+        seats = "first" if brain.seat == 0 else "both"
         if heap is not None:
-            config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace)
+            config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace, opponent=opponent,
+                                    seats=seats)
         else:
-            config = TrainingConfig(game=brain.rules, games=games, protocol=protocol, pace=pace)
+            config = TrainingConfig(game=brain.rules, games=games, protocol=protocol, pace=pace, opponent=opponent,
+                                    seats=seats)
         return config, rule, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
     def _describe(self) -> FormError | None:
@@ -303,6 +478,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         except FormError as exc:
             effect.update("What the run will do is told here when every field holds a good value.")
             self._show_error(str(exc), exc.field)
+            self._warn(None)
             return exc
         self._show_error("", None)
         name = self.kept.name
@@ -312,41 +488,101 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
             heaps = ("random positions of " if config.protocol == "explore" else "the start of ") + \
                 scope_words(config.rules)
         at = "" if config.pace == BALL_BY_BALL else "at "  # ("..., ball by ball.", not "at ball by ball")
-        run = f"{games_words(config.games)} from {heaps}, {at}{pace_words(config.pace)}." + pace_note(config)
+        against = "" if config.opponent == "self" else f" against {OPPONENT_WORDS[config.opponent]}"
+        run = (f"{games_words(config.games)}{against} from {heaps}, {at}{pace_words(config.pace)}."
+               + pace_note(config))
+        words = self.words
         if reset:
             first = f"First the brain '{name}' forgets everything it learned (its games trained go back to 0). "
-            note = losses_note(rule)
-            effect.update(first + rule_sentence(rule) + (" " + note if note else "") + " " + run)
+            note = losses_note(rule) if hats_rule(rule) and words.container == "hat" else ""
+            effect.update(first + rule_words(rule, words) + (" " + note if note else "") + " " + run)
         else:
-            effect.update(f"The brain '{name}' keeps what it learned. " + rule_sentence(rule, fresh=False)
+            effect.update(f"The brain '{name}' keeps what it learned. " + rule_words(rule, words, fresh=False)
                           + " " + run)
+        self._trial(config, rule, reset)
         return None
+
+    # -- the warning: does this run leave the AI resigning for good? (measured, `learn.resigning`) ----------
+    def _trial(self, config: TrainingConfig, rule: HatRule, reset: bool) -> None:
+        """Measure, in a thread, how many of 20 trial runs of this run end with a first container empty (the
+        AI then resigns every game); the warning says so when it is likely. A rule that cannot resign: none."""
+        from sticks_tui.learn.resigning import TRIAL_GAMES, can_resign
+
+        if not can_resign(rule):
+            self._trial_key = None
+            self._warn(None)
+            return
+        brain = self.kept.brain
+        games = min(config.games, TRIAL_GAMES)
+        key = (rule, config.opponent, games, config.protocol, config.seats, reset,
+               None if reset else brain.counts.tobytes())
+        if key == self._trial_key:
+            return
+        self._trial_key = key
+        self._warn(None)
+        from sticks_tui.learn.hats import Hats
+
+        trial = Hats._made(brain.rules, rule, None if reset else brain.counts.copy(), brain.seat)
+        rules = config.rules
+
+        def measure() -> None:
+            from sticks_tui.learn.resigning import TRIAL_SEEDS, emptied_runs
+
+            try:
+                found = emptied_runs(trial, rules, config.opponent, games, TRIAL_SEEDS, protocol=config.protocol,
+                                     seats=config.seats)
+            except (RuntimeError, ValueError):
+                return  # no kernel, or a game it cannot lay out: no warning rather than a wrong one
+            self.app.call_from_thread(self._trialled, key, found, config.games)
+
+        self.run_worker(measure, thread=True, exclusive=True, group="train-trial", exit_on_error=False)
+
+    def _trialled(self, key, found, games: int) -> None:
+        if key != self._trial_key or not self.is_mounted:
+            return  # the form changed since: its own trial is on its way
+        if not found.likely:
+            self._warn(None)
+            return
+        words = self.words
+        first = "its first " + (words.container if self.kept.brain.seat == 0 and
+                                len(self.kept.brain.rules.start_positions()) == 1 else words.containers)
+        trial = (f"{found.seeds} trial runs of this" if found.games == games else
+                 f"{found.seeds} trial runs of its first {games_words(found.games)}")
+        self._warn(f"Warning: in {found.runs} of {trial} {first} emptied, and the AI then resigned every game "
+                   f"(more start {words.tokens} make that rare).")
+
+    def _warn(self, text: str | None) -> None:
+        self.query_one("#train-warning", Static).update(text or "")
 
     @on(Select.Changed, "#preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
         """A preset fills in the rule's fields (your own leaves them as they are)."""
-        rule = RULE_PRESETS.get(event.value)
+        rule = next((preset for _, key, preset in self.presets if key == event.value), None)
         if rule is None:
             return
         with self.prevent(Input.Changed, Select.Changed):
-            self.query_one("#start-balls", Input).value = str(rule.start_balls)
+            self.query_one("#start-balls", Input).value = starts_text(rule)
             self.query_one("#reward", Input).value = str(rule.win_reward)
             self.query_one("#penalty", Input).value = str(rule.loss_penalty)
+            self.query_one("#draw", Input).value = str(rule.draw_reward)
             self.query_one("#floor", Select).value = rule.floor
+            empty = self.query_one("#empty", Select)
+            empty.disabled = rule.floor != "none"
+            if rule.floor == "none":
+                empty.value = rule.empty
 
-    @on(Input.Changed, "#start-balls, #reward, #penalty")
-    @on(Select.Changed, "#floor")
+    @on(Input.Changed, "#start-balls, #reward, #penalty, #draw")
+    @on(Select.Changed, "#floor, #empty")
     def _rule_typed(self) -> None:
-        """The preset says which rule the fields hold (your own when none)."""
+        """The preset says which rule the fields hold (your own when none); the empty rule is asked only when a
+        container may empty."""
+        self.query_one("#empty", Select).disabled = self.query_one("#floor", Select).value != "none"
         try:
-            rule = HatRule(start_balls=int(self.query_one("#start-balls", Input).value),
-                           win_reward=int(self.query_one("#reward", Input).value),
-                           loss_penalty=int(self.query_one("#penalty", Input).value),
-                           floor=self.query_one("#floor", Select).value)
-        except ValueError:
+            rule = self._rule_of_fields()
+        except (FormError, ValueError):
             rule = None
         preset = self.query_one("#preset", Select)
-        chosen = preset_of(rule) if rule is not None else "own"
+        chosen = preset_of(rule, self.presets) if rule is not None else "own"
         if preset.value != chosen:
             with self.prevent(Select.Changed):
                 preset.value = chosen
@@ -377,15 +613,21 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         config, rule, reset = self.read_form()
         if reset and not self._reset_brain(rule):
             return
-        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol)
-        if self.sized:
+        if self.sized:  # (another game's run starts at its own entry's games and protocol)
+            self.app.remember(train_games=config.games, train_pace=pace_key(config.pace),
+                              train_protocol=config.protocol)
             self.app.remember_game(self.kept.game, train_start=config.sticks)
+        else:
+            self.app.remember(train_pace=pace_key(config.pace))
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
     def _show_error(self, message: str, field: str | None = "") -> None:
         """The reason a field is refused under the form, and that field (and its label) marked; '' clears it.
         `field` None clears the marks; '' leaves them as they are."""
-        self.query_one("#train-error", Static).update(message)
+        error = self.query_one("#train-error", Static)
+        error.update(message)
+        error.display = bool(message)
+        self.query_one("#train-warning").display = not message  # a refusal first: the warning is for a good form
         if field == "":
             return
         for widget in self.query(".-refused"):
@@ -499,6 +741,7 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen ContainerView { display: none; }
     TrainingScreen.-containers ContainerView { display: block; height: auto; max-height: 100%; }
     TrainingScreen.-containers HatHeatmap { display: none; }
+    TrainingScreen.-fixed #hats-ai2 HatHeatmap, TrainingScreen.-fixed #hats-ai2 ContainerView { display: none; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
     CSS = """
@@ -563,6 +806,18 @@ class TrainingScreen(StyledOnce, Screen):
     def rule(self):
         return self.kept.brain.rule
 
+    def _show_sparring(self) -> None:
+        """AI 2 is a second learner (its containers shown), or a fixed player that has none (said instead)."""
+        config = getattr(self.app.session.training, "config", None)
+        opponent = getattr(config, "opponent", "self")
+        fixed = opponent != "self"
+        if fixed != self.has_class("-fixed") or not hasattr(self, "_sparring_said"):
+            self._sparring_said = True
+            self.set_class(fixed, "-fixed")
+            self.query_one("#training-hats-title-2", Label).update(
+                f"AI 2: {OPPONENT_WORDS[opponent]}, which does not learn (it has no {self.words.containers})"
+                if fixed else f"AI 2's {self.words.containers}: its sparring partner")
+
     def _run_rules(self):
         state = self.app.session.training
         return state.rules if state.rules is not None else self.kept.brain.rules
@@ -606,6 +861,7 @@ class TrainingScreen(StyledOnce, Screen):
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
         self.set_class(not self.grid, "-containers")
+        self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
         self._current: ToldGame | None = None  # the game being told ball by ball
@@ -646,6 +902,7 @@ class TrainingScreen(StyledOnce, Screen):
 
     def _update(self, progress) -> None:
         state = self.app.session.training
+        self._show_sparring()
         status = self.query_one("#training-status", Static)
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)

@@ -33,6 +33,8 @@ LABEL_AGREEMENT = "agreement with perfect play"
 LABEL_WIN = "chance to beat a perfect player"
 LABEL_WIN_FIRST = "beats a perfect player moving first"
 LABEL_WIN_SECOND = "beats a perfect player moving second"
+LABEL_KEEP_FIRST = "does not lose to a perfect player moving first"
+LABEL_KEEP_SECOND = "does not lose to a perfect player moving second"
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,14 @@ def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, 
     if not points:
         return ()
     width = max(len(p) for p in points)
+    if width >= 6 and any(len(p) >= 6 and (_finite(p[4]) or _finite(p[5])) for p in points):
+        # a game that can end in a draw (a `CurvePoint` with its chances not to lose): nobody beats a perfect
+        # player at noughts, so the chance not to lose is the figure that moves
+        columns = ((1, LABEL_AGREEMENT), (4, LABEL_KEEP_FIRST), (5, LABEL_KEEP_SECOND))
+        series = (CurveSeries(label, GLYPHS[i], tuple((float(p[0]), float(p[c])) for p in points
+                                                      if len(p) > c and p[c] is not None))
+                  for i, (c, label) in enumerate(columns))
+        return tuple(s for s in series if not s.points or any(_finite(y) for _, y in s.points))
     if width >= 4:
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND)
     else:
