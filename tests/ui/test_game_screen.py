@@ -288,7 +288,7 @@ def race():
     registry.unregister("race")
 
 
-async def test_a_toy_game_registered_in_a_test_plays_on_the_one_game_screen(make_app, race):
+async def test_a_toy_game_registered_in_a_test_plays_on_the_one_game_screen_and_trains(make_app, race, data_dir):
     """A game this app never heard of (its rules and a minimal board, registered here) is offered on the setup
     screen and played to the end on the one game screen against the learning AI, by its board's keys; the game
     is kept in the records and its lesson in the learner's brain, made in the store for it."""
@@ -306,6 +306,24 @@ async def test_a_toy_game_registered_in_a_test_plays_on_the_one_game_screen(make
         assert kept.game == "race" and kept.learning[0].brain == "race brain"
         assert app.session.store.load_brain("race brain") is not None
         assert "Ann: add 1." in log_text(screen) and "You win!" in log_text(screen)
+        # trainable too (issue 32's done-when): F2 opens the one train dialog on its learner's brain ...
+        from sticks_tui.ui.screens.training import TrainDialog
+
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        assert app.screen.kept.name == "race brain"
+        await pilot.press("escape")
+    # ... and `train --game race --brain` trains the brain the game screen made and keeps the run with it
+    from sticks_tui.cli import main
+    from sticks_tui.store import Store
+
+    with Store.open(data_dir) as store:
+        before, played = store.load_brain("race brain").counts.copy(), store.brain_info("race brain").games_trained
+    assert main(["--data-dir", data_dir, "train", "--game", "race", "--brain", "race brain", "--games", "300",
+                 "--seed", "3"]) == 0
+    with Store.open(data_dir) as again:
+        assert again.brain_info("race brain").games_trained == played + 300
+        assert (again.load_brain("race brain").counts != before).any()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -454,18 +472,6 @@ async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_wit
         assert app.session.store.brain_info(kept.name).games_trained == 2000
         assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
         assert screen.players[1].hats is kept.brain  # the game goes on with the brain trained
-
-
-async def test_f2_on_noughts_says_where_menaces_boxes_train_for_now(make_app):
-    from ui_helpers import MessageLog
-
-    log = MessageLog()
-    app = make_app()
-    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
-        screen = await set_up(pilot, "noughts", opponent="menace")
-        await pilot.press("f2")
-        assert app.screen is screen and not app.session.training.running
-        assert any("sticks-tui train --game noughts" in n for n in log.notifications())
 
 
 @pytest.mark.parametrize("game", GAMES)
