@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 import pytest
 
 from sticks_tui.cli import main
@@ -175,3 +177,52 @@ def test_brain_list_keeps_its_columns_for_a_game_with_a_long_name(capsys, tmp_pa
     end = header.index("Hats") + len("Hats")  # the hats column is right-aligned under its heading
     assert sorted(row[:end].split()[-2:][0] for row in rows) == ["beanstalks", "sticks"]
     assert all(row[:end].split()[-1].isdigit() and row[end] == " " for row in rows)
+
+
+# -- `train --game G --brain NAME`: a stored brain of every game (issue 32 item 3) --------------------------
+
+def test_train_brain_keeps_the_run_in_the_store_for_every_game_by_the_one_loop(capsys, tmp_path):
+    """MENACE's stored boxes (made as the app makes them: X's, the game's own rule) trained against the perfect
+    player: the store holds exactly what the one loop leaves from that brain and seed; Hexapawn's and Nim's too."""
+
+    from sticks_tui.learn.hats import HatRule, Hats
+    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.store import Store
+
+    data = str(tmp_path / "data")
+    doc = json.loads(out_of(capsys, ["--data-dir", data, "train", "--game", "noughts", "--brain", "m", "--games",
+                                     "300", "--seed", "4", "--json"]))
+    assert doc["brain"] == {"name": "m", "games_trained": 300, "boxes": 304} and doc["opponent"] == "best-at-random"
+    entry = registry.entry("noughts")
+    fresh = Hats(entry.make_rules(), rule=HatRule(**entry.learner_settings), seat=0)
+    expected = train(TrainingConfig(game=fresh.rules, games=300, seed=4, protocol="classic",
+                                    opponent="best-at-random", seats="first", curve=False), brain=fresh)
+    with Store.open(data) as store:
+        assert np.array_equal(store.load_brain("m").counts, expected.brain.counts)
+    for game, name in (("hexapawn", "her"), ("nim", "n")):
+        doc = json.loads(out_of(capsys, ["--data-dir", data, "train", "--game", game, "--brain", name, "--games",
+                                         "200", "--seed", "1", "--json"]))
+        assert (doc["game"], doc["brain"]["games_trained"]) == (game, 200)
+
+
+def test_train_brain_refuses_a_bad_combination_in_a_line_and_changes_nothing(capsys, tmp_path):
+    from sticks_tui.store import Store
+
+    data = str(tmp_path / "data")
+    out_of(capsys, ["--data-dir", data, "train", "--game", "noughts", "--brain", "m", "--games", "50", "--seed", "2"])
+    with Store.open(data) as store:
+        before = store.load_brain("m").counts.copy()
+    for argv, code, message in (
+            (["--game", "nim", "--brain", "m"], 1,
+             "sticks-tui train: The brain 'm' is a brain for noughts, not for nim; pick another name. Nothing was "
+             "trained.\n"),
+            (["--game", "noughts", "--brain", "m", "--beads", "4,3,2,1"], 2,
+             "sticks-tui train: The brain 'm' learns by its own rule (start 12,3,2,1, win +3, draw +1, loss -1, floor "
+             "none, an empty one resigns); the rule options given would change it. Leave them out, or train a new "
+             "brain. Nothing was trained.\n")):
+        assert main(["--data-dir", data, "train", *argv, "--games", "50"]) == code
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err) == ("", message)
+    with Store.open(data) as store:
+        assert np.array_equal(store.load_brain("m").counts, before) and store.brain_info("m").games_trained == 50
+        assert [b.name for b in store.list_brains()] == ["m"]

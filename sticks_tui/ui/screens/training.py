@@ -248,6 +248,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         super().__init__()
         self.game = game
         self._trial_key = None  # the run the warning was (or is being) measured for
+        self.trialled = None  # (its key, `learn.resigning.Emptied`) once measured
 
     @property
     def kept(self):
@@ -540,6 +541,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     def _trialled(self, key, found, games: int) -> None:
         if key != self._trial_key or not self.is_mounted:
             return  # the form changed since: its own trial is on its way
+        self.trialled = (key, found)
         if not found.likely:
             self._warn(None)
             return

@@ -1,0 +1,90 @@
+"""The one train dialog trains every counts learner by its own rule (issue 32 item 2): MENACE's boxes from
+the app, the store's brain changed by exactly what the one loop says; and before a run, a warning measured
+on 20 trial seeds when its first box would likely empty (issue 33 item 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from textual.widgets import Checkbox, Select
+
+from sticks_tui.learn.hats import HatRule
+from sticks_tui.learn.trainer import TrainingConfig, train
+from sticks_tui.store import Store
+from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+from ui_helpers import set_up, text_of, wait_until
+
+
+async def open_dialog(pilot, game: str) -> TrainDialog:
+    await set_up(pilot, game)
+    await pilot.press("f2")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, TrainDialog), what="the train dialog")
+    return pilot.app.screen
+
+
+async def trialled(pilot, dialog: TrainDialog):
+    """The trial of the run the form holds, once measured (the warning follows it)."""
+    await wait_until(pilot, lambda: dialog.trialled is not None and dialog.trialled[0] == dialog._trial_key,
+                     timeout=20, what="the trial runs")
+    return dialog.trialled[1]
+
+
+async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_one_loops_run(make_app, data_dir):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot, "noughts")
+        kept = dialog.kept
+        assert kept.name == "noughts MENACE" and kept.brain.seat == 0
+        # the fields are the brain's own rule, in MENACE's words; the run plays the perfect AI by default
+        assert kept.brain.rule == HatRule(start_balls=(12, 3, 2, 1), win_reward=3, draw_reward=1, loss_penalty=1,
+                                          floor="none", empty="resign")
+        assert [dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "draw", "penalty", "floor",
+                                                          "empty", "opponent", "protocol")] == \
+            ["12,3,2,1", "3", "1", "1", "none", "resign", "best-at-random", "classic"]
+        assert "Box rule" in [str(label.render()) for label in dialog.query("Label")]
+        before = kept.brain.counts.copy()
+        dialog.query_one("#games").value = "400"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60,
+                         what="the run's end")
+        config = app.session.training.config
+        assert (config.opponent, config.seats, config.protocol, config.games) == ("best-at-random", "first",
+                                                                                 "classic", 400)
+        screen = app.screen
+        assert "AI 2: the perfect AI, which does not learn" in text_of(screen, "#training-hats-title-2")
+        # nobody beats a perfect player at noughts: the curve charts the chance not to lose to it
+        assert [s.label for s in screen.query_one("#curve").series] == [
+            "agreement with perfect play", "does not lose to a perfect player moving first"]
+    # the one loop, from the brain as it was, with the run's seed: what the store now holds
+    fresh = kept.brain.fresh()
+    fresh.counts[...] = before
+    expected = train(TrainingConfig(game=fresh.rules, games=400, seed=config.seed, protocol="classic",
+                                    opponent="best-at-random", seats="first", curve=False), brain=fresh)
+    with Store.open(data_dir) as store:
+        stored = store.load_brain("noughts MENACE")
+        assert store.brain_info("noughts MENACE").games_trained == 400
+    assert np.array_equal(stored.counts, expected.brain.counts) and not np.array_equal(stored.counts, before)
+
+
+async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot, "noughts")
+        # the default (12,3,2,1 against the perfect AI, 5,000 games): at most 1 of 20 trial runs empties it
+        assert dialog.query_one("#games").value == "5000"
+        found = await trialled(pilot, dialog)
+        assert found.runs <= 1 and found.seeds == 20 and text_of(dialog, "#train-warning") == ""
+        # Michie's 4,3,2,1 (a named choice), reset to learn by it: the warning, in one sentence, before the run
+        dialog.query_one("#preset", Select).value = "michie"
+        dialog.query_one("#reset-first", Checkbox).value = True
+        await wait_until(pilot, lambda: dialog.query_one("#start-balls").value == "4,3,2,1", what="Michie's beads")
+        found = await trialled(pilot, dialog)
+        assert found.runs > 1
+        assert text_of(dialog, "#train-warning") == (
+            f"Warning: in {found.runs} of 20 trial runs of this its first box emptied, and the AI then resigned "
+            "every game (more start beads make that rare).")
+        # refilled boxes never resign for good: no trial, no warning
+        dialog.query_one("#empty", Select).value = "refill"
+        await wait_until(pilot, lambda: text_of(dialog, "#train-warning") == "", what="the warning to go")
+        assert not app.session.training.running  # nothing was started
