@@ -92,7 +92,7 @@ def test_damaged_boxes_are_never_saved_and_a_reset_gives_the_start_beads(tmp_pat
             store.save_brain("m", bad, base=brain.counts.copy())
         assert np.array_equal(store.load_brain("m").counts, brain.counts)
         store.reset_brain("m")
-        assert np.array_equal(store.load_brain("m").counts, menace.MenaceBrain().counts)
+        assert np.array_equal(store.load_brain("m").counts, brain.fresh().counts)  # its own start beads
 
 
 DRAW_MOVES = [5, 1, 9, 3, 2, 8, 7, 4, 6]  # X centre, ... a full board with no line
@@ -190,8 +190,9 @@ def test_a_game_teaches_menace_in_its_own_transaction_draws_too_and_the_boxes_ar
                                 moves=DRAW_MOVES, loser=None, first=1, ai_seats=[1], brain="noughts MENACE",
                                 learning={1: ("noughts MENACE", drawn)})
         kept = store.load_brain("noughts MENACE")
+        # the store's MENACE starts with the app's beads, 12, 3, 2, 1 (issue 33)
         assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [
-            (".........", 5, 4, 5), ("O...X....", 9, 3, 4), ("O.O.X...X", 2, 2, 3), ("OXO.X..OX", 7, 1, 2)]
+            (".........", 5, 12, 13), ("O...X....", 9, 3, 4), ("O.O.X...X", 2, 2, 3), ("OXO.X..OX", 7, 1, 2)]
         assert int((kept.counts - start).sum()) == 4 and gid.brains[1] == kept  # +1 a bead for a draw
         (seat,) = store.game(gid).learning
         assert seat.outcome == 0 and not seat.won
@@ -262,7 +263,7 @@ def test_a_game_menace_resigns_is_kept_as_its_loss_with_its_lesson(tmp_path):
         assert game.resigned and game.winner_name == "Ann" and game.first == 1 and game.moves == (5, 1, 9, 3)
         assert (store.player("Ann").wins, store.player("MENACE").losses) == (1, 1)
         assert store.brain_record("noughts MENACE") == (0, 1)
-        assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [(".........", 5, 4, 3),
+        assert [(c.hat, c.ball, c.before, c.after) for c in gid.changes[1]] == [(".........", 5, 12, 11),
                                                                                 ("O...X....", 9, 3, 2)]
         assert store.load_brain("noughts MENACE").hat(".........") != brain.hat(".........")
         doc = json.loads(games_export([game], "json"))["games"][0]
