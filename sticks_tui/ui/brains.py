@@ -38,12 +38,18 @@ BOX_WORDS = BrainWords("box", "bead")
 
 
 def words(brain) -> BrainWords:
-    """What the brain's containers and tokens are called (its game's registry entry says: hats, or
-    MENACE's matchboxes)."""
+    """What the brain's containers and tokens are called (its game's registry entry says: hats of balls, or
+    matchboxes of beads as MENACE's and Hexapawn's HER)."""
     if brain is None:
         return HAT_WORDS
     found = registry.find(brain.rules)
-    return BOX_WORDS if found is not None and found.brains == "matchboxes" else HAT_WORDS
+    return HAT_WORDS if found is None else entry_words(found)
+
+
+def entry_words(entry) -> BrainWords:
+    """The words of a game's brains, by its registry entry (`GameEntry.nouns`)."""
+    nouns = entry.nouns()
+    return next((w for w in (HAT_WORDS, BOX_WORDS) if (w.container, w.token) == nouns), None) or BrainWords(*nouns)
 
 
 def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:

@@ -88,3 +88,18 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         dialog.query_one("#empty", Select).value = "refill"
         await wait_until(pilot, lambda: text_of(dialog, "#train-warning") == "", what="the warning to go")
         assert not app.session.training.running  # nothing was started
+
+
+async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents_its_entry_offers(make_app):
+    """Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule by turns."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot, "hexapawn")
+        labels = [str(label.render()) for label in dialog.query("Label")]
+        assert "Box rule" in labels and "Start beads" in labels and "Empty box" in labels
+        assert [value for _, value in dialog.query_one("#opponent", Select)._options] == \
+            ["self", "random", "best-at-random"]
+        assert not dialog.query_one("#draw-half").display  # a game of Hexapawn never ends in a draw
+        assert dialog.query_one("#preset", Select).value == "seeds"
+        config, rule, reset = dialog.read_form()
+        assert (config.seats, config.opponent, rule, reset) == ("both", "self", HatRule(), False)

@@ -67,7 +67,13 @@ def rule_presets(entry) -> list[tuple[str, str, HatRule]]:
     if entry is not None and (entry.learner_words or entry.learner_presets):
         found = [(entry.learner_words or "the game's own", "game", HatRule(**entry.learner_settings))]
         return found + [(words, key, HatRule(**settings)) for key, (words, settings) in entry.learner_presets.items()]
-    return [(words, key, RULE_PRESETS[key]) for words, key in PRESET_OPTIONS if key in RULE_PRESETS]
+    token = "ball"
+    if entry is not None:
+        from sticks_tui.ui.brains import entry_words
+
+        token = entry_words(entry).token  # (Hexapawn's HER: beads)
+    return [(words.replace(" ball", f" {token}"), key, RULE_PRESETS[key]) for words, key in PRESET_OPTIONS
+            if key in RULE_PRESETS]
 
 
 def preset_of(rule: HatRule, presets=None) -> str:
@@ -110,8 +116,8 @@ def rule_words(rule: HatRule, words, *, fresh: bool = True) -> str:
              "none": (f"a {words.container} may run out: an empty one "
                       + ("resigns the game." if rule.empty == "resign" else "is refilled with its start "
                          f"{tokens}."))}[rule.floor]
-    return (f"{start}Each {token} drawn gets {signed(win)} after a win, {signed(draw)} after a draw, "
-            f"{signed(loss)} after a loss; {floor}")
+    draw_words = f", {signed(draw)} after a draw" if draw else ""  # (no draw reward: nothing to say of a draw)
+    return f"{start}Each {token} drawn gets {signed(win)} after a win{draw_words}, {signed(loss)} after a loss; {floor}"
 
 
 PLAYERS = ("AI 1", "AI 2")  # the brain being trained, and its sparring partner
