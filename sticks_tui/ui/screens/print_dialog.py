@@ -197,6 +197,7 @@ class PrintDialog(StyledOnce, ModalScreen[Printed | None]):
         self.query_one("#print-path", Input).focus()
 
     def _done(self, printed: Printed, data: bytes) -> None:
+        self._busy = False
         if printed.to_browser:
             import io
 
