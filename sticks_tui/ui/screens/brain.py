@@ -165,7 +165,7 @@ class BrainScreen(StyledOnce, Screen):
 
     def lines(self, shown: list[tuple], width: int) -> list[str]:
         board, rules = self.board, self.rules
-        number = {container[0]: i + 1 for i, container in enumerate(brains.containers(self.kept.brain, rules))}
+        number = brains.numbers(self.kept.brain)  # the printed machine's box numbers (Print, the paper game)
         if board.small is not None:
             return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)))
                                for p, moves, counts in shown], width)
