@@ -135,7 +135,9 @@ async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app,
         # the beads it holds now
         dialog.query_one("#print-beads", Select).value = "as-is"
         assert await print_to(pilot, app, dialog, out / "her.pdf") == ""
-        assert printed_boxes(out / "her.pdf")[0] == expected(kept.brain, True)
+        boxes, cover = printed_boxes(out / "her.pdf")
+        assert boxes == expected(kept.brain, True)
+        assert "g in the brain view; or sticks-tui play --paper --game hexapawn --brain HER" in " ".join(cover.split())
         assert "Printed brain 'HER' as a machine of paper: 37 hats" in last_notice(app)
         assert str(out / "her.pdf") in last_notice(app)
         # an earlier print: replaced only when Print is pressed a second time

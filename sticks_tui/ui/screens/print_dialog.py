@@ -175,12 +175,12 @@ class PrintDialog(StyledOnce, ModalScreen[Printed | None]):
     def _print(self, brain, name: str, as_is: bool, path: str, browser_name: str | None) -> None:
         """Make the PDF (and write it, in a terminal) away from the screen; the result comes back to `_done`."""
         from sticks_tui.store import StoreError
-        from sticks_tui.store.machine_pdf import print_brain, write_machine_pdf
+        from sticks_tui.store.machine_pdf import paper_command, print_brain, write_machine_pdf
 
         try:
             machine, data = print_brain(brain, name, as_is=as_is,
-                                        type_back="the app's paper game (g in the brain view), or "
-                                                  "sticks-tui play --paper")
+                                        type_back="the app's paper game: g in the brain view; or "
+                                                  + paper_command(brain, name))
             if browser_name is None:
                 write_machine_pdf(path, data, protected=self.protected)
         except (StoreError, ValueError, OSError) as exc:
