@@ -158,7 +158,8 @@ async def test_a_pupils_tab_gets_the_pdf_as_a_download_and_no_paper_game(make_ap
         await pilot.pause()
         dialog = await open_print(pilot, app, "hexapawn")
         assert dialog.to_browser and dialog.query_one("#print-path", Input).value == "HER-machine.pdf"
-        assert await print_to(pilot, app, dialog, "/etc/her.pdf") == ""  # its folders dropped: a name only
+        assert await print_to(pilot, app, dialog, tmp_path / "her.pdf") == ""  # its folders dropped: a name only
+        assert not (tmp_path / "her.pdf").exists()  # nothing written on the server
         (data, how), = sent
         assert how == {"save_filename": "her.pdf", "mime_type": "application/pdf"}
         (tmp_path / "sent.pdf").write_bytes(data)
