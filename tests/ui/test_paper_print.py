@@ -16,6 +16,7 @@ from ui_helpers import wait_until
 from sticks_tui.play.paper import PaperGame
 from sticks_tui.store import Store
 from sticks_tui.ui.screens.brain import BrainScreen
+from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.screens.paper import PaperScreen
 from sticks_tui.ui.screens.print_dialog import PrintDialog
 from sticks_tui.ui.widgets.container_view import ContainerView
@@ -73,6 +74,15 @@ async def test_a_paper_game_typed_on_its_screen_teaches_what_paper_game_does(mak
         assert changed and len(changed) == len({c.box for c in screen.changes})
         assert all(any("→" in line for line in view.screen_lines()) for view in changed)
         assert "The game is recorded" in text(screen, "#paper-prompt")
+        # another game, left half typed: asked first, and not recorded
+        await pilot.press("ctrl+n")
+        assert screen.paper.moves == [] and not screen.query(".paper-changed")
+        await type_in(pilot, screen, "#paper-input", typed[0])
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, BrainScreen) and len(store.recent_games()) == 1
     # the same typing straight into PaperGame, on a store of its own
     with Store.open(tmp_path / "direct") as direct:
         paper = PaperGame(direct, kept.name, game="noughts")
