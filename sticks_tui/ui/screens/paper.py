@@ -248,6 +248,7 @@ class PaperScreen(StyledOnce, Screen):
     @on(Input.Submitted, "#paper-input")
     def typed(self, event: Input.Submitted) -> None:
         from sticks_tui.play.paper import PaperRefusal
+        from sticks_tui.store import StoreError
 
         game = self.paper
         field = self.query_one("#paper-input", Input)
@@ -276,6 +277,9 @@ class PaperScreen(StyledOnce, Screen):
                 self._said_move(before, move)
         except PaperRefusal as exc:
             error.update(f"Refused: {exc} Nothing was changed.")
+            return
+        except StoreError as exc:  # the brain as stored could not be read to check the bead
+            error.update(f"{exc} Nothing was changed.")
             return
         error.update("")
         field.value = ""
