@@ -166,15 +166,17 @@ async def test_a_pupils_tab_gets_the_pdf_as_a_download_and_no_paper_game(make_ap
     async with app.run_test(size=(80, 24)) as pilot:
         monkeypatch.setattr(app, "deliver_binary", lambda file, **how: sent.append((file.read(), how)))
         await pilot.pause()
-        dialog = await open_print(pilot, app, "hexapawn")
-        assert dialog.to_browser and dialog.query_one("#print-path", Input).value == "HER-machine.pdf"
-        assert await print_to(pilot, app, dialog, tmp_path / "her.pdf") == ""  # its folders dropped: a name only
-        assert not (tmp_path / "her.pdf").exists()  # nothing written on the server
+        dialog = await open_print(pilot, app, "sticks")
+        assert dialog.to_browser and dialog.query_one("#print-path", Input).value == "default-machine.pdf"
+        assert await print_to(pilot, app, dialog, tmp_path / "hats.pdf") == ""  # its folders dropped: a name only
+        assert not (tmp_path / "hats.pdf").exists()  # nothing written on the server
         (data, how), = sent
-        assert how == {"save_filename": "her.pdf", "mime_type": "application/pdf"}
+        assert how == {"save_filename": "hats.pdf", "mime_type": "application/pdf"}
         (tmp_path / "sent.pdf").write_bytes(data)
-        assert printed_boxes(tmp_path / "sent.pdf")[0] == expected(app.keeper.learner("hexapawn").brain, False)
-        assert "Sent brain 'HER'" in last_notice(app)
+        # the app's 100 hats, for games of 20 sticks (the setup's start): the 20 hats such a game reaches
+        whole = expected(app.keeper.learner("sticks").brain, False)
+        assert len(whole) == 100 and printed_boxes(tmp_path / "sent.pdf")[0] == {n: whole[n] for n in range(1, 21)}
+        assert "Sent brain 'default' as a machine of paper: 20 hats, 57 balls" in last_notice(app)
         brain_view = app.screen
         assert brain_view.check_action("paper_game", ()) is False
         assert "Paper game" not in [c.title for c in app.get_system_commands(brain_view)]

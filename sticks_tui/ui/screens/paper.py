@@ -95,19 +95,6 @@ class PaperScreen(StyledOnce, Screen):
         """A game typed in part (leaving or quitting loses it: it is recorded only when it ends)."""
         return self.paper is not None and bool(self.paper.moves) and not self.paper.over
 
-    def _start(self):
-        """Where the app's games of this game start (the setup's choice, else the board's default)."""
-        start = self.app.settings.of(self.game_kind).start
-        if start is None:
-            start = self.board.default_start
-        if start is None:
-            return None
-        try:
-            rules = registry.entry(self.game_kind).make_rules(start)
-            return rules.decode_position(start)
-        except (ValueError, TypeError):
-            return None
-
     def compose(self) -> ComposeResult:
         yield AppHeader()
         yield Static("", id="paper-title")
@@ -135,12 +122,14 @@ class PaperScreen(StyledOnce, Screen):
         from sticks_tui.play.paper import PaperGame, PaperRefusal
         from sticks_tui.store import StoreError
 
+        from sticks_tui.ui.session import setup_start
+
         kept = self.kept
         self.said, self.changes = [], ()
         self._clear_lesson()
         try:
             self.paper = PaperGame(self.app.session.store, kept.name, game=self.game_kind,
-                                   machine_seat=self.machine_seat, start=self._start(),
+                                   machine_seat=self.machine_seat, start=setup_start(self.app, self.game_kind),
                                    players=("Class", f"{kept.name} on paper"))
         except (PaperRefusal, StoreError) as exc:
             self.paper = None
@@ -152,10 +141,13 @@ class PaperScreen(StyledOnce, Screen):
         box, bead = self.paper.machine.words
         from sticks_tui.learn.machine import plural
 
+        from sticks_tui.learn.machine import rows_from
+
+        needed = len(rows_from(kept.brain, self.paper.start))
         self.query_one("#paper-title", Static).update(
-            f"A paper game of {self.paper.kind.title}: the class plays the printed machine of the brain '{kept.name}' "
-            f"({len(self.paper.machine.boxes)} {plural(box)}; p in the brain view prints it) and types each move "
-            f"here. The brain on screen learns the same lesson.")
+            f"A paper game of {self.paper.kind.title} from {self.paper.rules.position_text(self.paper.start)}: the "
+            f"class plays the printed machine of the brain '{kept.name}' ({needed} {plural(box)}; p in the brain view "
+            f"prints it) and types each move here. The brain on screen learns the same lesson.")
         self.query_one("#paper-error", Static).update("")
         self._advance()
 

@@ -8,6 +8,9 @@ time for it (the dialog says so first); a full disk leaves nothing half-written 
 target and renamed over it). In a browser (`sticks-tui serve`, or any pupil's tab) nothing is written on the
 server: the PDF goes to the browser as a download (Textual's `App.deliver_binary`), by the file name typed.
 
+A brain with more boxes than a game from the setup's start can reach (the app's sticks brain: 100 hats, for
+games of 20 sticks) prints those boxes by default (hats 1 to 20), numbered as in the whole machine, or every one.
+
 The PDF is made in a thread (Nim's 511 hats take about a second), then written; the dialog closes with what went
 where, and the brain view says it.
 """
@@ -27,7 +30,9 @@ from textual.widgets import Button, Label, Select, Static
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
 
-BEADS = (("its start beads (a new machine)", "start"), ("the beads it holds now (to restock)", "as-is"))
+def bead_choices(tokens: str) -> list[tuple[str, str]]:
+    """The Select's choice of beads (or balls): the start ones, or those held now."""
+    return [(f"its start {tokens} (a new machine)", "start"), (f"the {tokens} it holds now (to restock)", "as-is")]
 
 
 @dataclass(frozen=True)
@@ -94,18 +99,35 @@ class PrintDialog(StyledOnce, ModalScreen[Printed | None]):
 
         # a browser's tab never writes on the server's disk: the PDF is the browser's download
         self.to_browser = self.app.is_web or not is_teacher(self.app)
+        from sticks_tui.learn.machine import rows_from
+        from sticks_tui.ui.session import setup_start
+
         brain = self.kept.brain
         words = brains.words(brain)
         name = safe_name(self.kept.name)
+        # a brain with more boxes than a game from the setup's start needs (sticks' 100 hats for a game of 20):
+        # those boxes by default, the whole brain on request
+        start = setup_start(self.app, self.kept.game)
+        self.needed = rows_from(brain, start) if start is not None else None
+        if self.needed is not None and len(self.needed) >= len(brain.positions):
+            self.needed = None
         with Vertical(id="print-dialog", classes="dialog"):
             yield Static("Print the machine", classes="dialog-title")
             yield Static(f"A PDF of the brain '{self.kept.name}' as a machine of paper: a cover saying what to buy, "
-                         f"then one label to cut out for each of its {brains.brain_label(brain)}, with its "
-                         f"{plural(words.token)} by colour.", id="print-about")
+                         f"then one label to cut out per {words.container}, with its {plural(words.token)} by "
+                         "colour.", id="print-about")
             with Vertical(classes="form"):
                 with Horizontal(classes="row"):
                     yield Label(words.tokens.capitalize(), classes="field")
-                    yield Select(BEADS, value="start", allow_blank=False, id="print-beads", compact=True)
+                    yield Select(bead_choices(words.tokens), value="start", allow_blank=False, id="print-beads",
+                                 compact=True)
+                if self.needed is not None:
+                    with Horizontal(classes="row"):
+                        yield Label(words.containers.capitalize(), classes="field")
+                        yield Select([(f"{len(self.needed)} for games from {brain.rules.position_text(start)}",
+                                       "start"),
+                                      (f"all {len(brain.positions)} of the brain", "all")],
+                                     value="start", allow_blank=False, id="print-boxes", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("File", classes="field")
                     yield Input(name if self.to_browser else str(self.directory / name), id="print-path",
@@ -169,10 +191,12 @@ class PrintDialog(StyledOnce, ModalScreen[Printed | None]):
         self._busy = True
         self.show_error("")
         self.query_one("#print-go", Button).disabled = True
-        self._print(self.kept.brain.copy(), self.kept.name, self.as_is, path, browser_name)
+        only = self.needed if self.needed is not None and \
+            self.query_one("#print-boxes", Select).value == "start" else None
+        self._print(self.kept.brain.copy(), self.kept.name, self.as_is, path, browser_name, only)
 
     @work(thread=True, exclusive=True, group="print", exit_on_error=False)
-    def _print(self, brain, name: str, as_is: bool, path: str, browser_name: str | None) -> None:
+    def _print(self, brain, name: str, as_is: bool, path: str, browser_name: str | None, only) -> None:
         """Make the PDF (and write it, in a terminal) away from the screen; the result comes back to `_done`."""
         from sticks_tui.store import StoreError
         from sticks_tui.store.machine_pdf import paper_command, print_brain, write_machine_pdf
@@ -180,7 +204,7 @@ class PrintDialog(StyledOnce, ModalScreen[Printed | None]):
         try:
             machine, data = print_brain(brain, name, as_is=as_is,
                                         type_back="the app's paper game: g in the brain view; or "
-                                                  + paper_command(brain, name))
+                                                  + paper_command(brain, name), only=only)
             if browser_name is None:
                 write_machine_pdf(path, data, protected=self.protected)
         except (StoreError, ValueError, OSError) as exc:
