@@ -132,8 +132,8 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
 #: `python script --smoke` runs them, in this process (runpy, as __main__), which spares a Python start and
 #: its imports each (about 0.6 CPU s).
 IN_PROCESS = {"bench_checkpoints.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
-              "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py", "bench_train.py",
-              "bench_vs_python.py", "bench_widgets.py"}
+              "bench_menace_beads.py", "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py",
+              "bench_train.py", "bench_vs_python.py", "bench_widgets.py"}
 
 
 def run_in_process(script: str, cwd, env: dict, monkeypatch, capsys) -> tuple[int, str, str]:
