@@ -41,6 +41,7 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
                                                           "empty", "opponent", "protocol")] == \
             ["12,3,2,1", "3", "1", "1", "none", "resign", "best-at-random", "classic"]
         assert "Box rule" in [str(label.render()) for label in dialog.query("Label")]
+        assert text_of(dialog, "#scope") == "It plays X, moving first"  # MENACE's boxes for X: the brain trained
         before = kept.brain.counts.copy()
         dialog.query_one("#games").value = "400"
         await pilot.pause()

@@ -358,6 +358,10 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                             yield Label(f"Heap (1-{brain.size})", classes="field")
                             yield Input(str(min(saved.of(game).train_start or 20, brain.size)), id="heap",
                                         compact=True, max_length=4)
+                        elif brain.seat is not None:  # a brain of one seat's containers: which seat it trains
+                            names = getattr(brain.rules, "seat_names", None) or ("the first player", "the second")
+                            yield Label(f"It plays {names[brain.seat]}, moving {('first', 'second')[brain.seat]}",
+                                        id="scope", classes="muted")
                         else:
                             yield Label(f"Over {scope_words(brain.rules)}", id="scope", classes="muted")
                 with Horizontal(classes="row"):
