@@ -34,6 +34,8 @@ SCREEN_KEYS = [
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
     Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
 ]
+#: Watching AI vs AI, as the switch's words say it (the switch itself shows no words).
+WATCH_WORDS = {True: "on: {learner} plays Player 1's seat", False: "off: a person plays Player 1's seat"}
 
 
 def learner_article(name: str) -> str:
@@ -62,6 +64,9 @@ class SetupScreen(StyledOnce, Screen):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
         *SCREEN_KEYS,
+        # said in the intro while the seeds' hats cannot show a loss yet (boards/sticks.py SEEDS_WARNING)
+        Binding("f6", "menace_hats", "MENACE-like hats", key_display="F6", show=False, id="setup.menace_hats",
+                tooltip="The learning AI plays with the MENACE-like hats (3 balls each): every loss shows"),
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = None  # the game's own start row, else the game's choice (on_mount)
 
@@ -78,7 +83,7 @@ class SetupScreen(StyledOnce, Screen):
         with Vertical(id="setup"):
             yield Static("", id="setup-intro")
             with Vertical(id="setup-form"):
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):  # its start's row below belongs with it
                     yield Label("Game", classes="field")
                     yield Select([(registry.entry(game).choice, game) for game in games], value=games[0],
                                  allow_blank=False, id="game", compact=True)
@@ -108,7 +113,7 @@ class SetupScreen(StyledOnce, Screen):
                 with Horizontal(classes="row dense"):
                     yield Label("Watch AI vs AI", classes="field")
                     yield Switch(False, id="watch")
-                    yield Label("the learning AI plays Player 1's seat", id="watch-help")
+                    yield Label(WATCH_WORDS[False], id="watch-help")
                 with Horizontal(classes="row"):
                     yield Label("AI speed", classes="field")
                     yield Select([(f"{k} ({v:g} s a move)", k) for k, v in SPEEDS.items()],
@@ -157,6 +162,22 @@ class SetupScreen(StyledOnce, Screen):
 
     def on_screen_resume(self) -> None:
         self._sync_hats()  # the analysis screen may have picked another brain meanwhile
+        self._sync_saved()
+
+    def _sync_saved(self) -> None:
+        """Who moves first and watching as the settings have them for the game shown: a choice made on another
+        screen (the game screen's seats) is what this screen shows, and what its next game plays."""
+        if getattr(self, "_loading", True):
+            return
+        saved = self.app.settings
+        first = self.query_one("#first", Select)
+        if first.value != saved.first_of(self.game_kind):
+            with self.prevent(Select.Changed):
+                first.value = saved.first_of(self.game_kind)
+        watch = self.query_one("#watch", Switch)
+        own = saved.of(self.game_kind).watch
+        if own is not None and not watch.disabled and watch.value != own:
+            watch.value = own  # its names follow (`_sync_names`); saving the same value changes nothing
 
     # -- the learning AI's hats: the seeds' brain, or the MENACE-like one ------------------------------
     def _sync_hats(self) -> None:
@@ -178,6 +199,16 @@ class SetupScreen(StyledOnce, Screen):
             select.value = current
         self._show_intro()
 
+    def action_menace_hats(self) -> None:
+        """The learning AI plays with the MENACE-like hats (the hats choice, as if picked there)."""
+        if "menace" in HAT_BRAINS and self.query_one("#hats-row").display:
+            self.query_one("#hats", Select).value = "menace"
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "menace_hats":
+            return bool(self.query_one("#hats-row").display) and self.query_one("#hats", Select).value != "menace"
+        return True
+
     def _show_intro(self) -> None:
         board = board_of(self.game_kind)
         intro = board.intro(self.app) if board.intro is not None else registry.entry(self.game_kind).title.capitalize()
@@ -194,8 +225,9 @@ class SetupScreen(StyledOnce, Screen):
             self.notify("The AI is training: choose its hats when the run has finished.", severity="warning")
             self._sync_hats()
             return
-        self.app.load_brain(HAT_BRAINS[choice], RULE_PRESETS[choice])
-        self._remember(hats=choice)
+        if getattr(self, "_loading", True):
+            return
+        self.app.choose_brain(HAT_BRAINS[choice], RULE_PRESETS[choice], self.game_kind)
         self._sync_hats()
 
     def _saved_start(self, game: str):
@@ -210,7 +242,8 @@ class SetupScreen(StyledOnce, Screen):
             game = next(iter(self.boards))
         opponent = saved.of(game).opponent or registry.entry(game).default_opponent
         return MatchSetup(game=game, start=self._saved_start(game), opponent=opponent,
-                          name1=saved.name1, name2=saved.name2, first=saved.first,
+                          name1=saved.name1, name2=saved.name2, first=saved.first_of(game),
+                          watch=bool(saved.of(game).watch) and registry.entry(game).watchable,
                           speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
 
     # -- remembered at once (the settings file) ---------------------------------------------------
@@ -229,7 +262,13 @@ class SetupScreen(StyledOnce, Screen):
 
     @on(Select.Changed, "#first")
     def _remember_first(self) -> None:
-        self._remember(first=self.query_one("#first", Select).value)
+        if not getattr(self, "_loading", True):
+            self.app.remember_game(self.game_kind, first=self.query_one("#first", Select).value)
+
+    @on(Switch.Changed, "#watch")
+    def _remember_watch(self, event: Switch.Changed) -> None:
+        if not getattr(self, "_loading", True) and not event.switch.disabled:
+            self.app.remember_game(self.game_kind, watch=event.value)
 
     @on(Select.Changed, "#speed")
     def _remember_speed(self) -> None:
@@ -246,6 +285,8 @@ class SetupScreen(StyledOnce, Screen):
             start = self.boards[game].read(row, "")
         except StartProblem:
             return  # a start being typed, or a bad one: the saved start stays until a good one is typed
+        if start == self._saved_start(game):
+            return  # the start as saved, filled in as the screen opens: the train dialog's own start stays
         # the train dialog's start follows the game's (its figures are about the game in play) until a run picks another
         self.app.remember_game(game, start=start, train_start=start)
 
@@ -305,6 +346,13 @@ class SetupScreen(StyledOnce, Screen):
         watch.disabled = not game.watchable
         if not game.watchable:
             watch.value = False
+        if not getattr(self, "_loading", True):  # each game opens as it was left: who moves first, watching
+            saved = self.app.settings
+            with self.prevent(Select.Changed):
+                self.query_one("#first", Select).value = saved.first_of(game.name)
+            if game.watchable:
+                watch.value = bool(saved.of(game.name).watch)
+            self._sync_hats()
         self._sync_names()
 
     @on(Select.Changed, "#opponent")
@@ -325,7 +373,7 @@ class SetupScreen(StyledOnce, Screen):
             name2.disabled = True
         name1.disabled = watch
         learner = self.learner_name()
-        self.query_one("#watch-help", Label).update(f"{learner_article(learner)} plays Player 1's seat")
+        self.query_one("#watch-help", Label).update(WATCH_WORDS[bool(watch)].format(learner=learner_article(learner)))
         if watch:
             if name1.value not in vocabulary.every_ai_name():
                 self._typed_name1 = name1.value  # given back when watching is switched off
