@@ -290,10 +290,18 @@ async def test_a_name_an_ai_has_in_the_records_is_refused_before_the_game(make_a
 
 # -- the seeds' rule and the Watch switch in words (issue 33 item 7) ---------------------------------------
 async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace_like_hats(make_app, config_dir):
+    """(and the Watch switch says on or off in words)"""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         setup = app.screen
+        assert text_of(setup, "#watch-help") == "off: a person plays Player 1's seat"
+        setup.query_one("#watch", Switch).value = True
+        await pilot.pause()
+        assert text_of(setup, "#watch-help") == "on: the learning AI plays Player 1's seat"
+        setup.query_one("#watch", Switch).value = False
+        await pilot.pause()
+        setup.query_one("#heap", Input).focus()
         intro = text_of(setup, "#setup-intro")
         assert "A new AI's losses change nothing (=) until it first wins: each hat starts with one ball of each " \
                "number and never loses the last. Press F6 for MENACE-like hats (3 balls each), where every loss " \
@@ -311,14 +319,3 @@ async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace
         setup.query_one("#game", Select).value = "sticks"
         await pilot.pause()
         assert app.session.brain_name == "default" and "F6" not in text_of(setup, "#setup-intro")
-
-
-async def test_the_watch_switch_says_on_or_off_in_words(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        setup = app.screen
-        assert text_of(setup, "#watch-help") == "off: a person plays Player 1's seat"
-        setup.query_one("#watch", Switch).value = True
-        await pilot.pause()
-        assert text_of(setup, "#watch-help") == "on: the learning AI plays Player 1's seat"
