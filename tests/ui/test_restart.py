@@ -86,7 +86,7 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         setup.query_one("#game", Select).value = "noughts"
         await pilot.pause()
         assert setup.query_one("#opponent", Select).value == "menace"
-        assert setup.query_one("#first", Select).value == "p2" and shown(setup.query_one("#first", Select)) == "MENACE"
+        assert setup.query_one("#first", Select).value == "p2" and shown(setup.query_one("#first", Select)) == "MENACE (X)"
         assert setup.query_one("#watch", Switch).value is False
         setup.query_one("#game", Select).value = "sticks"
         await pilot.pause()

@@ -301,9 +301,12 @@ class SetupScreen(StyledOnce, Screen):
         self._remember(**{event.input.id: name})
 
     def _sync_first(self) -> None:
-        """"Who moves first" offers the names as typed (or the AI's), not "Player 1" and "Player 2"."""
-        names = {"p1": self.query_one("#name1", Input).value.strip() or "Player 1",
-                 "p2": self.query_one("#name2", Input).value.strip() or "Player 2"}
+        """"Who moves first" offers the names as typed (or the AI's), not "Player 1" and "Player 2", each with the
+        side the first mover plays in a game of sides: "MENACE (X)"."""
+        sides = board_of(self.game_kind).sides
+        mark = f" ({sides[0]})" if sides else ""
+        names = {"p1": (self.query_one("#name1", Input).value.strip() or "Player 1") + mark,
+                 "p2": (self.query_one("#name2", Input).value.strip() or "Player 2") + mark}
         select = self.query_one("#first", Select)
         options = [(names.get(key, label), key) for key, label in FIRST_CHOICES.items()]
         if getattr(self, "_first_options", None) == options:
@@ -354,6 +357,7 @@ class SetupScreen(StyledOnce, Screen):
                 watch.value = bool(saved.of(game.name).watch)
             self._sync_hats()
         self._sync_names()
+        self._sync_first()  # the first mover's side (X) is the game's
 
     @on(Select.Changed, "#opponent")
     @on(Switch.Changed, "#watch")
