@@ -214,8 +214,10 @@ class LabScreen(StyledOnce, Screen):
                 yield Input(f"{self._saved_cap(self.start_game)}", compact=True, id="lab-cap", max_length=8)
             with Horizontal(classes="lab-row"):
                 yield Label("Preset")
+                learners = self._saved("lab_learners", " ".join(DEFAULT_LEARNERS)).split()
+                preset = next((k for k, p in PRESETS.items() if list(p.learners) == learners), CUSTOM)
                 yield Select([(p.title, k) for k, p in PRESETS.items()] + [("your own learners", CUSTOM)],
-                             value=CUSTOM, allow_blank=False, compact=True, id="lab-preset")
+                             value=preset, allow_blank=False, compact=True, id="lab-preset")
             with Horizontal(classes="lab-row"):
                 yield Label("Learners")
                 yield Input(self._saved("lab_learners", " ".join(DEFAULT_LEARNERS)), compact=True, id="lab-learners")
