@@ -299,6 +299,8 @@ async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace
         setup.query_one("#watch", Switch).value = True
         await pilot.pause()
         assert text_of(setup, "#watch-help") == "on: the learning AI plays Player 1's seat"
+        # who moves first shows the watching seats' names (the choice kept: Player 1's seat, its words anew)
+        assert str(setup.query_one("#first").query_one("SelectCurrent #label").render()) == "Learning AI"
         setup.query_one("#watch", Switch).value = False
         await pilot.pause()
         setup.query_one("#heap", Input).focus()

@@ -316,6 +316,7 @@ class SetupScreen(StyledOnce, Screen):
         with self.prevent(Select.Changed):
             select.set_options(options)
             select.value = current
+            select.mutate_reactive(Select.value)  # the same value again: its words are shown anew all the same
 
     def people_names(self) -> tuple[str, str]:
         """The people's names as typed here (`session.people_names`: every way into a game asks it)."""
