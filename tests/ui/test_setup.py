@@ -289,7 +289,7 @@ async def test_a_name_an_ai_has_in_the_records_is_refused_before_the_game(make_a
 
 
 # -- the seeds' rule and the Watch switch in words (issue 33 item 7) ---------------------------------------
-async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace_like_hats(make_app, config_dir):
+async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f8_gives_menace_like_hats(make_app, config_dir):
     """(and the Watch switch says on or off in words)"""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -306,13 +306,13 @@ async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace
         setup.query_one("#heap", Input).focus()
         intro = text_of(setup, "#setup-intro")
         assert "A new AI's losses change nothing (=) until it first wins: each hat starts with one ball of each " \
-               "number and never loses the last. Press F6 for MENACE-like hats (3 balls each), where every loss " \
+               "number and never loses the last. Press F8 for MENACE-like hats (3 balls each), where every loss " \
                "shows." in " ".join(intro.split()), intro
-        await pilot.press("f6")  # the heap box has the focus: the key still works
+        await pilot.press("f8")  # the heap box has the focus: the key still works
         await pilot.pause()
         assert app.session.brain_name == "menace" and app.session.brain.rule.start_balls == 3
         assert setup.query_one("#hats", Select).value == "menace" and saved(config_dir).of("sticks").brain == "menace"
-        assert "F6" not in text_of(setup, "#setup-intro")
+        assert "F8" not in text_of(setup, "#setup-intro")
         setup.query_one("#hats", Select).value = "seeds"  # back to the seeds' brain: once it has won, no warning
         await pilot.pause()
         app.session.brain.counts[20, 0] = 2
@@ -320,4 +320,4 @@ async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f6_gives_menace
         await pilot.pause()
         setup.query_one("#game", Select).value = "sticks"
         await pilot.pause()
-        assert app.session.brain_name == "default" and "F6" not in text_of(setup, "#setup-intro")
+        assert app.session.brain_name == "default" and "F8" not in text_of(setup, "#setup-intro")

@@ -198,7 +198,7 @@ def _result(rules, position, winner, loser, resigned) -> str:
 #: Said on the setup screen while the AI's hats still hold only the seeds' 1 ball of each number: why its first
 #: losses show no change, and the key (the setup screen's) that gives it MENACE-like hats instead.
 SEEDS_WARNING = ("A new AI's losses change nothing (=) until it first wins: each hat starts with one ball of each "
-                 "number and never loses the last. Press [@click=screen.menace_hats]F6[/] for MENACE-like hats "
+                 "number and never loses the last. Press [@click=screen.menace_hats]F8[/] for MENACE-like hats "
                  "(3 balls each), where every loss shows.")
 
 

@@ -65,7 +65,7 @@ class SetupScreen(StyledOnce, Screen):
         Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
         *SCREEN_KEYS,
         # said in the intro while the seeds' hats cannot show a loss yet (boards/sticks.py SEEDS_WARNING)
-        Binding("f6", "menace_hats", "MENACE-like hats", key_display="F6", show=False, id="setup.menace_hats",
+        Binding("f8", "menace_hats", "MENACE-like hats", key_display="F8", show=False, id="setup.menace_hats",
                 tooltip="The learning AI plays with the MENACE-like hats (3 balls each): every loss shows"),
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = None  # the game's own start row, else the game's choice (on_mount)
