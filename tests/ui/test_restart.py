@@ -25,6 +25,9 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         await pilot.pause()
         setup.query_one("#first", Select).value = "p2"
         await pilot.pause()
+        app.keeper.learner("noughts", 0)  # MENACE's X boxes, made in the store, copied for the class
+        app.session.store.copy_brain("noughts MENACE", "7b MENACE")
+        app.choose_brain("7b MENACE", game="noughts")  # (the analysis screen's pick, for any game)
         setup.query_one("#game", Select).value = "sticks"  # sticks: turns, watched, its heap
         await pilot.pause()
         assert setup.query_one("#first", Select).value == "p1"  # each game's own seats
@@ -88,6 +91,7 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         assert setup.query_one("#opponent", Select).value == "menace"
         assert setup.query_one("#first", Select).value == "p2" and shown(setup.query_one("#first", Select)) == "MENACE (X)"
         assert setup.query_one("#watch", Switch).value is False
+        assert str(setup.query_one("#brain-in-play").render()) == "X: '7b MENACE', O: 'noughts MENACE O'"
         setup.query_one("#game", Select).value = "sticks"
         await pilot.pause()
 

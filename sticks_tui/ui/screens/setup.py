@@ -100,6 +100,9 @@ class SetupScreen(StyledOnce, Screen):
                     yield Label("AI's hats", classes="field")
                     yield Select([(label, key) for key, label in HAT_CHOICES.items()], value="seeds",
                                  allow_blank=False, id="hats", compact=True)
+                with Horizontal(classes="row", id="brain-row"):  # a game without a choice of hats: its brains
+                    yield Label("AI's brain", classes="field")
+                    yield Label("", id="brain-in-play")
                 with Horizontal(classes="row dense"):
                     yield Label("Player 1's name", classes="field")
                     yield Input("Player 1", id="name1", compact=True, max_length=NAME_LIMIT)
@@ -162,6 +165,7 @@ class SetupScreen(StyledOnce, Screen):
 
     def on_screen_resume(self) -> None:
         self._sync_hats()  # the analysis screen may have picked another brain meanwhile
+        self._show_brains()
         self._sync_saved()
 
     def _sync_saved(self) -> None:
@@ -208,6 +212,24 @@ class SetupScreen(StyledOnce, Screen):
         if action == "menace_hats":
             return bool(self.query_one("#hats-row").display) and self.query_one("#hats", Select).value != "menace"
         return True
+
+    def _show_brains(self) -> None:
+        """The brain(s) the game's learning AI plays with, by name (each side's in a game of sides), where the
+        game offers no choice of hats: the one left in play is the one named."""
+        from sticks_tui.ui.keeper import brain_name
+
+        board = board_of(self.game_kind)
+        shown = not board.brain_choices and any(k in LEARNER_KINDS for k in registry.entry(self.game_kind).opponents)
+        self.query_one("#brain-row").display = shown
+        if not shown:
+            return
+        session = self.app.session
+        names = [brain_name(session, self.game_kind, side) for side in range(len(board.brains) or 1)]
+        if board.sides and len(names) == 2:
+            words = f"{board.sides[0]}: '{names[0]}', {board.sides[1]}: '{names[1]}'"
+        else:
+            words = f"'{names[0]}'"
+        self.query_one("#brain-in-play", Label).update(words)
 
     def _show_intro(self) -> None:
         board = board_of(self.game_kind)
@@ -337,6 +359,7 @@ class SetupScreen(StyledOnce, Screen):
         for name, row in self.start_rows.items():  # the game's own row
             row.display = name == self.game_kind
         self.query_one("#hats-row").display = board.brain_choices  # the game's AI's brains, when it has a choice
+        self._show_brains()
         self.query_one("#heap-error", Label).update("")
         opponents = game.opponents
         select = self.query_one("#opponent", Select)
