@@ -364,10 +364,7 @@ async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_th
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
         assert store.brain_info("menace").rule == MENACE_RULE
-    app = make_app()  # the next start plays with the MENACE-like brain again
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.session.brain_name == "menace" and app.screen.query_one("#hats", Select).value == "menace"
+    # (the next start plays with it again: tests/ui/test_restart.py)
 
 
 async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losses_show(make_app):
