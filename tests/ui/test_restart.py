@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from textual.widgets import Select, Switch
 
+from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.setup import SetupScreen
 from sticks_tui.ui.widgets.inputs import Input
-from ui_helpers import wait_until
+from ui_helpers import log_text, wait_until
 
 
 def shown(select: Select) -> str:
@@ -25,6 +26,7 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         await pilot.pause()
         setup.query_one("#first", Select).value = "p2"
         await pilot.pause()
+        assert shown(setup.query_one("#first", Select)) == "MENACE (X)"
         app.keeper.learner("noughts", 0)  # MENACE's X boxes, made in the store, copied for the class
         app.session.store.copy_brain("noughts MENACE", "7b MENACE")
         app.choose_brain("7b MENACE", game="noughts")  # (the analysis screen's pick, for any game)
@@ -67,14 +69,24 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         await pilot.press("escape")
         await pilot.pause()
 
-        # a seat chosen on another screen (the game screen's seats save through the app) is what the setup
-        # screen shows when it comes back
-        await pilot.press("f3")
+        # the game screen's seats' switch: MENACE played X in the game; from the next game the person does
+        setup.query_one("#game", Select).value = "noughts"
         await pilot.pause()
-        app.remember_game("sticks", first="p2")
-        await pilot.press("escape")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the noughts game")
+        game = app.screen
+        assert game.first == 1 and game.players[1].name == "MENACE"
+        await pilot.press("f")
         await pilot.pause()
-        assert app.screen is setup and setup.query_one("#first", Select).value == "p2"
+        assert "From the next game Player 1 moves first (X)." in log_text(game)
+        game.action_back()  # (a game in progress: the screen asks first)
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is setup, what="the setup screen again")
+        assert setup.query_one("#first", Select).value == "p1" and shown(setup.query_one("#first", Select)) == \
+            "Player 1 (X)"
+        setup.query_one("#game", Select).value = "sticks"
+        await pilot.pause()
 
     again = make_app()  # the next start: a new app on the same data and config directories
     async with again.run_test(size=(80, 24)) as pilot:
@@ -84,12 +96,13 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         assert again.session.brain_name == "class 7b"  # the brain left in play plays
         assert "class 7b" in shown(setup.query_one("#hats", Select))
         assert setup.query_one("#heap", Input).value == "17"
-        assert setup.query_one("#first", Select).value == "p2"
+        assert setup.query_one("#first", Select).value == "alternate"
         assert setup.query_one("#watch", Switch).value is True
         setup.query_one("#game", Select).value = "noughts"
         await pilot.pause()
         assert setup.query_one("#opponent", Select).value == "menace"
-        assert setup.query_one("#first", Select).value == "p2" and shown(setup.query_one("#first", Select)) == "MENACE (X)"
+        assert setup.query_one("#first", Select).value == "p1" and shown(setup.query_one("#first", Select)) == \
+            "Player 1 (X)"  # the seat switched on the game screen
         assert setup.query_one("#watch", Switch).value is False
         assert str(setup.query_one("#brain-in-play").render()) == "X: '7b MENACE', O: 'noughts MENACE O'"
         setup.query_one("#game", Select).value = "sticks"
