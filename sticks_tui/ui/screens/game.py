@@ -116,7 +116,7 @@ class GameScreen(StyledOnce, Screen):
         Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster",
                 tooltip="AI faster: a shorter pause before each of its moves"),
         Binding("f", "swap_first", "Swap first", show=False, id="game.swap_first",
-                tooltip="From the next game the other player moves first (in noughts, plays X); the setup keeps it"),
+                tooltip="Swap who moves first from the next game (noughts: who plays X)"),
         Binding("escape", "back", "Setup", id="game.back", tooltip="Back to the setup screen"),
     ]
     COMMANDS = {screen_commands(
