@@ -297,11 +297,7 @@ class SticksApp(App):
             # a banner for as long as it lasts, on every screen's header: nothing is being saved
             self.title = MEMORY_ONLY_TITLE
             self.add_class("-memory-only")
-        from sticks_tui.learn.hats import RULE_PRESETS
-        from sticks_tui.ui.session import HAT_BRAINS
-
-        hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
-        self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+        self._load_chosen_brains()
         store = self.session.store
         from sticks_tui.ui.live import LIVE_CHECK, ClassWatch
 
@@ -322,6 +318,48 @@ class SticksApp(App):
     def keeper(self) -> BrainKeeper:
         """The one service that keeps brains in the store for every game (ui/keeper.py)."""
         return BrainKeeper(self)
+
+    def _load_chosen_brains(self) -> None:
+        """Each game's learning AI plays with the brain the settings say was left in play (the setup's hats,
+        the analysis screen's pick); one no longer in the store is said in a line, and the game's own is used."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.ui.boards import board_of, has_board
+        from sticks_tui.ui.keeper import rule_of_brain
+        from sticks_tui.ui.session import HAT_BRAINS
+
+        session = self.session
+        for game, options in self.settings.games.items():
+            name = options.brain
+            if name is None or not has_board(game):
+                continue
+            board = board_of(game)
+            own = board.brains or (game,)
+            made_here = (*own, *(HAT_BRAINS.values() if board.brain_choices else ()))  # made when first played
+            if name not in made_here:
+                try:
+                    info = session.store.brain_info(name)
+                except StoreError:
+                    info = False  # the store says why when the brain is loaded
+                why = ("is not among the brains kept" if info is None else
+                       f"is a brain of {info.game}" if info and info.game != game else None)
+                if why is not None:  # never made again, or played, under a name that now means nothing here
+                    self.notify(f"The brain '{name}' left in play for {game} {why}; the AI plays with '{own[0]}'.",
+                                title="The AI's brain", severity="warning", timeout=12)
+                    continue
+            session.chosen[game] = name
+        main = session.main.game
+        name = session.chosen.get(main, session.main.name)
+        self.load_brain(name, rule_of_brain(name))
+
+    def choose_brain(self, name: str, rule=None, game: str | None = None) -> None:
+        """A teacher's choice of the brain `game`'s learning AI plays with (the first game's by default): in play
+        at once, and saved, so the next start plays with it too."""
+        game = game if game is not None else self.session.main.game
+        if game == self.session.main.game:
+            self.load_brain(name, rule)
+        else:
+            self.session.chosen[game] = name
+        self.remember_game(game, brain=name)
 
     def load_brain(self, name: str, rule=None) -> None:
         """The first game's learning AI plays with the stored brain `name` (made, by `rule`, if there is none)."""

@@ -117,7 +117,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
                 with self.prevent(Select.Changed):
                     event.select.value = self.app.session.brain_name
                 return
-            self.app.load_brain(event.value)
+            self.app.choose_brain(event.value)  # in play at once, and at the next start (the settings)
             self.notify(f"The learning AI now plays with the brain '{event.value}'.")
             self.action_reload()
 

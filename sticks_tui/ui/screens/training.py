@@ -362,8 +362,8 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     def _describe_edit(self, edit: int) -> None:
         """Describe the form after an edit, unless Train (or Enter) came first: its own refusal,
         "... Nothing was started.", must not be replaced by the description it already made."""
-        if edit == self._edits:
-            self._describe()
+        if edit == self._edits and self._describe() is None:
+            self._remember(self.read_form()[0])  # a choice made is kept at once, run or not
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
@@ -377,10 +377,15 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         config, rule, reset = self.read_form()
         if reset and not self._reset_brain(rule):
             return
+        self._remember(config)
+        self.dismiss(replace(config, seed=self.app.session.child_seed()))
+
+    def _remember(self, config: TrainingConfig) -> None:
+        """The run's games, pace, protocol and heap, saved as soon as the form holds them (the next start's
+        dialog opens with them, run or not)."""
         self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol)
         if self.sized:
             self.app.remember_game(self.kept.game, train_start=config.sticks)
-        self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
     def _show_error(self, message: str, field: str | None = "") -> None:
         """The reason a field is refused under the form, and that field (and its label) marked; '' clears it.
