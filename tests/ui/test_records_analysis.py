@@ -97,8 +97,8 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
         assert "it plays perfectly" in summary
         table = rows(screen.query_one("#hats-table", DataTable))
         assert len(table) == 20 and [r[0] for r in table] == [str(n) for n in range(1, 21)]
-        assert table[9][3:] == ["1", "take 1", "yes"]  # hat 10: take 1 to leave 9
-        assert table[8][4] == "lost: any"  # hat 9 is lost whatever it does
+        assert table[9][1:4] == ["take 1", "take 1", "yes"]  # hat 10: it takes 1 to leave 9, the perfect move
+        assert table[8][2:4] == ["lost: any", "-"]  # hat 9 is lost whatever it does
         assert screen.query_one("#analysis-curve").points  # the saved learning curve
         # a bad "hats up to" shows an error and keeps the table
         upto = screen.query_one("#upto", Input)
@@ -168,3 +168,41 @@ async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app
         await pilot.pause()
         options = [value for _, value in app.screen.query_one("#brain", Select)._options]
         assert "clever" in options and nim_brain_name() not in options
+
+
+async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(make_app, data_dir):
+    """Issue 32 item 2 and issue 33 item 3: F4 with noughts chosen on the setup screen analyses MENACE's boxes
+    (boards as it folds them, beads, the perfect squares, right or not, the figures of its seat), at least 8
+    rows of the table show at 80x24 and PageDown pages through them; picking O's brain shows O's boxes."""
+    from textual.widgets import Select
+
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and screen.game == "noughts"
+        table = screen.query_one("#hats-table", DataTable)
+        assert [str(c.label) for c in table.columns.values()] == ["Board", "AI plays", "Perfect", "Right?", "Beads",
+                                                                  "Chance"]
+        assert table.row_count == 304  # MENACE's boxes for X, folded by the board's symmetries
+        first = rows(table)[0]
+        assert first[:4] == [".../.../...", "tie", "draw: square 1 or square 2 or square 5", "NO"]
+        assert first[4] == "4/4/4"  # Michie's 4 beads a square in the first box
+        summary = text_of(screen, "#analysis-summary")
+        assert "Over every board MENACE can face: right in 0% of the 231 winning boxes" in summary
+        assert "Exact chance to win a game of noughts and crosses: vs a perfect player wins 0.0%, draws" in summary
+        assert "as X (moving first)" in summary and "moving second" not in summary
+        assert table.has_focus and table.size.height >= 9  # its heading and at least 8 rows
+        shown = table.scrollable_content_region.height - 1
+        await pilot.press("pagedown")
+        assert table.cursor_row >= shown - 1 and table.scroll_y > 0
+
+        screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["O"]
+        await pilot.pause()
+        assert screen.side == 1 and table.row_count == 289
+        assert "as O (moving second)" in text_of(screen, "#analysis-summary")

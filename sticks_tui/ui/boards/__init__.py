@@ -166,8 +166,6 @@ class Board:
     #: "wide": the board stretches over the play area, the log under it; "square": a board of fixed
     #: size, the turn, the tally and the log beside it.
     layout: str = "wide"
-    #: The analysis screen reads its brains (sticks' figures), until the one analysis.
-    analysed: bool = False
     #: The learning lab's size for a class that set this game up: setup_lab_size(the app's settings); None: the
     #: lab's default for the game.
     setup_lab_size: Callable[[Any], int] | None = None
