@@ -206,3 +206,55 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         await pilot.pause()
         assert screen.side == 1 and table.row_count == 289
         assert "as O (moving second)" in text_of(screen, "#analysis-summary")
+
+
+async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and_training_games_only(
+        make_app, data_dir):
+    """Issue 32 item 2 (the records for every game) and issue 33 items 6 and 7: MENACE's brain is in the brains
+    list with its game and its draw, its games against people are in the results curve, a noughts game is a
+    small board (not `noughts .........`), and "Trained" counts no game against a person."""
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    menace = NOUGHTS_BRAINS["X"]
+    with Store.open(data_dir) as store:
+        store.save_brain("default", Hats(100), games_trained=300)
+        store.load_or_create_brain(menace, game="noughts", seat=0)
+        # MENACE (X) draws with Cy, then beats Di: games against people, which teach it but train it not
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Cy"),
+                          moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=0, ai_seats=[0], brain=menace,
+                          learning={0: (menace, [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2),
+                                                 ("OXO.X..OX", 7)])})
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Di"),
+                          moves=[5, 1, 9, 2, 3, 7, 6], loser=1, first=0, ai_seats=[0], brain=menace)
+        assert store.brain_info(menace).games_trained == 0
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, RecordsScreen)
+        brains = {r[0]: r[1:6] for r in rows(screen.query_one("#brains", DataTable))}
+        assert brains["default"] == ["sticks", "0", "0", "0", "300"]
+        assert brains[menace] == ["noughts", "1", "1", "0", "0"]  # won 1, drew 1, lost 0; trained 0
+        assert [y for _, y in screen.query_one("#results-curve").series[0].points] == [1.0]  # the win (draws left out)
+        leaderboard = screen.query_one("#leaderboard", DataTable)
+        leaderboard.move_cursor(row=leaderboard.get_row_index("Cy"))
+        await pilot.pause()
+        games = screen.query_one("#games", DataTable)
+        (game,) = rows(games)
+        assert game[1].splitlines() == ["noughts O X O", "        O X X", "        X O X"]  # the board as it ended
+        assert games.rows[games.coordinate_to_cell_key((0, 0)).row_key].height == 3
+
+
+def test_a_game_on_a_square_board_is_listed_as_its_board_as_it_ended_and_any_other_by_its_start():
+    from sticks_tui.store.records import GameRecord
+    from sticks_tui.ui.screens.records import game_cell
+
+    def record(game, start, moves):
+        return GameRecord(1, T0, game, start, "friend", ("Ann", "Bob"), tuple(moves), 1, None)
+
+    assert game_cell(record("sticks", "10", [3, 3, 3, 1])) == ("sticks 10", 1)
+    assert game_cell(record("nim", "3,4,5", ["1:3", "2:4", "3:5"])) == ("nim 3,4,5", 1)
+    assert game_cell(record("hexapawn", "BBB...WWW:W", ["a1-a2"])) == (
+        "hexapawn B B B\n         W . .\n         . W W", 3)
+    # a record this app cannot replay is listed as kept, not refused
+    assert game_cell(record("noughts", ".........", [5, 5])) == ("noughts .........", 1)

@@ -202,6 +202,19 @@ class StartProblem(ValueError):
         self.field = field
 
 
+def square_rows(rules, position) -> tuple[list[str], str] | None:
+    """A position whose text form is a square board ('X.O.X....', Hexapawn's 'BBB...WWW:W') as its rows of
+    squares and what follows the board ('W'); None for any other position (a heap, piles)."""
+    encoded = rules.encode_position(position)
+    if not isinstance(encoded, str):
+        return None
+    board, _, rest = encoded.partition(":")
+    side = int(len(board) ** 0.5)
+    if side < 2 or side * side != len(board):
+        return None
+    return [board[i:i + side] for i in range(0, len(board), side)], rest
+
+
 def board_of(game: str) -> Board:
     """The board of the game called `game`: its module `ui.boards.<game>` registers it on first use.
     ValueError for a game with none."""

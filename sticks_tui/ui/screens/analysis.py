@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Label, Select, Static
 from sticks_tui.engine import registry
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse_brain, scope_words
 from sticks_tui.ui import brains
-from sticks_tui.ui.boards import board_of
+from sticks_tui.ui.boards import board_of, square_rows
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
@@ -39,15 +39,13 @@ BOTH_FIT_HEIGHT = 40
 def position_cell(rules, position, sides: tuple[str, str] | None = None) -> str:
     """A position in one short line for a table cell: a heap's number, a board's rows joined by '/' (with
     `sides`, the marks of the first and second mover: whose turn it is, where the rules say)."""
-    encoded = rules.encode_position(position)
     mover = getattr(rules, "mover", None)
     turn = f" {sides[mover(position)]}" if sides is not None and mover is not None else ""
-    if isinstance(encoded, str):
-        board, _, rest = encoded.partition(":")
-        side = int(len(board) ** 0.5)
-        if side > 1 and side * side == len(board):
-            board = "/".join(board[i:i + side] for i in range(0, len(board), side))
-        return board + (turn or (f" {rest}" if rest else ""))
+    square = square_rows(rules, position)
+    if square is not None:
+        rows, rest = square
+        return "/".join(rows) + (turn or (f" {rest}" if rest else ""))
+    encoded = rules.encode_position(position)
     if isinstance(encoded, list | tuple):
         return ",".join(map(str, encoded))
     return str(encoded)
