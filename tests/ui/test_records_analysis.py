@@ -206,6 +206,12 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         await pilot.pause()
         assert screen.side == 1 and table.row_count == 289
         assert "as O (moving second)" in text_of(screen, "#analysis-summary")
+        await pilot.press("e")  # the export is of the brain analysed, not the sticks AI's hats
+        from sticks_tui.ui.screens.export_dialog import ExportDialog
+
+        assert isinstance(app.screen, ExportDialog)
+        assert [c.label for c in app.screen.choices.values()] == [
+            f"the learning curve of brain '{NOUGHTS_BRAINS['O']}' (last training run)"]
 
 
 async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and_training_games_only(

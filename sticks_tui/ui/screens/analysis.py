@@ -412,4 +412,4 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import analysis_exports, open_export
 
-        open_export(self, analysis_exports(self.app))
+        open_export(self, analysis_exports(self.app, self.kept))

@@ -263,9 +263,9 @@ def _hats_choice(app, counts=None, what: str = "") -> ExportChoice:
     return ExportChoice("hats", f"the hats table of brain '{name}'{what}", make, {"brain": name})
 
 
-def _curve_choice(app, points=None, what: str = "") -> ExportChoice:
+def _curve_choice(app, points=None, what: str = "", name: str | None = None) -> ExportChoice:
     session = app.session
-    name = session.brain_name
+    name = session.brain_name if name is None else name
 
     def make(fmt: str) -> ExportText:
         curve = list(points) if points else session.store.last_training_curve(name)
@@ -279,8 +279,11 @@ def _curve_choice(app, points=None, what: str = "") -> ExportChoice:
     return ExportChoice("curve", f"the learning curve of brain '{name}'{what}", make, {"brain": name})
 
 
-def analysis_exports(app) -> list[ExportChoice]:
-    """The analysis screen: the hats table of the brain in play, and its last learning curve."""
+def analysis_exports(app, kept=None) -> list[ExportChoice]:
+    """The analysis screen: the hats table of the brain in play, and its last learning curve; for another
+    game's brain (`kept`, analysed there), its last learning curve (the hats table is a sticks brain's)."""
+    if kept is not None and kept is not app.session.main:
+        return [_curve_choice(app, what=" (last training run)", name=kept.name)]
     return [_hats_choice(app), _curve_choice(app, what=" (last training run)")]
 
 

@@ -254,8 +254,10 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         if name is None:
             self.notify("No brain to delete: choose one in the brains list.", severity="warning")
             return
-        if name.casefold() == self.app.session.brain_name.casefold():
-            self.notify(f"'{name}' is the brain the learning AI plays with in this tab: choose another on the "
+        session = self.app.session
+        in_play = {session.brain_name.casefold()} | {k.name.casefold() for k in session.kept.values() if k.kept}
+        if name.casefold() in in_play:  # any game's learning AI in this tab (MENACE's boxes too)
+            self.notify(f"'{name}' is a brain a learning AI plays with in this tab: choose another on the "
                         "setup or analysis screen first.", severity="warning")
             return
 
