@@ -146,8 +146,16 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         curve in its place (g)."""
         both = self.size.height >= BOTH_FIT_HEIGHT
         self.query_one("#hats-table").display = both or not self.curve_shown
-        self.query_one("#analysis-curve").display = both or self.curve_shown
+        curve = self.query_one("#analysis-curve")
+        curve.display = both or self.curve_shown
+        curve.styles.height = 8 if both else "1fr"  # alone, the curve has the table's room
         self.query_one("#analysis-curve-title").display = both or self.curve_shown
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_curve" and self.is_mounted and self.size.height >= BOTH_FIT_HEIGHT:
+            return False  # both show: nothing to switch
+        return super().check_action(action, parameters)
 
     def action_toggle_curve(self) -> None:
         self.curve_shown = not self.curve_shown
