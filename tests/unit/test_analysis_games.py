@@ -3,6 +3,8 @@ the game API, held against each game's solver through the registry (no game name
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pytest
 
@@ -40,11 +42,17 @@ def perfect_brain(entry) -> Hats:
     return brain
 
 
+@lru_cache(maxsize=None)
+def perfect_analysis(game: str):
+    """(the perfect brain of `game`, its analysis), made once for the tests below."""
+    brain = perfect_brain(registry.entry(game))
+    return brain, analyse_brain(brain)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_container_is_held_against_the_solver(game):
     entry = registry.entry(game)
-    brain = perfect_brain(entry)
-    result = analyse_brain(brain)
+    brain, result = perfect_analysis(game)
     solver = solver_for(brain.rules)
     assert [v.position for v in result.positions] == list(brain.positions)  # as the brain encodes them
     for v in result.positions:
@@ -84,6 +92,14 @@ def test_one_wrong_container_is_named_and_counted(game):
     assert result.agreement == pytest.approx(CurveScorer.for_brain(brain).agreement(brain.counts))
     verdict = next(v for v in result.positions if v.position == position)
     assert (verdict.likeliest, verdict.agrees) == (bad, False)
+    for seat in result.seats:  # where the game says whose turn it is, only that seat's agreement drops
+        if verdict.seat is None:
+            assert seat.agreement is None and seat.disagreeing == (position,)
+        elif seat.seat == verdict.seat:
+            assert seat.disagreeing == (position,)
+            assert seat.agreement == pytest.approx(1 - 1 / seat.winning_positions)
+        else:
+            assert (seat.agreement, seat.disagreeing) == (1.0, ())
 
 
 @pytest.mark.parametrize("game", [name for name in GAMES if getattr(registry.entry(name).make_rules(), "mover", None)])
@@ -96,19 +112,6 @@ def test_a_brain_of_one_seat_has_the_figures_of_that_seat_only(game):
         assert [s.seat for s in result.seats] == [seat]
         assert all(v.seat == seat for v in result.positions)
         assert result.seats[0].agreement == result.agreement
-
-
-def test_a_game_that_says_whose_turn_splits_agreement_by_seat():
-    for game in GAMES:
-        entry = registry.entry(game)
-        brain = brain_of(entry)
-        if getattr(brain.rules, "mover", None) is None:
-            continue
-        result = analyse_brain(brain)
-        for s in result.seats:
-            own = [v for v in result.positions if v.seat == s.seat and v.winning]
-            assert s.winning_positions == len(own)
-            assert s.agreement == pytest.approx(1 - len(s.disagreeing) / len(own))
 
 
 def test_sticks_figures_are_those_of_the_sticks_analysis():
@@ -137,9 +140,7 @@ def test_sticks_figures_are_those_of_the_sticks_analysis():
 def test_a_game_with_draws_names_its_drawing_moves_and_the_draws_kept():
     """Noughts and crosses: most positions are drawn; their perfect moves are the moves that keep the draw."""
     for game in GAMES:
-        entry = registry.entry(game)
-        brain = perfect_brain(entry)
-        result = analyse_brain(brain)
+        brain, result = perfect_analysis(game)
         if not result.draws:
             assert result.drawn_kept is None and result.drawn_positions == 0
             continue
