@@ -178,6 +178,9 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
 
     from sticks_tui.vocabulary import NOUGHTS_BRAINS
 
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(NOUGHTS_BRAINS["O"], game="noughts", seat=1)
+        store.copy_brain(NOUGHTS_BRAINS["O"], "O's copy")  # O's boxes: not a brain MENACE as X can play
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -202,6 +205,13 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         await pilot.press("pagedown")
         assert table.cursor_row >= shown - 1 and table.scroll_y > 0
 
+        screen.query_one("#brain", Select).value = "O's copy"  # refused, saying why; the analysis stays
+        await pilot.pause()
+        assert screen.kept.name == NOUGHTS_BRAINS["X"] and app.session.chosen.get("noughts") is None
+        said = [n.message for n in app._notifications if "O's copy" in n.message]
+        assert said == [f"The brain \"O's copy\" keeps O's containers only, not keeps X's containers only; it was left "
+                        f"as it is. The learning AI keeps the brain '{NOUGHTS_BRAINS['X']}'."], said
+        assert screen.query_one("#brain", Select).value == NOUGHTS_BRAINS["X"] and table.row_count == 304
         screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["O"]
         await pilot.pause()
         assert screen.side == 1 and table.row_count == 289

@@ -232,7 +232,20 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             self.app.load_brain(name)
         else:
             self.side = 0
+            before = self.app.session.chosen.get(self.game)
             self.app.session.chosen[self.game] = name
+            problem = self.kept.problem  # loaded now: a brain this side cannot play (another seat's boxes)
+            if problem is not None:
+                self.app.session.kept.pop((self.game, name), None)
+                if before is None:
+                    self.app.session.chosen.pop(self.game, None)
+                else:
+                    self.app.session.chosen[self.game] = before
+                why = problem.split(" The AI plays with")[0]  # the store's reason; the AI does not change brain
+                self.notify(f"{why} The learning AI keeps the brain '{self.kept.name}'.", title="Brain not loaded",
+                            severity="warning")
+                self._fill_brains()
+                return
         self.notify(f"The learning AI now plays with the brain '{name}'.")
         self.query_one("#upto-label").display = self.query_one("#upto").display = self._sized()
         self.action_reload()
