@@ -171,28 +171,45 @@ async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app
 
 
 async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(make_app, data_dir):
-    """Issue 32 item 2 and issue 33 item 3: F4 with noughts chosen on the setup screen analyses MENACE's boxes
-    (boards as it folds them, beads, the perfect squares, right or not, the figures of its seat), at least 8
-    rows of the table show at 80x24 and PageDown pages through them; picking O's brain shows O's boxes."""
+    """Issue 32 item 2 and issue 33 item 3: F4 during a noughts game analyses the MENACE in play (O here) with
+    the boards as it folds them, beads, the perfect squares, right or not and the figures of its seat; at
+    80x24 at least 8 rows of the table show and PageDown pages through them; any of the game's brains can be
+    picked (X's), and one the AI cannot play on that side is refused with the reason."""
     from textual.widgets import Select
 
+    from sticks_tui.ui.screens.export_dialog import ExportDialog
     from sticks_tui.vocabulary import NOUGHTS_BRAINS
+    from ui_helpers import set_up
 
     with Store.open(data_dir) as store:
         store.load_or_create_brain(NOUGHTS_BRAINS["O"], game="noughts", seat=1)
         store.copy_brain(NOUGHTS_BRAINS["O"], "O's copy")  # O's boxes: not a brain MENACE as X can play
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#game", Select).value = "noughts"
-        await pilot.pause()
+        await set_up(pilot, "noughts", opponent="menace", first="p1")  # the pupil is X: MENACE plays O
         await pilot.press("f4")
         screen = app.screen
-        assert isinstance(screen, AnalysisScreen) and screen.game == "noughts"
+        assert isinstance(screen, AnalysisScreen) and (screen.game, screen.side) == ("noughts", 1)
+        assert screen.query_one("#brain", Select).value == NOUGHTS_BRAINS["O"]
         table = screen.query_one("#hats-table", DataTable)
+        assert table.row_count == 289  # MENACE's boxes for O, folded by the board's symmetries
+        summary = text_of(screen, "#analysis-summary")
+        assert "Over every board MENACE can face: right in " in summary and " of the 136 winning boxes" in summary
+        assert "as O (moving second)" in summary and "moving first" not in summary
+
+        screen.query_one("#brain", Select).value = "O's copy"  # refused, saying why; the analysis stays
+        await pilot.pause()
+        assert screen.kept.name == NOUGHTS_BRAINS["O"] and app.session.chosen.get("noughts") is None
+        said = [n.message for n in app._notifications if "O's copy" in n.message]
+        assert said == [f"The brain \"O's copy\" keeps O's containers only, not keeps X's containers only; it was left "
+                        "as it is. The learning AI plays with the brains it had."], said
+        assert table.row_count == 289
+
+        screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["X"]
+        await pilot.pause()
+        assert screen.side == 0 and table.row_count == 304
         assert [str(c.label) for c in table.columns.values()] == ["Board", "AI plays", "Perfect", "Right?", "Beads",
                                                                   "Chance"]
-        assert table.row_count == 304  # MENACE's boxes for X, folded by the board's symmetries
         first = rows(table)[0]
         assert first[:4] == [".../.../...", "tie", "draw: square 1 or square 2 or square 5", "NO"]
         assert first[4] == "4/4/4"  # Michie's 4 beads a square in the first box
@@ -200,28 +217,17 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         assert "Over every board MENACE can face: right in 0% of the 231 winning boxes" in summary
         assert "Exact chance to win a game of noughts and crosses: vs a perfect player wins 0.0%, draws" in summary
         assert "as X (moving first)" in summary and "moving second" not in summary
-        assert table.has_focus and table.size.height >= 9  # its heading and at least 8 rows
+        table.focus()
+        await pilot.pause()
+        assert table.size.height >= 9  # its heading and at least 8 rows
         shown = table.scrollable_content_region.height - 1
         await pilot.press("pagedown")
         assert table.cursor_row >= shown - 1 and table.scroll_y > 0
 
-        screen.query_one("#brain", Select).value = "O's copy"  # refused, saying why; the analysis stays
-        await pilot.pause()
-        assert screen.kept.name == NOUGHTS_BRAINS["X"] and app.session.chosen.get("noughts") is None
-        said = [n.message for n in app._notifications if "O's copy" in n.message]
-        assert said == [f"The brain \"O's copy\" keeps O's containers only, not keeps X's containers only; it was left "
-                        f"as it is. The learning AI keeps the brain '{NOUGHTS_BRAINS['X']}'."], said
-        assert screen.query_one("#brain", Select).value == NOUGHTS_BRAINS["X"] and table.row_count == 304
-        screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["O"]
-        await pilot.pause()
-        assert screen.side == 1 and table.row_count == 289
-        assert "as O (moving second)" in text_of(screen, "#analysis-summary")
         await pilot.press("e")  # the export is of the brain analysed, not the sticks AI's hats
-        from sticks_tui.ui.screens.export_dialog import ExportDialog
-
         assert isinstance(app.screen, ExportDialog)
         assert [c.label for c in app.screen.choices.values()] == [
-            f"the learning curve of brain '{NOUGHTS_BRAINS['O']}' (last training run)"]
+            f"the learning curve of brain '{NOUGHTS_BRAINS['X']}' (last training run)"]
 
 
 async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and_training_games_only(

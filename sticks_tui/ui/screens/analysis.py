@@ -110,7 +110,17 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         """The kept brain analysed: the game's learning AI's for `side` (the first game's: the one in play)."""
         return self.app.keeper.learner(self.game, self.side)
 
+    def _side_in_play(self) -> int:
+        """The side whose brain the game in play uses (MENACE as O: 1), else the first's."""
+        sides = board_of(self.game).brains
+        for screen in reversed(self.app.screen_stack):
+            held = getattr(screen, "brains", None)
+            if isinstance(held, dict) and getattr(getattr(screen, "setup", None), "game", None) == self.game:
+                return next((sides.index(k.name) for k in held.values() if k.kept and k.name in sides), 0)
+        return 0
+
     def compose(self) -> ComposeResult:
+        self.side = self._side_in_play()
         yield AppHeader()
         with Vertical(id="analysis-view"):
             with Horizontal(id="analysis-controls"):
@@ -231,7 +241,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             self.side = 0
             self.app.load_brain(name)
         else:
-            self.side = 0
+            side, self.side = self.side, 0
             before = self.app.session.chosen.get(self.game)
             self.app.session.chosen[self.game] = name
             problem = self.kept.problem  # loaded now: a brain this side cannot play (another seat's boxes)
@@ -242,7 +252,8 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
                 else:
                     self.app.session.chosen[self.game] = before
                 why = problem.split(" The AI plays with")[0]  # the store's reason; the AI does not change brain
-                self.notify(f"{why} The learning AI keeps the brain '{self.kept.name}'.", title="Brain not loaded",
+                self.side = side
+                self.notify(f"{why} The learning AI plays with the brains it had.", title="Brain not loaded",
                             severity="warning")
                 self._fill_brains()
                 return
