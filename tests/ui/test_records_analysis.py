@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 import pytest
@@ -227,7 +228,9 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         await pilot.press("e")  # the export is of the brain analysed, not the sticks AI's hats
         assert isinstance(app.screen, ExportDialog)
         assert [c.label for c in app.screen.choices.values()] == [
+            f"the boxes table of brain '{NOUGHTS_BRAINS['X']}'",
             f"the learning curve of brain '{NOUGHTS_BRAINS['X']}' (last training run)"]
+        assert json.loads(app.screen.choices["hats"].make("json").text)["game"] == "noughts"
 
 
 async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and_training_games_only(
