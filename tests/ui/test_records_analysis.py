@@ -98,8 +98,8 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
         assert "it plays perfectly" in summary
         table = rows(screen.query_one("#hats-table", DataTable))
         assert len(table) == 20 and [r[0] for r in table] == [str(n) for n in range(1, 21)]
-        assert table[9][1:4] == ["take 1", "take 1", "yes"]  # hat 10: it takes 1 to leave 9, the perfect move
-        assert table[8][2:4] == ["lost: any", "-"]  # hat 9 is lost whatever it does
+        assert table[9][1:4] == ["take 1", "yes", "take 1"]  # hat 10: it takes 1 to leave 9, the perfect move
+        assert table[8][2:4] == ["-", "lost: any"]  # hat 9 is lost whatever it does
         assert screen.query_one("#analysis-curve").points  # the saved learning curve
         # a bad "hats up to" shows an error and keeps the table
         upto = screen.query_one("#upto", Input)
@@ -209,11 +209,11 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
         screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["X"]
         await pilot.pause()
         assert screen.side == 0 and table.row_count == 304
-        assert [str(c.label) for c in table.columns.values()] == ["Board", "AI plays", "Perfect", "Right?", "Beads",
+        assert [str(c.label) for c in table.columns.values()] == ["Board", "AI plays", "Right?", "Perfect", "Beads",
                                                                   "Chance"]
         first = rows(table)[0]
-        assert first[:4] == [".../.../...", "tie", "draw: square 1 or square 2 or square 5", "NO"]
-        assert first[4] == "4/4/4"  # Michie's 4 beads a square in the first box
+        assert first[:4] == [".../.../...", "tie", "NO", "draw: square 1 or square 2 or square 5"]
+        assert first[4] == "1:4 2:4 5:4"  # Michie's 4 beads a square in the first box (a corner, an edge, the middle)
         summary = text_of(screen, "#analysis-summary")
         assert "Over every board MENACE can face: right in 0% of the 231 winning boxes" in summary
         assert "Exact chance to win a game of noughts and crosses: vs a perfect player wins 0.0%, draws" in summary

@@ -51,6 +51,12 @@ def position_cell(rules, position, sides: tuple[str, str] | None = None) -> str:
     return str(encoded)
 
 
+def short_move(rules, move) -> str:
+    """A move in a few characters, as the game writes it down: 3, a1-a2, 1,2 (Nim's pile and coins)."""
+    encoded = rules.encode_move(move)
+    return ",".join(map(str, encoded)) if isinstance(encoded, list | tuple) else str(encoded)
+
+
 def wrong_list(rules, positions, sides=None, width: int = 60) -> str:
     """The positions whose likeliest move is wrong, as many as fit in about `width` characters."""
     shown: list[str] = []
@@ -336,8 +342,9 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         board = board_of(self.game)
         rules = result.rules
         table = self.query_one("#hats-table", DataTable)
+        numbered = self._sized()
         table.clear(columns=True)
-        table.add_columns(registry.entry(self.game).position_word.capitalize(), "AI plays", "Perfect", "Right?",
+        table.add_columns(registry.entry(self.game).position_word.capitalize(), "AI plays", "Right?", "Perfect",
                           words.tokens.capitalize(), "Chance")
         for v in result.positions:
             def label(move, position=v.position):
@@ -347,9 +354,13 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             perfect = ("lost: any" if v.value < 0 else
                        ("draw: " if v.value == 0 else "") + " or ".join(map(label, v.perfect)))
             right = "-" if v.agrees is None else ("yes" if v.agrees else "NO")
-            counts = "/".join(map(str, v.counts))
+            if numbered:  # a ball per take, in order: 1/2/3
+                counts = "/".join(map(str, v.counts))
+            else:  # each move's tokens beside it: 1:4 2:4 5:4 (square 1, 2, 5)
+                counts = " ".join(f"{short_move(rules, m)}:{c}" for m, c in zip(v.moves, v.counts, strict=True))
             chances = " ".join(f"{p:.0%}" for p in v.probabilities)
-            table.add_row(position_cell(rules, v.position, board.sides if result.seat is None else None), plays, perfect, right, counts, chances)
+            cell = position_cell(rules, v.position, board.sides if result.seat is None else None)
+            table.add_row(cell, plays, right, perfect, counts, chances)
 
     def _show_curve(self, name: str, brain) -> None:
         from sticks_tui.store import StoreError
