@@ -382,6 +382,7 @@ register(GameEntry(
     learner_settings={"start_balls": (4, 3, 2, 1), "win_reward": 3, "draw_reward": 1, "loss_penalty": 1,
                       "floor": "none", "empty": "resign"},
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
+    position_word="board",
     scope=lambda rules: "every board MENACE can face",
     training_games=5_000, training_protocol="classic",
     lab_rules=lambda size: NoughtsRules(), lab_size=(3, 3, 3), lab_size_words="the board's side (3 only)",

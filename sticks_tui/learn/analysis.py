@@ -583,3 +583,142 @@ def quick_scores(counts: np.ndarray, max_take: int = 3, heap: int | None = None)
     counts = _scoped(counts, heap)
     point = CurveScorer.for_rules(SticksRules(counts.shape[0] - 1, max_take)).score(0, counts)
     return point.agreement, point.win_vs_perfect
+
+
+# -- one analysis for every game ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PositionVerdict:
+    """One container of a brain held against the exact solution: the position as the brain encodes it
+    (folded: the canonical one of positions alike up to a symmetry), its moves in the container's order,
+    their counts and chances, the learner's likeliest move, and the perfect moves among them (those that keep
+    the position's value: the winning moves where the player to move can force a win, the drawing moves where
+    the best it can force is a draw) and whether its single likeliest move is one of those (None where the
+    position is lost: any move loses against perfect play)."""
+
+    position: object
+    seat: int | None  # who moves here (0 first, 1 second); None: the game does not say (sticks, Nim)
+    moves: tuple
+    counts: tuple[int, ...]
+    probabilities: tuple[float, ...]  # all 0 in an empty container that resigns
+    likeliest: object  # its most likely move (the first on a tie); None: an empty container, it resigns
+    tie: bool  # several moves share the top count: no preference
+    value: int  # what the player to move forces: +1 a win, 0 a draw, -1 a loss
+    perfect: tuple  # the moves among `moves` that keep `value`; empty in a lost position
+    agrees: bool | None
+
+    @property
+    def winning(self) -> bool:
+        return self.value > 0
+
+
+@dataclass(frozen=True)
+class SeatFigures:
+    """The figures of one seat the learner plays (0 moving first, 1 moving second): its agreement over the
+    winning positions where that seat moves (None where the game does not say whose turn a position is: the
+    whole brain's agreement holds for both seats), and its exact chances (win, draw, loss) in a game from the
+    start against the perfect player worst for it and against a random player."""
+
+    seat: int
+    agreement: float | None
+    winning_positions: int
+    disagreeing: tuple
+    vs_perfect: tuple[float, float, float]
+    vs_random: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """What `analyse_brain` finds, for any game: per position, overall and per seat, each saying what it is
+    over (`scope`: 'heaps 2-20', 'every board MENACE can face'; `game`: 'a game of 20 sticks')."""
+
+    rules: object
+    seat: int | None  # the brain's seat (None: it plays both)
+    positions: tuple[PositionVerdict, ...]
+    agreement: float  # over every winning position of `positions` (the learning curve's agreement)
+    winning_positions: int
+    disagreeing: tuple  # winning positions whose single likeliest move does not win
+    seats: tuple[SeatFigures, ...]
+    scope: str
+    game: str
+    draws: bool  # the game can end in a draw (the chances then say the draws too)
+    drawn_positions: int = 0  # positions where the best the mover can force is a draw
+    drawn_kept: float | None = None  # over those: the share whose single likeliest move keeps the draw
+    rule: DiscoveredRule | None = None  # sticks: the rule read off the hats (the entry's `chances_vs_perfect`)
+
+    @property
+    def plays_perfectly(self) -> bool:
+        return not self.disagreeing
+
+    def seat_figures(self, seat: int) -> SeatFigures | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+
+def game_words(rules) -> str:
+    """The game the chances are about, in words (its registry entry says): 'a game of 20 sticks'."""
+    return registry.entry_of(rules).game_words_of(rules)
+
+
+def analyse_brain(brain: Hats, rules=None) -> GameAnalysis:
+    """The analysis of any game's brain (the one counts learner, `learn.hats.Hats`) against its game's exact
+    solution (`solve.solver_for`, through `learn.tables`), over the game `rules` (default: the brain's own; for
+    sticks a heap N whose hats are the brain's first rows). Written once against the game API: the positions
+    are the brain's containers as it lays them out (folded by the game's symmetries), the perfect moves are
+    those that keep each position's value, and the chances are `exact_chances`' (the perfect player worst for
+    the learner), in each seat the brain plays."""
+    from sticks_tui.learn.tables import game_tables
+
+    rules = brain.rules if rules is None else rules
+    why = brain.cannot_train(rules)
+    if why is not None:
+        raise ValueError(why)
+    layout = _layout(rules, brain.seat)
+    tables = game_tables(rules)
+    values, keeps = tables.value, tables.perfect
+    mover = getattr(rules, "mover", None)
+    verdicts = []
+    for i, position in enumerate(layout.rows):
+        if position is None:
+            continue
+        moves = layout.moves[i]
+        counts = tuple(int(c) for c in brain.counts[i, : len(moves)])
+        shown = counts
+        if sum(counts) == 0 and brain.rule.empty == "refill":  # an empty box is refilled before it draws
+            shown = tuple(int(c) for c in brain.start[i, : len(moves)])
+        weight = sum(shown)
+        probabilities = tuple(c / weight for c in shown) if weight else (0.0,) * len(moves)
+        top = max(shown)
+        likeliest = moves[shown.index(top)] if weight else None
+        p = tables.index[position]
+        value = int(values[p])
+        kept = {m for j, m in enumerate(tables.moves[p]) if keeps[p, j]}
+        perfect = tuple(m for m in moves if m in kept) if value >= 0 else ()
+        tie = shown.count(top) > 1
+        agrees = (weight > 0 and not tie and likeliest in kept) if value >= 0 else None
+        verdicts.append(PositionVerdict(position, mover(position) if mover is not None else None, moves, counts,
+                                        probabilities, likeliest, tie, value, perfect, agrees))
+
+    def agreement_of(rows):
+        winning = [v for v in rows if v.winning]
+        wrong = tuple(v.position for v in winning if not v.agrees)
+        return (1.0 - len(wrong) / len(winning) if winning else 1.0), len(winning), wrong
+
+    overall, winning_count, wrong = agreement_of(verdicts)
+    drawn = [v for v in verdicts if v.value == 0]
+    drawn_kept = sum(1 for v in drawn if v.agrees) / len(drawn) if drawn else None
+    seats = []
+    for seat in ((0, 1) if brain.seat is None else (brain.seat,)):
+        if mover is not None:
+            share, count, seat_wrong = agreement_of([v for v in verdicts if v.seat == seat])
+        else:
+            share, count, seat_wrong = None, winning_count, wrong
+        first = seat == 0
+        seats.append(SeatFigures(seat, share, count, seat_wrong,
+                                 exact_chances(brain, "perfect", first, rules=rules),
+                                 exact_chances(brain, "random", first, rules=rules)))
+    rule = None
+    game = registry.find(rules)
+    if game is not None and game.chances_vs_perfect:  # sticks: the rule its hats show, besides
+        rule = discover_rule(np.asarray(brain.counts)[: rules.size + 1], rules.max_take, solver_for(rules))
+    return GameAnalysis(rules, brain.seat, tuple(verdicts), overall, winning_count, wrong, tuple(seats),
+                        scope_words(rules), game_words(rules), _has_draws(rules), len(drawn), drawn_kept, rule)

@@ -257,7 +257,7 @@ registry.set_board("sticks", board=Board(
     brains=(vocabulary.DEFAULT_BRAIN,), brain_choices=True, brain_options=lambda side: {"size": vocabulary.APP_BRAIN_SIZE},
     move_line=lambda rules, name, before, move, after: move_sentence(name, move, before, after),
     opening=lambda rules, start: f"{start} {sticks_word(start)} on the board", result_line=_result,
-    move_label=lambda position, move: f"take {move}", analysed=True, help=_help(),
+    move_label=lambda position, move: f"take {move}", help=_help(),
     draw_line=lambda name, position, move, words: f"{name} draws {words.token} {move} from {words.container} {position}.",
     setup_lab_size=lambda settings: settings.of("sticks").start or 20,
 ))
