@@ -621,20 +621,20 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import agreement, heaps_words, quick_scores, scope_words
+        from sticks_tui.learn.analysis import CurveScorer
+        from sticks_tui.learn.figure_words import likeliest_sentence
 
         from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
 
         brain = (state.kept or self.session.main).brain
-        if result.heap is not None:  # the heap a sticks run trained: its figures are over heaps 2..heap
-            heap = min(result.heap, brain.size)
-            share, _ = quick_scores(brain.counts, brain.max_take, heap)
-            scope = heaps_words(heap)
-        else:
-            share, scope = agreement(brain).agreement, scope_words(brain.rules)
+        # the game the run trained (for sticks the heap: its figures are over heaps 2..heap), else the brain's
+        rules = result.rules if getattr(result, "rules", None) is not None else brain.rules
+        scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
+        point = scorer.score(result.games_played, brain.counts)
+        winning = int(scorer.winning_rows.sum())
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    f"Agreement with perfect play over {scope}: {share:.0%}.",
+                    + likeliest_sentence(rules, point.agreement, point.draw_wins, winning),
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 

@@ -31,7 +31,7 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.container_view import ContainerView
-from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.inputs import Input
@@ -608,6 +608,7 @@ class TrainingScreen(StyledOnce, Screen):
         self.set_class(not self.grid, "-containers")
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
+        self._about_rules = None  # the game the curve's headings were read for
         self._current: ToldGame | None = None  # the game being told ball by ball
         self._queue: deque[ToldGame] = deque()  # games received, still to be told ball by ball
         self._asked = False  # a game was asked of the trainer (a step or a release) and has not come yet
@@ -675,6 +676,9 @@ class TrainingScreen(StyledOnce, Screen):
         curve = self.query_one(LearningCurve)
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
+        if rules is not None and (curve.about is None or self._about_rules != rules):
+            self._about_rules = rules  # the headings are read from the solver: once per game, not per update
+            curve.about = FigureHeadings.of(rules)
         curve.points = tuple(state.points)
         if not self.grid:
             if self._hats_shown is None:

@@ -24,15 +24,35 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from sticks_tui.learn.analysis import CurvePoint
+from sticks_tui.learn.figure_words import LIKELIEST, SEATS, cannot_win, percent, drawn_label, game_heading, scope_heading
 from sticks_tui.ui.widgets.heatmap import pack_legend, short_count
 
 Y_LABEL = 5  # "100%" and the axis
 STYLE_CLASSES = ("curve--s0", "curve--s1", "curve--s2", "curve--s3")
 GLYPHS = ("●", "▲", "▽", "◆", "■", "○")
-LABEL_AGREEMENT = "agreement with perfect play"
+LABEL_AGREEMENT = LIKELIEST  # over the winning positions: how often the likeliest move is a winning one
+LABEL_DRAWN = "a token drawn wins"  # ... and how often a token drawn at random is (its game's word: `about`)
 LABEL_WIN = "chance to beat a perfect player"
 LABEL_WIN_FIRST = "beats a perfect player moving first"
 LABEL_WIN_SECOND = "beats a perfect player moving second"
+
+
+@dataclass(frozen=True)
+class FigureHeadings:
+    """What the curve's figures are about, for the game in play (the core's words, `learn.figure_words`): the
+    heading of the figures over its winning positions, the token drawn, the heading of the chances against a
+    perfect player in one game from the start, and why a seat can never win that game."""
+
+    over: str
+    drawn: str
+    game: str
+    notes: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, rules) -> FigureHeadings:
+        notes = tuple(dict.fromkeys(w for w in (cannot_win(rules, 0), cannot_win(rules, 1)) if w))
+        return cls(scope_heading(rules), drawn_label(rules), game_heading(rules), notes)
 
 
 @dataclass(frozen=True)
@@ -53,12 +73,15 @@ class CurveSeries:
 
 
 def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, ...]:
-    """The trainer's samples as series: (games, agreement, win) or (games, agreement, win_first, win_second)."""
+    """The trainer's samples as series: (games, agreement, win), (games, agreement, win_first, win_second) or
+    (games, agreement, win_first, win_second, draw_wins)."""
     points = [tuple(p) for p in points]
     if not points:
         return ()
     width = max(len(p) for p in points)
-    if width >= 4:
+    if width >= 5:
+        labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND, LABEL_DRAWN)
+    elif width == 4:
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND)
     else:
         labels = (LABEL_AGREEMENT, LABEL_WIN)[: max(0, width - 1)]
@@ -120,6 +143,9 @@ class LearningCurve(Widget):
     x_label: reactive[str] = reactive("games")
     #: What the figures are about ("heaps 2-20"), said first in the legend ("over heaps 2-20:"); "" says nothing.
     scope: reactive[str] = reactive("")
+    #: What each group of figures is about (`FigureHeadings.of(rules)`): when set, the legend says it in place
+    #: of `scope`, the figures over winning positions under one heading, the chances in one game under another.
+    about: reactive[FigureHeadings | None] = reactive(None)
 
     def __init__(self, series: Iterable = (), *, x_scale: str = "log", x_label: str = "games",
                  empty_text: str = "no games yet", name: str | None = None, id: str | None = None,
@@ -145,7 +171,9 @@ class LearningCurve(Widget):
 
     @points.setter
     def points(self, value: Iterable[Sequence[float]]) -> None:
-        self._points = tuple(dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
+        self._points = tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins)
+                             if isinstance(p, CurvePoint) else
+                             dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
         self.series = series_from_points(self._points)
 
     def validate_series(self, value) -> tuple[CurveSeries, ...]:
@@ -165,6 +193,10 @@ class LearningCurve(Widget):
         self.refresh()
 
     def watch_x_label(self) -> None:
+        self._cache = None
+        self.refresh()
+
+    def watch_about(self) -> None:
         self._cache = None
         self.refresh()
 
@@ -213,12 +245,21 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        items = [f"over {self.scope}:"] if self.scope and self.series else []
-        for s in self.series:
+        def item(s: CurveSeries, label: str) -> str:
             good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
-            value = f" {good[-1]:.0%}" if good else ""
-            items.append(f"{s.glyph} {s.label}{value}")
-        return items
+            return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}"
+
+        about = self.about
+        if about is not None and self.series:
+            over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
+            game = {LABEL_WIN_FIRST: SEATS[0], LABEL_WIN_SECOND: SEATS[1], LABEL_WIN: "both seats' mean"}
+            items = [about.over] + [item(s, over[s.label]) for s in self.series if s.label in over]
+            chances = [item(s, game[s.label]) for s in self.series if s.label in game]
+            if chances:
+                items += [about.game, *chances, *(f"({note})" for note in about.notes)]
+            return items + [item(s, s.label) for s in self.series if s.label not in over and s.label not in game]
+        items = [f"over {self.scope}:"] if self.scope and self.series else []
+        return items + [item(s, s.label) for s in self.series]
 
     def legend_lines(self, width: int) -> list[str]:
         """Each series' glyph, name and last value, packed into lines of `width`."""
