@@ -48,8 +48,8 @@ def drawn_label(rules) -> str:
 
 
 def scope_heading(rules) -> str:
-    """The heading of the figures over winning positions: 'over heaps 2-20, where a win can be forced:'."""
-    return f"over {registry.entry_of(rules).scope_words(rules)}, where a win can be forced:"
+    """The heading of the figures over winning positions: 'where it can win, over heaps 2-20:'."""
+    return f"where it can win, over {registry.entry_of(rules).scope_words(rules)}:"
 
 
 def game_words(rules) -> str:
@@ -58,8 +58,9 @@ def game_words(rules) -> str:
 
 
 def game_heading(rules) -> str:
-    """The heading of the chances against a perfect player: 'in a game of 20 sticks, vs a perfect player:'."""
-    return f"in {game_words(rules)}, vs a perfect player:"
+    """The heading of the chances against a perfect player, each seat's read after it ('first 99%'): 'in a
+    game of 20 sticks vs a perfect player, moving:'."""
+    return f"in {game_words(rules)} vs a perfect player, moving:"
 
 
 def start_value(rules) -> int:
@@ -83,6 +84,14 @@ def cannot_win(rules, seat: int) -> str:
     if seat != losing_seat:
         return ""
     return f"{SEATS[seat]} {_at(rules)} the perfect player wins every game: 0% is the rule, not the learner"
+
+
+def cannot_win_short(rules, seat: int) -> str:
+    """`cannot_win` in a few words, beside that seat's figure: 'a lost start: the rule, not the learner',
+    'a draw at best: the rule, not the learner'; '' when the seat can win."""
+    if not cannot_win(rules, seat):
+        return ""
+    return ("a draw at best" if start_value(rules) == 0 else "a lost start") + ": the rule, not the learner"
 
 
 def _at(rules) -> str:

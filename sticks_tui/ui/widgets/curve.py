@@ -25,7 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from sticks_tui.learn.analysis import CurvePoint
-from sticks_tui.learn.figure_words import LIKELIEST, SEATS, cannot_win, percent, drawn_label, game_heading, scope_heading
+from sticks_tui.learn.figure_words import LIKELIEST, cannot_win_short, drawn_label, game_heading, percent, scope_heading
 from sticks_tui.ui.widgets.heatmap import pack_legend, short_count
 
 Y_LABEL = 5  # "100%" and the axis
@@ -47,11 +47,11 @@ class FigureHeadings:
     over: str
     drawn: str
     game: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, str] = ("", "")  # each seat's: why it never wins, in a few words ('' when it can)
 
     @classmethod
     def of(cls, rules) -> FigureHeadings:
-        notes = tuple(dict.fromkeys(w for w in (cannot_win(rules, 0), cannot_win(rules, 1)) if w))
+        notes = (cannot_win_short(rules, 0), cannot_win_short(rules, 1))
         return cls(scope_heading(rules), drawn_label(rules), game_heading(rules), notes)
 
 
@@ -245,18 +245,19 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        def item(s: CurveSeries, label: str) -> str:
+        def item(s: CurveSeries, label: str, note: str = "") -> str:
             good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
-            return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}"
+            return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}{f' ({note})' if note else ''}"
 
         about = self.about
         if about is not None and self.series:
             over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
-            game = {LABEL_WIN_FIRST: SEATS[0], LABEL_WIN_SECOND: SEATS[1], LABEL_WIN: "both seats' mean"}
+            game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average"}
+            notes = {LABEL_WIN_FIRST: about.notes[0], LABEL_WIN_SECOND: about.notes[1]}
             items = [about.over] + [item(s, over[s.label]) for s in self.series if s.label in over]
-            chances = [item(s, game[s.label]) for s in self.series if s.label in game]
+            chances = [item(s, game[s.label], notes.get(s.label, "")) for s in self.series if s.label in game]
             if chances:
-                items += [about.game, *chances, *(f"({note})" for note in about.notes)]
+                items += [about.game, *chances]
             return items + [item(s, s.label) for s in self.series if s.label not in over and s.label not in game]
         items = [f"over {self.scope}:"] if self.scope and self.series else []
         return items + [item(s, s.label) for s in self.series]
