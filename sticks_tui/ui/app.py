@@ -250,6 +250,10 @@ class SticksApp(App):
         super().update_styles(node, animate)
 
     def push_screen(self, screen, *args, **kwargs):
+        if isinstance(screen, ModalScreen) and not isinstance(screen, TooSmallScreen):
+            # the toasts so far were about the screen below: they would lie over the dialog's buttons (issue 33
+            # item 7); one raised while it is open shows at the top (styles.tcss), away from its buttons
+            self.clear_notifications()
         return super().push_screen(self._with_width_class(screen), *args, **kwargs)
 
     def switch_screen(self, screen):
