@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
 
+from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import RULE_LIMITS, RULE_PRESETS, HatRule
@@ -617,8 +618,13 @@ class TrainingScreen(StyledOnce, Screen):
         for button in self.query(Button):  # keys go to the screen's bindings, never to a focused button
             button.can_focus = False
         self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
+        self.set_interval(0.5, self._starting_tick)  # the seconds of a first run's compile, as they pass
         self.watch(self.app, "training", self._update, init=True)
         self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _starting_tick(self) -> None:
+        if self.app.training is None and self.app.session.training.running:
+            self.query_one("#training-status", Static).update(compiled.starting_words())
 
     def _class_changed(self, change) -> None:
         """No run going here: the trained brain's hats follow what classmates teach it, marked ↑/↓."""
@@ -654,7 +660,7 @@ class TrainingScreen(StyledOnce, Screen):
         self.query_one("#training-controls").display = state.running
         self._show_pace()
         if progress is None:
-            status.update("Starting ..." if state.running else "No training has run yet: press t.")
+            status.update(compiled.starting_words() if state.running else "No training has run yet: press t.")
             self._show_keys()
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
