@@ -481,6 +481,7 @@ async def test_a_container_shows_each_move_chance_count_marks_and_summary():
         summary = " ".join(line.strip() for line in lines[:3])
         assert "Hat for (2, 3, 5): 1.5k balls for 10 moves." in text
         assert "Likeliest: 4 quarters (99%), a perfect move ✓." in summary
+        assert "drawn is a perfect move" not in summary  # its one perfect move is the likeliest: said above
         assert "Drawn: ► 1 nickel." in summary
         assert widget.entry_text((2, 4)) == "4 quarters █99% 1.5k ✓"
         assert widget.entry_text((0, 1)) == "1 nickel   ►<1%    1"
@@ -498,7 +499,12 @@ async def test_a_container_with_ties_says_so_and_narrow_it_is_one_list():
     data = nim_data((1, 2, 3))
     assert not data.perfect
     assert "No favourite yet (6 moves tie at 17%)." in data.summary()
+    tied = nim_data((2, 3, 5))  # a fresh hat: one ball each, one of its 10 moves perfect
+    assert "No favourite yet (10 moves tie at 10%). A ball drawn is a perfect move 10% of the time." in tied.summary()
     assert "Likeliest: 1 nickel" in nim_data((1, 2, 3), favourite=(0, 1)).summary()
+    # the likeliest not perfect: how often a draw still is (1 ball of 1,505: take 2 nickels)
+    assert nim_data((4, 2, 0), favourite=(0, 1)).summary().endswith(
+        "Likeliest: 1 nickel (99%), not a perfect move. A ball drawn is a perfect move 0.1% of the time.")
     widget = ContainerView()
     async with One(widget).run_test(size=(30, 24)) as pilot:  # too narrow for columns: one list
         widget.data = data
