@@ -53,7 +53,8 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         shown = legend(app.screen)
         assert [heatmap.data.hats for heatmap in app.screen.heatmaps] == [20, 20]  # the hats the run trained
         over, game = shown.split(" in a game of 20 sticks vs a perfect player, moving: ")  # nothing of the game above
-        assert over == f"where it can win, over heaps 2-20: ● its likeliest move wins 100% ◆ a ball drawn wins {percent(drawn)}"
+        assert over == ("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                        f"◆ a ball drawn wins {percent(drawn)}")
         # 20 is won by the mover: moving second, a perfect player wins every game
         assert game.startswith("▲ first 99% ▽ second 0% (a lost start: the rule, not the learner)")
 
