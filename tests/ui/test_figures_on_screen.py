@@ -67,8 +67,9 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert "You lose if you face 1, 5, 9, ... sticks: n = 1 mod 4." in summary
         assert "Over heaps 2-20: right in 100% of the winning hats: it plays perfectly." in summary
         assert "(a perfect player that, when it cannot win, makes the move worst for the AI)" in summary
-        assert text_of(screen, "#analysis-curve-title") == "Learning curve of the last training run, over heaps 2-20"
-        assert legend(screen).startswith("● its likeliest move wins 100%")  # the title says over what
+        assert text_of(screen, "#analysis-curve-title") == "Learning curve of the last training run"
+        assert legend(screen).startswith("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                                          "in a game of 20 sticks vs a perfect player, moving: ▲ first 99%")
         # another heap: the figures of that game, whose hats 21-40 were never trained
         screen.query_one("#upto", Input).value = "40"
         await pilot.pause()

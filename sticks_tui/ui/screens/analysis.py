@@ -14,12 +14,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static
 
 from sticks_tui.ui.boards import board_of, has_board
-from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
+from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.inputs import Input
@@ -162,11 +163,12 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             heap = self.app.session.store.last_training_heap(self.app.session.brain_name)
         except StoreError:
             curve, heap = [], None
-        # a curve kept without its heap was scored over every hat of the brain
-        scope = heaps_words(heap if heap is not None else brain.size)
-        self.query_one(LearningCurve).points = tuple(curve)
-        self.query_one("#analysis-curve-title", Label).update(
-            "Learning curve of the last training run" + (f", over {scope}" if curve else ""))
+        # a curve kept without its heap was scored over every hat of the brain; the legend says what each
+        # figure is about: over heaps 2..heap, or in a game of `heap` sticks (issue 33 item 6)
+        chart = self.query_one(LearningCurve)
+        chart.about = FigureHeadings.of(SticksRules(heap if heap is not None else brain.size, brain.max_take))
+        chart.points = tuple(curve)
+        self.query_one("#analysis-curve-title", Label).update("Learning curve of the last training run")
 
     def action_copy_brain(self) -> None:
         from sticks_tui.store import StoreError, name_key, validate_name
