@@ -107,8 +107,12 @@ class BrainScreen(StyledOnce, Screen):
         return True
 
     def _fits(self) -> bool:
+        """Whether the brain in play shows as one grid. Asked each time the footer checks its keys: worked out
+        once per brain (its containers follow its layout, never its counts)."""
         brain = self.kept.brain
-        return brains.grid_fits(brain, len(brains.containers(brain, self.rules)))
+        if getattr(self, "_fit_of", (None,))[0] is not brain:
+            self._fit_of = (brain, brains.grid_fits(brain, len(brains.containers(brain, self.rules))))
+        return self._fit_of[1]
 
     # -- drawing -----------------------------------------------------------------------------------
     def groups(self) -> list[tuple[int, list[tuple]]]:
