@@ -634,11 +634,11 @@ class SticksApp(App):
         # the game the run trained (for sticks the heap: its figures are over heaps 2..heap), else the brain's
         rules = result.rules if getattr(result, "rules", None) is not None else brain.rules
         scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
-        point = scorer.score(result.games_played, brain.counts)
         winning = int(scorer.winning_rows.sum())
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    + likeliest_sentence(rules, point.agreement, point.draw_wins, winning),
+                    + likeliest_sentence(rules, scorer.agreement(brain.counts), scorer.draw_wins(brain.counts),
+                                         winning),
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
