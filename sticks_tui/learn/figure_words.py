@@ -111,7 +111,7 @@ def likeliest_sentence(rules, agreement: float, draw_wins: float, winning: int |
     count = f"the {winning:,} " if winning is not None else "the "
     drawn = (f"; a {token_word(rules)} drawn at random is one {percent(draw_wins)} of the time"
              if draw_wins == draw_wins else "")
-    return (f"Over {scope}, its likeliest move is a winning move in {agreement:.0%} of {count}positions where a "
+    return (f"Over {scope}, its likeliest move is a winning move in {percent(agreement)} of {count}positions where a "
             f"win can be forced{drawn}.")
 
 

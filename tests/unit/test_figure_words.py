@@ -48,6 +48,8 @@ def test_the_words_say_what_each_figure_counts_and_over_what():
     assert likeliest_sentence(SticksRules(20), 1.0, 0.9996, 15) == (
         "Over heaps 2-20, its likeliest move is a winning move in 100% of the 15 positions where a win can be "
         "forced; a ball drawn at random is one >99.9% of the time.")
+    assert likeliest_sentence(NimRules((7, 7, 7)), 447 / 448, 0.5, 448).startswith(  # one wrong is not 100%
+        "Over piles up to 7, 7, 7, its likeliest move is a winning move in 99.8% of the 448 positions")
     assert [percent(x) for x in (1, 0.9996, 0.996, 0.87, 0.004, 0.0004, 0)] == [
         "100%", ">99.9%", "99.6%", "87%", "0.4%", "<0.1%", "0%"]
 
