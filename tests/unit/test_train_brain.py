@@ -78,7 +78,8 @@ def test_a_stored_brain_gets_the_net_change_merged_onto_it_as_the_app_does(capsy
     assert "brain 'class': 100 hats, 540 games trained in all" in out
     from sticks_tui.learn.figure_words import percent
 
-    assert f"Over heaps 2-12, its likeliest move is a winning move in {percent(analyse(stored.counts, 3, heap=12).agreement)}" in out
+    share = percent(analyse(stored.counts, 3, heap=12).agreement)
+    assert f"Over heaps 2-12, its likeliest move is a winning move in {share}" in out
     assert "(hats 13-100 not shown: this run did not train them)" in out
 
 
