@@ -92,6 +92,35 @@ def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, 
     return tuple(s for s in series if not s.points or any(_finite(y) for _, y in s.points))
 
 
+def points_of(value: Iterable) -> tuple[tuple, ...]:
+    """The trainer's samples as plain tuples: a `CurvePoint` as (games, agreement, win_first, win_second,
+    draw_wins), any other dataclass as its fields, anything else as a tuple."""
+    return tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins) if isinstance(p, CurvePoint) else
+                 dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
+
+
+def legend_items(series: Sequence[CurveSeries], scope: str = "", about: FigureHeadings | None = None) -> list[str]:
+    """The legend's items, each series' glyph, name and last value: with `about` (the game in play's
+    `FigureHeadings`), the figures over its winning positions under one heading and the chances in one game
+    under another, each seat's with why it cannot win; else what the figures are about ("over heaps 2-20:")
+    and the series as named."""
+    def item(s: CurveSeries, label: str, note: str = "") -> str:
+        good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
+        return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}{f' ({note})' if note else ''}"
+
+    if about is not None and series:
+        over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
+        game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average"}
+        notes = {LABEL_WIN_FIRST: about.notes[0], LABEL_WIN_SECOND: about.notes[1]}
+        items = [about.over] + [item(s, over[s.label]) for s in series if s.label in over]
+        chances = [item(s, game[s.label], notes.get(s.label, "")) for s in series if s.label in game]
+        if chances:
+            items += [about.game, *chances]
+        return items + [item(s, s.label) for s in series if s.label not in over and s.label not in game]
+    items = [f"over {scope}:"] if scope and series else []
+    return items + [item(s, s.label) for s in series]
+
+
 def _finite(v: float) -> bool:
     return v == v and v not in (math.inf, -math.inf)
 
@@ -171,9 +200,7 @@ class LearningCurve(Widget):
 
     @points.setter
     def points(self, value: Iterable[Sequence[float]]) -> None:
-        self._points = tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins)
-                             if isinstance(p, CurvePoint) else
-                             dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
+        self._points = points_of(value)
         self.series = series_from_points(self._points)
 
     def validate_series(self, value) -> tuple[CurveSeries, ...]:
@@ -245,22 +272,7 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        def item(s: CurveSeries, label: str, note: str = "") -> str:
-            good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
-            return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}{f' ({note})' if note else ''}"
-
-        about = self.about
-        if about is not None and self.series:
-            over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
-            game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average"}
-            notes = {LABEL_WIN_FIRST: about.notes[0], LABEL_WIN_SECOND: about.notes[1]}
-            items = [about.over] + [item(s, over[s.label]) for s in self.series if s.label in over]
-            chances = [item(s, game[s.label], notes.get(s.label, "")) for s in self.series if s.label in game]
-            if chances:
-                items += [about.game, *chances]
-            return items + [item(s, s.label) for s in self.series if s.label not in over and s.label not in game]
-        items = [f"over {self.scope}:"] if self.scope and self.series else []
-        return items + [item(s, s.label) for s in self.series]
+        return legend_items(self.series, self.scope, self.about)
 
     def legend_lines(self, width: int) -> list[str]:
         """Each series' glyph, name and last value, packed into lines of `width`."""
