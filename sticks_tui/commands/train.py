@@ -132,6 +132,7 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
         parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
                      f"{LEARNER_WORDS[game.brains]}")
     games = args.games if args.games is not None else game.training_games
+    _say_if_compiling(args, command)
     if game.brains == "matchboxes":
         return run_matchboxes(args, games, command)
     try:
@@ -146,6 +147,18 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
         return _refuse(f"--brain trains a stored brain of the Game of Sticks; {game.title} trains a fresh AI here "
                        "(train its stored brain in the app). Nothing was trained.", 2, command)
     return run_hats(args, game, rules, games, protocol, values, command)
+
+
+def _say_if_compiling(args, command: str) -> None:
+    """The first run after an install compiles the fast trainer first: say so on stderr, with the seconds
+    expected here, so the wait is not taken for a hang (never when the cache is warm; issue 33 item 7)."""
+    if getattr(args, "engine", "kernel") != "kernel":
+        return
+    from sticks_tui.learn import compiled
+
+    if compiled.cold():
+        print(f"sticks-tui {command}: preparing the fast trainer (once, about "
+              f"{max(1, round(compiled.expected_seconds()))} s) ...", file=sys.stderr, flush=True)
 
 
 def _refuse(message, status: int, command: str = "train") -> int:

@@ -71,3 +71,17 @@ def test_before_any_compile_was_measured_the_estimate_comes_from_this_machines_s
     assert compiled.expected_seconds() > 0  # a Python loop timed now, scaled (COMPILE_PER_LOOP)
     compiled._record(3.04)
     assert compiled.expected_seconds() == 3.04  # once measured, the measurement
+
+
+def test_the_train_command_says_it_on_stderr_only_when_it_compiles(record, monkeypatch, capsys):
+    from sticks_tui.cli import main
+
+    record.write_text('{"seconds": 7.2}')
+    assert main(["train", "--sticks", "10", "--games", "200", "--seed", "1"]) == 0
+    assert capsys.readouterr().err == ""  # the cache is warm: nothing to say
+    monkeypatch.setattr(compiled, "_ready", set())
+    monkeypatch.setattr(compiled, "_cache_cold", lambda newest=None: True)
+    assert main(["train", "--sticks", "10", "--games", "200", "--seed", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "sticks-tui train: preparing the fast trainer (once, about 7 s) ...\n"
+    assert captured.out.startswith("{")  # the JSON on stdout as ever
