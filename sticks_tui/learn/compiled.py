@@ -227,6 +227,7 @@ def _load_now(name: str) -> str | None:
     compiling = cold()
     if compiling:
         _compiling = (time.monotonic(), expected_seconds())
+    problem: str | None = "interrupted"  # until the compile returns: nothing measured from a half
     try:
         problem = _compile(name)
     finally:
