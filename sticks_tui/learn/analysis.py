@@ -130,6 +130,8 @@ class BrainAnalysis:
     win_vs_random_first: float
     win_vs_random_second: float
     rule: DiscoveredRule
+    #: Over the winning hats: the chance a ball drawn at random is a winning move (the hats' mean).
+    draw_wins: float = float("nan")
 
     @property
     def scope(self) -> str:
@@ -372,6 +374,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
                 disagreeing.append(n)
         verdicts.append(HatVerdict(n, hat_counts, probs, best, winning, optimal, agrees))
     agreement = 1.0 - len(disagreeing) / winning_hats if winning_hats else 1.0
+    won = [sum(v.probabilities[m - 1] for m in v.optimal_moves) for v in verdicts if v.winning]
     vs_perfect = win_probabilities_vs_perfect(policy, solution, size)
     rand = opponent_policy("random", size, max_take)
     return BrainAnalysis(
@@ -385,6 +388,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
         win_vs_random_first=win_probability(policy, rand, size, True),
         win_vs_random_second=win_probability(policy, rand, size, False),
         rule=discover_rule(counts, max_take, solution),
+        draw_wins=sum(won) / len(won) if won else 1.0,
     )
 
 
@@ -395,7 +399,9 @@ class CurvePoint:
     """The brain after `games` training games: share of winning positions whose single top move wins, its
     exact chance to beat the perfect player (the one worst for it) moving first / second, and, in a game
     that can end in a draw, not to lose against it (NaN where not computed: a seat the brain does not
-    play); `results`: the trained brain's wins, draws and losses in the run so far."""
+    play); `results`: the trained brain's wins, draws and losses in the run so far; `draw_wins`: over the same
+    winning positions, the chance that a token drawn at random is a winning move (their mean), where
+    `agreement` counts only the likeliest one."""
 
     games: int
     agreement: float
@@ -404,6 +410,7 @@ class CurvePoint:
     keep_first: float = float("nan")
     keep_second: float = float("nan")
     results: tuple | None = None
+    draw_wins: float = float("nan")
 
     @property
     def win_vs_perfect(self) -> float:
@@ -517,6 +524,16 @@ class CurveScorer:
         agrees = agrees_with(rows, self.win_mask)
         return np.flatnonzero(self.winning_rows & ~agrees)
 
+    def draw_wins(self, counts: np.ndarray) -> float:
+        """Over the winning positions, the chance that a token drawn at random from the position's container
+        is a winning move, averaged over them (an empty container draws nothing: 0); 1 with none."""
+        if not self.winning_rows.any():
+            return 1.0
+        rows = np.where(self.legal, np.asarray(counts)[: self.rows], 0)[self.winning_rows].astype(np.float64)
+        totals = rows.sum(axis=1)
+        good = np.where(self.win_mask[self.winning_rows], rows, 0.0).sum(axis=1)
+        return float(np.mean(np.where(totals > 0, good / np.where(totals > 0, totals, 1.0), 0.0)))
+
     def agreement(self, counts: np.ndarray) -> float:
         total = int(np.count_nonzero(self.winning_rows))
         return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
@@ -537,7 +554,8 @@ class CurveScorer:
         draws = _has_draws(self.rules)
         win = [figures[s][0] if s in figures else nan for s in (0, 1)]
         keep = [figures[s][0] + figures[s][1] if s in figures and draws else nan for s in (0, 1)]
-        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1])
+        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1],
+                          draw_wins=self.draw_wins(counts))
 
     def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
         """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
@@ -545,6 +563,7 @@ class CurveScorer:
         rows = counts[: size + 1].tolist()
         policy = [[0.0] * max_take]
         winning = wrong = 0
+        drawn_wins = 0.0
         for n in range(1, size + 1):
             row = rows[n][: len(legal_moves(n, max_take))]
             total = sum(row)
@@ -553,11 +572,13 @@ class CurveScorer:
             wins = self.winning_balls[n]
             if wins:
                 winning += 1
+                drawn_wins += sum(probs[m - 1] for m in wins)
                 if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
                     wrong += 1
         agreement = 1.0 - wrong / winning if winning else 1.0
         first, second, _ = _vs_perfect(policy, self.perfect_choices, size)
-        return CurvePoint(games, agreement, first[size], second[size])
+        return CurvePoint(games, agreement, first[size], second[size],
+                          draw_wins=drawn_wins / winning if winning else 1.0)
 
 
 @dataclass(frozen=True)
@@ -565,16 +586,19 @@ class GeneralAnalysis:
     agreement: float  # share of winning positions whose single most likely move wins
     winning_states: int
     disagreeing: tuple  # winning positions whose most likely move does not win
+    draw_wins: float = float("nan")  # over them, the chance a token drawn at random is a winning move (mean)
 
 
 def agreement(brain: Hats, counts: np.ndarray | None = None) -> GeneralAnalysis:
     """For any game: over the positions where the player to move can force a win, the share whose
     single most likely ball is a winning move. `counts` overrides `brain.counts`."""
     scorer = CurveScorer.for_brain(brain)
-    wrong = scorer.disagreeing_rows(brain.counts if counts is None else counts)
+    counts = brain.counts if counts is None else counts
+    wrong = scorer.disagreeing_rows(counts)
     total = int(np.count_nonzero(scorer.winning_rows))
     rows = brain._layout.rows
-    return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong))
+    return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong),
+                           scorer.draw_wins(counts))
 
 
 def quick_scores(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> tuple[float, float]:
@@ -656,7 +680,7 @@ class GameAnalysis:
 
 def game_words(rules) -> str:
     """The game the chances are about, in words (its registry entry says): 'a game of 20 sticks'."""
-    return registry.entry_of(rules).game_words_of(rules)
+    return registry.entry_of(rules).game_words(rules)
 
 
 def analyse_brain(brain: Hats, rules=None) -> GameAnalysis:

@@ -252,6 +252,10 @@ class SticksApp(App):
         super().update_styles(node, animate)
 
     def push_screen(self, screen, *args, **kwargs):
+        if isinstance(screen, ModalScreen) and not isinstance(screen, TooSmallScreen):
+            # the toasts so far were about the screen below: they would lie over the dialog's buttons (issue 33
+            # item 7); one raised while it is open shows at the top (styles.tcss), away from its buttons
+            self.clear_notifications()
         return super().push_screen(self._with_width_class(screen), *args, **kwargs)
 
     def switch_screen(self, screen):
@@ -672,20 +676,20 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import agreement, heaps_words, quick_scores, scope_words
+        from sticks_tui.learn.analysis import CurveScorer
+        from sticks_tui.learn.figure_words import likeliest_sentence
 
         from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
 
         brain = (state.kept or self.session.main).brain
-        if result.heap is not None:  # the heap a sticks run trained: its figures are over heaps 2..heap
-            heap = min(result.heap, brain.size)
-            share, _ = quick_scores(brain.counts, brain.max_take, heap)
-            scope = heaps_words(heap)
-        else:
-            share, scope = agreement(brain).agreement, scope_words(brain.rules)
+        # the game the run trained (for sticks the heap: its figures are over heaps 2..heap), else the brain's
+        rules = result.rules if getattr(result, "rules", None) is not None else brain.rules
+        scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
+        winning = int(scorer.winning_rows.sum())
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    f"Agreement with perfect play over {scope}: {share:.0%}.",
+                    + likeliest_sentence(rules, scorer.agreement(brain.counts), scorer.draw_wins(brain.counts),
+                                         winning),
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.analysis import CurveScorer
+from sticks_tui.learn.figure_words import percent
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -40,13 +43,20 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         await train_at_20(pilot, app)
         result = app.session.training.last_result
         assert (result.games_played, result.heap, app.session.brain.size) == (20_000, 20, 100)
-        await wait_until(pilot, lambda: any("Agreement" in t for t in log.notifications()), what="the result")
-        assert [t.split(". ", 1)[1] for t in log.notifications() if "Agreement" in t] == [
-            "Agreement with perfect play over heaps 2-20: 100%."]
+        await wait_until(pilot, lambda: any("likeliest" in t for t in log.notifications()), what="the result")
+        # what it counts (the likeliest move; a ball drawn at random) and over what (issue 33 item 6)
+        drawn = CurveScorer.for_rules(SticksRules(20)).score(0, app.session.brain.counts).draw_wins
+        assert 0.99 < drawn < 1  # every hat keeps a losing ball: a draw is not always a winning move
+        assert [t.split(". ", 1)[1] for t in log.notifications() if "likeliest" in t] == [
+            "Over heaps 2-20, its likeliest move is a winning move in 100% of the 15 positions where a win can be "
+            f"forced; a ball drawn at random is one {percent(drawn)} of the time."]
         shown = legend(app.screen)
         assert [heatmap.data.hats for heatmap in app.screen.heatmaps] == [20, 20]  # the hats the run trained
-        assert shown.startswith("over heaps 2-20: ● agreement with perfect play 100%")
-        assert "▽ beats a perfect player moving second 0%" in shown  # 20 is a winning heap for the mover
+        over, game = shown.split(" in a game of 20 sticks vs a perfect player, moving: ")  # nothing of the game above
+        assert over == ("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                        f"◆ a ball drawn wins {percent(drawn)}")
+        # 20 is won by the mover: moving second, a perfect player wins every game
+        assert game.startswith("▲ first 99% ▽ second 0% (a lost start: the rule, not the learner)")
 
         await pilot.press("escape")
         await pilot.press("f4")
@@ -59,7 +69,8 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert "(a perfect player that, when it cannot win, makes the move worst for the AI)" in summary
         assert text_of(screen, "#analysis-curve-title") == "Learning curve of the last training run, over heaps 2-20"
         await pilot.press("g")  # at 80x24 the curve takes the table's place (issue 33 item 3)
-        assert legend(screen).startswith("● agreement with perfect play 100%")  # the title says over what
+        assert legend(screen).startswith("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                                          "in a game of 20 sticks vs a perfect player, moving: ▲ first 99%")
         # another heap: the figures of that game, whose hats 21-40 were never trained
         screen.query_one("#upto", Input).value = "40"
         await pilot.pause()

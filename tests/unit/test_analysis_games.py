@@ -71,7 +71,7 @@ def test_every_container_is_held_against_the_solver(game):
         mine = value if seat.seat == 0 else -value
         assert (win, draw, loss) == pytest.approx((float(mine > 0), float(mine == 0), float(mine < 0)))
     assert [s.seat for s in result.seats] == [0, 1]
-    assert result.scope == entry.scope_words(brain.rules) and result.game == entry.game_words_of(brain.rules)
+    assert result.scope == entry.scope_words(brain.rules) and result.game == entry.game_words(brain.rules)
 
 
 @pytest.mark.parametrize("game", GAMES)

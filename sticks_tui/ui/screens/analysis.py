@@ -26,7 +26,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
 from sticks_tui.ui.styled_once import StyledOnce
-from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.inputs import Input
@@ -372,11 +372,14 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             size = self.app.session.store.last_training_heap(name)
         except StoreError:
             curve, size = [], None
-        # a curve kept without its size was scored over the brain's whole game
+        # a curve kept without its size was scored over the brain's whole game; the legend says what each figure
+        # is about: over heaps 2..size, or in a game of `size` sticks (issue 33 item 6)
         rules = brain.rules
         if size is not None and self._sized():
             rules = registry.entry(self.game).make_rules(size, brain.max_take)
-        self.query_one(LearningCurve).points = tuple(curve)
+        chart = self.query_one(LearningCurve)
+        chart.about = FigureHeadings.of(rules)
+        chart.points = tuple(curve)
         self.query_one("#analysis-curve-title", Label).update(
             "Learning curve of the last training run" + (f", over {scope_words(rules)}" if curve else ""))
 

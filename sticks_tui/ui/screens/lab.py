@@ -29,7 +29,7 @@ from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CA
                                   within_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.screens.help import HelpScreen
+from sticks_tui.ui.screens.help import HelpScreen, game_sections
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -652,5 +652,8 @@ class LabHelpScreen(HelpScreen):
                     yield Static(Content(text), classes="help-text")
                 yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
                 yield Static(Content(self.keys_text()), id="help-keys")
+                for title, text in game_sections():  # the games it races learners on, each in its own words
+                    yield Static(Content.styled(title, "bold"), classes="help-title")
+                    yield Static(Content(text), classes="help-text")
             with Vertical(id="help-close-row"):
                 yield Button("Close", id="help-close", action="screen.close", compact=True)
