@@ -62,7 +62,7 @@ async def _play_and_shoot(app_class, tmp: Path, path: Path) -> None:
 
     data, config = tmp / "data", tmp / "config"
     config.mkdir()
-    save_settings(Settings(hats="menace", name1="Ann"), settings_path(config))
+    save_settings(Settings(name1="Ann").with_game("sticks", brain="menace"), settings_path(config))
     app = app_class(data_dir=str(data), config_dir=str(config), seed=SEED, ai_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

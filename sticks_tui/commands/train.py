@@ -134,6 +134,7 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
         parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
                      f"{LEARNER_WORDS[game.brains]}")
     games = args.games if args.games is not None else game.training_games
+    _say_if_compiling(args, command)
     if args.brain is not None and not game.chances_vs_perfect:
         return run_stored(args, game, given, games, command)
     if game.brains == "matchboxes":
@@ -147,6 +148,18 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
     if game.chances_vs_perfect:
         return run_sticks(args, rules, games, protocol, values, command, max_take_given="max_take" in given)
     return run_hats(args, game, rules, games, protocol, values, command)
+
+
+def _say_if_compiling(args, command: str) -> None:
+    """The first run after an install compiles the fast trainer first: say so on stderr, with the seconds
+    expected here, so the wait is not taken for a hang (never when the cache is warm; issue 33 item 7)."""
+    if getattr(args, "engine", "kernel") != "kernel":
+        return
+    from sticks_tui.learn import compiled
+
+    if compiled.cold():
+        print(f"sticks-tui {command}: preparing the fast trainer (once, about "
+              f"{max(1, round(compiled.expected_seconds()))} s) ...", file=sys.stderr, flush=True)
 
 
 def _refuse(message, status: int, command: str = "train") -> int:
@@ -332,7 +345,9 @@ def _rule_json(rule) -> dict:
 def report(args: argparse.Namespace, result, brain, heap: int, games: int, protocol: str, values: dict,
            command: str, *, name: str | None = None, games_trained: int | None = None) -> int:
     """Print the run and the figures of `brain` over the heaps trained (2..heap)."""
+    from sticks_tui.engine.rules import SticksRules
     from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse
+    from sticks_tui.learn.figure_words import chances_sentence, likeliest_sentence
 
     rule = result.brain.rule
     if result.notice:
@@ -354,6 +369,7 @@ def report(args: argparse.Namespace, result, brain, heap: int, games: int, proto
             "games_per_second": result.games_per_second,
             "hats": brain.as_lists(),
             "agreement": analysis.agreement,
+            "draw_wins": analysis.draw_wins,
             "disagreeing_hats": list(analysis.disagreeing),
             "win_probability_vs_perfect": analysis.win_probability_vs_perfect,
             "win_probability_vs_perfect_moving_first": analysis.win_vs_perfect_first,
@@ -380,13 +396,15 @@ def report(args: argparse.Namespace, result, brain, heap: int, games: int, proto
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
     if name is not None and games_trained is not None:
         print(f"brain {name!r}: {brain.size} hats, {games_trained:,} games trained in all")
-    print(f"figures over {analysis.scope} (a game of {heap} sticks):")
-    print(f"agreement with perfect play: {analysis.agreement:.1%} of winning hats"
-          + (f" (wrong: {', '.join(map(str, analysis.disagreeing))})" if analysis.disagreeing else ""))
-    print(f"chance to beat a perfect player from {heap}: {analysis.win_vs_perfect_first:.1%} moving first, "
-          f"{analysis.win_vs_perfect_second:.1%} moving second ({PERFECT_PLAYER_WORDS})")
-    print(f"chance to beat a random player from {heap}: {analysis.win_vs_random_first:.1%} moving first, "
-          f"{analysis.win_vs_random_second:.1%} moving second")
+    played = SticksRules(heap, brain.max_take)
+    winning = sum(1 for v in analysis.hats if v.winning)
+    print(likeliest_sentence(played, analysis.agreement, analysis.draw_wins, winning)
+          + (f" Its likeliest move is wrong at heaps {', '.join(map(str, analysis.disagreeing))}."
+             if analysis.disagreeing else ""))
+    print(chances_sentence(played, analysis.win_vs_perfect_first, analysis.win_vs_perfect_second)
+          + f" The perfect player: {PERFECT_PLAYER_WORDS}.")
+    print(f"Against a random player it wins {analysis.win_vs_random_first:.1%} moving first, "
+          f"{analysis.win_vs_random_second:.1%} moving second.")
     print(analysis.rule.sentence)
     print(analysis.rule.verdict)
     return 0
@@ -395,7 +413,8 @@ def report(args: argparse.Namespace, result, brain, heap: int, games: int, proto
 # -- any other game of hats: agreement with perfect play, and the brain's boxes -----------------------------
 
 def run_hats(args, game, rules, games: int, protocol: str, values: dict, command: str) -> int:
-    from sticks_tui.learn.analysis import agreement
+    from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, agreement, exact_chances
+    from sticks_tui.learn.figure_words import chances_sentence, likeliest_sentence
     from sticks_tui.learn.hats import HatRule, Hats
     from sticks_tui.learn.trainer import TrainingConfig, train
     from sticks_tui.solve import solver_for
@@ -427,6 +446,7 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
             "positions": len(brain.positions),
             "winning_positions": verdict.winning_states,
             "agreement": verdict.agreement,
+            "draw_wins": verdict.draw_wins,
             "disagreeing": [rules.encode_position(p) for p in verdict.disagreeing],
             "best_move_at_start": rules.encode_move(start_best) if start_best is not None else None,
             "curve": [p.as_json() for p in result.curve],
@@ -438,7 +458,9 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
     print(f"{result.games_played:,} self-play games of {game.title} over {scope} ({protocol} protocol, "
           f"{result.engine} engine)")
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
-    print(f"agreement with perfect play: {verdict.agreement:.1%} of {verdict.winning_states} winning positions")
+    print(likeliest_sentence(rules, verdict.agreement, verdict.draw_wins, verdict.winning_states))
+    first, second = (exact_chances(brain, "perfect", seat == 0)[0] for seat in (0, 1))
+    print(chances_sentence(rules, first, second) + f" The perfect player: {PERFECT_PLAYER_WORDS}.")
     if verdict.disagreeing:
         shown = "; ".join(rules.position_text(p) for p in verdict.disagreeing[:10])
         more = f" and {len(verdict.disagreeing) - 10} more" if len(verdict.disagreeing) > 10 else ""

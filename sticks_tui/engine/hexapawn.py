@@ -347,6 +347,7 @@ register(GameEntry(
     ai_names={"learning": "HER", "perfect": "Hexapawn Perfect AI", "random": "Hexapawn Random AI"},
     listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
     brain_nouns=("box", "bead"),  # Gardner's HER: matchboxes of beads
+    position_word="board",
     scope=lambda rules: "every position of Hexapawn",
     training_games=20_000,
 ))

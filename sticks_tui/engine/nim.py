@@ -242,6 +242,7 @@ register(GameEntry(
     },
     default_opponent="perfect", watchable=True,
     scope=lambda rules: "piles up to " + ", ".join(map(str, rules.box)),
+    game=lambda rules: "a game of Nim from piles " + ", ".join(map(str, rules.start_positions()[0])), position_word="piles",
     listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
     ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
     brain_rules_of=lambda size, max_take, box: NimRules(box),

@@ -390,6 +390,7 @@ register(GameEntry(
     learner_words="the app's MENACE: 12,3,2,1 beads, win +3, draw +1, loss -1",
     training_opponent="best-at-random",
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
+    position_word="board",
     scope=lambda rules: "every board MENACE can face",
     training_games=5_000, training_protocol="classic",
     lab_rules=lambda size: NoughtsRules(), lab_size=(3, 3, 3), lab_size_words="the board's side (3 only)",

@@ -117,6 +117,11 @@ class GameEntry:
     listing_note: str | None = None
     #: What the figures of a run over `rules` are about, in words (default: every position).
     scope: Callable[[GameRules], str] | None = None
+    #: The game the chances against a perfect player are over, in words ('a game of 20 sticks'; default:
+    #: 'a game of ' and its title): the start of the rules' first start position.
+    game: Callable[[GameRules], str] | None = None
+    #: What one of its positions is called in a table's heading ('heap', 'board'; default: 'position').
+    position_word: str = "position"
     #: The analysis has the exact chances against a perfect player for this game (sticks' figures).
     chances_vs_perfect: bool = False
     #: The brain file version this game's brains are written as (None: the newest).
@@ -248,6 +253,9 @@ class GameEntry:
 
     def scope_words(self, rules: GameRules) -> str:
         return self.scope(rules) if self.scope is not None else "every position of the game"
+
+    def game_words(self, rules: GameRules) -> str:
+        return self.game(rules) if self.game is not None else f"a game of {self.title}"
 
     def export_move(self, rules: GameRules, move) -> tuple:
         return self.pile_and_took(move) if self.pile_and_took is not None else (None, rules.encode_move(move))

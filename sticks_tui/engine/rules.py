@@ -207,6 +207,7 @@ register(GameEntry(
     ai_names={"dumb": "Dumb AI", "random": "Random AI", "learning": "Learning AI", "trained": "Trained AI",
               "perfect": "Perfect AI"},
     scope=lambda rules: heaps_words(rules.size), chances_vs_perfect=True,
+    game=lambda rules: f"a game of {rules.size} {sticks_word(rules.size)}", position_word="heap",
     replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
     columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
     stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,

@@ -130,6 +130,8 @@ class BrainAnalysis:
     win_vs_random_first: float
     win_vs_random_second: float
     rule: DiscoveredRule
+    #: Over the winning hats: the chance a ball drawn at random is a winning move (the hats' mean).
+    draw_wins: float = float("nan")
 
     @property
     def scope(self) -> str:
@@ -372,6 +374,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
                 disagreeing.append(n)
         verdicts.append(HatVerdict(n, hat_counts, probs, best, winning, optimal, agrees))
     agreement = 1.0 - len(disagreeing) / winning_hats if winning_hats else 1.0
+    won = [sum(v.probabilities[m - 1] for m in v.optimal_moves) for v in verdicts if v.winning]
     vs_perfect = win_probabilities_vs_perfect(policy, solution, size)
     rand = opponent_policy("random", size, max_take)
     return BrainAnalysis(
@@ -385,6 +388,7 @@ def analyse(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> B
         win_vs_random_first=win_probability(policy, rand, size, True),
         win_vs_random_second=win_probability(policy, rand, size, False),
         rule=discover_rule(counts, max_take, solution),
+        draw_wins=sum(won) / len(won) if won else 1.0,
     )
 
 
@@ -395,7 +399,9 @@ class CurvePoint:
     """The brain after `games` training games: share of winning positions whose single top move wins, its
     exact chance to beat the perfect player (the one worst for it) moving first / second, and, in a game
     that can end in a draw, not to lose against it (NaN where not computed: a seat the brain does not
-    play); `results`: the trained brain's wins, draws and losses in the run so far."""
+    play); `results`: the trained brain's wins, draws and losses in the run so far; `draw_wins`: over the same
+    winning positions, the chance that a token drawn at random is a winning move (their mean), where
+    `agreement` counts only the likeliest one."""
 
     games: int
     agreement: float
@@ -404,6 +410,7 @@ class CurvePoint:
     keep_first: float = float("nan")
     keep_second: float = float("nan")
     results: tuple | None = None
+    draw_wins: float = float("nan")
 
     @property
     def win_vs_perfect(self) -> float:
@@ -517,6 +524,16 @@ class CurveScorer:
         agrees = agrees_with(rows, self.win_mask)
         return np.flatnonzero(self.winning_rows & ~agrees)
 
+    def draw_wins(self, counts: np.ndarray) -> float:
+        """Over the winning positions, the chance that a token drawn at random from the position's container
+        is a winning move, averaged over them (an empty container draws nothing: 0); 1 with none."""
+        if not self.winning_rows.any():
+            return 1.0
+        rows = np.where(self.legal, np.asarray(counts)[: self.rows], 0)[self.winning_rows].astype(np.float64)
+        totals = rows.sum(axis=1)
+        good = np.where(self.win_mask[self.winning_rows], rows, 0.0).sum(axis=1)
+        return float(np.mean(np.where(totals > 0, good / np.where(totals > 0, totals, 1.0), 0.0)))
+
     def agreement(self, counts: np.ndarray) -> float:
         total = int(np.count_nonzero(self.winning_rows))
         return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
@@ -537,7 +554,8 @@ class CurveScorer:
         draws = _has_draws(self.rules)
         win = [figures[s][0] if s in figures else nan for s in (0, 1)]
         keep = [figures[s][0] + figures[s][1] if s in figures and draws else nan for s in (0, 1)]
-        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1])
+        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1],
+                          draw_wins=self.draw_wins(counts))
 
     def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
         """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
@@ -545,6 +563,7 @@ class CurveScorer:
         rows = counts[: size + 1].tolist()
         policy = [[0.0] * max_take]
         winning = wrong = 0
+        drawn_wins = 0.0
         for n in range(1, size + 1):
             row = rows[n][: len(legal_moves(n, max_take))]
             total = sum(row)
@@ -553,11 +572,13 @@ class CurveScorer:
             wins = self.winning_balls[n]
             if wins:
                 winning += 1
+                drawn_wins += sum(probs[m - 1] for m in wins)
                 if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
                     wrong += 1
         agreement = 1.0 - wrong / winning if winning else 1.0
         first, second, _ = _vs_perfect(policy, self.perfect_choices, size)
-        return CurvePoint(games, agreement, first[size], second[size])
+        return CurvePoint(games, agreement, first[size], second[size],
+                          draw_wins=drawn_wins / winning if winning else 1.0)
 
 
 @dataclass(frozen=True)
@@ -565,16 +586,19 @@ class GeneralAnalysis:
     agreement: float  # share of winning positions whose single most likely move wins
     winning_states: int
     disagreeing: tuple  # winning positions whose most likely move does not win
+    draw_wins: float = float("nan")  # over them, the chance a token drawn at random is a winning move (mean)
 
 
 def agreement(brain: Hats, counts: np.ndarray | None = None) -> GeneralAnalysis:
     """For any game: over the positions where the player to move can force a win, the share whose
     single most likely ball is a winning move. `counts` overrides `brain.counts`."""
     scorer = CurveScorer.for_brain(brain)
-    wrong = scorer.disagreeing_rows(brain.counts if counts is None else counts)
+    counts = brain.counts if counts is None else counts
+    wrong = scorer.disagreeing_rows(counts)
     total = int(np.count_nonzero(scorer.winning_rows))
     rows = brain._layout.rows
-    return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong))
+    return GeneralAnalysis(1.0 - len(wrong) / total if total else 1.0, total, tuple(rows[i] for i in wrong),
+                           scorer.draw_wins(counts))
 
 
 def quick_scores(counts: np.ndarray, max_take: int = 3, heap: int | None = None) -> tuple[float, float]:
@@ -583,3 +607,142 @@ def quick_scores(counts: np.ndarray, max_take: int = 3, heap: int | None = None)
     counts = _scoped(counts, heap)
     point = CurveScorer.for_rules(SticksRules(counts.shape[0] - 1, max_take)).score(0, counts)
     return point.agreement, point.win_vs_perfect
+
+
+# -- one analysis for every game ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PositionVerdict:
+    """One container of a brain held against the exact solution: the position as the brain encodes it
+    (folded: the canonical one of positions alike up to a symmetry), its moves in the container's order,
+    their counts and chances, the learner's likeliest move, and the perfect moves among them (those that keep
+    the position's value: the winning moves where the player to move can force a win, the drawing moves where
+    the best it can force is a draw) and whether its single likeliest move is one of those (None where the
+    position is lost: any move loses against perfect play)."""
+
+    position: object
+    seat: int | None  # who moves here (0 first, 1 second); None: the game does not say (sticks, Nim)
+    moves: tuple
+    counts: tuple[int, ...]
+    probabilities: tuple[float, ...]  # all 0 in an empty container that resigns
+    likeliest: object  # its most likely move (the first on a tie); None: an empty container, it resigns
+    tie: bool  # several moves share the top count: no preference
+    value: int  # what the player to move forces: +1 a win, 0 a draw, -1 a loss
+    perfect: tuple  # the moves among `moves` that keep `value`; empty in a lost position
+    agrees: bool | None
+
+    @property
+    def winning(self) -> bool:
+        return self.value > 0
+
+
+@dataclass(frozen=True)
+class SeatFigures:
+    """The figures of one seat the learner plays (0 moving first, 1 moving second): its agreement over the
+    winning positions where that seat moves (None where the game does not say whose turn a position is: the
+    whole brain's agreement holds for both seats), and its exact chances (win, draw, loss) in a game from the
+    start against the perfect player worst for it and against a random player."""
+
+    seat: int
+    agreement: float | None
+    winning_positions: int
+    disagreeing: tuple
+    vs_perfect: tuple[float, float, float]
+    vs_random: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """What `analyse_brain` finds, for any game: per position, overall and per seat, each saying what it is
+    over (`scope`: 'heaps 2-20', 'every board MENACE can face'; `game`: 'a game of 20 sticks')."""
+
+    rules: object
+    seat: int | None  # the brain's seat (None: it plays both)
+    positions: tuple[PositionVerdict, ...]
+    agreement: float  # over every winning position of `positions` (the learning curve's agreement)
+    winning_positions: int
+    disagreeing: tuple  # winning positions whose single likeliest move does not win
+    seats: tuple[SeatFigures, ...]
+    scope: str
+    game: str
+    draws: bool  # the game can end in a draw (the chances then say the draws too)
+    drawn_positions: int = 0  # positions where the best the mover can force is a draw
+    drawn_kept: float | None = None  # over those: the share whose single likeliest move keeps the draw
+    rule: DiscoveredRule | None = None  # sticks: the rule read off the hats (the entry's `chances_vs_perfect`)
+
+    @property
+    def plays_perfectly(self) -> bool:
+        return not self.disagreeing
+
+    def seat_figures(self, seat: int) -> SeatFigures | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+
+def game_words(rules) -> str:
+    """The game the chances are about, in words (its registry entry says): 'a game of 20 sticks'."""
+    return registry.entry_of(rules).game_words(rules)
+
+
+def analyse_brain(brain: Hats, rules=None) -> GameAnalysis:
+    """The analysis of any game's brain (the one counts learner, `learn.hats.Hats`) against its game's exact
+    solution (`solve.solver_for`, through `learn.tables`), over the game `rules` (default: the brain's own; for
+    sticks a heap N whose hats are the brain's first rows). Written once against the game API: the positions
+    are the brain's containers as it lays them out (folded by the game's symmetries), the perfect moves are
+    those that keep each position's value, and the chances are `exact_chances`' (the perfect player worst for
+    the learner), in each seat the brain plays."""
+    from sticks_tui.learn.tables import game_tables
+
+    rules = brain.rules if rules is None else rules
+    why = brain.cannot_train(rules)
+    if why is not None:
+        raise ValueError(why)
+    layout = _layout(rules, brain.seat)
+    tables = game_tables(rules)
+    values, keeps = tables.value, tables.perfect
+    mover = getattr(rules, "mover", None)
+    verdicts = []
+    for i, position in enumerate(layout.rows):
+        if position is None:
+            continue
+        moves = layout.moves[i]
+        counts = tuple(int(c) for c in brain.counts[i, : len(moves)])
+        shown = counts
+        if sum(counts) == 0 and brain.rule.empty == "refill":  # an empty box is refilled before it draws
+            shown = tuple(int(c) for c in brain.start[i, : len(moves)])
+        weight = sum(shown)
+        probabilities = tuple(c / weight for c in shown) if weight else (0.0,) * len(moves)
+        top = max(shown)
+        likeliest = moves[shown.index(top)] if weight else None
+        p = tables.index[position]
+        value = int(values[p])
+        kept = {m for j, m in enumerate(tables.moves[p]) if keeps[p, j]}
+        perfect = tuple(m for m in moves if m in kept) if value >= 0 else ()
+        tie = shown.count(top) > 1
+        agrees = (weight > 0 and not tie and likeliest in kept) if value >= 0 else None
+        verdicts.append(PositionVerdict(position, mover(position) if mover is not None else None, moves, counts,
+                                        probabilities, likeliest, tie, value, perfect, agrees))
+
+    def agreement_of(rows):
+        winning = [v for v in rows if v.winning]
+        wrong = tuple(v.position for v in winning if not v.agrees)
+        return (1.0 - len(wrong) / len(winning) if winning else 1.0), len(winning), wrong
+
+    overall, winning_count, wrong = agreement_of(verdicts)
+    drawn = [v for v in verdicts if v.value == 0]
+    drawn_kept = sum(1 for v in drawn if v.agrees) / len(drawn) if drawn else None
+    seats = []
+    for seat in ((0, 1) if brain.seat is None else (brain.seat,)):
+        if mover is not None:
+            share, count, seat_wrong = agreement_of([v for v in verdicts if v.seat == seat])
+        else:
+            share, count, seat_wrong = None, winning_count, wrong
+        first = seat == 0
+        seats.append(SeatFigures(seat, share, count, seat_wrong,
+                                 exact_chances(brain, "perfect", first, rules=rules),
+                                 exact_chances(brain, "random", first, rules=rules)))
+    rule = None
+    game = registry.find(rules)
+    if game is not None and game.chances_vs_perfect:  # sticks: the rule its hats show, besides
+        rule = discover_rule(np.asarray(brain.counts)[: rules.size + 1], rules.max_take, solver_for(rules))
+    return GameAnalysis(rules, brain.seat, tuple(verdicts), overall, winning_count, wrong, tuple(seats),
+                        scope_words(rules), game_words(rules), _has_draws(rules), len(drawn), drawn_kept, rule)

@@ -376,8 +376,11 @@ class BrainsMixin:
 
     # -- learning ----------------------------------------------------------------------------
     def _learn(self, conn: sqlite3.Connection, game_id: int, seat: int, name: str, game: str,
-               drawn: list, *, won: bool, when: str, start: str | None = None, outcome: int | None = None):
-        """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction)."""
+               drawn: list, *, won: bool, when: str, start: str | None = None, outcome: int | None = None,
+               training: bool = False):
+        """Apply one seat's drawn balls to brain `name` as stored (inside the caller's transaction). `training`:
+        no person played the game (two AIs), so it counts among the brain's games trained; a game against a
+        person teaches the brain but is not a training game (issue 33 item 6: "Trained" counts those only)."""
         brain = self._brain_row(conn, name, game)
         if brain is None:
             raise StoreError(f"There is no brain called {name!r} (deleted meanwhile?), so this game cannot "
@@ -385,8 +388,8 @@ class BrainsMixin:
         outcome = (1 if won else -1) if outcome is None else outcome
         brain, hats, changes = self._hats_lesson(brain, name, drawn, outcome, start)
         _, size, _, _, counts = _encode(brain)
-        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + 1, updated = ? "
-                     "WHERE key = ?", (size, counts, when, name_key(name)))
+        conn.execute("UPDATE brains SET size = ?, counts = ?, games_trained = games_trained + ?, updated = ? "
+                     "WHERE key = ?", (size, counts, int(training), when, name_key(name)))
         stored_name, uid = conn.execute("SELECT name, uid FROM brains WHERE key = ?", (name_key(name),)).fetchone()
         conn.execute(
             "INSERT INTO game_learning (game_id, seat, brain, brain_key, brain_uid, won, drawn, changes, hats, outcome) "

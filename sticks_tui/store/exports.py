@@ -139,7 +139,53 @@ def hats_header(max_take: int) -> list[str]:
             "ai_move", "perfect_move", "winning", "right"]
 
 
+#: The CSV header of the table of a brain of any other game than sticks: one row per (position, move).
+POSITIONS_HEADER: tuple[str, ...] = ("position", "move", "count", "chance", "ai_move", "perfect", "value", "right")
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def _numbered(hats) -> bool:
+    """A brain of numbered hats with a ball per take (sticks'), whose table is `hats_rows`'."""
+    from sticks_tui.engine import registry
+
+    game = registry.find(hats.rules)
+    return game is not None and game.chances_vs_perfect
+
+
+def positions_export(brain: str, hats, fmt: str) -> str:
+    """The table of a brain of any game (`learn.analysis.analyse_brain`): per position as the brain keeps it
+    (folded), each move's count and chance, the AI's likeliest move (none on a tie), the perfect moves (those
+    that keep the position's value), the value for the player to move (win, draw, loss) and whether it is right."""
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.analysis import analyse_brain
+
+    _check("hats", fmt)
+    rules = hats.rules
+    result = analyse_brain(hats)
+    encode = rules.encode_move
+    rows = [{"position": rules.encode_position(v.position), "moves": [encode(m) for m in v.moves],
+             "counts": list(v.counts), "chances": [round(p, 6) for p in v.probabilities],
+             "ai_move": None if v.tie or v.likeliest is None else encode(v.likeliest),
+             "perfect_moves": [encode(m) for m in v.perfect], "value": VALUE_WORDS[v.value], "right": v.agrees}
+            for v in result.positions]
+    if fmt == "json":
+        return _json("hats", {"brain": brain, "game": registry.name_of(rules), "seat": hats.seat,
+                              "scope": result.scope, "positions": rows})
+
+    def cell(value):
+        return value if isinstance(value, int | str) else json.dumps(value, separators=(",", ":"))
+
+    body = [[cell(r["position"]), cell(move), count, chance, move == r["ai_move"], move in r["perfect_moves"],
+             r["value"], r["right"]]
+            for r in rows for move, count, chance in zip(r["moves"], r["counts"], r["chances"], strict=True)]
+    return _csv(POSITIONS_HEADER, body)
+
+
 def hats_export(brain: str, hats, fmt: str) -> str:
+    """The hats table of `hats`: a sticks brain's one row per hat (`hats_rows`), any other's one row per
+    position and move (`positions_export`)."""
+    if not _numbered(hats):
+        return positions_export(brain, hats, fmt)
     _check("hats", fmt)
     rows = hats_rows(hats)
     k = hats.max_take
@@ -323,7 +369,7 @@ def export_kind(head: bytes) -> str | None:
     except (csv.Error, StopIteration):
         return None
     k = (len(header) - 5) // 2
-    if k >= 1 and header == hats_header(k):
+    if (k >= 1 and header == hats_header(k)) or tuple(header) == POSITIONS_HEADER:
         return "hats"
     for kind, fixed in CSV_HEADERS.items():
         if tuple(header) == fixed or tuple(header) == _OLD_CSV_HEADERS.get(kind):

@@ -346,11 +346,14 @@ class RecordsMixin:
                     "is_ai = MAX(is_ai, excluded.is_ai), last_played = MAX(last_played, excluded.last_played)",
                     (name, name_key(name), won, lost, int(loser is None), int(seat in seats), when, when))
             brains, changes = {}, {}
+            trained: set[str] = set()  # a game of two AIs is one training game for each brain, self-play too
             for seat, (learner, drawn) in lessons.items():
                 outcome = 0 if loser is None else 1 if seat != loser else -1
+                training = len(seats) == 2 and name_key(learner) not in trained
+                trained.add(name_key(learner))
                 brains[seat], changes[seat] = self._learn(conn, game_id, seat, learner, game, drawn,
                                                           won=outcome > 0, when=when, start=played.start,
-                                                          outcome=outcome)
+                                                          outcome=outcome, training=training)
         self.own_games.add(game_id)  # kept (committed): this copy's own, never "a classmate's game"
         return RecordedGame(game_id, brains, changes)
 
@@ -482,17 +485,19 @@ class RecordsMixin:
         with self._read("read the games") as conn:
             return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def learning_results(self, brain: str | None = None, opponent: str = "learning") -> list[tuple[int, bool]]:
+    def learning_results(self, brain: str | None = None, opponent: str | tuple[str, ...] = "learning"
+                         ) -> list[tuple[int, bool]]:
         """The learning AI's real games against people, oldest first: (game id, whether the AI won); draws
         left out.
 
         A game counts when the opponent was the learning AI (`opponent`: "learning", not the trained AI;
-        "menace" for noughts) with a brain, and it played exactly one seat against a person; only `brain`'s
-        games when given.
+        "menace" for noughts; several kinds: any of them) with a brain, and it played exactly one seat against
+        a person; only `brain`'s games when given.
         """
+        kinds = (opponent,) if isinstance(opponent, str) else tuple(opponent)
         sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
-               "AND opponent = ? AND draw = 0")
-        params: tuple = (opponent,)
+               f"AND opponent IN ({', '.join('?' * len(kinds))}) AND draw = 0")
+        params: tuple = kinds
         if brain is not None:
             sql += " AND brain_key = ?"
             params += (name_key(brain),)
@@ -513,15 +518,22 @@ class RecordsMixin:
 
     def brain_record(self, name: str) -> tuple[int, int]:
         """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""
+        wins, _, losses = self.brain_results(name)
+        return wins, losses
+
+    def brain_results(self, name: str) -> tuple[int, int, int]:
+        """The AI's own (wins, draws, losses) with this brain, since the brain was made or last reset: every
+        game it played, of whatever game the brain is (a draw: noughts and crosses)."""
         key = name_key(name)
         with self._read("read the records") as conn:
             row = conn.execute("SELECT created FROM brains WHERE key = ?", (key,)).fetchone()
             since = row[0] if row else ""
-            wins, losses = conn.execute(
-                "SELECT COALESCE(SUM((ai1 AND loser = 1) + (ai2 AND loser = 0)), 0), "
-                "       COALESCE(SUM((ai1 AND loser = 0) + (ai2 AND loser = 1)), 0) "
-                "FROM games WHERE brain_key = ? AND played_at >= ? AND draw = 0", (key, since)).fetchone()
-        return int(wins), int(losses)
+            wins, draws, losses = conn.execute(
+                "SELECT COALESCE(SUM(CASE WHEN draw = 0 THEN (ai1 AND loser = 1) + (ai2 AND loser = 0) END), 0), "
+                "       COALESCE(SUM(CASE WHEN draw = 1 THEN (ai1 OR ai2) END), 0), "
+                "       COALESCE(SUM(CASE WHEN draw = 0 THEN (ai1 AND loser = 0) + (ai2 AND loser = 1) END), 0) "
+                "FROM games WHERE brain_key = ? AND played_at >= ?", (key, since)).fetchone()
+        return int(wins), int(draws), int(losses)
 
     def reset_records(self) -> None:
         """Forget every player's record and every game (brains are kept, as they are now)."""

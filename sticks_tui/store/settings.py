@@ -12,22 +12,28 @@ else the platform's user config directory (platformdirs). It is read with the st
     game = "sticks"            # the game the setup screen opens on (any the registry lists)
     name1 = "Player 1"
     name2 = "Player 2"
-    first = "p1"               # p1 | p2 | alternate | random
-    hats = "seeds"             # the first game's learning AI's brain: seeds (brain 'default') | menace
+    first = "p1"               # who moves first in a game that has no choice of its own: p1 | p2 | alternate | random
     train_games = 100000       # the train dialog's last run: games, pace, protocol
     train_pace = "full"        # ball | 1 | 2 | 5 | 20 | full
     train_protocol = "explore" # explore | classic
+    lab_seeds = 20             # the lab's last choices: seeds, and learners as typed
+    lab_learners = "hats hats:table=one q mc"
     [games.sticks]             # each game's own choices, in one table keyed by the game:
     start = 20                 #   where its games start (the game's own value: a heap, piles, ...)
     opponent = "learning"      #   its opponent (one the game offers)
+    first = "p2"               #   who moves first (so which seat the learning AI's first move is in)
+    watch = false              #   watch AI vs AI
+    brain = "default"          #   the brain its learning AI plays with (the setup's hats, the analysis's pick)
     train_start = 20           #   the train dialog's start (the setup's, or the last run's if it chose another)
+    lab_cap = 1000000          #   the lab's cap for it (games a run may play)
     [games.nim]
     start = [3, 4, 5]
     [keys]                     # binding id = keys, as Textual's App.set_keymap takes them
     "quit" = "ctrl+q,f10"
 
 A version-1 file (one field per game: `heap`, `nim_piles`, `train_heap`, and one `opponent` for every
-game) is read into the table and written back as version 2 at the next change.
+game) is read into the table and written back as version 2 at the next change; so is an early version-2
+file's `hats` (seeds | menace: the first game's brain, now its `brain`).
 
 Reading never fails: a damaged or foreign file is told in one line, kept aside (renamed with a
 timestamp, never deleted) and the defaults are used; a file from a newer version is kept aside too
@@ -63,10 +69,14 @@ SPEEDS: tuple[str, ...] = tuple(vocabulary.SPEEDS)
 GAMES: tuple[str, ...] = registry.names()
 OPPONENTS: tuple[str, ...] = vocabulary.every_opponent()
 FIRST_CHOICES: tuple[str, ...] = tuple(vocabulary.FIRST_CHOICES)
-HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)
+HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)  # an early version 2's `hats` (read, moved, never written)
 TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
 TRAIN_PROTOCOLS: tuple[str, ...] = tuple(vocabulary.TRAINING_PROTOCOLS)  # the one list
 MAX_TRAIN_GAMES = 10_000_000  # learn.trainer.MAX_GAMES
+MAX_LAB_SEEDS = 100  # learn.lab.MAX_SEEDS
+MAX_LAB_CAP = 10_000_000  # learn.lab.MAX_CAP
+MAX_LAB_LEARNERS = 6  # the lab screen's most learners
+DEFAULT_LAB_LEARNERS = "hats hats:table=one q mc"  # learn.lab.DEFAULT_LEARNERS
 DEFAULT_THEME = "textual-dark"
 
 _THEME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
@@ -107,19 +117,24 @@ def _theme(value: object) -> str:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """One game's own choices: where its games start (the game's own position value; None: its board's
-    default), its opponent (None: the game's default), and the train dialog's start (None: the setup's)."""
+    """One game's own choices, each None where nothing was chosen (the game's default): where its games start
+    (the game's own position value), its opponent, who moves first (p1 | p2 | alternate | random: which seat
+    the learning AI moves first from), whether the setup watches AI vs AI, the brain its learning AI plays
+    with (by name), and the train dialog's start (None: the setup's)."""
 
     start: object = None
     opponent: str | None = None
+    first: str | None = None
+    watch: bool | None = None
+    brain: str | None = None
     train_start: object = None
+    lab_cap: int | None = None
 
     def as_dict(self) -> dict:
-        return {key: value for key, value in (("start", self.start), ("opponent", self.opponent),
-                                              ("train_start", self.train_start)) if value is not None}
+        return {key: getattr(self, key) for key in GAME_FIELDS if getattr(self, key) is not None}
 
 
-GAME_FIELDS: tuple[str, ...] = ("start", "opponent", "train_start")
+GAME_FIELDS: tuple[str, ...] = ("start", "opponent", "first", "watch", "brain", "train_start", "lab_cap")
 
 
 def _start(game: str, what: str, value: object):
@@ -140,9 +155,10 @@ def _start(game: str, what: str, value: object):
 
 def _game_settings(game: str, value: object) -> GameSettings:
     if isinstance(value, GameSettings):
-        value = {"start": value.start, "opponent": value.opponent, "train_start": value.train_start}
+        value = {key: getattr(value, key) for key in GAME_FIELDS}
     if not isinstance(value, Mapping):
-        raise InvalidSetting(f"games.{game} is a table of start, opponent and train_start, not {_shown(value)}")
+        raise InvalidSetting(f"games.{game} is a table of {', '.join(GAME_FIELDS[:-1])} and {GAME_FIELDS[-1]}, "
+                             f"not {_shown(value)}")
     unknown = sorted(str(k) for k in set(value) - set(GAME_FIELDS))
     if unknown:
         raise InvalidSetting(f"games.{game} has no setting called {unknown[0]!r}")
@@ -150,9 +166,25 @@ def _game_settings(game: str, value: object) -> GameSettings:
     opponent = value.get("opponent")
     if opponent is not None and (not isinstance(opponent, str) or opponent not in entry.opponents):
         raise InvalidSetting(f"games.{game}.opponent is one of {', '.join(entry.opponents)}, not {_shown(opponent)}")
+    first = value.get("first")
+    if first is not None:
+        _choice(f"games.{game}.first", FIRST_CHOICES)(first)
+    watch = value.get("watch")
+    if watch is not None and not isinstance(watch, bool):
+        raise InvalidSetting(f"games.{game}.watch is true or false, not {_shown(watch)}")
+    brain = value.get("brain")
+    if brain is not None:
+        try:
+            brain = validate_name(brain, "brain")
+        except InvalidName as exc:
+            raise InvalidSetting(f"games.{game}.brain: {str(exc).rstrip('.')}") from None
+    lab_cap = value.get("lab_cap")
+    if lab_cap is not None:
+        _whole(f"games.{game}.lab_cap", 1, MAX_LAB_CAP)(lab_cap)
     start, train_start = (None if value.get(key) is None else _start(game, key, value[key])
                           for key in ("start", "train_start"))
-    return GameSettings(start, opponent, train_start)
+    return GameSettings(start=start, opponent=opponent, first=first, watch=watch, brain=brain,
+                        train_start=train_start, lab_cap=lab_cap)
 
 
 def _games(value: object) -> Mapping[str, GameSettings]:
@@ -164,6 +196,15 @@ def _games(value: object) -> Mapping[str, GameSettings]:
         raise InvalidSetting(f"games: there is no game called {unknown[0]!r} (the games are {', '.join(known)})")
     checked = {game: _game_settings(game, value[game]) for game in known if game in value}
     return types.MappingProxyType({game: options for game, options in checked.items() if options != GameSettings()})
+
+
+def _learners(value: object) -> str:
+    """The lab's learners as typed (the lab itself reads each; one it cannot is said there, as if typed)."""
+    words = value.split() if isinstance(value, str) else None
+    if not words or len(words) > MAX_LAB_LEARNERS or any(len(w) > 80 or not w.isprintable() for w in words):
+        raise InvalidSetting(f"lab_learners is 1 to {MAX_LAB_LEARNERS} learners separated by spaces (like "
+                             f"{DEFAULT_LAB_LEARNERS!r}), not {_shown(value)}")
+    return " ".join(words)
 
 
 def _name(field_name: str):
@@ -202,10 +243,11 @@ _VALIDATORS = {
     "name1": _name("name1"),
     "name2": _name("name2"),
     "first": _choice("first", FIRST_CHOICES),
-    "hats": _choice("hats", HATS),
     "train_games": _whole("train_games", 1, MAX_TRAIN_GAMES),
     "train_pace": _choice("train_pace", TRAIN_PACES),
     "train_protocol": _choice("train_protocol", TRAIN_PROTOCOLS),
+    "lab_seeds": _whole("lab_seeds", 1, MAX_LAB_SEEDS),
+    "lab_learners": _learners,
     "games": _games,
     "keys": _keys,
 }
@@ -220,11 +262,12 @@ class Settings:
     game: str = field(default_factory=lambda: registry.names()[0])
     name1: str = "Player 1"
     name2: str = "Player 2"
-    first: str = "p1"
-    hats: str = "seeds"  # which brain the learning AI plays with: the seeds' rule, or the MENACE-like one
+    first: str = "p1"  # who moves first in a game without a choice of its own (`first_of`)
     train_games: int = 100_000  # the train dialog's last run
     train_pace: str = "full"
     train_protocol: str = "explore"
+    lab_seeds: int = 20  # the lab's last choices (its game and size follow the setup's)
+    lab_learners: str = DEFAULT_LAB_LEARNERS
     #: Each game's own choices (game name -> GameSettings); a game not in it has the defaults.
     games: Mapping[str, GameSettings] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> "key,key" (App.set_keymap)
@@ -241,14 +284,18 @@ class Settings:
         """The game's own choices (each None where nothing was chosen: the game's default)."""
         return self.games.get(game, GameSettings())
 
+    def first_of(self, game: str) -> str:
+        """Who moves first in `game`: its own choice, else the one for every game."""
+        return self.of(game).first or self.first
+
     def with_game(self, game: str, **changes: object) -> Settings:
-        """A copy with the game's own choices changed (start, opponent, train_start); InvalidSetting for a
-        bad value or an unknown choice."""
+        """A copy with the game's own choices changed (`GAME_FIELDS`; None: back to the game's default);
+        InvalidSetting for a bad value or an unknown choice."""
         unknown = sorted(set(changes) - set(GAME_FIELDS))
         if unknown:
             raise InvalidSetting(f"A game has no setting called {unknown[0]!r}.")
         games = {name: options.as_dict() for name, options in self.games.items()}
-        games[game] = {**games.get(game, {}), **changes}
+        games[game] = {key: value for key, value in {**games.get(game, {}), **changes}.items() if value is not None}
         return self.replace(games=games)
 
     def replace(self, **changes: object) -> Settings:
@@ -261,9 +308,11 @@ class Settings:
     def as_dict(self) -> dict:
         """Plain values (lists and dicts), as saved."""
         return {"theme": self.theme, "ai_speed": self.ai_speed, "game": self.game, "name1": self.name1,
-                "name2": self.name2, "first": self.first, "hats": self.hats, "train_games": self.train_games,
+                "name2": self.name2, "first": self.first, "train_games": self.train_games,
                 "train_pace": self.train_pace, "train_protocol": self.train_protocol,
-                "games": {game: {k: v if k == "opponent" else _plain(game, v) for k, v in options.as_dict().items()}
+                "lab_seeds": self.lab_seeds, "lab_learners": self.lab_learners,
+                "games": {game: {k: _plain(game, v) if k in ("start", "train_start") else v
+                                 for k, v in options.as_dict().items()}
                           for game, options in self.games.items()},
                 "keys": dict(self.keys)}
 
@@ -323,16 +372,19 @@ def dump_settings(settings: Settings) -> str:
         f"game = {_toml_string(s.game)}  # {' | '.join(GAMES)}",
         f"name1 = {_toml_string(s.name1)}",
         f"name2 = {_toml_string(s.name2)}",
-        f"first = {_toml_string(s.first)}  # who moves first: {' | '.join(FIRST_CHOICES)}",
-        f"hats = {_toml_string(s.hats)}  # the learning AI's brain: {' | '.join(HATS)}",
+        f"first = {_toml_string(s.first)}  # who moves first in a game without its own: {' | '.join(FIRST_CHOICES)}",
         "",
         "# The train dialog's last run.",
         f"train_games = {s.train_games}  # 1 to {MAX_TRAIN_GAMES // 1_000_000} million",
         f"train_pace = {_toml_string(s.train_pace)}  # {' | '.join(TRAIN_PACES)} (games a second)",
         f"train_protocol = {_toml_string(s.train_protocol)}  # {' | '.join(TRAIN_PROTOCOLS)}",
         "",
-        "# Each game's own choices: where its games start (the game's own value), its opponent, and the",
-        "# train dialog's start.",
+        "# The lab's last choices (its game and size follow the setup's; each game's cap is in its table).",
+        f"lab_seeds = {s.lab_seeds}  # 1 to {MAX_LAB_SEEDS}",
+        f"lab_learners = {_toml_string(s.lab_learners)}",
+        "",
+        "# Each game's own choices: where its games start (the game's own value), its opponent, who moves",
+        "# first, watch AI vs AI, the brain its learning AI plays with, the train dialog's start, the lab's cap.",
     ]
     for game, options in s.as_dict()["games"].items():
         lines.append(f"[games.{game}]")
@@ -497,7 +549,7 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
 #: game it belonged to, its place in the game's table). Read into the table; never written again.
 _OLD_FIELDS: tuple[tuple[str, str, str], ...] = (("heap", "sticks", "start"), ("nim_piles", "nim", "start"),
                                                  ("train_heap", "sticks", "train_start"))
-_OLD_KEYS = ("heap", "nim_piles", "train_heap", "opponent")
+_OLD_KEYS = ("heap", "nim_piles", "train_heap", "opponent", "hats")
 
 
 def _migrated(doc: dict, notices: list[str], target) -> dict:
@@ -513,6 +565,14 @@ def _migrated(doc: dict, notices: list[str], target) -> dict:
     chosen = doc.get("game") if doc.get("game") in registry.names() else registry.names()[0]
     if "opponent" in doc:
         moved.append(("opponent", chosen, "opponent"))
+    if "hats" in doc:  # an early version 2: the first game's hats, seeds | menace, are its brain by name
+        hats = doc.pop("hats")
+        if isinstance(hats, str) and hats in HATS:
+            doc["hats"] = vocabulary.HAT_BRAINS[hats]
+            moved.append(("hats", registry.names()[0], "brain"))
+        else:
+            notices.append(f"Settings {target}: hats is one of {', '.join(HATS)}, not {_shown(hats)}; using the "
+                           "game's default.")
     for key, game, place in moved:
         value = doc.pop(key)
         try:

@@ -252,6 +252,10 @@ class SticksApp(App):
         super().update_styles(node, animate)
 
     def push_screen(self, screen, *args, **kwargs):
+        if isinstance(screen, ModalScreen) and not isinstance(screen, TooSmallScreen):
+            # the toasts so far were about the screen below: they would lie over the dialog's buttons (issue 33
+            # item 7); one raised while it is open shows at the top (styles.tcss), away from its buttons
+            self.clear_notifications()
         return super().push_screen(self._with_width_class(screen), *args, **kwargs)
 
     def switch_screen(self, screen):
@@ -297,11 +301,7 @@ class SticksApp(App):
             # a banner for as long as it lasts, on every screen's header: nothing is being saved
             self.title = MEMORY_ONLY_TITLE
             self.add_class("-memory-only")
-        from sticks_tui.learn.hats import RULE_PRESETS
-        from sticks_tui.ui.session import HAT_BRAINS
-
-        hats = self.settings.hats if self.settings.hats in HAT_BRAINS else "seeds"
-        self.load_brain(HAT_BRAINS[hats], RULE_PRESETS[hats])
+        self._load_chosen_brains()
         store = self.session.store
         from sticks_tui.ui.live import LIVE_CHECK, ClassWatch
 
@@ -322,6 +322,48 @@ class SticksApp(App):
     def keeper(self) -> BrainKeeper:
         """The one service that keeps brains in the store for every game (ui/keeper.py)."""
         return BrainKeeper(self)
+
+    def _load_chosen_brains(self) -> None:
+        """Each game's learning AI plays with the brain the settings say was left in play (the setup's hats,
+        the analysis screen's pick); one no longer in the store is said in a line, and the game's own is used."""
+        from sticks_tui.store import StoreError
+        from sticks_tui.ui.boards import board_of, has_board
+        from sticks_tui.ui.keeper import rule_of_brain
+        from sticks_tui.ui.session import HAT_BRAINS
+
+        session = self.session
+        for game, options in self.settings.games.items():
+            name = options.brain
+            if name is None or not has_board(game):
+                continue
+            board = board_of(game)
+            own = board.brains or (game,)
+            made_here = (*own, *(HAT_BRAINS.values() if board.brain_choices else ()))  # made when first played
+            if name not in made_here:
+                try:
+                    info = session.store.brain_info(name)
+                except StoreError:
+                    info = False  # the store says why when the brain is loaded
+                why = ("is not among the brains kept" if info is None else
+                       f"is a brain of {info.game}" if info and info.game != game else None)
+                if why is not None:  # never made again, or played, under a name that now means nothing here
+                    self.notify(f"The brain '{name}' left in play for {game} {why}; the AI plays with '{own[0]}'.",
+                                title="The AI's brain", severity="warning", timeout=12)
+                    continue
+            session.chosen[game] = name
+        main = session.main.game
+        name = session.chosen.get(main, session.main.name)
+        self.load_brain(name, rule_of_brain(name))
+
+    def choose_brain(self, name: str, rule=None, game: str | None = None) -> None:
+        """A teacher's choice of the brain `game`'s learning AI plays with (the first game's by default): in play
+        at once, and saved, so the next start plays with it too."""
+        game = game if game is not None else self.session.main.game
+        if game == self.session.main.game:
+            self.load_brain(name, rule)
+        else:
+            self.session.chosen[game] = name
+        self.remember_game(game, brain=name)
 
     def load_brain(self, name: str, rule=None) -> None:
         """The first game's learning AI plays with the stored brain `name` (made, by `rule`, if there is none)."""
@@ -634,20 +676,20 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import agreement, heaps_words, quick_scores, scope_words
+        from sticks_tui.learn.analysis import CurveScorer
+        from sticks_tui.learn.figure_words import likeliest_sentence
 
         from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
 
         brain = (state.kept or self.session.main).brain
-        if result.heap is not None:  # the heap a sticks run trained: its figures are over heaps 2..heap
-            heap = min(result.heap, brain.size)
-            share, _ = quick_scores(brain.counts, brain.max_take, heap)
-            scope = heaps_words(heap)
-        else:
-            share, scope = agreement(brain).agreement, scope_words(brain.rules)
+        # the game the run trained (for sticks the heap: its figures are over heaps 2..heap), else the brain's
+        rules = result.rules if getattr(result, "rules", None) is not None else brain.rules
+        scorer = CurveScorer.for_rules(rules, brain.seat, brain.rule)
+        winning = int(scorer.winning_rows.sum())
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    f"Agreement with perfect play over {scope}: {share:.0%}.",
+                    + likeliest_sentence(rules, scorer.agreement(brain.counts), scorer.draw_wins(brain.counts),
+                                         winning),
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 

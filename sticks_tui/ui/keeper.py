@@ -57,6 +57,15 @@ def load_kept(store, name: str, game: str = "sticks", *, size: int = 0, rule=Non
     return LoadedBrain(fresh, False, problem)
 
 
+def rule_of_brain(name: str):
+    """The rule a brain of this name is made by when the store has none: the setup's hats (the seeds' brain,
+    the MENACE-like one) by their own; None for any other (its game's own rule)."""
+    from sticks_tui.learn.hats import RULE_PRESETS
+
+    hats = next((key for key, brain in vocabulary.HAT_BRAINS.items() if brain == name), None)
+    return RULE_PRESETS[hats] if hats is not None else None
+
+
 def brain_name(session: Any, game: str, side: int = 0) -> str:
     """The kept brain the learning AI of `game` plays `side` with (0 moving first, 1 second): the one
     chosen for the game (the setup's hats, the analysis screen's pick), else its board's."""

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from sticks_tui.engine.rules import SticksRules
+from sticks_tui.learn.analysis import CurveScorer
+from sticks_tui.learn.figure_words import percent
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -40,13 +43,20 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         await train_at_20(pilot, app)
         result = app.session.training.last_result
         assert (result.games_played, result.heap, app.session.brain.size) == (20_000, 20, 100)
-        await wait_until(pilot, lambda: any("Agreement" in t for t in log.notifications()), what="the result")
-        assert [t.split(". ", 1)[1] for t in log.notifications() if "Agreement" in t] == [
-            "Agreement with perfect play over heaps 2-20: 100%."]
+        await wait_until(pilot, lambda: any("likeliest" in t for t in log.notifications()), what="the result")
+        # what it counts (the likeliest move; a ball drawn at random) and over what (issue 33 item 6)
+        drawn = CurveScorer.for_rules(SticksRules(20)).score(0, app.session.brain.counts).draw_wins
+        assert 0.99 < drawn < 1  # every hat keeps a losing ball: a draw is not always a winning move
+        assert [t.split(". ", 1)[1] for t in log.notifications() if "likeliest" in t] == [
+            "Over heaps 2-20, its likeliest move is a winning move in 100% of the 15 positions where a win can be "
+            f"forced; a ball drawn at random is one {percent(drawn)} of the time."]
         shown = legend(app.screen)
         assert [heatmap.data.hats for heatmap in app.screen.heatmaps] == [20, 20]  # the hats the run trained
-        assert shown.startswith("over heaps 2-20: ● agreement with perfect play 100%")
-        assert "▽ beats a perfect player moving second 0%" in shown  # 20 is a winning heap for the mover
+        over, game = shown.split(" in a game of 20 sticks vs a perfect player, moving: ")  # nothing of the game above
+        assert over == ("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                        f"◆ a ball drawn wins {percent(drawn)}")
+        # 20 is won by the mover: moving second, a perfect player wins every game
+        assert game.startswith("▲ first 99% ▽ second 0% (a lost start: the rule, not the learner)")
 
         await pilot.press("escape")
         await pilot.press("f4")
@@ -55,16 +65,18 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert screen.query_one("#upto", Input).value == "20"  # the setup screen's heap
         summary = text_of(screen, "#analysis-summary")
         assert "You lose if you face 1, 5, 9, ... sticks: n = 1 mod 4." in summary
-        assert "Over heaps 2-20: right in 100% of the winning hats: it plays perfectly." in summary
+        assert "Over heaps 2-20: right in 100% of the 15 winning hats: it plays perfectly." in summary
         assert "(a perfect player that, when it cannot win, makes the move worst for the AI)" in summary
         assert text_of(screen, "#analysis-curve-title") == "Learning curve of the last training run, over heaps 2-20"
-        assert legend(screen).startswith("● agreement with perfect play 100%")  # the title says over what
+        await pilot.press("g")  # at 80x24 the curve takes the table's place (issue 33 item 3)
+        assert legend(screen).startswith("where it can win, over heaps 2-20: ● its likeliest move wins 100% "
+                                          "in a game of 20 sticks vs a perfect player, moving: ▲ first 99%")
         # another heap: the figures of that game, whose hats 21-40 were never trained
         screen.query_one("#upto", Input).value = "40"
         await pilot.pause()
         summary = text_of(screen, "#analysis-summary")
-        assert "Over heaps 2-40: right in 50% of the winning hats" in summary
-        assert "Exact chance to win a game of 40:" in summary
+        assert "Over heaps 2-40: right in 50% of the 30 winning hats" in summary
+        assert "Exact chance to win a game of 40 sticks:" in summary
 
 
 async def test_the_analysis_and_train_dialog_heaps_start_at_the_game_in_play(make_app):
@@ -75,7 +87,7 @@ async def test_the_analysis_and_train_dialog_heaps_start_at_the_game_in_play(mak
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
         assert screen.query_one("#upto", Input).value == "30"
-        assert "Over heaps 2-30: right in 0% of the winning hats" in text_of(screen, "#analysis-summary")
+        assert "Over heaps 2-30: right in 0% of the 22 winning hats" in text_of(screen, "#analysis-summary")
         await pilot.press("escape", "f2")  # the train dialog's heap too: the game's, so its figures are about it
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
         assert app.screen.query_one("#heap", Input).value == "30"

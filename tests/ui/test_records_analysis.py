@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 import pytest
@@ -97,8 +98,8 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
         assert "it plays perfectly" in summary
         table = rows(screen.query_one("#hats-table", DataTable))
         assert len(table) == 20 and [r[0] for r in table] == [str(n) for n in range(1, 21)]
-        assert table[9][3:] == ["1", "take 1", "yes"]  # hat 10: take 1 to leave 9
-        assert table[8][4] == "lost: any"  # hat 9 is lost whatever it does
+        assert table[9][1:4] == ["take 1", "yes", "take 1"]  # hat 10: it takes 1 to leave 9, the perfect move
+        assert table[8][2:4] == ["-", "lost: any"]  # hat 9 is lost whatever it does
         assert screen.query_one("#analysis-curve").points  # the saved learning curve
         # a bad "hats up to" shows an error and keeps the table
         upto = screen.query_one("#upto", Input)
@@ -168,3 +169,117 @@ async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app
         await pilot.pause()
         options = [value for _, value in app.screen.query_one("#brain", Select)._options]
         assert "clever" in options and nim_brain_name() not in options
+
+
+async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(make_app, data_dir):
+    """Issue 32 item 2 and issue 33 item 3: F4 during a noughts game analyses the MENACE in play (O here) with
+    the boards as it folds them, beads, the perfect squares, right or not and the figures of its seat; at
+    80x24 at least 8 rows of the table show and PageDown pages through them; any of the game's brains can be
+    picked (X's), and one the AI cannot play on that side is refused with the reason."""
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.export_dialog import ExportDialog
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+    from ui_helpers import set_up
+
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(NOUGHTS_BRAINS["O"], game="noughts", seat=1)
+        store.copy_brain(NOUGHTS_BRAINS["O"], "O's copy")  # O's boxes: not a brain MENACE as X can play
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "noughts", opponent="menace", first="p1")  # the pupil is X: MENACE plays O
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and (screen.game, screen.side) == ("noughts", 1)
+        assert screen.query_one("#brain", Select).value == NOUGHTS_BRAINS["O"]
+        table = screen.query_one("#hats-table", DataTable)
+        assert table.row_count == 289  # MENACE's boxes for O, folded by the board's symmetries
+        summary = text_of(screen, "#analysis-summary")
+        assert "Over every board MENACE can face: right in " in summary and " of the 136 winning boxes" in summary
+        assert "as O (moving second)" in summary and "moving first" not in summary
+
+        screen.query_one("#brain", Select).value = "O's copy"  # refused, saying why; the analysis stays
+        await pilot.pause()
+        assert screen.kept.name == NOUGHTS_BRAINS["O"] and app.session.chosen.get("noughts") is None
+        said = [n.message for n in app._notifications if "O's copy" in n.message]
+        assert said == [f"The brain \"O's copy\" keeps O's containers only, not keeps X's containers only; it was left "
+                        "as it is. The learning AI plays with the brains it had."], said
+        assert table.row_count == 289
+
+        screen.query_one("#brain", Select).value = NOUGHTS_BRAINS["X"]
+        await pilot.pause()
+        assert screen.side == 0 and table.row_count == 304
+        assert [str(c.label) for c in table.columns.values()] == ["Board", "AI plays", "Right?", "Perfect", "Beads",
+                                                                  "Chance"]
+        first = rows(table)[0]
+        assert first[:4] == [".../.../...", "tie", "NO", "draw: square 1 or square 2 or square 5"]
+        assert first[4] == "1:4 2:4 5:4"  # Michie's 4 beads a square in the first box (a corner, an edge, the middle)
+        summary = text_of(screen, "#analysis-summary")
+        assert "Over every board MENACE can face: right in 0% of the 231 winning boxes" in summary
+        assert "Exact chance to win a game of noughts and crosses: vs a perfect player wins 0.0%, draws" in summary
+        assert "as X (moving first)" in summary and "moving second" not in summary
+        table.focus()
+        await pilot.pause()
+        assert table.size.height >= 9  # its heading and at least 8 rows
+        shown = table.scrollable_content_region.height - 1
+        await pilot.press("pagedown")
+        assert table.cursor_row >= shown - 1 and table.scroll_y > 0
+
+        await pilot.press("e")  # the export is of the brain analysed, not the sticks AI's hats
+        assert isinstance(app.screen, ExportDialog)
+        assert [c.label for c in app.screen.choices.values()] == [
+            f"the boxes table of brain '{NOUGHTS_BRAINS['X']}'",
+            f"the learning curve of brain '{NOUGHTS_BRAINS['X']}' (last training run)"]
+        assert json.loads(app.screen.choices["hats"].make("json").text)["game"] == "noughts"
+
+
+async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and_training_games_only(
+        make_app, data_dir):
+    """Issue 32 item 2 (the records for every game) and issue 33 items 6 and 7: MENACE's brain is in the brains
+    list with its game and its draw, its games against people are in the results curve, a noughts game is a
+    small board (not `noughts .........`), and "Trained" counts no game against a person."""
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    menace = NOUGHTS_BRAINS["X"]
+    with Store.open(data_dir) as store:
+        store.save_brain("default", Hats(100), games_trained=300)
+        store.load_or_create_brain(menace, game="noughts", seat=0)
+        # MENACE (X) draws with Cy, then beats Di: games against people, which teach it but train it not
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Cy"),
+                          moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=0, ai_seats=[0], brain=menace,
+                          learning={0: (menace, [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2),
+                                                 ("OXO.X..OX", 7)])})
+        store.record_game(game="noughts", start=".........", opponent="menace", players=("MENACE", "Di"),
+                          moves=[5, 1, 9, 2, 3, 7, 6], loser=1, first=0, ai_seats=[0], brain=menace)
+        assert store.brain_info(menace).games_trained == 0
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, RecordsScreen)
+        brains = {r[0]: r[1:6] for r in rows(screen.query_one("#brains", DataTable))}
+        assert brains["default"] == ["sticks", "0", "0", "0", "300"]
+        assert brains[menace] == ["noughts", "1", "1", "0", "0"]  # won 1, drew 1, lost 0; trained 0
+        assert [y for _, y in screen.query_one("#results-curve").series[0].points] == [1.0]  # the win (draws left out)
+        leaderboard = screen.query_one("#leaderboard", DataTable)
+        leaderboard.move_cursor(row=leaderboard.get_row_index("Cy"))
+        await pilot.pause()
+        games = screen.query_one("#games", DataTable)
+        (game,) = rows(games)
+        assert game[1].splitlines() == ["noughts O X O", "        O X X", "        X O X"]  # the board as it ended
+        assert games.rows[games.coordinate_to_cell_key((0, 0)).row_key].height == 3
+
+
+def test_a_game_on_a_square_board_is_listed_as_its_board_as_it_ended_and_any_other_by_its_start():
+    from sticks_tui.store.records import GameRecord
+    from sticks_tui.ui.screens.records import game_cell
+
+    def record(game, start, moves):
+        return GameRecord(1, T0, game, start, "friend", ("Ann", "Bob"), tuple(moves), 1, None)
+
+    assert game_cell(record("sticks", "10", [3, 3, 3, 1])) == ("sticks 10", 1)
+    assert game_cell(record("nim", "3,4,5", ["1:3", "2:4", "3:5"])) == ("nim 3,4,5", 1)
+    assert game_cell(record("hexapawn", "BBB...WWW:W", ["a1-a2"])) == (
+        "hexapawn B B B\n         W . .\n         . W W", 3)
+    # a record this app cannot replay is listed as kept, not refused
+    assert game_cell(record("noughts", ".........", [5, 5])) == ("noughts .........", 1)

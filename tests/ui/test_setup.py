@@ -166,7 +166,7 @@ async def test_every_change_on_the_setup_screen_is_saved_at_once(make_app, confi
         await pilot.pause()
         kept = saved(config_dir)  # read while the app still runs: saved at once, not at quitting
         sticks = kept.of("sticks")
-        assert (sticks.start, sticks.opponent, kept.name1, kept.name2, kept.first, kept.ai_speed) == \
+        assert (sticks.start, sticks.opponent, kept.name1, kept.name2, sticks.first, kept.ai_speed) == \
             (42, "friend", "Ada", "Grace", "alternate", "slow")
         setup.query_one("#opponent", Select).value = "perfect"  # an AI's name is not a person's to keep
         await pilot.pause()
@@ -286,3 +286,38 @@ async def test_a_name_an_ai_has_in_the_records_is_refused_before_the_game(make_a
         assert text_of(setup, "#heap-error") == "'ROBO' is an AI's name in the records: choose another."
     with Store.open(data_dir) as store:
         assert store.game_count() == 1
+
+
+# -- the seeds' rule and the Watch switch in words (issue 33 item 7) ---------------------------------------
+async def test_new_seeds_hats_say_why_a_loss_shows_no_change_and_f8_gives_menace_like_hats(make_app, config_dir):
+    """(and the Watch switch says on or off in words)"""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert text_of(setup, "#watch-help") == "off: a person plays Player 1's seat"
+        setup.query_one("#watch", Switch).value = True
+        await pilot.pause()
+        assert text_of(setup, "#watch-help") == "on: the learning AI plays Player 1's seat"
+        # who moves first shows the watching seats' names (the choice kept: Player 1's seat, its words anew)
+        assert str(setup.query_one("#first").query_one("SelectCurrent #label").render()) == "Learning AI"
+        setup.query_one("#watch", Switch).value = False
+        await pilot.pause()
+        setup.query_one("#heap", Input).focus()
+        intro = text_of(setup, "#setup-intro")
+        assert "A new AI's losses change nothing (=) until it first wins: each hat starts with one ball of each " \
+               "number and never loses the last. Press F8 for MENACE-like hats (3 balls each), where every loss " \
+               "shows." in " ".join(intro.split()), intro
+        await pilot.press("f8")  # the heap box has the focus: the key still works
+        await pilot.pause()
+        assert app.session.brain_name == "menace" and app.session.brain.rule.start_balls == 3
+        assert setup.query_one("#hats", Select).value == "menace" and saved(config_dir).of("sticks").brain == "menace"
+        assert "F8" not in text_of(setup, "#setup-intro")
+        setup.query_one("#hats", Select).value = "seeds"  # back to the seeds' brain: once it has won, no warning
+        await pilot.pause()
+        app.session.brain.counts[20, 0] = 2
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#game", Select).value = "sticks"
+        await pilot.pause()
+        assert app.session.brain_name == "default" and "F8" not in text_of(setup, "#setup-intro")

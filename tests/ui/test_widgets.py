@@ -110,7 +110,7 @@ def trained_counts(hats: int = 100, big: bool = True) -> tuple[np.ndarray, tuple
     return counts, perfect
 
 
-CELL_RE = re.compile(r" (.)(all|<1%|[ \d]\d%) ([━╸]*) *([ \d.kMGTPE]{4})$")
+CELL_RE = re.compile(r"([ ✓].)(all|<1%|[ \d]\d%) ([━╸]*) *([ \d.kMGTPE]{4})$")  # ✓►: perfect and drawn
 
 
 def parse_row(text: str, max_take: int = 3, cell: int = CELL) -> list[tuple[int, list[tuple[str, str, str]]]]:
@@ -130,7 +130,7 @@ def parse_row(text: str, max_take: int = 3, cell: int = CELL) -> list[tuple[int,
                 assert one == "    -".ljust(cell), f"hat {hat}: cell unreadable at {one!r}"
                 cells.append(("", "-", ""))
                 continue
-            cells.append((c.group(1), c.group(2), c.group(4).strip()))
+            cells.append((c.group(1).strip(), c.group(2), c.group(4).strip()))
         out.append((hat, cells))
     return out
 
@@ -140,7 +140,7 @@ def hat_rows(heatmap: HatHeatmap) -> dict[int, list[tuple[str, str, str]]]:
     lines = lines_of(heatmap)
     shown = {}
     for line in lines[1:]:
-        if re.match(r"\s*\d{1,3} ", line):  # a hat row (legend lines start with a mark or '19k')
+        if re.match(r"\s*\d{1,3}[ ✓]", line):  # a hat row (legend lines start with a mark or '19k')
             for hat, cells in parse_row(line, heatmap.data.max_take, heatmap.cell_width()):
                 shown[hat] = cells
     return shown
@@ -258,7 +258,7 @@ async def test_heatmap_marks_read_without_colour(monkeypatch):
         heatmap.show_perfect = True
         await pilot.pause()
         rows = hat_rows(heatmap)
-        assert rows[20][2][0] == MARK_DRAWN
+        assert rows[20][2][0] == MARK_PERFECT + MARK_DRAWN  # 20: take 3 wins, and the AI drew it
         assert rows[18][1][0] == MARK_BESIDE
         assert rows[15][0][0] == MARK_UP and rows[14][1][0] == MARK_DOWN
         assert rows[10][0][0] == MARK_PERFECT  # from 10, take 1 wins
@@ -481,6 +481,7 @@ async def test_a_container_shows_each_move_chance_count_marks_and_summary():
         summary = " ".join(line.strip() for line in lines[:3])
         assert "Hat for (2, 3, 5): 1.5k balls for 10 moves." in text
         assert "Likeliest: 4 quarters (99%), a perfect move ✓." in summary
+        assert "drawn is a perfect move" not in summary  # its one perfect move is the likeliest: said above
         assert "Drawn: ► 1 nickel." in summary
         assert widget.entry_text((2, 4)) == "4 quarters █99% 1.5k ✓"
         assert widget.entry_text((0, 1)) == "1 nickel   ►<1%    1"
@@ -498,7 +499,12 @@ async def test_a_container_with_ties_says_so_and_narrow_it_is_one_list():
     data = nim_data((1, 2, 3))
     assert not data.perfect
     assert "No favourite yet (6 moves tie at 17%)." in data.summary()
+    tied = nim_data((2, 3, 5))  # a fresh hat: one ball each, one of its 10 moves perfect
+    assert "No favourite yet (10 moves tie at 10%). A ball drawn is a perfect move 10% of the time." in tied.summary()
     assert "Likeliest: 1 nickel" in nim_data((1, 2, 3), favourite=(0, 1)).summary()
+    # the likeliest not perfect: how often a draw still is (1 ball of 1,505: take 2 nickels)
+    assert nim_data((4, 2, 0), favourite=(0, 1)).summary().endswith(
+        "Likeliest: 1 nickel (99%), not a perfect move. A ball drawn is a perfect move 0.1% of the time.")
     widget = ContainerView()
     async with One(widget).run_test(size=(30, 24)) as pilot:  # too narrow for columns: one list
         widget.data = data
@@ -520,3 +526,23 @@ async def test_heatmap_given_data_before_layout_still_shows_the_hat_in_play():
     async with Early(heatmap).run_test(size=(40, 22)) as pilot:
         await pilot.pause()
         assert 90 in hat_rows(heatmap) and 1 not in hat_rows(heatmap)
+
+
+async def test_heatmap_shows_the_perfect_mark_beside_the_mark_after_a_game():
+    """With `p` after a game, a ball the AI just learned (↑) that is the perfect move keeps its ✓ (issue 33
+    item 7): the ✓ takes the space before the cell, so both show, on screen as in `cell_text`."""
+    counts, perfect = trained_counts(20, big=False)
+    heatmap = HatHeatmap()
+    app = One(heatmap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        heatmap.data = HeatmapData(counts=counts, hats=20, max_take=3, perfect=perfect,
+                                   flash=((10, 1, 1), (11, 1, -1), (9, 1, 1)))  # 10: take 1 wins; 11: take 2; 9 lost
+        heatmap.show_perfect = True
+        await pilot.pause()
+        assert heatmap.cell_text(10, 1).startswith(MARK_PERFECT + MARK_UP)
+        assert heatmap.cell_text(11, 1).startswith(MARK_DOWN) and heatmap.cell_text(11, 2).startswith(MARK_PERFECT)
+        assert heatmap.cell_text(9, 1).startswith(MARK_UP)  # no winning move from 9: no ✓
+        assert hat_rows(heatmap)[10][0][0] == MARK_PERFECT + MARK_UP  # on screen, both
+        heatmap.show_perfect = False
+        await pilot.pause()
+        assert heatmap.cell_text(10, 1).startswith(MARK_UP) and MARK_PERFECT not in heatmap.cell_text(10, 1)

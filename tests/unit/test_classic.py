@@ -179,7 +179,7 @@ def test_seed_ai_example_through_a_pipe_with_a_fixed_seed(tmp_path):
         expected.counts[9, 0] = 2
         expected.counts[5, 2] = 2
         assert brain == expected
-        assert store.brain_info("default").games_trained == 3
+        assert store.brain_info("default").games_trained == 0  # games against a person are not training
         assert store.brain_record("default") == (1, 2)
         assert store.player("Player 1").wins == 2 and store.player("Learning AI").wins == 1
 
@@ -205,7 +205,8 @@ def test_the_learning_ai_keeps_its_brain_between_runs(tmp_path):
     assert second.returncode == 0
     assert " 9 | {1: 2, 2: 1, 3: 1}" in second.stdout  # what it learned in the first run is still there
     with Store.open(tmp_path / "data") as store:
-        assert store.brain_info("default").games_trained == 4
+        assert store.brain_info("default").games_trained == 0  # games against a person are not training
+        assert sum(bool(g.learning) for g in store.recent_games(limit=10)) == 4  # all four taught it
 
 
 def test_the_trained_computer_trains_plays_and_is_saved(tmp_path):
@@ -227,7 +228,7 @@ def test_the_trained_computer_trains_plays_and_is_saved(tmp_path):
     assert lines[-1] == "Play again (y/n)? n" and "AI loses." not in lines
     with Store.open(tmp_path / "data") as store:
         info = store.brain_info("trained")
-        assert info.size == 12 and info.games_trained == 3001
+        assert info.size == 12 and info.games_trained == 3000  # the game against the person is not training
         assert store.last_training_curve("trained")[-1].games == 3000
         assert store.load_brain("default") is None  # option 3 leaves the learning AI's brain alone
         assert store.recent_games()[0].opponent == "trained"

@@ -69,8 +69,12 @@ def test_text_output_shows_the_hats_the_speed_and_the_analysis(capsys):
     assert "20,000 training games at 12 sticks" in out
     assert "12 | {1: " in out and " 1 | {1: 1}" in out
     assert "games/s" in out
-    assert "agreement with perfect play" in out
-    assert "chance to beat a perfect player" in out
+    # what each figure counts and what it is over (issue 33 item 6): the likeliest move and a ball drawn, over
+    # the heaps; the chances in a game of 12 sticks, with why moving second never wins it
+    assert "Over heaps 2-12, its likeliest move is a winning move in " in out
+    assert "; a ball drawn at random is one " in out
+    assert ("In a game of 12 sticks it beats a perfect player " in out
+            and "(moving second at 12 sticks the perfect player wins every game: 0% is the rule, not the learner)" in out)
     assert "n = 1 mod 4" in out
 
 

@@ -270,3 +270,35 @@ def test_a_curve_exported_before_the_scope_column_is_still_ours_to_replace(tmp_p
     text = curve_export("b", [(1, 0.5, 0.25, 0.75)], "csv", heap=20)
     write_export(out, text, "curve")
     assert out.read_text() == text
+
+
+def test_the_table_of_any_other_games_brain_is_one_row_per_position_and_move():
+    """Issue 32 item 2: a brain of any game exports its table as the one analysis reads it (MENACE's boxes for X,
+    folded; a Nim brain's hats), not as sticks hats; the CSV is recognised as a hats table to replace."""
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.analysis import analyse_brain
+    from sticks_tui.learn.hats import HatRule
+
+    for game, seat in (("noughts", 0), ("nim", None)):
+        entry = registry.entry(game)
+        brain = Hats(entry.brain_rules(0, 3, (2, 2, 2)), rule=HatRule(**entry.learner_settings), seat=seat)
+        at = next(i for i, p in enumerate(brain.positions) if len(brain.moves_of(p)) > 1)
+        first = brain.positions[at]
+        brain.counts[brain.row(first), 0] += 5  # a preference at the first position with a choice
+        doc = json.loads(hats_export("menace", brain, "json"))
+        assert (doc["kind"], doc["brain"], doc["game"], doc["seat"]) == ("hats", "menace", game, seat)
+        assert len(doc["positions"]) == len(brain.positions)
+        row = doc["positions"][at]
+        verdict = analyse_brain(brain).positions[at]
+        rules = brain.rules
+        assert row["position"] == rules.encode_position(first)
+        assert row["counts"] == list(brain.hat(first)) and row["counts"][0] == row["counts"][1] + 5
+        assert row["ai_move"] == rules.encode_move(brain.moves_of(first)[0])
+        assert row["perfect_moves"] == [rules.encode_move(m) for m in verdict.perfect]
+        assert row["value"] == {1: "win", 0: "draw", -1: "loss"}[verdict.value] and row["right"] == verdict.agrees
+        text = hats_export("menace", brain, "csv")
+        table = rows(text)
+        assert len(table) == int(brain.n_moves.sum())  # one row per position and move
+        skip = int(brain.n_moves[: brain.row(first)].sum())
+        assert [r["ai_move"] for r in table[skip: skip + len(row["counts"])]] == ["yes"] + ["no"] * (len(row["counts"]) - 1)
+        assert export_kind(text.encode()) == "hats"

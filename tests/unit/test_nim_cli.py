@@ -80,7 +80,8 @@ def test_train_json_reports_agreement(capsys):
 
 def test_train_text(capsys):
     code, out, _ = run(["nim", "train", "--games", "1000", "--piles", "2", "2", "1", "--seed", "1"], capsys)
-    assert code == 0 and "agreement with perfect play" in out
+    assert code == 0 and "its likeliest move is a winning move in" in out and "a ball drawn at random is one" in out
+    assert "In a game of Nim from piles 2, 2, 1 it beats a perfect player" in out
 
 
 @pytest.mark.parametrize("argv", [["--piles", "8", "11", "1"], ["--games", "-5"], ["--piles", "1", "2"]])

@@ -46,11 +46,14 @@ def test_defaults():
     s = Settings()
     assert (s.theme, s.ai_speed, s.game, s.name1, s.name2, s.first) == \
         ("textual-dark", "normal", "sticks", "Player 1", "Player 2", "p1")
-    assert (s.hats, s.train_games, s.train_pace, s.train_protocol) == ("seeds", 100_000, "full", "explore")
+    assert (s.train_games, s.train_pace, s.train_protocol) == (100_000, "full", "explore")
+    assert (s.lab_seeds, s.lab_learners) == (20, "hats hats:table=one q mc")
     assert dict(s.keys) == {} and dict(s.games) == {}  # no game's own choice yet: each game's defaults
-    assert s.of("nim") == GameSettings() == GameSettings(start=None, opponent=None, train_start=None)
-    assert FIELDS == ("theme", "ai_speed", "game", "name1", "name2", "first", "hats", "train_games", "train_pace",
-                      "train_protocol", "games", "keys")
+    assert s.of("nim") == GameSettings() == GameSettings(start=None, opponent=None, first=None, watch=None, brain=None,
+                                                         train_start=None, lab_cap=None)
+    assert s.first_of("nim") == "p1" and s.replace(first="p2").with_game("nim", first="random").first_of("nim") == "random"
+    assert FIELDS == ("theme", "ai_speed", "game", "name1", "name2", "first", "train_games", "train_pace",
+                      "train_protocol", "lab_seeds", "lab_learners", "games", "keys")
 
 
 def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
@@ -60,18 +63,23 @@ def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
 
 def test_save_then_load_gives_back_every_field(path):
     s = Settings().replace(theme="nord", ai_speed="fast", game="nim", name1='Zoë "the" \\ Ann', name2="Bob",
-                           first="alternate", hats="menace", train_games=1234, train_pace="ball",
-                           train_protocol="classic", keys={"quit": " ctrl+q , f10", "app.train": "f2"})
+                           first="alternate", train_games=1234, train_pace="ball",
+                           train_protocol="classic", keys={"quit": " ctrl+q , f10", "app.train": "f2"},
+                           lab_seeds=5, lab_learners="hats  q:alpha=0.5")
     s = s.with_game("sticks", start=37, train_start=12).with_game("nim", start=(7, 1, 100), opponent="perfect")
-    s = s.with_game("noughts", opponent="random")
+    s = s.with_game("noughts", opponent="random", first="p2", watch=True, brain="noughts MENACE")
+    s = s.with_game("sticks", brain="menace", watch=False, lab_cap=500)
     assert save_settings(s, path) == path
     loaded, notices = load_settings(path)
     assert notices == [] and loaded == s
     assert loaded.keys == {"app.train": "f2", "quit": "ctrl+q,f10"}
     doc = tomllib.loads(path.read_text(encoding="utf-8"))  # a plain TOML file anyone can read
     assert doc["version"] == SETTINGS_VERSION and doc["format"] == "sticks-tui-settings"
-    assert doc["games"] == {"sticks": {"start": 37, "train_start": 12}, "nim": {"start": [7, 1, 100],
-                            "opponent": "perfect"}, "noughts": {"opponent": "random"}}
+    assert doc["lab_learners"] == "hats q:alpha=0.5"
+    assert doc["games"] == {"sticks": {"start": 37, "train_start": 12, "brain": "menace", "watch": False,
+                                       "lab_cap": 500},
+                            "nim": {"start": [7, 1, 100], "opponent": "perfect"},
+                            "noughts": {"opponent": "random", "first": "p2", "watch": True, "brain": "noughts MENACE"}}
     assert doc["name1"] == 'Zoë "the" \\ Ann'
     assert doc["keys"] == {"quit": "ctrl+q,f10", "app.train": "f2"}
     assert path.stat().st_mode & 0o777 == 0o600  # it holds pupils' names
@@ -90,6 +98,9 @@ def test_replace_checks_values_and_keeps_the_original():
     for bad in ({"train_games": 0}, {"train_games": True}, {"ai_speed": "warp"}, {"game": "chess"},
                 {"games": {"nim": {"start": (1, 2, "x")}}}, {"games": {"nim": {"start": (0, 0, 0)}}},
                 {"games": {"chess": {}}}, {"games": {"nim": {"opponent": "dumb"}}}, {"games": {"nim": {"colour": 1}}},
+                {"games": {"nim": {"first": "p3"}}}, {"games": {"nim": {"watch": 1}}}, {"games": {"nim": {"brain": ""}}},
+                {"games": {"nim": {"brain": 7}}}, {"hats": "menace"}, {"games": {"nim": {"lab_cap": 0}}},
+                {"lab_seeds": 101}, {"lab_learners": ""}, {"lab_learners": "a b c d e f g"},
                 {"heap": 20}, {"opponent": "learning"}, {"name1": ""},
                 {"name2": "x" * 41}, {"first": "p3"}, {"theme": "bad theme"}, {"keys": {"q": 5}},
                 {"keys": {"bad id": "q"}}, {"keys": "quit=q"}, {"colour": "red"}):
@@ -272,6 +283,11 @@ def test_the_allowed_values_match_the_app():
 
     assert set(settings_mod.SPEEDS) == set(SPEEDS)
     assert set(settings_mod.FIRST_CHOICES) == set(FIRST_CHOICES)
+    from sticks_tui.learn import lab
+
+    assert (settings_mod.MAX_LAB_SEEDS, settings_mod.MAX_LAB_CAP, Settings().lab_seeds) == \
+        (lab.MAX_SEEDS, lab.MAX_CAP, lab.DEFAULT_SEEDS)
+    assert Settings().lab_learners == " ".join(lab.DEFAULT_LEARNERS)
     m, s = MatchSetup(), Settings()
     assert (m.game, m.name1, m.name2, m.first, m.speed) == (s.game, s.name1, s.name2, s.first, s.ai_speed)
 
@@ -295,6 +311,24 @@ def test_a_version_1_file_is_read_into_the_games_table_and_saved_as_version_2(pa
     s, notices = load_settings(path)
     assert s.of("sticks").start == 33 and s.of("nim").opponent is None
     assert len(notices) == 1 and "opponent" in notices[0] and "using the game's default" in notices[0]
+
+
+def test_an_early_version_2_files_hats_become_the_first_games_brain(path):
+    """`hats` (seeds | menace) was the sticks AI's brain for every start: it is read as sticks' own `brain`
+    (by the brain's name) and never written again; a bad one is said in a line, the rest read."""
+    path.parent.mkdir()
+    path.write_text('version = 2\nhats = "menace"\nfirst = "p2"\n[games.sticks]\nstart = 30\n')
+    s, notices = load_settings(path)
+    assert notices == [] and s.of("sticks") == GameSettings(start=30, brain="menace") and s.first_of("sticks") == "p2"
+    save_settings(s, path)
+    assert "hats" not in tomllib.loads(path.read_text()) and load_settings(path) == (s, [])
+    path.write_text('version = 2\nhats = "lots"\n[games.noughts]\nbrain = ""\nwatch = "yes"\nfirst = "X"\n'
+                    '[games.sticks]\nbrain = "x"\n')
+    s, notices = load_settings(path)
+    assert s.of("sticks") == GameSettings(brain="x") and s.of("noughts") == GameSettings()
+    assert len(notices) == 4 and all("\n" not in n for n in notices), notices
+    assert ["hats" in notices[0], "games.noughts.brain" in notices[1], "games.noughts.watch" in notices[2],
+            "games.noughts.first" in notices[3]] == [True] * 4, notices
 
 
 WRITER = """

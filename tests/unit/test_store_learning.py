@@ -55,7 +55,7 @@ def test_a_game_teaches_the_brain_as_stored_not_the_callers_copy(store):
     other.close()
     stored = store.load_brain("shared")
     assert stored == got.brains[1] and stored != mine and theirs == Hats(10)
-    assert store.brain_info("shared").games_trained == 2
+    assert store.brain_info("shared").games_trained == 0  # games against Ann teach it, but are not training
     [last, first] = store.recent_games()
     assert last.learning[0].drawn == ((10, 1), (6, 3)) and last.learning[0].won
     assert last.learning[0].changes == ((10, 1, 1, 2), (6, 3, 1, 2))
@@ -100,6 +100,20 @@ def test_self_play_on_one_brain_learns_from_both_seats(store):
     brain = store.load_brain("self")
     assert brain.counts[10, 2] == 2 and brain.counts[4, 2] == 2 and brain.counts[7, 2] == 1
     assert got.brains[1] == brain and store.rebuild_brain("self") == brain
+    assert store.brain_info("self").games_trained == 1  # no person played: one training game, as the trainer counts
+
+
+def test_only_a_game_without_a_person_counts_among_the_games_trained(store):
+    """Issue 33 item 6: "Trained" counts training games only; two AIs' game counts once for each brain."""
+    store.load_or_create_brain("a", 10)
+    store.load_or_create_brain("b", 10)
+    store.record_game(game="sticks", start=10, opponent="learning", players=("Ann", "AI"), moves=[3, 3, 3, 1],
+                      loser=1, brain="a", learning={1: ("a", [(7, 3), (1, 1)])})
+    store.record_game(game="sticks", start=10, opponent="learning", players=("AI 1", "AI 2"), moves=[3, 3, 3, 1],
+                      loser=1, ai_seats=(0, 1), learning={0: ("a", [(10, 3), (4, 3)]), 1: ("b", [(7, 3), (1, 1)])})
+    assert [(b.name, b.games_trained) for b in store.list_brains()] == [("a", 1), ("b", 1)]
+    assert store.brain_results("a") == (0, 0, 1) and store.brain_results("b") == (0, 0, 0)  # its own record:
+    # the game against Ann, lost (the AIs' game named no brain)
 
 
 # -- training: the net change merged onto the stored brain --------------------------------------
@@ -156,7 +170,7 @@ def test_apply_training_merges_onto_the_stored_brain_in_one_transaction(store):
     record(store, [1, 3, 3, 3], 0, [(10, 1), (6, 3)])  # meanwhile a game taught hat 10 and hat 6
     brain = store.apply_training("shared", start, trained, games_trained=1000, curve=[(1, 0.5, 0.25, 0.25)])
     assert brain.counts[4].tolist() == [1, 1, 30] and brain.counts[10, 0] == 2 and brain.counts[6, 2] == 2
-    assert store.load_brain("shared") == brain and store.brain_info("shared").games_trained == 1001
+    assert store.load_brain("shared") == brain and store.brain_info("shared").games_trained == 1000  # Ann's: not
     assert store.last_training_curve("shared") == [CurvePoint(1, 0.5, 0.25, 0.25)]
     assert store.rebuild_brain("shared") == brain  # training starts a new generation: still the sum
 

@@ -62,6 +62,7 @@ def test_copies_playing_at_once_keep_every_games_learning(tmp_path, copies):
         stored = store.load_brain("shared")
         expected = sum_of_games(store)
         assert np.array_equal(stored.counts, expected.counts), (stored.counts - expected.counts).tolist()
-        assert store.brain_info("shared").games_trained == games
+        assert store.brain_info("shared").games_trained == 0  # games against people teach it, train it not
+        assert sum(bool(g.learning) for g in store.recent_games(limit=1_000_000)) == games  # every game taught it
         assert store.rebuild_brain("shared") == stored
         assert {g.learning[0].seat for g in store.recent_games(limit=10_000)} == {1}

@@ -101,6 +101,12 @@ def test_a_game_added_through_the_registry_alone_plays_trains_records_replays_an
     result = train(TrainingConfig(game=rules, games=300, seed=7, engine="reference"), Hats(rules), Hats(rules))
     assert result.games_played == 300 and result.curve[-1].agreement == 1.0
     assert result.rules == rules
+    # analyse: the one analysis, per position and per seat, against the generic solver
+    from sticks_tui.learn.analysis import analyse_brain
+
+    analysed = analyse_brain(result.brain)
+    assert analysed.agreement == 1.0 and [v.position for v in analysed.positions] == list(result.brain.positions)
+    assert (analysed.scope, analysed.game) == ("every position of the game", "a game of one-pile take-away")
 
     with Store.open(tmp_path) as store:
         brain = store.load_or_create_brain("beans-ai", game="beans")

@@ -40,6 +40,8 @@ ALLOWED = {
     "cli.py:_discard": "opens /dev/null to point a failed output stream at it",
     "web/warm.py:attach": "opens the server's end of a tab's stdin pipe (an fd, no path) as an asyncio stream",
     "web/warm.py:fork_tab": "the middle process writes the tab's pid to a pipe (an fd, no path)",
+    "learn/compiled.py:_record": "the first compile's seconds, a cache file of our own in numba's cache folder "
+                                 "(never a user's path); a torn or missing one reads as not measured",
 }
 
 

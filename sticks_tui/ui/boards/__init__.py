@@ -166,8 +166,6 @@ class Board:
     #: "wide": the board stretches over the play area, the log under it; "square": a board of fixed
     #: size, the turn, the tally and the log beside it.
     layout: str = "wide"
-    #: The analysis screen reads its brains (sticks' figures), until the one analysis.
-    analysed: bool = False
     #: The learning lab's size for a class that set this game up: setup_lab_size(the app's settings); None: the
     #: lab's default for the game.
     setup_lab_size: Callable[[Any], int] | None = None
@@ -202,6 +200,19 @@ class StartProblem(ValueError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+def square_rows(rules, position) -> tuple[list[str], str] | None:
+    """A position whose text form is a square board ('X.O.X....', Hexapawn's 'BBB...WWW:W') as its rows of
+    squares and what follows the board ('W'); None for any other position (a heap, piles)."""
+    encoded = rules.encode_position(position)
+    if not isinstance(encoded, str):
+        return None
+    board, _, rest = encoded.partition(":")
+    side = int(len(board) ** 0.5)
+    if side < 2 or side * side != len(board):
+        return None
+    return [board[i:i + side] for i in range(0, len(board), side)], rest
 
 
 def board_of(game: str) -> Board:

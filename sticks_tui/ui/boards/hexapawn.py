@@ -171,5 +171,14 @@ BOARD = Board(
     move_line=lambda rules, name, before, move, after: f"{name}: {move}.",
     result_line=lambda rules, position, winner, loser, resigned: (
         f"{loser} resigns. {winner} wins." if resigned else f"{winner} wins: {rules.position_text(position)}."),
+    help=(("Hexapawn (Martin Gardner's HER)",
+           "Three pawns a side on a 3x3 board; White moves first. A pawn steps one square straight forward into an "
+           "empty square, or takes an enemy pawn one square diagonally forward. A side wins by reaching the far "
+           "row, by taking every enemy pawn, or when the other side has no move. There are no draws, and with "
+           "perfect play Black, the second player, always wins.\n"
+           "The learning AI, HER, keeps a hat for each position it faces with balls for each move, draws one, "
+           "and learns by the hats' rule above (a win adds balls like those drawn, a loss takes them away); "
+           "Gardner's HER did it with matchboxes of beads. On the board the side to move's moves are numbered: "
+           "a number key, or a click on the pawn and then on its square, plays one."),),
 )
 registry.set_board("hexapawn", board=BOARD)

@@ -195,10 +195,30 @@ def _result(rules, position, winner, loser, resigned) -> str:
     return f"{loser} took the last stick and loses. {winner} wins!"
 
 
+#: Said on the setup screen while the AI's hats still hold only the seeds' 1 ball of each number: why its first
+#: losses show no change, and the key (the setup screen's) that gives it MENACE-like hats instead.
+SEEDS_WARNING = ("A new AI's losses change nothing (=) until it first wins: each hat starts with one ball of each "
+                 "number and never loses the last. Press [@click=screen.menace_hats]F8[/] for MENACE-like hats "
+                 "(3 balls each), where every loss shows.")
+
+
+def losses_hidden(brain) -> bool:
+    """Whether the brain's losses can change none of its hats yet: every hat still holds just 1 ball of each
+    number, and a loss never takes a number's last ball (the seeds' rule, fresh or never yet won)."""
+    rule = brain.rule
+    if rule.loss_penalty == 0 or rule.floor != "each" or rule.start_balls != 1:
+        return False
+    return bool((brain.counts[brain.legal_mask] <= 1).all())
+
+
 def _intro(app) -> str:
     from sticks_tui.learn.lesson_words import losses_note
 
-    note = losses_note(app.session.brain.rule)
+    brain = app.session.brain
+    if losses_hidden(brain):
+        return f"{INTRO} {SEEDS_WARNING}"
+    seeds_like = brain.rule.floor == "each" and brain.rule.start_balls == 1  # grown since: the note is not its
+    note = "" if seeds_like else losses_note(brain.rule)
     return INTRO + (" " + note if note else "")
 
 
@@ -237,7 +257,7 @@ registry.set_board("sticks", board=Board(
     brains=(vocabulary.DEFAULT_BRAIN,), brain_choices=True, brain_options=lambda side: {"size": vocabulary.APP_BRAIN_SIZE},
     move_line=lambda rules, name, before, move, after: move_sentence(name, move, before, after),
     opening=lambda rules, start: f"{start} {sticks_word(start)} on the board", result_line=_result,
-    move_label=lambda position, move: f"take {move}", analysed=True, help=_help(),
+    move_label=lambda position, move: f"take {move}", help=_help(),
     draw_line=lambda name, position, move, words: f"{name} draws {words.token} {move} from {words.container} {position}.",
     setup_lab_size=lambda settings: settings.of("sticks").start or 20,
 ))

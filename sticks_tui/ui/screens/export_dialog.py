@@ -248,24 +248,28 @@ def records_exports(app, game=None, *, only_game: bool = False) -> list[ExportCh
     return choices
 
 
-def _hats_choice(app, counts=None, what: str = "") -> ExportChoice:
+def _hats_choice(app, counts=None, what: str = "", kept=None) -> ExportChoice:
+    """The table of a brain's containers: the main brain's (with `counts`: as a screen shows them), or `kept`'s."""
     from sticks_tui.learn.hats import Hats
+    from sticks_tui.ui import brains
 
     session = app.session
-    name = session.brain_name
+    kept = session.main if kept is None else kept
+    name = kept.name
 
     def make(fmt: str) -> ExportText:
-        brain = session.brain
+        brain = kept.brain
         if counts is not None:
-            brain = Hats(counts.shape[0] - 1, counts.shape[1], session.brain.rule, counts.copy())
+            brain = Hats(counts.shape[0] - 1, counts.shape[1], kept.brain.rule, counts.copy())
         return ExportText("hats", fmt, hats_export(name, brain, fmt), suggested_filename("hats", fmt, brain=name))
 
-    return ExportChoice("hats", f"the hats table of brain '{name}'{what}", make, {"brain": name})
+    words = brains.words(kept.brain)
+    return ExportChoice("hats", f"the {words.containers} table of brain '{name}'{what}", make, {"brain": name})
 
 
-def _curve_choice(app, points=None, what: str = "") -> ExportChoice:
+def _curve_choice(app, points=None, what: str = "", name: str | None = None) -> ExportChoice:
     session = app.session
-    name = session.brain_name
+    name = session.brain_name if name is None else name
 
     def make(fmt: str) -> ExportText:
         curve = list(points) if points else session.store.last_training_curve(name)
@@ -279,8 +283,11 @@ def _curve_choice(app, points=None, what: str = "") -> ExportChoice:
     return ExportChoice("curve", f"the learning curve of brain '{name}'{what}", make, {"brain": name})
 
 
-def analysis_exports(app) -> list[ExportChoice]:
-    """The analysis screen: the hats table of the brain in play, and its last learning curve."""
+def analysis_exports(app, kept=None) -> list[ExportChoice]:
+    """The analysis screen: the hats table of the brain in play, and its last learning curve; for another
+    game's brain (`kept`, analysed there), its last learning curve (the hats table is a sticks brain's)."""
+    if kept is not None and kept is not app.session.main:
+        return [_hats_choice(app, kept=kept), _curve_choice(app, what=" (last training run)", name=kept.name)]
     return [_hats_choice(app), _curve_choice(app, what=" (last training run)")]
 
 

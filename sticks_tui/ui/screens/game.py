@@ -115,6 +115,8 @@ class GameScreen(StyledOnce, Screen):
                 tooltip="AI slower: a longer pause before each of its moves"),
         Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster",
                 tooltip="AI faster: a shorter pause before each of its moves"),
+        Binding("f", "swap_first", "Swap first", show=False, id="game.swap_first",
+                tooltip="Swap who moves first from the next game (noughts: who plays X)"),
         Binding("escape", "back", "Setup", id="game.back", tooltip="Back to the setup screen"),
     ]
     COMMANDS = {screen_commands(
@@ -124,6 +126,7 @@ class GameScreen(StyledOnce, Screen):
         ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
         ("Step", "AI vs AI: one move (one ball drawn), then the lesson of the game's end, then the next game", "step"),
         ("AI faster", "Shorter pauses before the AI's moves", "faster"),
+        ("Swap who moves first", "From the next game the other player moves first (in noughts, plays X)", "swap_first"),
         ("AI slower", "Longer pauses before the AI's moves", "slower"),
     )}
     AUTO_FOCUS = "#board"
@@ -523,6 +526,19 @@ class GameScreen(StyledOnce, Screen):
         self.speed = SPEED_ORDER[min(len(SPEED_ORDER) - 1, i + 1)]
         self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
+
+    def action_swap_first(self) -> None:
+        """The seats' switch: from the next game the other player moves first (which seat the learning AI moves
+        first from; in noughts, who plays X), saved as the game's "who moves first", so the setup screen shows it
+        and the next start plays it."""
+        from dataclasses import replace
+
+        first = ("p2", "p1")[self.first]
+        self.setup = replace(self.setup, first=first)
+        self.app.remember_game(self.setup.game, first=first)
+        name = self.players[1 - self.first].name
+        mark = self.board.sides[0] if self.board.sides else ""
+        self.query_one("#log", MoveLog).write(f"From the next game {name} moves first{f' ({mark})' if mark else ''}.")
 
     # -- showing ---------------------------------------------------------------------------------------
     def perfect_moves(self, position) -> tuple:

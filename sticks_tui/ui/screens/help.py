@@ -104,16 +104,42 @@ def losing_heaps(max_take: int = 3, count: int = 4) -> str:
     return ", ".join(str(1 + i * (max_take + 1)) for i in range(count))
 
 
-def help_sections(max_take: int = 3, rule: HatRule | None = None, game: str | None = None) -> list[tuple[str, str]]:
-    """(title, plain text) of each part of the help: how the learning AI learns (the hats' story by `rule`,
-    the brain's; the seeds' when not given), how to read its brain, then each game's own sections (its
-    board's), the game in play (`game`) first."""
+def game_sections(game: str | None = None) -> list[tuple[str, str]]:
+    """Every registered game's own sections, the game in play (`game`) first: its board's, or, for a game
+    whose board has none, one made from its registry entry (so no game is ever left out)."""
+    from sticks_tui.engine import registry
     from sticks_tui.ui.boards import boards
 
-    balls = ", ".join(str(b) for b in range(1, max_take + 1))
     games = boards()
-    order = sorted(games, key=lambda name: name != game)
-    own = [section for name in order for section in games[name].help]
+    order = sorted(registry.names(), key=lambda name: name != game)
+    out = []
+    for name in order:
+        board = games.get(name)
+        if board is not None and board.help:
+            out.extend(board.help)
+        else:
+            entry = registry.entry(name)
+            out.append((entry.choice, f"{entry.title[:1].upper()}{entry.title[1:]}: choose it under Game on the "
+                                      "setup screen; its keys are listed with the game screen's keys."))
+    return out
+
+
+def lab_section() -> tuple[str, str]:
+    """The learning lab in a few words, for every screen's help (the lab's own F1 tells the rest)."""
+    return ("The learning lab (F7)",
+            "F7, or Lab on the setup screen, races learners on the game and size the setup screen has: it trains "
+            "each one from scratch once per seed and counts the games until it is unbeatable, with the figures "
+            "from the game's exact solution. Its table gives, per learner, the median games to mastery (mastery "
+            "med), the 90th percentile (p90), the runs that never got there, and more; its chart the curves. "
+            "F1 on the lab explains every column, learner and the band.")
+
+
+def help_sections(max_take: int = 3, rule: HatRule | None = None, game: str | None = None) -> list[tuple[str, str]]:
+    """(title, plain text) of each part of the help: how the learning AI learns (the hats' story by `rule`,
+    the brain's; the seeds' when not given), how to read its brain, then every game's own sections (its
+    board's), the game in play (`game`) first, and the lab."""
+    balls = ", ".join(str(b) for b in range(1, max_take + 1))
+    own = game_sections(game)
     return [
         ("How the hats learn", how_hats_learn(rule or HatRule(), balls)),
         ("Reading the heatmap",
@@ -134,6 +160,7 @@ def help_sections(max_take: int = 3, rule: HatRule | None = None, game: str | No
          f"A game whose hats are too many for one grid shows the hat in play instead: each move's balls, "
          f"their chance and the same marks, and under it every ball drawn this game."),
         *own,
+        lab_section(),
     ]
 
 

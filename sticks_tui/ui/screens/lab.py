@@ -29,7 +29,7 @@ from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CA
                                   within_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.screens.help import HelpScreen
+from sticks_tui.ui.screens.help import HelpScreen, game_sections
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -209,16 +209,18 @@ class LabScreen(StyledOnce, Screen):
                 yield Input("" if self.start_size is None else str(self.start_size), compact=True, id="lab-size",
                             max_length=4, disabled=self.start_size is None)
                 yield Label(" Seeds")
-                yield Input(str(DEFAULT_SEEDS), compact=True, id="lab-seeds", max_length=3)
+                yield Input(str(self._saved("lab_seeds", DEFAULT_SEEDS)), compact=True, id="lab-seeds", max_length=3)
                 yield Label(" Cap")
-                yield Input(f"{default_cap(self.start_game)}", compact=True, id="lab-cap", max_length=8)
+                yield Input(f"{self._saved_cap(self.start_game)}", compact=True, id="lab-cap", max_length=8)
             with Horizontal(classes="lab-row"):
                 yield Label("Preset")
+                learners = self._saved("lab_learners", " ".join(DEFAULT_LEARNERS)).split()
+                preset = next((k for k, p in PRESETS.items() if list(p.learners) == learners), CUSTOM)
                 yield Select([(p.title, k) for k, p in PRESETS.items()] + [("your own learners", CUSTOM)],
-                             value=CUSTOM, allow_blank=False, compact=True, id="lab-preset")
+                             value=preset, allow_blank=False, compact=True, id="lab-preset")
             with Horizontal(classes="lab-row"):
                 yield Label("Learners")
-                yield Input(" ".join(DEFAULT_LEARNERS), compact=True, id="lab-learners")
+                yield Input(self._saved("lab_learners", " ".join(DEFAULT_LEARNERS)), compact=True, id="lab-learners")
             yield Static("", id="lab-error")
             yield Static("", id="lab-look-for")
             with Horizontal(classes="lab-row"):
@@ -382,9 +384,34 @@ class LabScreen(StyledOnce, Screen):
         error.set_class(problem is not None, "-shown")
         return problem is not None
 
+    # -- the choices made here, kept at once (the settings; the game and size follow the setup screen's) ------
+    def _saved(self, name: str, default):
+        settings = getattr(self.app, "settings", None)
+        return default if settings is None else getattr(settings, name, default)
+
+    def _saved_cap(self, game: str) -> int:
+        settings = getattr(self.app, "settings", None)
+        cap = None if settings is None else settings.of(game).lab_cap
+        return default_cap(game) if cap is None else cap
+
+    def _remember(self) -> None:
+        """Seeds, learners and the game's cap as the form holds them, once every field can be used."""
+        remember = getattr(self.app, "remember", None)
+        if remember is None or not self.is_mounted or self._field_problem() is not None:
+            return
+        try:
+            config = self._config()
+        except (LabError, ValueError):
+            return  # said when the lab runs
+        learners = " ".join(self.query_one("#lab-learners", Input).value.split())
+        remember(lab_seeds=config.seeds, lab_learners=learners)  # the same values again change nothing
+        if config.cap != self._saved_cap(config.game):  # a game's default cap is not written until changed
+            self.app.remember_game(config.game, lab_cap=config.cap)
+
     @on(Input.Changed)
     def _changed(self) -> None:
-        self._show_problem()
+        if not self._show_problem():
+            self._remember()
 
     @on(Select.Changed, "#lab-game")
     def _game_changed(self, event: Select.Changed) -> None:
@@ -395,7 +422,7 @@ class LabScreen(StyledOnce, Screen):
         box = self.query_one("#lab-size", Input)
         box.value = "" if size is None else str(size)
         box.disabled = size is None
-        self.query_one("#lab-cap", Input).value = str(default_cap(event.value))
+        self.query_one("#lab-cap", Input).value = str(self._saved_cap(event.value))
 
     @on(Select.Changed, "#lab-preset")
     def _preset_changed(self, event: Select.Changed) -> None:
@@ -625,5 +652,8 @@ class LabHelpScreen(HelpScreen):
                     yield Static(Content(text), classes="help-text")
                 yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
                 yield Static(Content(self.keys_text()), id="help-keys")
+                for title, text in game_sections():  # the games it races learners on, each in its own words
+                    yield Static(Content.styled(title, "bold"), classes="help-title")
+                    yield Static(Content(text), classes="help-text")
             with Vertical(id="help-close-row"):
                 yield Button("Close", id="help-close", action="screen.close", compact=True)

@@ -3,6 +3,7 @@ per brain, and a curve of the learning AI's results in its real games against pe
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,9 +12,11 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Static
 
 from sticks_tui.engine import registry
-from sticks_tui.ui.boards import has_board
+from sticks_tui.engine.state import GameState
+from sticks_tui.ui.boards import has_board, square_rows
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, hide_paths, teacher_only
+from sticks_tui.ui.session import LEARNER_KINDS
 from sticks_tui.ui.screens.confirm import ConfirmDialog
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
@@ -21,6 +24,9 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 
 WINDOW = 10  # the moving window of the results curve, in games
+#: The opponents that are a learning AI playing people as it learns, in every game (MENACE in noughts); the
+#: trained AI learns first, then plays: not its curve.
+LEARNING_KINDS = tuple(kind for kind in LEARNER_KINDS if kind != "trained")
 RESULTS_TITLE = "Learning AI vs people: games won"
 LABEL_SO_FAR = "so far (cumulative)"
 LABEL_WINDOW = f"last {WINDOW} games"
@@ -43,6 +49,28 @@ def results_series(results) -> tuple[CurveSeries, ...]:
 def leaderboard_columns(draws: bool) -> tuple[str, ...]:
     """The leaderboard's columns: Draws only once some game was drawn."""
     return ("Player", "Wins", *(("Draws",) if draws else ()), "Losses", "Rating", "Last played")
+
+
+def game_cell(record) -> tuple[str, int]:
+    """A game in the games list and the lines it takes: its name and start ('sticks 10', 'nim 3,4,5'), or, for
+    a game on a square board, the board as the game ended, small (noughts and crosses, Hexapawn)."""
+    plain = f"{record.game} {record.start}", 1
+    try:
+        kind = registry.entry(record.game)
+        start = kind.parse_start(record.start)
+        moves = [kind.parse_move(m) for m in record.moves]
+        rules = kind.make_rules(start, None, moves)
+        state = GameState(rules, start)
+        for move in moves:
+            state = state.play(move)  # the rules' own check: an illegal move raises IllegalMove (a ValueError)
+        square = square_rows(rules, state.position)
+    except (ValueError, TypeError, KeyError, IndexError):  # a record this app cannot replay: said as kept
+        return plain
+    if square is None:
+        return plain
+    rows = [" ".join(row) for row in square[0]]
+    pad = len(record.game)
+    return "\n".join(f"{record.game if i == 0 else '':<{pad}} {row}" for i, row in enumerate(rows)), len(rows)
 
 
 def when(dt) -> str:
@@ -113,7 +141,7 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         games = self.query_one("#games", DataTable)
         games.add_columns("When", "Game", "Players", "Lost")
         brains = self.query_one("#brains", DataTable)
-        brains.add_columns("Brain", "Won", "Lost", "Trained", "Updated")
+        brains.add_columns("Brain", "Game", "Won", "Drawn", "Lost", "Trained", "Updated")
         self.action_reload()
         self.watch(self.app, "training", self._training_changed, init=False)
         self.watch(self.app, "class_change", self._class_changed, init=False)
@@ -144,9 +172,9 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         store = self.app.session.store
         try:
             players = store.leaderboard()
-            brains = [(b, store.brain_record(b.name)) for b in store.list_brains()]
+            brains = [(b, store.brain_results(b.name)) for b in store.list_brains()]
             total = store.game_count()
-            results = store.learning_results()
+            results = store.learning_results(opponent=LEARNING_KINDS)
         except StoreError as exc:
             self.query_one("#records-summary", Static).update(hide_paths(self.app, str(exc)))
             return
@@ -165,8 +193,9 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
                           when(p.last_played), key=p.name)
         table = self.query_one("#brains", DataTable)
         table.clear()
-        for b, (wins, losses) in brains:
-            table.add_row(b.name, str(wins), str(losses), f"{b.games_trained:,}", when(b.updated)[:10], key=b.name)
+        for b, (wins, draws, losses) in brains:
+            table.add_row(b.name, b.game, str(wins), str(draws), str(losses), f"{b.games_trained:,}",
+                          when(b.updated)[:10], key=b.name)
         self._show_games(players[0].name if players else None)
         self.query_one("#results-curve", LearningCurve).series = results_series(results)
 
@@ -189,9 +218,9 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
             self.notify(str(exc), severity="error")
             return
         for g in records:
-            what = f"{g.game} {g.start}"
-            games.add_row(when(g.played_at), what, " vs ".join(g.players), g.loser_name or "(a draw)",
-                          key=str(g.id))
+            what, lines = game_cell(g)
+            games.add_row(when(g.played_at), Text(what, no_wrap=True), " vs ".join(g.players), g.loser_name or "(a draw)",
+                          key=str(g.id), height=lines)
 
     @teacher_only("reset the records")
     def action_reset(self) -> None:
@@ -225,8 +254,10 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         if name is None:
             self.notify("No brain to delete: choose one in the brains list.", severity="warning")
             return
-        if name.casefold() == self.app.session.brain_name.casefold():
-            self.notify(f"'{name}' is the brain the learning AI plays with in this tab: choose another on the "
+        session = self.app.session
+        in_play = {session.brain_name.casefold()} | {k.name.casefold() for k in session.kept.values() if k.kept}
+        if name.casefold() in in_play:  # any game's learning AI in this tab (MENACE's boxes too)
+            self.notify(f"'{name}' is a brain a learning AI plays with in this tab: choose another on the "
                         "setup or analysis screen first.", severity="warning")
             return
 

@@ -34,6 +34,8 @@ SCREEN_KEYS = [
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
     Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
 ]
+#: Watching AI vs AI, as the switch's words say it (the switch itself shows no words).
+WATCH_WORDS = {True: "on: {learner} plays Player 1's seat", False: "off: a person plays Player 1's seat"}
 
 
 def learner_article(name: str) -> str:
@@ -62,6 +64,9 @@ class SetupScreen(StyledOnce, Screen):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
         *SCREEN_KEYS,
+        # said in the intro while the seeds' hats cannot show a loss yet (boards/sticks.py SEEDS_WARNING)
+        Binding("f8", "menace_hats", "MENACE-like hats", key_display="F8", show=False, id="setup.menace_hats",
+                tooltip="The learning AI plays with the MENACE-like hats (3 balls each): every loss shows"),
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
     AUTO_FOCUS = None  # the game's own start row, else the game's choice (on_mount)
 
@@ -78,7 +83,7 @@ class SetupScreen(StyledOnce, Screen):
         with Vertical(id="setup"):
             yield Static("", id="setup-intro")
             with Vertical(id="setup-form"):
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row dense"):  # its start's row below belongs with it
                     yield Label("Game", classes="field")
                     yield Select([(registry.entry(game).choice, game) for game in games], value=games[0],
                                  allow_blank=False, id="game", compact=True)
@@ -95,6 +100,9 @@ class SetupScreen(StyledOnce, Screen):
                     yield Label("AI's hats", classes="field")
                     yield Select([(label, key) for key, label in HAT_CHOICES.items()], value="seeds",
                                  allow_blank=False, id="hats", compact=True)
+                with Horizontal(classes="row", id="brain-row"):  # a game without a choice of hats: its brains
+                    yield Label("AI's brain", classes="field")
+                    yield Label("", id="brain-in-play")
                 with Horizontal(classes="row dense"):
                     yield Label("Player 1's name", classes="field")
                     yield Input("Player 1", id="name1", compact=True, max_length=NAME_LIMIT)
@@ -108,7 +116,7 @@ class SetupScreen(StyledOnce, Screen):
                 with Horizontal(classes="row dense"):
                     yield Label("Watch AI vs AI", classes="field")
                     yield Switch(False, id="watch")
-                    yield Label("the learning AI plays Player 1's seat", id="watch-help")
+                    yield Label(WATCH_WORDS[False], id="watch-help")
                 with Horizontal(classes="row"):
                     yield Label("AI speed", classes="field")
                     yield Select([(f"{k} ({v:g} s a move)", k) for k, v in SPEEDS.items()],
@@ -157,6 +165,23 @@ class SetupScreen(StyledOnce, Screen):
 
     def on_screen_resume(self) -> None:
         self._sync_hats()  # the analysis screen may have picked another brain meanwhile
+        self._show_brains()
+        self._sync_saved()
+
+    def _sync_saved(self) -> None:
+        """Who moves first and watching as the settings have them for the game shown: a choice made on another
+        screen (the game screen's seats) is what this screen shows, and what its next game plays."""
+        if getattr(self, "_loading", True):
+            return
+        saved = self.app.settings
+        first = self.query_one("#first", Select)
+        if first.value != saved.first_of(self.game_kind):
+            with self.prevent(Select.Changed):
+                first.value = saved.first_of(self.game_kind)
+        watch = self.query_one("#watch", Switch)
+        own = saved.of(self.game_kind).watch
+        if own is not None and not watch.disabled and watch.value != own:
+            watch.value = own  # its names follow (`_sync_names`); saving the same value changes nothing
 
     # -- the learning AI's hats: the seeds' brain, or the MENACE-like one ------------------------------
     def _sync_hats(self) -> None:
@@ -178,6 +203,34 @@ class SetupScreen(StyledOnce, Screen):
             select.value = current
         self._show_intro()
 
+    def action_menace_hats(self) -> None:
+        """The learning AI plays with the MENACE-like hats (the hats choice, as if picked there)."""
+        if "menace" in HAT_BRAINS and self.query_one("#hats-row").display:
+            self.query_one("#hats", Select).value = "menace"
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "menace_hats":
+            return bool(self.query_one("#hats-row").display) and self.query_one("#hats", Select).value != "menace"
+        return True
+
+    def _show_brains(self) -> None:
+        """The brain(s) the game's learning AI plays with, by name (each side's in a game of sides), where the
+        game offers no choice of hats: the one left in play is the one named."""
+        from sticks_tui.ui.keeper import brain_name
+
+        board = board_of(self.game_kind)
+        shown = not board.brain_choices and any(k in LEARNER_KINDS for k in registry.entry(self.game_kind).opponents)
+        self.query_one("#brain-row").display = shown
+        if not shown:
+            return
+        session = self.app.session
+        names = [brain_name(session, self.game_kind, side) for side in range(len(board.brains) or 1)]
+        if board.sides and len(names) == 2:
+            words = f"{board.sides[0]}: '{names[0]}', {board.sides[1]}: '{names[1]}'"
+        else:
+            words = f"'{names[0]}'"
+        self.query_one("#brain-in-play", Label).update(words)
+
     def _show_intro(self) -> None:
         board = board_of(self.game_kind)
         intro = board.intro(self.app) if board.intro is not None else registry.entry(self.game_kind).title.capitalize()
@@ -194,8 +247,9 @@ class SetupScreen(StyledOnce, Screen):
             self.notify("The AI is training: choose its hats when the run has finished.", severity="warning")
             self._sync_hats()
             return
-        self.app.load_brain(HAT_BRAINS[choice], RULE_PRESETS[choice])
-        self._remember(hats=choice)
+        if getattr(self, "_loading", True):
+            return
+        self.app.choose_brain(HAT_BRAINS[choice], RULE_PRESETS[choice], self.game_kind)
         self._sync_hats()
 
     def _saved_start(self, game: str):
@@ -210,7 +264,8 @@ class SetupScreen(StyledOnce, Screen):
             game = next(iter(self.boards))
         opponent = saved.of(game).opponent or registry.entry(game).default_opponent
         return MatchSetup(game=game, start=self._saved_start(game), opponent=opponent,
-                          name1=saved.name1, name2=saved.name2, first=saved.first,
+                          name1=saved.name1, name2=saved.name2, first=saved.first_of(game),
+                          watch=bool(saved.of(game).watch) and registry.entry(game).watchable,
                           speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
 
     # -- remembered at once (the settings file) ---------------------------------------------------
@@ -229,7 +284,13 @@ class SetupScreen(StyledOnce, Screen):
 
     @on(Select.Changed, "#first")
     def _remember_first(self) -> None:
-        self._remember(first=self.query_one("#first", Select).value)
+        if not getattr(self, "_loading", True):
+            self.app.remember_game(self.game_kind, first=self.query_one("#first", Select).value)
+
+    @on(Switch.Changed, "#watch")
+    def _remember_watch(self, event: Switch.Changed) -> None:
+        if not getattr(self, "_loading", True) and not event.switch.disabled:
+            self.app.remember_game(self.game_kind, watch=event.value)
 
     @on(Select.Changed, "#speed")
     def _remember_speed(self) -> None:
@@ -246,6 +307,8 @@ class SetupScreen(StyledOnce, Screen):
             start = self.boards[game].read(row, "")
         except StartProblem:
             return  # a start being typed, or a bad one: the saved start stays until a good one is typed
+        if start == self._saved_start(game):
+            return  # the start as saved, filled in as the screen opens: the train dialog's own start stays
         # the train dialog's start follows the game's (its figures are about the game in play) until a run picks another
         self.app.remember_game(game, start=start, train_start=start)
 
@@ -260,9 +323,12 @@ class SetupScreen(StyledOnce, Screen):
         self._remember(**{event.input.id: name})
 
     def _sync_first(self) -> None:
-        """"Who moves first" offers the names as typed (or the AI's), not "Player 1" and "Player 2"."""
-        names = {"p1": self.query_one("#name1", Input).value.strip() or "Player 1",
-                 "p2": self.query_one("#name2", Input).value.strip() or "Player 2"}
+        """"Who moves first" offers the names as typed (or the AI's), not "Player 1" and "Player 2", each with the
+        side the first mover plays in a game of sides: "MENACE (X)"."""
+        sides = board_of(self.game_kind).sides
+        mark = f" ({sides[0]})" if sides else ""
+        names = {"p1": (self.query_one("#name1", Input).value.strip() or "Player 1") + mark,
+                 "p2": (self.query_one("#name2", Input).value.strip() or "Player 2") + mark}
         select = self.query_one("#first", Select)
         options = [(names.get(key, label), key) for key, label in FIRST_CHOICES.items()]
         if getattr(self, "_first_options", None) == options:
@@ -272,6 +338,7 @@ class SetupScreen(StyledOnce, Screen):
         with self.prevent(Select.Changed):
             select.set_options(options)
             select.value = current
+            select.mutate_reactive(Select.value)  # the same value again: its words are shown anew all the same
 
     def people_names(self) -> tuple[str, str]:
         """The people's names as typed here (`session.people_names`: every way into a game asks it)."""
@@ -292,6 +359,7 @@ class SetupScreen(StyledOnce, Screen):
         for name, row in self.start_rows.items():  # the game's own row
             row.display = name == self.game_kind
         self.query_one("#hats-row").display = board.brain_choices  # the game's AI's brains, when it has a choice
+        self._show_brains()
         self.query_one("#heap-error", Label).update("")
         opponents = game.opponents
         select = self.query_one("#opponent", Select)
@@ -305,7 +373,15 @@ class SetupScreen(StyledOnce, Screen):
         watch.disabled = not game.watchable
         if not game.watchable:
             watch.value = False
+        if not getattr(self, "_loading", True):  # each game opens as it was left: who moves first, watching
+            saved = self.app.settings
+            with self.prevent(Select.Changed):
+                self.query_one("#first", Select).value = saved.first_of(game.name)
+            if game.watchable:
+                watch.value = bool(saved.of(game.name).watch)
+            self._sync_hats()
         self._sync_names()
+        self._sync_first()  # the first mover's side (X) is the game's
 
     @on(Select.Changed, "#opponent")
     @on(Switch.Changed, "#watch")
@@ -325,7 +401,7 @@ class SetupScreen(StyledOnce, Screen):
             name2.disabled = True
         name1.disabled = watch
         learner = self.learner_name()
-        self.query_one("#watch-help", Label).update(f"{learner_article(learner)} plays Player 1's seat")
+        self.query_one("#watch-help", Label).update(WATCH_WORDS[bool(watch)].format(learner=learner_article(learner)))
         if watch:
             if name1.value not in vocabulary.every_ai_name():
                 self._typed_name1 = name1.value  # given back when watching is switched off

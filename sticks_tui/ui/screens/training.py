@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
 
+from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import MAX_START_NUMBERS, RULE_LIMITS, RULE_PRESETS, HatRule
@@ -31,7 +32,7 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.container_view import ContainerView
-from sticks_tui.ui.widgets.curve import LearningCurve
+from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.inputs import Input
@@ -610,8 +611,8 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     def _describe_edit(self, edit: int) -> None:
         """Describe the form after an edit, unless Train (or Enter) came first: its own refusal,
         "... Nothing was started.", must not be replaced by the description it already made."""
-        if edit == self._edits:
-            self._describe()
+        if edit == self._edits and self._describe() is None:
+            self._remember(self.read_form()[0])  # a choice made is kept at once, run or not
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#go")
@@ -625,13 +626,18 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         config, rule, reset = self.read_form()
         if reset and not self._reset_brain(rule):
             return
-        if self.sized:  # (another game's run starts at its own entry's games and protocol)
-            self.app.remember(train_games=config.games, train_pace=pace_key(config.pace),
-                              train_protocol=config.protocol)
-            self.app.remember_game(self.kept.game, train_start=config.sticks)
-        else:
-            self.app.remember(train_pace=pace_key(config.pace))
+        self._remember(config)
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
+
+    def _remember(self, config: TrainingConfig) -> None:
+        """The run's games, pace, protocol and heap, saved as soon as the form holds them (the next start's
+        dialog opens with them, run or not). Those of a sticks brain's run only: another game's run starts at its
+        own entry's games and protocol (MENACE's 5,000 against the perfect AI); its pace is kept."""
+        if not self.sized:
+            self.app.remember(train_pace=pace_key(config.pace))
+            return
+        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol)
+        self.app.remember_game(self.kept.game, train_start=config.sticks)
 
     def _show_error(self, message: str, field: str | None = "") -> None:
         """The reason a field is refused under the form, and that field (and its label) marked; '' clears it.
@@ -876,6 +882,7 @@ class TrainingScreen(StyledOnce, Screen):
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
+        self._about_rules = None  # the game the curve's headings were read for
         self._current: ToldGame | None = None  # the game being told ball by ball
         self._queue: deque[ToldGame] = deque()  # games received, still to be told ball by ball
         self._asked = False  # a game was asked of the trainer (a step or a release) and has not come yet
@@ -884,8 +891,13 @@ class TrainingScreen(StyledOnce, Screen):
         for button in self.query(Button):  # keys go to the screen's bindings, never to a focused button
             button.can_focus = False
         self._ball_timer = self.set_interval(BALL_SECONDS, self._ball_tick)
+        self.set_interval(0.5, self._starting_tick)  # the seconds of a first run's compile, as they pass
         self.watch(self.app, "training", self._update, init=True)
         self.watch(self.app, "class_change", self._class_changed, init=False)
+
+    def _starting_tick(self) -> None:
+        if self.app.training is None and self.app.session.training.running:
+            self.query_one("#training-status", Static).update(compiled.starting_words())
 
     def _class_changed(self, change) -> None:
         """No run going here: the trained brain's hats follow what classmates teach it, marked ↑/↓."""
@@ -922,7 +934,7 @@ class TrainingScreen(StyledOnce, Screen):
         self.query_one("#training-controls").display = state.running
         self._show_pace()
         if progress is None:
-            status.update("Starting ..." if state.running else "No training has run yet: press t.")
+            status.update(compiled.starting_words() if state.running else "No training has run yet: press t.")
             self._show_keys()
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
@@ -944,6 +956,9 @@ class TrainingScreen(StyledOnce, Screen):
         curve = self.query_one(LearningCurve)
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
+        if rules is not None and (curve.about is None or self._about_rules != rules):
+            self._about_rules = rules  # the headings are read from the solver: once per game, not per update
+            curve.about = FigureHeadings.of(rules)
         curve.points = tuple(state.points)
         if not self.grid:
             if self._hats_shown is None:

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from sticks_tui.learn.figure_words import percent
 from sticks_tui.ui.widgets.heatmap import (MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, chance_bar, short_chance,
                                            short_count)
 
@@ -75,7 +76,8 @@ class ContainerData:
         return sum(self.counts)
 
     def summary(self) -> str:
-        """One line: how full the container is, its likeliest move and whether that move is perfect."""
+        """One line: how full the container is, its likeliest move and whether that move is perfect, and how
+        often a token drawn is a perfect move."""
         if not self.moves:
             return self.empty or self.title
         total = self.total
@@ -95,6 +97,12 @@ class ContainerData:
             else:
                 likeliest += f", a perfect move {MARK_PERFECT}." if self.moves[best] in self.perfect \
                     else ", not a perfect move."
+        perfect_here = [m for m in self.moves if m in self.perfect]
+        if perfect_here and not (tied == 1 and perfect_here == [self.moves[best]]):
+            # the likeliest move is not every draw: how often a draw is a perfect move (issue 33; said already
+            # when the likeliest is the one perfect move: its chance)
+            good = sum(c for m, c in zip(self.moves, self.counts, strict=True) if m in self.perfect)
+            likeliest += f" A {self.token} drawn is a perfect move {percent(good / total)} of the time."
         drawn = ""
         if self.drawn is not None and self.drawn in self.moves:
             drawn = f" Drawn: {MARK_DRAWN} {self.labels[self.moves.index(self.drawn)]}."

@@ -24,17 +24,35 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from sticks_tui.learn.analysis import CurvePoint
+from sticks_tui.learn.figure_words import LIKELIEST, cannot_win_short, drawn_label, game_heading, percent, scope_heading
 from sticks_tui.ui.widgets.heatmap import pack_legend, short_count
 
 Y_LABEL = 5  # "100%" and the axis
 STYLE_CLASSES = ("curve--s0", "curve--s1", "curve--s2", "curve--s3")
 GLYPHS = ("●", "▲", "▽", "◆", "■", "○")
-LABEL_AGREEMENT = "agreement with perfect play"
+LABEL_AGREEMENT = LIKELIEST  # over the winning positions: how often the likeliest move is a winning one
+LABEL_DRAWN = "a token drawn wins"  # ... and how often a token drawn at random is (its game's word: `about`)
 LABEL_WIN = "chance to beat a perfect player"
 LABEL_WIN_FIRST = "beats a perfect player moving first"
 LABEL_WIN_SECOND = "beats a perfect player moving second"
-LABEL_KEEP_FIRST = "does not lose to a perfect player moving first"
-LABEL_KEEP_SECOND = "does not lose to a perfect player moving second"
+
+
+@dataclass(frozen=True)
+class FigureHeadings:
+    """What the curve's figures are about, for the game in play (the core's words, `learn.figure_words`): the
+    heading of the figures over its winning positions, the token drawn, the heading of the chances against a
+    perfect player in one game from the start, and why a seat can never win that game."""
+
+    over: str
+    drawn: str
+    game: str
+    notes: tuple[str, str] = ("", "")  # each seat's: why it never wins, in a few words ('' when it can)
+
+    @classmethod
+    def of(cls, rules) -> FigureHeadings:
+        notes = (cannot_win_short(rules, 0), cannot_win_short(rules, 1))
+        return cls(scope_heading(rules), drawn_label(rules), game_heading(rules), notes)
 
 
 @dataclass(frozen=True)
@@ -55,20 +73,15 @@ class CurveSeries:
 
 
 def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, ...]:
-    """The trainer's samples as series: (games, agreement, win) or (games, agreement, win_first, win_second)."""
+    """The trainer's samples as series: (games, agreement, win), (games, agreement, win_first, win_second) or
+    (games, agreement, win_first, win_second, draw_wins)."""
     points = [tuple(p) for p in points]
     if not points:
         return ()
     width = max(len(p) for p in points)
-    if width >= 6 and any(len(p) >= 6 and (_finite(p[4]) or _finite(p[5])) for p in points):
-        # a game that can end in a draw (a `CurvePoint` with its chances not to lose): nobody beats a perfect
-        # player at noughts, so the chance not to lose is the figure that moves
-        columns = ((1, LABEL_AGREEMENT), (4, LABEL_KEEP_FIRST), (5, LABEL_KEEP_SECOND))
-        series = (CurveSeries(label, GLYPHS[i], tuple((float(p[0]), float(p[c])) for p in points
-                                                      if len(p) > c and p[c] is not None))
-                  for i, (c, label) in enumerate(columns))
-        return tuple(s for s in series if not s.points or any(_finite(y) for _, y in s.points))
-    if width >= 4:
+    if width >= 5:
+        labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND, LABEL_DRAWN)
+    elif width == 4:
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND)
     else:
         labels = (LABEL_AGREEMENT, LABEL_WIN)[: max(0, width - 1)]
@@ -77,6 +90,35 @@ def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, 
               for i, label in enumerate(labels))
     # a figure never computed for this game (a chance against a perfect player outside sticks) is not shown
     return tuple(s for s in series if not s.points or any(_finite(y) for _, y in s.points))
+
+
+def points_of(value: Iterable) -> tuple[tuple, ...]:
+    """The trainer's samples as plain tuples: a `CurvePoint` as (games, agreement, win_first, win_second,
+    draw_wins), any other dataclass as its fields, anything else as a tuple."""
+    return tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins) if isinstance(p, CurvePoint) else
+                 dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
+
+
+def legend_items(series: Sequence[CurveSeries], scope: str = "", about: FigureHeadings | None = None) -> list[str]:
+    """The legend's items, each series' glyph, name and last value: with `about` (the game in play's
+    `FigureHeadings`), the figures over its winning positions under one heading and the chances in one game
+    under another, each seat's with why it cannot win; else what the figures are about ("over heaps 2-20:")
+    and the series as named."""
+    def item(s: CurveSeries, label: str, note: str = "") -> str:
+        good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
+        return f"{s.glyph} {label}{f' {percent(good[-1])}' if good else ''}{f' ({note})' if note else ''}"
+
+    if about is not None and series:
+        over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
+        game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average"}
+        notes = {LABEL_WIN_FIRST: about.notes[0], LABEL_WIN_SECOND: about.notes[1]}
+        items = [about.over] + [item(s, over[s.label]) for s in series if s.label in over]
+        chances = [item(s, game[s.label], notes.get(s.label, "")) for s in series if s.label in game]
+        if chances:
+            items += [about.game, *chances]
+        return items + [item(s, s.label) for s in series if s.label not in over and s.label not in game]
+    items = [f"over {scope}:"] if scope and series else []
+    return items + [item(s, s.label) for s in series]
 
 
 def _finite(v: float) -> bool:
@@ -130,6 +172,9 @@ class LearningCurve(Widget):
     x_label: reactive[str] = reactive("games")
     #: What the figures are about ("heaps 2-20"), said first in the legend ("over heaps 2-20:"); "" says nothing.
     scope: reactive[str] = reactive("")
+    #: What each group of figures is about (`FigureHeadings.of(rules)`): when set, the legend says it in place
+    #: of `scope`, the figures over winning positions under one heading, the chances in one game under another.
+    about: reactive[FigureHeadings | None] = reactive(None)
 
     def __init__(self, series: Iterable = (), *, x_scale: str = "log", x_label: str = "games",
                  empty_text: str = "no games yet", name: str | None = None, id: str | None = None,
@@ -155,7 +200,7 @@ class LearningCurve(Widget):
 
     @points.setter
     def points(self, value: Iterable[Sequence[float]]) -> None:
-        self._points = tuple(dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
+        self._points = points_of(value)
         self.series = series_from_points(self._points)
 
     def validate_series(self, value) -> tuple[CurveSeries, ...]:
@@ -175,6 +220,10 @@ class LearningCurve(Widget):
         self.refresh()
 
     def watch_x_label(self) -> None:
+        self._cache = None
+        self.refresh()
+
+    def watch_about(self) -> None:
         self._cache = None
         self.refresh()
 
@@ -223,12 +272,7 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        items = [f"over {self.scope}:"] if self.scope and self.series else []
-        for s in self.series:
-            good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
-            value = f" {good[-1]:.0%}" if good else ""
-            items.append(f"{s.glyph} {s.label}{value}")
-        return items
+        return legend_items(self.series, self.scope, self.about)
 
     def legend_lines(self, width: int) -> list[str]:
         """Each series' glyph, name and last value, packed into lines of `width`."""

@@ -6,7 +6,7 @@ The cell's background shades from cold to hot with the chance, but meaning never
 alone: the bar glyph and the figures carry it, so it reads in 16 colours and with NO_COLOR. A mark
 replaces the bar when something happens to that ball: ► drawn now, • waiting beside the hat,
 ↑/↓/= after a game (added, thrown away, or kept as it was: a hat's last ball), ✓ a perfect move
-(when `show_perfect` is on). The after-game marks stay until the screen gives the next game's data.
+(when `show_perfect` is on; beside another mark, in the space before the cell: `✓↑`). The after-game marks stay until the screen gives the next game's data.
 
 The bar is drawn in the panel's own background (never inside the coloured cell), so a full bar is
 a bright block beside the figures, not a dark hole in an orange cell.
@@ -420,7 +420,11 @@ class HatHeatmap(ScrollView, can_focus=True):
                         segments.append(gap)
                     segments.append(Segment(f"{hat:>{HAT_LABEL}}", label_now if hat == current else label))
                     for mark, rest, mark_style, rest_style in self._cells(hat, flashes, cell):
-                        segments.append(space)
+                        if len(mark) > 1:  # a ✓ beside another mark, in the space before the cell
+                            segments.append(Segment(mark[0], self._on_base(self._style("heatmap--perfect"))))
+                            mark = mark[1:]
+                        else:
+                            segments.append(space)
                         segments.append(Segment(mark, self._on_base(mark_style)))
                         segments.append(Segment(rest, self._on_base(rest_style)))
         strip = Strip(segments).extend_cell_length(width + scroll_x, base)
@@ -470,6 +474,10 @@ class HatHeatmap(ScrollView, can_focus=True):
                 mark, mark_style, style = MARK_BESIDE, extra, style + extra
             elif ball in perfect:
                 mark, mark_style = MARK_PERFECT, self._style("heatmap--perfect")
+            if ball in perfect and mark != MARK_PERFECT:
+                # another mark holds the mark's place (↑ where the AI just learned the right move): the ✓
+                # takes the space before the cell, so both show (issue 33 item 7)
+                mark = MARK_PERFECT + mark
             out.append((mark, text, mark_style, style))
         return out
 
