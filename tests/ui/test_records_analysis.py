@@ -213,7 +213,7 @@ async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(
                                                                   "Chance"]
         first = rows(table)[0]
         assert first[:4] == [".../.../...", "tie", "NO", "draw: square 1 or square 2 or square 5"]
-        assert first[4] == "1:4 2:4 5:4"  # Michie's 4 beads a square in the first box (a corner, an edge, the middle)
+        assert first[4] == "1:12 2:12 5:12"  # the app's 12 beads a square in the first box (a corner, an edge, the middle)
         summary = text_of(screen, "#analysis-summary")
         assert "Over every board MENACE can face: right in 0% of the 231 winning boxes" in summary
         assert "Exact chance to win a game of noughts and crosses: vs a perfect player wins 0.0%, draws" in summary

@@ -54,9 +54,9 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
                                                                                  "classic", 400)
         screen = app.screen
         assert "AI 2: the perfect AI, which does not learn" in text_of(screen, "#training-hats-title-2")
-        # nobody beats a perfect player at noughts: the curve charts the chance not to lose to it
-        assert [s.label for s in screen.query_one("#curve").series] == [
-            "agreement with perfect play", "does not lose to a perfect player moving first"]
+        # the curve follows the run to its end
+        series = screen.query_one("#curve").series
+        assert series and all(max(x for x, _ in s.points) == 400 for s in series)
     # the one loop, from the brain as it was, with the run's seed: what the store now holds
     fresh = kept.brain.fresh()
     fresh.counts[...] = before
