@@ -347,5 +347,5 @@ register(GameEntry(
     ai_names={"learning": "HER", "perfect": "Hexapawn Perfect AI", "random": "Hexapawn Random AI"},
     listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
     scope=lambda rules: "every position of Hexapawn",
-    training_games=20_000,
+    training_games=20_000, watchable=True, brain_tokens=("box", "bead"),
 ))
