@@ -83,6 +83,7 @@ async def test_the_tally_counts_the_learner_by_the_brain_in_play_and_the_opponen
         line = text_of(screen, "#tally").split("\n")[1]
         result = {"": "drawn", "MENACE": "won", "Ann": "lost"}[app.session.results[-1][2]]
         marks = line.rsplit(" (", 1)[0].rsplit(": ", 1)[1]  # its games with its boxes for X only: this one
+        assert line.count(" 1") == 1 and " 0" in line  # its counts: this game's result once, the others none
         assert line.startswith("MENACE (X) vs Ann: ") and f"{result} 1" in line and len(marks) == 1
 
 

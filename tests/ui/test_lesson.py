@@ -411,14 +411,14 @@ async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ai
         assert text_of(screen, "#tally") == "This session: no game finished yet."
         await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
         assert text_of(screen, "#tally") == ("This session: Player 1 1, Learning AI 0 (in all: 1, 0).\n"
-                                             "Learning AI vs Player 1: won 0, lost 1: ○ (● won, ○ lost)")
+                                             "Learning AI vs Player 1: ○ (● won 0, ○ lost 1)")
         await pilot.press("n")
         await play_human_turns(pilot, screen, perfect_take)
-        assert text_of(screen, "#tally").endswith("Learning AI vs Player 1: won 0, lost 2: ○○ (● won, ○ lost)")
+        assert text_of(screen, "#tally").endswith("Learning AI vs Player 1: ○○ (● won 0, ○ lost 2)")
         await pilot.press("escape")  # a new game screen: the session's tally goes on
         screen = await start_game(pilot, heap=10, opponent="learning")
         assert text_of(screen, "#tally") == ("This session: Player 1 2, Learning AI 0 (in all: 2, 0).\n"
-                                             "Learning AI vs Player 1: won 0, lost 2: ○○ (● won, ○ lost)")
+                                             "Learning AI vs Player 1: ○○ (● won 0, ○ lost 2)")
     app = make_app()  # another session: only the records' tally
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")

@@ -14,7 +14,9 @@ and bars, the drawn bead in words.
 
 For play: a cursor square (`◆` beside its number; the arrows and Enter), the keys 1-9 laid out like a
 phone's (1 2 3 is the top row), a click on a square, the perfect squares for a hint (`✓ best`), and
-after a game what each bead the learner drew learned, in the cell of the mark it made (`↑ 4→7`).
+after a game what each bead the learner drew learned, in the cell of the mark it made (`4 → 7`, ↑ by its
+number) and in full under the board. The box MENACE drew from stays after its move, until the next
+move; a square that is a mirror image of another (`⇋ mirror`) looks apart from an emptied one (`0 beads`).
 And the game's words, and MENACE in plain words for the help.
 """
 
@@ -401,10 +403,12 @@ def help_sections() -> tuple[tuple[str, str], ...]:
          "Squares are numbered 1-9 row by row from the top left, like a phone's keys (not a numeric keypad, "
          "whose 7 8 9 is on top):\n    1 2 3\n    4 5 6\n    7 8 9\n"
          f"When MENACE is to move, each square shows its beads, the chance they give it and a bar as long "
-         f"as that chance. {MARK_DRAWN} drawn: the bead it took. A square with no beads repeats another by a "
-         f"mirror image (or lost its last bead). After the game, under each of MENACE's marks: its beads "
-         f"before → after, {MARK_UP} more, {MARK_DOWN} fewer, = unchanged. {MARK_PERFECT} best (the hint): "
-         "the squares exact minimax calls best. ◆ is the cursor."),
+         f"as that chance. {MARK_DRAWN} drawn: the bead it took; the box it drew from stays on the board until "
+         f"the next move. {MARK_MIRROR} mirror: the square repeats another by a turn or mirror image of the board, "
+         "and that square's beads stand for both. 0 beads, emptied: lost games took its every bead. After the "
+         f"game, under each of MENACE's marks: its beads before → after in full, {MARK_UP} more, {MARK_DOWN} "
+         f"fewer, = unchanged. {MARK_PERFECT} best (the hint): the squares exact minimax calls best. ◆ is the "
+         "cursor. Space pauses MENACE (its next move waits); b shows all its boxes, the one in play marked."),
     )
 
 

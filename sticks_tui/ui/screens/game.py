@@ -73,11 +73,9 @@ def tally_text(names: tuple[str, str], winners: list[str], overall: tuple | None
         return line
     marks = "".join({"won": "●", "lost": "○", "drawn": "◐"}[o] for o in outcomes[-width:])
     more = "… " if len(outcomes) > width else ""
-    drawn_too = "drawn" in outcomes
-    key = "● won, ○ lost" + (", ◐ drawn" if drawn_too else "")
-    counts = (f"won {outcomes.count('won')}" + (f", drawn {outcomes.count('drawn')}" if drawn_too else "")
-              + f", lost {outcomes.count('lost')}")
-    return f"{line}\n{who} vs {names[1 - plotted]}: {counts}: {more}{marks} ({key})"
+    key = f"● won {outcomes.count('won')}" + (f", ◐ drawn {outcomes.count('drawn')}" if "drawn" in outcomes else "")
+    key += f", ○ lost {outcomes.count('lost')}"
+    return f"{line}\n{who} vs {names[1 - plotted]}: {more}{marks} ({key})"
 
 
 class BrainPanel(Vertical):
