@@ -405,7 +405,7 @@ async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(ma
         assert isinstance(view, BrainScreen) and view.kept is kept
         title = str(view.query_one("#brain-title").render())
         assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title
-        assert "► In play: the " in title
+        assert "► In play: " in title
         heatmap = view.query_one(HatHeatmap)
         if heatmap.display:  # one grid: every hat, as the brain holds it
             assert heatmap.data.hats == len(kept.brain.positions)

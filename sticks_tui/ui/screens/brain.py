@@ -72,6 +72,7 @@ class BrainScreen(StyledOnce, Screen):
         self.side = side
         self.group = 0
         self.in_play_side = side  # whose token it is (o shows the other side's brain, not in play)
+        self._shown_in_play = False
         self.played = in_play  # as played; `in_play` as the brain counts it (a folded brain: its mirror image)
         self.in_play = brains.container_move(self.kept.brain, *in_play) if in_play is not None else None
         if self.in_play is not None:
@@ -158,7 +159,13 @@ class BrainScreen(StyledOnce, Screen):
                      f"move{'' if plies == 1 else 's'} into a game (group {self.group + 1} of {len(groups)}): "
                      f"each move's {w.tokens}." + self._in_play_words(w) + self._legend(w))
         width = max(20, scroll.size.width - 2 or self.app.size.width - 4)
-        self.query_one("#brain-body", Static).update(Content("\n".join(self.lines(shown, width))))
+        lines = self.lines(shown, width)
+        self.query_one("#brain-body", Static).update(Content("\n".join(lines)))
+        if self._in_play() is not None and not self._shown_in_play:  # the box in play scrolled into view
+            at = next((i for i, line in enumerate(lines) if MARK_DRAWN in line), None)
+            if at is not None:  # from its head: the nearest line up to it that numbers containers (#N)
+                top = next((i for i in range(at, -1, -1) if "#" in lines[i]), at)
+                self.call_after_refresh(lambda: scroll.scroll_to(y=top, animate=False))
 
     def _in_play(self) -> tuple | None:
         """(position, move) of the token drawn last in the game, when this brain is the one that drew it."""
@@ -168,12 +175,12 @@ class BrainScreen(StyledOnce, Screen):
         in_play = self._in_play()
         if in_play is None:
             return ""
-        position, move = self.played
-        counted = "" if in_play == self.played else (
-            f" (counted as its mirror image, {self.rules.position_text(in_play[0])}, "
-            f"{self.board.label(self.rules, *in_play)})")
-        return (f" {MARK_DRAWN} In play: the {w.container} for {self.rules.position_text(position)}, its {w.token} "
-                f"for {self.board.label(self.rules, position, move)} drawn{counted}.")
+        number = next(i for i, c in enumerate(brains.containers(self.kept.brain, self.rules), start=1)
+                      if c[0] == in_play[0])
+        drawn = self.board.label(self.rules, *in_play)
+        played = self.board.label(self.rules, *self.played)
+        mirror = "" if in_play == self.played else f" ({played} on the board played: its mirror image)"
+        return f" {MARK_DRAWN} In play: {w.container} #{number}, its {w.token} for {drawn} drawn{mirror}."
 
     def _legend(self, w) -> str:
         """The key to the marks this brain can show: ► (the token drawn), ⇋ (a brain folded by symmetry), 0 (a
@@ -181,12 +188,12 @@ class BrainScreen(StyledOnce, Screen):
         brain = self.kept.brain
         parts = []
         if self._in_play() is not None:
-            parts.append(f"{MARK_DRAWN} the {w.token} drawn (the {w.container} in play)")
+            parts.append(f"{MARK_DRAWN} drawn, in play")
         if brain.folds:
-            parts.append(f"{MARK_MIRROR} a mirror image of another move (counted there)")
+            parts.append(f"{MARK_MIRROR} a mirror image, counted at its twin")
         rule = brains.rule_of(brain)
         if rule is not None and rule.floor != "each":
-            parts.append(f"0 emptied (lost games took its {w.tokens})")
+            parts.append("0 emptied by losses")
         return "\n" + "; ".join(parts) + "." if parts else ""
 
     def lines(self, shown: list[tuple], width: int) -> list[str]:
@@ -213,6 +220,7 @@ class BrainScreen(StyledOnce, Screen):
 
     # -- keys --------------------------------------------------------------------------------------
     def action_group(self, group: int) -> None:
+        self._shown_in_play = True  # another group chosen: the view no longer follows the box in play
         self.group = group
         self.query_one("#brain-scroll", VerticalScroll).scroll_home(animate=False)
         self.show()
