@@ -141,10 +141,9 @@ def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
         return f"{name} {word} without drawing a {w.token}: its {w.containers} stay as they were."
     delta = rule.change(outcome)
     changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,} → {c.after:,}" for c in event.changes)
-    kept = sum(1 for c in event.changes if c.after == c.before) if delta < 0 else 0
-    floor = (f" ({kept} kept: a {w.container} keeps its last {w.token} of each move)" if kept and rule.floor == "each"
-             else f" ({kept} kept: a {w.container} keeps its last {w.token})" if kept and rule.floor == "nonempty"
-             else "")
+    kept = delta < 0 and any(c.after == c.before for c in event.changes)
+    floor = (f", but a {w.container} keeps its last {w.token} of each move" if kept and rule.floor == "each"
+             else f", but a {w.container} keeps its last {w.token}" if kept and rule.floor == "nonempty" else "")
     return f"{name} {word}: each {w.token} it drew gets {delta:+d}{floor} ({changes})."
 
 
