@@ -60,7 +60,7 @@ async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pa
         assert isinstance(view, BrainScreen)
         counted = brains.container_move(brain, position, move)
         assert counted in [(p, m) for p, moves, _ in view.groups()[view.group][1] for m in moves]
-        number = [c[0] for c in brains.containers(brain, brain.rules)].index(counted[0]) + 1
+        number = brains.numbers(brain)[counted[0]]  # as the printed machine numbers it
         assert f"► In play: box #{number}, its bead for square {counted[1]} drawn" in str(
             view.query_one("#brain-title").render())
         assert f"► in play: sq {counted[1]}" in str(view.query_one("#brain-body").render())
