@@ -115,11 +115,13 @@ class NoughtsBoardData:
         return "".join(f" {w}." for w in words)
 
     def changes_words(self) -> str:
-        """After a game, each bead MENACE drew in full: ' Its beads: square 1 11,006 → 11,007 ↑.'"""
-        if not self.changes:
+        """After a game, in full, each bead MENACE drew whose change its cell cannot show whole (a cell shows
+        '11,006→11,007'; '+3' for '1,020,000 → 1,020,003'): ' MENACE's beads: square 1 1,020,000 → 1,020,003 ↑.'"""
+        cut = [c for c in self.changes if len(f"{c[1]:,}→{c[2]:,}") > CELL_W]
+        if not cut:
             return ""
         return " MENACE's beads: " + ", ".join(f"square\u00a0{square} {change_text(before, after)}"
-                                               for square, before, after in self.changes) + "."
+                                               for square, before, after in cut) + "."
 
 
 def arrow_of(before: int, after: int) -> str:
