@@ -34,7 +34,7 @@ async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pa
 
         assert screen.check_action("pause", ()) and not screen.paused  # a person's game pauses too
         await pilot.press("space")
-        assert screen.paused and screen.active_bindings["space"].binding.description == "Paused: go on"
+        assert screen.paused and screen.active_bindings["space"].binding.description == "Paused"
         board.pick(1)  # Ann (X) takes the corner; MENACE waits
         await pilot.pause()
         await pilot.pause()

@@ -19,7 +19,7 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
         await pilot.press("s")  # the first step pauses, and plays one move
         game = screen.game
         assert screen.paused and len(game.state.history) == 1
-        assert footer_labels(screen)["game.pause"] == "Paused: go on"
+        assert footer_labels(screen)["game.pause"] == "Paused"
         first = game.state.history[0]
         mover = screen.players[first.player].name
         assert log_lines(screen)[-1].startswith(f"{mover} draws ball {first.move} from hat 10. {mover} takes")

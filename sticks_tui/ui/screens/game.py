@@ -30,7 +30,7 @@ from sticks_tui.engine.state import GameState
 from sticks_tui.play.game import GameDriver
 from sticks_tui.play.players import RESIGN
 from sticks_tui.ui import brains
-from sticks_tui.ui.bindings import relabel
+from sticks_tui.ui.bindings import relabel, reshow
 from sticks_tui.ui.boards import Board, BoardView, GameBoard, board_of
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg, core_message
@@ -602,7 +602,11 @@ class GameScreen(StyledOnce, Screen):
         self._show_hint(perfect, playable)
         self.query_one("#after").display = over and not self.setup.watch
         # The footer is told only when a label or a key's state changed (show_state runs at every move).
-        relabelled = relabel(self, "game.pause", "Paused: go on" if self.paused else "Pause")
+        relabelled = relabel(self, "game.pause", "Paused" if self.paused else "Pause")
+        # a person's game: the key pauses the AI whenever pressed, and the footer shows it while paused, in the place
+        # of the AI's speed (80 columns hold the game's own keys and F1 beside them, not every key)
+        relabelled |= reshow(self, "game.pause", self.setup.watch or self.paused)
+        relabelled |= reshow(self, "game.slower", self.setup.watch or not self.paused)
         relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
         shown = (playable, over, self.check_action("play_again", ()), self.check_action("pause", ()))
         if shown != self._bindings_shown or relabelled:
@@ -764,7 +768,8 @@ class GameScreen(StyledOnce, Screen):
         plotted_as = None
         if kept is not None:  # a learner: its games with the brain in play (its side's) against this opponent
             plotted_as = (self.seat_name(seat), self.session.learner_results.get(self._results_key(seat), []))
-        width = max(5, tally.size.width - len(names[seat]) - len(names[1 - seat]) - 40)
+        # the learner's line may take two rows: its name, its opponent's, the marks and their key ("● won 12, ...")
+        width = max(5, 2 * tally.size.width - len(names[seat]) - len(names[1 - seat]) - 48)
         tally.update(tally_text(names, winners, overall, seat, width, plotted_as))
 
     def _results_key(self, seat: int) -> tuple[str, str, str]:
