@@ -348,5 +348,5 @@ register(GameEntry(
     listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
     position_word="board",
     scope=lambda rules: "every position of Hexapawn",
-    training_games=20_000,
+    training_games=20_000, watchable=True, brain_tokens=("box", "bead"),
 ))

@@ -137,6 +137,9 @@ class GameEntry:
     #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
     #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
+    #: What its learner's containers and tokens are called on screen, when not `brains`' own (hats and balls,
+    #: MENACE's boxes and beads): Hexapawn's HER ("box", "bead") learns by the hats' rule, from matchboxes.
+    brain_tokens: tuple[str, str] = ()
     #: The counts learner's settings for a fresh brain of this game, as `learn.hats.HatRule`'s fields (empty:
     #: the seeds' rule). Noughts and crosses: Michie's, so a fresh brain is MENACE.
     learner_settings: dict = field(default_factory=dict)

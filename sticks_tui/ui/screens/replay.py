@@ -176,7 +176,7 @@ def build_board_replay(game, rule=None) -> tuple[tuple[BoardStep, ...], str, obj
     start = entry.parse_start(game.start)
     parsed = [entry.parse_move(m) for m in game.moves]
     rules = entry.make_rules(start, None, parsed)
-    words = brains.BOX_WORDS if entry.brains == "matchboxes" else brains.HAT_WORDS
+    words = brains.entry_words(entry)
     first, names = game.first, game.players
 
     def named(seat: int) -> str:
@@ -218,9 +218,9 @@ def build_board_replay(game, rule=None) -> tuple[tuple[BoardStep, ...], str, obj
         won = None if lesson.outcome == 0 else lesson.won
         changes = [HatChange(h, b, w, a) for h, b, w, a in lesson.changes]
         line = lesson_sentence(names[seat], won, changes, rule or HatRule(), detail=False) \
-            if entry.brains != "matchboxes" else \
-            f"{names[seat]}'s beads after the game: " + ", ".join(
-                f"{board.label(rules, c.hat, c.ball)} {c.before}→{c.after}" for c in changes) + "."
+            if words is brains.HAT_WORDS else \
+            f"{names[seat]}'s {words.tokens} after the game: " + ", ".join(
+                f"{board.label(rules, c.hat, c.ball)} {c.before:,} → {c.after:,}" for c in changes) + "."
         steps.append(BoardStep(position, None, line, f"After the game: what {names[seat]} learned (↑ added, "
                                "↓ thrown away, = kept as it was).",
                                lesson=tuple((c.hat, c.ball, c.before, c.after) for c in changes)))
@@ -335,6 +335,7 @@ class ReplayScreen(StyledOnce, Screen):
 
     def on_mount(self) -> None:
         from sticks_tui.engine import registry
+        from sticks_tui.ui import brains
 
         game = self.record
         self.sub_title = f"replay of game {game.id}"
@@ -357,7 +358,7 @@ class ReplayScreen(StyledOnce, Screen):
         else:
             note.update(self.note)
             note.display = bool(self.note)
-            words = "boxes" if registry.entry(game.game).brains == "matchboxes" else "hats"
+            words = brains.entry_words(registry.entry(game.game)).containers
             title.update(f"{learner}'s {words} as they were" if learner is not None else f"The learning AI's {words}")
         self.query_one("#replay-next", Button).focus()
         self.show()
@@ -430,7 +431,7 @@ class ReplayScreen(StyledOnce, Screen):
         from sticks_tui.ui.widgets.container_view import ContainerData, ContainerView
 
         view = self.query_one("#replay-container", ContainerView)
-        words = brains.BOX_WORDS if registry.entry(self.record.game).brains == "matchboxes" else brains.HAT_WORDS
+        words = brains.entry_words(registry.entry(self.record.game))
         shown = step.box
         if shown is None and step.lesson:  # the lesson: the last box drawn from, each token before -> after
             boxes = [s.box for s in self.steps if s.box is not None]

@@ -38,6 +38,7 @@ MARK_BESIDE = "•"
 MARK_UP = "↑"
 MARK_DOWN = "↓"
 MARK_PERFECT = "✓"
+MARK_MIRROR = "⇋"  # a move with no tokens of its own: a mirror image of another, counted there
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
