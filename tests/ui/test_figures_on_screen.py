@@ -10,12 +10,11 @@ from textual.widgets import Input
 
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
-from sticks_tui.ui.widgets.curve import LearningCurve
 from ui_helpers import MessageLog, start_game, text_of, wait_until
 
 
 def legend(screen) -> str:
-    curve = screen.query_one(LearningCurve)
+    curve = screen.query_one("#curve" if isinstance(screen, TrainingScreen) else "#analysis-curve")
     return " ".join(" ".join(curve.legend_lines(curve.size.width)).split())  # lines joined, as read
 
 

@@ -31,11 +31,11 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.container_view import ContainerView
-from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.plot_curve import PlotCurve
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 from sticks_tui.ui.widgets.header import AppHeader
 
@@ -501,10 +501,20 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen.-containers HatHeatmap { display: none; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
+    # At 80x24 the left panel is compact (no blank lines, one-line buttons; the run's keys are in the footer, so
+    # its buttons give way to the curve) and the hats panel as narrow as one column of 3-ball hats, so the curve
+    # keeps 8 rows of plot under its legend.
     CSS = """
-    TrainingScreen.-told.-narrow #training-status { margin-top: 0; }
-    TrainingScreen.-told.-narrow #training-bar { margin: 0; }
-    TrainingScreen.-told.-narrow #training-figures { margin-bottom: 0; }
+    TrainingScreen.-narrow #training-status { margin-top: 0; }
+    TrainingScreen.-narrow #training-bar { margin: 0; }
+    TrainingScreen.-narrow #training-figures { margin-bottom: 0; }
+    TrainingScreen #training-controls { display: none; }
+    TrainingScreen.-running #training-controls { display: block; }
+    TrainingScreen.-running.-narrow #training-controls { display: none; margin: 0; }
+    TrainingScreen.-running.-narrow.-told #training-controls { display: block; }
+    TrainingScreen.-running.-narrow.-told.-curve #training-controls { display: none; }
+    TrainingScreen.-narrow #training-buttons Button { height: 1; border: none; min-width: 6; }
+    TrainingScreen.-narrow.-grid #training-hats { width: 36; }
     """
 
     def compose(self) -> ComposeResult:
@@ -520,7 +530,7 @@ class TrainingScreen(StyledOnce, Screen):
                     yield Button("Step", id="step", compact=True, action="screen.step")
                     yield Button("Slower", id="slower", compact=True, action="screen.slower")
                     yield Button("Faster", id="faster", compact=True, action="screen.faster")
-                yield LearningCurve(id="curve")
+                yield PlotCurve(id="curve")
                 yield MoveLog(id="training-log")
                 with Horizontal(id="training-buttons"):
                     yield Button("Cancel training", id="cancel-training", variant="error", action="screen.cancel_training")
@@ -606,6 +616,7 @@ class TrainingScreen(StyledOnce, Screen):
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
         self.set_class(not self.grid, "-containers")
+        self.set_class(self.grid, "-grid")
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
         self._current: ToldGame | None = None  # the game being told ball by ball
@@ -650,7 +661,7 @@ class TrainingScreen(StyledOnce, Screen):
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
-        self.query_one("#training-controls").display = state.running
+        self.set_class(state.running, "-running")  # the run's buttons, while it runs (see CSS)
         self._show_pace()
         if progress is None:
             status.update("Starting ..." if state.running else "No training has run yet: press t.")
@@ -672,7 +683,7 @@ class TrainingScreen(StyledOnce, Screen):
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
             status.update(f"{word}: {done:,} of {games_words(total)}. The AI keeps what it learned.")
             figures.update(f"{games_words(done)} in {format_seconds(progress.seconds)}")
-        curve = self.query_one(LearningCurve)
+        curve = self.query_one(PlotCurve)
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
         curve.points = tuple(state.points)

@@ -93,6 +93,17 @@ def tick_text(x: float) -> str:
     return text.replace(".0", "") if len(text) == 4 and text[1:3] == ".0" else text
 
 
+def legend_items(series: Sequence[CurveSeries], scope: str = "") -> list[str]:
+    """The legend's items: what the figures are about ("over heaps 2-20:"), then each series' glyph, name
+    and last value."""
+    items = [f"over {scope}:"] if scope and series else []
+    for s in series:
+        good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
+        value = f" {good[-1]:.0%}" if good else ""
+        items.append(f"{s.glyph} {s.label}{value}")
+    return items
+
+
 class LearningCurve(Widget):
     """A chart of learning: `series` is a tuple of `CurveSeries` (or (label, glyph, points) tuples).
 
@@ -213,12 +224,7 @@ class LearningCurve(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def _legend_items(self) -> list[str]:
-        items = [f"over {self.scope}:"] if self.scope and self.series else []
-        for s in self.series:
-            good = [y for x, y in sorted(s.points) if _finite(x) and _finite(y)]
-            value = f" {good[-1]:.0%}" if good else ""
-            items.append(f"{s.glyph} {s.label}{value}")
-        return items
+        return legend_items(self.series, self.scope)
 
     def legend_lines(self, width: int) -> list[str]:
         """Each series' glyph, name and last value, packed into lines of `width`."""
