@@ -496,6 +496,10 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen.-narrow.-other #hats-ai1 { display: none; }
     TrainingScreen.-narrow.-other #hats-ai2 { display: block; }
     TrainingScreen.-wide #hats-ai2 { margin-left: 1; }
+    /* wide, but the hats of both AIs would scroll side by side (100 sticks): one AI at a time, o the other */
+    TrainingScreen.-wide.-one #hats-ai2 { display: none; margin-left: 0; }
+    TrainingScreen.-wide.-one.-other #hats-ai1 { display: none; }
+    TrainingScreen.-wide.-one.-other #hats-ai2 { display: block; }
     TrainingScreen ContainerView { display: none; }
     TrainingScreen.-containers ContainerView { display: block; height: auto; max-height: 100%; }
     TrainingScreen.-containers HatHeatmap { display: none; }
@@ -703,6 +707,7 @@ class TrainingScreen(StyledOnce, Screen):
                 for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
                     heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
                                                max_take=progress.hats.shape[1], perfect=perfect)
+                self.call_after_refresh(self._fit_hats)  # another number of hats: do both AIs still fit?
         story = getattr(progress, "story", None)
         if story is not None and story.number > self._received:
             from sticks_tui.ui import brains
@@ -883,7 +888,7 @@ class TrainingScreen(StyledOnce, Screen):
         if action in self.RUN_ACTIONS:
             return self._running_control() is not None
         if action == "other_hats":
-            return not self.has_class("-wide")  # wide, both AIs' hats are on screen
+            return not self.has_class("-wide") or self.has_class("-one")  # else both AIs' hats are on screen
         if action == "curve_or_log":
             return self.has_class("-told") and not self.has_class("-wide")  # only when they share the room
         return True
@@ -945,7 +950,23 @@ class TrainingScreen(StyledOnce, Screen):
         self._show_keys()
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only
+        self.call_after_refresh(self._fit_hats)
+        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only (and -one)
+
+    def _fit_hats(self) -> None:
+        """Wide: both AIs' hats side by side when every hat of each fits its half of the panel, else one AI's
+        (the class -one: o switches, as at 80 columns), so no hat of the AI shown is off screen."""
+        if not self.is_mounted:
+            return
+        one = False
+        if self.grid and self.has_class("-wide"):
+            pair = self.query_one("#hats-pair")
+            shown = next((h for h in self.heatmaps if h.size.height), self.heatmaps[0])
+            half = (pair.size.width - 1) // 2 - 1  # (the margin between them; a scrollbar's column)
+            one = not shown.fits_in(half, shown.size.height)
+        if one != self.has_class("-one"):
+            self.set_class(one, "-one")
+            self.refresh_bindings()
 
     def action_curve_or_log(self) -> None:
         """At 80 columns, with games told: the learning curve in the log's place, or back."""

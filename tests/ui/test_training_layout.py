@@ -1,0 +1,138 @@
+"""The training screen's chart and hats fit the screen (issue 33 item 3).
+
+At 80x24 the learning curve keeps at least 8 rows of plot while a run goes on (at full speed, and at a
+pace with v) and after it, and a value is drawn on its true row (a 13% agreement was drawn on the 0% row).
+At 160x48 every hat of a 100-stick run is on screen for the learner shown: both AIs side by side when they
+fit, else one, with o switching and its footer label saying which comes next.
+
+No run: the screen is given a run's reports by hand (as the worker sends them), so nothing trains here.
+The chart is read off the screen as drawn (the composed lines), not from the widget's own account."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sticks_tui.engine.events import TrainingProgress
+from sticks_tui.learn.control import TrainingControl
+from sticks_tui.learn.trainer import TrainingConfig
+from sticks_tui.ui.screens.training import TrainingScreen
+from sticks_tui.ui.training import TrainingJob
+from ui_helpers import footer_labels, wait_until
+
+#: A run's curve: (games, agreement, beats a perfect player moving first, moving second).
+POINTS = [(1, 0.0, 0.0, 0.0), (10, 0.2, 0.0, 0.0), (100, 0.5, 0.3, 0.0), (1000, 0.9, 1.0, 0.0),
+          (10000, 1.0, 1.0, 0.0)]
+
+
+def screen_lines(app) -> list[str]:
+    return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
+
+
+def chart_rows(app) -> dict[str, int]:
+    """The screen rows of the curve's y labels (100%, 50%, 0%) as drawn, inside the curve's region."""
+    region = app.screen.query_one("#curve").region
+    rows = {}
+    for y in range(region.y, region.bottom):
+        text = screen_lines(app)[y][region.x: region.right].strip()
+        for label in ("100%", "50%", "0%"):
+            if text.startswith(label) and label not in rows:
+                rows[label] = y
+    return rows
+
+
+def plot_rows(app) -> int:
+    """Rows of plot from the 100% row to the 0% row, both counted (0 when the chart is not drawn)."""
+    rows = chart_rows(app)
+    return rows["0%"] - rows["100%"] + 1 if "0%" in rows and "100%" in rows else 0
+
+
+async def show(pilot, *, running: bool, points=POINTS, sticks: int = 20, told: bool = False, games: int = 10000):
+    """The training screen of a run (running, or finished) on the app's 100-hat brain, with `points`."""
+    app = pilot.app
+    state = app.session.training
+    job = TrainingJob("background", app)
+    job.control = TrainingControl(5 if told else None)
+    app._training_job = job
+    state.running = running
+    state.config = TrainingConfig(sticks=sticks, games=games)
+    state.points = list(points)
+    app.action_show_training()
+    await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+    hats = app.session.brain.counts.copy()
+    app.training = TrainingProgress(games // 2 if running else games, games, 2.0, 0, hats, opponent_hats=hats.copy(),
+                                    finished=not running)
+    await pilot.pause()
+    return app.screen
+
+
+async def test_at_80x24_the_curve_has_8_rows_of_plot_while_a_run_goes_at_full_speed(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await show(pilot, running=True)
+        assert plot_rows(app) >= 8
+        assert app.screen.query_one("#curve").region.bottom <= 23  # above the footer, not under it
+
+
+async def test_at_80x24_the_curve_has_8_rows_of_plot_after_the_run(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show(pilot, running=False)
+        screen.add_class("-told", "-curve")  # games were told: the log shared the room, the curve shows at the end
+        await pilot.pause()
+        assert plot_rows(app) >= 8
+
+
+async def test_at_80x24_a_told_run_shows_the_curve_on_v_with_8_rows_of_plot(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await show(pilot, running=True, told=True)
+        screen.add_class("-told")  # a game was told: the log takes the room, v shows the curve instead
+        await pilot.pause()
+        assert plot_rows(app) == 0
+        await pilot.press("v")
+        assert plot_rows(app) >= 8
+
+
+async def test_a_13_percent_agreement_is_drawn_on_its_true_row(make_app):
+    """A flat line of agreement at 13% (beside the chances moving first, 100%, and second, 0%): drawn above
+    the 0% row, as high as 13% of the way to the 100% row (to within half a row)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await show(pilot, running=False, points=[(g, 0.13, 1.0, 0.0) for g in (1, 100, 10000)])
+        rows = chart_rows(app)
+        region = app.screen.query_one("#curve").region
+        lines = screen_lines(app)
+        drawn = [y for y in range(rows["100%"], rows["0%"] + 1) if "●" in lines[y][region.x: region.right]]
+        assert len(drawn) == 1, drawn
+        span = rows["0%"] - rows["100%"]
+        assert abs((rows["0%"] - drawn[0]) / span - 0.13) <= 0.5 / span
+        assert drawn[0] < rows["0%"]
+
+
+async def test_at_160x48_every_hat_of_100_sticks_is_on_screen_for_the_ai_shown_and_o_switches(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await show(pilot, running=False, sticks=100)
+        first, second = screen.heatmaps
+        assert first.data.hats == 100
+        shown = [h for h in (first, second) if h.region.height > 0]
+        assert shown == [first]  # side by side, 100 hats do not fit: one AI at a time
+        cols, rows, fits = first.grid()
+        assert fits and first.virtual_size.height <= first.scrollable_content_region.height
+        assert "AI 1's hats" in str(screen.query_one("#training-hats-title").content)
+        assert footer_labels(screen)["training.other_hats"] == "AI 2"
+        await pilot.press("o")
+        assert [h for h in (first, second) if h.region.height > 0] == [second]
+        assert second.grid()[2]
+        assert footer_labels(screen)["training.other_hats"] == "AI 1"
+
+
+async def test_at_160x48_both_ais_side_by_side_when_their_hats_fit(make_app):
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await show(pilot, running=False, sticks=20)
+        first, second = screen.heatmaps
+        assert first.region.height > 0 and second.region.height > 0
+        assert first.grid()[2] and second.grid()[2]
+        assert "training.other_hats" not in footer_labels(screen)  # nothing to switch
+        assert np.array_equal(first.data.counts, app.session.brain.counts)
