@@ -65,32 +65,23 @@ async def show(pilot, *, running: bool, points=POINTS, sticks: int = 20, told: b
     return app.screen
 
 
-async def test_at_80x24_the_curve_has_8_rows_of_plot_while_a_run_goes_at_full_speed(make_app):
+async def test_at_80x24_the_curve_has_8_rows_of_plot_at_full_speed_at_a_pace_on_v_and_after_the_run(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await show(pilot, running=True)
+        screen = await show(pilot, running=True)  # full speed: no game told, the curve under the figures
         assert plot_rows(app) >= 8
         assert app.screen.query_one("#curve").region.bottom <= 23  # above the footer, not under it
-
-
-async def test_at_80x24_the_curve_has_8_rows_of_plot_after_the_run(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await show(pilot, running=False)
-        screen.add_class("-told", "-curve")  # games were told: the log shared the room, the curve shows at the end
-        await pilot.pause()
-        assert plot_rows(app) >= 8
-
-
-async def test_at_80x24_a_told_run_shows_the_curve_on_v_with_8_rows_of_plot(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await show(pilot, running=True, told=True)
+        app.training_control.set_pace(5)
         screen.add_class("-told")  # a game was told: the log takes the room, v shows the curve instead
         await pilot.pause()
         assert plot_rows(app) == 0
         await pilot.press("v")
         assert plot_rows(app) >= 8
+        await pilot.press("v")
+        app.session.training.running = False  # the run ends: the curve comes back by itself
+        app.training = TrainingProgress(10000, 10000, 2.0, 0, app.session.brain.counts.copy(), finished=True)
+        await pilot.pause()
+        assert screen.has_class("-curve") and plot_rows(app) >= 8
 
 
 async def test_a_13_percent_agreement_is_drawn_on_its_true_row(make_app):
@@ -136,3 +127,39 @@ async def test_at_160x48_both_ais_side_by_side_when_their_hats_fit(make_app):
         assert first.grid()[2] and second.grid()[2]
         assert "training.other_hats" not in footer_labels(screen)  # nothing to switch
         assert np.array_equal(first.data.counts, app.session.brain.counts)
+
+
+async def test_watching_two_learners_at_160x48_shows_every_hat_of_100_sticks_of_the_one_shown(make_app):
+    """The game screen's AI vs AI: at 100 sticks the two grids side by side would scroll (hats 42-100 off
+    screen), so one learner's hats show, all of them, and o (in the footer, named after the other) switches."""
+    from sticks_tui.ui.screens.game import BrainPanel
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+    from ui_helpers import set_up
+
+    app = make_app(ai_delay=60)  # nothing moves by itself
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await set_up(pilot, "sticks", opponent="learning", watch=True, start=100)
+        await pilot.pause()
+        panels = list(screen.query(BrainPanel))
+        assert len(panels) == 2 and screen.has_class("-wide")
+        names = [p.name for p in screen.players]
+        for shown, hidden in ((0, 1), (1, 0)):
+            assert panels[shown].region.height > 0 and panels[hidden].region.height == 0
+            heatmap = panels[shown].query_one(HatHeatmap)
+            assert heatmap.data.hats == 100 and heatmap.grid()[2]  # every hat on screen, none to scroll to
+            assert names[shown] in str(panels[shown].query_one(".brain-title").render())
+            assert footer_labels(screen)["game.other_brain"] == f"{names[hidden]}'s hats"
+            await pilot.press("o")
+            await pilot.pause()
+
+
+async def test_watching_two_learners_at_160x48_shows_both_side_by_side_when_their_hats_fit(make_app):
+    from sticks_tui.ui.screens.game import BrainPanel
+    from ui_helpers import set_up
+
+    app = make_app(ai_delay=60)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await set_up(pilot, "sticks", opponent="learning", watch=True, start=20)
+        await pilot.pause()
+        assert all(p.region.height > 0 for p in screen.query(BrainPanel))
+        assert "game.other_brain" not in footer_labels(screen)
