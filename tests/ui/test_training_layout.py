@@ -163,3 +163,31 @@ async def test_watching_two_learners_at_160x48_shows_both_side_by_side_when_thei
         await pilot.pause()
         assert all(p.region.height > 0 for p in screen.query(BrainPanel))
         assert "game.other_brain" not in footer_labels(screen)
+
+
+async def test_the_lab_table_at_80x24_shows_every_column_or_scrolls_to_it(make_app):
+    """The lab's table is wider than 80 columns: each column's heading is on screen at some point as the
+    table scrolls right (arrow keys, once it has the focus), the last one (secs) included."""
+    from textual.widgets import DataTable
+
+    from sticks_tui.ui.screens.lab import TABLE_COLUMNS, LabScreen
+    from tests.unit.test_store_labs import made_lab
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(made_lab())
+        table = screen.query_one("#lab-table", DataTable)
+        table.focus()
+        await pilot.pause()
+        seen = set()
+        for _ in range(40):
+            region = table.region
+            heading = screen_lines(app)[region.y][region.x: region.right]
+            seen |= {c for c in TABLE_COLUMNS if c and f" {c} " in f" {heading} "}
+            if table.scroll_x >= table.max_scroll_x:
+                break
+            await pilot.press("right")
+            await pilot.pause()
+        assert seen == {c for c in TABLE_COLUMNS if c}
