@@ -131,6 +131,14 @@ def containers(brain, rules) -> list[tuple]:
     return found
 
 
+def numbers(brain) -> dict:
+    """Each container's number, as the printed machine numbers its boxes (`learn.machine.Machine`: by the move it
+    serves, as MENACE's were): "box 17" is the same box in the brain view, on paper and in the paper game."""
+    from sticks_tui.learn.machine import Machine
+
+    return {box.position: box.number for box in Machine(brain).boxes}
+
+
 def plies_from_start(rules) -> dict:
     """Each position reachable from the rules' start positions, and the fewest moves that reach it."""
     depth = {start: 0 for start in rules.start_positions()}
