@@ -191,3 +191,19 @@ async def test_the_lab_table_at_80x24_shows_every_column_or_scrolls_to_it(make_a
             await pilot.press("right")
             await pilot.pause()
         assert seen == {c for c in TABLE_COLUMNS if c}
+
+
+def test_the_charts_ticks_are_in_order_whatever_the_hash_seed():
+    """plotext keeps ticks in the order of a set of (tick, label) pairs, so crowded labels moved a column
+    from one run to the next (snapshots failed one run in three); ordered_ticks puts them back in order."""
+    from textual_plotext.plot import Plot
+
+    from sticks_tui.ui.widgets.plot_curve import ordered_ticks
+
+    plt = Plot()
+    plt.xticks([1, 10, 100, 1000, 10000], ["1", "10", "100", "1,000", "10,000"])
+    plt.yticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"])
+    ordered_ticks(plt)
+    assert (plt.monitor.xticks[0], plt.monitor.xlabels[0]) == ([1, 10, 100, 1000, 10000],
+                                                               ["1", "10", "100", "1,000", "10,000"])
+    assert plt.monitor.ylabels[0] == ["0%", "25%", "50%", "75%", "100%"]

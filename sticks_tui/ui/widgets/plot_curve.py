@@ -28,6 +28,19 @@ from sticks_tui.ui.widgets.curve import CurveSeries, legend_items, series_from_p
 Y_TICKS = (0, 25, 50, 75, 100)
 
 
+def ordered_ticks(plt) -> None:
+    """Put the ticks plotext holds back in order. plotext 5 drops duplicate ticks through a set
+    (`_utility.brush`), so its ticks come out in the order of their labels' string hashes, which changes from
+    run to run (PYTHONHASHSEED), and it places crowded labels in that order: the same chart drawn with
+    "1,000" a column apart from one run to the next. Sorted, a chart is the same every run."""
+    monitor = plt.monitor
+    for ticks, labels in ((monitor.xticks, monitor.xlabels), (monitor.yticks, monitor.ylabels)):
+        for side in range(len(ticks)):
+            if ticks[side] and labels[side] and len(ticks[side]) == len(labels[side]):
+                pairs = sorted(zip(ticks[side], labels[side], strict=True))
+                ticks[side], labels[side] = [t for t, _ in pairs], [label for _, label in pairs]
+
+
 def decade_ticks(last: float) -> list[int]:
     """1, 10, 100 ... up to the last games count (at least up to 10)."""
     ticks, t = [1], 10
@@ -60,13 +73,17 @@ class PlotCurve(Vertical):
 
     def compose(self) -> ComposeResult:
         from textual_plotext import PlotextPlot  # plotext loads only when a curve is first shown
+        from textual_plotext.plot import Plot
 
         curve = self
 
         class _Plot(PlotextPlot):
-            """Every render plots afresh from the curve's series (plotext keeps the log of the data it holds)."""
+            """Every render plots afresh, on a fresh plotext figure: plotext keeps the log of the data it holds,
+            and a figure built before places its tick labels a column off the first build's (a screen that
+            differed with the number of renders before it: about 8 ms a build at 80x24)."""
 
             def render(self):
+                self._plot = Plot()
                 curve._plot_into(self.plt)
                 return super().render()
 
@@ -143,6 +160,7 @@ class PlotCurve(Vertical):
         plt.yticks(list(Y_TICKS), [f"{t}%" for t in Y_TICKS])
         drawn = self._drawn()
         if not drawn:  # (plotext cannot draw an empty log axis: a plain frame until the first sample)
+            ordered_ticks(plt)
             return
         plt.xscale("log")
         plt.xlabel(self.x_label)
@@ -151,6 +169,7 @@ class PlotCurve(Vertical):
         plt.xticks(ticks, [f"{t:,}" for t in ticks])
         for s, xs, ys in drawn:
             plt.plot(xs, ys, marker=s.glyph)
+        ordered_ticks(plt)
 
     def plot_lines(self) -> list[str]:
         """The plot as plain lines, as drawn at the widget's size now (for tests and readers)."""
