@@ -518,7 +518,7 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen.-running.-narrow.-told #training-controls { display: block; }
     TrainingScreen.-running.-narrow.-told.-curve #training-controls { display: none; }
     TrainingScreen.-narrow #training-buttons Button { height: 1; border: none; min-width: 6; }
-    TrainingScreen.-narrow.-grid #training-hats { width: 36; }
+    TrainingScreen.-narrow #training-hats { width: 36; }
     """
 
     def compose(self) -> ComposeResult:
