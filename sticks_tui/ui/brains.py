@@ -68,9 +68,9 @@ def grid_fits(brain, positions: int) -> bool:
     its moves are 1, 2, ... k (sticks' hats), and there are few enough (`positions`) to read."""
     if brain.folds or positions > 120:
         return False
-    rows = brain._layout.rows
-    return all(p is None or (p == i and tuple(brain.moves_of(p)) == tuple(range(1, len(brain.moves_of(p)) + 1)))
-               for i, p in enumerate(rows))
+    layout = brain._layout  # folding nothing, a row's moves are its position's legal moves, as `moves_of` says
+    return all(p is None or (p == i and moves == tuple(range(1, len(moves) + 1)))
+               for i, (p, moves) in enumerate(zip(layout.rows, layout.moves, strict=True)))
 
 
 def trainable(brain) -> bool:
