@@ -2,11 +2,10 @@
 
     over heaps 2-20:                         <- the legend, outside the plot: each series' glyph,
     ● agreement with perfect play 87%           its name and its last value
-    ┌──────────────────────────────────────┐
- 100%┤                          ●●●●●●●●●  │   <- plotext puts each value on its true row
-  50%┤              ●●●●●●●●●●●            │      (0-100%, ticks every 25%)
-   0%┤●●●●●●●●●●●●●                        │
-    └┬─────────┬─────────┬─────────┬──────┘
+ 100%┤                          ●●●●●●●●●      <- plotext puts each value on its true row
+  50%┤              ●●●●●●●●●●●                   (0-100%, ticks every 25%)
+   0%┤●●●●●●●●●●●●●
+    └┬─────────┬─────────┬─────────┬──────
      1        10        100       1,000
               games trained (log scale)
 
@@ -160,6 +159,8 @@ class PlotCurve(Vertical):
         plt.clear_figure()
         plt.ylim(0, 100)
         plt.yticks(list(Y_TICKS), [f"{t}%" for t in Y_TICKS])
+        plt.xaxes(True, False)  # the axes only, no box: its top line is a row more of plot at 80x24
+        plt.yaxes(True, False)
         drawn = self._drawn()
         if not drawn:  # (plotext cannot draw an empty log axis: a plain frame until the first sample)
             ordered_ticks(plt)
@@ -178,8 +179,6 @@ class PlotCurve(Vertical):
         return str(self.query_one(".plot-curve--plot").render()).splitlines()
 
     def plot_rows(self) -> int:
-        """The rows between the plot's frame lines: where values are drawn."""
+        """The rows above the x axis: where values are drawn."""
         lines = self.plot_lines()
-        top = next((i for i, line in enumerate(lines) if "┌" in line), None)
-        bottom = next((i for i, line in enumerate(lines) if "└" in line), None)
-        return 0 if top is None or bottom is None else bottom - top - 1
+        return next((i for i, line in enumerate(lines) if "└" in line), 0)
