@@ -37,3 +37,15 @@ def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
                                     for b in bindings]
             changed = True
     return changed
+
+
+def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
+    """Show the binding `binding_id` of `node` in the footer, or not; whether anything changed (the caller
+    refreshes the footer then, as after `relabel`)."""
+    changed = False
+    key_to_bindings = node._bindings.key_to_bindings
+    for key, bindings in key_to_bindings.items():
+        if any(b.id == binding_id and b.show != show for b in bindings):
+            key_to_bindings[key] = [replace(b, show=show) if b.id == binding_id else b for b in bindings]
+            changed = True
+    return changed

@@ -287,13 +287,12 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
 
 
 async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_it_by_itself(make_app):
-    from sticks_tui.ui.widgets.curve import LearningCurve
     from sticks_tui.ui.widgets.move_log import MoveLog
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await show_run(pilot, told_games())
-        curve, log = screen.query_one(LearningCurve), screen.query_one(MoveLog)
+        curve, log = screen.query_one("#curve"), screen.query_one(MoveLog)
         assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
         assert footer_labels(screen)["training.curve_or_log"] == "Curve"
         await pilot.press("v")

@@ -304,6 +304,7 @@ class GameScreen(StyledOnce, Screen):
                 self.notify(kept.problem, title="The AI's brain", severity="error", timeout=15)
                 break
         self.new_game()
+        self.call_after_refresh(self._fit_brains)
         self.watch(self.app, "training", self._training_changed, init=False)
         self.watch(self.app, "class_change", self._class_changed, init=False)
 
@@ -455,8 +456,8 @@ class GameScreen(StyledOnce, Screen):
             return self.setup.watch
         if action == "pause":  # an AI plays: its timer waits (a game of people has none)
             return self.setup.watch or (any(not p.is_human for p in self.players) and (self.paused or not game.is_over))
-        if action == "other_brain":
-            return self.has_class("-two-brains") and not self.has_class("-wide")
+        if action == "other_brain":  # one learner's brain at a time: at 80 columns, or wide when both would scroll
+            return self.has_class("-two-brains") and (not self.has_class("-wide") or self.has_class("-one"))
         return True
 
     def action_pause(self) -> None:
@@ -517,6 +518,34 @@ class GameScreen(StyledOnce, Screen):
 
     def action_other_brain(self) -> None:
         self.toggle_class("-other")
+        self._fit_brains()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_brains)
+
+    def _fit_brains(self) -> None:
+        """Wide, with two learners' grids of hats: both side by side when every hat of each fits its half of the
+        panel, else one (the class -one; o shows the other, a footer key then, named after it), so no hat of
+        the learner shown is off screen (100 sticks at 160x48)."""
+        if not self.is_mounted or not self.has_class("-two-brains"):
+            return
+        panels = list(self.query(BrainPanel))
+        one = False
+        if self.has_class("-wide") and all(p.grid for p in panels):
+            heatmap = next((h for h in self.query(HatHeatmap) if h.size.height), None)
+            if heatmap is not None:
+                half = (self.query_one("#brain-panels").size.width - 1) // 2 - 1  # the margin; a scrollbar
+                one = not heatmap.fits_in(half, heatmap.size.height)
+        changed = self.has_class("-one") != one
+        self.set_class(one, "-one")
+        changed |= reshow(self, "game.other_brain", one)
+        shown = [(seat, kept) for _, seat, kept in self._panel_seats()]
+        if one and len(shown) == 2 and None not in (shown[0][0], shown[1][0]):
+            seat, kept = shown[0 if self.has_class("-other") else 1]  # the one o shows next
+            changed |= relabel(self, "game.other_brain",
+                               f"{self.players[seat].name}'s {brains.words(kept.brain).containers}")
+        if changed:
+            self.refresh_bindings()
 
     def action_brain(self) -> None:
         """The whole brain of the learner shown (at 80 columns with two, the one in view)."""
