@@ -151,10 +151,16 @@ class PlotCurve(Vertical):
         """The legend as shown: what the figures are about, then each series' glyph, name and last value."""
         if not self._drawn():
             return self.empty_text
-        return "\n".join(legend_items(self._series, self._scope, self._about))
+        lines: list[str] = []
+        for item in legend_items(self._series, self._scope, self._about):
+            if item.endswith(":") or not lines:  # a heading starts a line; its figures follow it on that line
+                lines.append(item)
+            else:
+                lines[-1] += ("  " if not lines[-1].endswith(":") else " ") + item
+        return "\n".join(lines)
 
     def legend_lines(self, width: int | None = None) -> list[str]:
-        """The legend's lines (each item on its own line; a long one wraps on screen)."""
+        """The legend's lines (a heading and its figures on one line; a long one wraps on screen)."""
         return self.legend_text().splitlines()
 
     def _show(self) -> None:
