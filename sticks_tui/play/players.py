@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
 from sticks_tui.engine.state import GameState
+from sticks_tui.learn.hats import forced
 from sticks_tui.solve import solver_for
 
 
@@ -116,6 +117,8 @@ class HatPlayer(BasePlayer):
         if problem:
             raise ValueError(problem)
         hat = state.position
+        if forced(state.rules, hat):  # one legal move: made without a draw, teaching nothing (every game)
+            return self.hats.draw(hat, self.rng)
         counts = self.hats.hat(hat)
         ball = self.hats.draw(hat, self.rng)
         self.beside.append((hat, ball))
