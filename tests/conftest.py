@@ -34,8 +34,9 @@ WARM_UP = [
     ["noughts", "train", "--games", "5", "--opponent", "menace"],
     ["nim", "solve", "100", "100", "100"],  # the whole table: small piles are solved without the compiled loop
 ]
-WARM_UP_LAB = [["lab", "--game", game, "--learner", "hats", "--learner", "q", "--learner", "mc", "--seeds", "1",
-                "--cap", "50", "--workers", "1", "--no-keep"] for game in ("sticks", "nim", "noughts")]
+WARM_UP_LAB = [["lab", "--game", game, "--learner", "hats", "--learner", "hats:table=one", "--learner", "q",
+                "--learner", "qseat", "--learner", "mc", "--seeds", "1", "--cap", "50", "--workers", "1", "--no-keep"]
+               for game in ("sticks", "nim", "noughts", "hexapawn")]
 
 
 _warming: list[tuple[subprocess.Popen, tempfile.TemporaryDirectory]] = []

@@ -47,14 +47,14 @@ async def _until(pilot, condition, what: str, timeout: float = 20.0) -> None:
 
 async def _game_screen(path: Path) -> None:
     from sticks_tui.ui.app import SticksApp
-    from sticks_tui.ui.screens import game as game_module
+    from sticks_tui.ui.boards import sticks as sticks_board
 
-    leave, game_module.LEAVE_SECONDS = game_module.LEAVE_SECONDS, 10_000  # the sticks just taken stay faded
+    leave, sticks_board.LEAVE_SECONDS = sticks_board.LEAVE_SECONDS, 10_000  # the sticks just taken stay faded
     try:
         with tempfile.TemporaryDirectory() as tmp:
             await _play_and_shoot(SticksApp, Path(tmp), path)
     finally:
-        game_module.LEAVE_SECONDS = leave  # as it was (the tests run this in a process that goes on)
+        sticks_board.LEAVE_SECONDS = leave  # as it was (the tests run this in a process that goes on)
 
 
 async def _play_and_shoot(app_class, tmp: Path, path: Path) -> None:

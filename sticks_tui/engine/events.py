@@ -56,6 +56,13 @@ class HatsReinforced:
     name: str
     won: bool
     changes: tuple[HatChange, ...]
+    #: How the game went for the learner: +1 a win, 0 a draw, -1 a loss (None: as `won` says).
+    outcome: int | None = None
+
+    @property
+    def result(self) -> int:
+        """+1 a win, 0 a draw, -1 a loss."""
+        return self.outcome if self.outcome is not None else (1 if self.won else -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +74,8 @@ class GameOver:
     loser_name: str
     winner_name: str
     moves: int
+    #: The loser resigned (a learner whose container for the position was empty) instead of losing by the rules.
+    resigned: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,7 +240,7 @@ register(GameEntry(
         "perfect": "the perfect AI (the table)",
         "learning": "the learning AI (piles up to 7)",
     },
-    default_opponent="perfect",
+    default_opponent="perfect", watchable=True,
     scope=lambda rules: "piles up to " + ", ".join(map(str, rules.box)),
     listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
     ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},

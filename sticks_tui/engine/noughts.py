@@ -371,7 +371,7 @@ register(GameEntry(
         "random": "the random AI",
         "friend": "a friend (same keyboard)",
     },
-    default_opponent="menace",
+    default_opponent="menace", watchable=True,
     # MENACE's second brain (for O) plays under a name of its own when MENACE plays MENACE
     ai_names={"menace": "MENACE", "perfect": "Noughts Perfect AI", "random": "Noughts Random AI",
               "menace-o": "MENACE O"},

@@ -36,6 +36,7 @@ GAME_MODULES: tuple[str, ...] = (
     "sticks_tui.engine.rules",
     "sticks_tui.engine.nim",
     "sticks_tui.engine.noughts",
+    "sticks_tui.engine.hexapawn",
 )
 
 

@@ -17,6 +17,16 @@ from sticks_tui.learn.hats import forced
 from sticks_tui.solve import solver_for
 
 
+class _Resign:
+    """What a player's `choose` answers to resign (`play.game.GameDriver` ends the game, lost for it)."""
+
+    def __repr__(self) -> str:
+        return "RESIGN"
+
+
+RESIGN = _Resign()
+
+
 @runtime_checkable
 class Player(Protocol):
     name: str
@@ -24,7 +34,7 @@ class Player(Protocol):
 
     def choose(self, state: GameState) -> int: ...
 
-    def game_over(self, won: bool) -> None: ...
+    def game_over(self, won: bool, outcome: int | None = None) -> None: ...
 
 
 class BasePlayer:
@@ -39,8 +49,8 @@ class BasePlayer:
     def choose(self, state: GameState) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def game_over(self, won: bool) -> None:
-        """Told the result of every game; only learners use it."""
+    def game_over(self, won: bool, outcome: int | None = None) -> None:
+        """Told the result of every game (`outcome`: +1 a win, 0 a draw, -1 a loss); only learners use it."""
 
 
 class HumanPlayer(BasePlayer):
@@ -61,7 +71,7 @@ class AlwaysOnePlayer(BasePlayer):
     description = "always takes 1"
 
     def choose(self, state: GameState) -> int:
-        return 1
+        return state.legal_moves[0]  # sticks: take 1
 
 
 class RandomPlayer(BasePlayer):
@@ -96,9 +106,12 @@ class PerfectPlayer(BasePlayer):
 class HatPlayer(BasePlayer):
     """The learning AI: draws a ball from the hat for the current position, learns from the result.
 
-    `hats` is a `learn.hats.Hats` brain for the game played. Balls drawn during a game are "set
-    beside the hats" (`beside`); `game_over` applies the rule. Events: `BallDrawn(hat=position,
-    ball=move, counts=that hat's counts in legal-move order)` and `HatsReinforced`.
+    `hats` is a `learn.hats.Hats` brain for the game played (every game's: the hats, MENACE's matchboxes).
+    Balls drawn during a game are "set beside the hats" (`beside`); `game_over` applies the rule. A forced
+    move (one legal move) is made without a draw and teaches nothing; an empty container whose rule
+    resigns answers `RESIGN`. Events: `BallDrawn(hat=position, ball=move, counts=that container's tokens
+    for each legal move, in legal-move order; 0 for a move alike to a counted one by a symmetry of the
+    position)` and `HatsReinforced`.
     """
 
     kind = "learning"
@@ -113,27 +126,42 @@ class HatPlayer(BasePlayer):
         self.beside: list[tuple] = []
 
     def choose(self, state):
+        from sticks_tui.learn.hats import RESIGN as EMPTY, forced
+
         problem = self.hats.cannot_play(state)
         if problem:
             raise ValueError(problem)
-        hat = state.position
-        if forced(state.rules, hat):  # one legal move: made without a draw, teaching nothing (every game)
-            return self.hats.draw(hat, self.rng)
-        counts = self.hats.hat(hat)
-        ball = self.hats.draw(hat, self.rng)
-        self.beside.append((hat, ball))
+        position = state.position
+        if forced(state.rules, position):
+            return state.legal_moves[0]
+        row, pairs = self.hats.find(position)
+        by_move = {move: int(self.hats.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+        counts = tuple(by_move.get(move, 0) for move in state.legal_moves)
+        ball = self.hats.draw(position, self.rng)
+        if ball is EMPTY:
+            return RESIGN
+        if sum(counts) == 0:  # refilled to draw: the tokens it drew from
+            by_move = {move: int(self.hats.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+            counts = tuple(by_move.get(move, 0) for move in state.legal_moves)
+        self.beside.append((position, ball))
         if self.bus is not None:
-            self.bus.publish(BallDrawn(self.seat, self.name, hat, ball, counts))
+            self.bus.publish(BallDrawn(self.seat, self.name, position, ball, counts))
         return ball
 
-    def game_over(self, won: bool) -> None:
+    def game_over(self, won: bool, outcome: int | None = None) -> None:
         drawn, self.beside = self.beside, []
         if not self.learn:
             return
-        changes = self.hats.reinforce(drawn, won)
+        outcome = outcome if outcome is not None else 1 if won else -1
+        changes = self.hats.reinforce(drawn, outcome=outcome)
         if self.bus is not None:
-            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes))
+            self.bus.publish(HatsReinforced(self.seat, self.name, won, changes, outcome))
 
     def forget_game(self) -> None:
         """Drop the balls set beside the hats without learning (a game abandoned half way)."""
         self.beside = []
+
+    @property
+    def drawn(self) -> list[tuple]:
+        """(position, move) of each ball drawn this game so far."""
+        return list(self.beside)

@@ -6,23 +6,28 @@ else the platform's user config directory (platformdirs). It is read with the st
 
     # sticks-tui settings: ...
     format = "sticks-tui-settings"
-    version = 1
+    version = 2
     theme = "textual-dark"
     ai_speed = "normal"        # slow | normal | fast | instant
-    game = "sticks"            # sticks | nim
-    heap = 20                  # 10 to 100
-    nim_piles = [3, 4, 5]      # three piles of 1 to 100 coins
-    opponent = "learning"      # friend | dumb | random | learning | trained | perfect
+    game = "sticks"            # the game the setup screen opens on (any the registry lists)
     name1 = "Player 1"
     name2 = "Player 2"
     first = "p1"               # p1 | p2 | alternate | random
-    hats = "seeds"             # the learning AI's brain: seeds (brain 'default') | menace (brain 'menace')
-    train_games = 100000       # the train dialog's last run: games, pace, protocol, heap
+    hats = "seeds"             # the first game's learning AI's brain: seeds (brain 'default') | menace
+    train_games = 100000       # the train dialog's last run: games, pace, protocol
     train_pace = "full"        # ball | 1 | 2 | 5 | 20 | full
     train_protocol = "explore" # explore | classic
-    train_heap = 20            # 1 to 100: the setup's heap, or the last run's if it chose another
+    [games.sticks]             # each game's own choices, in one table keyed by the game:
+    start = 20                 #   where its games start (the game's own value: a heap, piles, ...)
+    opponent = "learning"      #   its opponent (one the game offers)
+    train_start = 20           #   the train dialog's start (the setup's, or the last run's if it chose another)
+    [games.nim]
+    start = [3, 4, 5]
     [keys]                     # binding id = keys, as Textual's App.set_keymap takes them
     "quit" = "ctrl+q,f10"
+
+A version-1 file (one field per game: `heap`, `nim_piles`, `train_heap`, and one `opponent` for every
+game) is read into the table and written back as version 2 at the next change.
 
 Reading never fails: a damaged or foreign file is told in one line, kept aside (renamed with a
 timestamp, never deleted) and the defaults are used; a file from a newer version is kept aside too
@@ -50,7 +55,7 @@ from sticks_tui.store.paths import APP_NAME, ENV_CONFIG_DIR, config_dir, keep_as
 
 SETTINGS_FILENAME = "settings.toml"
 SETTINGS_FORMAT = "sticks-tui-settings"
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2
 MAX_SETTINGS_BYTES = 64 * 1024
 
 # the vocabulary (sticks_tui.vocabulary) and the games (engine.registry), as the settings file names them
@@ -58,8 +63,6 @@ SPEEDS: tuple[str, ...] = tuple(vocabulary.SPEEDS)
 GAMES: tuple[str, ...] = registry.names()
 OPPONENTS: tuple[str, ...] = vocabulary.every_opponent()
 FIRST_CHOICES: tuple[str, ...] = tuple(vocabulary.FIRST_CHOICES)
-MIN_HEAP, MAX_HEAP = vocabulary.HEAP_RANGE
-MIN_PILE, MAX_PILE = vocabulary.PILE_RANGE
 HATS: tuple[str, ...] = tuple(vocabulary.HAT_BRAINS)
 TRAIN_PACES: tuple[str, ...] = ("ball", "1", "2", "5", "20", "full")  # learn.control.PACES, as the dialog names them
 TRAIN_PROTOCOLS: tuple[str, ...] = tuple(vocabulary.TRAINING_PROTOCOLS)  # the one list
@@ -102,13 +105,65 @@ def _theme(value: object) -> str:
     return value
 
 
-def _piles(value: object) -> tuple[int, int, int]:
-    ok = isinstance(value, (list, tuple)) and len(value) == 3 and all(
-        isinstance(p, int) and not isinstance(p, bool) and MIN_PILE <= p <= MAX_PILE for p in value)
-    if not ok:
-        raise InvalidSetting(f"nim_piles is three whole numbers from {MIN_PILE} to {MAX_PILE}, "
-                             f"not {_shown(value)}")
-    return tuple(value)
+@dataclass(frozen=True)
+class GameSettings:
+    """One game's own choices: where its games start (the game's own position value; None: its board's
+    default), its opponent (None: the game's default), and the train dialog's start (None: the setup's)."""
+
+    start: object = None
+    opponent: str | None = None
+    train_start: object = None
+
+    def as_dict(self) -> dict:
+        return {key: value for key, value in (("start", self.start), ("opponent", self.opponent),
+                                              ("train_start", self.train_start)) if value is not None}
+
+
+GAME_FIELDS: tuple[str, ...] = ("start", "opponent", "train_start")
+
+
+def _start(game: str, what: str, value: object):
+    """A game's start from its settings value (the JSON form: 20, [3, 4, 5]), checked by the game itself."""
+    from sticks_tui.engine.state import GameState
+
+    entry = registry.entry(game)
+    try:
+        position = entry.parse_start(value)
+        rules = entry.make_rules(position)
+        state = GameState(rules, position)
+    except (ValueError, TypeError) as exc:
+        raise InvalidSetting(f"games.{game}.{what}: {str(exc).rstrip('.')}") from None
+    if state.is_over:
+        raise InvalidSetting(f"games.{game}.{what}: a game cannot start where it is over, not {_shown(value)}")
+    return state.position
+
+
+def _game_settings(game: str, value: object) -> GameSettings:
+    if isinstance(value, GameSettings):
+        value = {"start": value.start, "opponent": value.opponent, "train_start": value.train_start}
+    if not isinstance(value, Mapping):
+        raise InvalidSetting(f"games.{game} is a table of start, opponent and train_start, not {_shown(value)}")
+    unknown = sorted(str(k) for k in set(value) - set(GAME_FIELDS))
+    if unknown:
+        raise InvalidSetting(f"games.{game} has no setting called {unknown[0]!r}")
+    entry = registry.entry(game)
+    opponent = value.get("opponent")
+    if opponent is not None and (not isinstance(opponent, str) or opponent not in entry.opponents):
+        raise InvalidSetting(f"games.{game}.opponent is one of {', '.join(entry.opponents)}, not {_shown(opponent)}")
+    start, train_start = (None if value.get(key) is None else _start(game, key, value[key])
+                          for key in ("start", "train_start"))
+    return GameSettings(start, opponent, train_start)
+
+
+def _games(value: object) -> Mapping[str, GameSettings]:
+    if not isinstance(value, Mapping):
+        raise InvalidSetting(f"games is a table with a table for each game, not {_shown(value)}")
+    known = registry.names()
+    unknown = sorted(str(k) for k in set(value) - set(known))
+    if unknown:
+        raise InvalidSetting(f"games: there is no game called {unknown[0]!r} (the games are {', '.join(known)})")
+    checked = {game: _game_settings(game, value[game]) for game in known if game in value}
+    return types.MappingProxyType({game: options for game, options in checked.items() if options != GameSettings()})
 
 
 def _name(field_name: str):
@@ -144,9 +199,6 @@ _VALIDATORS = {
     "theme": _theme,
     "ai_speed": _choice("ai_speed", SPEEDS),
     "game": _choice("game", GAMES),
-    "heap": _whole("heap", MIN_HEAP, MAX_HEAP),
-    "nim_piles": _piles,
-    "opponent": _choice("opponent", OPPONENTS),
     "name1": _name("name1"),
     "name2": _name("name2"),
     "first": _choice("first", FIRST_CHOICES),
@@ -154,7 +206,7 @@ _VALIDATORS = {
     "train_games": _whole("train_games", 1, MAX_TRAIN_GAMES),
     "train_pace": _choice("train_pace", TRAIN_PACES),
     "train_protocol": _choice("train_protocol", TRAIN_PROTOCOLS),
-    "train_heap": _whole("train_heap", 1, MAX_HEAP),
+    "games": _games,
     "keys": _keys,
 }
 
@@ -165,10 +217,7 @@ class Settings:
 
     theme: str = DEFAULT_THEME
     ai_speed: str = "normal"
-    game: str = "sticks"
-    heap: int = 20
-    nim_piles: tuple[int, int, int] = (3, 4, 5)
-    opponent: str = "learning"
+    game: str = field(default_factory=lambda: registry.names()[0])
     name1: str = "Player 1"
     name2: str = "Player 2"
     first: str = "p1"
@@ -176,7 +225,8 @@ class Settings:
     train_games: int = 100_000  # the train dialog's last run
     train_pace: str = "full"
     train_protocol: str = "explore"
-    train_heap: int = 20  # the setup's heap (setup follows it with the game's), or the last run's
+    #: Each game's own choices (game name -> GameSettings); a game not in it has the defaults.
+    games: Mapping[str, GameSettings] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> "key,key" (App.set_keymap)
 
     def __post_init__(self) -> None:
@@ -184,8 +234,22 @@ class Settings:
             object.__setattr__(self, f.name, _VALIDATORS[f.name](getattr(self, f.name)))
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, f.name) if f.name != "keys" else tuple(self.keys.items())
+        return hash(tuple(tuple(getattr(self, f.name).items()) if f.name in ("keys", "games") else getattr(self, f.name)
                           for f in dataclasses.fields(self)))
+
+    def of(self, game: str) -> GameSettings:
+        """The game's own choices (each None where nothing was chosen: the game's default)."""
+        return self.games.get(game, GameSettings())
+
+    def with_game(self, game: str, **changes: object) -> Settings:
+        """A copy with the game's own choices changed (start, opponent, train_start); InvalidSetting for a
+        bad value or an unknown choice."""
+        unknown = sorted(set(changes) - set(GAME_FIELDS))
+        if unknown:
+            raise InvalidSetting(f"A game has no setting called {unknown[0]!r}.")
+        games = {name: options.as_dict() for name, options in self.games.items()}
+        games[game] = {**games.get(game, {}), **changes}
+        return self.replace(games=games)
 
     def replace(self, **changes: object) -> Settings:
         """A copy with these fields changed; InvalidSetting (a ValueError) for an unknown field or a bad value."""
@@ -196,11 +260,17 @@ class Settings:
 
     def as_dict(self) -> dict:
         """Plain values (lists and dicts), as saved."""
-        return {"theme": self.theme, "ai_speed": self.ai_speed, "game": self.game, "heap": self.heap,
-                "nim_piles": list(self.nim_piles), "opponent": self.opponent, "name1": self.name1,
+        return {"theme": self.theme, "ai_speed": self.ai_speed, "game": self.game, "name1": self.name1,
                 "name2": self.name2, "first": self.first, "hats": self.hats, "train_games": self.train_games,
-                "train_pace": self.train_pace, "train_protocol": self.train_protocol, "train_heap": self.train_heap,
+                "train_pace": self.train_pace, "train_protocol": self.train_protocol,
+                "games": {game: {k: v if k == "opponent" else _plain(game, v) for k, v in options.as_dict().items()}
+                          for game, options in self.games.items()},
                 "keys": dict(self.keys)}
+
+
+def _plain(game: str, position: object) -> object:
+    """A game's position in its JSON form (20, [3, 4, 5]), as saved."""
+    return registry.entry(game).make_rules(position).encode_position(position)
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings))
@@ -227,6 +297,18 @@ def _toml_string(text: str) -> str:
     return "".join(out)
 
 
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form here for {value!r}")
+
+
 def dump_settings(settings: Settings) -> str:
     """The settings file's text (TOML)."""
     s = settings
@@ -239,9 +321,6 @@ def dump_settings(settings: Settings) -> str:
         f"theme = {_toml_string(s.theme)}",
         f"ai_speed = {_toml_string(s.ai_speed)}  # {' | '.join(SPEEDS)}",
         f"game = {_toml_string(s.game)}  # {' | '.join(GAMES)}",
-        f"heap = {s.heap}  # {MIN_HEAP} to {MAX_HEAP} sticks",
-        f"nim_piles = [{', '.join(map(str, s.nim_piles))}]  # three piles of {MIN_PILE} to {MAX_PILE} coins",
-        f"opponent = {_toml_string(s.opponent)}  # {' | '.join(OPPONENTS)}",
         f"name1 = {_toml_string(s.name1)}",
         f"name2 = {_toml_string(s.name2)}",
         f"first = {_toml_string(s.first)}  # who moves first: {' | '.join(FIRST_CHOICES)}",
@@ -251,7 +330,14 @@ def dump_settings(settings: Settings) -> str:
         f"train_games = {s.train_games}  # 1 to {MAX_TRAIN_GAMES // 1_000_000} million",
         f"train_pace = {_toml_string(s.train_pace)}  # {' | '.join(TRAIN_PACES)} (games a second)",
         f"train_protocol = {_toml_string(s.train_protocol)}  # {' | '.join(TRAIN_PROTOCOLS)}",
-        f"train_heap = {s.train_heap}  # 1 to {MAX_HEAP} sticks",
+        "",
+        "# Each game's own choices: where its games start (the game's own value), its opponent, and the",
+        "# train dialog's start.",
+    ]
+    for game, options in s.as_dict()["games"].items():
+        lines.append(f"[games.{game}]")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in options.items()]
+    lines += [
         "",
         "# Key bindings: binding id = keys separated by commas, e.g. \"quit\" = \"ctrl+q,f10\".",
         "[keys]",
@@ -286,7 +372,7 @@ def is_settings_file(data: bytes) -> bool:
         return True  # empty or only comments: nothing to lose
     fmt = doc.get("format")
     return fmt == SETTINGS_FORMAT or (fmt is None and (isinstance(doc.get("version"), int)
-                                                       or bool(set(doc) & set(FIELDS))))
+                                                       or bool(set(doc) & {*FIELDS, *_OLD_KEYS})))
 
 
 # -- reading ----------------------------------------------------------------------------------------------
@@ -359,7 +445,7 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
         set_aside(f"is not a sticks-tui settings file (format {_shown(fmt)})", "foreign")
         return Settings(), notices
     version = doc.get("version")
-    if version is None and fmt is None and not set(doc) & set(FIELDS):
+    if version is None and fmt is None and not set(doc) & {*FIELDS, *_OLD_KEYS}:
         set_aside("is not a sticks-tui settings file (none of its keys is a setting)", "foreign")
         return Settings(), notices
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
@@ -370,11 +456,15 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
         set_aside(f"was written by a newer sticks-tui (settings version {version}; this one knows "
                   f"{SETTINGS_VERSION})", "newer", "the settings this version knows were read from it")
 
+    doc = _migrated(doc, notices, target)
     values: dict[str, object] = {}
     for name in FIELDS:
         if name not in doc:
             continue
         value = doc[name]
+        if name == "games" and isinstance(value, Mapping):
+            values[name] = _load_games(value, notices, target)
+            continue
         if name == "keys" and isinstance(value, Mapping):
             good = {}
             for k, v in value.items():  # one line for each entry ignored, naming it
@@ -395,12 +485,68 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
             default = getattr(Settings(), name)
             shown = list(default) if isinstance(default, tuple) else default
             notices.append(f"Settings {target}: {exc}; using {_shown(shown)}.")
-    unknown = sorted(str(k) for k in set(doc) - set(FIELDS) - {"format", "version"})
+    unknown = sorted(str(k) for k in set(doc) - set(FIELDS) - {"format", "version", *_OLD_KEYS})
     if unknown and not newer:  # a newer version's own keys are expected, not worth a line each
         listed = ", ".join(_shown(k) for k in unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3
                                                               else "")
         notices.append(f"Settings {target}: ignored what this version does not know: {listed}.")
     return Settings(**values), notices
+
+
+#: Version 1 kept each game's start in a field of its own, and one opponent for every game: (old key, the
+#: game it belonged to, its place in the game's table). Read into the table; never written again.
+_OLD_FIELDS: tuple[tuple[str, str, str], ...] = (("heap", "sticks", "start"), ("nim_piles", "nim", "start"),
+                                                 ("train_heap", "sticks", "train_start"))
+_OLD_KEYS = ("heap", "nim_piles", "train_heap", "opponent")
+
+
+def _migrated(doc: dict, notices: list[str], target) -> dict:
+    """A version-1 document's per-game fields moved into its `games` table (a value this version does not
+    take is left out, with a notice, as any bad value is)."""
+    old = [key for key in _OLD_KEYS if key in doc]
+    if not old:
+        return doc
+    doc = dict(doc)
+    games = {game: dict(options) for game, options in doc.get("games", {}).items()} \
+        if isinstance(doc.get("games"), Mapping) else {}
+    moved = [(key, game, place) for key, game, place in _OLD_FIELDS if key in doc and game in registry.names()]
+    chosen = doc.get("game") if doc.get("game") in registry.names() else registry.names()[0]
+    if "opponent" in doc:
+        moved.append(("opponent", chosen, "opponent"))
+    for key, game, place in moved:
+        value = doc.pop(key)
+        try:
+            _game_settings(game, {place: value})
+        except InvalidSetting as exc:
+            notices.append(f"Settings {target}: {key}: {str(exc).split(': ', 1)[-1]}; using the game's default.")
+            continue
+        games.setdefault(game, {}).setdefault(place, value)
+    for key in _OLD_KEYS:
+        doc.pop(key, None)
+    doc["games"] = games
+    return doc
+
+
+def _load_games(value: Mapping, notices: list[str], target) -> Mapping[str, GameSettings]:
+    """The games table as far as it is good: a bad value is left out with a notice naming it."""
+    good = {}
+    for game, options in value.items():
+        if game not in registry.names():
+            notices.append(f"Settings {target}: games: there is no game called {_shown(game)}; its table was ignored.")
+            continue
+        if not isinstance(options, Mapping):
+            notices.append(f"Settings {target}: games.{game} is not a table; the game's defaults are in use.")
+            continue
+        kept = {}
+        for key, item in options.items():
+            try:
+                _game_settings(game, {key: item})
+            except InvalidSetting as exc:
+                notices.append(f"Settings {target}: {exc}; using the game's default.")
+            else:
+                kept[key] = item
+        good[game] = kept
+    return _games(good)
 
 
 # -- writing ----------------------------------------------------------------------------------------------
@@ -452,5 +598,5 @@ def reset_settings(path: str | os.PathLike | None = None) -> Path | None:
 
 
 __all__ = ["DEFAULT_THEME", "ENV_CONFIG_DIR", "FIELDS", "SETTINGS_FILENAME", "SETTINGS_FORMAT", "SETTINGS_VERSION",
-           "InvalidSetting", "Settings", "check_binding", "config_dir", "dump_settings", "is_settings_file",
+           "GameSettings", "InvalidSetting", "Settings", "check_binding", "config_dir", "dump_settings", "is_settings_file",
            "keep_aside", "load_settings", "reset_settings", "save_settings", "settings_path"]

@@ -158,13 +158,17 @@ class SticksApp(App):
             self.settings_notices.extend(notices)
             self.set_keymap(keymap)
 
-    def remember(self, **changes: object) -> None:
+    def remember_game(self, game: str, **changes: object) -> None:
+        """Change a game's own settings (its start, its opponent, the train dialog's start) and save them at once."""
+        self.remember(_game=game, **changes)
+
+    def remember(self, _game: str | None = None, **changes: object) -> None:
         """Change settings and save them at once (a value the file cannot hold is not saved, and said)."""
         from sticks_tui.store import StoreError
         from sticks_tui.store.settings import InvalidSetting, save_settings
 
         try:
-            new = self.settings.replace(**changes)
+            new = self.settings.with_game(_game, **changes) if _game is not None else self.settings.replace(**changes)
         except InvalidSetting as exc:
             self.notify(f"Not remembered: {exc}.", title="Settings", severity="warning", timeout=6)
             return
@@ -200,21 +204,23 @@ class SticksApp(App):
     # -- start-up ------------------------------------------------------------------------------
     @staticmethod
     def screen_classes() -> list[type[Screen]]:
-        """Every screen and dialog of the app (their bindings are what a key map may move)."""
-        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, nim, pretrain, records,
+        """Every screen and dialog of the app (their bindings are what a key map may move); the game screen
+        once with each game's board (the board's keys are live there too)."""
+        from sticks_tui.ui.boards import boards
+        from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, lab, pretrain, records,
                                            replay, setup, training)
 
         from sticks_tui.ui.screens.backups import BackupsScreen
+        from sticks_tui.ui.screens.brain import BrainScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
-        from sticks_tui.ui.screens.noughts import (MenaceHelpScreen, NoughtsBoxesScreen, NoughtsScreen,
-                                                   NoughtsTrainDialog)
-        from sticks_tui.ui.screens.noughts_replay import NoughtsReplayScreen
 
-        return [setup.SetupScreen, game.GameScreen, nim.NimGameScreen, nim.NimTableScreen,
+        with_boards = [type(f"GameScreenWith{board.widget.__name__}", (game.GameScreen,),
+                            {"BINDINGS": board.widget.BINDINGS}) for board in boards().values()]
+        return [setup.SetupScreen, game.GameScreen, *with_boards,
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
                 replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
-                NoughtsScreen, NoughtsTrainDialog, NoughtsBoxesScreen, MenaceHelpScreen, NoughtsReplayScreen]
+                BrainScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -316,12 +322,13 @@ class SticksApp(App):
         return BrainKeeper(self)
 
     def load_brain(self, name: str, rule=None) -> None:
-        """Play with the stored brain `name` (made, by `rule`, if there is none)."""
+        """The first game's learning AI plays with the stored brain `name` (made, by `rule`, if there is none)."""
+        from sticks_tui.ui.session import KeptBrain
+
         session = self.session
-        hats, kept = self.keeper.load(name, BRAIN_SIZE, rule)
-        session.brain, session.brain_name, session.brain_kept = hats, name, kept
-        if kept:
-            session.brain_base = hats.counts.copy()
+        game = session.main.game
+        hats, stored = self.keeper.load(name, BRAIN_SIZE, rule, game=game)
+        session.set_main(KeptBrain(game, name, hats, stored, hats.counts.copy() if stored else None))
 
     def save_brain(self, games_trained: int = 0) -> None:
         """Keep what this app's brain learned since it last read or wrote the store: merged onto the
@@ -361,8 +368,13 @@ class SticksApp(App):
                                 self.action_show_training)
             yield SystemCommand("Cancel training", "Stop the training run; the AI keeps what it learned",
                                 self.action_cancel_training)
-        yield SystemCommand("Noughts and crosses (MENACE)", "Play against MENACE, the matchboxes that learn",
-                            self.action_noughts)
+        from sticks_tui.engine import registry
+        from sticks_tui.ui.boards import boards
+
+        for game in boards():
+            entry = registry.entry(game)
+            yield SystemCommand(entry.choice, f"Set up a game of {entry.title}",
+                                lambda game=game: self.action_set_up(game))
         yield SystemCommand("Records", "Wins and losses of every player, and recent games", self.action_records)
         yield SystemCommand("Analysis", "What the AI learned, held against the exact solution",
                             self.action_analysis)
@@ -398,17 +410,39 @@ class SticksApp(App):
         if len(self.screen_stack) > 2:
             self.confirm_leaving_games(go)
 
+    def game_in_play(self) -> str:
+        """The game the train dialog and the training speak of: the game screen's on top of the stack, else the
+        setup screen's choice, else the settings'."""
+        for screen in reversed(self.screen_stack):
+            setup = getattr(screen, "setup", None)
+            if setup is not None and hasattr(setup, "game"):
+                return setup.game
+            kind = getattr(screen, "game_kind", None)
+            if isinstance(kind, str):
+                return kind
+        return self.settings.game
+
     def action_train(self) -> None:
+        from sticks_tui.ui import brains
         from sticks_tui.ui.screens.training import TrainDialog
 
         if self.training_running:
             self.action_show_training()
             return
-        self.push_screen(TrainDialog(), self._train_chosen)
+        game = self.game_in_play()
+        kept = self.keeper.learner(game, 0)
+        if not brains.trainable(kept.brain):
+            from sticks_tui.engine import registry
 
-    def _train_chosen(self, config) -> None:
-        if config is not None:
-            self.start_training(config)
+            self.notify(f"Training the AI of {registry.entry(game).title} here is not ready yet: on the command "
+                        f"line, sticks-tui train --game {game} trains the same brain.", title="Train",
+                        severity="warning", timeout=10)
+            return
+        self.push_screen(TrainDialog(game), lambda config: self._train_chosen(config, game))
+
+    def _train_chosen(self, config, game: str | None = None) -> None:
+        if config is not None:  # the brain as it is now (a reset in the dialog may have made it anew)
+            self.start_training(config, self.keeper.learner(game, 0) if game is not None else None)
             self.action_show_training()
 
     def action_show_training(self) -> None:
@@ -421,21 +455,31 @@ class SticksApp(App):
         if self._training_job is not None:
             self._training_job.cancel()
 
-    def action_noughts(self) -> None:
-        """Noughts and crosses against MENACE (the command palette's way in), with the names typed on the setup
-        screen, as its Start gives them; names the records would refuse are said, and no game starts."""
-        from sticks_tui import vocabulary
-        from sticks_tui.ui.screens.noughts import NoughtsScreen
-        from sticks_tui.ui.screens.setup import names_problem
-        from sticks_tui.ui.session import people_names
+    def action_set_up(self, game: str) -> None:
+        """Back to the setup screen (asking first if a game would be lost), with `game` chosen."""
+        from textual.widgets import Select
 
-        names = people_names(self)
-        problem, _ = names_problem(self.session.store, (names[0], vocabulary.ai_names("noughts")["menace"]), (1,))
-        if problem is not None:
-            self.notify(f"No game started. Player 1's name on the setup screen: {problem}", title="Noughts and crosses",
-                        severity="warning", timeout=8)
+        def go() -> None:
+            while len(self.screen_stack) > 2:
+                self.pop_screen()
+            self.screen.query_one("#game", Select).value = game
+
+        busy = [why for screen in self.screen_stack if (why := getattr(screen, "cannot_leave_now", lambda: None)())]
+        if busy:
+            self.notify(busy[0], severity="warning")
             return
-        self.push_screen(NoughtsScreen(names=names))
+        self.confirm_leaving_games(go)
+
+    def open_game(self, setup) -> None:
+        """Start the game as set up: on the game screen, or first the trained AI's training."""
+        if setup.opponent == "trained":
+            from sticks_tui.ui.screens.pretrain import PretrainScreen
+
+            self.push_screen(PretrainScreen(setup))
+        else:
+            from sticks_tui.ui.screens.game import GameScreen
+
+            self.push_screen(GameScreen(setup))
 
     def action_records(self) -> None:
         from sticks_tui.ui.screens.records import RecordsScreen
@@ -501,20 +545,23 @@ class SticksApp(App):
             self.push_screen(LabScreen())
 
     # -- background training -------------------------------------------------------------------
-    def start_training(self, config) -> TrainingJob | None:
-        """Train a copy of the brain in a thread; when it ends, fold the result back in."""
+    def start_training(self, config, kept=None) -> TrainingJob | None:
+        """Train a copy of the kept brain `kept` (the first game's chosen one by default) in a thread; when it
+        ends, fold the result back in."""
         state = self.session.training
         if state.running:
             return None
+        kept = kept if kept is not None else self.session.main
         state.running = True
         state.config = config
-        state.start_counts = self.session.brain.counts.copy()
+        state.kept = kept
+        state.start_counts = kept.brain.counts.copy()
         state.points = []
         state.rules = config.rules
         self._training_rates.restart()
         self._last_rate = None
         self.training = None
-        self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, self.session.brain.copy()),
+        self._training_job = start_training_worker(self, BACKGROUND, sticks_run(config, kept.brain.copy()),
                                                   idle=self.session.idle_training, pace=config.pace)
         return self._training_job
 
@@ -561,10 +608,11 @@ class SticksApp(App):
         then onto the brain as stored, never written over). Fresh hats standing in for a stored brain
         that could not be used are merged in memory only."""
         session = self.session
-        stored = self.keeper.merge(session.brain_name if session.brain_kept else None, session.brain,
-                                   session.training.start_counts, result, base=session.brain_base)
-        if stored is not None and stored.counts.shape == session.brain.counts.shape:
-            session.brain_base = stored.counts.copy()
+        kept = session.training.kept or session.main
+        stored = self.keeper.merge(kept.name if kept.kept else None, kept.brain, session.training.start_counts, result,
+                                   base=kept.base)
+        if stored is not None and stored.counts.shape == kept.brain.counts.shape:
+            kept.base = stored.counts.copy()
 
     def _training_finished(self, result) -> None:
         state = self.session.training
@@ -573,28 +621,29 @@ class SticksApp(App):
         state.running = False
         state.last_result = result
         self._keep_training(result)
-        from sticks_tui.learn.analysis import heaps_words, quick_scores
+        from sticks_tui.learn.analysis import agreement, heaps_words, quick_scores, scope_words
 
         from sticks_tui.ui.widgets.training_badge import format_seconds, games_words
 
-        brain = self.session.brain
-        heap = min(result.heap or brain.size, brain.size)
-        agreement, _ = quick_scores(brain.counts, brain.max_take, heap)
+        brain = (state.kept or self.session.main).brain
+        if result.heap is not None:  # the heap a sticks run trained: its figures are over heaps 2..heap
+            heap = min(result.heap, brain.size)
+            share, _ = quick_scores(brain.counts, brain.max_take, heap)
+            scope = heaps_words(heap)
+        else:
+            share, scope = agreement(brain).agreement, scope_words(brain.rules)
         verb = "Cancelled after" if result.cancelled else "Finished"
         self.notify(f"{verb} {games_words(result.games_played)} in {format_seconds(result.seconds)}. "
-                    f"Agreement with perfect play over {heaps_words(heap)}: {agreement:.0%}.",
+                    f"Agreement with perfect play over {scope}: {share:.0%}.",
                     title="Training", timeout=8)
         self.training = self.training  # wake the watchers with the final state
 
     # -- quitting and leaving ------------------------------------------------------------------
     def work_in_progress(self, *, games: bool = True, training: bool = True) -> list[str]:
         """What quitting now would interrupt, in words (empty: nothing)."""
-        from sticks_tui.ui.screens.base import GameScreenBase
-
         what = []
-        # a game screen of the engine's games, or a screen of its own that says so (noughts)
-        if games and any((isinstance(s, GameScreenBase) or getattr(type(s), "game_in_progress", None) is not None)
-                         and s.game_in_progress for s in self.screen_stack):
+        if games and any(getattr(type(s), "game_in_progress", None) is not None and s.game_in_progress
+                         for s in self.screen_stack):
             what.append("a game is in progress")
         if training:
             if self.training_running:

@@ -1,5 +1,5 @@
 """The kept brain (issue 17 item 3): one service that loads a brain, records a finished game with its
-lesson, and merges a training run into it, for every game (sticks and Nim alike).
+lesson, and merges a training run into it, for every game alike.
 
 One failure behaviour everywhere: when the store cannot take a lesson or a run, the app says why, the
 game is kept without its lesson, and what the copy learned since it last read the store (`base`) is
@@ -57,17 +57,32 @@ def load_kept(store, name: str, game: str = "sticks", *, size: int = 0, rule=Non
     return LoadedBrain(fresh, False, problem)
 
 
-def nim_hats(session: Any) -> Hats:
-    """The learning AI for Nim (one hat per position up to the learner's box), loaded into `session` on
-    first use by `load_kept` (made in the store if new), as the sticks brain is: `session.nim_stored_as`
-    names the stored brain it learns into (None: not kept, and `session.nim_problem` says why)."""
-    if session.nim_brain is None:
-        name = vocabulary.nim_brain_name(vocabulary.NIM_LEARNER_BOX)
-        loaded = load_kept(session.store, name, "nim", box=vocabulary.NIM_LEARNER_BOX)
-        session.nim_brain, session.nim_problem = loaded.hats, loaded.problem
-        session.nim_stored_as = name if loaded.kept else None
-        session.nim_base = loaded.hats.counts.copy() if loaded.kept else None
-    return session.nim_brain
+def brain_name(session: Any, game: str, side: int = 0) -> str:
+    """The kept brain the learning AI of `game` plays `side` with (0 moving first, 1 second): the one
+    chosen for the game (the setup's hats, the analysis screen's pick), else its board's."""
+    from sticks_tui.ui.boards import board_of
+
+    names = board_of(game).brains or (registry.entry(game).name,)
+    if side == 1 and len(names) > 1:
+        return names[1]
+    return session.chosen.get(game, names[0])
+
+
+def kept_brain(session: Any, game: str, side: int = 0, *, rule=None):
+    """The learning AI's brain of `game` for `side`, loaded into `session.kept` on first use by
+    `load_kept` (made in the store if new): a stored brain that does not fit is left as it is, the AI
+    plays with a fresh brain that is not kept, and its `problem` says why."""
+    from sticks_tui.ui.boards import board_of
+    from sticks_tui.ui.session import KeptBrain
+
+    name = brain_name(session, game, side)
+    kept = session.kept.get((game, name))
+    if kept is None:
+        loaded = load_kept(session.store, name, game, rule=rule, **board_of(game).brain_options(side))
+        kept = KeptBrain(game, name, loaded.hats, loaded.kept, loaded.hats.counts.copy() if loaded.kept else None,
+                         loaded.problem)
+        session.kept[kept.key] = kept
+    return kept
 
 
 class BrainKeeper:
@@ -94,10 +109,10 @@ class BrainKeeper:
             self.refused(loaded.problem, title="Brain not loaded")
         return loaded.hats, loaded.kept
 
-    def nim_hats(self) -> Hats:
-        """The Nim learner's brain, loaded on first use (`nim_hats`); the Nim screen says why when it is
-        not kept (`session.nim_problem`)."""
-        return nim_hats(self.app.session)
+    def learner(self, game: str, side: int = 0):
+        """The `KeptBrain` the learning AI of `game` plays `side` with (`kept_brain`), loaded on first use;
+        the screens say why when it is not kept (its `problem`)."""
+        return kept_brain(self.app.session, game, side)
 
     # -- reset ----------------------------------------------------------------------------------
     def reset(self, name: str, rule=None) -> Hats:

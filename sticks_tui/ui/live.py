@@ -29,7 +29,7 @@ MOST_CELLS = 3  # cells named in the line; more are counted
 @dataclass(frozen=True)
 class ClassChange:
     games: tuple = ()  # store GameRecords recorded by other tabs since the last change, oldest first
-    cells: tuple[tuple[int, int, int], ...] = ()  # (hat, ball, delta) of the brain in play
+    cells: tuple[tuple, ...] = ()  # (position, move, delta) of the brain in play (sticks: hat, ball, delta)
     brain: str = ""  # the brain in play's name
     words: str = ""  # in a line, for the screens
     #: The other kept brains this tab holds (`Session.other_kept_brains`: the Nim learner's, MENACE's boxes),
@@ -41,7 +41,10 @@ class ClassChange:
     news: str = ""
 
     def changes_of(self, name: str | None) -> tuple:
-        """(position, move, delta) of each ball of the other brain called `name` that changed; () if none."""
+        """(position, move, delta) of each ball of the kept brain called `name` that changed (the brain in play's
+        or another's); () if none."""
+        if name is not None and name == self.brain and self.cells:
+            return self.cells
         return next((cells for brain, cells in self.others if name is not None and brain == name), ())
 
     @property
@@ -174,9 +177,11 @@ class ClassWatch:
         if session.brain_kept and base is not None and np.array_equal(brain.counts, base):
             change = _stored_change(store, session.brain_name, brain)
             if change is not None:
+                from sticks_tui.ui.brains import cell_of
+
                 stored, delta = change
                 hats, balls = np.nonzero(delta)
-                cells = tuple((int(h), int(b) + 1, int(delta[h, b])) for h, b in zip(hats, balls))
+                cells = tuple((*cell_of(brain, int(h), int(b)), int(delta[h, b])) for h, b in zip(hats, balls))
                 adopt(stored)
         others = []
         for name, held, held_base, adopt_other, cell in session.other_kept_brains():

@@ -1,5 +1,12 @@
 """The app's session (brains, store, randomness, settings), what a game needs from setup, and how
-the players for it are made. No rules decided here."""
+the players for it are made. No rules decided here, and no game named: what differs by game comes
+from its registry entry (`engine.registry`) and its board (`ui.boards`).
+
+Kept brains are held by key, not by field: `Session.kept[(game, brain name)]` is a `KeptBrain` (the
+brain, whether the store keeps it, its counts as last read or written). `Session.brain` and its
+companions are the one the train dialog, the analysis and the help speak of (the first game's chosen
+brain), until they follow the game in play.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sticks_tui import vocabulary
+from sticks_tui.engine import registry
 from sticks_tui.learn.hats import Hats
-
 from sticks_tui.play.players import (
     AlwaysOnePlayer,
     HatPlayer,
@@ -19,8 +26,6 @@ from sticks_tui.play.players import (
 )
 
 # the vocabulary below the UI, under the names the screens know
-OPPONENTS: dict[str, str] = vocabulary.opponents("sticks")
-AI_NAMES: dict[str, str] = vocabulary.ai_names("sticks")  # no person may play under one (store.names)
 FIRST_CHOICES = vocabulary.FIRST_CHOICES
 SPEEDS = vocabulary.SPEEDS
 DEFAULT_SPEED = vocabulary.DEFAULT_SPEED
@@ -29,17 +34,30 @@ BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE  # one hat for every heap the app offers
 DEFAULT_BRAIN = vocabulary.DEFAULT_BRAIN
 HAT_BRAINS = vocabulary.HAT_BRAINS
 HAT_CHOICES = vocabulary.HAT_CHOICES
-NIM_LEARNER_BOX = vocabulary.NIM_LEARNER_BOX
+#: The opponent kinds that are a learner (its brain kept in the store); "trained" learns first, then plays.
+LEARNER_KINDS = ("learning", "menace", "trained")
 
 
-nim_brain_name = vocabulary.nim_brain_name
+def first_game() -> str:
+    """The game the app opens on when nothing was chosen yet: the first the registry lists."""
+    return registry.names()[0]
+
+
+def opponents(game: str) -> dict[str, str]:
+    return vocabulary.opponents(game)
+
+
+def ai_names(game: str) -> dict[str, str]:
+    return vocabulary.ai_names(game)
 
 
 @dataclass(frozen=True)
 class MatchSetup:
-    game: str = "sticks"  # or "nim"
-    piles: tuple[int, int, int] = (3, 4, 5)  # Nim's nickels, dimes, quarters
-    heap: int = 20
+    """A game as set up: which game, from where (`start`, the game's own position value; None: its
+    first start position), against whom, the names, who moves first, watching AI vs AI, the AI's speed."""
+
+    game: str = field(default_factory=first_game)
+    start: Any = None
     opponent: str = "learning"
     name1: str = "Player 1"
     name2: str = "Player 2"
@@ -60,6 +78,17 @@ class MatchSetup:
             return rng.randrange(2)
         return 0
 
+    @property
+    def rules(self):
+        """The rules a game of it is played under."""
+        return registry.entry(self.game).make_rules(self.start)
+
+    @property
+    def start_position(self):
+        """Where its games start: `start`, or the rules' first start position."""
+        rules = self.rules
+        return rules.start_positions()[0] if self.start is None else rules.decode_position(self.start)
+
 
 def people_names(app) -> tuple[str, str]:
     """The people's names typed on the setup screen, for every way into a game (its Start, the command palette,
@@ -70,8 +99,9 @@ def people_names(app) -> tuple[str, str]:
     return setup.people_names() if setup is not None else (app.settings.name1, app.settings.name2)
 
 
-def make_opponent(kind: str, name: str, *, brain=None, rng: random.Random, bus=None):
-    if kind == "friend":
+def make_player(kind: str, name: str, *, brain=None, rng: random.Random, bus=None):
+    """The player of kind `kind` ('friend', 'dumb', 'random', 'perfect', or a learner with `brain`)."""
+    if kind in vocabulary.HUMAN_OPPONENTS:
         return HumanPlayer(name)
     if kind == "dumb":
         return AlwaysOnePlayer(name)
@@ -79,13 +109,41 @@ def make_opponent(kind: str, name: str, *, brain=None, rng: random.Random, bus=N
         return RandomPlayer(name, rng)
     if kind == "perfect":
         return PerfectPlayer(name)
-    if kind in ("learning", "trained"):
+    if kind in LEARNER_KINDS:
         if brain is None:
-            raise ValueError(f"The {AI_NAMES[kind].lower()} needs a brain.")
+            raise ValueError(f"The {kind} AI needs a brain.")
         player = HatPlayer(name, brain, rng, bus)
         player.kind = kind
         return player
     raise ValueError(f"There is no opponent called {kind!r}.")
+
+
+make_opponent = make_player
+
+
+@dataclass
+class KeptBrain:
+    """A learner's brain as this tab holds it: the stored brain `name` of `game` (`kept`), or a fresh one
+    that is never saved (`problem` says why, when the store refused the stored one)."""
+
+    game: str
+    name: str
+    brain: Any
+    kept: bool = True
+    #: The brain's counts as this tab last read them from the store or wrote them there: a save merges
+    #: only the change since then onto the brain as stored (other tabs' lessons are kept).
+    base: Any = None
+    problem: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.game, self.name
+
+    def adopt(self, counts) -> None:
+        """Play on with the brain as stored, in place (the players hold this brain); it is the new base."""
+        if counts.shape == self.brain.counts.shape:
+            self.brain.counts[:] = counts
+            self.base = counts.copy()
 
 
 @dataclass
@@ -98,6 +156,11 @@ class TrainingState:
     last_result: Any = None  # the last finished run's TrainingResult
     points: list[tuple[int, float, float]] = field(default_factory=list)  # the running curve
     rules: Any = None  # the game the run trains (sticks: its heap): the curve's figures are about it
+    kept: Any = None  # the KeptBrain the run trains (a game's learner's brain, by game and name)
+
+
+def _main_brain() -> KeptBrain:
+    return KeptBrain(first_game(), DEFAULT_BRAIN, Hats(BRAIN_SIZE), kept=True)
 
 
 @dataclass
@@ -110,23 +173,15 @@ class Session:
     trained_games: int | None = None  # games the trained AI plays first (None: TRAINED_AI_GAMES)
     rng: random.Random = field(default_factory=random.Random)
     store: Any = None  # sticks_tui.store.Store, opened on mount
-    brain_name: str = DEFAULT_BRAIN
-    brain: Hats = field(default_factory=lambda: Hats(BRAIN_SIZE))
-    #: False when the stored brain `brain_name` could not be used: the AI then plays with fresh hats
-    #: that are never saved, so the stored brain is left exactly as it is (issue 13).
-    brain_kept: bool = True
-    #: The brain's counts as this app last read them from the store or wrote them there: a save
-    #: merges only the change since then onto the brain as stored (other tabs' lessons are kept).
-    brain_base: Any = None
-    nim_brain: Any = None  # Hats over NimRules, loaded (or made) on first use (see nim_hats)
-    nim_stored_as: str | None = None  # the stored brain the Nim AI learns into; None: not kept
-    nim_problem: str | None = None  # why the Nim AI's hats are not kept this time (None: they are)
-    nim_base: Any = None  # the Nim brain's counts as last read from or written to the store (as brain_base)
-    #: Callables giving more kept brains for the live check (`other_kept_brains`): MENACE's keeper's.
-    held_brains: list = field(default_factory=list)
+    #: Every kept brain this tab holds, by (game, brain name); loaded on first use (`ui.keeper`).
+    kept: dict[tuple[str, str], KeptBrain] = field(default_factory=dict)
+    #: The brain each game's learning AI plays with, when not its board's first (game -> brain name).
+    chosen: dict[str, str] = field(default_factory=dict)
+    main: KeptBrain = field(default_factory=_main_brain)
     last_setup: MatchSetup | None = None
     training: TrainingState = field(default_factory=TrainingState)
-    #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's name).
+    #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's
+    #: name, '' for a draw).
     results: list[tuple[str, str, str]] = field(default_factory=list)
     idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
 
@@ -136,35 +191,68 @@ class Session:
         return cls(data_dir=data_dir, seed=seed, ai_delay_override=ai_delay, trained_games=trained_games,
                    rng=random.Random(seed), idle_training=idle_training)
 
+    def __post_init__(self) -> None:
+        self.kept.setdefault(self.main.key, self.main)
+
+    # -- the main brain (the first game's chosen one) ---------------------------------------------------
+    def set_main(self, kept: KeptBrain) -> None:
+        """The first game's learning AI plays with `kept` from now on."""
+        if self.kept.get(self.main.key) is self.main:
+            del self.kept[self.main.key]
+        self.main = kept
+        self.kept[kept.key] = kept
+        self.chosen[kept.game] = kept.name
+
+    @property
+    def brain(self):
+        return self.main.brain
+
+    @brain.setter
+    def brain(self, brain) -> None:
+        self.main.brain = brain
+
+    @property
+    def brain_name(self) -> str:
+        return self.main.name
+
+    @brain_name.setter
+    def brain_name(self, name: str) -> None:
+        if self.kept.get(self.main.key) is self.main:
+            del self.kept[self.main.key]
+        self.main.name = name
+        self.kept[self.main.key] = self.main
+
+    @property
+    def brain_kept(self) -> bool:
+        """False when the stored brain `brain_name` could not be used: the AI then plays with fresh hats
+        that are never saved, so the stored brain is left exactly as it is (issue 13)."""
+        return self.main.kept
+
+    @brain_kept.setter
+    def brain_kept(self, kept: bool) -> None:
+        self.main.kept = kept
+
+    @property
+    def brain_base(self):
+        return self.main.base
+
+    @brain_base.setter
+    def brain_base(self, counts) -> None:
+        self.main.base = counts
+
+    # -- every kept brain ------------------------------------------------------------------------------
+    def kept_of(self, brain) -> KeptBrain | None:
+        """The kept brain whose brain is `brain` (the very object), or None."""
+        return next((k for k in self.kept.values() if k.brain is brain), None)
+
     def other_kept_brains(self):
-        """The brains besides the one in play that this tab holds and keeps in the store, for the live
-        check (ui/live.py): (name, brain with `counts`, counts as last read or written, adopt(counts),
-        cell(row, column) -> (position, move) in words' terms). The Nim learner's once a Nim screen has
-        loaded it, and those the screens hand in (`held_brains`: MENACE's boxes)."""
-        found = []
-        if self.nim_brain is not None and self.nim_stored_as is not None:
-            hats = self.nim_brain
+        """The brains besides the main one that this tab holds and keeps in the store, for the live check
+        (ui/live.py): (name, brain with `counts`, counts as last read or written, adopt(counts),
+        cell(row, column) -> (position, move) in words' terms)."""
+        from sticks_tui.ui.brains import cell_of
 
-            def adopt(counts) -> None:
-                hats.counts[:] = counts
-                self.nim_base = hats.counts.copy()
-
-            def cell(row: int, column: int):
-                position = hats.positions[row]
-                return position, hats.moves_of(position)[column]
-
-            found.append((self.nim_stored_as, hats, self.nim_base, adopt, cell))
-        for provider in self.held_brains:
-            found.extend(provider())
-        return found
-
-    def nim_hats(self):
-        """The learning AI for Nim, loaded on first use by the kept-brain service (`ui.keeper.nim_hats`,
-        as the sticks brain is: a stored brain that does not fit is left as it is, the AI plays with
-        fresh hats that are not kept, and `nim_problem` says why). The screens ask `app.keeper`."""
-        from sticks_tui.ui.keeper import nim_hats
-
-        return nim_hats(self)
+        return [(k.name, k.brain, k.base, k.adopt, lambda row, column, brain=k.brain: cell_of(brain, row, column))
+                for k in self.kept.values() if k is not self.main and k.kept]
 
     def child_seed(self) -> int | None:
         """A seed for a training run: drawn from the session's rng when the session is seeded."""

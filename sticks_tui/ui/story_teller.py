@@ -9,6 +9,7 @@ what to show and writes the words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,8 @@ class ToldGame:
     story: GameStory
     after: tuple[np.ndarray, np.ndarray]  # each AI's hats after the game (AI 1, AI 2)
     shown: int = 0
+    #: Where a (position, move) is in the counts array: (row, column). Sticks: (heap, ball - 1).
+    cell: Callable[[object, object], tuple[int, int]] = field(default=lambda hat, ball: (hat, ball - 1), repr=False)
     _before: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -55,7 +58,7 @@ class ToldGame:
         if player not in self._before:
             counts = np.array(self.after[player], copy=True)
             for change in self.story.changes[player]:
-                counts[change.hat, change.ball - 1] = change.before
+                counts[self.cell(change.hat, change.ball)] = change.before
             self._before[player] = counts
         return self._before[player]
 

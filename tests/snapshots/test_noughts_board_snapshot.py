@@ -8,7 +8,7 @@ from __future__ import annotations
 from textual.app import App
 
 from sticks_tui.learn.menace import MenaceBrain
-from sticks_tui.ui.widgets.noughts_board import NoughtsBoard, NoughtsBoardData
+from sticks_tui.ui.boards.noughts import NoughtsBoard, NoughtsBoardData
 
 BOARD = "X...O...."  # X in a corner, O in the centre: X's second move
 

@@ -32,7 +32,7 @@ from sticks_tui.learn.trainer import TrainingConfig, TrainingResult, train
 from sticks_tui.store import Store
 from sticks_tui.store import connection as store_connection
 from sticks_tui.ui.app import SticksApp
-from sticks_tui.ui.screens import game as game_module
+from sticks_tui.ui.boards import sticks as sticks_board
 
 
 def nim_brain(box=(7, 7, 7), rule=None, counts=None):
@@ -59,7 +59,7 @@ def frozen(monkeypatch, tmp_path):
     time.tzset()
     monkeypatch.setattr(store_connection, "clock", lambda: "2024-05-01T12:30:00.000000+00:00")
     monkeypatch.setattr(Store, "location", property(lambda self: "~/.local/share/sticks-tui/sticks.db"))
-    monkeypatch.setattr(game_module, "LEAVE_SECONDS", 10_000)
+    monkeypatch.setattr(sticks_board, "LEAVE_SECONDS", 10_000)
     yield
     if old_tz is None:
         os.environ.pop("TZ", None)
@@ -198,25 +198,56 @@ def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
+async def start(pilot, game: str, opponent: str, first: str = "p1") -> None:
+    """The setup screen's game, opponent and who moves first chosen, then Start (the game's start as it opens)."""
+    from textual.widgets import Select
+
+    await no_blink(pilot)
+    setup = pilot.app.screen
+    setup.query_one("#game", Select).value = game
+    await pilot.pause()
+    setup.query_one("#opponent", Select).value = opponent
+    setup.query_one("#first", Select).value = first
+    await pilot.pause()
+    await pilot.click("#start")
+    await pilot.pause()
+
+
 def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
-    """The Nim learner's hat beside the game: a brain taught by a short seeded run; the AI moved first."""
+    """The one game screen on Nim: the learner's hat beside the piles, a brain taught by a short seeded run; the
+    AI moved first."""
     from sticks_tui.engine.nim import NimRules
-    from sticks_tui.ui.screens.nim import NimGameScreen
-    from sticks_tui.ui.session import MatchSetup, nim_brain_name
+    from sticks_tui.ui.screens.game import GameScreen
+    from sticks_tui.vocabulary import nim_brain_name
 
     brain = nim_brain()
     train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
     with Store.open(data_dir) as store:
         store.save_brain(nim_brain_name(), brain, games_trained=20_000)
-    setup = MatchSetup(game="nim", piles=(3, 4, 5), opponent="learning", name2="Nim Learning AI", first="p2")
 
     async def run_before(pilot):
         app = pilot.app
+        await start(pilot, "nim", "learning", first="p2")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game.waiting_for_human
+                     and "draws the ball" in " ".join(app.screen.query_one("#log").lines), "the AI's first draw")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_noughts_after_a_game_against_menace(snap_compare, data_dir):
+    """The one game screen on noughts and crosses: MENACE moved first (X) and won or drew; under each of its
+    marks its beads before → after, the lesson in the log. The person plays the first empty square."""
+    async def run_before(pilot):
+        app = pilot.app
+        await start(pilot, "noughts", "menace", first="p2")
+        screen = app.screen
+        deadline = time.monotonic() + 20
+        while not screen.game.is_over:
+            assert time.monotonic() < deadline, "the game did not end"
+            if screen.game.waiting_for_human:
+                await pilot.press(str(screen.game.state.position.index(".") + 1))
+            await pilot.pause(0.01)
         await pilot.pause()
-        app.push_screen(NimGameScreen(setup, (3, 4, 5)))
-        await settle(pilot, lambda: isinstance(app.screen, NimGameScreen) and app.screen.game is not None
-                     and app.screen.game.waiting_for_human
-                     and "draws the ball" in " ".join(app.screen.query_one("#nim-log").lines), "the AI's first draw")
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
@@ -282,14 +313,7 @@ def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
 
 
 async def start_nim_with_a_friend(pilot) -> None:
-    from textual.widgets import Select
-
-    await no_blink(pilot)
-    pilot.app.screen.query_one("#game", Select).value = "nim"
-    await pilot.pause()
-    pilot.app.screen.query_one("#opponent", Select).value = "friend"
-    await pilot.pause()
-    await pilot.click("#start")
+    await start(pilot, "nim", "friend")
 
 
 def test_nim_game_screen(snap_compare, data_dir):

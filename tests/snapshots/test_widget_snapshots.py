@@ -21,7 +21,7 @@ from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.screens.help import HelpScreen
 from sticks_tui.ui.widgets.curve import CurveSeries, LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
-from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
+from sticks_tui.ui.widgets.container_view import ContainerData, ContainerView
 
 
 def mid_training(hats: int = 100) -> HeatmapData:
@@ -115,19 +115,22 @@ class HelpApp(App):
         pass
 
 
-class NimApp(App):
+class ContainerApp(App):
     def compose(self):
         yield Label("three-pile Nim: the learning AI's hat for this position")
-        yield NimHats(id="nim-hats")
+        yield ContainerView(id="container")
 
     def on_mount(self) -> None:
+        from sticks_tui.engine.nim import coins_word
+
         brain = Hats(NimRules((7, 7, 7)))
         position = (2, 3, 5)
         moves = brain.moves_of(position)
         counts = [1 + (i * 37) % 50 for i in range(len(moves))]
         counts[moves.index((2, 4))] = 2_340
-        self.query_one(NimHats).data = NimHatData.of(position, moves, counts, nim_winning_moves(position),
-                                                     drawn=(2, 4))
+        self.query_one(ContainerView).data = ContainerData.of(
+            "Hat for 2 nickels, 3 dimes, 5 quarters", moves, (coins_word(*m) for m in moves), counts,
+            perfect=nim_winning_moves(position), drawn=(2, 4))
 
 
 def test_heatmap_80x24(snap_compare):
@@ -150,5 +153,5 @@ def test_help_screen_80x24(snap_compare):
     assert snap_compare(HelpApp(), terminal_size=(80, 24), run_before=settle)
 
 
-def test_nim_hats_80x24(snap_compare):
-    assert snap_compare(NimApp(), terminal_size=(80, 24))
+def test_a_container_80x24(snap_compare):
+    assert snap_compare(ContainerApp(), terminal_size=(80, 24))

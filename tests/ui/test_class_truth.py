@@ -12,11 +12,10 @@ from sticks_tui.learn.hats import RULE_PRESETS
 from sticks_tui.store import Store, StoreError
 from sticks_tui.store.backups import make_backup
 from sticks_tui.store.errors import PUPIL_CLASS_BRAINS
-from sticks_tui.ui.noughts_keeper import keeper_of
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.class_view import ClassScreen
 from sticks_tui.ui.screens.confirm import ConfirmDialog, NameDialog
-from sticks_tui.ui.screens.noughts import NoughtsScreen
+from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.records import RecordsScreen
 from sticks_tui.ui.screens.setup import SetupScreen
 from sticks_tui.ui.session import BRAIN_SIZE
@@ -61,10 +60,15 @@ async def from_the_palette(pilot, words: str, screen_type) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and app.screen.is_mounted, what="its screen")
 
 
-async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_screen(make_app):
+async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_screen(make_app, data_dir):
     """Before, noughts opened from the command palette recorded every pupil as "Player 1"; and opened from the
     setup screen against MENACE, then switched to a friend on its own screen, it gave the friend MENACE's name,
-    which the records refuse: the game was not kept at all."""
+    which the records refuse: the game was not kept at all. Now every way into noughts is the setup screen's
+    (the palette's opens it with noughts chosen), so the names typed there are the ones kept."""
+    with Store.open(data_dir) as store:  # MENACE (X) resigns at once: its box for the empty board emptied
+        boxes = store.load_or_create_brain(MENACE_X, game="noughts", seat=0)
+        boxes.counts[0] = 0
+        store.save_brain(MENACE_X, boxes, replace=True)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -75,12 +79,12 @@ async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_scree
         await type_into(pilot, "#name1", "Cy5")
         await type_into(pilot, "#name2", "Di")
         setup.query_one("#opponent", Select).value = "learning"  # Player 2's box now shows the AI's name
-        await pilot.pause()
-        keeper = keeper_of(app)  # MENACE (X) resigns at once: its box for the empty board emptied, in this tab
-        keeper.x_brain.counts[0] = 0
-        keeper.bases["X"] = keeper.x_brain.counts.copy()
 
-        await from_the_palette(pilot, "Noughts", NoughtsScreen)
+        await from_the_palette(pilot, "Noughts", SetupScreen)  # the palette's way in: the setup screen, noughts
+        assert app.screen is setup and setup.game_kind == "noughts"
+        setup.query_one("#first", Select).value = "p2"  # MENACE moves first: X
+        await pilot.pause()
+        await pilot.press("ctrl+s")
         store = app.session.store
         await wait_until(pilot, lambda: store.game_count() == 1, what="the game kept")
         (game,) = store.recent_games(limit=1)
@@ -88,15 +92,12 @@ async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_scree
 
         await pilot.press("escape")
         assert app.screen is setup
-        setup.query_one("#game", Select).value = "noughts"
+        setup.query_one("#opponent", Select).value = "friend"  # a friend takes O: the name typed for them
+        setup.query_one("#first", Select).value = "p1"
         await pilot.pause()
-        await pilot.press("ctrl+s")  # from the setup screen, against MENACE; then a friend takes O
-        await wait_until(pilot, lambda: isinstance(app.screen, NoughtsScreen) and app.screen.is_mounted,
-                         what="the noughts screen")
-        screen = app.screen
-        screen.query_one("#noughts-opponent", Select).value = "friend"
-        await pilot.pause()
-        assert screen.kinds == {"X": "human", "O": "human"}
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.is_mounted,
+                         what="the game screen")
         await pilot.press("1", "4", "2", "5", "3")  # X takes the top row
         await wait_until(pilot, lambda: store.game_count() == 2, what="the friends' game kept")
         game = store.recent_games(limit=1)[0]
@@ -104,12 +105,12 @@ async def test_every_way_into_noughts_records_the_names_typed_on_the_setup_scree
 
         await pilot.press("escape")
         assert app.screen is setup
+        setup.query_one("#opponent", Select).value = "menace"
         await type_into(pilot, "#name1", "Menace")  # an AI's name, by the name rule: said, and no game starts
-        await from_the_palette(pilot, "Noughts", SetupScreen)
+        await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is setup and store.game_count() == 2
-        assert any(n.message == "No game started. Player 1's name on the setup screen: 'Menace' is the MENACE's "
-                   "name: choose another." for n in app._notifications)
+        assert text_of(setup, "#heap-error") == "'Menace' is the MENACE's name: choose another."
 
 
 async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_dir):
@@ -118,12 +119,12 @@ async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_d
     app = make_app(ai_delay=30)  # the AI never moves in this test: the hats change only by the class
     async with app.run_test(size=(120, 36)) as pilot:
         game = await start_game(pilot, heap=10, opponent="learning")
-        keeper_of(app)  # MENACE's brains, as a tab that opened noughts made them
+        app.keeper.learner("noughts", 0)  # MENACE's X boxes, as a tab that played noughts holds them
         with Store.open(data_dir) as classmate:
             classmate.record_game(players=("Cy5", "MENACE"), **NOUGHTS_DRAW)
         app.check_class()  # what the app does twice a second
         await pilot.pause()
-        assert text_of(game, "#hats-title") == "Learning AI's hats"
+        assert text_of(game, ".brain-title") == "Learning AI's hats"
         assert app.class_change.news == "Cy5's game" and app.class_change.words == ""
 
         app.action_class_view()
@@ -144,7 +145,7 @@ async def test_whose_game_is_said_only_over_the_brain_it_taught(make_app, data_d
         await pilot.pause()
         assert text_of(view, "#class-brain-title").startswith("The class plays the Game of Sticks")
         assert text_of(view, "#class-news") == "Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
-        assert text_of(game, "#hats-title") == "Learning AI's hats · Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
+        assert text_of(game, ".brain-title") == "Learning AI's hats · Eve's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
 
 
 async def test_after_a_restore_a_pupils_screens_say_so_and_show_no_server_path(make_app, data_dir):
@@ -162,7 +163,7 @@ async def test_after_a_restore_a_pupils_screens_say_so_and_show_no_server_path(m
         with Store.open(data_dir) as classmate:
             classmate.record_game(**sticks_win("Bo"))
         app.check_class()  # what the app does twice a second
-        assert text_of(game, "#hats-title").startswith("Learning AI's hats · Bo's game: hat 6")
+        assert text_of(game, ".brain-title").startswith("Learning AI's hats · Bo's game: hat 6")
         await pilot.press("f3")
         records = app.screen
         assert isinstance(records, RecordsScreen)
@@ -174,7 +175,7 @@ async def test_after_a_restore_a_pupils_screens_say_so_and_show_no_server_path(m
         app.check_class()
         said = f"the teacher restored the back-up of {backup.made_at.astimezone():%H:%M}"
         assert records.sub_title == f"records · {said}"
-        assert text_of(game, "#hats-title") == f"Learning AI's hats · {said}"
+        assert text_of(game, ".brain-title") == f"Learning AI's hats · {said}"
         assert game.query_one(HatHeatmap).data.counts.tolist() == kept.tolist()  # Bo's lesson undone
         assert text_of(records, "#records-summary") == "1 game kept in the class's database."  # no server path
         with Store.open(data_dir) as classmate:  # a game after the restore is new, and said

@@ -54,7 +54,7 @@ async def test_buttons_are_locked_while_the_ai_thinks(make_app):
         await pilot.click("#take-2")
         assert screen.game.state.position == 10 and screen.game.state.history == ()
         # the AI's move comes when it is due; then the buttons open for the person
-        screen._schedule_ai(0)
+        screen._ai_move(at_once=True)
         await pilot.pause()
         assert screen.game.state.position < 10 and screen.game.waiting_for_human
         assert take_buttons(screen) == {1: True, 2: True, 3: True}
@@ -67,7 +67,7 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         heatmap = screen.query_one(HatHeatmap)
         fresh = Hats(100).counts
         assert np.array_equal(heatmap.data.counts, fresh) and heatmap.data.hats == 10
-        assert text_of(screen, "#hats-title") == "Learning AI's hats"
+        assert text_of(screen, ".brain-title") == "Learning AI's hats"
         assert heatmap.cell_text(10, 1) == "▃33%    1"  # one ball of three: a third
         await play_human_turns(pilot, screen, to_lose)
         assert screen.game.state.loser == 0, "this seed's AI should win game 1"
@@ -85,7 +85,7 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         # play again (key n): the same AI, its learned hats; then it loses and the cells flash down
         await pilot.press("n")
         assert screen.round == 2 and not screen.game.is_over
-        assert screen.learner.hats is app.session.brain
+        assert screen.players[1].hats is app.session.brain
         assert "Game 2: 10 sticks on the board. Player 1 moves first." in log_text(screen)
         await play_human_turns(pilot, screen, perfect_take)
         assert screen.game.state.loser == 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Button
 
 from sticks_tui.store import Store
 from sticks_tui.ui.screens.game import GameScreen
@@ -46,10 +45,12 @@ async def test_friend_game_both_seats_by_keys(make_app, data_dir):
         assert "Bob has to take the final stick and loses." in log
         assert "Bob: You lose.  Ann: You win!" in log
         assert text_of(screen, "#turn") == "Bob took the last stick and loses. Ann wins!"
-        # the take buttons are hidden, play again is shown and focused
+        # the take buttons are hidden, play again is shown, and Enter plays again (the keys stay with the board)
         assert not screen.query_one("#moves").display
         assert screen.query_one("#after").display
-        assert app.focused is screen.query_one("#again", Button)
+        assert app.focused is screen.query_one("#board")
+        await pilot.press("enter")
+        assert screen.round == 2
     games, players = records(data_dir)
     assert len(games) == 1
     assert games[0].players == ("Ann", "Bob") and games[0].loser_name == "Bob"
@@ -264,7 +265,7 @@ async def test_at_160x48_the_board_and_the_hats_grow_into_the_room(make_app):
     from textual.geometry import Region
 
     from sticks_tui.ui.widgets.heatmap import CELL, HatHeatmap
-    from sticks_tui.ui.widgets.sticks_view import SticksView
+    from sticks_tui.ui.boards.sticks import SticksView
 
     app = make_app()
     async with app.run_test(size=(160, 48)) as pilot:

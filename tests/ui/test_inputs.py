@@ -32,7 +32,7 @@ async def test_edits_and_digits_posted_at_once_give_the_typed_heap(make_app):
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen), "Enter came last: the game of '10' starts"
-        assert screen.setup.heap == 10
+        assert screen.setup.start == 10
 
 
 

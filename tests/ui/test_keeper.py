@@ -13,23 +13,10 @@ import numpy as np
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 from sticks_tui.store import Store
-from sticks_tui.ui.session import nim_brain_name
-from sticks_tui.ui.screens.nim import NimGameScreen
-from sticks_tui.ui.session import MatchSetup
-from ui_helpers import MessageLog, wait_until
+from sticks_tui.vocabulary import nim_brain_name
+from ui_helpers import MessageLog, play_out, set_up, wait_until
 
 NIM = nim_brain_name()
-
-
-async def open_nim(pilot) -> NimGameScreen:
-    """(1, 1, 1) against the learning AI, which moves first (as tests/ui/test_nim_hats_screen.py)."""
-    app = pilot.app
-    await pilot.pause()
-    setup = MatchSetup(game="nim", piles=(1, 1, 1), opponent="learning", name2="Nim Learning AI", first="p2")
-    app.call_later(lambda: app.push_screen(NimGameScreen(setup, (1, 1, 1))))
-    await wait_until(pilot, lambda: isinstance(app.screen, NimGameScreen), what="the Nim screen")
-    await pilot.pause()
-    return app.screen
 
 
 def said(log, text: str) -> int:
@@ -40,7 +27,8 @@ async def test_a_store_failure_leaves_the_stored_brain_as_it_was_and_says_so(mak
     app = make_app()
     log = MessageLog()
     async with app.run_test(size=(80, 24), message_hook=log) as pilot:
-        screen = await open_nim(pilot)  # (1, 1, 1), the learning AI first: the brain is stored now
+        # (1, 1, 1), the learning AI first: the brain is stored now
+        screen = await set_up(pilot, "nim", opponent="learning", first="p2", start=(1, 1, 1))
         await wait_until(pilot, lambda: screen.game.waiting_for_human, what="the person's turn")
         store = app.session.store
         # another tab puts brains that do not fit these copies under both names meanwhile
@@ -49,18 +37,18 @@ async def test_a_store_failure_leaves_the_stored_brain_as_it_was_and_says_so(mak
             for name, squatter in ((NIM, nim_squatter), ("default", sticks_squatter)):
                 other.delete_brain(name)
                 other.save_brain(name, squatter, games_trained=5)
-        before = app.session.nim_brain.counts.copy()
+        hats = screen.brains[1].brain
+        before = hats.counts.copy()
 
         # Nim: a game whose lesson the store cannot take
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: screen.game.is_over, what="the end of the game")
+        await play_out(pilot, screen)
         await wait_until(pilot, lambda: log.notifications(), what="the app saying the lesson was not kept")
         await pilot.pause()
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].game == "nim"  # the game is kept
         assert store.load_brain(NIM) == nim_squatter and store.brain_info(NIM).games_trained == 5
         assert said(log, "Not kept with the game") == 1  # why: the store's reason first
         assert said(log, "left as it is") == 1  # then that the stored brain is left as it is
-        assert not np.array_equal(app.session.nim_brain.counts, before)  # it learned, in memory
+        assert not np.array_equal(hats.counts, before)  # it learned, in memory
 
         # sticks: a training run the store cannot merge
         brain = app.session.brain

@@ -25,7 +25,7 @@ async def test_the_lab_opens_on_the_game_and_size_of_the_setup_screen(make_app):
         assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
                 screen.query_one("#lab-cap", Input).value) == ("sticks", "20", "100000")
         await pilot.press("escape")
-        app.remember(heap=35)
+        app.remember_game("sticks", start=35)
         await app.push_screen(LabScreen())
         assert app.screen.query_one("#lab-size", Input).value == "35"
         await pilot.press("escape")

@@ -42,7 +42,7 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
                         assert heatmap.cell_text(hat, ball)[0] == MARK_BESIDE
         # the game is over: the lesson is a step of its own, still to come
         assert footer_labels(screen)["game.step"] == "Step: lesson"
-        assert not heatmap.data.flash and screen._lessons
+        assert not heatmap.data.flash and screen.lessons
         assert text_of(screen, "#turn").endswith("Paused: s shows the lesson, space goes on.")
         before = len(log_lines(screen))
         await pilot.press("s")
@@ -275,7 +275,8 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
         await wait_until(pilot, lambda: not app.training_running, what="the run to stop")
         await pilot.press("escape")
     saved, _ = load_settings(config_dir / "settings.toml")
-    assert (saved.train_games, saved.train_pace, saved.train_protocol, saved.train_heap) == (500, "2", "classic", 30)
+    assert (saved.train_games, saved.train_pace, saved.train_protocol, saved.of("sticks").train_start) == \
+        (500, "2", "classic", 30)
     app = make_app()  # the next time the app starts, the dialog opens with them
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f2")

@@ -24,7 +24,7 @@ async def test_a_classmates_game_shows_on_the_heatmap_and_in_the_records(make_ap
         await wait_until(pilot, lambda: heatmap.data.flash == ((2, 1, 1), (6, 1, 1)), timeout=5,
                          what="the classmate's lesson marked on the heatmap")
         assert heatmap.data.counts[6, 0] == before[6, 0] + 1 and app.session.brain.counts[2, 0] == before[2, 0] + 1
-        assert text_of(game, "#hats-title") == "Learning AI's hats · Ann's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
+        assert text_of(game, ".brain-title") == "Learning AI's hats · Ann's game: hat 6, ball 1 ↑; hat 2, ball 1 ↑"
 
         await pilot.press("escape", "f3")
         records = app.screen

@@ -4,7 +4,6 @@ the command palette's app and screen commands."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input
 
 from sticks_tui.learn.trainer import TrainingConfig
 from sticks_tui.store import Store
@@ -101,10 +100,8 @@ async def test_escape_never_quits_and_leaving_a_game_asks(make_app):
 
 
 async def test_no_footer_label_invites_q(make_app):
-    """The Nim table view's +/- keys are labelled without a 'q' that would read as the quit key."""
+    """The Nim table view's keys are labelled without a 'q' that would read as the quit key."""
     from textual.widgets import Select
-
-    from sticks_tui.ui.screens.nim import NimTableScreen
 
     app = make_app(ai_delay=30)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -116,11 +113,11 @@ async def test_no_footer_label_invites_q(make_app):
         await pilot.click("#start")
         await pilot.press("u")
         screen = app.screen
-        assert isinstance(screen, NimTableScreen)
+        assert screen.query_one("#board").has_class("-table")
         import re
 
-        labels = {b.description for _, b, enabled, _ in screen.active_bindings.values() if b.show}
-        assert "Quarters" in labels
+        labels = {b.description for _, b, enabled, _ in screen.active_bindings.values()}
+        assert "More quarters" in labels
         # a label such as "q+1" reads as "press q": and q quits
         assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
 
@@ -170,7 +167,7 @@ async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
         heatmap.scroll_to(y=0, animate=False)  # hat 100 is on the last row, out of sight
         await pilot.pause()
         assert heatmap.scroll_offset.y == 0
-        screen._schedule_ai(0)
+        screen._ai_move(at_once=True)
         await pilot.pause()
         hat, ball = screen.game.state.history[0].before, screen.game.state.history[0].move
         assert hat == 100 and heatmap.data.drawn == (100, ball)
@@ -216,9 +213,6 @@ def palette_all(app) -> list[str]:
 @pytest.mark.slow
 async def test_each_screen_offers_its_own_commands(make_app):
     from textual.command import CommandPalette
-    from textual.widgets import Select
-
-    from sticks_tui.ui.screens.nim import NimGameScreen
 
     app = make_app(ai_delay=30)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -240,18 +234,6 @@ async def test_each_screen_offers_its_own_commands(make_app):
         assert not any(text.startswith(("Train the Nim AI", "Show the perfect moves")) for text in palette_all(app))
         await pilot.press("escape")
         assert not isinstance(app.screen, CommandPalette)
-        # the Nim screen's provider offers training its learning AI
-        setup = app.screen
-        setup.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        setup.query_one("#opponent", Select).value = "learning"
-        for i, n in enumerate((1, 2, 3)):
-            setup.query_one(f"#pile-{i}", Input).value = str(n)
-        await pilot.click("#start")
-        assert isinstance(app.screen, NimGameScreen)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"train the nim")
-        await wait_until(pilot, lambda: palette_first(app).startswith("Train the Nim AI"), what="the Nim command")
 
 
 # -- settings: the theme and the key map (issue 10) ---------------------------------------------------
@@ -292,13 +274,14 @@ async def test_a_key_map_in_the_settings_moves_a_binding(make_app, config_dir):
 def test_every_binding_has_an_id():
     """A key map can move any key only if every binding has an id (App.set_keymap)."""
     from sticks_tui.ui.app import SticksApp
-    from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, nim, pretrain, records, replay,
-                                       setup, training)
+    from sticks_tui.ui.boards import boards
+    from sticks_tui.ui.screens import (analysis, confirm, export_dialog, game, help, pretrain, records, replay, setup,
+                                       training)
 
     classes = [SticksApp, setup.SetupScreen, game.GameScreen, confirm.ConfirmDialog, confirm.NameDialog,
                help.HelpScreen, analysis.AnalysisScreen, records.RecordsScreen, training.TrainDialog,
-               training.TrainingScreen, nim.NimGameScreen, nim.NimTableScreen, pretrain.PretrainScreen,
-               replay.ReplayScreen, export_dialog.ExportDialog]
+               training.TrainingScreen, pretrain.PretrainScreen, replay.ReplayScreen, export_dialog.ExportDialog,
+               *(board.widget for board in boards().values())]
     assert set(SticksApp.binding_ids()) >= {b.id for c in classes for b in c.BINDINGS}
     missing = [f"{cls.__name__}: {b.key}" for cls in classes for b in cls.BINDINGS if b.id is None]
     assert missing == []
@@ -356,7 +339,6 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
     from textual.widgets import Select
 
     from sticks_tui.ui.screens.analysis import AnalysisScreen
-    from sticks_tui.ui.screens.nim import NimGameScreen, NimTableScreen
 
     app = make_app()
     seen = []
@@ -398,16 +380,16 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         setup.query_one("#game", Select).value = "nim"
         await pilot.pause()
         await pilot.click("#start")
-        assert isinstance(app.screen, NimGameScreen)
+        assert isinstance(app.screen, GameScreen)
         await check()
         await pilot.press("u")
-        assert isinstance(app.screen, NimTableScreen)
+        assert app.screen.query_one("#board").has_class("-table")
         await check()
-        await pilot.press("escape", "escape")
-        setup.query_one("#opponent", Select).value = "learning"  # the Nim screen adds F2 Train
+        await pilot.press("escape")
+        setup.query_one("#game", Select).value = "noughts"
         await pilot.pause()
         await pilot.click("#start")
-        assert isinstance(app.screen, NimGameScreen) and app.screen.check_action("train_nim", ())
+        assert isinstance(app.screen, GameScreen)
         await check()
     assert len(seen) == 9
 

@@ -149,3 +149,22 @@ async def test_reset_brain_asks_first(make_app, data_dir, trained_brain):
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == Hats(100)
         assert store.brain_info("default").games_trained == 0
+
+
+async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app, data_dir):
+    """Picking the Nim brain for the sticks AI would end with a sticks brain saved over it."""
+    from textual.widgets import Select
+
+    from sticks_tui.store import Store
+    from sticks_tui.vocabulary import nim_brain_name
+
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(nim_brain_name(), game="nim")
+        store.load_or_create_brain("clever", 100)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_analysis()
+        await pilot.pause()
+        options = [value for _, value in app.screen.query_one("#brain", Select)._options]
+        assert "clever" in options and nim_brain_name() not in options

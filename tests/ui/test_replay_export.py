@@ -23,7 +23,7 @@ from sticks_tui.ui.screens.replay import NOTE_NO_AI, NOTE_NO_HATS, NOTE_OLD, NOT
 from sticks_tui.ui.screens.training import TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
-from sticks_tui.ui.widgets.sticks_view import SticksView
+from sticks_tui.ui.boards.sticks import SticksView
 from ui_helpers import play_human_turns, start_game, text_of, wait_until
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)

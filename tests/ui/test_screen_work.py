@@ -47,7 +47,7 @@ async def test_the_take_keys_dim_on_the_ais_turn_and_other_keys_rebuild_the_foot
         footer = screen.query_one(KeysFooter)
         takes = [key for key in footer.query(FooterKey) if key.action.startswith("take")]
         assert takes and all(key.has_class("-disabled") for key in takes)  # the AI moves first
-        screen._ai_move()  # the AI moves now: the person's turn
+        screen._ai_move(at_once=True)  # the AI moves now: the person's turn
         await pilot.pause()
         assert screen.game.waiting_for_human
         assert [key for key in footer.query(FooterKey) if key.action.startswith("take")] == takes, \
@@ -57,7 +57,7 @@ async def test_the_take_keys_dim_on_the_ais_turn_and_other_keys_rebuild_the_foot
             if screen.game.waiting_for_human:
                 await pilot.press(str(perfect_take(screen.game.state.position)))
             else:
-                screen._ai_move()
+                screen._ai_move(at_once=True)
             await pilot.pause()
         assert screen.game.is_over
         assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))

@@ -73,7 +73,7 @@ async def test_watch_ai_vs_ai_plays_itself_and_pauses(make_app, data_dir, monkey
         game = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(game, GameScreen)
         # the game, then its lesson at a beat of its own
-        await wait_until(pilot, lambda: game.game.is_over and not game._lessons, what="the watched game and its lesson")
+        await wait_until(pilot, lambda: game.game.is_over and not game.lessons, what="the watched game and its lesson")
         assert all(button.disabled for button in game.query(".take"))
         loser = game.game.state.loser
         names = [p.name for p in game.players]
@@ -129,8 +129,8 @@ def saved(config_dir):
 async def test_the_setup_screen_opens_with_the_saved_choices(make_app, config_dir):
     from sticks_tui.store.settings import Settings, save_settings
 
-    save_settings(Settings(heap=33, opponent="friend", name1="Ada", name2="Grace", first="p2", ai_speed="fast"),
-                  config_dir / "settings.toml")
+    save_settings(Settings(games={"sticks": {"start": 33, "opponent": "friend"}}, name1="Ada", name2="Grace",
+                           first="p2", ai_speed="fast"), config_dir / "settings.toml")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -165,17 +165,23 @@ async def test_every_change_on_the_setup_screen_is_saved_at_once(make_app, confi
         setup.query_one("#speed", Select).value = "slow"
         await pilot.pause()
         kept = saved(config_dir)  # read while the app still runs: saved at once, not at quitting
-        assert (kept.heap, kept.opponent, kept.name1, kept.name2, kept.first, kept.ai_speed) == \
+        sticks = kept.of("sticks")
+        assert (sticks.start, sticks.opponent, kept.name1, kept.name2, kept.first, kept.ai_speed) == \
             (42, "friend", "Ada", "Grace", "alternate", "slow")
         setup.query_one("#opponent", Select).value = "perfect"  # an AI's name is not a person's to keep
         await pilot.pause()
-        assert saved(config_dir).name2 == "Grace" and saved(config_dir).opponent == "perfect"
-        setup.query_one("#game", Select).value = "nim"
+        assert saved(config_dir).name2 == "Grace" and saved(config_dir).of("sticks").opponent == "perfect"
+        setup.query_one("#game", Select).value = "nim"  # each game keeps its own start and opponent
         await pilot.pause()
         setup.query_one("#pile-2", Input).value = "6"
+        setup.query_one("#opponent", Select).value = "random"
         await pilot.pause()
         kept = saved(config_dir)
-        assert kept.game == "nim" and kept.nim_piles == (3, 4, 6)
+        assert kept.game == "nim" and (kept.of("nim").start, kept.of("nim").opponent) == ((3, 4, 6), "random")
+        assert (kept.of("sticks").start, kept.of("sticks").opponent) == (42, "perfect")
+        setup.query_one("#game", Select).value = "sticks"  # back: the sticks game as it was left
+        await pilot.pause()
+        assert setup.query_one("#heap", Input).value == "42" and setup.query_one("#opponent", Select).value == "perfect"
 
 
 async def test_a_broken_settings_file_is_told_in_one_line_kept_aside_and_the_defaults_used(make_app, config_dir):
@@ -211,40 +217,25 @@ async def test_who_moves_first_lists_the_names_as_typed(make_app):
         assert "Dumb AI" in [str(prompt) for prompt, _ in first._options]
 
 
-@pytest.mark.parametrize("game", ["sticks", "nim"])
-async def test_any_saved_game_and_opponent_opens_the_setup_screen(make_app, config_dir, game):
-    """The settings file knows every opponent of both games; one that a game has not is replaced (by the
-    learning AI for sticks, the perfect AI for Nim), not a crash. One app per game: the first opponent
-    comes from the file at start, the others are the app's settings when a new setup screen opens."""
-    from sticks_tui.store.settings import OPPONENTS, Settings, save_settings
-    from sticks_tui.ui.screens.nim import NIM_OPPONENTS
+@pytest.mark.parametrize("game", ["sticks", "nim", "noughts"])
+async def test_a_saved_opponent_the_game_does_not_offer_opens_the_setup_screen_on_the_games_default(make_app,
+                                                                                                  config_dir, game):
+    """A settings file (an old one, or edited by hand) may name, for a game, an opponent another game has: the
+    setup screen opens on the game's default opponent, said in one line, never a crash."""
+    from sticks_tui.engine import registry
+    from sticks_tui.vocabulary import every_opponent
 
-    allowed = NIM_OPPONENTS if game == "nim" else game_module_opponents()
-    instead = "perfect" if game == "nim" else "learning"
-    first, *others = OPPONENTS
-    save_settings(Settings(game=game, opponent=first), config_dir / "settings.toml")
+    offered = registry.entry(game).opponents
+    other = next(kind for kind in every_opponent() if kind not in offered)
+    config_dir.mkdir(parents=True)
+    (config_dir / "settings.toml").write_text(f'version = 2\ngame = "{game}"\n[games.{game}]\nopponent = "{other}"\n')
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        for opponent in (first, *others):
-            if opponent != first:
-                app.settings = Settings(game=game, opponent=opponent)
-                await app.push_screen(SetupScreen())
-            await pilot.pause()
-            setup = app.screen
-            assert isinstance(setup, SetupScreen), (game, opponent)
-            shown = setup.query_one("#opponent", Select).value
-            assert setup.game_kind == game, (game, opponent)
-            assert shown == (opponent if opponent in allowed else instead), (game, opponent, shown)
-            if opponent != first:
-                app.pop_screen()
-    if game == "nim":  # the sticks game has every opponent the settings know
-        assert {o for o in OPPONENTS if o not in allowed}, "the replacement was not tested"
-
-
-def game_module_opponents():
-    from sticks_tui.ui.session import OPPONENTS
-
-    return OPPONENTS
+        await pilot.pause()
+        setup = app.screen
+        assert setup.game_kind == game
+        assert setup.query_one("#opponent", Select).value == registry.entry(game).default_opponent
+        assert any(f"games.{game}.opponent" in n.message for n in app._notifications)
 
 
 async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, config_dir, monkeypatch):
@@ -258,7 +249,7 @@ async def test_a_browser_tab_never_writes_the_shared_settings_file(make_app, con
         app.screen.query_one("#name1", Input).value = "Ada"
         app.screen.query_one("#heap", Input).value = "31"
         await pilot.pause()
-        assert app.settings.name1 == "Ada" and app.settings.heap == 31  # held for the tab
+        assert app.settings.name1 == "Ada" and app.settings.of("sticks").start == 31  # held for the tab
     assert not (config_dir / "settings.toml").exists()
 
 

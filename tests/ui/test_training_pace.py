@@ -34,9 +34,9 @@ def record_configs(app) -> list[TrainingConfig]:
     configs: list[TrainingConfig] = []
     real = app.start_training
 
-    def start(config):
+    def start(config, kept=None):
         configs.append(config)
-        return real(config)
+        return real(config, kept)
 
     app.start_training = start
     return configs

@@ -22,7 +22,7 @@ from sticks_tui.ui.widgets.curve import (LABEL_AGREEMENT, LABEL_WIN, LABEL_WIN_F
                                          CurveSeries, LearningCurve, tick_text)
 from sticks_tui.ui.widgets.heatmap import (BARS, CELL, MARK_BESIDE, MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP,
                                            HatHeatmap, HeatmapData, chance_bar, chance_hbar, short_chance, short_count)
-from sticks_tui.ui.widgets.nim_hats import NimHatData, NimHats
+from sticks_tui.ui.widgets.container_view import ContainerData, ContainerView
 
 from ui_helpers import wait_until
 
@@ -455,53 +455,58 @@ async def test_help_screen_explains_fits_80x24_and_closes(close):
         await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), what="the help to close")
 
 
-# -- Nim hats ---------------------------------------------------------------------------------
+# -- one container (a hat, a box) ---------------------------------------------------------------
 
-def nim_data(position=(2, 3, 5), drawn=None, favourite=None) -> NimHatData:
+def nim_data(position=(2, 3, 5), drawn=None, favourite=None, perfect=True) -> ContainerData:
+    from sticks_tui.engine.nim import coins_word
+
     brain = Hats(NimRules((7, 7, 7)))
     moves = brain.moves_of(position)
     counts = list(brain.hat(position))
     if favourite is not None:
         counts[moves.index(favourite)] = 1500
-    return NimHatData.of(position, moves, counts, nim_winning_moves(position), drawn=drawn)
+    return ContainerData.of(f"Hat for {position}", moves, (coins_word(*m) for m in moves), counts,
+                            perfect=nim_winning_moves(position) if perfect else (), drawn=drawn)
 
 
-async def test_nim_hats_shows_each_move_chance_count_marks_and_summary():
+async def test_a_container_shows_each_move_chance_count_marks_and_summary():
     data = nim_data((2, 3, 5), drawn=(0, 1), favourite=(2, 4))
-    assert set(data.winning) == {(2, 4)}  # 2 xor 3 xor 1 = 0: take 4 quarters
-    widget = NimHats()
+    assert set(data.perfect) == {(2, 4)}  # 2 xor 3 xor 1 = 0: take 4 quarters
+    widget = ContainerView()
     async with One(widget).run_test(size=(80, 24)) as pilot:
         widget.data = data
         await pilot.pause()
-        lines = lines_of(widget)
+        lines = widget.screen_lines()
         text = "\n".join(lines)
         summary = " ".join(line.strip() for line in lines[:3])
-        assert "Hat (2, 3, 5): 1.5k balls for 10 moves." in text
-        assert "Likeliest: 4 quarters (99%), a winning move ✓." in summary
+        assert "Hat for (2, 3, 5): 1.5k balls for 10 moves." in text
+        assert "Likeliest: 4 quarters (99%), a perfect move ✓." in summary
         assert "Drawn: ► 1 nickel." in summary
-        header = next(line for line in lines if line.startswith("nickels"))
-        first = next(line for line in lines if line.startswith("1 nickel"))
-        assert header.index("dimes") == first.index("1 dime") and header.index("quarters") == first.index("1 quarter")
         assert widget.entry_text((2, 4)) == "4 quarters █99% 1.5k ✓"
         assert widget.entry_text((0, 1)) == "1 nickel   ►<1%    1"
         assert not widget.entry_text((1, 1)).endswith(MARK_PERFECT)
         for move in data.moves:
             assert any(widget.entry_text(move) in line for line in lines)
+        # after a game: the token's count before → after beside it
+        widget.data = ContainerData.of(data.title, data.moves, data.labels, data.counts, drawn=(0, 1),
+                                       changes={(0, 1): (1, 2)})
+        await pilot.pause()
+        assert widget.entry_text((0, 1)).endswith("1→2 ↑")
 
 
-async def test_nim_hats_lost_position_ties_and_narrow():
+async def test_a_container_with_ties_says_so_and_narrow_it_is_one_list():
     data = nim_data((1, 2, 3))
-    assert not data.winning
+    assert not data.perfect
     assert "No favourite yet (6 moves tie at 17%)." in data.summary()
-    assert "every move loses here" in nim_data((1, 2, 3), favourite=(0, 1)).summary()
-    widget = NimHats()
+    assert "Likeliest: 1 nickel" in nim_data((1, 2, 3), favourite=(0, 1)).summary()
+    widget = ContainerView()
     async with One(widget).run_test(size=(30, 24)) as pilot:  # too narrow for columns: one list
         widget.data = data
         await pilot.pause()
-        lines = lines_of(widget)
+        lines = widget.screen_lines()
         assert sum(1 for line in lines if "%" in line and ("nickel" in line or "dime" in line or "quarter" in line)) == 6
     with pytest.raises(ValueError):
-        NimHatData((1, 0, 0), ((0, 1),), (1, 2))
+        ContainerData("Hat", ("1 nickel",), ((0, 1),), (1, 2))
 
 
 async def test_heatmap_given_data_before_layout_still_shows_the_hat_in_play():

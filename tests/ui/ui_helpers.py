@@ -107,3 +107,58 @@ def footer_labels(screen) -> dict[str, str]:
     """What the footer shows now: binding id -> its label (the enabled, shown bindings)."""
     return {active.binding.id: active.binding.description for active in screen.active_bindings.values()
             if active.binding.show and active.binding.id}
+
+
+async def set_up(pilot, game: str, *, opponent: str | None = None, first: str = "p1", watch: bool = False,
+                 name1: str | None = None, name2: str | None = None, start=None):
+    """Choose `game` on the setup screen and the rest (its start: its board's row as it stands, or `start`),
+    then Start. Returns the screen that follows (the game screen)."""
+    from sticks_tui.engine import registry
+    from sticks_tui.ui.boards import board_of
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, SetupScreen), f"expected the setup screen, not {screen!r}"
+    screen.query_one("#game", Select).value = game
+    await pilot.pause()
+    screen.query_one("#opponent", Select).value = opponent or registry.entry(game).default_opponent
+    screen.query_one("#first", Select).value = first
+    screen.query_one("#watch", Switch).value = watch
+    await pilot.pause()
+    if name1 is not None:
+        screen.query_one("#name1", Input).value = name1
+    if name2 is not None:
+        screen.query_one("#name2", Input).value = name2
+    if start is not None:
+        board_of(game).load(screen.start_rows[game], start)
+    await pilot.pause()
+    await pilot.click("#start")
+    await pilot.pause()
+    return app.screen
+
+
+def first_move(state):
+    return state.legal_moves[0]
+
+
+async def play_out(pilot, screen, choose=first_move, timeout: float = 10.0) -> None:
+    """Every person's turn played on the board (the move it reports, `GameBoard.Picked`) by `choose(state)`,
+    until the game is over."""
+    from sticks_tui.ui.boards import GameBoard
+
+    deadline = time.monotonic() + timeout
+    while not screen.game.is_over:
+        if time.monotonic() > deadline:
+            raise AssertionError("The game did not finish in time.")
+        if screen.game.waiting_for_human:
+            screen.query_one("#board", GameBoard).pick(choose(screen.game.state))
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+def game_names() -> list[str]:
+    """Every game with a board: the one game screen's tests run on each."""
+    from sticks_tui.ui.boards import boards
+
+    return list(boards())

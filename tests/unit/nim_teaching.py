@@ -8,7 +8,7 @@ import random
 
 from sticks_tui.engine.nim import nim_after
 from sticks_tui.learn.hats import Hats
-from sticks_tui.ui.session import NIM_LEARNER_BOX, nim_brain_name
+from sticks_tui.vocabulary import NIM_LEARNER_BOX, nim_brain_name
 
 NAME = nim_brain_name(NIM_LEARNER_BOX)
 

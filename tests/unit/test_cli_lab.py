@@ -79,7 +79,7 @@ def test_noughts_reports_first_and_held_for_q(capsys, tmp_path):
                                     "floor, vs, table"),
     (["--cap", "0"], "--cap is a whole number from 1 to 10,000,000, not 0"),
     (["--seeds", "101"], "--seeds is a whole number from 1 to 100, not 101"),
-    (["--game", "chess"], "there is no game 'chess': choose sticks, nim, noughts"),
+    (["--game", "chess"], "there is no game 'chess': choose sticks, nim, noughts, hexapawn"),
     (["--preset", "fast"], "there is no preset 'fast': choose incentives, hats-vs-q, start-balls"),
     (["--protocol", "random"], "there is no protocol 'random': choose explore, classic"),
 ])

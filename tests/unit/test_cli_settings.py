@@ -41,11 +41,12 @@ def test_path_follows_the_option_and_the_environment(capsys, cfg, monkeypatch, t
 def test_show_prints_the_defaults_then_the_saved_settings(capsys, cfg):
     code, out, err = cli(capsys, "--config-dir", str(cfg), "settings", "show")
     assert code == 0 and err == ""
-    assert tomllib.loads(out)["heap"] == 20
-    save_settings(Settings(heap=42, name1="Ann", keys={"quit": "f10"}), cfg / "settings.toml")
+    assert tomllib.loads(out)["game"] == "sticks" and "games" not in tomllib.loads(out)  # no game's own choice yet
+    save_settings(Settings(games={"sticks": {"start": 42}}, name1="Ann", keys={"quit": "f10"}), cfg / "settings.toml")
     code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "show", "--json")
     doc = json.loads(out)
-    assert code == 0 and doc["heap"] == 42 and doc["name1"] == "Ann" and doc["keys"] == {"quit": "f10"}
+    assert code == 0 and doc["games"] == {"sticks": {"start": 42}} and doc["name1"] == "Ann"
+    assert doc["keys"] == {"quit": "f10"}
     assert doc["path"] == str(cfg / "settings.toml")
 
 
@@ -53,7 +54,7 @@ def test_show_reports_a_broken_file_in_one_line_and_changes_nothing(capsys, cfg)
     cfg.mkdir()
     (cfg / "settings.toml").write_bytes(PNG)
     code, out, err = cli(capsys, "--config-dir", str(cfg), "settings", "show")
-    assert code == 0 and tomllib.loads(out)["heap"] == 20
+    assert code == 0 and tomllib.loads(out)["name1"] == "Player 1"
     assert len(err.strip().splitlines()) == 1 and "is damaged" in err and "left as it is" in err
     assert sorted(p.name for p in cfg.iterdir()) == ["settings.toml"]
 
@@ -61,11 +62,11 @@ def test_show_reports_a_broken_file_in_one_line_and_changes_nothing(capsys, cfg)
 def test_reset_keeps_the_old_file_and_says_where(capsys, cfg):
     code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "reset")
     assert code == 0 and "defaults are in use already" in out
-    save_settings(Settings(heap=42), cfg / "settings.toml")
+    save_settings(Settings(name1="Ann"), cfg / "settings.toml")
     code, out, _ = cli(capsys, "--config-dir", str(cfg), "settings", "reset")
     kept = [p for p in cfg.iterdir() if p.name.startswith("settings.toml.old-")]
     assert code == 0 and len(kept) == 1 and str(kept[0]) in out
-    assert load_settings(kept[0])[0].heap == 42 and load_settings(cfg / "settings.toml") == (Settings(), [])
+    assert load_settings(kept[0])[0].name1 == "Ann" and load_settings(cfg / "settings.toml") == (Settings(), [])
 
 
 def test_reset_refuses_a_folder(capsys, cfg):
@@ -86,7 +87,7 @@ def test_the_real_command_with_a_foreign_file(cfg):
     env[ENV_CONFIG_DIR] = str(cfg)
     done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "show", "--json"],
                           capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0 and json.loads(done.stdout)["opponent"] == "learning"
+    assert done.returncode == 0 and json.loads(done.stdout)["game"] == "sticks"
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "reset"],
                           capture_output=True, text=True, env=env, timeout=60)

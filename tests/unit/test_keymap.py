@@ -57,7 +57,7 @@ def test_every_key_the_app_binds_is_a_key_name():
 def test_keys_are_given_to_textual_as_it_names_them():
     assert canonical_key("?") == "question_mark" and canonical_key("shift+ctrl+h") == "ctrl+shift+h"
     assert canonical_key("ctrl+i") == "tab"  # Textual reports Ctrl+I as tab
-    assert check({"nim.hint": "shift+ctrl+h", "game.take1": "1,z"}) == ({"nim.hint": "ctrl+shift+h",
+    assert check({"nim.table": "shift+ctrl+h", "game.take1": "1,z"}) == ({"nim.table": "ctrl+shift+h",
                                                                            "game.take1": "1,z"}, [])
 
 

@@ -27,6 +27,7 @@ from sticks_tui.store.settings import (
     reset_settings,
     save_settings,
     settings_path,
+    GameSettings,
 )
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
@@ -43,13 +44,13 @@ def siblings(path: Path) -> list[str]:
 
 def test_defaults():
     s = Settings()
-    assert (s.theme, s.ai_speed, s.game, s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first) == \
-        ("textual-dark", "normal", "sticks", 20, (3, 4, 5), "learning", "Player 1", "Player 2", "p1")
-    assert (s.hats, s.train_games, s.train_pace, s.train_protocol, s.train_heap) == \
-        ("seeds", 100_000, "full", "explore", 20)  # the train dialog's heap starts at the setup's (20)
-    assert dict(s.keys) == {}
-    assert FIELDS == ("theme", "ai_speed", "game", "heap", "nim_piles", "opponent", "name1", "name2", "first",
-                      "hats", "train_games", "train_pace", "train_protocol", "train_heap", "keys")
+    assert (s.theme, s.ai_speed, s.game, s.name1, s.name2, s.first) == \
+        ("textual-dark", "normal", "sticks", "Player 1", "Player 2", "p1")
+    assert (s.hats, s.train_games, s.train_pace, s.train_protocol) == ("seeds", 100_000, "full", "explore")
+    assert dict(s.keys) == {} and dict(s.games) == {}  # no game's own choice yet: each game's defaults
+    assert s.of("nim") == GameSettings() == GameSettings(start=None, opponent=None, train_start=None)
+    assert FIELDS == ("theme", "ai_speed", "game", "name1", "name2", "first", "hats", "train_games", "train_pace",
+                      "train_protocol", "games", "keys")
 
 
 def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
@@ -58,17 +59,20 @@ def test_a_missing_file_gives_the_defaults_and_writes_nothing(path):
 
 
 def test_save_then_load_gives_back_every_field(path):
-    s = Settings().replace(theme="nord", ai_speed="fast", game="nim", heap=37, nim_piles=(7, 1, 100),
-                           opponent="perfect", name1='Zoë "the" \\ Ann', name2="Bob", first="alternate",
-                           hats="menace", train_games=1234, train_pace="ball", train_protocol="classic",
-                           train_heap=12, keys={"quit": " ctrl+q , f10", "app.train": "f2"})
+    s = Settings().replace(theme="nord", ai_speed="fast", game="nim", name1='Zoë "the" \\ Ann', name2="Bob",
+                           first="alternate", hats="menace", train_games=1234, train_pace="ball",
+                           train_protocol="classic", keys={"quit": " ctrl+q , f10", "app.train": "f2"})
+    s = s.with_game("sticks", start=37, train_start=12).with_game("nim", start=(7, 1, 100), opponent="perfect")
+    s = s.with_game("noughts", opponent="random")
     assert save_settings(s, path) == path
     loaded, notices = load_settings(path)
     assert notices == [] and loaded == s
     assert loaded.keys == {"app.train": "f2", "quit": "ctrl+q,f10"}
     doc = tomllib.loads(path.read_text(encoding="utf-8"))  # a plain TOML file anyone can read
     assert doc["version"] == SETTINGS_VERSION and doc["format"] == "sticks-tui-settings"
-    assert doc["heap"] == 37 and doc["nim_piles"] == [7, 1, 100] and doc["name1"] == 'Zoë "the" \\ Ann'
+    assert doc["games"] == {"sticks": {"start": 37, "train_start": 12}, "nim": {"start": [7, 1, 100],
+                            "opponent": "perfect"}, "noughts": {"opponent": "random"}}
+    assert doc["name1"] == 'Zoë "the" \\ Ann'
     assert doc["keys"] == {"quit": "ctrl+q,f10", "app.train": "f2"}
     assert path.stat().st_mode & 0o777 == 0o600  # it holds pupils' names
     assert siblings(path) == ["settings.toml"]
@@ -83,18 +87,24 @@ def test_any_valid_name_survives_the_file(name):
 
 def test_replace_checks_values_and_keeps_the_original():
     s = Settings()
-    for bad in ({"heap": 500}, {"heap": 9}, {"heap": True}, {"ai_speed": "warp"}, {"game": "chess"},
-                {"nim_piles": (1, 2)}, {"nim_piles": (0, 1, 2)}, {"opponent": "ghost"}, {"name1": ""},
+    for bad in ({"train_games": 0}, {"train_games": True}, {"ai_speed": "warp"}, {"game": "chess"},
+                {"games": {"nim": {"start": (1, 2, "x")}}}, {"games": {"nim": {"start": (0, 0, 0)}}},
+                {"games": {"chess": {}}}, {"games": {"nim": {"opponent": "dumb"}}}, {"games": {"nim": {"colour": 1}}},
+                {"heap": 20}, {"opponent": "learning"}, {"name1": ""},
                 {"name2": "x" * 41}, {"first": "p3"}, {"theme": "bad theme"}, {"keys": {"q": 5}},
                 {"keys": {"bad id": "q"}}, {"keys": "quit=q"}, {"colour": "red"}):
         with pytest.raises(InvalidSetting):
             s.replace(**bad)
     assert s == Settings()
     with pytest.raises(Exception):
-        s.heap = 30  # frozen
+        s.name1 = "Ann"  # frozen
     with pytest.raises(TypeError):
         s.keys["quit"] = "q"  # the key map is read-only too
-    assert s.replace(heap=30).heap == 30 and s.heap == 20
+    with pytest.raises(TypeError):
+        s.games["nim"] = GameSettings()  # the games' table too
+    with pytest.raises(InvalidSetting):
+        s.with_game("nim", opponent="dumb")  # a choice the game does not offer
+    assert s.with_game("sticks", start=30).of("sticks").start == 30 and s.of("sticks").start is None
     assert hash(s.replace(keys={"a": "b"})) == hash(Settings(keys={"a": "b"}))
 
 
@@ -120,8 +130,8 @@ def test_a_bad_file_is_kept_aside_in_one_line_and_the_defaults_used(path, conten
     assert len(kept) == 1 and kept[0] in notices[0] and not path.exists()
     assert (path.parent / kept[0]).read_bytes() == content  # kept, never deleted or changed
     # the next save makes a good file, and the kept one stays
-    save_settings(s.replace(heap=33), path)
-    assert load_settings(path) == (Settings(heap=33), [])
+    save_settings(s.replace(train_games=33), path)
+    assert load_settings(path) == (Settings(train_games=33), [])
     assert (path.parent / kept[0]).read_bytes() == content
 
 
@@ -135,10 +145,10 @@ def test_show_mode_changes_nothing(path):
 
 def test_a_newer_version_is_kept_aside_and_what_we_know_is_read(path):
     path.parent.mkdir()
-    text = 'format = "sticks-tui-settings"\nversion = 7\nheap = 40\nhologram = true\n'
+    text = 'format = "sticks-tui-settings"\nversion = 7\ntrain_games = 40\nhologram = true\n'
     path.write_text(text)
     s, notices = load_settings(path)
-    assert s.heap == 40
+    assert s.train_games == 40
     assert len(notices) == 1 and "newer sticks-tui (settings version 7" in notices[0]  # one line, no more
     kept = [n for n in siblings(path) if n.startswith("settings.toml.newer-")]
     assert len(kept) == 1 and (path.parent / kept[0]).read_text() == text
@@ -146,14 +156,15 @@ def test_a_newer_version_is_kept_aside_and_what_we_know_is_read(path):
 
 def test_unknown_keys_and_out_of_range_values_fall_back_field_by_field(path):
     path.parent.mkdir()
-    path.write_text('version = 1\nheap = 500\nai_speed = "warp"\nname1 = "Ann"\nnim_piles = [1, 2]\n'
-                    'colour = "red"\nsound = 3\n[keys]\n"quit" = "f10"\n"bad id" = "q"\n"train" = 5\n')
+    path.write_text('version = 2\ntrain_games = 0\nai_speed = "warp"\nname1 = "Ann"\n'
+                    'colour = "red"\nsound = 3\n[games.nim]\nstart = [1, 2]\nopponent = "random"\n'
+                    '[keys]\n"quit" = "f10"\n"bad id" = "q"\n"train" = 5\n')
     s, notices = load_settings(path)
-    assert s == Settings(name1="Ann", keys={"quit": "f10"})
+    assert s == Settings(name1="Ann", keys={"quit": "f10"}, games={"nim": {"opponent": "random"}})
     joined = "\n".join(notices)
-    assert "heap is a whole number from 10 to 100, not 500; using 20" in joined
+    assert "train_games is a whole number from 1 to 10000000, not 0; using 100000" in joined
     assert "ai_speed is one of slow, normal, fast, instant, not 'warp'; using 'normal'" in joined
-    assert "nim_piles" in joined and "using [3, 4, 5]" in joined
+    assert "games.nim.start" in joined and "using the game's default" in joined
     assert "'colour', 'sound'" in joined
     ignored = [n for n in notices if "key binding was ignored" in n]  # one line for each, naming it
     assert len(ignored) == 2 and "'bad id'" in ignored[0] and "'train'" in ignored[1], ignored
@@ -192,11 +203,11 @@ def test_save_refuses_to_overwrite_a_foreign_file(path):
 def test_save_through_a_symlink_replaces_the_file_it_points_to(path, tmp_path):
     real = tmp_path / "dotfiles" / "sticks.toml"
     real.parent.mkdir()
-    save_settings(Settings(heap=11), real)
+    save_settings(Settings(train_games=11), real)
     path.parent.mkdir()
     path.symlink_to(real)
-    save_settings(Settings(heap=12), path)
-    assert path.is_symlink() and load_settings(real)[0].heap == 12
+    save_settings(Settings(train_games=12), path)
+    assert path.is_symlink() and load_settings(real)[0].train_games == 12
 
 
 def test_a_read_only_config_dir_says_so_and_the_app_goes_on(path, monkeypatch):
@@ -207,7 +218,7 @@ def test_a_read_only_config_dir_says_so_and_the_app_goes_on(path, monkeypatch):
 
     monkeypatch.setattr(safefile.os, "open", refuse)  # as on a read-only disk (root ignores chmod)
     with pytest.raises(StoreError) as caught:
-        save_settings(Settings(heap=30), path)
+        save_settings(Settings(train_games=30), path)
     message = str(caught.value)
     assert "\n" not in message and str(path) in message and "read-only" in message
     assert "stay until you quit" in message
@@ -221,7 +232,7 @@ def test_a_read_only_config_dir_by_permissions(path):
     path.parent.chmod(0o500)
     try:
         with pytest.raises(StoreError, match="permission denied"):
-            save_settings(Settings(heap=30), path)
+            save_settings(Settings(train_games=30), path)
         assert load_settings(path) == (Settings(), [])
     finally:
         path.parent.chmod(0o700)
@@ -237,10 +248,10 @@ def test_a_config_dir_that_cannot_be_made(tmp_path):
 
 def test_reset_keeps_the_old_file_aside(path):
     assert reset_settings(path) is None
-    save_settings(Settings(heap=50), path)
+    save_settings(Settings(train_games=50), path)
     aside = reset_settings(path)
     assert aside.name.startswith("settings.toml.old-") and not path.exists()
-    assert load_settings(aside)[0].heap == 50
+    assert load_settings(aside)[0].train_games == 50
     assert load_settings(path) == (Settings(), [])
 
 
@@ -257,40 +268,54 @@ def test_where_the_file_lives(tmp_path, monkeypatch):
 
 
 def test_the_allowed_values_match_the_app():
-    from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
-    from sticks_tui.ui.screens.nim import NIM_OPPONENTS
-    from sticks_tui.ui.session import FIRST_CHOICES, OPPONENTS, SPEEDS, MatchSetup
+    from sticks_tui.ui.session import FIRST_CHOICES, SPEEDS, MatchSetup
 
     assert set(settings_mod.SPEEDS) == set(SPEEDS)
     assert set(settings_mod.FIRST_CHOICES) == set(FIRST_CHOICES)
-    from sticks_tui.engine import registry
-
-    assert set(settings_mod.OPPONENTS) == set(OPPONENTS) | set(NIM_OPPONENTS) | set(registry.entry("noughts").opponents)
-    assert (settings_mod.MIN_HEAP, settings_mod.MAX_HEAP) == (MIN_HEAP, MAX_HEAP)
     m, s = MatchSetup(), Settings()
-    assert (m.heap, m.piles, m.opponent, m.name1, m.name2, m.first, m.speed) == \
-        (s.heap, s.nim_piles, s.opponent, s.name1, s.name2, s.first, s.ai_speed)
+    assert (m.game, m.name1, m.name2, m.first, m.speed) == (s.game, s.name1, s.name2, s.first, s.ai_speed)
+
+
+def test_a_version_1_file_is_read_into_the_games_table_and_saved_as_version_2(path):
+    """Version 1 kept a field per game (heap, nim_piles, train_heap) and one opponent for every game: they are
+    read into each game's own table (the opponent for the game chosen), and the next save writes version 2."""
+    path.parent.mkdir()
+    path.write_text('version = 1\ngame = "nim"\nheap = 33\nnim_piles = [3, 4, 6]\nopponent = "random"\n'
+                    'train_heap = 12\nname1 = "Ann"\n')
+    s, notices = load_settings(path)
+    assert notices == []
+    assert (s.game, s.name1, s.of("sticks"), s.of("nim")) == (
+        "nim", "Ann", GameSettings(start=33, train_start=12), GameSettings(start=(3, 4, 6), opponent="random"))
+    save_settings(s, path)
+    doc = tomllib.loads(path.read_text())
+    assert doc["version"] == 2 and not {"heap", "nim_piles", "opponent", "train_heap"} & set(doc)
+    assert load_settings(path) == (s, [])
+    # an old value the game would not take is left out, said in a line, the rest read
+    path.write_text('version = 1\ngame = "nim"\nheap = 33\nopponent = "dumb"\n')
+    s, notices = load_settings(path)
+    assert s.of("sticks").start == 33 and s.of("nim").opponent is None
+    assert len(notices) == 1 and "opponent" in notices[0] and "using the game's default" in notices[0]
 
 
 WRITER = """
 import sys
 from sticks_tui.store.settings import Settings, save_settings
-path, heap = sys.argv[1], int(sys.argv[2])
+path, games = sys.argv[1], int(sys.argv[2])
 for i in range(60):
-    save_settings(Settings(heap=heap, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
+    save_settings(Settings(train_games=games, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
 """
 
 
 def test_several_copies_saving_at_once_never_tear_the_file(path):
-    save_settings(Settings(heap=44, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
+    save_settings(Settings(train_games=44, name1="N" * 40, keys={f"k{j}": "ctrl+q,f10" for j in range(400)}), path)
     writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(h)]) for h in (11, 22, 33)]
     while any(w.poll() is None for w in writers):
         s, notices = load_settings(path, move_aside=False)
         # never a torn, half-written or empty file: always one writer's whole settings
-        assert notices == [] and s.heap in (11, 22, 33, 44) and len(s.keys) == 400, notices
+        assert notices == [] and s.train_games in (11, 22, 33, 44) and len(s.keys) == 400, notices
     assert all(w.wait() == 0 for w in writers)
     final, notices = load_settings(path)
-    assert notices == [] and final.heap in (11, 22, 33)
+    assert notices == [] and final.train_games in (11, 22, 33)
     assert siblings(path) == ["settings.toml"]  # no temporary files left, nothing kept aside
 
 

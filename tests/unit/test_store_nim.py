@@ -18,7 +18,9 @@ from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.store import Store, StoreError
 from sticks_tui.store.brains import legal_of
-from sticks_tui.ui.session import NIM_LEARNER_BOX, Session, nim_brain_name
+from sticks_tui.ui.keeper import kept_brain
+from sticks_tui.ui.session import Session
+from sticks_tui.vocabulary import NIM_LEARNER_BOX, nim_brain_name
 from tests.unit.nim_teaching import NAME, play_nim, record
 
 
@@ -98,9 +100,9 @@ def test_a_stored_brain_that_does_not_fit_is_left_as_it_is(tmp_path, squatter, m
             store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
         # the app's session: fresh hats in memory, kept nowhere, and a message that says so
         session = Session(store=store)
-        hats = session.nim_hats()
-        assert hats.rules == NimRules(NIM_LEARNER_BOX) and session.nim_stored_as is None
-        assert "left as it is" in session.nim_problem and "not saved" in session.nim_problem
+        kept = kept_brain(session, "nim")
+        assert kept.brain.rules == NimRules(NIM_LEARNER_BOX) and not kept.kept and kept.name == NAME
+        assert "left as it is" in kept.problem and "not saved" in kept.problem
         assert store.load_brain(NAME) == squatter and store.brain_info(NAME).games_trained == 5
 
 
@@ -110,8 +112,9 @@ def test_the_session_loads_the_stored_nim_brain(tmp_path):
         taught.counts[5, 0] = 42
         store.save_brain(NAME, taught)
         session = Session(store=store)
-        assert session.nim_hats() == taught and session.nim_stored_as == NAME and session.nim_problem is None
-        assert session.nim_hats() is session.nim_hats()  # loaded once
+        kept = kept_brain(session, "nim")
+        assert kept.brain == taught and kept.kept and kept.problem is None
+        assert kept_brain(session, "nim") is kept and session.kept[("nim", NAME)] is kept  # loaded once
 
 
 TEACHER = """

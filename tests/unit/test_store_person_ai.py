@@ -36,10 +36,9 @@ def test_a_person_under_an_ais_name_is_refused_and_nothing_is_recorded(store, pe
 
 def test_the_ais_own_names_are_the_apps():
     from sticks_tui.store.names import ai_name_of
-    from sticks_tui.ui.screens.nim import NIM_AI_NAMES
-    from sticks_tui.ui.session import AI_NAMES
+    from sticks_tui.vocabulary import every_ai_name
 
-    for name in (*AI_NAMES.values(), *NIM_AI_NAMES.values(), "Learning AI 2"):
+    for name in (*every_ai_name(), "Learning AI 2", "Nim Learning AI 2", "MENACE 2"):
         assert ai_name_of(name) == name
     assert ai_name_of("Ｐerfect AI") == "Perfect AI" and ai_name_of("Perfect AI!") is None
 

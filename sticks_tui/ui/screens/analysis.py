@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Select, Static
 
-from sticks_tui.ui.boards import board_of
+from sticks_tui.ui.boards import board_of, has_board
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse, heaps_words
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, is_teacher, teacher_only
@@ -80,10 +80,13 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     def setup_heap(self) -> int:
         """The heap of the game in play: the setup screen's (the last game started, else the one it
         opens with: the settings')."""
+        game = self.app.session.main.game
         last = self.app.session.last_setup
-        if last is not None:
-            return last.heap
-        return getattr(getattr(self.app, "settings", None), "heap", 20)
+        if last is not None and last.game == game and last.start is not None:
+            return last.start
+        settings = getattr(self.app, "settings", None)
+        start = settings.of(game).start if settings is not None else None
+        return start if start is not None else 20
 
     def _training_changed(self, progress) -> None:
         """A run that ends changes the brain (and its games trained): show it without F5."""
@@ -95,7 +98,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
 
         try:
             # the brains of the game analysed here: the Nim AI's brain is not one the sticks AI can play
-            names = [b.name for b in self.app.session.store.list_brains() if board_of(b.game).analysed]
+            names = [b.name for b in self.app.session.store.list_brains() if has_board(b.game) and board_of(b.game).analysed]
         except StoreError as exc:
             self.notify(str(exc), severity="error")
             names = []

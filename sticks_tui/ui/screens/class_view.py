@@ -128,7 +128,7 @@ BOX_GAP = "  "
 
 
 def marked_box(number: int, board: str, beads, square: int, before: int, after: int) -> list[str]:
-    """One of MENACE's boxes as it is now, BOX_W wide (as the boxes screen draws them, widgets/noughts_boxes.py):
+    """One of MENACE's boxes as it is now, BOX_W wide (as the brain view draws them, ui/boards/noughts.py small_board):
     `#N: B beads`, the board with each playable square's beads (`·`: a mirror image's square, or none left),
     the square drawn in the game with its mark (↑ gained, ↓ lost, = kept), and a line with the change."""
     total = sum(int(b) for b in beads)
@@ -376,7 +376,7 @@ class ClassScreen(StyledOnce, Screen):
             heap = int(self.shown.start)
         except ValueError:
             heap = 0
-        heap = min(brain.size, heap or self.app.settings.heap)
+        heap = min(brain.size, heap or self.app.settings.of(self.shown.game).start or 20)
         width, height = heatmap.size
         fit = hats_that_fit(width, height, brain.max_take) if width and height else heap
         hats = max(1, min(heap, fit))

@@ -1,84 +1,116 @@
-"""The game screen: the sticks, Take 1/2/3, whose turn it is, the move log, and the live hat heatmap."""
+"""The game screen, one for every game: the board comes from the game's board (`ui.boards`), everything
+else is written here once against the game protocol and the players' events.
+
+It plays rounds of the game as set up (`MatchSetup`): a person against a friend or an AI, or (watch) two
+AIs. The AI moves after the chosen pause; a learner in two beats (its draw shown on its brain, then its
+move). Watching, space pauses and s steps (one move, then the game's lesson, then the next game). The
+move log tells the game in its own words, the tally counts this session's games (and all of them, from
+the records), the learners' brains are shown beside the board (a grid of every hat when the brain is
+small enough, else the container in play), with what the game taught them (↑ ↓ =) until the next game
+starts, and a classmate's game that taught the same brain shows live. A game in progress is not left,
+nor the app quit, without a question. The finished game is kept in the records with its lessons
+(`ui.keeper`), each learner playing on with its brain as stored.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Label, Static
 
-from sticks_tui.engine.events import BallDrawn, HatsReinforced
+from sticks_tui.engine import registry
+from sticks_tui.engine.events import EventBus
+from sticks_tui.engine.state import GameState
 from sticks_tui.play.game import GameDriver
-from sticks_tui.play.players import HatPlayer, HumanPlayer
-from sticks_tui.engine.rules import new_game, sticks_word
-from sticks_tui.learn.hats import Hats
-from sticks_tui.learn.lesson_words import lesson_sentence
-from sticks_tui.solve.sticks import solve_sticks
+from sticks_tui.play.players import RESIGN
+from sticks_tui.ui import brains
 from sticks_tui.ui.bindings import relabel
+from sticks_tui.ui.boards import Board, BoardView, GameBoard, board_of
 from sticks_tui.ui.commands import screen_commands
-from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg
-from sticks_tui.ui.screens.base import GameScreenBase
-from sticks_tui.ui.session import SPEEDS, MatchSetup, make_opponent
+from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg, core_message
+from sticks_tui.ui.session import LEARNER_KINDS, SPEEDS, KeptBrain, MatchSetup, Session, make_player
+from sticks_tui.ui.styled_once import StyledOnce
+from sticks_tui.ui.widgets.container_view import ContainerData, ContainerView
 from sticks_tui.ui.widgets.footer import KeysFooter
-from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
-from sticks_tui.ui.widgets.move_log import MoveLog
-from sticks_tui.ui.widgets.sticks_view import SticksView
-from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.heatmap import MARK_DRAWN, MARK_PERFECT, HatHeatmap, HeatmapData
+from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.training_badge import TrainingBadge
 
-LEAVE_SECONDS = 0.7
 WATCH_NEXT_GAME = 1.0  # pause between games when watching AI vs AI
 SPEED_ORDER = list(SPEEDS)
 
 
-def move_sentence(name: str, take: int, before: int, after: int) -> str:
-    """The seeds' words: "Jamie takes 3 sticks, there are 17 sticks remaining." """
-    if after == 0:
-        if take == 1:
-            return f"{name} has to take the final stick and loses."
-        return f"{name} takes the last {take} sticks and loses."
-    remaining = "there is 1 stick remaining" if after == 1 else f"there are {after} sticks remaining"
-    return f"{name} takes {take} {sticks_word(take)}, {remaining}."
-
-
-def tally_text(names: tuple[str, str], winners: list[str], overall: tuple[int, int] | None, plotted: int,
+def tally_text(names: tuple[str, str], winners: list[str], overall: tuple | None, plotted: int,
                width: int = 30) -> str:
-    """The two players' wins this session (and in all, from the records), and one player's results game by
-    game (● won, ○ lost; the last `width` games): a tally sheet a class can read from the back."""
+    """The two players' wins this session (and in all, from the records), and one player's results game
+    by game (● won, ○ lost, ◐ drawn; the last `width` games): a tally sheet a class can read from the back.
+    `winners`: each game's winner's name, '' for a draw."""
     a, b = names
+    draws = winners.count("")
+    drawn = f", {draws} drawn" if draws else ""
     if winners:
-        line = f"This session: {a} {winners.count(a)}, {b} {winners.count(b)}"
+        line = f"This session: {a} {winners.count(a)}, {b} {winners.count(b)}{drawn}"
     else:
         line = "This session: no game finished yet"
-    if overall is not None and sum(overall):
+    if overall is not None and sum(overall[:2]):
         line += f" (in all: {overall[0]}, {overall[1]})" if winners else f" (in all: {a} {overall[0]}, {b} {overall[1]})"
     line += "."
     if not winners:
         return line
     who = names[plotted]
-    marks = "".join("●" if w == who else "○" for w in winners[-width:])
+    marks = "".join("◐" if w == "" else "●" if w == who else "○" for w in winners[-width:])
     more = "… " if len(winners) > width else ""
-    return f"{line}\n{who}: {more}{marks} (● won, ○ lost)"
+    key = "● won, ○ lost" + (", ◐ drawn" if draws else "")
+    return f"{line}\n{who}: {more}{marks} ({key})"
 
 
-def move_line(name: str, take: int, before: int, after: int, draw: tuple | None = None) -> str:
-    """A move in the log (game screen and replay): the ball drawn, if any ((hat, ball)), then the move."""
-    sentence = move_sentence(name, take, before, after)
-    return sentence if draw is None else f"{name} draws ball {draw[1]} from hat {draw[0]}. {sentence}"
+class BrainPanel(Vertical):
+    """One learner's brain beside the board: a title, the brain (a grid of every hat, or the container
+    in play) and, for a container, this game's draws."""
+
+    DEFAULT_CSS = """
+    BrainPanel { height: 1fr; }
+    BrainPanel .brain-title { text-style: bold; height: auto; }
+    BrainPanel .brain-draws { height: auto; margin-top: 1; color: $text-muted; }
+    """
+
+    def __init__(self, grid: bool, *, id: str) -> None:  # noqa: A002
+        super().__init__(id=id, classes="brain-panel")
+        self.grid = grid
+
+    def compose(self) -> ComposeResult:
+        yield Label("", classes="brain-title")
+        if self.grid:
+            heatmap = HatHeatmap(classes="brain")
+            heatmap.can_focus = False  # the keys stay with the board
+            yield heatmap
+        else:
+            yield ContainerView(classes="brain")
+            yield Static("", classes="brain-draws")
 
 
-class GameScreen(GameScreenBase):
+class GameScreen(StyledOnce, Screen):
+    """Rounds of one game as set up (see the module docstring)."""
+
     BINDINGS = [
-        Binding("1", "take(1)", "Take", key_display="1-3", id="game.take1", tooltip="Take 1 stick"),
-        Binding("2", "take(2)", "Take 2", show=False, id="game.take2", tooltip="Take 2 sticks"),
-        Binding("3", "take(3)", "Take 3", show=False, id="game.take3", tooltip="Take 3 sticks"),
         Binding("n", "play_again", "Play again", id="game.play_again"),
         Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
         Binding("space", "pause", "Pause", id="game.pause", tooltip="Pause, or go on (AI vs AI)"),
         Binding("s", "step", "Step", id="game.step",
                 tooltip="Step (AI vs AI): one move, one ball drawn; at the end the lesson; then the next game"),
-        Binding("p", "toggle_perfect", "Perfect", id="game.perfect", tooltip="Show or hide the perfect moves (✓)"),
+        Binding("p,h", "toggle_perfect", "Perfect", id="game.perfect",
+                tooltip="Show or hide the perfect moves (✓)"),
+        Binding("b", "brain", "Brain", show=False, id="game.brain",
+                tooltip="The learning AI's whole brain: every hat or box, each move's balls or beads"),
+        Binding("o", "other_brain", "Other AI", show=False, id="game.other_brain",
+                tooltip="Two learners play: show the other one's brain (a wide screen shows both)"),
         Binding("minus", "slower", "Speed", key_display="-/+", id="game.slower",
                 tooltip="AI slower: a longer pause before each of its moves"),
         Binding("plus,equals_sign", "faster", "Faster", show=False, id="game.faster",
@@ -87,232 +119,333 @@ class GameScreen(GameScreenBase):
     ]
     COMMANDS = {screen_commands(
         ("Play again", "Start the next game (when this one is over)", "play_again"),
-        ("Show the perfect moves", "Mark the winning ball of each winning hat on the heatmap", "toggle_perfect"),
+        ("Show the perfect moves", "Mark the perfect moves on the board and on the AI's brain", "toggle_perfect"),
+        ("The learning AI's brain", "Every hat or box of the learning AI, each move's balls or beads", "brain"),
         ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
         ("Step", "AI vs AI: one move (one ball drawn), then the lesson of the game's end, then the next game", "step"),
         ("AI faster", "Shorter pauses before the AI's moves", "faster"),
         ("AI slower", "Longer pauses before the AI's moves", "slower"),
     )}
+    AUTO_FOCUS = "#board"
 
-    def __init__(self, setup: MatchSetup, trained_brain: Hats | None = None) -> None:
+    def __init__(self, setup: MatchSetup, trained_brain=None) -> None:
+        super().__init__()
+        self.setup = setup
+        self.board: Board = board_of(setup.game)
+        self.entry = registry.entry(setup.game)
+        self.rules = setup.rules
+        self.start = setup.start_position
         self.trained_brain = trained_brain
-        self._beat_timer: Timer | None = None  # watch mode: the lesson's beat, then the next game
-        self._pending_draw: dict[int, BallDrawn] = {}
-        self._drawn: tuple[int, int, int] | None = None  # (seat, hat, ball): the learner's ball just drawn
-        self._lessons: list[HatsReinforced] = []  # watch mode: the game's lessons, told at their own beat
-        self._bindings_shown: tuple | None = None  # what the footer was last told (see show_state)
-        super().__init__(setup)
+        self.bus = EventBus()
+        self.round = 0
+        self.speed = setup.speed
+        self.paused = False
+        self.perfect_shown = False
+        self.game: GameDriver | None = None
+        self.first = 0  # the seat that moved first this game
+        self.result_text = ""
+        self.brains: dict[int, KeptBrain] = {}  # each learner's brain this game, by seat
+        self.draws: dict[int, list[tuple]] = {}  # each learner's draws this game: (position, move)
+        self.lessons: list = []  # watch mode: the game's lessons, told at their own beat
+        self.taught: dict[int, Any] = {}  # each learner's lesson this game (its HatsReinforced), once told
+        self._sparring: KeptBrain | None = None  # a second learner's own brain, when the game has one brain
+        self._drawn: tuple | None = None  # (seat, position, move): a learner's token just drawn
+        self._pending: Any = None  # a learner's move drawn, played at the next beat
+        self._ai_timer: Timer | None = None
+        self._beat_timer: Timer | None = None
+        self._last: tuple | None = None  # (before, move) of the last move, for the board
+        self._bindings_shown: tuple | None = None
+        self._draw_odds: dict[int, list[tuple]] = {}  # each draw's (position, move, count, total), by seat
+        self._unsubscribe = self.bus.subscribe(self._post_core_event)
+        self.players = self.make_players()
+        self._next_first = setup.first_mover(0, self.app.session.rng)  # who moves first in game 1
 
-    # -- players -------------------------------------------------------------------------------
-    def make_players(self):
-        session = self.app.session
-        setup = self.setup
-        rng = session.rng
+    @property
+    def session(self) -> Session:
+        return self.app.session
+
+    def _post_core_event(self, event: Any) -> None:
+        message = core_message(event)
+        if message is not None:
+            self.post_message(message)
+
+    # -- players and their brains ---------------------------------------------------------------------
+    def make_players(self) -> list:
+        setup, rng = self.setup, self.app.session.rng
         kind = setup.opponent
-        if kind == "learning":
-            brain = session.brain
-        elif kind == "trained":
-            brain = self.trained_brain
-        else:
-            brain = None
-        if setup.watch:
-            first = make_opponent("learning", setup.name1, brain=session.brain, rng=rng, bus=self.bus)
-            if kind == "learning":  # its sparring partner has a brain of its own, never the same one
-                brain = Hats(session.brain.size)
-        else:
-            first = HumanPlayer(setup.name1)
-        second = (HumanPlayer(setup.name2) if kind == "friend"
-                  else make_opponent(kind, setup.name2, brain=brain, rng=rng, bus=self.bus))
+        first = (make_player(self.learner_kind, setup.name1, brain=self._placeholder(), rng=rng, bus=self.bus)
+                 if setup.watch else make_player("friend", setup.name1, rng=rng))
+        second = make_player(kind, setup.name2, brain=self._placeholder() if kind in LEARNER_KINDS else None,
+                             rng=rng, bus=self.bus)
         return [first, second]
 
     @property
-    def learner(self) -> HatPlayer | None:
-        """The learning player whose hats the heatmap shows (the saved brain's, if it plays)."""
-        learners = [p for p in self.players if isinstance(p, HatPlayer)]
-        for p in learners:
-            if p.hats is self.session.brain:
-                return p
-        return learners[0] if learners else None
+    def learner_kind(self) -> str:
+        """The kind the game's learning AI is offered as (the learning AI; MENACE)."""
+        return next((k for k in self.entry.opponents if k in LEARNER_KINDS and k != "trained"), "learning")
 
-    # -- layout --------------------------------------------------------------------------------
+    def _placeholder(self):
+        """The brain a learner is made with (it plays with its side's brain from each game's start)."""
+        if self.trained_brain is not None and self.setup.opponent == "trained":
+            return self.trained_brain
+        return self.app.keeper.learner(self.setup.game, 0).brain
+
+    @property
+    def learner_seats(self) -> list[int]:
+        return [seat for seat, p in enumerate(self.players) if getattr(p, "kind", "") in LEARNER_KINDS]
+
+    def _assign_brains(self) -> None:
+        """Each learner plays this game with its side's brain (the first mover's or the second's: one for
+        both when the game has one), kept in the store; a second learner of a one-brain game with its own,
+        not kept; the trained AI with the brain it trained."""
+        keeper, game = self.app.keeper, self.setup.game
+        per_side = len(self.board.brains) > 1
+        self.brains = {}
+        for seat in self.learner_seats:
+            player = self.players[seat]
+            side = 0 if seat == self.first else 1
+            if player.kind == "trained":
+                kept = KeptBrain(game, "trained", self.trained_brain, kept=False)
+            elif per_side or not any(k.kept or k is self._sparring for k in self.brains.values()):
+                kept = keeper.learner(game, side if per_side else 0)
+            else:
+                if self._sparring is None:
+                    main = keeper.learner(game, 0)
+                    self._sparring = KeptBrain(game, f"{main.name} (sparring)", brains.fresh_copy(main.brain),
+                                               kept=False)
+                kept = self._sparring
+            player.hats = kept.brain
+            self.brains[seat] = kept
+
+    @property
+    def shown_seats(self) -> list[int]:
+        """The learners whose brains are shown: the kept brain's first (in watch mode seat 1's too)."""
+        seats = sorted(self.brains, key=lambda s: (not self.brains[s].kept, s))
+        return seats[:2]
+
+    # -- layout ----------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield AppHeader()
-        with Horizontal(id="game"):
-            with Vertical(id="board"):
-                yield Static("", id="turn")
-                yield SticksView(id="sticks")
-                yield Label("", id="count")
-                yield Static("", id="tally")
-                with Horizontal(id="moves"):
-                    for n in (1, 2, 3):
-                        yield Button(f"Take {n}", id=f"take-{n}", classes="take", action=f"screen.take({n})")
-                with Horizontal(id="after"):
-                    yield Button("Play again", id="again", variant="primary", action="screen.play_again")
-                    yield Button("Setup", id="to-setup", action="screen.back")
-                yield MoveLog(id="log")
-            with Vertical(id="hats-panel"):
-                yield Label("", id="hats-title")
-                yield HatHeatmap(id="heatmap")
-                yield Label("► drawn • beside ↑↓ learned ✓ perfect\n░▒▓█ and colour: chance of that ball",
-                            id="hats-legend")
+        board = self.board.widget(self.rules, id="board")
+        grids = self._grids()
+        with Horizontal(id="game", classes=f"-{self.board.layout}"):
+            with Vertical(id="play"):
+                if self.board.layout == "square":
+                    with Horizontal(id="board-row"):
+                        yield board
+                        with Vertical(id="beside"):
+                            yield from self._words()
+                else:
+                    yield Static("", id="turn")
+                    yield board
+                    yield Static("", id="hint")
+                    yield Static("", id="tally")
+                    yield from self._after_buttons()
+                    yield MoveLog(id="log")
+            with Horizontal(id="brain-panels"):
+                for i, grid in enumerate(grids):
+                    yield BrainPanel(grid, id=f"brain-{i}")
         yield TrainingBadge()
         yield KeysFooter()
 
+    def _words(self) -> ComposeResult:
+        yield Static("", id="turn")
+        yield Static("", id="hint")
+        yield Static("", id="tally")
+        yield from self._after_buttons()
+        yield MoveLog(id="log")
+
+    def _after_buttons(self) -> ComposeResult:
+        with Horizontal(id="after"):
+            for button in (Button("Play again", id="again", variant="primary", action="screen.play_again"),
+                           Button("Setup", id="to-setup", action="screen.back")):
+                button.can_focus = False  # the keys stay with the board
+                yield button
+
+    def _grids(self) -> list[bool]:
+        """Each brain panel's kind (a grid of every hat, or the container in play), one per brain shown."""
+        first = self.setup.first_mover(0, self.session.rng) if False else 0
+        self.first = first
+        self._assign_brains()
+        shown = self.shown_seats
+        if not shown:
+            kept = self._idle_brain()
+            return [] if kept is None else [self._fits(kept.brain)]
+        return [self._fits(self.brains[seat].brain) for seat in shown]
+
+    def _fits(self, brain) -> bool:
+        return brains.grid_fits(brain, len(self.rules.positions()) if hasattr(self.rules, "positions") else 999)
+
+    def _idle_brain(self) -> KeptBrain | None:
+        """Without a learner in this game: the game's learning AI's brain if this tab holds it already
+        (shown as not playing), else None (nothing loaded, nothing made in the store)."""
+        from sticks_tui.ui.keeper import brain_name
+
+        return self.session.kept.get((self.setup.game, brain_name(self.session, self.setup.game, 0)))
+
     def on_mount(self) -> None:
-        names = " vs ".join(p.name for p in self.players)
-        self.sub_title = names
-        learner = self.learner
-        title = self.query_one("#hats-title", Label)
-        if learner is None:
-            self._hats_title = "The learning AI's hats (not playing)"
-        else:
-            self._hats_title = f"{learner.name}'s hats"
-        title.update(self._hats_title)
+        self.sub_title = f"{self.entry.title}: " + " vs ".join(p.name for p in self.players)
+        self.query_one("#log", MoveLog).can_focus = False
+        panels = list(self.query(BrainPanel))
+        self.set_class(len(panels) == 0, "-no-brain")
+        self.set_class(len(panels) == 2, "-two-brains")
+        for kept in self.brains.values():
+            if kept.problem:
+                self.notify(kept.problem, title="The AI's brain", severity="error", timeout=15)
+                break
         self.new_game()
         self._show_tally()
         self.watch(self.app, "training", self._training_changed, init=False)
         self.watch(self.app, "class_change", self._class_changed, init=False)
 
-    def _class_changed(self, change) -> None:
-        """A classmate's game (or training run) taught the class's brain: the hats as stored now, each cell it
-        changed marked ↑/↓ until the next game starts, and whose game it was over the hats."""
-        if change is None:
-            return
-        learner = self.learner
-        if learner is not None and learner.hats is not self.session.brain:
-            return  # another brain (the trained AI's): the class's games do not teach it
-        if change.cells:
-            self._refresh_heatmap()  # this game's own marks (► •) stay
-            heatmap = self.query_one(HatHeatmap)
-            shown = tuple(c for c in change.cells if c[0] <= heatmap.data.hats)
-            heatmap.data = heatmap.data.with_(flash=shown)
-        if change.words:
-            self.query_one("#hats-title", Label).update(f"{self._hats_title} · {change.words}")
+    # -- lifecycle ---------------------------------------------------------------------------------------
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+        if self.game is not None and not self.game.is_over:
+            self.game.abandon()
 
-    def _training_changed(self, progress) -> None:
-        """A run that ends is merged into the hats in play: show them as they are now."""
-        if progress is not None and progress.finished and not self.app.session.training.running:
-            self._refresh_heatmap()
-
-    # -- the tally: wins this session and in all, and the AI's results game by game ---------------------
     @property
-    def plotted_seat(self) -> int:
-        """Whose results the tally plots: the learning AI's (the saved brain's), else an AI's, else player 2's."""
-        learner = self.learner
-        if learner is not None:
-            return self.players.index(learner)
-        return next((seat for seat, p in enumerate(self.players) if not p.is_human), 1)
-
-    def _show_tally(self) -> None:
-        from sticks_tui.store import StoreError
-
-        names = (self.players[0].name, self.players[1].name)
-        winners = [w for a, b, w in self.session.results if (a, b) == names]
-        try:
-            overall = self.session.store.head_to_head(*names)
-        except (StoreError, AttributeError):
-            overall = None
-        width = max(5, self.query_one("#tally").size.width - len(names[self.plotted_seat]) - 20)
-        self.query_one("#tally", Static).update(tally_text(names, winners, overall, self.plotted_seat, width))
-
-    # -- the game loop -------------------------------------------------------------------------
-    def make_game(self, first: int) -> GameDriver:
-        self._pending_draw.clear()
-        self._drawn = None
-        self._lessons = []
-        self._stop_beat()
-        return GameDriver(self.players, new_game(self.setup.heap, first), self.bus)
-
-    def start_round(self, first: int) -> None:
-        log = self.query_one("#log", MoveLog)
-        log.write(f"Game {self.round}: {self.setup.heap} sticks on the board. "
-                  f"{self.players[first].name} moves first.")
-        for player in self.players:
-            if not player.is_human and self.round == 1 and not self.setup.watch:
-                log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
-        self.query_one(SticksView).show(self.setup.heap)
-        self._refresh_heatmap(reset=True)  # the last game's marks go with it
-
-    def action_take(self, n: int) -> None:
+    def game_in_progress(self) -> bool:
+        """A person plays, and the game has begun and is not over: leaving it would lose it."""
         game = self.game
-        if game is None or not game.waiting_for_human or not game.state.is_legal(n):
-            self.app.bell()
-            if game is not None and game.waiting_for_human:
-                heap = game.state.position
-                self.notify(f"Only {heap} {sticks_word(heap)} left: take {game.state.legal_moves[-1]} "
-                            "at most.", severity="warning", timeout=2)
+        return (game is not None and not game.is_over and bool(game.state.history)
+                and any(p.is_human for p in self.players))
+
+    def action_back(self) -> None:
+        """Back to setup; with a game in progress, ask first."""
+        from sticks_tui.ui.screens.confirm import ConfirmDialog
+
+        if not self.game_in_progress:
+            self.app.pop_screen()
             return
-        game.play(n)
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.is_current:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmDialog("This game is not finished: leave it? It will not be recorded.",
+                                           yes="Leave", default_yes=True), answered)
+
+    # -- the game loop ---------------------------------------------------------------------------------
+    def new_game(self) -> None:
+        if self.game is not None and not self.game.is_over:
+            self.game.abandon()
+        self._stop_ai()
+        self._stop_beat()
+        self.first = self._next_first if self.round == 0 else self.setup.first_mover(self.round, self.session.rng)
+        self.round += 1
+        self.result_text = ""
+        self._assign_brains()
+        self.draws = {seat: [] for seat in self.brains}
+        self._draw_odds = {seat: [] for seat in self.brains}
+        self.lessons, self.taught = [], {}
+        self._drawn = self._pending = self._last = None
+        self.game = GameDriver(self.players, GameState(self.rules, self.start, self.first), self.bus)
+        log = self.query_one("#log", MoveLog)
+        mover = self.seat_name(self.first)
+        log.write(f"Game {self.round}: {self.board.words_of_opening(self.rules, self.start)}. {mover} moves first.")
+        if self.round == 1 and not self.setup.watch:
+            for player in self.players:
+                if not player.is_human:
+                    log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
+        self._show_brains(reset=True)
         self.advance()
 
+    def seat_name(self, seat: int) -> str:
+        """A player's name, with its mark in a game that has marks ("Ann (X)")."""
+        mark = self.board.side_of(self.first, seat)
+        return self.players[seat].name + (f" ({mark})" if mark else "")
+
+    def advance(self) -> None:
+        """Show whose turn it is; if an AI is to move, let it after the chosen pause."""
+        self.show_state()
+        game = self.game
+        if game.is_over or game.waiting_for_human or self.paused:
+            return
+        self._schedule(self._delay(), self._ai_move)
+
+    def _delay(self) -> float:
+        return self.session.ai_delay(SPEEDS[self.speed])
+
+    def _schedule(self, delay: float, then) -> None:
+        self._stop_ai()
+        if delay > 0:
+            self._ai_timer = self.set_timer(delay, then)
+        else:
+            self.call_after_refresh(then)
+
+    def _stop_ai(self) -> None:
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+
+    def _ai_move(self, *, at_once: bool = False) -> None:
+        """The AI to move chooses; a learner's draw is shown a beat before its move (unless `at_once`)."""
+        self._ai_timer = None
+        game = self.game
+        if game is None or game.is_over or game.waiting_for_human or (self.paused and not at_once):
+            return
+        if self._pending is not None:
+            self._play_pending()
+            return
+        player = game.current
+        drawn_before = len(getattr(player, "beside", ()))
+        move = player.choose(game.state)
+        if move is RESIGN:
+            game.resign()
+            self.advance()
+            return
+        self._pending = move
+        delay = self._delay()
+        if len(getattr(player, "beside", ())) > drawn_before and delay > 0 and not at_once:
+            self.show_state()
+            self._schedule(delay, self._play_pending)  # its draw is shown, then its move
+            return
+        self._play_pending()
+
+    def _play_pending(self) -> None:
+        self._ai_timer = None
+        move, self._pending = self._pending, None
+        if move is None or self.game is None or self.game.is_over:
+            return
+        self.game.play(move)
+        self.advance()
+
+    def action_play_again(self) -> None:
+        if self.game is not None and self.game.is_over and not self.setup.watch:
+            self.new_game()
+
+    # -- a person's move ---------------------------------------------------------------------------
+    @on(GameBoard.Picked)
+    def _picked(self, event: GameBoard.Picked) -> None:
+        event.stop()
+        game = self.game
+        if game is None or not game.waiting_for_human:
+            self.app.bell()
+            return
+        try:
+            self.rules.decode_move(game.state.position, event.move)
+        except (ValueError, TypeError) as exc:
+            self.app.bell()
+            self.notify(str(exc), severity="warning", timeout=3)
+            return
+        game.play(event.move)
+        self.advance()
+
+    # -- keys ----------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.game
         if game is None:
             return True
-        if action == "take":
-            if game.is_over or not any(p.is_human for p in self.players):
-                return False  # no one here takes sticks by hand now: off the footer
-            return True if game.waiting_for_human and game.state.is_legal(parameters[0]) else None
         if action == "play_again":
             if self.setup.watch:
                 return False  # watching, the next game comes by itself, or by a step (s) or space: off the footer
             return game.is_over
         if action in ("pause", "step"):
             return self.setup.watch
+        if action == "other_brain":
+            return self.has_class("-two-brains") and not self.has_class("-wide")
         return True
-
-    # -- controls ------------------------------------------------------------------------------
-    def next_step(self) -> str:
-        """What the step key does next (watch mode): 'draw', 'lesson' or 'new game'."""
-        game = self.game
-        if game is None or game.is_over:
-            return "lesson" if self._lessons else "new game"
-        return "draw"
-
-    def show_state(self) -> None:
-        game = self.game
-        over = game.is_over
-        for n in (1, 2, 3):
-            legal = game.waiting_for_human and game.state.is_legal(n)
-            self.query_one(f"#take-{n}", Button).disabled = not legal
-        self.query_one("#moves").display = not over and not self.setup.watch  # watching, nobody takes by hand
-        self.query_one("#after").display = over
-        self.query_one("#again").display = not self.setup.watch
-        turn = self.query_one("#turn", Static)
-        heap = game.state.position
-        count = self.query_one("#count", Label)
-        # fixed-size lines: new text needs no layout of the whole screen (that cost ~25 ms a move)
-        # the seeds never say "There are 0 sticks on the board.": the game is over, and the turn line says so
-        count.update("" if heap == 0 else f"There {'is' if heap == 1 else 'are'} {heap} {sticks_word(heap)} "
-                     "on the board.", layout=False)
-        if over:
-            text = self.result_text
-            if self.setup.watch and self.paused:  # said on screen for as long as it lasts, never a toast only
-                text += (" Paused: s shows the lesson, space goes on." if self._lessons
-                         else " Paused: s starts the next game, space goes on.")
-            turn.update(text)  # laid out, so a long result wraps whole
-            turn.set_class(True, "-over")
-        else:
-            turn.set_class(False, "-over")
-            player = game.current
-            top = game.state.legal_moves[-1]
-            if player.is_human:
-                choices = "1" if top == 1 else ", ".join(map(str, range(1, top))) + f" or {top}"
-                turn.update(f"{player.name}'s turn: take {choices} (keys or buttons).", layout=False)
-            elif self.paused:
-                turn.update(f"Paused before {player.name}'s move: s steps one move, space goes on.", layout=False)
-            else:
-                turn.update(f"{player.name} is thinking ...", layout=False)
-        if over and not self.setup.watch:
-            self.query_one("#again", Button).focus()
-        # The footer is told only when a label or a key's state changed (show_state runs at every move).
-        relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
-        relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
-        shown = (*(self.check_action("take", (n,)) for n in (1, 2, 3)),
-                 self.check_action("play_again", ()), self.check_action("pause", ()))
-        if shown != self._bindings_shown or relabelled:
-            self._bindings_shown = shown
-            self.refresh_bindings()
 
     def action_pause(self) -> None:
         if not self.setup.watch:
@@ -320,10 +453,12 @@ class GameScreen(GameScreenBase):
         self.paused = not self.paused
         if not self.paused:
             if self.game.is_over:
-                if self._lessons:
+                if self.lessons:
                     self._lesson_beat()
                 else:
                     self.new_game()
+            elif self._pending is not None:
+                self._schedule(self._delay(), self._play_pending)
             else:
                 self.advance()
         else:
@@ -332,7 +467,7 @@ class GameScreen(GameScreenBase):
             self.show_state()
 
     def action_step(self) -> None:
-        """Watch mode: one move (one ball drawn); at the game's end its lesson; then the next game."""
+        """Watch mode: one move (one token drawn); at the game's end its lesson; then the next game."""
         if not self.setup.watch:
             return
         if not self.paused:
@@ -341,19 +476,41 @@ class GameScreen(GameScreenBase):
             self._stop_beat()
         game = self.game
         if game.is_over:
-            if self._lessons:
-                self._show_lessons()
+            if self.lessons:
+                self._tell_lessons()
                 self.show_state()
                 return
             self.new_game()  # paused: it waits before its first move, which this step plays
             game = self.game
         if not game.is_over and not game.waiting_for_human:
-            game.step()
+            self._ai_move(at_once=True)
         self.show_state()
 
+    def next_step(self) -> str:
+        """What the step key does next (watch mode): 'draw', 'lesson' or 'new game'."""
+        game = self.game
+        if game is None or game.is_over:
+            return "lesson" if self.lessons else "new game"
+        return "draw"
+
     def action_toggle_perfect(self) -> None:
-        heatmap = self.query_one(HatHeatmap)
-        heatmap.show_perfect = not heatmap.show_perfect
+        self.perfect_shown = not self.perfect_shown
+        for heatmap in self.query(HatHeatmap):
+            heatmap.show_perfect = self.perfect_shown
+        self.show_state()
+        self._show_brains()
+
+    def action_other_brain(self) -> None:
+        self.toggle_class("-other")
+
+    def action_brain(self) -> None:
+        """The whole brain of the learner shown (at 80 columns with two, the one in view)."""
+        from sticks_tui.ui.screens.brain import BrainScreen
+
+        seats = self.shown_seats
+        seat = seats[1] if len(seats) > 1 and self.has_class("-other") else seats[0] if seats else None
+        side = 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
+        self.app.push_screen(BrainScreen(self.setup.game, side))
 
     def action_slower(self) -> None:
         i = SPEED_ORDER.index(self.speed)
@@ -367,79 +524,328 @@ class GameScreen(GameScreenBase):
         self.app.remember(ai_speed=self.speed)
         self.notify(f"AI speed: {self.speed} ({SPEEDS[self.speed]:g} s a move)", timeout=2)
 
-    # -- core events ---------------------------------------------------------------------------
+    # -- showing ---------------------------------------------------------------------------------------
+    def perfect_moves(self, position) -> tuple:
+        from sticks_tui.solve import solver_for
+
+        if self.rules.is_terminal(position):
+            return ()
+        return tuple(solver_for(self.rules).winning_moves(position))
+
+    def show_state(self) -> None:
+        game = self.game
+        state = game.state
+        over = game.is_over
+        person = any(p.is_human for p in self.players)
+        playable = game.waiting_for_human
+        position = state.position
+        perfect = self.perfect_moves(position) if self.perfect_shown and playable else ()
+        container, drawn, changes, note = None, None, (), ""
+        learner = self._learner_in_view()
+        if learner is not None and not over:
+            kept = self.brains[learner]
+            container = brains.container_of(kept.brain, position, state.legal_moves)
+            if self._drawn is not None and self._drawn[0] == learner and self._drawn[1] == position:
+                drawn = self._drawn[2]
+            elif game.state.to_move != learner:
+                container = None  # the box shows while its learner is to move
+        if over:
+            changes = tuple((c.hat, c.ball, c.before, c.after) for e in self.taught.values() for c in e.changes)
+            note = self.result_text
+        self.query_one("#board", GameBoard).view = BoardView(
+            self.rules, position, self._last, controls=person and not over and not self.setup.watch,
+            playable=playable, perfect=perfect, container=container, drawn=drawn, changes=changes, note=note)
+        turn = self.query_one("#turn", Static)
+        if over:
+            text = self.result_text
+            if self.setup.watch and self.paused:  # said on screen for as long as it lasts, never a toast only
+                text += (" Paused: s shows the lesson, space goes on." if self.lessons
+                         else " Paused: s starts the next game, space goes on.")
+            turn.update(text)  # laid out, so a long result wraps whole
+            turn.set_class(True, "-over")
+        else:
+            turn.set_class(False, "-over")
+            name = self.seat_name(state.to_move)
+            if playable:
+                turn.update(f"{name}'s turn: {self.query_one('#board', GameBoard).prompt()}", layout=False)
+            elif self.paused:
+                turn.update(f"Paused before {name}'s move: s steps one move, space goes on.", layout=False)
+            elif self._pending is not None:
+                turn.update(f"{name} drew {MARK_DRAWN} from its {brains.words(self.players[state.to_move].hats).container}"
+                            " ...", layout=False)
+            else:
+                turn.update(f"{name} is thinking ...", layout=False)
+        self._show_hint(perfect, playable)
+        self.query_one("#after").display = over and not self.setup.watch
+        # The footer is told only when a label or a key's state changed (show_state runs at every move).
+        relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
+        relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
+        shown = (playable, over, self.check_action("play_again", ()), self.check_action("pause", ()))
+        if shown != self._bindings_shown or relabelled:
+            self._bindings_shown = shown
+            self.refresh_bindings()
+
+    def _show_hint(self, perfect: tuple, playable: bool) -> None:
+        hint = self.query_one("#hint", Static)
+        if not self.perfect_shown or not playable:
+            hint.display = False
+            return
+        position = self.game.state.position
+        label = lambda move: self.board.label(self.rules, position, move)  # noqa: E731
+        if perfect:
+            text = f"{MARK_PERFECT} Perfect here: " + ", ".join(label(m) for m in perfect) + "."
+        else:
+            text = "No move here wins against perfect play."
+        if self.board.hint is not None:
+            text += " " + self.board.hint(position)
+        hint.display = True
+        hint.update(text)
+
+    def _learner_in_view(self) -> int | None:
+        """The learner whose container the board shows (the one to move, else the first shown)."""
+        seats = self.shown_seats
+        if not seats:
+            return None
+        to_move = self.game.state.to_move if self.game is not None else None
+        return to_move if to_move in seats else seats[0]
+
+    # -- the brains beside the board ------------------------------------------------------------------
+    def _panel_seats(self) -> list[tuple[BrainPanel, int | None, KeptBrain | None]]:
+        panels = list(self.query(BrainPanel))
+        seats = self.shown_seats
+        if not seats:
+            return [(panel, None, self._idle_brain()) for panel in panels]
+        return [(panel, seat, self.brains[seat]) for panel, seat in zip(panels, seats)]
+
+    def _panel_title(self, seat: int | None, kept: KeptBrain) -> str:
+        w = brains.words(kept.brain)
+        if seat is None:
+            return f"The learning AI's {w.containers} (not playing)"
+        mark = self.board.side_of(self.first, seat)
+        whose = self.players[seat].name + (f" ({mark})" if mark else "")
+        kept_words = "" if kept.kept else " (not kept)"
+        return f"{whose}'s {w.containers}{kept_words}"
+
+    def _show_brains(self, reset: bool = False, flash: dict | None = None) -> None:
+        """Each learner's brain now: ► its token just drawn, • the others beside their containers; after a
+        game its lesson (`flash`, by seat), which stays until the next game starts (`reset`)."""
+        for panel, seat, kept in self._panel_seats():
+            if kept is None:
+                continue
+            panel.query_one(".brain-title", Label).update(self._panel_title(seat, kept))
+            if panel.grid:
+                self._show_grid(panel.query_one(HatHeatmap), seat, kept, reset, (flash or {}).get(seat))
+            else:
+                self._show_container(panel, seat, kept)
+
+    def _show_grid(self, heatmap: HatHeatmap, seat: int | None, kept: KeptBrain, reset: bool, flash) -> None:
+        from sticks_tui.solve import solver_for
+
+        brain = kept.brain
+        shown = min(brain.size, max(self.rules.positions()))
+        data = heatmap.data
+        counts = brain.counts.copy()
+        if reset or data.hats != shown:
+            solution = solver_for(self.rules)
+            data = HeatmapData(hats=shown, max_take=brain.max_take,
+                               perfect=tuple(tuple(solution.winning_moves(n)) if n else () for n in range(shown + 1)))
+        draws = self.draws.get(seat, []) if seat is not None else []
+        beside = frozenset(draws) if seat is not None and seat not in self.taught else frozenset()
+        pending = [e for e in self.lessons if seat is not None and e.player == seat]
+        for event in pending:  # learned already, told at the next beat: the hats as the game left them
+            for c in event.changes:
+                counts[brain.row(c.hat), brain.moves_of(c.hat).index(c.ball)] = c.before
+            beside = beside | {(c.hat, c.ball) for c in event.changes}
+        if flash is not None:
+            beside = frozenset()
+            data = data.with_(flash=flash)
+        drawn = self._drawn[1:] if self._drawn is not None and self._drawn[0] == seat else None
+        heatmap.data = data.with_(counts=counts, beside=beside, drawn=drawn)
+
+    def _show_container(self, panel: BrainPanel, seat: int | None, kept: KeptBrain) -> None:
+        """The container in play: the learner's for this position while it is to move; the one it last
+        drew from (the token marked) while the other thinks; after the game, that one as the game left it."""
+        game, brain = self.game, kept.brain
+        w = brains.words(brain)
+        state = game.state
+        draws = self.draws.get(seat, []) if seat is not None else []
+        drawn = None
+        if seat is not None and not game.is_over and state.to_move == seat and not (
+                self._drawn is not None and self._drawn[0] == seat):
+            position = state.position
+        elif draws:
+            position, drawn = draws[-1]
+        else:
+            position = state.position if not game.is_over else self.start
+        view = panel.query_one(ContainerView)
+        title = f"{w.container.capitalize()} for {self.rules.position_text(position)}"
+        if self.rules.is_terminal(position):
+            view.data = ContainerData(title=f"{title}: the game is over here, no {w.container}.")
+            return
+        moves = tuple(self.rules.legal_moves(position))
+        counts = brains.container_of(brain, position, moves)
+        if counts is None:
+            view.data = ContainerData(title=f"{title}: no {w.container} (its move here is forced, or it never "
+                                            "moves here).")
+        else:
+            lesson = self.taught.get(seat)
+            changes = {c.ball: (c.before, c.after) for c in lesson.changes if c.hat == position} if lesson else {}
+            view.data = ContainerData.of(title, moves, (self.board.label(self.rules, position, m) for m in moves),
+                                         counts, perfect=self.perfect_moves(position) if self.perfect_shown else (),
+                                         drawn=drawn, changes=changes, token=w.token)
+        panel.query_one(".brain-draws", Static).update(self._draws_words(seat, kept))
+
+    def _draws_words(self, seat: int | None, kept: KeptBrain) -> str:
+        """Each token the learner drew this game: from which container, how likely it was, whether it was a
+        perfect move, and once the game is over what the game did to it."""
+        if seat is None or not self.draws.get(seat):
+            return ""
+        w = brains.words(kept.brain)
+        lesson = self.taught.get(seat)
+        changes = {(c.hat, c.ball): c for c in lesson.changes} if lesson else {}
+        lines = [f"What this game taught it, {w.container} by {w.container}:" if lesson
+                 else f"Its draws this game, {w.container} by {w.container}:"]
+        for position, move, count, total in self._draw_odds.get(seat, []):
+            good = f"{MARK_PERFECT} perfect" if move in self.perfect_moves(position) else "not perfect"
+            line = (f"{self.rules.position_text(position)}: {MARK_DRAWN} {self.board.label(self.rules, position, move)}, "
+                    f"{count} of {total} ({count / total:.0%}), {good}")
+            change = changes.get((position, move))
+            if change is not None:
+                line += f"; {change.before} → {change.after}"
+            lines.append(line + ".")
+        return "\n".join(lines)
+
+    # -- the tally -------------------------------------------------------------------------------------
+    @property
+    def plotted_seat(self) -> int:
+        """Whose results the tally plots: a learner's (the kept brain's), else an AI's, else player 2's."""
+        seats = self.shown_seats
+        if seats:
+            return seats[0]
+        return next((seat for seat, p in enumerate(self.players) if not p.is_human), 1)
+
+    def _show_tally(self) -> None:
+        from sticks_tui.store import StoreError
+
+        names = (self.players[0].name, self.players[1].name)
+        winners = [w for a, b, w in self.session.results if (a, b) == names]
+        try:
+            overall = self.session.store.head_to_head(*names, game=self.setup.game)
+        except (StoreError, AttributeError):
+            overall = None
+        tally = self.query_one("#tally", Static)
+        width = max(5, tally.size.width - len(names[self.plotted_seat]) - 20)
+        tally.update(tally_text(names, winners, overall, self.plotted_seat, width))
+
+    # -- the core's events -----------------------------------------------------------------------------
     def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
         event = message.event
-        self._pending_draw[event.player] = event
-        if self.learner is not None and event.name == self.learner.name:
-            self._drawn = (event.player, event.hat, event.ball)
-            self._refresh_heatmap()
+        if event.player not in self.draws:
+            return
+        self.draws[event.player].append((event.hat, event.ball))
+        moves = tuple(self.rules.legal_moves(event.hat))
+        self._draw_odds[event.player].append((event.hat, event.ball, event.counts[moves.index(event.ball)],
+                                              sum(event.counts)))
+        self._drawn = (event.player, event.hat, event.ball)
+        self._show_brains()
+        self.show_state()
 
     def on_move_made_msg(self, message: MoveMadeMsg) -> None:
         event = message.event
-        draw = self._pending_draw.pop(event.player, None)
-        self.query_one("#log", MoveLog).write(move_line(event.name, event.move, event.before, event.after,
-                                                        None if draw is None else (draw.hat, draw.ball)))
-        sticks = self.query_one(SticksView)
-        sticks.show(event.after, event.move)
-        self.set_timer(LEAVE_SECONDS, lambda: sticks.show(sticks.heap, 0))
+        log = self.query_one("#log", MoveLog)
+        line = self.board.words_of_move(self.rules, self.seat_name(event.player), event.before, event.move, event.after)
+        if self._drawn is not None and self._drawn[0] == event.player and self._drawn[1] == event.before:
+            w = brains.words(self.players[event.player].hats)
+            line = f"{self.board.words_of_draw(self.rules, event.name, event.before, event.move, w)} {line}"
+        log.write(line)
         if self._drawn is not None and self._drawn[0] != event.player:
-            self._drawn = None  # the other player moved: the learner's ball is beside its hat now (•), not ►
-            self._refresh_heatmap()
+            self._drawn = None  # the other player moved: the learner's token is beside its container now (•)
+        self._last = (event.before, event.move)  # the board shows the move happen (sticks leaving)
+        self.show_state()
+        self._last = None
+        self._show_brains()
 
     def on_hats_reinforced_msg(self, message: HatsReinforcedMsg) -> None:
-        self._lessons.append(message.event)
+        self.lessons.append(message.event)
         if not self.setup.watch:
-            self._show_lessons()  # a person played: the lesson comes with the result
+            self._tell_lessons()  # a person played: the lesson comes with the result
 
-    def _show_lessons(self) -> None:
-        """The game's lessons in the log, and the learner's on its hats (↑ ↓ =, until the next game starts)."""
-        lessons, self._lessons = self._lessons, []
+    def _tell_lessons(self) -> None:
+        """The game's lessons in the log, and on each learner's brain (↑ ↓ =, until the next game starts)."""
+        lessons, self.lessons = self.lessons, []
         log = self.query_one("#log", MoveLog)
-        learner = self.learner
+        flash = {}
         for event in lessons:
-            hats = next((p.hats for p in self.players if p.name == event.name and isinstance(p, HatPlayer)), None)
-            rule = hats.rule if hats is not None else self.session.brain.rule
-            log.write(lesson_sentence(event.name, event.won, event.changes, rule))
-            if learner is not None and event.name == learner.name:
-                self._drawn = None
-                self._refresh_heatmap(flash=tuple((c.hat, c.ball, c.delta) for c in event.changes))
+            brain = self.brains[event.player].brain if event.player in self.brains else None
+            label = lambda position, move: self.board.label(self.rules, position, move)  # noqa: E731
+            detail = any(panel.grid for panel in self.query(BrainPanel))  # a container view lists them itself
+            log.write(brains.lesson_line(self.seat_name(event.player), event, brain, label, detail=detail))
+            self.taught[event.player] = event
+            flash[event.player] = tuple((c.hat, c.ball, c.delta) for c in event.changes)
+        self._drawn = None
+        self._show_brains(flash=flash)
+        self.show_state()
 
     def on_game_over_msg(self, message: GameOverMsg) -> None:
         event = message.event
+        game = self.game
         log = self.query_one("#log", MoveLog)
-        self.result_text = f"{event.loser_name} took the last stick and loses. {event.winner_name} wins!"
-        log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
-        if any(not p.is_human for p in self.players) and not self.setup.watch:
+        winner = None if event.winner is None else self.seat_name(event.winner)
+        loser = None if event.loser is None else self.seat_name(event.loser)
+        self.result_text = self.board.words_of_result(self.rules, game.state.position, winner, loser, event.resigned)
+        if event.winner is None or event.resigned:  # the moves in the log do not say it
+            log.write(self.result_text)
+        if event.winner is not None:
+            log.write(f"{event.loser_name}: You lose.  {event.winner_name}: You win!")
+        if any(not p.is_human for p in self.players) and any(p.is_human for p in self.players):
             log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
-        session = self.session
-        state = self.game.state
-        # the saved brain's lesson is kept with the game (what a replay shows) and applied to it as stored,
-        # in the same transaction; if the store cannot take it, the app says so and the copy's change is
-        # merged onto the brain as stored (never written over; ui/keeper.py)
-        seats = [seat for seat, p in enumerate(self.players)
-                 if isinstance(p, HatPlayer) and p.hats is session.brain and session.brain_kept]
-        learning = {seat: (session.brain_name, [(m.before, m.move) for m in state.history if m.player == seat])
-                    for seat in seats} or None
-        # the brain's own record counts games against people
-        self.record_finished_game(
-            game="sticks", start=str(state.start), moves=[m.move for m in state.history], loser=event.loser,
-            brain=session.brain_name if self.setup.opponent == "learning" and not self.setup.watch else None,
-            learning=learning, hats=session.brain if learning else None)
+        self._record(event)
         self.session.results.append((self.players[0].name, self.players[1].name, event.winner_name))
         self._show_tally()
         self._drawn = None
-        self._refresh_heatmap()  # the brain as stored now; in watch mode the hats as the game left them
-
+        self._show_brains()  # the brains as stored now; in watch mode as the game left them
         self.show_state()
         if self.setup.watch and not self.paused:
             self._beat_timer = self.set_timer(max(0.01, self._delay()), self._lesson_beat)
 
+    def _record(self, event) -> None:
+        """Keep the finished game; each kept learner's lesson goes to its stored brain in the same transaction,
+        and it plays on with the brain as stored (what every copy taught it). If the store cannot take it, the
+        app says why and the keeper's one failure behaviour follows (ui/keeper.py)."""
+        state, entry = self.game.state, self.entry
+        learning = {seat: (kept.name, list(self.draws.get(seat, []))) for seat, kept in self.brains.items()
+                    if kept.kept}
+        person = any(p.is_human for p in self.players)
+        named = next((self.brains[s].name for s in self.learner_seats if self.brains[s].kept), None)
+        fields = dict(game=self.setup.game, start=entry.record_start(self.start), opponent=self.setup.opponent,
+                      players=(self.players[0].name, self.players[1].name),
+                      moves=[entry.record_move(self.rules, t.move) for t in state.history], loser=event.loser,
+                      ai_seats=[seat for seat, p in enumerate(self.players) if not p.is_human], first=self.first,
+                      resigned=event.resigned)
+        if named is not None and person:
+            fields["brain"] = named
+        first_seat = next(iter(learning), None)
+        first = self.brains[first_seat] if first_seat is not None else None
+        recorded, saved = self.app.keeper.record(fields, learning or None, hats=first.brain if first else None,
+                                                 base=first.base if first else None)
+        if recorded is not None:
+            for seat, stored in recorded.brains.items():
+                kept = self.brains.get(seat)
+                if kept is not None:
+                    kept.adopt(stored.counts)
+            return
+        if saved is not None and first is not None and saved.counts.shape == first.brain.counts.shape:
+            first.base = saved.counts.copy()
+        for seat, kept in list(self.brains.items())[1:]:
+            if kept.kept and kept is not first:
+                stored = self.app.keeper.save(kept.name, kept.brain, kept.base, 0)
+                if stored is not None:
+                    kept.base = kept.brain.counts.copy()
+
     def _lesson_beat(self) -> None:
         """Watch mode, going on: the lesson at its own beat, then the next game after a pause."""
         self._beat_timer = None
-        self._show_lessons()
-        self.show_state()
+        self._tell_lessons()
         if self.setup.watch and not self.paused:
             self._beat_timer = self.set_timer(max(WATCH_NEXT_GAME, self._delay()), self._next_watched_game)
 
@@ -453,28 +859,35 @@ class GameScreen(GameScreenBase):
         if self.setup.watch and not self.paused and self.game.is_over and self.is_current:
             self.new_game()
 
-    # -- heatmap -------------------------------------------------------------------------------
-    def _refresh_heatmap(self, reset: bool = False, flash: tuple | None = None) -> None:
-        """The learner's hats now: ► its ball just drawn, • the others beside their hats; after a game
-        its lesson (`flash`), which stays until the next game starts (`reset`)."""
-        heatmap = self.query_one(HatHeatmap)
-        learner = self.learner
-        hats = learner.hats if learner is not None else self.session.brain
-        shown = min(hats.size, self.setup.heap)
-        data = heatmap.data
-        counts = hats.counts.copy()
-        if reset or data.hats != shown:
-            solution = solve_sticks(shown)
-            data = HeatmapData(hats=shown, max_take=hats.max_take,
-                               perfect=tuple(solution.winning_moves(n) for n in range(shown + 1)))
-        beside = frozenset(learner.beside) if learner is not None else frozenset()
-        pending = [e for e in self._lessons if learner is not None and e.name == learner.name]
-        for event in pending:  # learned already, told at the next beat: the hats as the game left them
-            for c in event.changes:
-                counts[c.hat, c.ball - 1] = c.before
-            beside = beside | {(c.hat, c.ball) for c in event.changes}
-        if flash is not None:
-            beside = frozenset()
-            data = data.with_(flash=flash)
-        drawn = self._drawn[1:] if self._drawn is not None else None
-        heatmap.data = data.with_(counts=counts, beside=beside, drawn=drawn)
+    # -- the app's news ---------------------------------------------------------------------------------
+    def _training_changed(self, progress) -> None:
+        """A run that ends is merged into the brain in play: show it as it is now."""
+        if progress is not None and progress.finished and not self.session.training.running:
+            self._show_brains()
+
+    def _class_changed(self, change) -> None:
+        """A classmate's game (or training run) taught a brain shown here: the brain as stored now, each
+        token it changed marked ↑/↓ until the next game starts, and whose game it was over the brain."""
+        if change is None:
+            return
+        from sticks_tui.ui.live import other_brain_words
+
+        for panel, seat, kept in self._panel_seats():
+            if kept is None or not kept.kept:
+                continue
+            cells = change.changes_of(kept.name)
+            if not cells:
+                continue
+            w = brains.words(kept.brain)
+            if kept.name == change.brain and change.words:
+                words = change.words
+            else:
+                words = other_brain_words(change, kept.name, lambda p, m: f"{w.container} {p}, "
+                                          f"{self.board.label(self.rules, p, m)}", f"the class's {w.containers} changed")
+            if panel.grid:
+                self._show_grid(panel.query_one(HatHeatmap), seat, kept, False, None)
+                heatmap = panel.query_one(HatHeatmap)
+                heatmap.data = heatmap.data.with_(flash=tuple(c for c in cells if c[0] <= heatmap.data.hats))
+            else:
+                self._show_container(panel, seat, kept)
+            panel.query_one(".brain-title", Label).update(f"{self._panel_title(seat, kept)} · {words}")

@@ -1,4 +1,5 @@
-"""Help (F1 or ?): how the hats learn, how to read the heatmap, the winning rule, and this screen's keys.
+"""Help (F1 or ?): this screen's keys, how the hats learn, how to read the heatmap, and each game's own
+sections (its board's: the game in play first).
 
 Open it with `app.push_screen(HelpScreen.of(app.screen))`: the keys are read from the screen it was
 opened from (`keys_of`), so the list is always the keys that work there right now.
@@ -32,10 +33,18 @@ def keys_of(screen: Screen) -> list[tuple[str, str]]:
     in full; a key whose action is greyed out right now says so.
     """
     app = screen.app
+
+    def rank(node) -> int | None:
+        """The focused widget's keys first (a game's board), then the screen's, then the app's."""
+        if node is app:
+            return 2
+        if node is screen:
+            return 1
+        return 0 if getattr(node, "screen", None) is screen else None
+
     grouped: dict[str, tuple[list[str], str, bool]] = {}
-    order = {screen: 0, app: 1}
-    actives = sorted(((k, a) for k, a in screen.active_bindings.items() if a.node in order),
-                     key=lambda item: order[item[1].node])
+    actives = sorted(((k, a) for k, a in screen.active_bindings.items() if rank(a.node) is not None),
+                     key=lambda item: rank(item[1].node))
     for key, active in actives:
         binding = active.binding
         description = (binding.tooltip or binding.description).strip()
@@ -95,10 +104,16 @@ def losing_heaps(max_take: int = 3, count: int = 4) -> str:
     return ", ".join(str(1 + i * (max_take + 1)) for i in range(count))
 
 
-def help_sections(max_take: int = 3, rule: HatRule | None = None) -> list[tuple[str, str]]:
-    """(title, plain text) of each part of the help, in the seeds' words; the hats' story by `rule` (the
-    brain's; the seeds' when not given)."""
+def help_sections(max_take: int = 3, rule: HatRule | None = None, game: str | None = None) -> list[tuple[str, str]]:
+    """(title, plain text) of each part of the help: how the learning AI learns (the hats' story by `rule`,
+    the brain's; the seeds' when not given), how to read its brain, then each game's own sections (its
+    board's), the game in play (`game`) first."""
+    from sticks_tui.ui.boards import boards
+
     balls = ", ".join(str(b) for b in range(1, max_take + 1))
+    games = boards()
+    order = sorted(games, key=lambda name: name != game)
+    own = [section for name in order for section in games[name].help]
     return [
         ("How the hats learn", how_hats_learn(rule or HatRule(), balls)),
         ("Reading the heatmap",
@@ -115,18 +130,10 @@ def help_sections(max_take: int = 3, rule: HatRule | None = None) -> list[tuple[
          f"  These marks stay until the next game starts.\n"
          f"  {MARK_PERFECT}  a perfect move (press p to show them).\n"
          f"The highlighted hat number is the hat in play. Warmer cells are likelier balls, but the "
-         f"figures and marks say everything the colours say."),
-        ("The winning rule",
-         f"Whoever takes the last stick loses. You lose if you face {losing_heaps(max_take)}, ... "
-         f"sticks (n mod {max_take + 1} = 1) and the other player plays well: whatever you take, they "
-         f"can take the rest of {max_take + 1} and hand the same kind of heap back to you.\n"
-         f"From any other heap, take just enough to leave one of those heaps. A trained AI finds this "
-         f"rule by itself: its hats for the other heaps fill with the winning ball, while the hats "
-         f"for the losing heaps stay mixed (every move there loses)."),
-        ("Nim",
-         "In three-pile Nim, whoever takes the last coin wins. The Nim learner keeps one hat per "
-         "position (nickels, dimes, quarters) with one ball per legal move, and learns the same way. "
-         "A position is lost for the player to move when n xor d xor q = 0."),
+         f"figures and marks say everything the colours say.\n"
+         f"A game whose hats are too many for one grid shows the hat in play instead: each move's balls, "
+         f"their chance and the same marks, and under it every ball drawn this game."),
+        *own,
     ]
 
 
@@ -156,17 +163,21 @@ class HelpScreen(StyledOnce, ModalScreen[None]):
     AUTO_FOCUS = "#help-body"
 
     def __init__(self, keys: list[tuple[str, str]] | None = None, *, title: str = "this screen",
-                 max_take: int = 3, rule: HatRule | None = None) -> None:
+                 max_take: int = 3, rule: HatRule | None = None, game: str | None = None) -> None:
         super().__init__()
         self.keys = list(keys or [])
         self.keys_title = title
         self.max_take = max_take
         self.rule = rule
+        self.game = game
 
     @classmethod
     def of(cls, screen: Screen, *, max_take: int = 3, rule: HatRule | None = None) -> HelpScreen:
-        """The help for `screen`, listing its keys; the hats' story told by `rule` (the brain's)."""
-        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take, rule=rule)
+        """The help for `screen`, listing its keys; the hats' story told by `rule` (the brain's); the game
+        the screen shows (its `setup`'s) first among the games' own sections."""
+        setup = getattr(screen, "setup", None)
+        return cls(keys_of(screen), title=screen_title(screen), max_take=max_take, rule=rule,
+                   game=getattr(setup, "game", None))
 
     def keys_text(self) -> str:
         if not self.keys:
@@ -182,7 +193,7 @@ class HelpScreen(StyledOnce, ModalScreen[None]):
                              classes="help-text")
                 yield Static(Content.styled(f"Keys on {self.keys_title}", "bold"), classes="help-title")
                 yield Static(Content(self.keys_text()), id="help-keys")
-                for title, text in help_sections(self.max_take, self.rule):
+                for title, text in help_sections(self.max_take, self.rule, self.game):
                     yield Static(Content.styled(title, "bold"), classes="help-title")
                     yield Static(Content(text), classes="help-text")
             with Vertical(id="help-close-row"):

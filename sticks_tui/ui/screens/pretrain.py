@@ -33,14 +33,14 @@ class PretrainScreen(StyledOnce, Screen):
         with Vertical(id="pretrain"):
             yield Static("Training AI, please wait...", id="pretrain-title")
             yield Static(f"A fresh AI plays {self.games:,} games against another learning AI at "
-                         f"{self.setup.heap} sticks, taking turns to move first.", id="pretrain-help")
+                         f"{self.setup.rules.position_text(self.setup.start_position)}, taking turns to move first.", id="pretrain-help")
             with Center():
                 yield ProgressBar(total=self.games, id="pretrain-bar", show_eta=False)
         yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        config = TrainingConfig(sticks=self.setup.heap, games=self.games, seed=self.app.session.child_seed())
+        config = TrainingConfig(game=self.setup.rules, games=self.games, seed=self.app.session.child_seed())
         self.job = start_training_worker(self, PRETRAIN, sticks_run(config), idle=self.app.session.idle_training)
 
     def on_training_progress_msg(self, message: TrainingProgressMsg) -> None:

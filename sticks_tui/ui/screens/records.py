@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, Static
 
 from sticks_tui.engine import registry
-from sticks_tui.ui.boards import board_of
+from sticks_tui.ui.boards import has_board
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.roles import RoleChecks, hide_paths, teacher_only
 from sticks_tui.ui.screens.confirm import ConfirmDialog
@@ -280,13 +280,11 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         if game is None:
             self.notify("No game to replay: pick a player with games, then a game in the list.", severity="warning")
             return
-        board = board_of(game.game)
-        if not board.replays:
-            replayed = [registry.entry(g).title for g in registry.names() if board_of(g).replays]
-            self.notify(f"Only games of {' and '.join(replayed)} replay here; this one is a game of "
-                        f"{registry.entry(game.game).title}.", severity="warning")
+        if not has_board(game.game):  # a game this app cannot draw (its board is not here)
+            self.notify(f"A game of {registry.entry(game.game).title} does not replay here: this app has no board "
+                        "for it.", severity="warning")
             return
-        self.app.push_screen(board.replay_screen(game) if board.replay_screen is not None else ReplayScreen(game))
+        self.app.push_screen(ReplayScreen(game))
 
     def action_export(self) -> None:
         from sticks_tui.ui.screens.export_dialog import open_export, records_exports

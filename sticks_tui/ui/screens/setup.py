@@ -1,4 +1,5 @@
-"""The first screen: choose the heap, the opponent, names, who moves first, and watch mode."""
+"""The first screen: choose the game and where it starts (its board's own row), the opponent, names, who
+moves first, and watch mode."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from textual.widgets import Button, Label, Select, Static, Switch
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
-from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP, parse_heap
 from sticks_tui.learn.hats import RULE_PRESETS
 from sticks_tui.store.errors import InvalidName, StoreError
 from sticks_tui.store.names import ai_name_of
 from sticks_tui.store.records import NameClash
-from sticks_tui.ui.boards import SETUP_ROWS, STICKS_INTRO, board_of
-from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, OPPONENTS, SPEEDS,
+from sticks_tui.ui.boards import StartProblem, board_of, boards
+from sticks_tui.ui.session import (DEFAULT_SPEED, FIRST_CHOICES, HAT_BRAINS, HAT_CHOICES, LEARNER_KINDS, SPEEDS,
                                    MatchSetup)
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
@@ -26,7 +26,6 @@ from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from sticks_tui.ui.widgets.header import AppHeader
 
 NAME_LIMIT = 24
-GAMES = registry.names()
 #: The app's F2-F4 and F7 as this screen shows them in its footer (the app's own are hidden so every footer fits
 #: 80 columns); the same ids as the app's, so a key map moves both.
 SCREEN_KEYS = [
@@ -35,6 +34,12 @@ SCREEN_KEYS = [
     Binding("f4,a", "app.analysis", "Analysis", key_display="F4", id="analysis"),
     Binding("f7,l", "app.lab", "Lab", key_display="F7", id="lab"),
 ]
+
+
+def learner_article(name: str) -> str:
+    """'the learning AI' for "Learning AI", 'the Nim learning AI', 'MENACE' for "MENACE": a learner's name inside
+    a sentence."""
+    return "the " + name.replace("Learning AI", "learning AI") if name.endswith(" AI") else name
 
 
 def names_problem(store, names: tuple[str, str], ai_seats) -> tuple[str | None, str]:
@@ -58,31 +63,34 @@ class SetupScreen(StyledOnce, Screen):
         Binding("ctrl+s", "start", "Start game", show=True, id="setup.start"),
         *SCREEN_KEYS,
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
-    AUTO_FOCUS = "#heap"
+    AUTO_FOCUS = None  # the game's own start row, else the game's choice (on_mount)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boards = boards()
+        #: Each game's row that asks where its games start (a game with one start has none).
+        self.start_rows = {game: board.setup_row() for game, board in self.boards.items()
+                           if board.setup_row is not None}
 
     def compose(self) -> ComposeResult:
+        games = list(self.boards)
         yield AppHeader()
         with Vertical(id="setup"):
-            yield Static(STICKS_INTRO, id="setup-intro")
+            yield Static("", id="setup-intro")
             with Vertical(id="setup-form"):
                 with Horizontal(classes="row"):
                     yield Label("Game", classes="field")
-                    yield Select([(registry.entry(game).choice, game) for game in GAMES], value=GAMES[0],
+                    yield Select([(registry.entry(game).choice, game) for game in games], value=games[0],
                                  allow_blank=False, id="game", compact=True)
-                with Horizontal(classes="row heap-row", id="piles-row"):
-                    yield Label("Piles (1-100)", classes="field")
-                    yield Input("3", id="pile-0", compact=True, max_length=4, classes="pile")
-                    yield Input("4", id="pile-1", compact=True, max_length=4, classes="pile")
-                    yield Input("5", id="pile-2", compact=True, max_length=4, classes="pile")
-                    yield Label("nickels, dimes, quarters", classes="muted")
-                with Horizontal(classes="row heap-row", id="heap-row"):
-                    yield Label("Sticks (10-100)", classes="field")
-                    yield Input(str(20), id="heap", compact=True, type="text", max_length=6)
+                for row in self.start_rows.values():
+                    row.add_class("start-row")
+                    yield row
                 yield Label("", id="heap-error", classes="error")
                 with Horizontal(classes="row dense"):
                     yield Label("Opponent", classes="field")
-                    yield Select([(label, key) for key, label in OPPONENTS.items()], value="learning",
-                                 allow_blank=False, id="opponent", compact=True)
+                    yield Select([(label, key) for key, label in registry.entry(games[0]).opponents.items()],
+                                 value=registry.entry(games[0]).default_opponent, allow_blank=False, id="opponent",
+                                 compact=True)
                 with Horizontal(classes="row", id="hats-row"):
                     yield Label("AI's hats", classes="field")
                     yield Select([(label, key) for key, label in HAT_CHOICES.items()], value="seeds",
@@ -116,14 +124,14 @@ class SetupScreen(StyledOnce, Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "set up a game"
-        self.query_one("#piles-row").display = False
         self._loading = True  # what the screen opens with is not a change to save
-        last = self.app.session.last_setup or self._saved_setup()
-        if last.game != self.game_kind:
+        last = self.app.session.last_setup or self._saved_setup(self.app.settings.game)
+        for game, row in self.start_rows.items():  # each game's row keeps its last start
+            start = last.start if game == last.game and last.start is not None else self._saved_start(game)
+            self.boards[game].load(row, start)
+        if last.game != self.game_kind and last.game in self.boards:
             self.query_one("#game", Select).value = last.game
-            board_of(last.game).load(self, last)
-            self._game_changed()
-        board_of(GAMES[0]).load(self, last)  # the first game's rows (shown on the first start) keep its last values
+        self._game_changed()
         self.query_one("#opponent", Select).value = last.opponent
         self.query_one("#name1", Input).value = last.name1
         if registry.entry(last.game).watchable or last.opponent == "friend":  # else seat 2 has the AI's name
@@ -135,7 +143,14 @@ class SetupScreen(StyledOnce, Screen):
         self._sync_hats()
         self._sync_names()
         self._sync_first()
+        self._focus_start()
         self.call_after_refresh(self._loaded)
+
+    def _focus_start(self) -> None:
+        """The first box of the game's start row (Enter there starts a game at once), else the game's choice."""
+        row = self.start_rows.get(self.game_kind)
+        inputs = list(row.query(Input)) if row is not None else []
+        (inputs[0] if inputs else self.query_one("#game", Select)).focus()
 
     def _loaded(self) -> None:
         self._loading = False
@@ -164,7 +179,9 @@ class SetupScreen(StyledOnce, Screen):
         self._show_intro()
 
     def _show_intro(self) -> None:
-        self.query_one("#setup-intro", Static).update(board_of(self.game_kind).intro(self.app))
+        board = board_of(self.game_kind)
+        intro = board.intro(self.app) if board.intro is not None else registry.entry(self.game_kind).title.capitalize()
+        self.query_one("#setup-intro", Static).update(intro)
 
     @on(Select.Changed, "#hats")
     def _hats_chosen(self, event: Select.Changed) -> None:
@@ -181,14 +198,18 @@ class SetupScreen(StyledOnce, Screen):
         self._remember(hats=choice)
         self._sync_hats()
 
-    def _saved_setup(self) -> MatchSetup:
+    def _saved_start(self, game: str):
+        """Where the settings say the game starts (its board's default when nothing was chosen)."""
+        start = self.app.settings.of(game).start
+        return start if start is not None else self.boards[game].default_start
+
+    def _saved_setup(self, game: str) -> MatchSetup:
         """The choices kept in the settings file (the app's first start: the defaults)."""
         saved = self.app.settings
-        game = registry.entry(saved.game)
-        opponent = saved.opponent
-        if opponent not in game.opponents:  # the settings know every game's opponents
-            opponent = game.default_opponent
-        return MatchSetup(game=saved.game, piles=tuple(saved.nim_piles), heap=saved.heap, opponent=opponent,
+        if game not in self.boards:
+            game = next(iter(self.boards))
+        opponent = saved.of(game).opponent or registry.entry(game).default_opponent
+        return MatchSetup(game=game, start=self._saved_start(game), opponent=opponent,
                           name1=saved.name1, name2=saved.name2, first=saved.first,
                           speed=saved.ai_speed if saved.ai_speed in SPEEDS else DEFAULT_SPEED)
 
@@ -203,7 +224,8 @@ class SetupScreen(StyledOnce, Screen):
 
     @on(Select.Changed, "#opponent")
     def _remember_opponent(self) -> None:
-        self._remember(opponent=self.query_one("#opponent", Select).value)
+        if not getattr(self, "_loading", True):
+            self.app.remember_game(self.game_kind, opponent=self.query_one("#opponent", Select).value)
 
     @on(Select.Changed, "#first")
     def _remember_first(self) -> None:
@@ -213,22 +235,19 @@ class SetupScreen(StyledOnce, Screen):
     def _remember_speed(self) -> None:
         self._remember(ai_speed=self.query_one("#speed", Select).value)
 
-    @on(Input.Changed, "#heap")
-    def _remember_heap(self, event: Input.Changed) -> None:
-        try:
-            heap = parse_heap(event.value, MIN_HEAP, MAX_HEAP)
-        except ValueError:
-            return  # a heap being typed, or a bad one: the saved heap stays until a good one is typed
-        # the train dialog's heap follows the game's (its figures are about the game in play) until a run picks another
-        self._remember(heap=heap, train_heap=heap)
-
-    @on(Input.Changed, ".pile")
-    def _remember_piles(self) -> None:
-        try:
-            piles = tuple(parse_heap(self.query_one(f"#pile-{i}", Input).value, 1, 100) for i in range(3))
-        except ValueError:
+    @on(Input.Changed, ".start-row Input")
+    def _remember_start(self, event: Input.Changed) -> None:
+        self.query_one("#heap-error", Label).update("")
+        game = self.game_kind
+        row = self.start_rows.get(game)
+        if row is None or getattr(self, "_loading", True):
             return
-        self._remember(nim_piles=piles)
+        try:
+            start = self.boards[game].read(row, "")
+        except StartProblem:
+            return  # a start being typed, or a bad one: the saved start stays until a good one is typed
+        # the train dialog's start follows the game's (its figures are about the game in play) until a run picks another
+        self.app.remember_game(game, start=start, train_start=start)
 
     @on(Input.Changed, "#name1, #name2")
     def _names_changed(self, event: Input.Changed) -> None:
@@ -270,12 +289,15 @@ class SetupScreen(StyledOnce, Screen):
     def _game_changed(self) -> None:
         game, board = registry.entry(self.game_kind), board_of(self.game_kind)
         self._show_intro()
-        for row in SETUP_ROWS:  # the game's own rows (the sticks AI's hats: the Nim AI has its own)
-            self.query_one(f"#{row}").display = row in board.rows
+        for name, row in self.start_rows.items():  # the game's own row
+            row.display = name == self.game_kind
+        self.query_one("#hats-row").display = board.brain_choices  # the game's AI's brains, when it has a choice
         self.query_one("#heap-error", Label).update("")
         opponents = game.opponents
         select = self.query_one("#opponent", Select)
         current = select.value
+        if not getattr(self, "_loading", True):
+            current = self.app.settings.of(game.name).opponent or current
         with self.prevent(Select.Changed):
             select.set_options([(label, key) for key, label in opponents.items()])
             select.value = current if current in opponents else game.default_opponent
@@ -295,39 +317,39 @@ class SetupScreen(StyledOnce, Screen):
         if opponent == "friend":
             name2.disabled = False
             if name2.value in vocabulary.every_ai_name():
-                name2.value = "Player 2"
+                name2.value = self.app.settings.name2  # the friend's name typed last (kept: "Player 2" at first)
         else:
             names = vocabulary.ai_names(self.game_kind)
-            name2.value = names[opponent] + (vocabulary.SECOND_AI_SUFFIX if watch and opponent == "learning" else "")
+            name2.value = names[opponent] + (vocabulary.SECOND_AI_SUFFIX if watch and opponent in LEARNER_KINDS
+                                             else "")
             name2.disabled = True
         name1.disabled = watch
+        learner = self.learner_name()
+        self.query_one("#watch-help", Label).update(f"{learner_article(learner)} plays Player 1's seat")
         if watch:
-            if name1.value != "Learning AI":
+            if name1.value not in vocabulary.every_ai_name():
                 self._typed_name1 = name1.value  # given back when watching is switched off
-            name1.value = "Learning AI"
-        elif name1.value == "Learning AI":
+            name1.value = learner
+        elif name1.value in vocabulary.every_ai_name():
             name1.value = getattr(self, "_typed_name1", "Player 1")
 
-    @on(Input.Changed, "#heap")
-    @on(Input.Changed, ".pile")
-    def _clear_error(self) -> None:
-        self.query_one("#heap-error", Label).update("")
+    def learner_name(self) -> str:
+        """The name the game's learning AI plays under (watching, it plays Player 1's seat)."""
+        names = vocabulary.ai_names(self.game_kind)
+        kind = next((k for k in registry.entry(self.game_kind).opponents if k in LEARNER_KINDS and k != "trained"),
+                    None)
+        return names.get(kind, "Learning AI")
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_start()
 
     def action_train(self) -> None:
-        """Train the AI of the game chosen: the sticks AI in the app's train dialog; a game whose AI trains
-        on its own screen says so, or opens it (MENACE: the noughts screen and its training dialog)."""
-        train = board_of(self.game_kind).train
-        if train is None or self.app.training_running:
-            self.app.action_train()
-            return
+        """Train the AI of the game chosen, in the app's train dialog."""
         setup = self.read_setup()  # None: the form says what to fix
         if setup is not None:
             self.app.session.last_setup = setup
-            train(self.app, setup)
+        self.app.action_train()
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
@@ -337,15 +359,22 @@ class SetupScreen(StyledOnce, Screen):
         if setup is None:
             return
         self.app.session.last_setup = setup
-        board_of(setup.game).open(self.app, setup)
+        self.app.open_game(setup)
 
     def read_setup(self) -> MatchSetup | None:
         """The choices on screen, or None (with the reason shown inline) if they do not make a game."""
         error = self.query_one("#heap-error", Label)
         opponent = self.query_one("#opponent", Select).value
-        start = board_of(self.game_kind).read(self, opponent, error)  # the game's start: {"heap": 20}, ...
-        if start is None:
-            return None
+        row = self.start_rows.get(self.game_kind)
+        start = None
+        if row is not None:
+            try:
+                start = self.boards[self.game_kind].read(row, opponent)  # the game's start: 20, (3, 4, 5), ...
+            except StartProblem as exc:
+                error.update(str(exc))
+                if exc.field is not None:
+                    row.query_one(exc.field).focus()
+                return None
         watch = self.query_one("#watch", Switch).value
         if watch and opponent == "friend":
             error.update("To watch AI vs AI, choose an AI opponent.")
@@ -360,6 +389,6 @@ class SetupScreen(StyledOnce, Screen):
             error.update(problem)
             self.query_one(where, Input).focus()
             return None
-        return MatchSetup(game=self.game_kind, **start, opponent=opponent, name1=name1, name2=name2,
+        return MatchSetup(game=self.game_kind, start=start, opponent=opponent, name1=name1, name2=name2,
                           first=self.query_one("#first", Select).value, watch=watch,
                           speed=self.query_one("#speed", Select).value)

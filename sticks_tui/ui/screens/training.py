@@ -22,7 +22,7 @@ from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
-from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, MAX_GAMES, PROTOCOLS, TrainingConfig
+from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
@@ -30,6 +30,7 @@ from sticks_tui.ui.roles import is_teacher
 from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
+from sticks_tui.ui.widgets.container_view import ContainerView
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
@@ -108,6 +109,17 @@ def story_sentences(story: GameStory, rule: HatRule) -> list[str]:
     return [first, f"{won}.", lesson_sentence(loser, False, story.changes[story.loser], rule, detail=False)]
 
 
+def generic_story(story: GameStory, rules, board, rule) -> list[str]:
+    """A training game of any game in a few sentences: the moves each AI drew, the result, each AI's lesson."""
+    drawn = ", ".join(f"{PLAYERS[p]} {board.label(rules, position, move)}" for p, position, move in story.draws)
+    result = "a draw" if story.winner is None else f"{PLAYERS[story.winner]} wins"
+    lines = [f"Game {story.number:,} from {rules.position_text(story.start)}: {drawn or 'no move drawn'}: {result}."]
+    for p in ((0, 1) if story.winner is None else (story.winner, story.loser)):
+        won = None if story.winner is None else p == story.winner
+        lines.append(lesson_sentence(PLAYERS[p], won, story.changes[p], rule, detail=False))
+    return lines
+
+
 def pace_note(config: TrainingConfig) -> str:
     """How long a paced run takes, in words (a slow pace and many games can take days)."""
     if config.pace == BALL_BY_BALL:
@@ -136,7 +148,9 @@ class TickBox(Checkbox):
 
 
 class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
-    """Every option of a training run, what it will do in words, and Train."""
+    """Every option of a training run of `game`'s learning AI (its kept brain), what it will do in words, and Train.
+    A brain that fits one grid of numbered positions (sticks' hats) trains up to a heap chosen here; any other,
+    over its whole game."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="train_dialog.cancel")]
     AUTO_FOCUS = "#games"
@@ -156,15 +170,39 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     #train-dialog .form .-refused { background: $error 25%; }
     """
 
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.game = game
+
+    @property
+    def kept(self):
+        """The kept brain this dialog trains: the game's learning AI's (the first game's chosen one by default)."""
+        if self.game is None:
+            return self.app.session.main
+        return self.app.keeper.learner(self.game, 0)
+
+    @property
+    def sized(self) -> bool:
+        """The run is chosen up to a heap: the brain fits one grid of numbered positions (sticks' hats)."""
+        from sticks_tui.ui import brains
+
+        brain = self.kept.brain
+        return brains.grid_fits(brain, len(brain.positions))
+
     def compose(self) -> ComposeResult:
-        session = self.app.session
-        brain = session.brain
+        from sticks_tui.engine import registry
+
+        kept = self.kept
+        brain = kept.brain
         rule = brain.rule
+        game = kept.game
         saved = self.app.settings  # the last run's games, pace, protocol and heap (the rule is the brain's)
         pace = saved.train_pace if saved.train_pace in PACE_OF else "full"
         protocol = saved.train_protocol if saved.train_protocol in PROTOCOLS else DEFAULT_PROTOCOL
+        labels = PROTOCOL_LABELS if self.sized else {k: f"{k} ({GAME_PROTOCOLS[k].split(', ')[0]})" for k in PROTOCOLS}
         with Vertical(id="train-dialog", classes="dialog"):
-            yield Static(f"Train the AI (brain '{session.brain_name}') by AI-vs-AI games", classes="dialog-title")
+            yield Static(f"Train the AI of {registry.entry(game).title} (brain '{kept.name}')",
+                         classes="dialog-title")
             with Vertical(classes="form"):
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
@@ -176,7 +214,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                         yield Select(PACE_OPTIONS, value=pace, allow_blank=False, id="pace", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Protocol", classes="field")
-                    yield Select([(PROTOCOL_LABELS.get(k, k), k) for k in PROTOCOLS], value=protocol,
+                    yield Select([(labels.get(k, k), k) for k in PROTOCOLS], value=protocol,
                                  allow_blank=False, id="protocol", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Hat rule", classes="field")
@@ -200,8 +238,12 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
                                      allow_blank=False, id="floor", compact=True)
                 with Horizontal(classes="row"):
                     with Horizontal(classes="half"):
-                        yield Label(f"Heap (1-{brain.size})", classes="field")
-                        yield Input(str(min(saved.train_heap, brain.size)), id="heap", compact=True, max_length=4)
+                        if self.sized:
+                            yield Label(f"Heap (1-{brain.size})", classes="field")
+                            yield Input(str(min(saved.of(game).train_start or 20, brain.size)), id="heap",
+                                        compact=True, max_length=4)
+                        else:
+                            yield Label(f"Over {scope_words(brain.rules)}", id="scope", classes="muted")
                     yield Static(classes="gap")
                     if is_teacher(self.app):  # a pupil's tab never offers to wipe the class's brain
                         yield TickBox("Reset the brain first", id="reset-first", compact=True)
@@ -220,14 +262,14 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     def read_form(self) -> tuple[TrainingConfig, HatRule, bool]:
         """The run the form asks for, the rule the brain learns by (its own, or the new one it is reset
         to learn by) and whether to reset the brain first; FormError if it cannot be."""
-        session = self.app.session
-        brain = session.brain
+        kept = self.kept
+        brain = kept.brain
         value = lambda wid: self.query_one(f"#{wid}", Input).value  # noqa: E731
         try:
             games = parse_games(value("games"))
         except ValueError as exc:
             raise FormError(str(exc), "games") from None
-        heap = parse_whole(value("heap"), "the heap", 1, brain.size, "heap")
+        heap = parse_whole(value("heap"), "the heap", 1, brain.size, "heap") if self.sized else None
         start = parse_whole(value("start-balls"), "the start balls", *RULE_LIMITS["start_balls"], "start-balls")
         reward = parse_whole(value("reward"), "the win reward", *RULE_LIMITS["win_reward"], "reward")
         penalty = parse_whole(value("penalty"), "the loss penalty", *RULE_LIMITS["loss_penalty"], "penalty")
@@ -240,14 +282,17 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
             raise FormError("A game with the AI is in progress: finish it before resetting the brain, or train "
                             "without resetting.", "reset-first")
         if rule != brain.rule and not teacher:
-            raise FormError(f"The brain '{session.brain_name}' learns by its own rule ({rule_short(brain.rule)}); "
+            raise FormError(f"The brain '{kept.name}' learns by its own rule ({rule_short(brain.rule)}); "
                             "only the teacher can reset it to learn by another.", "start-balls")
         if rule != brain.rule and not reset:
-            raise FormError(f"The brain '{session.brain_name}' learns by its own rule ({rule_short(brain.rule)}). "
+            raise FormError(f"The brain '{kept.name}' learns by its own rule ({rule_short(brain.rule)}). "
                             "To train by another, tick \"Reset the brain first\".", "reset-first")
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
-        config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace)
+        if heap is not None:
+            config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace)
+        else:
+            config = TrainingConfig(game=brain.rules, games=games, protocol=protocol, pace=pace)
         return config, rule, reset  # no seed yet: `_go` draws it, so describing the form uses up none
 
     def _describe(self) -> FormError | None:
@@ -260,8 +305,12 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
             self._show_error(str(exc), exc.field)
             return exc
         self._show_error("", None)
-        name = self.app.session.brain_name
-        heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
+        name = self.kept.name
+        if self.sized:
+            heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
+        else:
+            heaps = ("random positions of " if config.protocol == "explore" else "the start of ") + \
+                scope_words(config.rules)
         at = "" if config.pace == BALL_BY_BALL else "at "  # ("..., ball by ball.", not "at ball by ball")
         run = f"{games_words(config.games)} from {heaps}, {at}{pace_words(config.pace)}." + pace_note(config)
         if reset:
@@ -328,8 +377,9 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         config, rule, reset = self.read_form()
         if reset and not self._reset_brain(rule):
             return
-        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol,
-                          train_heap=config.sticks)
+        self.app.remember(train_games=config.games, train_pace=pace_key(config.pace), train_protocol=config.protocol)
+        if self.sized:
+            self.app.remember_game(self.kept.game, train_start=config.sticks)
         self.dismiss(replace(config, seed=self.app.session.child_seed()))
 
     def _show_error(self, message: str, field: str | None = "") -> None:
@@ -352,13 +402,17 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         from sticks_tui.store import StoreError
 
         app = self.app
-        name = app.session.brain_name
+        kept = self.kept
         try:
-            app.keeper.reset(name, rule)
+            stored = app.keeper.reset(kept.name, rule)
         except (StoreError, ValueError) as exc:
             self._show_error(f"The brain was not reset: {exc} Nothing was started.")
             return False
-        app.load_brain(name)
+        if kept is app.session.main:
+            app.load_brain(kept.name)
+        else:  # the brain as stored now, in place (whoever plays with it sees it)
+            kept.brain.rule = stored.rule
+            kept.adopt(stored.counts)
         return True
 
     @on(Button.Pressed, "#cancel")
@@ -442,6 +496,9 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen.-narrow.-other #hats-ai1 { display: none; }
     TrainingScreen.-narrow.-other #hats-ai2 { display: block; }
     TrainingScreen.-wide #hats-ai2 { margin-left: 1; }
+    TrainingScreen ContainerView { display: none; }
+    TrainingScreen.-containers ContainerView { display: block; height: auto; max-height: 100%; }
+    TrainingScreen.-containers HatHeatmap { display: none; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
     CSS = """
@@ -471,17 +528,84 @@ class TrainingScreen(StyledOnce, Screen):
             with Vertical(id="training-hats"):
                 with Horizontal(id="hats-pair"):
                     with Vertical(id="hats-ai1", classes="ai-hats"):
-                        yield Label("AI 1's hats: the brain trained", id="training-hats-title",
+                        yield Label(f"AI 1's {self.words.containers}: the brain trained", id="training-hats-title",
                                     classes="ai-hats-title")
                         yield HatHeatmap(id="training-heatmap")
+                        yield ContainerView(id="training-container")
                     with Vertical(id="hats-ai2", classes="ai-hats"):
-                        yield Label("AI 2's hats: its sparring partner", id="training-hats-title-2",
-                                    classes="ai-hats-title")
+                        yield Label(f"AI 2's {self.words.containers}: its sparring partner",
+                                    id="training-hats-title-2", classes="ai-hats-title")
                         yield HatHeatmap(id="training-heatmap-2")
+                        yield ContainerView(id="training-container-2")
         yield KeysFooter()
+
+    # -- the brain trained ---------------------------------------------------------------------------
+    @property
+    def kept(self):
+        """The kept brain the (last) run trains: a game's learning AI's."""
+        return self.app.session.training.kept or self.app.session.main
+
+    @property
+    def words(self):
+        from sticks_tui.ui import brains
+
+        return brains.words(self.kept.brain)
+
+    @property
+    def grid(self) -> bool:
+        """The brain fits one grid (sticks' hats: the heatmaps); else each AI's container in play is shown."""
+        from sticks_tui.ui import brains
+
+        brain = self.kept.brain
+        return brains.grid_fits(brain, len(brain.positions))
+
+    @property
+    def rule(self):
+        return self.kept.brain.rule
+
+    def _run_rules(self):
+        state = self.app.session.training
+        return state.rules if state.rules is not None else self.kept.brain.rules
+
+    def _show_containers(self, counts_pair, focus=(None, None), drawn=(None, None), changes=({}, {})) -> None:
+        """Each AI's container for a position (`focus`, else the start of the run's game) from its counts."""
+        from sticks_tui.ui.boards import board_of
+        from sticks_tui.ui.widgets.container_view import ContainerData
+
+        brain, rules = self.kept.brain, self._run_rules()
+        board = board_of(self.kept.game)
+        for player, view in enumerate(self.query(ContainerView)):
+            counts = counts_pair[player] if counts_pair[player] is not None else counts_pair[0]
+            position = focus[player] if focus[player] is not None else rules.start_positions()[0]
+            if not brain.has_hat(position):
+                view.data = ContainerData(title=f"No {self.words.container} for {rules.position_text(position)}")
+                continue
+            moves = brain.moves_of(position)
+            row = counts[brain.row(position), : len(moves)]
+            view.data = ContainerData.of(f"{self.words.container.capitalize()} for {rules.position_text(position)}",
+                                         moves, (board.label(rules, position, m) for m in moves), row,
+                                         drawn=drawn[player], changes=changes[player], token=self.words.token)
+
+    def _told_containers(self, told: ToldGame, learned: bool) -> None:
+        """A told game on the containers: each AI's last container drawn from so far, its token marked while the
+        game goes on, and after the lesson each drawn token's count before → after."""
+        focus, drawn, changes, counts = [None, None], [None, None], [{}, {}], []
+        told_draws = told.story.draws[: min(told.shown, len(told.story.draws))]
+        for player in (0, 1):
+            mine = [(h, b) for p, h, b in told_draws if p == player]
+            if mine:
+                focus[player] = mine[-1][0]
+                if not learned:
+                    drawn[player] = mine[-1][1]
+            if learned:
+                changes[player] = {c.ball: (c.before, c.after) for c in told.story.changes[player]
+                                   if c.hat == focus[player]}
+            counts.append(told.after[player] if learned else told.before(player))
+        self._show_containers(tuple(counts), tuple(focus), tuple(drawn), tuple(changes))
 
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
+        self.set_class(not self.grid, "-containers")
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
         self._current: ToldGame | None = None  # the game being told ball by ball
@@ -497,12 +621,12 @@ class TrainingScreen(StyledOnce, Screen):
 
     def _class_changed(self, change) -> None:
         """No run going here: the trained brain's hats follow what classmates teach it, marked ↑/↓."""
-        if change is None or self.app.session.training.running or self._hats_shown is None:
+        if change is None or self.app.session.training.running or self._hats_shown is None or not self.grid:
             return
         if change.cells:
             heatmap = self.heatmaps[0]
             shown = tuple(c for c in change.cells if c[0] <= heatmap.data.hats)
-            heatmap.data = heatmap.data.with_(counts=self.app.session.brain.counts.copy(), beside=frozenset(),
+            heatmap.data = heatmap.data.with_(counts=self.kept.brain.counts.copy(), beside=frozenset(),
                                               drawn=None, flash=shown)
         if change.words:
             self.sub_title = f"training the AI · {change.words}"
@@ -552,29 +676,39 @@ class TrainingScreen(StyledOnce, Screen):
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
         curve.points = tuple(state.points)
-        hats = progress.hats.shape[0] - 1
-        config = getattr(state, "config", None)
-        if config is not None:
-            hats = min(hats, config.sticks)  # the hats the run plays from, not every hat of the brain
-        if self._hats_shown != hats:
-            self._hats_shown = hats
-            solution = solve_sticks(hats)
-            perfect = tuple(solution.winning_moves(n) for n in range(hats + 1))
-            for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
-                heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
-                                           max_take=progress.hats.shape[1], perfect=perfect)
+        if not self.grid:
+            if self._hats_shown is None:
+                self._hats_shown = "containers"
+                self._show_containers((progress.hats, progress.opponent_hats))
+        else:
+            hats = progress.hats.shape[0] - 1
+            config = getattr(state, "config", None)
+            if config is not None and config.game is None:
+                hats = min(hats, config.sticks)  # the hats the run plays from, not every hat of the brain
+            if self._hats_shown != hats:
+                self._hats_shown = hats
+                solution = solve_sticks(hats)
+                perfect = tuple(solution.winning_moves(n) for n in range(hats + 1))
+                for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
+                    heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
+                                               max_take=progress.hats.shape[1], perfect=perfect)
         story = getattr(progress, "story", None)
         if story is not None and story.number > self._received:
+            from sticks_tui.ui import brains
+
             self._received = story.number
             self._arrive(ToldGame(story, (progress.hats, progress.opponent_hats
-                                          if progress.opponent_hats is not None else progress.hats)))
+                                          if progress.opponent_hats is not None else progress.hats),
+                                  cell=brains.cell_index(self.kept.brain)))
         elif story is None and (self._current is None or self._current.done) and not self._queue \
                 and not self._by_ball():  # full speed: the hats as they are now, no marks
             if self._whole_timer is not None:
                 self._whole_timer.stop()
                 self._whole_timer = None
+            if not self.grid:
+                self._show_containers((progress.hats, progress.opponent_hats))
             for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
-                if counts is not None:
+                if counts is not None and self.grid:
                     heatmap.data = heatmap.data.with_(counts=counts, beside=frozenset(), flash=(), drawn=None)
         if not state.running:
             self._flush()  # the run is over: what is left of the last game is told at once
@@ -607,13 +741,31 @@ class TrainingScreen(StyledOnce, Screen):
             told = self._current = self._queue.popleft()
         told.shown += 1
         log = self.query_one(MoveLog)
-        for line in ball_lines(told, self.app.session.brain.rule):
+        for line in self._ball_lines(told):
             log.write(line)
+        if not self.grid:
+            self._told_containers(told, learned=told.shown > len(told.story.draws))
+            return True
         for player, heatmap in enumerate(self.heatmaps):
             view = told.view(player)
             heatmap.data = heatmap.data.with_(counts=view.counts, drawn=view.drawn, beside=view.beside,
                                               flash=view.flash)
         return True
+
+    def _ball_lines(self, told: ToldGame) -> list[str]:
+        """The log lines of the event just shown: sticks' own words (ball_lines); any other game's, generic."""
+        if self.grid:
+            return ball_lines(told, self.rule)
+        from sticks_tui.ui.boards import board_of
+
+        story, rules, board = told.story, self._run_rules(), board_of(self.kept.game)
+        if told.shown <= len(story.draws):
+            player, position, move = story.draws[told.shown - 1]
+            head = [f"Game {story.number:,} from {rules.position_text(story.start)}. {PLAYERS[story.first]} moves "
+                    "first."] if told.shown == 1 else []
+            return head + [f"{PLAYERS[player]} draws {board.label(rules, position, move)} at "
+                           f"{rules.position_text(position)}."]
+        return generic_story(story, rules, board, self.rule)[1:]
 
     def _flush(self) -> None:
         """Tell at once what is left of the game being told and of the games received."""
@@ -622,16 +774,28 @@ class TrainingScreen(StyledOnce, Screen):
 
     def _tell_whole(self, told: ToldGame) -> None:
         """A game at once: its story in the log, its balls beside their hats, then each AI's lessons."""
-        for sentence in story_sentences(told.story, self.app.session.brain.rule):
+        if self.grid:
+            sentences = story_sentences(told.story, self.rule)
+        else:
+            from sticks_tui.ui.boards import board_of
+
+            sentences = generic_story(told.story, self._run_rules(), board_of(self.kept.game), self.rule)
+        for sentence in sentences:
             self.query_one(MoveLog).write(sentence)
         told.shown = told.events
         self._current = told
+        if not self.grid:
+            self._told_containers(told, learned=False)
         for player, heatmap in enumerate(self.heatmaps):
-            view = told.whole(player, learned=False)
-            heatmap.data = heatmap.data.with_(counts=view.counts, beside=view.beside, flash=(), drawn=None)
+            if self.grid:
+                view = told.whole(player, learned=False)
+                heatmap.data = heatmap.data.with_(counts=view.counts, beside=view.beside, flash=(), drawn=None)
 
         def learned() -> None:
             self._whole_timer = None
+            if not self.grid:
+                self._told_containers(told, learned=True)
+                return
             for player, heatmap in enumerate(self.heatmaps):
                 view = told.whole(player, learned=True)
                 heatmap.data = heatmap.data.with_(counts=view.counts, beside=frozenset(), flash=view.flash)

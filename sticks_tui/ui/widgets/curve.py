@@ -62,10 +62,11 @@ def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, 
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND)
     else:
         labels = (LABEL_AGREEMENT, LABEL_WIN)[: max(0, width - 1)]
-    return tuple(
-        CurveSeries(label, GLYPHS[i], tuple((float(p[0]), float(p[i + 1])) for p in points
-                                            if len(p) > i + 1 and p[i + 1] is not None))
-        for i, label in enumerate(labels))
+    series = (CurveSeries(label, GLYPHS[i], tuple((float(p[0]), float(p[i + 1])) for p in points
+                                                  if len(p) > i + 1 and p[i + 1] is not None))
+              for i, label in enumerate(labels))
+    # a figure never computed for this game (a chance against a perfect player outside sticks) is not shown
+    return tuple(s for s in series if not s.points or any(_finite(y) for _, y in s.points))
 
 
 def _finite(v: float) -> bool:

@@ -1,7 +1,8 @@
-"""The noughts and crosses board drawn large, with MENACE's matchbox for the board in play: in each
-empty square its number, its beads and their chance (with a bar as long as the chance), the drawn
-bead marked `► drawn ◄`, and a line below that says it all in words. Everything reads without colour:
-X and O are drawn in lines, chances in figures and bars, the drawn bead in words.
+"""Noughts and crosses' board (issue 18, Donald Michie's MENACE): the board drawn large, with the
+learning AI's matchbox for the board in play: in each empty square its number, its beads and their
+chance (with a bar as long as the chance), the drawn bead marked `► drawn ◄`, and a line below that
+says it all in words. Everything reads without colour: X and O are drawn in lines, chances in figures
+and bars, the drawn bead in words.
 
     ┌─────────────┬─────────────┬─────────────┐
     │1            │2            │3            │
@@ -11,26 +12,29 @@ X and O are drawn in lines, chances in figures and bars, the drawn bead in words
     │             │             │             │
     ├─────────────┼ ...
 
-The noughts screen (`ui.screens.noughts`) adds what play needs: a cursor square (`◆` beside its
-number), the solver's best squares for a hint (`✓ best`), and after a game what each of MENACE's beads
-learned, in the cell of the mark it made (`↑ 4→7`, `↓ 3→2`, `= 0→0`). A click on a square posts
-`NoughtsBoard.Clicked` with its number.
+For play: a cursor square (`◆` beside its number; the arrows and Enter), the keys 1-9 laid out like a
+phone's (1 2 3 is the top row), a click on a square, the perfect squares for a hint (`✓ best`), and
+after a game what each bead the learner drew learned, in the cell of the mark it made (`↑ 4→7`).
+And the game's words, and MENACE in plain words for the help.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widget import Widget
 
-from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, to_move
+from sticks_tui import vocabulary
+from sticks_tui.engine import registry
+from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, has_line, to_move
+from sticks_tui.ui.boards import Board, BoardView, GameBoard
 from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, short_chance, short_count
 
 CELL_W = 13
@@ -79,7 +83,7 @@ class NoughtsBoardData:
         if self.note:
             return self.note
         if self.beads is None:
-            return f"{to_move(self.board)} to move; no matchbox for this board."
+            return f"{to_move(self.board)} to move."
         total = self.total
         squares = sum(1 for b in self.beads if b > 0)
         if total == 0:
@@ -90,8 +94,9 @@ class NoughtsBoardData:
         return text + "."
 
 
-class NoughtsBoard(Widget):
-    """The board and MENACE's matchbox for it. Set `data` (a `NoughtsBoardData`) to redraw."""
+class NoughtsBoard(GameBoard):
+    """The board and MENACE's matchbox for it. Set `view` (a `BoardView`) in play, or `data` (a
+    `NoughtsBoardData`, what is drawn) directly."""
 
     DEFAULT_CSS = """
     NoughtsBoard { width: auto; height: auto; }
@@ -108,17 +113,18 @@ class NoughtsBoard(Widget):
                          "noughtsboard--muted", "noughtsboard--cursor", "noughtsboard--best",
                          "noughtsboard--change"}
 
-    class Clicked(Message):
-        """A square (1-9) was clicked."""
-
-        def __init__(self, board: NoughtsBoard, square: int) -> None:
-            super().__init__()
-            self.board = board
-            self.square = square
-
-        @property
-        def control(self) -> NoughtsBoard:
-            return self.board
+    BINDINGS = [
+        Binding("1", "square(1)", "Square (1 2 3 = top row)", key_display="1-9", id="noughts.square",
+                tooltip="Mark square 1 (the keys 1-9 are laid out like a phone's: 1 2 3 is the top row)"),
+        *[Binding(str(n), f"square({n})", f"Square {n}", show=False, id=f"noughts.square{n}",
+                  tooltip=f"Mark square {n} ({SQUARE_NAMES[n - 1]})") for n in range(2, 10)],
+        Binding("left", "cursor(-1)", "Cursor", show=False, id="noughts.left", tooltip="Cursor (◆) left"),
+        Binding("right", "cursor(1)", "Cursor", show=False, id="noughts.right", tooltip="Cursor (◆) right"),
+        Binding("up", "cursor(-3)", "Cursor", show=False, id="noughts.up", tooltip="Cursor (◆) up"),
+        Binding("down", "cursor(3)", "Cursor", show=False, id="noughts.down", tooltip="Cursor (◆) down"),
+        Binding("enter", "mark", "Mark", show=False, id="noughts.mark", tooltip="Mark the square the cursor (◆) is on"),
+    ]
+    cursor = 5
 
     data: reactive[NoughtsBoardData] = reactive(NoughtsBoardData, always_update=True, layout=True)
 
@@ -201,7 +207,43 @@ class NoughtsBoard(Widget):
         square = self.square_at(event.x, event.y)
         if square is not None:
             event.stop()
-            self.post_message(self.Clicked(self, square))
+            if self.view.playable:
+                self.cursor = square
+                self.pick(square)
+
+    # -- in play ---------------------------------------------------------------------------------------
+    def prompt(self) -> str:
+        return "1-9 (1 2 3 = top row), a click, or the arrows and Enter."
+
+    def watch_view(self, view: BoardView) -> None:
+        if view.position is None:
+            return
+        board = view.position
+        beads = None
+        if view.container is not None:
+            per_square = [0] * 9
+            for square, n in zip(view.legal_moves, view.container, strict=True):
+                per_square[square - 1] = int(n)
+            beads = tuple(per_square)
+        changes = tuple((move, before, after) for _, move, before, after in view.changes)
+        self.data = NoughtsBoardData(board, beads, drawn=view.drawn, cursor=self.cursor if view.playable else None,
+                                     best=tuple(view.perfect), changes=changes, note=view.note)
+
+    def action_square(self, square: int) -> None:
+        self.cursor = square
+        self.pick(square)
+
+    def action_cursor(self, by: int) -> None:
+        row, col = divmod(self.cursor - 1, 3)
+        if by in (-1, 1):
+            col = (col + by) % 3
+        else:
+            row = (row + by // 3) % 3
+        self.cursor = 3 * row + col + 1
+        self.view = self.view
+
+    def action_mark(self) -> None:
+        self.pick(self.cursor)
 
     def board_lines(self) -> list[list[tuple[str, str]]]:
         rule = "─" * CELL_W
@@ -232,3 +274,81 @@ class NoughtsBoard(Widget):
             style = base + self.get_component_rich_style(f"noughtsboard--{cls}", partial=True) if cls else base
             segments.append(Segment(text, style))
         return Strip(segments).adjust_cell_length(self.size.width, base or Style())
+
+
+# -- a box drawn small (the brain view: many boxes at a glance) -----------------------------------------------
+SMALL_W = 14
+SMALL_CELL = 4
+
+
+def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
+    """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts."""
+    total = sum(int(c) for c in counts)
+    head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
+    lines = [f"{head:<{SMALL_W}}"[:SMALL_W]]
+    for r in range(3):
+        cells = []
+        for c in range(3):
+            i = 3 * r + c
+            text = board[i] if board[i] in "XO" else (short_count(counts[i]).strip() if counts[i] else "·")
+            cells.append(f"{text:^{SMALL_CELL}}")
+        lines.append(f"{''.join(cells):<{SMALL_W}}")
+    return lines
+
+
+def small_box(number: int, position, counts_by_move: dict) -> list[str]:
+    """The brain view's drawing of one box: its number, its beads, the board with each square's count."""
+    return small_board(number, position, tuple(counts_by_move.get(square, 0) for square in range(1, 10)))
+
+
+INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "
+         "X. MENACE learns it with 304 matchboxes of beads.")
+
+
+def _move_line(rules, name: str, before, move, after) -> str:
+    return f"{name}: square {move} ({SQUARE_NAMES[move - 1]})."
+
+
+def _result(rules, position, winner, loser, resigned) -> str:
+    if winner is None:
+        return "A draw: the board is full and nobody has three in a row."
+    if resigned:
+        return f"{loser} resigns: its box for this board is empty. {winner} wins."
+    mark = "X" if has_line(position, "X") else "O"
+    return f"{winner} wins: three {mark}s in a row."
+
+
+def help_sections() -> tuple[tuple[str, str], ...]:
+    return (
+        ("MENACE in plain words",
+         "MENACE (Machine Educable Noughts And Crosses Engine) was built by Donald Michie in 1961 out of 304 "
+         "matchboxes. Each box stands for one board MENACE can meet when it is its turn; boards that are the "
+         "same when turned or mirrored share one box. Inside are beads, one colour for each square it may "
+         "play there.\n"
+         "To move, MENACE takes the box for the board, shakes it and draws one bead without looking: that "
+         "square is its move. The more beads of a colour, the likelier that square.\n"
+         "After the game every bead it drew is rewarded: a win adds 3 more of that colour, a draw 1 more, "
+         "a loss takes the drawn bead out. Moves that led to wins become likelier, moves that lost become "
+         "rarer. If a box runs out of beads, MENACE resigns (or, as an option, the box is filled again).\n"
+         "It starts with 4 beads of each colour in the first box, 3 at its second move, 2 at its third and "
+         "1 at its fourth: a late bad move then disappears after one loss.\n"
+         "MENACE's boxes for X (moving first) and for O are two brains ('noughts MENACE' and 'noughts MENACE "
+         "O'): whichever side it plays, it plays with that side's boxes, kept between sessions; every game "
+         "teaches the boxes as stored, so every tab of a class server teaches one MENACE."),
+        ("Reading the board",
+         "Squares are numbered 1-9 row by row from the top left, like a phone's keys (not a numeric keypad, "
+         "whose 7 8 9 is on top):\n    1 2 3\n    4 5 6\n    7 8 9\n"
+         f"When MENACE is to move, each square shows its beads, the chance they give it and a bar as long "
+         f"as that chance. {MARK_DRAWN} drawn: the bead it took. A square with no beads repeats another by a "
+         f"mirror image (or lost its last bead). After the game, under each of MENACE's marks: its beads "
+         f"before → after, {MARK_UP} more, {MARK_DOWN} fewer, = unchanged. {MARK_PERFECT} best (the hint): "
+         "the squares exact minimax calls best. ◆ is the cursor."),
+    )
+
+
+registry.set_board("noughts", board=Board(
+    widget=NoughtsBoard, intro=lambda app: INTRO, brains=tuple(vocabulary.NOUGHTS_BRAINS[m] for m in ("X", "O")),
+    brain_options=lambda side: {"seat": side}, sides=("X", "O"), move_line=_move_line, result_line=_result,
+    opening=lambda rules, start: "an empty board", move_label=lambda position, move: f"square {move}",
+    help=help_sections(), layout="square", small=small_box,
+))

@@ -1,0 +1,149 @@
+"""What the screens read of a learner's brain, in one place: a container of counted tokens per position,
+one token kind per move (the hats' balls, MENACE's matchboxes' beads).
+
+Every game's brain is the one counts learner (`learn.hats.Hats`, issue 31); the screens ask this module
+what they show of it: the words for its containers and tokens (by the game's registry entry), a
+position's container in legal-move order, which (position, move) a cell of its counts is, whether its
+whole brain fits one grid (the heatmap), and a game's lesson in a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sticks_tui.engine import registry
+from sticks_tui.learn.hats import Hats
+from sticks_tui.learn.lesson_words import lesson_sentence
+
+
+@dataclass(frozen=True)
+class BrainWords:
+    container: str  # "hat", "box"
+    token: str  # "ball", "bead"
+
+    @property
+    def containers(self) -> str:
+        return self.container + ("es" if self.container.endswith("x") else "s")
+
+    @property
+    def tokens(self) -> str:
+        return self.token + "s"
+
+
+HAT_WORDS = BrainWords("hat", "ball")
+BOX_WORDS = BrainWords("box", "bead")
+
+
+def words(brain) -> BrainWords:
+    """What the brain's containers and tokens are called (its game's registry entry says: hats, or
+    MENACE's matchboxes)."""
+    if brain is None:
+        return HAT_WORDS
+    found = registry.find(brain.rules)
+    return BOX_WORDS if found is not None and found.brains == "matchboxes" else HAT_WORDS
+
+
+def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
+    """The brain's tokens for each of `legal_moves` at `position` (in that order), or None where it has no
+    container (a position it never faces, a forced move). A move alike to a counted one by a symmetry of the
+    position (noughts) shows 0: only one of each such set is counted."""
+    found = brain.find(position)
+    if found is None:
+        return None
+    row, pairs = found
+    by_move = {move: int(brain.counts[row, column]) for column, (_, move) in enumerate(pairs)}
+    if not brain.folds and tuple(by_move) != tuple(legal_moves):
+        return None
+    return tuple(by_move.get(move, 0) for move in legal_moves)
+
+
+def cell_of(brain, row: int, column: int) -> tuple:
+    """The (position, move) whose tokens are `brain.counts[row, column]`."""
+    position = brain._layout.rows[row]
+    return position, brain._layout.moves[row][column]
+
+
+def grid_fits(brain, positions: int) -> bool:
+    """Whether the brain shows whole as one grid (the heatmap): each position is its own row number and
+    its moves are 1, 2, ... k (sticks' hats), and there are few enough (`positions`) to read."""
+    if brain.folds or positions > 120:
+        return False
+    rows = brain._layout.rows
+    return all(p is None or (p == i and tuple(brain.moves_of(p)) == tuple(range(1, len(brain.moves_of(p)) + 1)))
+               for i, p in enumerate(rows))
+
+
+def trainable(brain) -> bool:
+    """Whether the app's train dialog trains this brain: the one counts learner's (issue 31) by a rule the
+    dialog can say (one start count, no draw incentive, a floor: the hats of sticks and Nim). MENACE's rule
+    (start beads by move number, a draw's incentive, no floor, an empty box's resign or refill) trains on the
+    command line until the dialog asks for it."""
+    rule = getattr(brain, "rule", None)
+    return (isinstance(brain, Hats) and rule.floor in ("each", "nonempty") and len(rule.starts) == 1
+            and not rule.draw_reward)
+
+
+def cell_index(brain):
+    """(position, move) -> (row, column) of a trainable brain's counts (`trainable`)."""
+    return lambda position, move: (brain.row(position), brain.column(position, move))
+
+
+def fresh_copy(brain):
+    """A brain of the same game, rule and seat, every container as it starts (a sparring partner's)."""
+    return brain.fresh()
+
+
+def rule_of(brain):
+    return getattr(brain, "rule", None)
+
+
+def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
+    """What one game taught `name`'s brain (`event`: the learner's `HatsReinforced`), in a sentence.
+    `label(position, move)` names a move; `detail`: every token's count before → after."""
+    rule = rule_of(brain)
+    outcome = event.result
+    if words(brain) is HAT_WORDS:
+        return lesson_sentence(name, None if outcome == 0 else outcome > 0, event.changes, rule, detail=detail)
+    word = {1: "won", 0: "drew", -1: "lost"}[outcome]
+    if not event.changes:
+        return f"{name} {word} without drawing a bead: its boxes stay as they were."
+    delta = rule.change(outcome)
+    changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,}→{c.after:,}" for c in event.changes)
+    return f"{name} {word}: each bead it drew gets {delta:+d} ({changes})."
+
+
+def brain_label(brain) -> str:
+    """'hats' or 'boxes' with the brain's size: '100 hats', '304 boxes'."""
+    w = words(brain)
+    n = brain.size
+    return f"{n} {w.containers}"
+
+
+def containers(brain, rules) -> list[tuple]:
+    """Every container of the brain as (position, legal moves, tokens for each move), in the brain's order."""
+    positions = brain.positions
+    found = []
+    for position in positions:
+        moves = tuple(rules.legal_moves(position))
+        counts = container_of(brain, position, moves)
+        if counts is not None:
+            found.append((position, moves, counts))
+    return found
+
+
+def plies_from_start(rules) -> dict:
+    """Each position reachable from the rules' start positions, and the fewest moves that reach it."""
+    depth = {start: 0 for start in rules.start_positions()}
+    frontier = list(depth)
+    while frontier:
+        following = []
+        for position in frontier:
+            if rules.is_terminal(position):
+                continue
+            for move in rules.legal_moves(position):
+                after = rules.apply(position, move)
+                if after not in depth:
+                    depth[after] = depth[position] + 1
+                    following.append(after)
+        frontier = following
+    return depth

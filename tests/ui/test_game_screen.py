@@ -1,0 +1,508 @@
+"""The one game screen (issue 32), tested once against the registry: every test runs on every game that has a
+board, and a game made up here (a toy, registered from this file) plays on it too. What differs by game is
+each game's board (tests/ui/test_boards.py) and its rules (tests/unit)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from textual.widgets import Label
+
+from sticks_tui.engine import registry
+from sticks_tui.solve import solver_for
+from sticks_tui.ui.boards import GameBoard, board_of
+from sticks_tui.ui.screens.confirm import ConfirmDialog
+from sticks_tui.ui.screens.game import BrainPanel, GameScreen
+from sticks_tui.ui.screens.setup import SetupScreen
+from sticks_tui.ui.session import LEARNER_KINDS
+from ui_helpers import game_names, log_text, play_out, set_up, text_of, wait_until
+
+GAMES = game_names()
+
+
+def learner_kind(game: str) -> str:
+    return next(k for k in registry.entry(game).opponents if k in LEARNER_KINDS and k != "trained")
+
+
+def kept_name(game: str, side: int) -> str:
+    names = board_of(game).brains
+    return names[min(side, len(names) - 1)]
+
+
+def three_of_each(data_dir: str, game: str) -> None:
+    """The game's kept brains made in the store with three times their start tokens: then every game changes
+    them, whoever wins (a loss takes a token away where a fresh brain's last one would stay)."""
+    from sticks_tui.store import Store
+
+    store = Store.open(data_dir)
+    try:
+        for side in (0, 1):
+            name = kept_name(game, side)
+            brain = store.load_or_create_brain(name, game=game, **board_of(game).brain_options(side))
+            brain.counts[:] = brain.counts * 3
+            store.save_brain(name, brain, replace=True)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app, game):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent="friend", name1="Ann", name2="Bob")
+        assert isinstance(screen, GameScreen) and screen.setup.game == game
+        board = screen.query_one("#board", GameBoard)
+        assert isinstance(board, board_of(game).widget) and app.focused is board  # its keys work at once
+        assert text_of(screen, "#turn").startswith(f"{screen.seat_name(0)}'s turn: {board.prompt()}")
+        assert not screen.query_one("#after").display
+        await play_out(pilot, screen)
+        state = screen.game.state
+        assert screen.game.is_over and text_of(screen, "#turn") == screen.result_text != ""
+        assert screen.query_one("#after").display
+        game_kept = app.session.store.recent_games(limit=1)[0]
+        assert (game_kept.game, game_kept.players, len(game_kept.moves)) == (game, ("Ann", "Bob"), len(state.history))
+        winner = "" if game_kept.loser is None else game_kept.players[1 - game_kept.loser]
+        # the log tells the result: a draw in the result's words, a win to each player
+        told = (screen.result_text if not winner else
+                f"{game_kept.players[game_kept.loser]}: You lose.  {winner}: You win!")
+        assert told in log_text(screen)
+        assert app.session.results == [("Ann", "Bob", winner)]
+        assert text_of(screen, "#tally").startswith("This session: Ann ")
+        await pilot.press("n")  # the next game
+        await pilot.pause()
+        assert screen.round == 2 and not screen.game.is_over and not screen.game.state.history
+
+
+@pytest.mark.parametrize("game, first", [(g, f) for g in GAMES for f in ("p1", "p2")])
+async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_learns_into_it(make_app, data_dir,
+                                                                                              game, first):
+    """Moving first or second, the learner plays with the brain kept for its side (MENACE's X boxes or its O
+    boxes; one brain for both in a game that has one), shows that brain beside the board, and the game's
+    lesson is kept with it in the store: the brain in play is the brain as stored after the game."""
+    three_of_each(data_dir, game)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first=first, name1="Ann")
+        side = 0 if first == "p2" else 1
+        name = kept_name(game, side)
+        kept = screen.brains[1]
+        assert kept.name == name and kept.kept and screen.players[1].hats is kept.brain
+        before = app.session.store.load_brain(name).counts.copy()
+        panel = screen.query_one(BrainPanel)
+        assert panel.display and screen.players[1].name in str(panel.query_one(".brain-title", Label).render())
+        await play_out(pilot, screen)
+        await pilot.pause()
+        stored = app.session.store.load_brain(name)
+        lesson = app.session.store.recent_games(limit=1)[0].learning
+        assert [(s.seat, s.brain) for s in lesson] == [(1, name)] and lesson[0].drawn
+        assert not np.array_equal(stored.counts, before)
+        assert np.array_equal(kept.brain.counts, stored.counts)  # it plays on with the brain as stored
+        assert "Ann's turn" not in text_of(screen, "#turn")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_then_the_next_game(make_app, game):
+    app = make_app(ai_delay=60)  # nothing moves by itself: every move is a step
+    async with app.run_test(size=(80, 24)) as pilot:
+        kind = learner_kind(game)
+        screen = await set_up(pilot, game, opponent=kind, watch=True)
+        assert screen.has_class("-two-brains") and len(screen.brains) == 2
+        panels = list(screen.query(BrainPanel))
+        titles = [str(p.query_one(".brain-title", Label).render()) for p in panels]
+        assert all(p.name in " ".join(titles) for p in screen.players)  # both learners' brains are shown
+        assert panels[0].display and not panels[1].display  # 80 columns: one at a time
+        await pilot.press("o")
+        assert not panels[0].display and panels[1].display
+        moves = 0
+        while not screen.game.is_over:
+            await pilot.press("s")
+            moves += 1
+            assert len(screen.game.state.history) == moves or screen.game.is_over
+            assert screen.paused
+        assert screen.next_step() == "lesson" and "Step: lesson" in str(screen.active_bindings["s"].binding.description)
+        lessons_before = log_text(screen).count(" drew: ") + log_text(screen).count(" won") + log_text(screen).count(
+            " lost")
+        await pilot.press("s")  # the lesson
+        assert screen.next_step() == "new game" and screen.taught
+        assert log_text(screen).count(" won") + log_text(screen).count(" lost") + log_text(screen).count(
+            " drew: ") > lessons_before
+        await pilot.press("s")  # the next game, and its first move
+        assert screen.round == 2 and len(screen.game.state.history) == 1
+        await pilot.press("space")  # going on
+        assert not screen.paused
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_leaving_a_game_in_progress_asks_first_and_a_finished_one_does_not(make_app, game):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent="friend")
+        screen.query_one("#board", GameBoard).pick(screen.game.state.legal_moves[0])
+        await pilot.pause()
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")  # stay
+        assert app.screen is screen
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and "game is in progress" in app.screen.question
+        await pilot.press("escape")
+        await play_out(pilot, screen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_perfect_moves_show_on_the_board_on_the_brain_and_in_words(make_app, game):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game))
+        board = screen.query_one("#board", GameBoard)
+        assert board.view.perfect == () and not screen.query_one("#hint").display
+        await pilot.press("p")
+        state = screen.game.state
+        perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
+        assert board.view.perfect == perfect
+        hint = text_of(screen, "#hint")
+        if perfect:
+            assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect)
+        else:
+            assert "No move here wins" in hint
+        await pilot.press("p")
+        assert board.view.perfect == () and not screen.query_one("#hint").display
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_classmates_game_that_taught_the_same_brain_shows_live(make_app, data_dir, game):
+    """Two tabs on one store: Ann's game against the learning AI teaches the class's brain, and the other tab's
+    game screen, showing that brain, says whose game it was and plays on with the brain as stored."""
+    kind = learner_kind(game)
+    three_of_each(data_dir, game)
+    watcher = make_app()
+    async with watcher.run_test(size=(80, 24)) as watching:
+        screen = await set_up(watching, game, opponent=kind, first="p2", name1="Bob")
+        kept = screen.brains[1]
+        player = make_app()
+        async with player.run_test(size=(80, 24)) as playing:
+            other = await set_up(playing, game, opponent=kind, first="p2", name1="Ann")
+            await play_out(playing, other)
+            await playing.pause()
+        stored = watcher.session.store.load_brain(kept.name)
+        await wait_until(watching, lambda: np.array_equal(kept.brain.counts, stored.counts), what="the brain as stored")
+        title = str(screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
+        assert "Ann's game" in title
+
+
+# -- a game made up here: a rules class and a board, registered from this test, nothing else -----------------
+class RaceRules:
+    """Say 1 or 2 more than the last number said, from 0; whoever says `goal` wins."""
+
+    name = "the race"
+
+    def __init__(self, goal: int = 7) -> None:
+        self.goal = goal
+
+    def positions(self):
+        return tuple(range(self.goal))
+
+    def start_positions(self):
+        return (0,)
+
+    def legal_moves(self, position):
+        return tuple(m for m in (1, 2) if position + m <= self.goal)
+
+    def apply(self, position, move):
+        return position + move
+
+    def is_terminal(self, position):
+        return position >= self.goal
+
+    def outcome(self, position):
+        return 1
+
+    def hat_rows(self):
+        return self.positions()
+
+    def position_text(self, position):
+        return f"{position} said"
+
+    def move_text(self, position, move):
+        return f"add {move}"
+
+    def encode_position(self, position):
+        return position
+
+    def decode_position(self, value):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= self.goal:
+            raise ValueError(f"A number said is from 0 to {self.goal}, not {value!r}.")
+        return value
+
+    def encode_move(self, move):
+        return move
+
+    def decode_move(self, position, value):
+        if value not in self.legal_moves(position):
+            raise ValueError(f"Add 1 or 2, up to {self.goal}, not {value!r}.")
+        return value
+
+    def __eq__(self, other):
+        return isinstance(other, RaceRules) and other.goal == self.goal
+
+    def __hash__(self):
+        return hash(("race", self.goal))
+
+
+class RaceBoard(GameBoard):
+    """The number said, and 1 or 2 to add."""
+
+    from textual.binding import Binding
+
+    BINDINGS = [Binding("1", "add(1)", "Add", key_display="1-2", id="race.add1"),
+                Binding("2", "add(2)", "Add 2", show=False, id="race.add2")]
+
+    def render(self) -> str:
+        return f"said: {self.view.position}"
+
+    def watch_view(self, view) -> None:
+        self.refresh()
+
+    def prompt(self) -> str:
+        return "add 1 or 2."
+
+    def action_add(self, n: int) -> None:
+        self.pick(n)
+
+
+@pytest.fixture
+def race():
+    from sticks_tui.ui.boards import Board
+
+    entry = registry.register(registry.GameEntry(
+        name="race", title="the race to 7", choice="The race to 7", brain_words="a race brain", rules_class=RaceRules,
+        make_rules=lambda start=None, max_take=None, moves=(): RaceRules(), layout=lambda rules: {},
+        from_layout=lambda layout: RaceRules(),
+        opponents={"friend": "a friend", "random": "the random AI", "learning": "the learning AI"},
+        default_opponent="learning", ai_names={"random": "Race Random AI", "learning": "Race Learning AI"},
+        watchable=True))
+    registry.set_board("race", board=Board(widget=RaceBoard, brains=("race brain",)))
+    yield entry
+    registry.unregister("race")
+
+
+async def test_a_toy_game_registered_in_a_test_plays_on_the_one_game_screen(make_app, race):
+    """A game this app never heard of (its rules and a minimal board, registered here) is offered on the setup
+    screen and played to the end on the one game screen against the learning AI, by its board's keys; the game
+    is kept in the records and its lesson in the learner's brain, made in the store for it."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, "race", opponent="learning", name1="Ann")
+        assert isinstance(screen, GameScreen) and isinstance(screen.query_one("#board"), RaceBoard)
+        assert text_of(screen, "#turn") == "Ann's turn: add 1 or 2."
+        while not screen.game.is_over:
+            if screen.game.waiting_for_human:
+                await pilot.press("1")
+            await pilot.pause(0.01)
+        await pilot.pause()
+        kept = app.session.store.recent_games(limit=1)[0]
+        assert kept.game == "race" and kept.learning[0].brain == "race brain"
+        assert app.session.store.load_brain("race brain") is not None
+        assert "Ann: add 1." in log_text(screen) and "You win!" in log_text(screen)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_learners_brain_shows_its_draw_and_after_the_game_what_it_taught_until_the_next_game(make_app, game):
+    """At 160x48 every game shows its learner's brain beside the board: the token drawn marked while its move
+    waits a beat, and after the game each token's change, kept until the next game starts."""
+    from sticks_tui.ui.widgets.container_view import ContainerView
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    app = make_app(ai_delay=30)  # the learner's draw waits a beat before its move
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")
+        panel = screen.query_one(BrainPanel)
+        assert panel.display and panel.region.width > 40
+        screen._ai_move()  # what the timer does when the AI's pause is over: it draws
+        await wait_until(pilot, lambda: bool(screen.draws[1]), what="the learner's draw")
+        position, move = screen.draws[1][0]
+        assert screen.game.state.position == position and screen._pending == move  # its move waits a beat
+        brain = panel.query_one(".brain")
+        if isinstance(brain, HatHeatmap):
+            assert brain.data.drawn == (position, move)
+        else:
+            assert isinstance(brain, ContainerView) and brain.data.drawn == move and brain.data.moves
+        app.session.ai_delay_override = 0
+        screen._play_pending()
+        await play_out(pilot, screen)
+        lesson = screen.taught[1]
+        if isinstance(brain, HatHeatmap):
+            assert set(brain.data.flash) == {(c.hat, c.ball, c.delta) for c in lesson.changes}
+        else:
+            last = lesson.changes[-1]
+            assert brain.data.changes[last.ball] == (last.before, last.after)
+            assert "What this game taught it" in str(panel.query_one(".brain-draws").render())
+        await pilot.press("n")
+        await pilot.pause()
+        if isinstance(brain, HatHeatmap):
+            assert brain.data.flash == ()
+        else:
+            assert brain.data.changes == {}
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir, game):
+    """Another game's brain under the name of this game's learner: the app says why, the learner plays with a
+    fresh brain that is never saved, the game is kept without a lesson, and the stored brain is left as it was."""
+    from sticks_tui.learn.hats import Hats
+    from sticks_tui.store import Store
+    from ui_helpers import MessageLog
+
+    name = kept_name(game, 1)
+    squatter = Hats(10 if game != "sticks" else 30, 5 if game == "sticks" else 3)
+    with Store.open(data_dir) as store:
+        store.save_brain(name, squatter, games_trained=5)
+    log = MessageLog()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
+        await wait_until(pilot, lambda: any("left as it is" in n for n in log.notifications()),
+                         what="the message about the brain")
+        assert not screen.brains[1].kept and "(not kept)" in str(
+            screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
+        await play_out(pilot, screen)
+        store = app.session.store
+        assert store.load_brain(name) == squatter and store.brain_info(name).games_trained == 5
+        assert store.game_count() == 1 and store.recent_games(limit=1)[0].learning == ()
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_without_a_learner_no_brain_is_loaded_or_made(make_app, game):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        held = set(app.session.kept)
+        screen = await set_up(pilot, game, opponent="friend")
+        assert set(app.session.kept) == held  # nothing loaded for this game
+        assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
+                   if (game, name) not in held)
+        assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(make_app, game):
+    """The one brain view: every container of the brain in play, each move's tokens as the brain holds them (the
+    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come."""
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.screens.brain import BrainScreen
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")  # the learner moves first
+        await play_out(pilot, screen)
+        kept = screen.brains[1]
+        await pilot.press("b")
+        view = app.screen
+        assert isinstance(view, BrainScreen) and view.kept is kept
+        title = str(view.query_one("#brain-title").render())
+        assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title
+        heatmap = view.query_one(HatHeatmap)
+        if heatmap.display:  # one grid: every hat, as the brain holds it
+            assert heatmap.data.hats == len(kept.brain.positions)
+            assert (heatmap.data.counts == kept.brain.counts).all()
+        else:
+            groups = view.groups()
+            assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain, kept.brain.rules))
+            position, moves, counts = groups[0][1][0]
+            number = [c[0] for c in brains.containers(kept.brain, kept.brain.rules)].index(position) + 1
+            body = str(view.query_one("#brain-body").render())
+            assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
+            await pilot.press("2")
+            assert view.group == 1 and f"positions {groups[1][0]} move" in str(view.query_one("#brain-title").render())
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
+    from sticks_tui.ui.screens.brain import grid_lines
+
+    items = [[f"#{n}", "ab"] for n in range(1, 6)]
+    assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "noughts"])
+async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app, game):
+    """The one train dialog and training screen: F2 on a game's screen trains that game's learner (its kept brain,
+    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained."""
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+    from sticks_tui.ui.widgets.inputs import Input
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
+        kept = screen.brains[1]
+        before = kept.brain.counts.copy()
+        await pilot.press("f2")
+        dialog = app.screen
+        assert isinstance(dialog, TrainDialog) and dialog.kept is kept
+        assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render())
+        dialog.query_one("#games", Input).value = "2000"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60, what="the run's end")
+        await pilot.press("escape")
+        assert app.screen is screen and app.session.training.kept is kept
+        stored = app.session.store.load_brain(kept.name)
+        assert app.session.store.brain_info(kept.name).games_trained == 2000
+        assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
+        assert screen.players[1].hats is kept.brain  # the game goes on with the brain trained
+
+
+async def test_f2_on_noughts_says_where_menaces_boxes_train_for_now(make_app):
+    from ui_helpers import MessageLog
+
+    log = MessageLog()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        screen = await set_up(pilot, "noughts", opponent="menace")
+        await pilot.press("f2")
+        assert app.screen is screen and not app.session.training.running
+        assert any("sticks-tui train --game noughts" in n for n in log.notifications())
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir, game):
+    """The one replay: a game against the learning AI, kept, replayed move by move on the game's own board; at each
+    move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it."""
+    from sticks_tui.ui.boards import GameBoard
+    from sticks_tui.ui.screens.replay import ReplayScreen
+    from sticks_tui.ui.widgets.container_view import ContainerView
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    three_of_each(data_dir, game)  # every game changes the brain: the lesson has something to show
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2", name1="Ann")
+        await play_out(pilot, screen)
+        history, draws = screen.game.state.history, screen.draws[1]
+        record = app.session.store.recent_games(limit=1)[0]
+        app.push_screen(ReplayScreen(record))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted,
+                         what="the replay")
+        replay = app.screen
+        board = replay.query_one("#replay-game-board", GameBoard)
+        assert isinstance(board, board_of(game).widget) and board.view.position == history[0].before
+        await pilot.press("right")  # the learner's first move (it moved first): its draw
+        first = history[0]
+        heatmap, container = replay.query_one(HatHeatmap), replay.query_one(ContainerView)
+        if heatmap.display:
+            assert heatmap.data.drawn == (first.before, first.move)
+        else:
+            assert (container.data.drawn, container.data.moves) == (first.move, board.view.legal_moves)
+        assert (first.before, first.move) == draws[0]
+        await pilot.press("end")  # the lesson
+        lesson = record.learning[0]
+        if heatmap.display:
+            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, b) for h, b, _, _ in lesson.changes}
+        else:  # the last container it drew from, each token's count before -> after
+            expected = {b: (w, a) for h, b, w, a in lesson.changes if h == draws[-1][0]}
+            assert expected and container.data.changes == expected
+        assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2
