@@ -13,7 +13,6 @@ from typing import Protocol, runtime_checkable
 
 from sticks_tui.engine.events import BallDrawn, EventBus, HatsReinforced
 from sticks_tui.engine.state import GameState
-from sticks_tui.learn.hats import forced
 from sticks_tui.solve import solver_for
 
 
