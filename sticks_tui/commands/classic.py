@@ -6,17 +6,8 @@ import argparse
 import random
 import sys
 
-from sticks_tui.commands.common import int_in_range
+from sticks_tui.commands.common import int_in_range, player_name
 from sticks_tui.engine import registry
-
-
-def _name(text: str) -> str:
-    from sticks_tui.store import InvalidName, validate_name
-
-    try:
-        return validate_name(text, "player")
-    except InvalidName as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers) -> None:
@@ -29,10 +20,10 @@ def register(subparsers) -> None:
                     f"(saved as brain '{TRAINED_BRAIN}'). Reads piped input; end of input quits.")
     p.add_argument("--mode", choices=list(MODES), default=None,
                    help="skip the options menu: friend (1), computer (2) or trained (3)")
-    p.add_argument("--name", type=_name, default="Player 1", help="your name in the records (default 'Player 1')")
-    p.add_argument("--name2", type=_name, default="Player 2",
+    p.add_argument("--name", type=player_name, default="Player 1", help="your name in the records (default 'Player 1')")
+    p.add_argument("--name2", type=player_name, default="Player 2",
                    help="your friend's name in the records (default 'Player 2')")
-    p.add_argument("--brain", type=_name, default=DEFAULT_BRAIN,
+    p.add_argument("--brain", type=player_name, default=DEFAULT_BRAIN,
                    help=f"the learning AI's brain for option 2 (default '{DEFAULT_BRAIN}')")
     p.add_argument("--train-games", type=int_in_range(0, 10_000_000, "--train-games"), default=TRAINING_GAMES,
                    help=f"training games for option 3 (default {TRAINING_GAMES:,})")

@@ -6,6 +6,16 @@ import argparse
 import sys
 
 
+def player_name(text: str) -> str:
+    """A name as the records take it (argparse's type for --name and the like)."""
+    from sticks_tui.store import InvalidName, validate_name
+
+    try:
+        return validate_name(text, "player")
+    except InvalidName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def int_in_range(low: int, high: int, what: str):
     def parse(text: str) -> int:
         try:

@@ -12,21 +12,12 @@ import importlib
 import random
 import sys
 
-from sticks_tui.commands.common import add_game_arguments, game_options, int_in_range
+from sticks_tui.commands.common import add_game_arguments, game_options, int_in_range, player_name
 
 #: The modules that attach a line mode of its own to a game (each on import).
 LINE_MODE_MODULES = ("sticks_tui.commands.classic",)
 #: The opponent asked for, as the seeds' console game calls it (`classic --mode`).
 CLASSIC_MODES = {"friend": "friend", "learning": "computer", "trained": "trained"}
-
-
-def _name(text: str) -> str:
-    from sticks_tui.store import InvalidName, validate_name
-
-    try:
-        return validate_name(text, "player")
-    except InvalidName as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers) -> None:
@@ -45,10 +36,10 @@ def register(subparsers) -> None:
                    help="skip the menu: friend, learning (the game's learning AI), perfect, random; the Game of "
                         "Sticks: friend, learning or trained (the trained AI, 100,000 games first)")
     p.add_argument("--ai-first", action="store_true", help="the AI moves first (default: you do)")
-    p.add_argument("--name", type=_name, default="Player 1", help="your name in the records (default 'Player 1')")
-    p.add_argument("--name2", type=_name, default="Player 2",
+    p.add_argument("--name", type=player_name, default="Player 1", help="your name in the records (default 'Player 1')")
+    p.add_argument("--name2", type=player_name, default="Player 2",
                    help="your friend's name in the records (default 'Player 2')")
-    p.add_argument("--brain", type=_name, default=None,
+    p.add_argument("--brain", type=player_name, default=None,
                    help="the learning AI's brain (default: the game's name; sticks: 'default')")
     p.add_argument("--train-games", type=int_in_range(0, 10_000_000, "--train-games"), default=None,
                    help="(sticks) training games for the trained AI (default 100,000)")
