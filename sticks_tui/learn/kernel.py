@@ -22,6 +22,10 @@ greedy/epsilon rule and learns at every move (Q-learning) rather than by counted
 game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
 The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
 containers, an exact walk over the positions A's greedy play can reach against every opponent move.
+In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, two loads each say
+whether its row may have changed its answer (`_UP`, `_DOWN`), and only then are the game's rows looked
+at again (late in a run, one game in thousands): the lab's hats run at ~0.95x the trainer's speed with
+their mastery tracked, against 0.43x before (docs/performance.md, bench_lab_speed.py).
 """
 
 from __future__ import annotations
@@ -109,6 +113,8 @@ class Watch(NamedTuple):
     stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
     stack: np.ndarray  # (2P + 1,) int64: the check's work list
     closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
+    code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a right one
+    ok_at: np.ndarray  # (rows_a * width,) int64: `ok` again (0 or 1), at each row's first cell
 
     @classmethod
     def none(cls) -> Watch:
@@ -118,7 +124,7 @@ class Watch(NamedTuple):
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
                    one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy())
+                   one.copy(), i1.copy(), i1.copy())
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -129,16 +135,24 @@ class Watch(NamedTuple):
         is every one of them right: the `bad` count of that seat at 0, no walk needed."""
         rows = checked.shape[0]
         P = fixed_match.positions
+        code = np.where(np.repeat(checked, good.shape[0] // max(rows, 1)), np.where(good, 4, 2), 0).astype(np.int64)
         return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
-                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_))
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
+                   np.ones(good.shape[0], dtype=np.int64))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
 reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
 
+#: Which tokens learnt may change their row's answer, a bit for each `Watch.code` + `Watch.ok_at` (wrong move
+#: 2, right move 4; plus 1 where the row is right): a count up of a wrong move in a right row (3) or of a
+#: right move in a wrong row (4); a count down of a wrong move in a wrong row (2) or of a right move in
+#: a right row (5). Any other token learnt leaves its row's answer as it was (see `play_games`).
+_UP = np.int64(1 << 3 | 1 << 4)
+_DOWN = np.int64(1 << 2 | 1 << 5)
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _U = np.uint64  # an index numba knows is not negative: no wrap-around test on each load
 
@@ -328,9 +342,12 @@ def check_all(pref, width, row_cols, watch):
         ok[r] = True
         if watch.top.shape[0] == checked.shape[0]:
             watch.top[r] = _top_bits(pref, r * width, row_cols[r])
+        if checked[r]:
+            ok[r] = _row_right(pref, r * width, row_cols[r], good)
+        if watch.ok_at.shape[0] == checked.shape[0] * width:
+            watch.ok_at[r * width] = 1 if ok[r] else 0
         if not checked[r]:
             continue
-        ok[r] = _row_right(pref, r * width, row_cols[r], good)
         if not ok[r]:
             for s in range(2):
                 if seat_mask[r, s]:
@@ -409,10 +426,15 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 hat[base + j] = c
                 t += c
             total[base] = t
+    w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
+    w_code, w_ok_at = watch.code, watch.ok_at
+    closed = watch.closed[0]
+    per_width = 1.0 / width
     n_starts = starts.shape[0]
     x = rng_state[0]
     for g in range(n_games):
         a_first = seats == A_FIRST or (game_index + g) % 2 == 0
+        refilled = False
         if n_starts == 1:
             p = starts[0]
         else:
@@ -435,6 +457,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         hat[_U(real + j)] = start_cells[_U(real + j)]
                         t += start_cells[_U(real + j)]
                     total[_U(real)] = t
+                    refilled = True
                 x = _step(x)
                 r = _below(x, t)
                 cell = real
@@ -459,24 +482,76 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             q = nq
         a_outcome = out if q < P else -out  # the outcome for whoever moved last, made A's
         # A's tokens, then B's, each in the order drawn, as the readable learner does
+        # (with `track`, `need` says whether a row A drew from may have changed its answer: see below)
+        need = refilled
         change = changes_a[a_outcome + 1]
-        for i in range(n):
-            if firsts[i] < off_b:
-                _learn(hat, total, cells[i], firsts[i], change, floor_a)
+        mask = (_UP if change > 0 else _DOWN) if track and change != 0 else 0
+        if mask:
+            for i in range(n):
+                if firsts[i] < off_b:
+                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
+                    need |= (mask >> (w_code[_U(cells[i])] + w_ok_at[_U(firsts[i])])) & 1
+        else:
+            for i in range(n):
+                if firsts[i] < off_b:
+                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
         if b_learns or shared:
             change = changes_b[1 - a_outcome]
-            for i in range(n):
-                if firsts[i] >= off_b:
-                    _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+            mask = (_UP if change > 0 else _DOWN) if track and shared and change != 0 else 0
+            if mask:
+                for i in range(n):
+                    if firsts[i] >= off_b:
+                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+                        need |= (mask >> (w_code[_U(cells[i])] + w_ok_at[_U(firsts[i] - shift)])) & 1
+            else:
+                for i in range(n):
+                    if firsts[i] >= off_b:
+                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
         stats[1 - a_outcome] += 1
         first_outcome = a_outcome if a_first else -a_outcome
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            _recheck(hat, width, row_cols, watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad, firsts,
-                     n, off_b, shift)
-            _note_mastery(watch.bad, watch.mastery, game_index + g + 1)
-            note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
+            # A's rows drawn from, looked at again after the game, here and not in a function (each
+            # call of one taking arrays, inlined or not, pays their reference counts: 2.5x the loop's
+            # time) nor in the loop above (its writes there cost that loop 2.8x). Only a row whose token
+            # moved towards the other answer is looked at: a count up of a right move (or down of a
+            # wrong one) cannot make a right row wrong, nor a count down of a right move (or up of a
+            # wrong one) a wrong row right (`_row_right` reads the moves tied at the top), so most of
+            # a game's rows are passed by at the cost of two loads. A refilled container is looked at.
+            moved = False
+            for i in range(n if need else 0):
+                f = firsts[i]
+                if f < off_b:
+                    change = changes_a[a_outcome + 1]
+                elif shared:
+                    f -= shift
+                    change = changes_b[1 - a_outcome]
+                else:
+                    continue  # B's own table
+                if change == 0 and not refilled:
+                    continue
+                row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
+                if not w_checked[row]:
+                    continue
+                was = w_ok[row]
+                if not refilled and (w_good[cells[i]] == was) == (change > 0):
+                    continue
+                now = _row_right(hat, f, row_cols[row], w_good)
+                if now != was:
+                    w_ok[row] = now
+                    w_ok_at[f] = 1 if now else 0
+                    step = -1 if now else 1
+                    for s in range(2):
+                        if w_seat[row, s]:
+                            w_bad[s] += step
+                    if w_seat[row, 0] or w_seat[row, 1]:
+                        w_bad[2] += step
+                    moved = True
+            if moved:
+                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
+            if moved or not closed:
+                note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width
