@@ -22,10 +22,10 @@ greedy/epsilon rule and learns at every move (Q-learning) rather than by counted
 game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
 The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
 containers, an exact walk over the positions A's greedy play can reach against every opponent move.
-In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, two loads each say
-whether its row may have changed its answer (`_UP`, `_DOWN`), and only then are the game's rows looked
-at again (late in a run, one game in thousands): the lab's hats run at ~0.95x the trainer's speed with
-their mastery tracked, against 0.43x before (docs/performance.md, bench_lab_speed.py).
+In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
+whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
+game's rows looked at again (late in a run, one game in thousands): the lab's hats run at the
+trainer's speed with their mastery tracked, against 0.43x before (docs/performance.md, bench_lab_speed.py).
 """
 
 from __future__ import annotations
@@ -113,8 +113,8 @@ class Watch(NamedTuple):
     stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
     stack: np.ndarray  # (2P + 1,) int64: the check's work list
     closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
-    code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a right one
-    ok_at: np.ndarray  # (rows_a * width,) int64: `ok` again (0 or 1), at each row's first cell
+    code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a
+    # right one; plus 1 in every cell of a row whose answer (`ok`) is right
 
     @classmethod
     def none(cls) -> Watch:
@@ -124,7 +124,7 @@ class Watch(NamedTuple):
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
                    one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy(), i1.copy(), i1.copy())
+                   one.copy(), i1.copy())
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -140,14 +140,13 @@ class Watch(NamedTuple):
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
-                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
-                   np.ones(good.shape[0], dtype=np.int64))
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code)
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
 reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
 
-#: Which tokens learnt may change their row's answer, a bit for each `Watch.code` + `Watch.ok_at` (wrong move
+#: Which tokens learnt may change their row's answer, a bit for each `Watch.code` (wrong move
 #: 2, right move 4; plus 1 where the row is right): a count up of a wrong move in a right row (3) or of a
 #: right move in a wrong row (4); a count down of a wrong move in a wrong row (2) or of a right move in
 #: a right row (5). Any other token learnt leaves its row's answer as it was (see `play_games`).
@@ -344,8 +343,9 @@ def check_all(pref, width, row_cols, watch):
             watch.top[r] = _top_bits(pref, r * width, row_cols[r])
         if checked[r]:
             ok[r] = _row_right(pref, r * width, row_cols[r], good)
-        if watch.ok_at.shape[0] == checked.shape[0] * width:
-            watch.ok_at[r * width] = 1 if ok[r] else 0
+        if watch.code.shape[0] == checked.shape[0] * width:
+            for j in range(width):
+                watch.code[r * width + j] = (watch.code[r * width + j] & ~np.int64(1)) | (1 if ok[r] else 0)
         if not checked[r]:
             continue
         if not ok[r]:
@@ -427,7 +427,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 t += c
             total[base] = t
     w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
-    w_code, w_ok_at = watch.code, watch.ok_at
+    w_code = watch.code
     closed = watch.closed[0]
     per_width = 1.0 / width
     n_starts = starts.shape[0]
@@ -490,7 +490,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             for i in range(n):
                 if firsts[i] < off_b:
                     _learn(hat, total, cells[i], firsts[i], change, floor_a)
-                    need |= (mask >> (w_code[_U(cells[i])] + w_ok_at[_U(firsts[i])])) & 1
+                    need |= (mask >> w_code[_U(cells[i])]) & 1
         else:
             for i in range(n):
                 if firsts[i] < off_b:
@@ -502,7 +502,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 for i in range(n):
                     if firsts[i] >= off_b:
                         _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
-                        need |= (mask >> (w_code[_U(cells[i])] + w_ok_at[_U(firsts[i] - shift)])) & 1
+                        need |= (mask >> w_code[_U(cells[i])]) & 1
             else:
                 for i in range(n):
                     if firsts[i] >= off_b:
@@ -512,13 +512,10 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            # A's rows drawn from, looked at again after the game, here and not in a function (each
-            # call of one taking arrays, inlined or not, pays their reference counts: 2.5x the loop's
-            # time) nor in the loop above (its writes there cost that loop 2.8x). Only a row whose token
-            # moved towards the other answer is looked at: a count up of a right move (or down of a
-            # wrong one) cannot make a right row wrong, nor a count down of a right move (or up of a
-            # wrong one) a wrong row right (`_row_right` reads the moves tied at the top), so most of
-            # a game's rows are passed by at the cost of two loads. A refilled container is looked at.
+            # When `need` (a token learnt may have turned its row's answer: `_UP`, `_DOWN`), A's rows drawn
+            # from are looked at again after the game: here, not in a function (a call taking arrays,
+            # inlined or not, pays their reference counts each time: 2.5x the loop's time) nor in the
+            # learning loop above (writes there cost that loop 2.8x). A refilled container is looked at.
             moved = False
             for i in range(n if need else 0):
                 f = firsts[i]
@@ -540,7 +537,8 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 now = _row_right(hat, f, row_cols[row], w_good)
                 if now != was:
                     w_ok[row] = now
-                    w_ok_at[f] = 1 if now else 0
+                    for j in range(width):
+                        w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
                     step = -1 if now else 1
                     for s in range(2):
                         if w_seat[row, s]:

@@ -194,6 +194,6 @@ def test_the_loops_running_answer_of_each_row_is_the_answer_worked_out_afresh(ga
         afresh = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match, g.closed)
         k.check_all(preference(spec, g, state), g.width, g.row_cols, afresh)
         assert np.array_equal(watch.ok, afresh.ok) and np.array_equal(watch.bad, afresh.bad), (done, watch.bad)
-        assert np.array_equal(watch.ok_at, afresh.ok_at)
+        assert np.array_equal(watch.code, afresh.code)
         step = 1 if done < 100 else 50
     assert np.array_equal(state["a"].counts, whole.state["a"].counts)
