@@ -58,7 +58,7 @@ def main() -> int:
     print(f"trainer kernel (the app's):       {median['trainer']:>12,.0f} games/s")
     for text in learners:
         print(f"lab kernel {text:<14}        {median[text]:>12,.0f} games/s "
-              f"({median['trainer'] / median[text]:.1f}x slower than the trainer)")
+              f"({median[text] / median['trainer']:.2f}x the trainer's speed)")
     for text in learners:
         print(f"readable {text:<14}          {median[text + ' readable']:>12,.0f} games/s "
               f"(the lab kernel is {median[text] / median[text + ' readable']:,.0f}x faster)")
