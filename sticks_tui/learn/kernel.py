@@ -17,9 +17,11 @@ Speed: each batch copies both brains' counts into the one flat array (made once 
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
 cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
 
-The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
-greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
-game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's value learners keep the one other loop (`play_values`): a value learner chooses by the
+greedy/epsilon rule over float values and learns at every move (Q-learning, one table by negamax)
+rather than by counted tokens after the game. Kept apart for what it reads and writes, not for speed:
+a trial fold of Monte-Carlo's choice and lesson into the counts loop (2026-11-28, heap 100 self-play,
+7 alternating rounds) left the counts learners' speed as it was (1.009x), bit for bit the same counts.
 The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
 containers, an exact walk over the positions A's greedy play can reach against every opponent move.
 In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
