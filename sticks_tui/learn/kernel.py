@@ -117,6 +117,8 @@ class Watch(NamedTuple):
     closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
     code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a
     # right one; plus 1 in every cell of a row whose answer (`ok`) is right
+    peak: np.ndarray  # (rows_a * width,) int64: at each row's first cell, its top count (the counts loop keeps it)
+    reached: np.ndarray  # (rows_a,) int64: the mark of the last check that reached the row (`unbeatable`)
 
     @classmethod
     def none(cls) -> Watch:
@@ -126,7 +128,7 @@ class Watch(NamedTuple):
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
                    one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy(), i1.copy())
+                   one.copy(), i1.copy(), i1.copy(), i1.copy())
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -142,7 +144,8 @@ class Watch(NamedTuple):
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
-                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code)
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
+                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
@@ -255,7 +258,7 @@ def unbeatable(pref, width, watch, seat):
     the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`)."""
     first_of, after, n_cols, starts, stamp, stack = (watch.f_first, watch.f_after, watch.f_cols, watch.starts,
                                                      watch.stamp, watch.stack)
-    checked, ok = watch.checked, watch.ok
+    checked, ok, reached = watch.checked, watch.ok, watch.reached
     P = first_of.shape[0] // 2
     end = 2 * P
     mark = stack[end] + 1  # the marks: a new number each check, kept in the last slot of `stack`
@@ -277,6 +280,7 @@ def unbeatable(pref, width, watch, seat):
             bits = np.int64(1)  # a forced move: its one column
             if first >= 0:
                 row = first // width
+                reached[row] = mark
                 if checked[row] and not ok[row]:
                     return False
                 bits = _top_bits(pref, first, legal)
@@ -343,6 +347,8 @@ def check_all(pref, width, row_cols, watch):
         ok[r] = True
         if watch.top.shape[0] == checked.shape[0]:
             watch.top[r] = _top_bits(pref, r * width, row_cols[r])
+        if watch.peak.shape[0] == checked.shape[0] * width:
+            watch.peak[r * width] = np.int64(_max_value(pref, r * width, row_cols[r]))
         if checked[r]:
             ok[r] = _row_right(pref, r * width, row_cols[r], good)
         if watch.code.shape[0] == checked.shape[0] * width:
@@ -429,7 +435,8 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 t += c
             total[base] = t
     w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
-    w_code = watch.code
+    w_code, w_top, w_dirty, w_peak, w_reached = watch.code, watch.top, watch.dirty, watch.peak, watch.reached
+    w_last = watch.stack[watch.stack.shape[0] - 1:]  # the mark of the last check made (seat 1; seat 0's is one less)
     closed = watch.closed[0]
     per_width = 1.0 / width
     n_starts = starts.shape[0]
@@ -550,8 +557,61 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     moved = True
             if moved:
                 _note_mastery(w_bad, watch.mastery, game_index + g + 1)
-            if moved or not closed:
-                note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
+            if not closed:
+                # the top moves of A's rows drawn from (`note_unbeatable`'s look, here for the same reason
+                # as above): the walk is made again only after a game that changed one of them. A row is
+                # looked at only if its token rose to its top count (`peak`; not as the one top move) or
+                # fell from a top move.
+                for i in range(n):
+                    f = firsts[i]
+                    if f < off_b:
+                        change = changes_a[a_outcome + 1]
+                    elif shared:
+                        f -= shift
+                        change = changes_b[1 - a_outcome]
+                    else:
+                        continue  # B's own table
+                    row = np.int64(np.float64(f) * per_width + 0.5)
+                    if not refilled:
+                        if change == 0:
+                            continue
+                        if change > 0:
+                            v = hat[cells[i]]
+                            if v < w_peak[f]:
+                                continue
+                            if w_top[row] == np.int64(1) << (cells[i] - f):  # the one top move, higher still
+                                w_peak[f] = v
+                                continue
+                        elif w_top[row] >= 0 and not (w_top[row] >> (cells[i] - f)) & np.int64(1):
+                            continue
+                    legal = row_cols[row]
+                    if legal > 62:
+                        bits = np.int64(-2)
+                    else:
+                        top_count = hat[f]
+                        bits = np.int64(1)
+                        for j in range(1, legal):
+                            v = hat[f + j]
+                            if v > top_count:
+                                top_count = v
+                                bits = np.int64(1) << j
+                            elif v == top_count:
+                                bits |= np.int64(1) << j
+                    if legal <= 62:
+                        w_peak[f] = top_count
+                    else:
+                        top_count = hat[f]
+                        for j in range(1, legal):
+                            top_count = max(top_count, hat[f + j])
+                        w_peak[f] = top_count
+                    if bits != w_top[row] or bits == -2:
+                        w_top[row] = bits
+                        # a row the last check did not reach cannot change its answer (nor can any row
+                        # reach it without a change of its own, which is looked at then)
+                        if w_reached[row] >= w_last[0] - 1:
+                            w_dirty[0] = True
+            if (moved or w_dirty[0]) if not closed else moved:
+                note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width
