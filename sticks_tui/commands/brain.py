@@ -149,9 +149,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_print(args: argparse.Namespace) -> int:
     """Print brain `name` (or a new brain of --game) as a machine of paper (`store.machine_pdf`)."""
-    from sticks_tui.learn.machine import Machine, fresh_brain, plural, seat_words
+    from sticks_tui.learn.machine import fresh_brain, plural
     from sticks_tui.store import StoreError
-    from sticks_tui.store.machine_pdf import machine_pdf, recognise, write_machine_pdf
+    from sticks_tui.store.machine_pdf import print_brain, recognise, write_machine_pdf
     from sticks_tui.store.safefile import check_target
 
     def make(store):
@@ -165,13 +165,7 @@ def run_print(args: argparse.Namespace) -> int:
             kept = False
         else:
             kept = True
-        kind = registry.entry_of(brain.rules)
-        machine = Machine(brain, as_is=args.as_is)
-        import shlex
-
-        data = machine_pdf(machine, title=f"Build your own machine: {args.name}", game_title=kind.title,
-                           seat_words=seat_words(brain),
-                           type_back=f"sticks-tui play --paper --game {kind.name} --brain {shlex.quote(args.name)}")
+        machine, data = print_brain(brain, args.name, as_is=args.as_is)
         write_machine_pdf(args.file, data, force=args.force, protected=protected)
         return machine, kept
 

@@ -68,21 +68,10 @@ def run(args: argparse.Namespace, game_name: str, stdin=None, stdout=None) -> in
                             say("The unfinished game was not recorded.")
                         return 0
                     try:
-                        if answer.lower() == "resign":
-                            game.resign()
-                            say("The machine resigns.")
-                            continue
-                        number, _, colour = answer.partition(" ")
-                        try:
-                            number = int(number)
-                            if not colour.strip():
-                                raise ValueError
-                        except ValueError:
-                            raise PaperRefusal(f"Type the {box_word}'s number, then the {bead_word}'s colour "
-                                               f"(e.g. '{box.number} {box.colours[0].name}'), not {answer!r}.") from None
                         before = game.position
-                        move = game.machine_move(number, colour)
-                        say(f"The machine plays: {game.rules.move_text(before, move)}.")
+                        move = game.typed_machine_move(answer)
+                        say("The machine resigns." if move is None else
+                            f"The machine plays: {game.rules.move_text(before, move)}.")
                     except PaperRefusal as exc:
                         say(f"Refused: {exc} Nothing was changed.")
                 else:

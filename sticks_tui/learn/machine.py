@@ -61,7 +61,9 @@ def _ordered(moves: list) -> list:
 class Machine:
     """The boxes of `brain`, numbered and coloured; `as_is` counts its beads now, else its start beads."""
 
-    def __init__(self, brain: Hats, *, as_is: bool = False) -> None:
+    def __init__(self, brain: Hats, *, as_is: bool = False, only=None) -> None:
+        """`only`: the brain's rows to keep as boxes (those a game from a start reaches: `rows_from`); the
+        numbers stay those of the whole brain's machine, so box 17 is the same box in every machine of it."""
         self.brain = brain
         self.rules = brain.rules
         self.as_is = as_is
@@ -89,7 +91,8 @@ class Machine:
                 self.move_words.setdefault(m, self.rules.move_text(p, m))
             boxes.append(Box(n, row, p, move_no, moves, tuple(self.colour_of[m] for m in moves),
                              tuple(int(counts[row, j]) for j in range(len(moves)))))
-        self.boxes: tuple[Box, ...] = tuple(boxes)
+        self._every = {b.number: b for b in boxes}
+        self.boxes: tuple[Box, ...] = tuple(b for b in boxes if only is None or b.row in only)
         self._by_row = {b.row: b for b in boxes}
         self._by_name = {c.name: m for m, c in self.colour_of.items()}
 
@@ -118,10 +121,10 @@ class Machine:
     # -- finding a box and a bead, as a class types them --------------------------------------------
     def box(self, number: int) -> Box:
         """Box `number`; ValueError saying which numbers there are."""
-        if not 1 <= number <= len(self.boxes):
+        if number not in self._every:
             box = self.words[0]
-            raise ValueError(f"There is no {box} {number}: the {plural(box)} are numbered 1 to {len(self.boxes)}.")
-        return self.boxes[number - 1]
+            raise ValueError(f"There is no {box} {number}: the {plural(box)} are numbered 1 to {len(self._every)}.")
+        return self._every[number]
 
     def box_for(self, position) -> Box | None:
         """The box for `position` (alike up to a symmetry, where the game folds them), or None."""
@@ -135,6 +138,28 @@ class Machine:
             raise ValueError(f"There is no {key!r} {self.words[1]} in this machine: its colours are "
                              f"{', '.join(self._by_name)}.")
         return self._by_name[key]
+
+
+def rows_from(brain: Hats, start) -> frozenset[int]:
+    """The brain's rows (its containers) a game from `start` can reach (a game of 20 sticks on a brain of 100 hats
+    reaches hats 1 to 20): the boxes a machine for games from there needs."""
+    rules = brain.rules
+    seen, frontier, rows = {start}, [start], set()
+    while frontier:
+        following = []
+        for position in frontier:
+            if rules.is_terminal(position):
+                continue
+            found = brain.find(position)
+            if found is not None:
+                rows.add(found[0])
+            for move in rules.legal_moves(position):
+                after = rules.apply(position, move)
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        frontier = following
+    return frozenset(rows)
 
 
 def fresh_brain(kind):

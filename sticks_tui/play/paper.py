@@ -48,11 +48,12 @@ class PaperGame:
     its first game.
 
     `machine_seat`: which side the machine plays (0 moves first) when the brain keeps both sides'
-    containers (sticks, Nim); a one-seat brain (MENACE: X) plays its own seat.
+    containers (sticks, Nim); a one-seat brain (MENACE: X) plays its own seat. `start`: the position
+    the game starts from (the app's setup: 20 sticks on a brain of 100 hats); None: the rules' first.
     """
 
     def __init__(self, store, name: str, *, game: str | None = None, machine_seat: int = 0,
-                 players: tuple[str, str] = ("Class", "Paper machine")) -> None:
+                 players: tuple[str, str] = ("Class", "Paper machine"), start=None) -> None:
         brain = store.load_brain(name, game)
         self.new = None  # a new brain, kept with the first game it plays
         if brain is None:  # the new brain `brain print` printed for a new name
@@ -64,7 +65,10 @@ class PaperGame:
         self.rules = brain.rules
         self.machine = Machine(brain)
         self.seat = brain.seat if brain.seat is not None else machine_seat
-        self.start = self.rules.start_positions()[0]
+        # `start`: where the game starts (a heap, piles: the app's setup); else the rules' first start
+        self.start = self.rules.start_positions()[0] if start is None else start
+        if self.rules.is_terminal(self.start):
+            raise PaperRefusal(f"A game cannot start where it is over ({self.rules.position_text(self.start)}).")
         self.position = self.start
         self.moves: list = []
         self.drawn: list = []
@@ -126,6 +130,26 @@ class PaperGame:
         self._play(real)
         self.drawn.append((self._before, real))
         return real
+
+    def typed_machine_move(self, text: str):
+        """The machine's turn as a class types it: "17 red" (the box, then the bead drawn: its move, made), or
+        "resign" (None). A PaperRefusal says why anything else is refused."""
+        answer = " ".join(str(text).split())
+        if answer.lower() == "resign":
+            self.resign()
+            return None
+        box_word, bead_word = self.machine.words
+        number, _, colour = answer.partition(" ")
+        try:
+            number = int(number)
+            if not colour.strip():
+                raise ValueError
+        except ValueError:
+            box = self.box_now()
+            example = f"{box.number} {box.colours[0].name}" if box is not None else f"1 {self.machine.boxes[0].colours[0].name}"
+            raise PaperRefusal(f"Type the {box_word}'s number, then the {bead_word}'s colour "
+                               f"(e.g. '{example}'), not {answer!r}.") from None
+        return self.machine_move(number, colour)
 
     def resign(self) -> None:
         """The machine resigns: only when its box on screen is empty and its rule says an empty box resigns."""

@@ -276,6 +276,33 @@ def machine_pdf(machine: Machine, *, title: str, game_title: str, seat_words: st
     return printer.output()
 
 
+def paper_command(brain, name: str) -> str:
+    """The command line that types a paper game of brain `name` in."""
+    import shlex
+
+    from sticks_tui.engine import registry
+
+    return f"sticks-tui play --paper --game {registry.entry_of(brain.rules).name} --brain {shlex.quote(name)}"
+
+
+def print_brain(brain, name: str, *, as_is: bool = False, type_back: str | None = None,
+                only=None) -> tuple[Machine, bytes]:
+    """Brain `name` printed as a machine of paper: (its `Machine`, the PDF's bytes). The one way both
+    `sticks-tui brain print` and the app's Print make it. `type_back`: where a paper game is typed in
+    (default: the command line's `play --paper` for this brain). `only`: the brain's rows to print (the boxes a
+    game from the app's start reaches, `learn.machine.rows_from`), numbered as in the whole machine."""
+    from sticks_tui.engine import registry
+    from sticks_tui.learn.machine import seat_words
+
+    kind = registry.entry_of(brain.rules)
+    machine = Machine(brain, as_is=as_is, only=only)
+    if type_back is None:
+        type_back = paper_command(brain, name)
+    data = machine_pdf(machine, title=f"Build your own machine: {name}", game_title=kind.title,
+                       seat_words=seat_words(brain), type_back=type_back)
+    return machine, data
+
+
 def write_machine_pdf(path: str | os.PathLike, data: bytes, *, force: bool = False, protected=()) -> None:
     """Write a printed machine at `path` through the export guard (an earlier print is replaced)."""
     from sticks_tui.store.safefile import write_file

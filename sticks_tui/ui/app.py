@@ -213,6 +213,8 @@ class SticksApp(App):
         from sticks_tui.ui.screens.backups import BackupsScreen
         from sticks_tui.ui.screens.brain import BrainScreen
         from sticks_tui.ui.screens.class_view import ClassScreen
+        from sticks_tui.ui.screens.paper import PaperScreen
+        from sticks_tui.ui.screens.print_dialog import PrintDialog
 
         with_boards = [type(f"GameScreenWith{board.widget.__name__}", (game.GameScreen,),
                             {"BINDINGS": board.widget.BINDINGS}) for board in boards().values()]
@@ -220,7 +222,7 @@ class SticksApp(App):
                 training.TrainDialog, training.TrainingScreen, records.RecordsScreen, analysis.AnalysisScreen,
                 pretrain.PretrainScreen, confirm.ConfirmDialog, confirm.NameDialog, help.HelpScreen,
                 replay.ReplayScreen, export_dialog.ExportDialog, BackupsScreen, ClassScreen, lab.LabScreen,
-                BrainScreen]
+                BrainScreen, PrintDialog, PaperScreen]
 
     @classmethod
     def binding_ids(cls) -> dict[str, str]:
@@ -389,6 +391,15 @@ class SticksApp(App):
                                 self.action_backup_now)
             yield SystemCommand("Class view", "The class's brain, leaderboard and games, live: for a projector",
                                 self.action_class_view)
+            yield SystemCommand("Paper game", "Type in a game played with the printed machine of the game in play's "
+                                "brain: it learns the same lesson", self.action_paper_game)
+
+    def action_paper_game(self) -> None:
+        """The paper game of the game in play's learning AI (screens/paper.py; the teacher's)."""
+        from sticks_tui.ui.screens.paper import PaperScreen, open_paper_game
+
+        if not isinstance(self.screen, PaperScreen):
+            open_paper_game(self, self.game_in_play())
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -525,6 +536,8 @@ class SticksApp(App):
     def action_class_view(self) -> None:
         from sticks_tui.ui.roles import may_view_class
         from sticks_tui.ui.screens.class_view import ClassScreen
+        from sticks_tui.ui.screens.paper import PaperScreen
+        from sticks_tui.ui.screens.print_dialog import PrintDialog
 
         if not may_view_class(self):
             self.notify("Only the teacher can open the class view.", title="Not for pupils", severity="warning")

@@ -68,9 +68,9 @@ def grid_fits(brain, positions: int) -> bool:
     its moves are 1, 2, ... k (sticks' hats), and there are few enough (`positions`) to read."""
     if brain.folds or positions > 120:
         return False
-    rows = brain._layout.rows
-    return all(p is None or (p == i and tuple(brain.moves_of(p)) == tuple(range(1, len(brain.moves_of(p)) + 1)))
-               for i, p in enumerate(rows))
+    layout = brain._layout  # folding nothing, a row's moves are its position's legal moves, as `moves_of` says
+    return all(p is None or (p == i and moves == tuple(range(1, len(moves) + 1)))
+               for i, (p, moves) in enumerate(zip(layout.rows, layout.moves, strict=True)))
 
 
 def trainable(brain) -> bool:
@@ -129,6 +129,14 @@ def containers(brain, rules) -> list[tuple]:
         if counts is not None:
             found.append((position, moves, counts))
     return found
+
+
+def numbers(brain) -> dict:
+    """Each container's number, as the printed machine numbers its boxes (`learn.machine.Machine`: by the move it
+    serves, as MENACE's were): "box 17" is the same box in the brain view, on paper and in the paper game."""
+    from sticks_tui.learn.machine import Machine
+
+    return {box.position: box.number for box in Machine(brain).boxes}
 
 
 def plies_from_start(rules) -> dict:

@@ -99,6 +99,22 @@ def people_names(app) -> tuple[str, str]:
     return setup.people_names() if setup is not None else (app.settings.name1, app.settings.name2)
 
 
+def setup_start(app, game: str):
+    """Where the app's games of `game` start: the setup's start as the settings keep it (else its board's default),
+    as a position of the game; None for the rules' own first start (a game with one start)."""
+    from sticks_tui.ui.boards import board_of
+
+    start = app.settings.of(game).start
+    if start is None:
+        start = board_of(game).default_start
+    if start is None:
+        return None
+    try:
+        return registry.entry(game).make_rules(start).decode_position(start)
+    except (ValueError, TypeError):
+        return None
+
+
 def make_player(kind: str, name: str, *, brain=None, rng: random.Random, bus=None):
     """The player of kind `kind` ('friend', 'dumb', 'random', 'perfect', or a learner with `brain`)."""
     if kind in vocabulary.HUMAN_OPPONENTS:

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
-from pypdf import PdfReader
+from machine_pdf_text import expected, printed_boxes
 
 from sticks_tui.cli import main
 from sticks_tui.learn.machine import fresh_brain
@@ -17,9 +15,6 @@ from sticks_tui.engine.pictures import Grid, Piles, Sticks, picture_of
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.machine import Machine
 from sticks_tui.store import Store
-
-LABEL = re.compile(r"(?:Box|Hat) (\d+)")
-BEAD = re.compile(r"([a-z]+(?: [a-z]+)?(?: \d+)?): (\d+)")
 
 
 def cli(capsys, data, *argv: str) -> tuple[int, str, str]:
@@ -31,38 +26,12 @@ def cli(capsys, data, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def printed_boxes(path) -> tuple[dict[int, dict[str, int]], str]:
-    """{box number: {colour: beads}} as the PDF's labels say, and the cover's text."""
-    reader = PdfReader(str(path))
-    boxes: dict[int, dict[str, int]] = {}
-    for page in reader.pages[1:]:
-        text = page.extract_text().split("Key:")[0]
-        parts = LABEL.split(text)
-        for number, body in zip(parts[1::2], parts[2::2], strict=True):
-            assert int(number) not in boxes
-            boxes[int(number)] = {colour: int(n) for colour, n in BEAD.findall(body)}
-    return boxes, reader.pages[0].extract_text()
-
-
 def small_brain(game: str) -> Hats:
     """A kept brain of `game`, small where the game lets it be (the PDF of 511 Nim hats is slow to read)."""
     kind = registry.entry(game)
     if kind.rules_class is NimRules:
         return Hats(NimRules((2, 2, 1)), rule=HatRule(**kind.learner_settings))
     return fresh_brain(kind)
-
-
-def expected(brain: Hats, as_is: bool) -> dict[int, dict[str, int]]:
-    """What the labels must say, straight from the brain: by the machine's numbering, each move's
-    colour and the brain's count (its counts now, or its rule's start counts)."""
-    machine = Machine(brain)
-    counts = brain.counts if as_is else brain.start
-    out = {}
-    for box in machine.boxes:
-        row = brain.row(box.position)
-        out[box.number] = {machine.colour_of[m].name: int(counts[row, brain.column(box.position, m)])
-                           for m in brain.moves_of(box.position)}
-    return out
 
 
 @pytest.mark.parametrize("game", registry.names())

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from sticks_tui.engine import registry
 from sticks_tui.ui import brains
 from sticks_tui.ui.boards import board_of
+from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
@@ -55,8 +56,16 @@ class BrainScreen(StyledOnce, Screen):
         Binding("right,right_square_bracket", "step(1)", "Later", show=False, id="brain.later",
                 tooltip="The positions one move later"),
         Binding("o", "other", "Other side", id="brain.other", tooltip="The other side's brain (X's or O's boxes)"),
+        Binding("p", "print", "Print", id="brain.print",
+                tooltip="Print this brain as a machine of paper: a PDF of labels to cut out (issue 36)"),
+        Binding("g", "paper_game", "Paper game", id="brain.paper_game",
+                tooltip="Type in a game played with the paper machine: this brain learns it"),
         Binding("escape", "back", "Back", id="brain.back"),
     ]
+    COMMANDS = {screen_commands(
+        ("Print the machine", "This brain as a machine of paper: a PDF of box labels to cut out", "print"),
+        ("Paper game", "Type in a game played with the paper machine: this brain learns it", "paper_game"),
+    )}
     DEFAULT_CSS = """
     BrainScreen #brain-title { height: auto; text-style: bold; padding: 0 1; }
     BrainScreen #brain-scroll { height: 1fr; padding: 0 1; }
@@ -104,11 +113,19 @@ class BrainScreen(StyledOnce, Screen):
             return len(self.board.brains) > 1
         if action in ("group", "step"):
             return not self._fits()
+        if action == "paper_game":
+            from sticks_tui.ui.roles import is_teacher
+
+            return is_teacher(self.app)  # the paper game teaches the class's brain: the teacher's (screens/paper.py)
         return True
 
     def _fits(self) -> bool:
+        """Whether the brain in play shows as one grid. Asked each time the footer checks its keys: worked out
+        once per brain (its containers follow its layout, never its counts)."""
         brain = self.kept.brain
-        return brains.grid_fits(brain, len(brains.containers(brain, self.rules)))
+        if getattr(self, "_fit_of", (None,))[0] is not brain:
+            self._fit_of = (brain, brains.grid_fits(brain, len(brains.containers(brain, self.rules))))
+        return self._fit_of[1]
 
     # -- drawing -----------------------------------------------------------------------------------
     def groups(self) -> list[tuple[int, list[tuple]]]:
@@ -152,7 +169,7 @@ class BrainScreen(StyledOnce, Screen):
 
     def lines(self, shown: list[tuple], width: int) -> list[str]:
         board, rules = self.board, self.rules
-        number = {container[0]: i + 1 for i, container in enumerate(brains.containers(self.kept.brain, rules))}
+        number = brains.numbers(self.kept.brain)  # the printed machine's box numbers (Print, the paper game)
         if board.small is not None:
             return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)))
                                for p, moves, counts in shown], width)
@@ -192,6 +209,18 @@ class BrainScreen(StyledOnce, Screen):
             return
         self.side = other
         self.show()
+
+    def action_print(self) -> None:
+        """The brain shown, printed as a machine of paper (screens/print_dialog.py)."""
+        from sticks_tui.ui.screens.print_dialog import open_print
+
+        open_print(self, self.kept)
+
+    def action_paper_game(self) -> None:
+        """A game played with the paper machine of the brain shown, typed in (screens/paper.py)."""
+        from sticks_tui.ui.screens.paper import open_paper_game
+
+        open_paper_game(self.app, self.game, self.side)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -274,7 +274,7 @@ class GameScreen(StyledOnce, Screen):
         return [self._fits(self.brains[seat].brain) for seat in shown]
 
     def _fits(self, brain) -> bool:
-        return brains.grid_fits(brain, len(self.rules.positions()) if hasattr(self.rules, "positions") else 999)
+        return brains.grid_fits(brain, brain.size)  # the brain's own containers: never every position of the rules
 
     def _idle_brain(self) -> KeptBrain | None:
         """Without a learner in this game: the game's learning AI's brain if this tab holds it already

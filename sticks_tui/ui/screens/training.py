@@ -187,7 +187,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         from sticks_tui.ui import brains
 
         brain = self.kept.brain
-        return brains.grid_fits(brain, len(brain.positions))
+        return brains.grid_fits(brain, brain.size)
 
     def compose(self) -> ComposeResult:
         from sticks_tui.engine import registry
@@ -557,7 +557,7 @@ class TrainingScreen(StyledOnce, Screen):
         from sticks_tui.ui import brains
 
         brain = self.kept.brain
-        return brains.grid_fits(brain, len(brain.positions))
+        return brains.grid_fits(brain, brain.size)
 
     @property
     def rule(self):
