@@ -26,8 +26,11 @@ The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top mov
 containers, an exact walk over the positions A's greedy play can reach against every opponent move.
 In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
 whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
-game's rows looked at again (late in a run, one game in thousands): the lab's hats run at the
-trainer's speed with their mastery tracked, against 0.43x before (docs/performance.md, bench_lab_speed.py).
+game's rows looked at again (late in a run, one game in thousands); in a game not closed (noughts)
+a row's top moves are looked at only when its token rose to its top count (`Watch.peak`) or fell from
+a top move, and the walk is made again only when a changed row was reached by the last walk
+(`Watch.reached`). The lab's hats run at 0.92-1.01x the trainer's speed with their mastery tracked
+on sticks and Nim, 0.66x on noughts (before: 0.43x, 0.29x; docs/performance.md, bench_lab_speed.py).
 """
 
 from __future__ import annotations
