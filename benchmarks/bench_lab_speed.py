@@ -1,8 +1,8 @@
 """How fast each lab learner trains: compiled (`learn.kernel`) and readable (`learn.lab_players`),
-beside the app's own trainer kernel, on sticks at heap 100 in self-play.
+beside the app's own trainer kernel, on sticks at heap 100 in self-play (or --game, at its lab's protocol).
 
-    python benchmarks/bench_lab_speed.py [--size 100] [--games 300000] [--readable-games 3000] [--rounds 3]
-                                         [--smoke]
+    python benchmarks/bench_lab_speed.py [--game sticks] [--size 100] [--games 300000] [--readable-games 3000]
+                                         [--rounds 3] [--smoke]
 
 Every figure is games per second of training alone, in processor time (`time.process_time`: the
 training runs in this one thread, so a busy machine that shares out the cores does not stretch it as
@@ -22,27 +22,39 @@ import time
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=100)
+    parser.add_argument("--game", default="sticks", help="any registered game (its lab's protocol)")
+    parser.add_argument("--size", type=int, default=None,
+                        help="the game's size (default: heap 100 for sticks, the lab's own for another game)")
     parser.add_argument("--games", type=int, default=300_000)
     parser.add_argument("--readable-games", type=int, default=3_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.size, args.games, args.readable_games, args.rounds = 20, 2_000, 100, 1
+        args.games, args.readable_games, args.rounds = 2_000, 100, 1
+        args.size = 20 if args.game == "sticks" else args.size
 
     from sticks_tui.learn.lab import lab_game, lab_kernel, parse_learner, run_learner
     from sticks_tui.learn.lab_players import train_readable
     from sticks_tui.learn.trainer import TrainingConfig, train
 
-    g = lab_game("sticks", args.size)
+    from sticks_tui.learn.lab import DEFAULT_SIZE, SIZED
+
+    if args.size is None and args.game == "sticks":
+        args.size = 100
+    g = lab_game(args.game, args.size)
+    args.size = args.size or DEFAULT_SIZE.get(args.game)
     lab_kernel()
-    train(TrainingConfig(sticks=args.size, games=10, seed=1, curve=False))  # compiled before timing
+
+    def trainer_run(games: int, seed: int) -> None:
+        train(TrainingConfig(game=g.rules, games=games, seed=seed, protocol=g.protocol, curve=False))
+
+    trainer_run(10, 1)  # compiled before timing
     learners = ("hats", "hats:table=one", "q", "qseat", "mc")
     rates: dict[str, list[float]] = {k: [] for k in ("trainer", *learners, *(f"{x} readable" for x in learners))}
     for r in range(args.rounds):
         t = time.process_time()
-        train(TrainingConfig(sticks=args.size, games=args.games, seed=r, curve=False))
+        trainer_run(args.games, r)
         rates["trainer"].append(args.games / (time.process_time() - t))
         for text in learners:
             spec = parse_learner(text)
@@ -53,12 +65,13 @@ def main() -> int:
             train_readable_fast(train_readable, spec, g, r, args.readable_games)
             rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
     median = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"# sticks, heap {args.size}, self-play; games per processor second, median of {args.rounds} rounds; "
+    size = f" {args.size}" if args.game in SIZED else ""
+    print(f"# {args.game}{size} ({g.protocol}), self-play; games per processor second, median of {args.rounds} rounds; "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"trainer kernel (the app's):       {median['trainer']:>12,.0f} games/s")
     for text in learners:
         print(f"lab kernel {text:<14}        {median[text]:>12,.0f} games/s "
-              f"({median['trainer'] / median[text]:.1f}x slower than the trainer)")
+              f"({median[text] / median['trainer']:.2f}x the trainer's speed)")
     for text in learners:
         print(f"readable {text:<14}          {median[text + ' readable']:>12,.0f} games/s "
               f"(the lab kernel is {median[text] / median[text + ' readable']:,.0f}x faster)")

@@ -346,8 +346,7 @@ register(GameEntry(
     default_opponent="learning",
     ai_names={"learning": "HER", "perfect": "Hexapawn Perfect AI", "random": "Hexapawn Random AI"},
     listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
-    brain_nouns=("box", "bead"),  # Gardner's HER: matchboxes of beads
     position_word="board",
     scope=lambda rules: "every position of Hexapawn",
-    training_games=20_000,
+    training_games=20_000, watchable=True, brain_tokens=("box", "bead"),
 ))

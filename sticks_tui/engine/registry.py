@@ -137,9 +137,9 @@ class GameEntry:
     #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
     #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
-    #: The words for its brains' containers and tokens, (container, token), where they are not those `brains` says
-    #: (hats of balls, MENACE's boxes of beads): Hexapawn's HER is Gardner's matchboxes of beads, drawn as hats are.
-    brain_nouns: tuple[str, str] = ()
+    #: What its learner's containers and tokens are called on screen, when not `brains`' own (hats and balls,
+    #: MENACE's boxes and beads): Hexapawn's HER ("box", "bead") learns by the hats' rule, from matchboxes.
+    brain_tokens: tuple[str, str] = ()
     #: The counts learner's settings for a fresh brain of this game, as `learn.hats.HatRule`'s fields (empty:
     #: the seeds' rule). Noughts and crosses: Michie's, so a fresh brain is MENACE.
     learner_settings: dict = field(default_factory=dict)
@@ -187,10 +187,6 @@ class GameEntry:
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
-
-    def nouns(self) -> tuple[str, str]:
-        """(container, token): ('hat', 'ball'), ('box', 'bead')."""
-        return self.brain_nouns or (("box", "bead") if self.brains == "matchboxes" else ("hat", "ball"))
 
     def option_values(self, given: dict | None = None) -> dict:
         """Every size option's value: those `given` (by key; None: not given), the others' defaults."""

@@ -17,11 +17,20 @@ Speed: each batch copies both brains' counts into the one flat array (made once 
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
 cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
 
-The lab's value learners keep a loop of their own (`play_values`): a value learner chooses by the
-greedy/epsilon rule and learns at every move (Q-learning) rather than by counted tokens after the
-game, and folding it into the counts loop cost that loop ~10% on sticks (measured: docs/performance.md).
+The lab's value learners keep the one other loop (`play_values`): a value learner chooses by the
+greedy/epsilon rule over float values and learns at every move (Q-learning, one table by negamax)
+rather than by counted tokens after the game. Kept apart for what it reads and writes, not for speed:
+a trial fold of Monte-Carlo's choice and lesson into the counts loop (2026-11-28, heap 100 self-play,
+7 alternating rounds) left the counts learners' speed as it was (1.009x), bit for bit the same counts.
 The lab's mastery (`Watch`, `unbeatable`): after a game that changed the top moves of one of A's
 containers, an exact walk over the positions A's greedy play can reach against every opponent move.
+In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
+whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
+game's rows looked at again (late in a run, one game in thousands); in a game not closed (noughts)
+a row's top moves are looked at only when its token rose to its top count (`Watch.peak`) or fell from
+a top move, and the walk is made again only when a changed row was reached by the last walk
+(`Watch.reached`). The lab's hats run at 0.92-1.01x the trainer's speed with their mastery tracked
+on sticks and Nim, 0.66x on noughts (before: 0.43x, 0.29x; docs/performance.md, bench_lab_speed.py).
 """
 
 from __future__ import annotations
@@ -109,6 +118,10 @@ class Watch(NamedTuple):
     stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
     stack: np.ndarray  # (2P + 1,) int64: the check's work list
     closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
+    code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a
+    # right one; plus 1 in every cell of a row whose answer (`ok`) is right
+    peak: np.ndarray  # (rows_a * width,) int64: at each row's first cell, its top count (the counts loop keeps it)
+    reached: np.ndarray  # (rows_a,) int64: the mark of the last check that reached the row (`unbeatable`)
 
     @classmethod
     def none(cls) -> Watch:
@@ -118,7 +131,7 @@ class Watch(NamedTuple):
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
                    one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy())
+                   one.copy(), i1.copy(), i1.copy(), i1.copy())
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -129,16 +142,24 @@ class Watch(NamedTuple):
         is every one of them right: the `bad` count of that seat at 0, no walk needed."""
         rows = checked.shape[0]
         P = fixed_match.positions
+        code = np.where(np.repeat(checked, good.shape[0] // max(rows, 1)), np.where(good, 4, 2), 0).astype(np.int64)
         return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
-                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_))
+                   np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
+                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
 reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
 
+#: Which tokens learnt may change their row's answer, a bit for each `Watch.code` (wrong move
+#: 2, right move 4; plus 1 where the row is right): a count up of a wrong move in a right row (3) or of a
+#: right move in a wrong row (4); a count down of a wrong move in a wrong row (2) or of a right move in
+#: a right row (5). Any other token learnt leaves its row's answer as it was (see `play_games`).
+_UP = np.int64(1 << 3 | 1 << 4)
+_DOWN = np.int64(1 << 2 | 1 << 5)
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _U = np.uint64  # an index numba knows is not negative: no wrap-around test on each load
 
@@ -240,7 +261,7 @@ def unbeatable(pref, width, watch, seat):
     the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`)."""
     first_of, after, n_cols, starts, stamp, stack = (watch.f_first, watch.f_after, watch.f_cols, watch.starts,
                                                      watch.stamp, watch.stack)
-    checked, ok = watch.checked, watch.ok
+    checked, ok, reached = watch.checked, watch.ok, watch.reached
     P = first_of.shape[0] // 2
     end = 2 * P
     mark = stack[end] + 1  # the marks: a new number each check, kept in the last slot of `stack`
@@ -262,6 +283,7 @@ def unbeatable(pref, width, watch, seat):
             bits = np.int64(1)  # a forced move: its one column
             if first >= 0:
                 row = first // width
+                reached[row] = mark
                 if checked[row] and not ok[row]:
                     return False
                 bits = _top_bits(pref, first, legal)
@@ -328,9 +350,15 @@ def check_all(pref, width, row_cols, watch):
         ok[r] = True
         if watch.top.shape[0] == checked.shape[0]:
             watch.top[r] = _top_bits(pref, r * width, row_cols[r])
+        if watch.peak.shape[0] == checked.shape[0] * width:
+            watch.peak[r * width] = np.int64(_max_value(pref, r * width, row_cols[r]))
+        if checked[r]:
+            ok[r] = _row_right(pref, r * width, row_cols[r], good)
+        if watch.code.shape[0] == checked.shape[0] * width:
+            for j in range(width):
+                watch.code[r * width + j] = (watch.code[r * width + j] & ~np.int64(1)) | (1 if ok[r] else 0)
         if not checked[r]:
             continue
-        ok[r] = _row_right(pref, r * width, row_cols[r], good)
         if not ok[r]:
             for s in range(2):
                 if seat_mask[r, s]:
@@ -409,10 +437,16 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 hat[base + j] = c
                 t += c
             total[base] = t
+    w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
+    w_code, w_top, w_dirty, w_peak, w_reached = watch.code, watch.top, watch.dirty, watch.peak, watch.reached
+    w_last = watch.stack[watch.stack.shape[0] - 1:]  # the mark of the last check made (seat 1; seat 0's is one less)
+    closed = watch.closed[0]
+    per_width = 1.0 / width
     n_starts = starts.shape[0]
     x = rng_state[0]
     for g in range(n_games):
         a_first = seats == A_FIRST or (game_index + g) % 2 == 0
+        refilled = False
         if n_starts == 1:
             p = starts[0]
         else:
@@ -435,6 +469,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         hat[_U(real + j)] = start_cells[_U(real + j)]
                         t += start_cells[_U(real + j)]
                     total[_U(real)] = t
+                    refilled = True
                 x = _step(x)
                 r = _below(x, t)
                 cell = real
@@ -459,24 +494,127 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             q = nq
         a_outcome = out if q < P else -out  # the outcome for whoever moved last, made A's
         # A's tokens, then B's, each in the order drawn, as the readable learner does
+        # (with `track`, `need` says whether a row A drew from may have changed its answer: see below)
+        need = refilled
         change = changes_a[a_outcome + 1]
-        for i in range(n):
-            if firsts[i] < off_b:
-                _learn(hat, total, cells[i], firsts[i], change, floor_a)
+        mask = (_UP if change > 0 else _DOWN) if track and change != 0 else 0
+        if mask:
+            for i in range(n):
+                if firsts[i] < off_b:
+                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
+                    need |= (mask >> w_code[_U(cells[i])]) & 1
+        else:
+            for i in range(n):
+                if firsts[i] < off_b:
+                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
         if b_learns or shared:
             change = changes_b[1 - a_outcome]
-            for i in range(n):
-                if firsts[i] >= off_b:
-                    _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+            mask = (_UP if change > 0 else _DOWN) if track and shared and change != 0 else 0
+            if mask:
+                for i in range(n):
+                    if firsts[i] >= off_b:
+                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+                        need |= (mask >> w_code[_U(cells[i])]) & 1
+            else:
+                for i in range(n):
+                    if firsts[i] >= off_b:
+                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
         stats[1 - a_outcome] += 1
         first_outcome = a_outcome if a_first else -a_outcome
         if first_outcome > 0:
             stats[3] += 1
         if track:
-            _recheck(hat, width, row_cols, watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad, firsts,
-                     n, off_b, shift)
-            _note_mastery(watch.bad, watch.mastery, game_index + g + 1)
-            note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, shift)
+            # When `need` (a token learnt may have turned its row's answer: `_UP`, `_DOWN`), A's rows drawn
+            # from are looked at again after the game: here, not in a function (a call taking arrays,
+            # inlined or not, pays their reference counts each time: 2.5x the loop's time) nor in the
+            # learning loop above (writes there cost that loop 2.8x). A refilled container is looked at.
+            moved = False
+            for i in range(n if need else 0):
+                f = firsts[i]
+                if f < off_b:
+                    change = changes_a[a_outcome + 1]
+                elif shared:
+                    f -= shift
+                    change = changes_b[1 - a_outcome]
+                else:
+                    continue  # B's own table
+                if change == 0 and not refilled:
+                    continue
+                row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
+                if not w_checked[row]:
+                    continue
+                was = w_ok[row]
+                if not refilled and (w_good[cells[i]] == was) == (change > 0):
+                    continue
+                now = _row_right(hat, f, row_cols[row], w_good)
+                if now != was:
+                    w_ok[row] = now
+                    for j in range(width):
+                        w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
+                    step = -1 if now else 1
+                    for s in range(2):
+                        if w_seat[row, s]:
+                            w_bad[s] += step
+                    if w_seat[row, 0] or w_seat[row, 1]:
+                        w_bad[2] += step
+                    moved = True
+            if moved:
+                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
+            if not closed:
+                # the top moves of A's rows drawn from (`note_unbeatable`'s look, here for the same reason
+                # as above): the walk is made again only after a game that changed one of them. A row is
+                # looked at only if its token rose to its top count (`peak`; not as the one top move) or
+                # fell from a top move.
+                for i in range(n):
+                    f = firsts[i]
+                    if f < off_b:
+                        change = changes_a[a_outcome + 1]
+                    elif shared:
+                        f -= shift
+                        change = changes_b[1 - a_outcome]
+                    else:
+                        continue  # B's own table
+                    row = np.int64(np.float64(f) * per_width + 0.5)
+                    if not refilled:
+                        if change == 0:
+                            continue
+                        if change > 0:
+                            v = hat[cells[i]]
+                            if v < w_peak[f]:
+                                continue
+                            if w_top[row] == np.int64(1) << (cells[i] - f):  # the one top move, higher still
+                                w_peak[f] = v
+                                continue
+                        elif w_top[row] >= 0 and not (w_top[row] >> (cells[i] - f)) & np.int64(1):
+                            continue
+                    legal = row_cols[row]
+                    if legal > 62:
+                        bits = np.int64(-2)
+                    else:
+                        top_count = hat[f]
+                        bits = np.int64(1)
+                        for j in range(1, legal):
+                            v = hat[f + j]
+                            if v > top_count:
+                                top_count = v
+                                bits = np.int64(1) << j
+                            elif v == top_count:
+                                bits |= np.int64(1) << j
+                    if legal <= 62:
+                        w_peak[f] = top_count
+                    else:
+                        top_count = hat[f]
+                        for j in range(1, legal):
+                            top_count = max(top_count, hat[f + j])
+                        w_peak[f] = top_count
+                    if bits != w_top[row] or bits == -2:
+                        w_top[row] = bits
+                        # a row the last check did not reach cannot change its answer (nor can any row
+                        # reach it without a change of its own, which is looked at then)
+                        if w_reached[row] >= w_last[0] - 1:
+                            w_dirty[0] = True
+            if (moved or w_dirty[0]) if not closed else moved:
+                note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
     rng_state[0] = x
     for i in range(rows_a):
         base = i * width

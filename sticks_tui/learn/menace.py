@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sticks_tui.engine.noughts import NoughtsRules, empty_squares
-from sticks_tui.learn.hats import MAX_COUNT, RESIGN as _HATS_RESIGN, HatRule, Hats
+from sticks_tui.engine.noughts import NoughtsRules
+from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 
 MICHIE_BEADS = (4, 3, 2, 1)
 #: The app's default start beads (issue 33): with Michie's 4,3,2,1 the first box empties against the perfect
@@ -36,8 +36,6 @@ MAX_BEADS = MAX_COUNT
 WIN, DRAW, LOSS = 1, 0, -1
 RESULT_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 MARKS = ("X", "O")
-#: What `MenaceBrain.choose` gives as the square when an empty box resigns.
-RESIGN = 0
 
 
 def menace_rule(beads=MICHIE_BEADS, incentives=MICHIE_INCENTIVES, empty: str = "resign") -> HatRule:
@@ -142,26 +140,12 @@ class MenaceBrain(Hats):
     def boxes(self) -> Boxes:
         return Boxes(self)
 
-    def cell(self, row: int, column: int) -> tuple[str, int]:
-        """(the box's board, the square 1-9) of one of its counts."""
-        return self.positions[row], self._layout.moves[row][column]
-
     def box_squares(self, row: int) -> tuple[int, ...]:
         """Box `row`'s beads by square 1-9 of its board (as indexes 0-8; 0 where it holds none)."""
         beads = [0] * 9
         for column, square in enumerate(self._layout.moves[row]):
             beads[square - 1] = int(self.counts[row, column])
         return tuple(beads)
-
-    def choose(self, board: str, rng) -> tuple[int, tuple[int, int] | None]:
-        """(square 1-9, the bead drawn as (row, column)); (RESIGN, None) when an empty box resigns; a
-        forced move (one square left) draws no bead: (that square, None)."""
-        if len(empty_squares(board)) == 1:
-            return empty_squares(board)[0], None
-        square = self.draw(board, rng)
-        if square is _HATS_RESIGN:
-            return RESIGN, None
-        return square, (self.row(board), self.column(board, square))
 
     def square_beads(self, board: str) -> tuple[int, ...] | None:
         """The beads for each square (1-9 as indexes 0-8) of `board` in play; a square that repeats
@@ -176,47 +160,5 @@ class MenaceBrain(Hats):
             beads[square - 1] = int(self.counts[row, column])
         return tuple(beads)
 
-    def box_chances(self, board: str) -> dict[int, float]:
-        """The chance of each square (1-9) on `board` in play; {} where the box is empty or the move forced."""
-        beads = self.square_beads(board)
-        if beads is None or sum(beads) == 0:
-            return {}
-        total = sum(beads)
-        return {s + 1: b / total for s, b in enumerate(beads) if b > 0}
-
     def __repr__(self) -> str:
         return f"MenaceBrain({self.rule!r}, marks={self.marks!r})"
-
-
-class RandomPlayer:
-    """Any empty square, each as likely (no draw with one left)."""
-
-    def choose(self, board: str, rng) -> tuple[int, None]:
-        squares = empty_squares(board)
-        return (squares[0] if len(squares) == 1 else squares[rng.randrange(len(squares))]), None
-
-
-class PerfectPlayer:
-    """A perfect player choosing at random among its best squares: it never loses, and wins whenever it can."""
-
-    def choose(self, board: str, rng) -> tuple[int, None]:
-        from sticks_tui.solve.noughts import solve_noughts
-
-        best = solve_noughts().best_squares(board)
-        return (best[0] if len(best) == 1 else best[rng.randrange(len(best))]), None
-
-
-@dataclass
-class CurvePoint:
-    """After `games` games: MENACE's wins, draws and losses so far, and its exact chance not to lose one
-    more game against the perfect player (the one worst for it), moving first."""
-
-    games: int
-    win: int
-    draw: int
-    loss: int
-    not_losing_vs_perfect: float
-
-    def as_json(self) -> dict:
-        return {"games": self.games, "win": self.win, "draw": self.draw, "loss": self.loss,
-                "not_losing_vs_perfect": self.not_losing_vs_perfect}

@@ -663,4 +663,4 @@ def _plain(x):
     return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
 
 
-__all__ = ["BrainInfo", "BrainsMixin", "MAX_COUNT", "fit_hats", "empty_hat", "nim_brain"]
+__all__ = ["BrainInfo", "BrainsMixin", "MAX_COUNT", "fit_hats", "empty_hat"]

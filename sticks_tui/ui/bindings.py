@@ -12,6 +12,18 @@ from dataclasses import replace
 from textual.dom import DOMNode
 
 
+def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
+    """Show the binding `binding_id` of `node` in the footer, or not (its key works either way); whether anything
+    changed (the caller refreshes the footer then, as after `relabel`)."""
+    changed = False
+    key_to_bindings = node._bindings.key_to_bindings
+    for key, bindings in key_to_bindings.items():
+        if any(b.id == binding_id and b.show != show for b in bindings):
+            key_to_bindings[key] = [replace(b, show=show) if b.id == binding_id else b for b in bindings]
+            changed = True
+    return changed
+
+
 def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
     """Show the binding `binding_id` of `node` as `description`; whether anything changed.
 
@@ -23,5 +35,17 @@ def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
         if any(b.id == binding_id and b.description != description for b in bindings):
             key_to_bindings[key] = [replace(b, description=description) if b.id == binding_id else b
                                     for b in bindings]
+            changed = True
+    return changed
+
+
+def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
+    """Show the binding `binding_id` of `node` in the footer, or not; whether anything changed (the caller
+    refreshes the footer then, as after `relabel`)."""
+    changed = False
+    key_to_bindings = node._bindings.key_to_bindings
+    for key, bindings in key_to_bindings.items():
+        if any(b.id == binding_id and b.show != show for b in bindings):
+            key_to_bindings[key] = [replace(b, show=show) if b.id == binding_id else b for b in bindings]
             changed = True
     return changed

@@ -38,18 +38,21 @@ BOX_WORDS = BrainWords("box", "bead")
 
 
 def words(brain) -> BrainWords:
-    """What the brain's containers and tokens are called (its game's registry entry says: hats of balls, or
-    matchboxes of beads as MENACE's and Hexapawn's HER)."""
+    """What the brain's containers and tokens are called (its game's registry entry says: hats, or
+    matchboxes of beads)."""
     if brain is None:
         return HAT_WORDS
-    found = registry.find(brain.rules)
-    return HAT_WORDS if found is None else entry_words(found)
+    return entry_words(registry.find(brain.rules))
 
 
 def entry_words(entry) -> BrainWords:
-    """The words of a game's brains, by its registry entry (`GameEntry.nouns`)."""
-    nouns = entry.nouns()
-    return next((w for w in (HAT_WORDS, BOX_WORDS) if (w.container, w.token) == nouns), None) or BrainWords(*nouns)
+    """What a game's learner's containers and tokens are called, by its registry entry (`brain_tokens`, else
+    its `brains`: MENACE's matchboxes are boxes of beads, every other brain hats of balls)."""
+    if entry is None:
+        return HAT_WORDS
+    if entry.brain_tokens:
+        return BrainWords(*entry.brain_tokens)
+    return BOX_WORDS if entry.brains == "matchboxes" else HAT_WORDS
 
 
 def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
@@ -64,6 +67,28 @@ def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
     if not brain.folds and tuple(by_move) != tuple(legal_moves):
         return None
     return tuple(by_move.get(move, 0) for move in legal_moves)
+
+
+def mirrored_moves(brain, position, legal_moves) -> tuple:
+    """The moves of `legal_moves` at `position` with no tokens of their own: a brain that folds by symmetry
+    (noughts' boxes) counts one move of each set alike by a turn or mirror image of the position, and the
+    others show 0 in `container_of` (as an emptied move does, which is not one of these)."""
+    found = brain.find(position)
+    if found is None or not brain.folds:
+        return ()
+    counted = {move for _, move in found[1]}
+    return tuple(m for m in legal_moves if m not in counted)
+
+
+def container_move(brain, position, move) -> tuple | None:
+    """(the container's position, its move) that counts `move` at `position`: the same pair, or in a brain that
+    folds by symmetry the position and move it is a mirror image of; None where the brain has no container."""
+    found = brain.find(position)
+    if found is None:
+        return None
+    row, pairs = found
+    column = next((i for i, (_, here) in enumerate(pairs) if here == move), None)
+    return None if column is None else cell_of(brain, row, column)
 
 
 def cell_of(brain, row: int, column: int) -> tuple:
@@ -118,14 +143,18 @@ def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
     `label(position, move)` names a move; `detail`: every token's count before → after."""
     rule = rule_of(brain)
     outcome = event.result
-    if words(brain) is HAT_WORDS:
+    w = words(brain)
+    if w is HAT_WORDS:
         return lesson_sentence(name, None if outcome == 0 else outcome > 0, event.changes, rule, detail=detail)
     word = {1: "won", 0: "drew", -1: "lost"}[outcome]
     if not event.changes:
-        return f"{name} {word} without drawing a bead: its boxes stay as they were."
+        return f"{name} {word} without drawing a {w.token}: its {w.containers} stay as they were."
     delta = rule.change(outcome)
-    changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,}→{c.after:,}" for c in event.changes)
-    return f"{name} {word}: each bead it drew gets {delta:+d} ({changes})."
+    changes = ", ".join(f"{label(c.hat, c.ball)}: {c.before:,} → {c.after:,}" for c in event.changes)
+    kept = delta < 0 and any(c.after == c.before for c in event.changes)
+    floor = (f", but a {w.container} keeps its last {w.token} of each move" if kept and rule.floor == "each"
+             else f", but a {w.container} keeps its last {w.token}" if kept and rule.floor == "nonempty" else "")
+    return f"{name} {word}: each {w.token} it drew gets {delta:+d}{floor} ({changes})."
 
 
 def brain_label(brain) -> str:

@@ -199,6 +199,9 @@ class Session:
     #: Every game finished on a game screen this session: (player 1's name, player 2's name, the winner's
     #: name, '' for a draw).
     results: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Each learner's results this session by (game, its brain's name, its opponent's name): "won", "drawn" or
+    #: "lost" game by game. A learner with a brain for each side (MENACE's X and O boxes) counts each apart.
+    learner_results: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
     idle_training: bool = True  # training threads yield their core to every other thread (SCHED_IDLE)
 
     @classmethod

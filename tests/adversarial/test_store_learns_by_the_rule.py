@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.hats import RESIGN, HatRule, Hats
-from sticks_tui.learn.menace import MenaceBrain, MenaceRule, RandomPlayer
+from sticks_tui.learn.menace import MenaceBrain, MenaceRule
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.store import Store
 
@@ -140,11 +140,9 @@ def play_and_keep(game: str, rule, size: tuple, seating: tuple[str, str], games:
                     if token is not None:
                         drawn[seat].append(token)
                         taught[seat].append((position, move))
-                elif game == "noughts":
-                    move, _ = RandomPlayer().choose(position, rng)
-                else:
-                    legal = rules.legal_moves(position)
-                    move = legal[rng.randrange(len(legal))]
+                else:  # the random player: any legal move (no draw with one left)
+                    legal = tuple(rules.legal_moves(position))
+                    move = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
                 moves.append(kind.record_move(rules, move))
                 position = rules.apply(position, move)
                 seat = 1 - seat

@@ -1,6 +1,6 @@
 """A snapshot of the noughts and crosses board with MENACE's matchbox (issue 18) at 80x24: two marks,
 three squares with beads (their counts, chances and bars), squares that repeat another by symmetry
-with none, and the drawn bead marked in words. Fixed numbers, nothing moves.
+marked as mirror images (⇋, told apart from an emptied square), and the drawn bead marked in words. Fixed numbers, nothing moves.
 Regenerate with `pytest tests/snapshots --snapshot-update`, then look at the SVG."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def board_data() -> NoughtsBoardData:
     # board's diagonal symmetry)
     for square, beads in ((4, 7), (7, 1), (8, 12), (9, 4)):
         brain.counts[row, brain.column(BOARD, square)] = beads
-    return NoughtsBoardData(BOARD, brain.square_beads(BOARD), drawn=9)
+    return NoughtsBoardData(BOARD, brain.square_beads(BOARD), drawn=9, mirrored=(2, 3, 6))
 
 
 class BoardApp(App):

@@ -28,6 +28,13 @@ def data_dir(tmp_path):
     return str(tmp_path / "data")
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path, monkeypatch):
+    """Settings of their own: a settings file in the user's config dir changed the dialog's heap (100, not 20)
+    or put a notification over the screen."""
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))
+
+
 def make_app(data_dir) -> SticksApp:
     return SticksApp(data_dir=data_dir, seed=11, ai_delay=0)
 
@@ -88,5 +95,30 @@ def test_a_paused_slow_run(snap_compare, data_dir):
                      "the last game's changes on the hats")
         await pilot.press("space")
         await settle(pilot, lambda: job.control.paused, "the pause")
+
+    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+def test_a_run_at_full_speed_with_its_curve(snap_compare, data_dir):
+    """At 80x24, a run at full speed: the learning curve under the figures with 8 rows of plot, its legend above
+    the plot (issue 33 item 3). The curve is a fixed one, handed to the screen as the worker would."""
+    points = [(1, 0.0, 0.0, 0.0), (10, 0.13, 0.0, 0.0), (100, 0.4, 0.25, 0.0), (1000, 0.8, 0.9, 0.0),
+              (10000, 1.0, 1.0, 0.0)]
+
+    async def run_before(pilot):
+        app = pilot.app
+        job = TrainingJob("background", app)
+        job.control = TrainingControl(None)
+        app._training_job = job
+        state = app.session.training
+        state.running = True
+        state.config = TrainingConfig(sticks=20, games=20000)
+        state.rules = state.config.rules  # the figures are over heaps 2-20
+        state.points = points
+        app.action_show_training()
+        await settle(pilot, lambda: isinstance(app.screen, TrainingScreen), "the training screen")
+        hats = app.session.brain.counts.copy()
+        app.training = TrainingProgress(10000, 20000, 2.0, 0, hats, opponent_hats=hats.copy())
+        await pilot.pause()
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)

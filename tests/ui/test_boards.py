@@ -127,16 +127,19 @@ def test_a_click_on_the_noughts_board_lands_on_the_square_drawn_there_and_never_
     assert "".join(t for t, _ in board.number_line(1)) == "2" + " " * (CELL_W - 1)
 
 
-def test_a_box_drawn_small_shows_marks_counts_and_squares_without_beads():
+def test_a_box_drawn_small_shows_marks_counts_apart_and_a_mirror_image_apart_from_an_emptied_square():
     from sticks_tui.ui.boards.noughts import SMALL_W, small_board
 
-    lines = small_board(2, "X...O....", (0, 7, 1, 0, 0, 12, 0, 0, 4000))
-    assert lines == ["#2: 4.0k beads",
-                     " X   7   1    ",
-                     " ·   O   12   ",
-                     " ·   ·  4.0k  "]
+    lines = small_board(2, "X...O....", (0, 1900, 11000, 0, 0, 12, 0, 0, 4000), mirrored=(4, 8))
+    assert lines == ["#2: 16k beads  ",
+                     "  X   1.9k 11k ",  # counts never touch (they ran together: '1.9k11k')
+                     "  ⇋    O    12 ",  # ⇋ a mirror image of another square (square 4 is square 2's)
+                     "  0    ⇋   4.0k"]  # 0: emptied
     assert all(len(line) == SMALL_W for line in lines)
-    assert board_of("noughts").small(2, "X...O....", {2: 7, 3: 1, 6: 12, 9: 4000}) == lines
+    assert board_of("noughts").small(2, "X...O....", {2: 1900, 3: 11000, 4: 0, 6: 12, 7: 0, 8: 0, 9: 4000},
+                                     mirrored=(4, 8)) == lines
+    in_play = small_board(2, "X...O....", (0, 1900, 11000, 0, 0, 12, 0, 0, 4000), mirrored=(4, 8), drawn=3)
+    assert in_play[1] == "  X   1.9k►11k " and in_play[4] == "► in play: sq 3"
 
 
 async def test_the_hexapawn_board_moves_by_number_and_by_clicking_the_pawn_then_its_square():

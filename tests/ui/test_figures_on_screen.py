@@ -13,12 +13,11 @@ from sticks_tui.learn.analysis import CurveScorer
 from sticks_tui.learn.figure_words import percent
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
-from sticks_tui.ui.widgets.curve import LearningCurve
 from ui_helpers import MessageLog, start_game, text_of, wait_until
 
 
 def legend(screen) -> str:
-    curve = screen.query_one(LearningCurve)
+    curve = screen.query_one("#curve" if isinstance(screen, TrainingScreen) else "#analysis-curve")
     return " ".join(" ".join(curve.legend_lines(curve.size.width)).split())  # lines joined, as read
 
 

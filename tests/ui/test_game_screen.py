@@ -413,7 +413,8 @@ async def test_without_a_learner_no_brain_is_loaded_or_made(make_app, game):
 @pytest.mark.parametrize("game", [ONE_BRAIN, SMALL_BOXES])
 async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(make_app, game):
     """The one brain view: every container of the brain in play, each move's tokens as the brain holds them (the
-    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come."""
+    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come; it opens
+    on the container the learner last drew from, marked ► with the token drawn."""
     from sticks_tui.ui import brains
     from sticks_tui.ui.screens.brain import BrainScreen
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
@@ -423,18 +424,27 @@ async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(ma
         screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")  # the learner moves first
         await play_out(pilot, screen)
         kept = screen.brains[1]
+        in_play = brains.container_move(kept.brain, *screen.draws[1][-1])  # the last token drawn, as counted
         await pilot.press("b")
         view = app.screen
         assert isinstance(view, BrainScreen) and view.kept is kept
         title = str(view.query_one("#brain-title").render())
         assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title
+        assert "► In play: " in title
         heatmap = view.query_one(HatHeatmap)
         if heatmap.display:  # one grid: every hat, as the brain holds it
             assert heatmap.data.hats == len(kept.brain.positions)
             assert (heatmap.data.counts == kept.brain.counts).all()
+            assert heatmap.data.drawn == in_play
         else:
             groups = view.groups()
             assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain, kept.brain.rules))
+            assert in_play[0] in [c[0] for c in groups[view.group][1]]  # it opens on the box in play's group
+            body = str(view.query_one("#brain-body").render())
+            label = board_of(game).label(kept.brain.rules, *in_play)
+            assert "► in play" in body or f"►{label}" in body  # the box in play and the token drawn, marked
+            await pilot.press("1")
+            title = str(view.query_one("#brain-title").render())
             position, moves, counts = groups[0][1][0]
             number = brains.numbers(kept.brain)[position]  # the printed machine's box number (issue 36)
             body = str(view.query_one("#brain-body").render())

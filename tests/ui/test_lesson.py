@@ -19,7 +19,7 @@ async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next
         await pilot.press("s")  # the first step pauses, and plays one move
         game = screen.game
         assert screen.paused and len(game.state.history) == 1
-        assert footer_labels(screen)["game.pause"] == "Resume"
+        assert footer_labels(screen)["game.pause"] == "Paused"
         first = game.state.history[0]
         mover = screen.players[first.player].name
         assert log_lines(screen)[-1].startswith(f"{mover} draws ball {first.move} from hat 10. {mover} takes")
@@ -287,13 +287,12 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
 
 
 async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_it_by_itself(make_app):
-    from sticks_tui.ui.widgets.curve import LearningCurve
     from sticks_tui.ui.widgets.move_log import MoveLog
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await show_run(pilot, told_games())
-        curve, log = screen.query_one(LearningCurve), screen.query_one(MoveLog)
+        curve, log = screen.query_one("#curve"), screen.query_one(MoveLog)
         assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
         assert footer_labels(screen)["training.curve_or_log"] == "Curve"
         await pilot.press("v")
@@ -320,7 +319,7 @@ async def test_help_lists_each_key_of_the_screen_once_slower_too_and_none_of_tex
         assert len(keys) == len(app.screen.keys)  # each key once
         assert keys["-"] == "AI slower: a longer pause before each of its moves"
         assert keys["+, ="] == "AI faster: a shorter pause before each of its moves"
-        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause, or go on (AI vs AI)"
+        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause the AI, or let it go on"
         assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
         descriptions = list(keys.values())
         assert len(descriptions) == len(set(descriptions))  # no action told twice
@@ -408,14 +407,14 @@ async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ai
         assert text_of(screen, "#tally") == "This session: no game finished yet."
         await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
         assert text_of(screen, "#tally") == ("This session: Player 1 1, Learning AI 0 (in all: 1, 0).\n"
-                                             "Learning AI: ○ (● won, ○ lost)")
+                                             "Learning AI vs Player 1: ○ (● won 0, ○ lost 1)")
         await pilot.press("n")
         await play_human_turns(pilot, screen, perfect_take)
-        assert text_of(screen, "#tally").endswith("Learning AI: ○○ (● won, ○ lost)")
+        assert text_of(screen, "#tally").endswith("Learning AI vs Player 1: ○○ (● won 0, ○ lost 2)")
         await pilot.press("escape")  # a new game screen: the session's tally goes on
         screen = await start_game(pilot, heap=10, opponent="learning")
         assert text_of(screen, "#tally") == ("This session: Player 1 2, Learning AI 0 (in all: 2, 0).\n"
-                                             "Learning AI: ○○ (● won, ○ lost)")
+                                             "Learning AI vs Player 1: ○○ (● won 0, ○ lost 2)")
     app = make_app()  # another session: only the records' tally
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")

@@ -34,9 +34,9 @@ async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_o
             assert list(footer.query(FooterKey)) == keys, "the footer was rebuilt though its keys did not change"
         await pilot.press("s")  # the first step pauses: the label says what the key does now
         assert screen.paused
-        assert shown(footer)["pause"] == "Resume"
+        assert shown(footer)["pause"] == "Paused"
         pause_key = next(key for key in footer.query(FooterKey) if key.action == "pause")
-        assert "Resume" in str(pause_key.render()) and pause_key.size.width >= len("space Resume")
+        assert "Paused" in str(pause_key.render()) and pause_key.size.width >= len("space Paused")
         assert list(footer.query(FooterKey)) == keys, "only a label changed: the keys are updated where they are"
 
 

@@ -492,7 +492,7 @@ async def test_a_container_shows_each_move_chance_count_marks_and_summary():
         widget.data = ContainerData.of(data.title, data.moves, data.labels, data.counts, drawn=(0, 1),
                                        changes={(0, 1): (1, 2)})
         await pilot.pause()
-        assert widget.entry_text((0, 1)).endswith("1→2 ↑")
+        assert widget.entry_text((0, 1)).endswith("1 → 2 ↑")
 
 
 async def test_a_container_with_ties_says_so_and_narrow_it_is_one_list():

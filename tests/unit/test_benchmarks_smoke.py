@@ -33,7 +33,7 @@ FIGURES: dict[str, list[str]] = {
                        rf"result after {NUMBER} s; {NUMBER} s of processor time" for g in ("sticks", "noughts")),
                      rf"^q\s+both seats\s+{NUMBER}\s+{NUMBER}\s+0/2\s+held\s+2/2\s+agreement\s+100\.0%$"],
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
-                           *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x slower than the trainer\)$"
+                           *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x the trainer's speed\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc"))],
@@ -43,6 +43,9 @@ FIGURES: dict[str, list[str]] = {
     "bench_kernel_loops.py": [rf"^{p}\s+{n}(\s+{NUMBER}){{3}}(\s+{NUMBER}x){{2}}$"
                               for p in ("explore", "classic") for n in (20, 100)]
                              + [rf"^nim, piles up to 7: general before {NUMBER}, now {NUMBER} M games/s: {NUMBER}x$"],
+    "bench_menace_seeds.py": [r"^# MENACE on seeds 10001-10002 \(2 seeds\), 100 games each",
+                              *(rf"^this tree\s+{b}\s+\d/2\s+{NUMBER}% \(median seed {NUMBER}%\)$"
+                                for b in ("4,3,2,1", "8,3,2,1"))],
     "bench_nim.py": [rf"fast \(running flags, numba\): median {NUMBER} ms",
                      rf"memory: table 1,030,301 bytes", rf"kernel\s+2,000 games:\s+{NUMBER} games/s"],
     "bench_nim_quality.py": [r"448 winning positions; seeds 10001-10002 \(2 seeds\)",

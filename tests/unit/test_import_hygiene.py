@@ -29,7 +29,11 @@ PROBE = textwrap.dedent("""
     ui = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich") or m.startswith("sticks_tui.ui"))
     # the process's threads: numpy's OpenBLAS would have started a pool of them (sticks_tui/__init__.py)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
-    print(json.dumps({"loaded": loaded, "ui": ui, "threads": threads, "asyncio": "asyncio" in sys.modules}))
+    # names a module's __all__ promises that it does not have (a star import would fail on them)
+    unlisted = sorted(f"{m}.{n}" for m in loaded for n in getattr(sys.modules[m], "__all__", ())
+                      if not hasattr(sys.modules[m], n))
+    print(json.dumps({"loaded": loaded, "ui": ui, "threads": threads, "asyncio": "asyncio" in sys.modules,
+                      "unlisted": unlisted}))
 """)
 #: Thread counts a user may set for numpy's OpenBLAS: the probe runs without them, as a person's shell would.
 BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
@@ -48,6 +52,7 @@ def test_the_core_and_the_cli_never_import_textual_or_rich():
     packages = [p for p in CORE if p != "sticks_tui.store" or importlib.util.find_spec(p) is not None]
     result = probe(packages)
     assert result["ui"] == []
+    assert result["unlisted"] == []  # store/brains.py once listed a nim_brain it no longer had
     assert result["asyncio"] is False  # only `serve` needs it, when it runs: ~40 ms of CPU every command paid
     if result["threads"] is not None:  # Linux: one thread, numpy imported and no pool of BLAS threads spinning
         assert result["threads"] == 1

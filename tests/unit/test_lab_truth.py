@@ -162,3 +162,48 @@ def test_every_registered_game_runs_the_default_learners(game):
     g = lab_game(game, None)
     q = run_learner(parse_learner("q"), g, 0, 50_000, points=[50_000])
     assert q.mastery[2] is not None and q.held[2]
+
+
+@pytest.mark.parametrize("game,size,protocol,text", [
+    ("sticks", 12, None, "hats"), ("sticks", 12, None, "hats:start=3,reward=3,penalty=1"),
+    ("sticks", 12, None, "hats:table=one"), ("noughts", None, None, "hats:draw=1"),
+    ("nim", 2, None, "hats:floor=nonempty,vs=random"),
+    ("sticks", 12, "classic", "hats")])  # from the start only: not closed, the walk made as it goes
+def test_the_loops_running_answer_of_each_row_is_the_answer_worked_out_afresh(game, size, protocol, text):
+    """The counts loop looks again only at the rows whose token moved towards the other answer (issue 31:
+    the lab at the trainer's speed); game by game, every row's answer and the wrong rows' counts, its top
+    moves and top count, are those `check_all` works out from scratch from the counts, and unbeatable is
+    the walk's answer made afresh (the loop walks again only after a top move changed where it went last)."""
+    from sticks_tui.learn.lab import preference
+
+    k = lab_kernel()
+    g = lab_game(game, size, protocol)
+    spec = parse_learner(text)
+    whole = run_learner(spec, g, 4, 400, points=[400])
+    done, step = 0, 1
+    state = run_learner(spec, g, 4, 0, points=[]).state  # fresh brains, the same as the whole run's
+    match = g.self_match if spec.values["vs"] == "self" else g.fixed_match
+    opponent = k.SHARED if spec.one_table else (k.SELF if spec.values["vs"] == "self" else k.RANDOM)
+    watch = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match, g.closed)
+    from sticks_tui.learn.rng import XorShift64Star
+
+    run = k.RunState.new(XorShift64Star(4).state, match)
+    k.check_all(preference(spec, g, state), g.width, g.row_cols, watch)
+    k.note_unbeatable(preference(spec, g, state), g.width, g.row_cols, watch, 0, run.firsts, 0, g.rows * g.width, 0)
+    rule = k.compile_rule(spec.hat_rule)
+    b = state["b"].counts if state["b"] is not None else np.zeros((1, 1), dtype=np.int64)
+    while done < 400:
+        k.play_games(state["a"].counts, b, match, rule, rule, opponent, k.ALTERNATE, step, done, run, True, watch)
+        done += step
+        afresh = k.Watch.over(g.good, g.checked, g.seat_mask, g.fixed_match, g.closed)
+        k.check_all(preference(spec, g, state), g.width, g.row_cols, afresh)
+        assert np.array_equal(watch.ok, afresh.ok) and np.array_equal(watch.bad, afresh.bad), (done, watch.bad)
+        assert np.array_equal(watch.code, afresh.code)
+        if not g.closed:  # a closed game needs no walk: its top moves are not kept (`Watch.over`)
+            assert np.array_equal(watch.top, afresh.top) and np.array_equal(watch.peak, afresh.peak)
+        pref = preference(spec, g, state)
+        assert [bool(h) for h in watch.holds[:2]] == [bool(k.unbeatable(pref, g.width, afresh, s)) for s in (0, 1)]
+        step = 1 if done < 100 else 50
+    assert np.array_equal(state["a"].counts, whole.state["a"].counts)
+    if protocol == "classic":
+        assert whole.held[2] and whole.mastery[2] is not None  # the walk's answer did change within the run

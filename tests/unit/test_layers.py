@@ -386,7 +386,6 @@ def game_modules(known: set[str]) -> set[str]:
 GAME_IMPORTS_NOT_YET: set[str] = {
     # MENACE's words (its boxes by square, its rule in a sentence): noughts and crosses by definition
     "sticks_tui.learn.menace: sticks_tui.engine.noughts",
-    "sticks_tui.learn.menace: sticks_tui.solve.noughts",
     # the sticks analysis screen's figures (the rule read from the hats, n mod k+1): issue 32's one analysis
     "sticks_tui.learn.analysis: sticks_tui.engine.rules",
     "sticks_tui.learn.analysis: sticks_tui.solve.sticks",

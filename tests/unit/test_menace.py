@@ -10,9 +10,10 @@ import pytest
 
 from sticks_tui.engine.noughts import (EMPTY_BOARD, SYMMETRIES, NoughtsRules, empty_squares, image, is_over, place,
                                        reachable_boards, to_move)
+from sticks_tui.learn import hats
 from sticks_tui.learn.analysis import exact_chances
 from sticks_tui.learn.hats import HatRule, Hats, _fold
-from sticks_tui.learn.menace import (DRAW, LOSS, MENACE_RULE, RESIGN, WIN, MenaceBrain, menace_rule, move_number,
+from sticks_tui.learn.menace import (DRAW, LOSS, MENACE_RULE, WIN, MenaceBrain, menace_rule, move_number,
                                      sentence)
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import FixedPlayer, TrainingConfig, play_one_game, train
@@ -95,13 +96,12 @@ def test_an_empty_box_resigns_or_is_refilled():
     brain = MenaceBrain()
     brain.counts[0] = 0
     rng = XorShift64Star(1)
-    assert brain.choose(EMPTY_BOARD, rng) == (RESIGN, None)
+    assert brain.draw(EMPTY_BOARD, rng) is hats.RESIGN
     outcome, _ = play_one_game(RULES, (EMPTY_BOARD,), brain, FixedPlayer("random", RULES), rng, 0, False, True)
     assert outcome == LOSS
     refill = MenaceBrain(menace_rule(empty="refill"))
     refill.counts[0] = 0
-    square, bead = refill.choose(EMPTY_BOARD, rng)
-    assert square in range(1, 10) and bead is not None
+    assert refill.draw(EMPTY_BOARD, rng) in range(1, 10)
     assert refill.box_squares(0) == (4, 4, 0, 0, 4, 0, 0, 0, 0)
     kept = MenaceBrain(menace_rule(empty="refill"))
     kept.counts[0] = 0  # a copy kept empty elsewhere (the store's) learns as the game drew: refilled first

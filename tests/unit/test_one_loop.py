@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sticks_tui.engine import registry
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
@@ -266,3 +267,21 @@ def test_every_run_plays_the_one_signature_warm_up_compiled():
                                           protocol="classic"), MenaceBrain())):
         train(config, brain)
     assert len(kernel.play_games.signatures) == compiled
+
+
+REGISTERED = [registry.entry(name) for name in registry.names()]
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=[game.name for game in REGISTERED])
+def test_every_registered_game_trains_in_the_one_loop_as_the_readable_learner(game):
+    """A game registered from its own module (Hexapawn's, when it comes) trains in the one loop at its own
+    default size, bit for bit as the readable learner, with no code of its own: both seats by turns, a
+    brain of every position (folded by the symmetries its rules offer), no floor and a refill."""
+    rules = game.rules_from()
+    rule = HatRule(start_balls=2, win_reward=2, draw_reward=1, loss_penalty=1, floor="none", empty="refill")
+    ker, ref = [train(TrainingConfig(game=rules, games=300, seed=5, engine=engine, curve=False), Hats(rules, rule=rule))
+                for engine in ("kernel", "reference")]
+    assert (ker.engine, ref.engine) == ("kernel", "reference")
+    assert np.array_equal(ker.brain.counts, ref.brain.counts)
+    assert np.array_equal(ker.opponent.counts, ref.opponent.counts)
+    assert ker.results == ref.results and not np.array_equal(ker.brain.counts, Hats(rules, rule=rule).counts)

@@ -41,6 +41,11 @@ class BoardView:
     perfect:   the moves to mark as perfect (the hint), or ().
     container: the learning AI's tokens for each legal move here (its hat's balls, its box's beads), in
                legal-move order, for a board that draws them; None: no container here to show.
+    box_position: the position `container` is for when it is not `position`: the learner has just moved, and
+               the container it drew from stays shown (its token `drawn` marked) until the next move.
+    mirrored:  the moves of the container's position that have no tokens of their own: a mirror image (a
+               symmetry) of another move, whose tokens stand for both (a move with 0 tokens that is not one
+               was emptied).
     drawn:     the move whose token the learner just drew, or None.
     changes:   after a game, (position, move, before, after) for each token the learner drew.
     note:      words for a line of the board's own ('': none).
@@ -54,6 +59,8 @@ class BoardView:
     playable: bool = False
     perfect: tuple = ()
     container: tuple | None = None
+    box_position: Any = None
+    mirrored: tuple = ()
     drawn: Any = None
     changes: tuple = ()
     note: str = ""
@@ -65,6 +72,14 @@ class BoardView:
         if self.rules is None or self.position is None or self.rules.is_terminal(self.position):
             return ()
         return tuple(self.rules.legal_moves(self.position))
+
+    @property
+    def box_moves(self) -> tuple:
+        """The moves `container` counts, in its order: the legal moves of its position (`box_position`, else
+        `position`)."""
+        if self.box_position is None:
+            return self.legal_moves
+        return tuple(self.rules.legal_moves(self.box_position))
 
     def is_legal(self, move) -> bool:
         try:
@@ -156,9 +171,10 @@ class Board:
     result_line: Callable[..., str] | None = None
     #: A move in a few words for the brain view ("2 dimes", "square 5"; default: the rules' move text).
     move_label: Callable[[Any, Any], str] | None = None
-    #: The brain view's drawing of one container, small: small(number, position, {move: tokens}) -> lines of one
+    #: The brain view's drawing of one container, small: small(number, position, {move: tokens}, mirrored=moves
+    #: without tokens of their own, drawn=the move drawn in the container in play or None) -> lines of one
     #: width (noughts: a little board with each square's beads); None: a line of each move's words and count.
-    small: Callable[[int, Any, dict], list[str]] | None = None
+    small: Callable[..., list[str]] | None = None
     #: What the hint says of a position besides its perfect moves (Nim: its value in the table).
     hint: Callable[[Any], str] | None = None
     #: The help's sections for this game: ((title, text), ...).

@@ -22,7 +22,8 @@ from textual.strip import Strip
 
 from sticks_tui.engine import registry
 from sticks_tui.ui.boards import Board, BoardView, GameBoard
-from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, short_chance, short_count
+from sticks_tui.ui.widgets.container_view import change_words
+from sticks_tui.ui.widgets.heatmap import MARK_DRAWN, MARK_MIRROR, MARK_PERFECT, short_chance, short_count
 
 PIECES = {"W": "♙", "B": "♟", ".": " "}
 SIDES = {"W": "White", "B": "Black"}
@@ -67,7 +68,7 @@ class HexapawnBoard(GameBoard):
         return MOVES_AT + 24
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(9, len(self.view.legal_moves) + 2 + len(self.view.changes))
+        return max(9, len(self.move_lines()))
 
     def watch_view(self, view: BoardView) -> None:
         if not view.playable:
@@ -76,30 +77,40 @@ class HexapawnBoard(GameBoard):
 
     # -- what is drawn -----------------------------------------------------------------------------
     def move_lines(self) -> list[tuple[str, str]]:
-        """The list beside the board: each legal move numbered, with the box's beads for it when shown."""
+        """The list beside the board: each legal move numbered, with the box's beads for it when shown; after
+        the learner's move, the box it drew from (its bead drawn ►) until the next move; after a game, each bead
+        it drew with its count before → after in full."""
         view = self.view
         if view.position is None:
             return []
-        if view.rules.is_terminal(view.position):
-            return [("", "")]
-        side = SIDES[view.position[10]]
-        lines = [(f"{side} to move:", "pawn")]
-        moves = view.legal_moves
-        total = sum(view.container) if view.container is not None else 0
-        changes = {move: (before, after) for _, move, before, after in view.changes}
-        for n, move in enumerate(moves, start=1):
-            text = f"{n} {move}"
-            if view.container is not None:
-                beads = view.container[n - 1]
-                text += f" {MARK_DRAWN if move == view.drawn else ' '}{short_count(beads):>4} {short_chance(beads, total)}"
-            if move in view.perfect:
-                text += f" {MARK_PERFECT}"
-            style = "drawn" if move == view.drawn else "best" if move in view.perfect else ""
-            lines.append((text, style))
-        for move, (before, after) in changes.items():
-            arrow = MARK_UP if after > before else MARK_DOWN if after < before else "="
-            lines.append((f"{move}: {short_count(before)}→{short_count(after)} {arrow}", ""))
+        lines: list[tuple[str, str]] = []
+        if not view.rules.is_terminal(view.position):
+            lines.append((f"{SIDES[view.position[10]]} to move:", "pawn"))
+            here = view.container if view.box_position is None else None
+            for n, move in enumerate(view.legal_moves, start=1):
+                text = f"{n} {move}" + (self._beads(move, n - 1) if here is not None else "")
+                if move in view.perfect:
+                    text += f" {MARK_PERFECT}"
+                style = "drawn" if here is not None and move == view.drawn else "best" if move in view.perfect else ""
+                lines.append((text, style))
+            if view.container is not None and view.box_position is not None:
+                lines.append(("The box it drew from:", "pawn"))
+                lines += [(f"  {move}{self._beads(move, i)}", "drawn" if move == view.drawn else "")
+                          for i, move in enumerate(view.box_moves)]
+        else:
+            lines.append(("", ""))
+        for _, move, before, after in view.changes:
+            lines.append((f"{move}: {change_words(before, after)}", ""))
         return lines
+
+    def _beads(self, move, i: int) -> str:
+        """A move's beads in the box shown: ' ►   3 50%' (⇋: a mirror image of another move, counted there)."""
+        view = self.view
+        mark = MARK_DRAWN if move == view.drawn else " "
+        if move in view.mirrored:
+            return f" {mark}{MARK_MIRROR:>4} mirror"
+        beads, total = view.container[i], sum(view.container)
+        return f" {mark}{short_count(beads):>4} {short_chance(beads, total)}" + (" emptied" if beads == 0 else "")
 
     def board_lines(self) -> list[list[tuple[str, str]]]:
         view = self.view

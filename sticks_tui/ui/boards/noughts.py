@@ -14,7 +14,9 @@ and bars, the drawn bead in words.
 
 For play: a cursor square (`◆` beside its number; the arrows and Enter), the keys 1-9 laid out like a
 phone's (1 2 3 is the top row), a click on a square, the perfect squares for a hint (`✓ best`), and
-after a game what each bead the learner drew learned, in the cell of the mark it made (`↑ 4→7`).
+after a game what each bead the learner drew learned, in the cell of the mark it made (`4 → 7`, ↑ by its
+number) and in full under the board. The box MENACE drew from stays after its move, until the next
+move; a square that is a mirror image of another (`⇋ mirror`) looks apart from an emptied one (`0 beads`).
 And the game's words, and MENACE in plain words for the help.
 """
 
@@ -35,7 +37,8 @@ from sticks_tui import vocabulary
 from sticks_tui.engine import registry
 from sticks_tui.engine.noughts import EMPTY_BOARD, SQUARE_NAMES, has_line, to_move
 from sticks_tui.ui.boards import Board, BoardView, GameBoard
-from sticks_tui.ui.widgets.heatmap import MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, short_chance, short_count
+from sticks_tui.ui.widgets.heatmap import (MARK_DOWN, MARK_DRAWN, MARK_MIRROR, MARK_PERFECT, MARK_UP, short_chance,
+                                           short_count)
 
 CELL_W = 13
 CELL_H = 5
@@ -57,8 +60,12 @@ class NoughtsBoardData:
     cursor: the square (1-9) the keys point at, or None.
     best: squares (1-9) to mark as best (a hint), or ().
     changes: after a game, (square, beads before, beads after) for each bead MENACE drew: shown in the
-             cell of the mark that bead made.
+             cell of the mark that bead made, and in full under the board.
     note: words to show under the board instead of the summary ('' : the summary).
+    mirrored: squares (1-9) with no beads of their own: the mirror image (or turn) of another square of
+              the box, whose beads stand for both. A square with 0 beads that is not one was emptied.
+    box_of: the board the box shown is for, when it is not `board`: MENACE has just moved, and the box it
+            drew from stays shown (its mark in the square drawn) until the next move.
     """
 
     board: str = EMPTY_BOARD
@@ -68,6 +75,8 @@ class NoughtsBoardData:
     best: tuple[int, ...] = ()
     changes: tuple[tuple[int, int, int], ...] = ()
     note: str = ""
+    mirrored: tuple[int, ...] = ()
+    box_of: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.board) != 9:
@@ -80,18 +89,57 @@ class NoughtsBoardData:
         return sum(self.beads) if self.beads is not None else 0
 
     def summary(self) -> str:
-        if self.note:
-            return self.note
+        if self.note or self.changes:
+            return (self.note + self.changes_words()).strip()
         if self.beads is None:
             return f"{to_move(self.board)} to move."
         total = self.total
         squares = sum(1 for b in self.beads if b > 0)
         if total == 0:
             return "MENACE's box for this board is empty: it resigns (or refills the box)."
-        text = f"MENACE's box: {short_count(total).strip()} beads for {squares} square" + ("s" if squares != 1 else "")
+        box = "The box MENACE drew from" if self.box_of is not None else "MENACE's box"
+        text = f"{box}: {total:,} beads for {squares} square" + ("s" if squares != 1 else "")
         if self.drawn is not None:
-            text += f"; drawn: {MARK_DRAWN} square {self.drawn} ({SQUARE_NAMES[self.drawn - 1]})"
-        return text + "."
+            where = "" if self.box_of is not None else f" ({SQUARE_NAMES[self.drawn - 1]})"
+            text += f"; drawn: {MARK_DRAWN} square {self.drawn}{where}"
+        return text + "." + self.legend()
+
+    def legend(self) -> str:
+        """What a square without beads means, for the kinds shown: a mirror image, or emptied."""
+        shown = [i + 1 for i in range(9) if self.board[i] not in "XO" and (self.box_of or self.board)[i] not in "XO"]
+        words = []
+        if any(s in self.mirrored for s in shown):
+            words.append(f"{MARK_MIRROR} mirror: a twin, counted there")
+        if self.beads is not None and any(self.beads[s - 1] == 0 and s not in self.mirrored for s in shown):
+            words.append("0: emptied by losses")
+        return "".join(f" {w}." for w in words)
+
+    def changes_words(self) -> str:
+        """After a game, in full, each bead MENACE drew whose change its cell cannot show whole (a cell shows
+        '11,006→11,007'; '+3' for '1,020,000 → 1,020,003'): ' MENACE's beads: square 1 1,020,000 → 1,020,003 ↑.'"""
+        cut = [c for c in self.changes if len(f"{c[1]:,}→{c[2]:,}") > CELL_W]
+        if not cut:
+            return ""
+        return " MENACE's beads: " + ", ".join(f"square\u00a0{square} {change_text(before, after)}"
+                                               for square, before, after in cut) + "."
+
+
+def arrow_of(before: int, after: int) -> str:
+    return MARK_UP if after > before else MARK_DOWN if after < before else "="
+
+
+def change_text(before: int, after: int) -> str:
+    """A count's change in full: '11,006 → 11,007 ↑' (never rounded: a change of one bead shows)."""
+    return f"{before:,}\u00a0→\u00a0{after:,}\u00a0{arrow_of(before, after)}"
+
+
+def change_cell(before: int, after: int, width: int) -> str:
+    """The change in a cell `width` wide, in full when it fits ('11,006→11,007'), else the difference ('+3');
+    the arrow goes on the cell's top line."""
+    for text in (f"{before:,} → {after:,}", f"{before:,}→{after:,}"):
+        if len(text) <= width:
+            return text
+    return f"{after - before:+,}"
 
 
 class NoughtsBoard(GameBoard):
@@ -108,10 +156,11 @@ class NoughtsBoard(GameBoard):
     NoughtsBoard > .noughtsboard--cursor { text-style: bold reverse; }
     NoughtsBoard > .noughtsboard--best { color: $success; text-style: bold; }
     NoughtsBoard > .noughtsboard--change { text-style: bold; }
+    NoughtsBoard > .noughtsboard--emptied { color: $error; text-style: bold; }
     """
     COMPONENT_CLASSES = {"noughtsboard--grid", "noughtsboard--mark", "noughtsboard--bar", "noughtsboard--drawn",
                          "noughtsboard--muted", "noughtsboard--cursor", "noughtsboard--best",
-                         "noughtsboard--change"}
+                         "noughtsboard--change", "noughtsboard--emptied"}
 
     BINDINGS = [
         Binding("1", "square(1)", "Square (1 2 3 = top row)", key_display="1-9", id="noughts.square",
@@ -152,25 +201,28 @@ class NoughtsBoard(GameBoard):
         data = self.data
         mark = data.board[square]
         lines: list[list[tuple[str, str]]] = [self.number_line(square)]
+        drawn = data.drawn == square + 1
         if mark in "XO":
             lines += [[(art, "mark")] for art in (X_ART if mark == "X" else O_ART)]
             change = next((c for c in data.changes if c[0] == square + 1), None)
-            if change is None:
-                lines.append([(" " * CELL_W, "")])
+            if change is not None:
+                lines.append([(f"{change_cell(change[1], change[2], CELL_W):^{CELL_W}}", "change")])
+            elif drawn and data.box_of is not None:  # the bead just drawn made this mark
+                lines.append([(f"{MARK_DRAWN + ' drawn ◄':^{CELL_W}}", "drawn")])
             else:
-                _, before, after = change
-                arrow = MARK_UP if after > before else MARK_DOWN if after < before else "="
-                lines.append([(f"{f'{arrow} {short_count(before).strip()}→{short_count(after).strip()}':^{CELL_W}}",
-                               "change")])
+                lines.append([(" " * CELL_W, "")])
             return lines
         beads = data.beads[square] if data.beads is not None else None
-        drawn = data.drawn == square + 1
         if beads is None:
             lines += [[(" " * CELL_W, "")] for _ in range(CELL_H - 1)]
             return lines
+        if square + 1 in data.mirrored:
+            lines += [[(" " * CELL_W, "")], [(f"{MARK_MIRROR + ' mirror':^{CELL_W}}", "muted")],
+                      [(f"{'no beads':^{CELL_W}}", "muted")], [(" " * CELL_W, "")]]
+            return lines
         if beads == 0:
-            lines += [[(" " * CELL_W, "")], [(f"{'no beads':^{CELL_W}}", "muted")],
-                      [(" " * CELL_W, "")], [(" " * CELL_W, "")]]
+            lines += [[(" " * CELL_W, "")], [(f"{'0 beads':^{CELL_W}}", "emptied")],
+                      [(f"{'emptied':^{CELL_W}}", "emptied")], [(" " * CELL_W, "")]]
             return lines
         words = f"{short_count(beads).strip()} bead" + ("s" if beads != 1 else "")
         style = "drawn" if drawn else ""
@@ -188,11 +240,14 @@ class NoughtsBoard(GameBoard):
         cursor = data.cursor == square + 1
         left = f"{square + 1}" + (" ◆" if cursor else "")
         best = f"{MARK_PERFECT} best" if square + 1 in data.best else ""
+        change = next((c for c in data.changes if c[0] == square + 1), None)
+        if change is not None and not best:
+            best = arrow_of(change[1], change[2])
         if not cursor and not best:
             return [(f"{left:<{CELL_W}}", "muted")]
         runs = [(left, "cursor" if cursor else "muted"), (" " * (CELL_W - len(left) - len(best)), "")]
         if best:
-            runs.append((best, "best"))
+            runs.append((best, "best" if square + 1 in data.best else "change"))
         return runs
 
     def square_at(self, x: int, y: int) -> int | None:
@@ -222,12 +277,13 @@ class NoughtsBoard(GameBoard):
         beads = None
         if view.container is not None:
             per_square = [0] * 9
-            for square, n in zip(view.legal_moves, view.container, strict=True):
+            for square, n in zip(view.box_moves, view.container, strict=True):
                 per_square[square - 1] = int(n)
             beads = tuple(per_square)
         changes = tuple((move, before, after) for _, move, before, after in view.changes)
         self.data = NoughtsBoardData(board, beads, drawn=view.drawn, cursor=self.cursor if view.playable else None,
-                                     best=tuple(view.perfect), changes=changes, note=view.note)
+                                     best=tuple(view.perfect), changes=changes, note=view.note,
+                                     mirrored=tuple(view.mirrored), box_of=view.box_position)
 
     def action_square(self, square: int) -> None:
         self.cursor = square
@@ -277,12 +333,14 @@ class NoughtsBoard(GameBoard):
 
 
 # -- a box drawn small (the brain view: many boxes at a glance) -----------------------------------------------
-SMALL_W = 14
-SMALL_CELL = 4
+SMALL_CELL = 5  # a mark (► the bead drawn) or a space, then the count in 4: counts never touch
+SMALL_W = 3 * SMALL_CELL
 
 
-def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
-    """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts."""
+def small_board(number: int, board: str, counts: Sequence[int], mirrored: Sequence[int] = (),
+                drawn: int | None = None) -> list[str]:
+    """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts (⇋ on a mirror image's
+    square, 0 on an emptied one); the box in play (`drawn`: the square whose bead was drawn) a fifth line."""
     total = sum(int(c) for c in counts)
     head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
     lines = [f"{head:<{SMALL_W}}"[:SMALL_W]]
@@ -290,15 +348,23 @@ def small_board(number: int, board: str, counts: Sequence[int]) -> list[str]:
         cells = []
         for c in range(3):
             i = 3 * r + c
-            text = board[i] if board[i] in "XO" else (short_count(counts[i]).strip() if counts[i] else "·")
-            cells.append(f"{text:^{SMALL_CELL}}")
-        lines.append(f"{''.join(cells):<{SMALL_W}}")
+            if board[i] in "XO":
+                text = board[i]
+            elif i + 1 in mirrored:
+                text = MARK_MIRROR
+            else:
+                text = short_count(counts[i]).strip()
+            cells.append(f"{MARK_DRAWN if drawn == i + 1 else ' '}{text:^{SMALL_CELL - 1}}")
+        lines.append("".join(cells))
+    if drawn is not None:
+        lines.append(f"{f'{MARK_DRAWN} in play: sq {drawn}':<{SMALL_W}}")
     return lines
 
 
-def small_box(number: int, position, counts_by_move: dict) -> list[str]:
+def small_box(number: int, position, counts_by_move: dict, *, mirrored: Sequence = (), drawn=None) -> list[str]:
     """The brain view's drawing of one box: its number, its beads, the board with each square's count."""
-    return small_board(number, position, tuple(counts_by_move.get(square, 0) for square in range(1, 10)))
+    return small_board(number, position, tuple(counts_by_move.get(square, 0) for square in range(1, 10)),
+                       tuple(mirrored), drawn)
 
 
 INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "
@@ -339,10 +405,12 @@ def help_sections() -> tuple[tuple[str, str], ...]:
          "Squares are numbered 1-9 row by row from the top left, like a phone's keys (not a numeric keypad, "
          "whose 7 8 9 is on top):\n    1 2 3\n    4 5 6\n    7 8 9\n"
          f"When MENACE is to move, each square shows its beads, the chance they give it and a bar as long "
-         f"as that chance. {MARK_DRAWN} drawn: the bead it took. A square with no beads repeats another by a "
-         f"mirror image (or lost its last bead). After the game, under each of MENACE's marks: its beads "
-         f"before → after, {MARK_UP} more, {MARK_DOWN} fewer, = unchanged. {MARK_PERFECT} best (the hint): "
-         "the squares exact minimax calls best. ◆ is the cursor."),
+         f"as that chance. {MARK_DRAWN} drawn: the bead it took; the box it drew from stays on the board until "
+         f"the next move. {MARK_MIRROR} mirror: the square repeats another by a turn or mirror image of the board, "
+         "and that square's beads stand for both. 0 beads, emptied: lost games took its every bead. After the "
+         f"game, under each of MENACE's marks: its beads before → after in full, {MARK_UP} more, {MARK_DOWN} "
+         f"fewer, = unchanged. {MARK_PERFECT} best (the hint): the squares exact minimax calls best. ◆ is the "
+         "cursor. Space pauses MENACE (its next move waits); b shows all its boxes, the one in play marked."),
     )
 
 

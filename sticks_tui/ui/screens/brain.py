@@ -5,7 +5,9 @@ A brain small enough for one grid (sticks' hats: a row per heap, a column per ta
 Any other is shown by how many moves into a game its positions come (1-9 or ←/→ choose the group): each container
 drawn small by the game's board when it has a drawing (noughts: a little board with each square's beads), else a
 line of each move and its tokens. A game whose learner has a brain for each side (MENACE's X and O boxes) shows the
-other side's with o.
+other side's with o. Opened from a game (`in_play`), the container the learner last drew from and the token drawn
+are marked (►), and the view opens on its group. A move with no tokens of its own (a mirror image of another,
+counted there: ⇋) and a move whose tokens were all taken (0, emptied) are told apart, with a key under the title.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
-from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData, short_count
+from sticks_tui.ui.widgets.heatmap import MARK_DRAWN, MARK_MIRROR, HatHeatmap, HeatmapData, short_count
 
 GAP = " │ "
 
@@ -72,11 +74,19 @@ class BrainScreen(StyledOnce, Screen):
     BrainScreen #brain-heatmap { height: 1fr; }
     """
 
-    def __init__(self, game: str, side: int = 0) -> None:
+    def __init__(self, game: str, side: int = 0, in_play: tuple | None = None) -> None:
+        """`in_play`: (position, move) of the token the learner of `side` last drew in the game, or None."""
         super().__init__()
         self.game = game
         self.side = side
         self.group = 0
+        self.in_play_side = side  # whose token it is (o shows the other side's brain, not in play)
+        self._shown_in_play = False
+        self.played = in_play  # as played; `in_play` as the brain counts it (a folded brain: its mirror image)
+        self.in_play = brains.container_move(self.kept.brain, *in_play) if in_play is not None else None
+        if self.in_play is not None:
+            self.group = next((i for i, (_, items) in enumerate(self.groups())
+                               if any(c[0] == self.in_play[0] for c in items)), 0)
 
     @property
     def board(self):
@@ -152,8 +162,9 @@ class BrainScreen(StyledOnce, Screen):
             solution = solver_for(self.rules)
             heatmap.data = HeatmapData(counts=brain.counts.copy(), hats=size, max_take=brain.max_take,
                                        perfect=tuple(tuple(solution.winning_moves(n)) if n else ()
-                                                     for n in range(size + 1)))
-            title.update(f"The brain {whose}: {brains.brain_label(brain)}, each with its {w.tokens} by move.")
+                                                     for n in range(size + 1)), drawn=self._in_play())
+            title.update(f"The brain {whose}: {brains.brain_label(brain)}, each with its {w.tokens} by move."
+                         + self._in_play_words(w))
             return
         heatmap.display, scroll.display = False, True
         groups = self.groups()
@@ -163,26 +174,69 @@ class BrainScreen(StyledOnce, Screen):
         title.update(f"The brain {whose}: {brains.brain_label(brain)} ({of} by group). Its {len(shown)} "
                      f"{w.container if len(shown) == 1 else w.containers} for positions {plies} "
                      f"move{'' if plies == 1 else 's'} into a game (group {self.group + 1} of {len(groups)}): "
-                     f"each move's {w.tokens}.")
+                     f"each move's {w.tokens}." + self._in_play_words(w) + self._legend(w))
         width = max(20, scroll.size.width - 2 or self.app.size.width - 4)
-        self.query_one("#brain-body", Static).update(Content("\n".join(self.lines(shown, width))))
+        lines = self.lines(shown, width)
+        self.query_one("#brain-body", Static).update(Content("\n".join(lines)))
+        if self._in_play() is not None and not self._shown_in_play:  # the box in play scrolled into view
+            at = next((i for i, line in enumerate(lines) if MARK_DRAWN in line), None)
+            if at is not None:  # from its head: the nearest line up to it that numbers containers (#N)
+                top = next((i for i in range(at, -1, -1) if "#" in lines[i]), at)
+                self.call_after_refresh(lambda: scroll.scroll_to(y=top, animate=False))
+
+    def _in_play(self) -> tuple | None:
+        """(position, move) of the token drawn last in the game, when this brain is the one that drew it."""
+        return self.in_play if self.side == self.in_play_side else None
+
+    def _in_play_words(self, w) -> str:
+        in_play = self._in_play()
+        if in_play is None:
+            return ""
+        number = brains.numbers(self.kept.brain)[in_play[0]]
+        drawn = self.board.label(self.rules, *in_play)
+        played = self.board.label(self.rules, *self.played)
+        mirror = "" if in_play == self.played else f" ({played} on the board played: its mirror image)"
+        return f" {MARK_DRAWN} In play: {w.container} #{number}, its {w.token} for {drawn} drawn{mirror}."
+
+    def _legend(self, w) -> str:
+        """The key to the marks this brain can show: ► (the token drawn), ⇋ (a brain folded by symmetry), 0 (a
+        rule by which a move can lose its every token)."""
+        brain = self.kept.brain
+        parts = []
+        if self._in_play() is not None:
+            parts.append(f"{MARK_DRAWN} drawn, in play")
+        if brain.folds:
+            parts.append(f"{MARK_MIRROR} a mirror image, counted at its twin")
+        rule = brains.rule_of(brain)
+        if rule is not None and rule.floor != "each":
+            parts.append("0 emptied by losses")
+        return "\n" + "; ".join(parts) + "." if parts else ""
 
     def lines(self, shown: list[tuple], width: int) -> list[str]:
-        board, rules = self.board, self.rules
-        number = brains.numbers(self.kept.brain)  # the printed machine's box numbers (Print, the paper game)
+        board, rules, brain = self.board, self.rules, self.kept.brain
+        number = brains.numbers(brain)  # the printed machine's box numbers (Print, the paper game)
+        in_play = self._in_play()
         if board.small is not None:
-            return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)))
+            return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)),
+                                           mirrored=brains.mirrored_moves(brain, p, moves),
+                                           drawn=in_play[1] if in_play is not None and in_play[0] == p else None)
                                for p, moves, counts in shown], width)
         out = []
         for position, moves, counts in shown:
             total = sum(counts)
-            each = ", ".join(f"{board.label(rules, position, m)}: {short_count(c).strip()}"
+            mirrored = brains.mirrored_moves(brain, position, moves)
+            drawn = in_play[1] if in_play is not None and in_play[0] == position else None
+            each = ", ".join(f"{MARK_DRAWN if m == drawn else ''}{board.label(rules, position, m)}: "
+                             f"{MARK_MIRROR if m in mirrored else short_count(c).strip()}"
                              for m, c in zip(moves, counts, strict=True))
-            out.append(f"#{number[position]} {rules.position_text(position)} ({short_count(total).strip()}): {each}")
+            mark = f"{MARK_DRAWN} " if drawn is not None else ""
+            out.append(f"{mark}#{number[position]} {rules.position_text(position)} ({short_count(total).strip()}): "
+                       f"{each}")
         return out
 
     # -- keys --------------------------------------------------------------------------------------
     def action_group(self, group: int) -> None:
+        self._shown_in_play = True  # another group chosen: the view no longer follows the box in play
         self.group = group
         self.query_one("#brain-scroll", VerticalScroll).scroll_home(animate=False)
         self.show()

@@ -30,7 +30,7 @@ from sticks_tui.engine.state import GameState
 from sticks_tui.play.game import GameDriver
 from sticks_tui.play.players import RESIGN
 from sticks_tui.ui import brains
-from sticks_tui.ui.bindings import relabel
+from sticks_tui.ui.bindings import relabel, reshow
 from sticks_tui.ui.boards import Board, BoardView, GameBoard, board_of
 from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.messages import BallDrawnMsg, GameOverMsg, HatsReinforcedMsg, MoveMadeMsg, core_message
@@ -48,10 +48,12 @@ SPEED_ORDER = list(SPEEDS)
 
 
 def tally_text(names: tuple[str, str], winners: list[str], overall: tuple | None, plotted: int,
-               width: int = 30) -> str:
+               width: int = 30, plotted_as: tuple[str, list[str]] | None = None) -> str:
     """The two players' wins this session (and in all, from the records), and one player's results game
     by game (● won, ○ lost, ◐ drawn; the last `width` games): a tally sheet a class can read from the back.
-    `winners`: each game's winner's name, '' for a draw."""
+    `winners`: each game's winner's name, '' for a draw. `plotted_as`: (who, outcomes): the plotted player is a
+    learner, named `who` ("MENACE (O)"), and `outcomes` ("won", "drawn", "lost") are its games this session with
+    the brain in play against this opponent, which its line counts and plots."""
     a, b = names
     draws = winners.count("")
     drawn = f", {draws} drawn" if draws else ""
@@ -62,13 +64,18 @@ def tally_text(names: tuple[str, str], winners: list[str], overall: tuple | None
     if overall is not None and sum(overall[:2]):
         line += f" (in all: {overall[0]}, {overall[1]})" if winners else f" (in all: {a} {overall[0]}, {b} {overall[1]})"
     line += "."
-    if not winners:
+    if plotted_as is not None:
+        who, outcomes = plotted_as
+    else:
+        who = names[plotted]
+        outcomes = ["drawn" if w == "" else "won" if w == names[plotted] else "lost" for w in winners]
+    if not outcomes:
         return line
-    who = names[plotted]
-    marks = "".join("◐" if w == "" else "●" if w == who else "○" for w in winners[-width:])
-    more = "… " if len(winners) > width else ""
-    key = "● won, ○ lost" + (", ◐ drawn" if draws else "")
-    return f"{line}\n{who}: {more}{marks} ({key})"
+    marks = "".join({"won": "●", "lost": "○", "drawn": "◐"}[o] for o in outcomes[-width:])
+    more = "… " if len(outcomes) > width else ""
+    key = f"● won {outcomes.count('won')}" + (f", ◐ drawn {outcomes.count('drawn')}" if "drawn" in outcomes else "")
+    key += f", ○ lost {outcomes.count('lost')}"
+    return f"{line}\n{who} vs {names[1 - plotted]}: {more}{marks} ({key})"
 
 
 class BrainPanel(Vertical):
@@ -102,7 +109,7 @@ class GameScreen(StyledOnce, Screen):
     BINDINGS = [
         Binding("n", "play_again", "Play again", id="game.play_again"),
         Binding("enter", "play_again", "Play again", show=False, id="game.play_again.enter"),
-        Binding("space", "pause", "Pause", id="game.pause", tooltip="Pause, or go on (AI vs AI)"),
+        Binding("space", "pause", "Pause", id="game.pause", tooltip="Pause the AI, or let it go on"),
         Binding("s", "step", "Step", id="game.step",
                 tooltip="Step (AI vs AI): one move, one ball drawn; at the end the lesson; then the next game"),
         Binding("p,h", "toggle_perfect", "Perfect", id="game.perfect",
@@ -123,7 +130,7 @@ class GameScreen(StyledOnce, Screen):
         ("Play again", "Start the next game (when this one is over)", "play_again"),
         ("Show the perfect moves", "Mark the perfect moves on the board and on the AI's brain", "toggle_perfect"),
         ("The learning AI's brain", "Every hat or box of the learning AI, each move's balls or beads", "brain"),
-        ("Pause or go on", "Pause the AI vs AI game, or let it go on", "pause"),
+        ("Pause or go on", "Pause the AI (its next move waits), or let it go on", "pause"),
         ("Step", "AI vs AI: one move (one ball drawn), then the lesson of the game's end, then the next game", "step"),
         ("AI faster", "Shorter pauses before the AI's moves", "faster"),
         ("Swap who moves first", "From the next game the other player moves first (in noughts, plays X)", "swap_first"),
@@ -297,7 +304,7 @@ class GameScreen(StyledOnce, Screen):
                 self.notify(kept.problem, title="The AI's brain", severity="error", timeout=15)
                 break
         self.new_game()
-        self._show_tally()
+        self.call_after_refresh(self._fit_brains)
         self.watch(self.app, "training", self._training_changed, init=False)
         self.watch(self.app, "class_change", self._class_changed, init=False)
 
@@ -352,6 +359,7 @@ class GameScreen(StyledOnce, Screen):
                 if not player.is_human:
                     log.write(f"{player.name} says 'I, the AI, will hope to defeat you!'")
         self._show_brains(reset=True)
+        self._show_tally()  # the learner's line follows the brain it plays this game with
         self.advance()
 
     def seat_name(self, seat: int) -> str:
@@ -444,18 +452,23 @@ class GameScreen(StyledOnce, Screen):
             if self.setup.watch:
                 return False  # watching, the next game comes by itself, or by a step (s) or space: off the footer
             return game.is_over
-        if action in ("pause", "step"):
+        if action == "step":
             return self.setup.watch
-        if action == "other_brain":
-            return self.has_class("-two-brains") and not self.has_class("-wide")
+        if action == "pause":  # an AI plays: its timer waits (a game of people has none)
+            return self.setup.watch or (any(not p.is_human for p in self.players) and (self.paused or not game.is_over))
+        if action == "other_brain":  # one learner's brain at a time: at 80 columns, or wide when both would scroll
+            return self.has_class("-two-brains") and (not self.has_class("-wide") or self.has_class("-one"))
         return True
 
     def action_pause(self) -> None:
-        if not self.setup.watch:
+        """Pause the AI (its timer waits, the footer and the turn line say so), or let it go on."""
+        if not self.check_action("pause", ()):
             return
         self.paused = not self.paused
         if not self.paused:
-            if self.game.is_over:
+            if self.game.is_over and not self.setup.watch:
+                self.show_state()
+            elif self.game.is_over:
                 if self.lessons:
                     self._lesson_beat()
                 else:
@@ -505,6 +518,34 @@ class GameScreen(StyledOnce, Screen):
 
     def action_other_brain(self) -> None:
         self.toggle_class("-other")
+        self._fit_brains()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_brains)
+
+    def _fit_brains(self) -> None:
+        """Wide, with two learners' grids of hats: both side by side when every hat of each fits its half of the
+        panel, else one (the class -one; o shows the other, a footer key then, named after it), so no hat of
+        the learner shown is off screen (100 sticks at 160x48)."""
+        if not self.is_mounted or not self.has_class("-two-brains"):
+            return
+        panels = list(self.query(BrainPanel))
+        one = False
+        if self.has_class("-wide") and all(p.grid for p in panels):
+            heatmap = next((h for h in self.query(HatHeatmap) if h.size.height), None)
+            if heatmap is not None:
+                half = (self.query_one("#brain-panels").size.width - 1) // 2 - 1  # the margin; a scrollbar
+                one = not heatmap.fits_in(half, heatmap.size.height)
+        changed = self.has_class("-one") != one
+        self.set_class(one, "-one")
+        changed |= reshow(self, "game.other_brain", one)
+        shown = [(seat, kept) for _, seat, kept in self._panel_seats()]
+        if one and len(shown) == 2 and None not in (shown[0][0], shown[1][0]):
+            seat, kept = shown[0 if self.has_class("-other") else 1]  # the one o shows next
+            changed |= relabel(self, "game.other_brain",
+                               f"{self.players[seat].name}'s {brains.words(kept.brain).containers}")
+        if changed:
+            self.refresh_bindings()
 
     def action_brain(self) -> None:
         """The whole brain of the learner shown (at 80 columns with two, the one in view)."""
@@ -513,7 +554,9 @@ class GameScreen(StyledOnce, Screen):
         seats = self.shown_seats
         seat = seats[1] if len(seats) > 1 and self.has_class("-other") else seats[0] if seats else None
         side = 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
-        self.app.push_screen(BrainScreen(self.setup.game, side))
+        draws = self.draws.get(seat) if seat is not None else None
+        in_play = draws[-1] if draws and self.brains[seat].kept else None  # the box in play and the bead drawn
+        self.app.push_screen(BrainScreen(self.setup.game, side, in_play))
 
     def action_slower(self) -> None:
         i = SPEED_ORDER.index(self.speed)
@@ -556,21 +599,29 @@ class GameScreen(StyledOnce, Screen):
         playable = game.waiting_for_human
         position = state.position
         perfect = self.perfect_moves(position) if self.perfect_shown and playable else ()
-        container, drawn, changes, note = None, None, (), ""
+        container, drawn, changes, note, box_position, mirrored = None, None, (), "", None, ()
         learner = self._learner_in_view()
         if learner is not None and not over:
-            kept = self.brains[learner]
-            container = brains.container_of(kept.brain, position, state.legal_moves)
-            if self._drawn is not None and self._drawn[0] == learner and self._drawn[1] == position:
-                drawn = self._drawn[2]
-            elif game.state.to_move != learner:
-                container = None  # the box shows while its learner is to move
+            # the box shows while its learner is to move, and the one it drew from until the next move
+            if self._drawn is not None and self._drawn[0] == learner:
+                box_position, drawn = self._drawn[1], self._drawn[2]
+            elif state.to_move == learner:
+                box_position = position
+            if box_position is not None:
+                brain, moves = self.brains[learner].brain, tuple(self.rules.legal_moves(box_position))
+                container = brains.container_of(brain, box_position, moves)
+                mirrored = brains.mirrored_moves(brain, box_position, moves) if container is not None else ()
+                if container is None:
+                    drawn = None
+                if box_position == position:
+                    box_position = None
         if over:
             changes = tuple((c.hat, c.ball, c.before, c.after) for e in self.taught.values() for c in e.changes)
             note = self.result_text
         self.query_one("#board", GameBoard).view = BoardView(
             self.rules, position, self._last, controls=person and not over and not self.setup.watch,
-            playable=playable, perfect=perfect, container=container, drawn=drawn, changes=changes, note=note)
+            playable=playable, perfect=perfect, container=container, drawn=drawn, changes=changes, note=note,
+            box_position=box_position if container is not None else None, mirrored=mirrored)
         turn = self.query_one("#turn", Static)
         if over:
             text = self.result_text
@@ -583,9 +634,11 @@ class GameScreen(StyledOnce, Screen):
             turn.set_class(False, "-over")
             name = self.seat_name(state.to_move)
             if playable:
-                turn.update(f"{name}'s turn: {self.query_one('#board', GameBoard).prompt()}", layout=False)
+                paused = " (Paused: the AI waits; space goes on.)" if self.paused else ""
+                turn.update(f"{name}'s turn: {self.query_one('#board', GameBoard).prompt()}{paused}", layout=False)
             elif self.paused:
-                turn.update(f"Paused before {name}'s move: s steps one move, space goes on.", layout=False)
+                steps = "s steps one move, " if self.setup.watch else ""
+                turn.update(f"Paused before {name}'s move: {steps}space goes on.", layout=False)
             elif self._pending is not None:
                 turn.update(f"{name} drew {MARK_DRAWN} from its {brains.words(self.players[state.to_move].hats).container}"
                             " ...", layout=False)
@@ -594,7 +647,11 @@ class GameScreen(StyledOnce, Screen):
         self._show_hint(perfect, playable)
         self.query_one("#after").display = over and not self.setup.watch
         # The footer is told only when a label or a key's state changed (show_state runs at every move).
-        relabelled = relabel(self, "game.pause", "Resume" if self.paused else "Pause")
+        relabelled = relabel(self, "game.pause", "Paused" if self.paused else "Pause")
+        # a person's game: the key pauses the AI whenever pressed, and the footer shows it while paused, in the place
+        # of the AI's speed (80 columns hold the game's own keys and F1 beside them, not every key)
+        relabelled |= reshow(self, "game.pause", self.setup.watch or self.paused)
+        relabelled |= reshow(self, "game.slower", self.setup.watch or not self.paused)
         relabelled |= relabel(self, "game.step", f"Step: {self.next_step()}")
         shown = (playable, over, self.check_action("play_again", ()), self.check_action("pause", ()))
         if shown != self._bindings_shown or relabelled:
@@ -708,7 +765,8 @@ class GameScreen(StyledOnce, Screen):
             changes = {c.ball: (c.before, c.after) for c in lesson.changes if c.hat == position} if lesson else {}
             view.data = ContainerData.of(title, moves, (self.board.label(self.rules, position, m) for m in moves),
                                          counts, perfect=self.perfect_moves(position) if self.perfect_shown else (),
-                                         drawn=drawn, changes=changes, token=w.token)
+                                         drawn=drawn, changes=changes, token=w.token,
+                                         mirrored=brains.mirrored_moves(brain, position, moves))
         panel.query_one(".brain-draws", Static).update(self._draws_words(seat, kept))
 
     def _draws_words(self, seat: int | None, kept: KeptBrain) -> str:
@@ -724,10 +782,10 @@ class GameScreen(StyledOnce, Screen):
         for position, move, count, total in self._draw_odds.get(seat, []):
             good = f"{MARK_PERFECT} perfect" if move in self.perfect_moves(position) else "not perfect"
             line = (f"{self.rules.position_text(position)}: {MARK_DRAWN} {self.board.label(self.rules, position, move)}, "
-                    f"{count} of {total} ({count / total:.0%}), {good}")
+                    f"{count:,} of {total:,} ({count / total:.0%}), {good}")
             change = changes.get((position, move))
             if change is not None:
-                line += f"; {change.before} → {change.after}"
+                line += f"; {change.before:,} → {change.after:,}"
             lines.append(line + ".")
         return "\n".join(lines)
 
@@ -750,8 +808,18 @@ class GameScreen(StyledOnce, Screen):
         except (StoreError, AttributeError):
             overall = None
         tally = self.query_one("#tally", Static)
-        width = max(5, tally.size.width - len(names[self.plotted_seat]) - 20)
-        tally.update(tally_text(names, winners, overall, self.plotted_seat, width))
+        seat = self.plotted_seat
+        kept = self.brains.get(seat)
+        plotted_as = None
+        if kept is not None:  # a learner: its games with the brain in play (its side's) against this opponent
+            plotted_as = (self.seat_name(seat), self.session.learner_results.get(self._results_key(seat), []))
+        # the learner's line may take two rows: its name, its opponent's, the marks and their key ("● won 12, ...")
+        width = max(5, 2 * tally.size.width - len(names[seat]) - len(names[1 - seat]) - 48)
+        tally.update(tally_text(names, winners, overall, seat, width, plotted_as))
+
+    def _results_key(self, seat: int) -> tuple[str, str, str]:
+        """Where a learner's results this session are kept: its game, its brain's name, its opponent's name."""
+        return self.setup.game, self.brains[seat].name, self.players[1 - seat].name
 
     # -- the core's events -----------------------------------------------------------------------------
     def on_ball_drawn_msg(self, message: BallDrawnMsg) -> None:
@@ -817,6 +885,9 @@ class GameScreen(StyledOnce, Screen):
             log.write(f"{self.players[1].name} says 'That was fun, thank you!'")
         self._record(event)
         self.session.results.append((self.players[0].name, self.players[1].name, event.winner_name))
+        for seat in self.brains:
+            outcome = "drawn" if event.winner is None else "won" if event.winner == seat else "lost"
+            self.session.learner_results.setdefault(self._results_key(seat), []).append(outcome)
         self._show_tally()
         self._drawn = None
         self._show_brains()  # the brains as stored now; in watch mode as the game left them

@@ -605,6 +605,9 @@ class LabScreen(StyledOnce, Screen):
                     for edge in ("p10", "p90"):
                         plt.plot(games, [100 * p[key][edge] for p in curve], marker="·")
                 plt.plot(games, [100 * p[key]["median"] for p in curve], marker=marker)  # named under the chart
+        from sticks_tui.ui.widgets.plot_curve import ordered_ticks
+
+        ordered_ticks(plt)  # the same chart every run (plotext keeps its ticks in hash order)
 
     @on(Button.Pressed, "#lab-figure")
     def action_switch_figure(self) -> None:

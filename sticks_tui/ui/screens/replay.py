@@ -218,9 +218,9 @@ def build_board_replay(game, rule=None) -> tuple[tuple[BoardStep, ...], str, obj
         won = None if lesson.outcome == 0 else lesson.won
         changes = [HatChange(h, b, w, a) for h, b, w, a in lesson.changes]
         line = lesson_sentence(names[seat], won, changes, rule or HatRule(), detail=False) \
-            if entry.brains != "matchboxes" else \
-            f"{names[seat]}'s beads after the game: " + ", ".join(
-                f"{board.label(rules, c.hat, c.ball)} {c.before}→{c.after}" for c in changes) + "."
+            if words is brains.HAT_WORDS else \
+            f"{names[seat]}'s {words.tokens} after the game: " + ", ".join(
+                f"{board.label(rules, c.hat, c.ball)} {c.before:,} → {c.after:,}" for c in changes) + "."
         steps.append(BoardStep(position, None, line, f"After the game: what {names[seat]} learned (↑ added, "
                                "↓ thrown away, = kept as it was).",
                                lesson=tuple((c.hat, c.ball, c.before, c.after) for c in changes)))
@@ -335,6 +335,7 @@ class ReplayScreen(StyledOnce, Screen):
 
     def on_mount(self) -> None:
         from sticks_tui.engine import registry
+        from sticks_tui.ui import brains
 
         game = self.record
         self.sub_title = f"replay of game {game.id}"
@@ -357,8 +358,6 @@ class ReplayScreen(StyledOnce, Screen):
         else:
             note.update(self.note)
             note.display = bool(self.note)
-            from sticks_tui.ui import brains
-
             words = brains.entry_words(registry.entry(game.game)).containers
             title.update(f"{learner}'s {words} as they were" if learner is not None else f"The learning AI's {words}")
         self.query_one("#replay-next", Button).focus()

@@ -32,11 +32,12 @@ from sticks_tui.engine.rules import sticks_word
 from sticks_tui.ui.story_teller import ToldGame
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.container_view import ContainerView
-from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
+from sticks_tui.ui.widgets.curve import FigureHeadings
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.heatmap import HatHeatmap, HeatmapData
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.move_log import MoveLog
+from sticks_tui.ui.widgets.plot_curve import PlotCurve
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 from sticks_tui.ui.widgets.header import AppHeader
 
@@ -756,16 +757,30 @@ class TrainingScreen(StyledOnce, Screen):
     TrainingScreen.-narrow.-other #hats-ai1 { display: none; }
     TrainingScreen.-narrow.-other #hats-ai2 { display: block; }
     TrainingScreen.-wide #hats-ai2 { margin-left: 1; }
+    /* wide, but the hats of both AIs would scroll side by side (100 sticks): one AI at a time, o the other */
+    TrainingScreen.-wide.-one #hats-ai2 { display: none; margin-left: 0; }
+    TrainingScreen.-wide.-one.-other #hats-ai1 { display: none; }
+    TrainingScreen.-wide.-one.-other #hats-ai2 { display: block; }
     TrainingScreen ContainerView { display: none; }
     TrainingScreen.-containers ContainerView { display: block; height: auto; max-height: 100%; }
     TrainingScreen.-containers HatHeatmap { display: none; }
     TrainingScreen.-fixed #hats-ai2 HatHeatmap, TrainingScreen.-fixed #hats-ai2 ContainerView { display: none; }
     """
     # (CSS, not DEFAULT_CSS: these narrow the app stylesheet's own margins, so they must outrank it)
+    # At 80x24 the left panel is compact (no blank lines, one-line buttons; the run's keys are in the footer, so
+    # its buttons give way to the curve) and the hats panel as narrow as one column of 3-ball hats, so the curve
+    # keeps 8 rows of plot under its legend.
     CSS = """
-    TrainingScreen.-told.-narrow #training-status { margin-top: 0; }
-    TrainingScreen.-told.-narrow #training-bar { margin: 0; }
-    TrainingScreen.-told.-narrow #training-figures { margin-bottom: 0; }
+    TrainingScreen.-narrow #training-status { margin-top: 0; }
+    TrainingScreen.-narrow #training-bar { margin: 0; }
+    TrainingScreen.-narrow #training-figures { margin-bottom: 0; }
+    TrainingScreen #training-controls { display: none; }
+    TrainingScreen.-running #training-controls { display: block; }
+    TrainingScreen.-running.-narrow #training-controls { display: none; margin: 0; }
+    TrainingScreen.-running.-narrow.-told #training-controls { display: block; }
+    TrainingScreen.-running.-narrow.-told.-curve #training-controls { display: none; }
+    TrainingScreen.-narrow #training-buttons Button { height: 1; border: none; min-width: 6; }
+    TrainingScreen.-narrow #training-hats { width: 36; }
     """
 
     def compose(self) -> ComposeResult:
@@ -781,7 +796,7 @@ class TrainingScreen(StyledOnce, Screen):
                     yield Button("Step", id="step", compact=True, action="screen.step")
                     yield Button("Slower", id="slower", compact=True, action="screen.slower")
                     yield Button("Faster", id="faster", compact=True, action="screen.faster")
-                yield LearningCurve(id="curve")
+                yield PlotCurve(id="curve")
                 yield MoveLog(id="training-log")
                 with Horizontal(id="training-buttons"):
                     yield Button("Cancel training", id="cancel-training", variant="error", action="screen.cancel_training")
@@ -879,6 +894,7 @@ class TrainingScreen(StyledOnce, Screen):
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
         self.set_class(not self.grid, "-containers")
+        self.set_class(self.grid, "-grid")
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
@@ -931,7 +947,7 @@ class TrainingScreen(StyledOnce, Screen):
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
-        self.query_one("#training-controls").display = state.running
+        self.set_class(state.running, "-running")  # the run's buttons, while it runs (see CSS)
         self._show_pace()
         if progress is None:
             status.update(compiled.starting_words() if state.running else "No training has run yet: press t.")
@@ -953,7 +969,7 @@ class TrainingScreen(StyledOnce, Screen):
             word = "Cancelled" if result is not None and result.cancelled else "Finished"
             status.update(f"{word}: {done:,} of {games_words(total)}. The AI keeps what it learned.")
             figures.update(f"{games_words(done)} in {format_seconds(progress.seconds)}")
-        curve = self.query_one(LearningCurve)
+        curve = self.query_one(PlotCurve)
         rules = state.rules if state.rules is not None else getattr(state.last_result, "rules", None)
         curve.scope = scope_words(rules) if rules is not None else ""
         if rules is not None and (curve.about is None or self._about_rules != rules):
@@ -976,6 +992,7 @@ class TrainingScreen(StyledOnce, Screen):
                 for heatmap, counts in zip(self.heatmaps, (progress.hats, progress.opponent_hats), strict=True):
                     heatmap.data = HeatmapData(counts=progress.hats if counts is None else counts, hats=hats,
                                                max_take=progress.hats.shape[1], perfect=perfect)
+                self.call_after_refresh(self._fit_hats)  # another number of hats: do both AIs still fit?
         story = getattr(progress, "story", None)
         if story is not None and story.number > self._received:
             from sticks_tui.ui import brains
@@ -1156,7 +1173,7 @@ class TrainingScreen(StyledOnce, Screen):
         if action in self.RUN_ACTIONS:
             return self._running_control() is not None
         if action == "other_hats":
-            return not self.has_class("-wide")  # wide, both AIs' hats are on screen
+            return not self.has_class("-wide") or self.has_class("-one")  # else both AIs' hats are on screen
         if action == "curve_or_log":
             return self.has_class("-told") and not self.has_class("-wide")  # only when they share the room
         return True
@@ -1218,7 +1235,23 @@ class TrainingScreen(StyledOnce, Screen):
         self._show_keys()
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only
+        self.call_after_refresh(self._fit_hats)
+        self.call_after_refresh(self.refresh_bindings)  # o and v are for 80 columns only (and -one)
+
+    def _fit_hats(self) -> None:
+        """Wide: both AIs' hats side by side when every hat of each fits its half of the panel, else one AI's
+        (the class -one: o switches, as at 80 columns), so no hat of the AI shown is off screen."""
+        if not self.is_mounted:
+            return
+        one = False
+        if self.grid and self.has_class("-wide"):
+            pair = self.query_one("#hats-pair")
+            shown = next((h for h in self.heatmaps if h.size.height), self.heatmaps[0])
+            half = (pair.size.width - 1) // 2 - 1  # (the margin between them; a scrollbar's column)
+            one = not shown.fits_in(half, shown.size.height)
+        if one != self.has_class("-one"):
+            self.set_class(one, "-one")
+            self.refresh_bindings()
 
     def action_curve_or_log(self) -> None:
         """At 80 columns, with games told: the learning curve in the log's place, or back."""

@@ -23,8 +23,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from sticks_tui.learn.figure_words import percent
-from sticks_tui.ui.widgets.heatmap import (MARK_DOWN, MARK_DRAWN, MARK_PERFECT, MARK_UP, chance_bar, short_chance,
-                                           short_count)
+from sticks_tui.ui.widgets.heatmap import (MARK_DOWN, MARK_DRAWN, MARK_MIRROR, MARK_PERFECT, MARK_UP, chance_bar,
+                                           short_chance, short_count)
 
 #: The spaces before a column where the column before has no entry left: a style of their own (no visible
 #: difference), so they are never merged with the entry after them. Some SVG renderers drop the leading
@@ -48,6 +48,8 @@ class ContainerData:
     changes: after a game: move -> (before, after) of each token drawn from this container.
     token:   what a token is called ("ball", "bead").
     empty:   words for a position with no container ('' : the title says it).
+    mirrored: the moves with no tokens of their own (a mirror image of another move, counted there: ⇋);
+             with `told_apart`, a move with 0 tokens that is not one was emptied (and the summary says so).
     """
 
     title: str = ""
@@ -59,6 +61,8 @@ class ContainerData:
     changes: dict = field(default_factory=dict, compare=False)
     token: str = "ball"
     empty: str = ""
+    mirrored: frozenset = field(default_factory=frozenset)
+    told_apart: bool = False
 
     def __post_init__(self) -> None:
         if not len(self.labels) == len(self.moves) == len(self.counts):
@@ -67,9 +71,10 @@ class ContainerData:
 
     @classmethod
     def of(cls, title: str, moves: Iterable, labels: Iterable[str], counts: Iterable, *, perfect: Iterable = (),
-           drawn=None, changes: dict | None = None, token: str = "ball") -> ContainerData:
+           drawn=None, changes: dict | None = None, token: str = "ball", mirrored: Iterable | None = None) -> ContainerData:
+        """`mirrored` given (even empty): the moves without tokens are told apart (mirror images, emptied)."""
         return cls(title, tuple(labels), tuple(moves), tuple(int(c) for c in counts), frozenset(perfect), drawn,
-                   dict(changes or {}), token)
+                   dict(changes or {}), token, mirrored=frozenset(mirrored or ()), told_apart=mirrored is not None)
 
     @property
     def total(self) -> int:
@@ -106,7 +111,23 @@ class ContainerData:
         drawn = ""
         if self.drawn is not None and self.drawn in self.moves:
             drawn = f" Drawn: {MARK_DRAWN} {self.labels[self.moves.index(self.drawn)]}."
-        return head + likeliest + drawn
+        return head + likeliest + drawn + self.legend()
+
+    def legend(self) -> str:
+        """What a move without tokens means, for the kinds shown: a mirror image, or emptied."""
+        words = ""
+        if self.mirrored:
+            words += f" {MARK_MIRROR} mirror: another move's twin, counted there."
+        if self.told_apart and any(c == 0 and m not in self.mirrored
+                                   for m, c in zip(self.moves, self.counts, strict=True)):
+            words += f" 0 emptied: losses took its {self.token}s."
+        return words
+
+
+def change_words(before: int, after: int) -> str:
+    """A token count's change after a game, in full: '11,006 → 11,007 ↑' (never '11k→11k')."""
+    arrow = MARK_UP if after > before else MARK_DOWN if after < before else "="
+    return f"{before:,} → {after:,} {arrow}"
 
 
 class ContainerView(ScrollView):
@@ -119,9 +140,10 @@ class ContainerView(ScrollView):
     ContainerView > .container--win { color: $text-success; text-style: bold; }
     ContainerView > .container--drawn { text-style: bold reverse; }
     ContainerView > .container--change { text-style: bold; }
+    ContainerView > .container--mirror { color: $text-muted; }
     """
     COMPONENT_CLASSES = {"container--summary", "container--bar", "container--win", "container--drawn",
-                         "container--change"}
+                         "container--change", "container--mirror"}
 
     data: reactive[ContainerData] = reactive(ContainerData, always_update=True)
 
@@ -131,8 +153,9 @@ class ContainerView(ScrollView):
 
     @property
     def entry_width(self) -> int:
-        # label, bar, "64%", count, " ✓", and room for " 12→15 ↑" after a game
-        return self.label_width + 1 + 1 + 3 + 1 + 4 + 2 + (10 if self.data.changes else 0)
+        # label, bar, "64%", count, " ✓", and room for the widest " 11,006 → 11,007 ↑" after a game
+        changes = max((len(change_words(*c)) + 1 for c in self.data.changes.values()), default=0)
+        return self.label_width + 1 + 1 + 3 + 1 + 4 + 2 + changes
 
     def _columns(self, width: int) -> tuple[int, int]:
         """(columns, rows of entries)."""
@@ -173,15 +196,15 @@ class ContainerView(ScrollView):
         drawn = data.drawn == move
         style = "container--drawn" if drawn else ""
         label = data.labels[i][: self.label_width]
+        if move in data.mirrored:
+            return [(f"{label:<{self.label_width}} ", style), (f"{MARK_MIRROR} mirror", "container--mirror")]
         runs = [(f"{label:<{self.label_width}} ", style),
                 (MARK_DRAWN if drawn else chance_bar(count, total), style or "container--bar"),
                 (f"{short_chance(count, total)} {short_count(count):>4}", style),
                 (f" {MARK_PERFECT}" if move in data.perfect else "  ", "container--win")]
         change = data.changes.get(move)
         if change is not None:
-            before, after = change
-            arrow = MARK_UP if after > before else MARK_DOWN if after < before else "="
-            runs.append((f" {short_count(before).strip()}→{short_count(after).strip()} {arrow}", "container--change"))
+            runs.append((f" {change_words(*change)}", "container--change"))
         return runs
 
     def entry_text(self, move) -> str:

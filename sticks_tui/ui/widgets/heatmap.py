@@ -38,6 +38,7 @@ MARK_BESIDE = "•"
 MARK_UP = "↑"
 MARK_DOWN = "↓"
 MARK_PERFECT = "✓"
+MARK_MIRROR = "⇋"  # a move with no tokens of its own: a mirror image of another, counted there
 
 HAT_LABEL = 3  # "100"
 CELL = 10  # " " + mark + "78%" + " " + "9.9k"
@@ -264,6 +265,17 @@ class HatHeatmap(ScrollView, can_focus=True):
                 legend = long
         self._geometry_key, self._geometry_value = key, (cols, rows, fits, body, legend, cell, tall)
         return self._geometry_value
+
+    def fits_in(self, width: int, height: int) -> bool:
+        """Whether every hat would be on screen (no scrolling) in `width` x `height` cells, legend and header
+        included: what decides if two AIs' hats can share a screen side by side (`_geometry`'s sums)."""
+        hats = self.data.hats
+        if not hats:
+            return True
+        body = max(1, height - 1 - len(self._short_legend(max(1, width))))
+        fit = max(1, (width + COLUMN_GAP) // (self.entry_width + COLUMN_GAP))
+        cols = max(1, min(fit, -(-hats // body)))
+        return -(-hats // cols) <= body and width >= self.entry_width
 
     def cell_width(self) -> int:
         """The width of one ball's cell now (CELL, or wider when the panel has room)."""
