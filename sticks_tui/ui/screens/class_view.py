@@ -264,7 +264,7 @@ class ClassScreen(StyledOnce, Screen):
             session = self.app.session
             self.shown = class_game(self.recent, registry.name_of(session.brain.rules), session.brain_name)
             learner = self.shown.record.opponent if self.shown.record is not None else "learning"
-            self.results = store.learning_results(self.shown.brain, learner) if self.shown.brain else []
+            self.results = store.learning_outcomes(self.shown.brain, learner) if self.shown.brain else []
             self.brain = self._load_brain(store)
         except StoreError as exc:
             self.query_one("#class-news", Static).update(str(exc))
