@@ -453,7 +453,7 @@ def test_every_figure_of_a_training_curve_is_kept_for_a_game_with_draws_or_seats
     with Store.open(tmp_path) as store:
         brain = store.load_or_create_brain("taught", game=game, seat=0)
         start = brain.counts.copy()
-        result = run(TrainingConfig(game=brain.rules, games=40, seed=4, opponent="random", seats="first",
+        result = run(TrainingConfig(game=brain.rules, games=5, seed=4, opponent="random", seats="first",
                                     protocol="classic", engine="reference"), brain.copy())
         assert result.curve and all(p.results is not None and not math.isnan(p.draw_wins) for p in result.curve)
         assert game != "noughts" or not any(math.isnan(p.keep_first) for p in result.curve)  # MENACE's figure
