@@ -153,7 +153,8 @@ async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_ma
         assert first[1].split() == ["0", "4", "⇋"] and first[2].split() == ["⇋", "↑11k", "⇋"]  # a mirror image
         assert all(line.rstrip() in boxes.splitlines()[1] + "\n" + boxes for line in first)
         assert "·" not in boxes  # and an emptied square told apart, as on the game screen and the boxes screen
-        assert boxes.splitlines()[0] == "Its last game's boxes (won): ↑ beads added, ↓ taken, = kept; ⇋ mirror image; 0 emptied."
+        assert boxes.splitlines()[0] == ("Its last game's boxes (won): ↑ beads added, ↓ taken, = kept; ⇋ mirror image; "
+                                         "0 emptied.")
 
 
 async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_app, data_dir):

@@ -361,6 +361,7 @@ class ClassScreen(StyledOnce, Screen):
         board's small boxes for noughts, a line each for any other game) with that game's marks: each token drawn
         with its change in full ('11,006 → 11,007 ↑'), a mirror image (⇋) apart from an emptied move (0)."""
         from sticks_tui.ui.boards import board_of
+        from sticks_tui.ui import brains
         from sticks_tui.ui.brains import container_move, containers, entry_words
         from sticks_tui.ui.screens.brain import container_lines
 
@@ -399,9 +400,11 @@ class ClassScreen(StyledOnce, Screen):
         outcome = {1: "won", 0: "drew", -1: "lost"}.get(lesson.outcome if lesson.outcome is not None
                                                         else (1 if lesson.won else -1), "played")
         key = f"{MARK_UP} {w.tokens} added, {MARK_DOWN} taken, = kept"
-        if brain.folds:
+        mirrored = {p: brains.mirrored_moves(brain, p, moves) for p, moves, _ in shown}
+        if any(mirrored.values()):  # the marks shown, and only those, are told apart (as the brain view does)
             key += f"; {MARK_MIRROR} mirror image"
-        if getattr(getattr(brain, "rule", None), "floor", "each") != "each":
+        if any(c == 0 and m not in mirrored[p]
+               for p, moves, counts in shown for m, c in zip(moves, counts, strict=True)):
             key += "; 0 emptied"
         legend = _fit(f"Its last game's {w.containers} ({outcome}): {key}.", width)
         if not shown:
