@@ -503,16 +503,20 @@ class RecordsMixin:
         return [(int(gid), 0 if loser is None else 1 if (0 if ai1 else 1) != loser else -1)
                 for gid, ai1, loser in rows]
 
-    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int]:
-        """(a's wins, b's wins) over every recorded `game` between the players named `a` and `b`, either seat."""
+    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int, int]:
+        """(a's wins, b's wins, draws) over every recorded `game` between the players named `a` and `b`, either
+        seat (the draws: a game with draws, as MENACE's with a pupil, is mostly draws)."""
         ka, kb = name_key(a), name_key(b)
         with self._read("read the records") as conn:
-            wins_a, wins_b = conn.execute(
-                "SELECT COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0), "
-                "       COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0) "
-                "FROM games WHERE game = ? AND draw = 0 AND ((player1_key = ? AND player2_key = ?) OR "
+            wins_a, wins_b, draws = conn.execute(
+                "SELECT COALESCE(SUM(draw = 0 AND ((player1_key = ? AND loser = 1) OR (player2_key = ? AND loser = 0))),"
+                "                0),"
+                "       COALESCE(SUM(draw = 0 AND ((player1_key = ? AND loser = 1) OR (player2_key = ? AND loser = 0))),"
+                "                0),"
+                "       COALESCE(SUM(draw <> 0), 0) "
+                "FROM games WHERE game = ? AND ((player1_key = ? AND player2_key = ?) OR "
                 "(player1_key = ? AND player2_key = ?))", (ka, ka, kb, kb, game, ka, kb, kb, ka)).fetchone()
-        return int(wins_a), int(wins_b)
+        return int(wins_a), int(wins_b), int(draws)
 
     def brain_record(self, name: str) -> tuple[int, int]:
         """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""

@@ -109,7 +109,7 @@ def test_a_draw_is_kept_as_a_draw_on_the_leaderboard_and_in_each_record(tmp_path
         ann, ai = store.player("Ann"), store.player("MENACE")
         assert (ann.wins, ann.draws, ann.losses, ann.rating, ann.games) == (0, 1, 1, -1, 2)
         assert (ai.wins, ai.draws, ai.losses, ai.rating) == (1, 1, 0, 1)
-        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1)
+        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1, 1)  # and the draw, counted apart
         assert store.brain_record("noughts MENACE") == (1, 0)
         game = store.game(gid)
         assert game.drawn and game.loser is None and game.winner_name is None and game.first == 1
