@@ -175,9 +175,17 @@ def _finite(x: float) -> float | None:
     return None if x != x or x in (float("inf"), float("-inf")) else x
 
 
+#: A kept curve point's values, in order: the first four every sticks-tui wrote; the rest (issue 32: every curve
+#: of every game kept whole) its chances not to lose against the perfect player moving first / second (the
+#: figure of a game with draws: MENACE's, Hexapawn's), the chance a token drawn is a winning move, and the run's
+#: results so far (won, drawn, lost). A point of 5 or more values is read as far as it goes (NaN / None after).
+CURVE_VALUES = ("games", "agreement", "win_first", "win_second", "keep_first", "keep_second", "draw_wins", "results")
+
+
 def _curve_points(curve) -> list[CurvePoint]:
-    """CurvePoints from CurvePoints, (games, agreement, win first, win second) or older
-    (games, agreement, win averaged over the seats) tuples."""
+    """CurvePoints from CurvePoints, (games, agreement, win first, win second, keep first, keep second, draw wins,
+    results) with any of the values after the fourth left out, or older (games, agreement, win averaged over the
+    seats) tuples."""
     points = []
     for p in curve:
         if isinstance(p, CurvePoint):
@@ -187,17 +195,32 @@ def _curve_points(curve) -> list[CurvePoint]:
         if len(values) == 3:  # kept before the seats were told apart: which seat won how often is unknown
             g, a, _ = values
             points.append(CurvePoint(int(g), float(a)))
-        elif len(values) == 4:
-            g, a, w1, w2 = values
-            points.append(CurvePoint(int(g), float(a), float(w1), float(w2)))
+        elif 4 <= len(values) <= len(CURVE_VALUES):
+            g, a, *rest = values
+            results = rest[5] if len(rest) > 5 else None
+            if isinstance(results, float) and results != results:  # read back from JSON's null
+                results = None
+            figures = dict(zip(CURVE_VALUES[2:7], (float(v) for v in rest[:5]), strict=False))
+            if results is not None and not (isinstance(results, list | tuple)
+                                            and all(isinstance(n, int) and n >= 0 for n in results)):
+                raise ValueError(f"A learning-curve point's results are counts of games, not {results!r}.")
+            points.append(CurvePoint(int(g), float(a), **figures,
+                                     results=None if results is None else tuple(results)))
         else:
-            raise ValueError(f"A learning-curve point has 3 or 4 values, not {len(values)}.")
+            raise ValueError(f"A learning-curve point has 3 to {len(CURVE_VALUES)} values, not {len(values)}.")
     return points
 
 
 def _curve_json(curve) -> str:
-    return json.dumps([[p.games, _finite(p.agreement), _finite(p.win_first), _finite(p.win_second)]
-                       for p in _curve_points(curve)], separators=(",", ":"))
+    """Every figure of every point (CURVE_VALUES), the ones no point has left off the end (a sticks curve is
+    written as before: 4 values a point)."""
+    rows = []
+    for p in _curve_points(curve):
+        rows.append([p.games, _finite(p.agreement), _finite(p.win_first), _finite(p.win_second),
+                     _finite(p.keep_first), _finite(p.keep_second), _finite(p.draw_wins),
+                     None if p.results is None else [int(n) for n in p.results]])
+    width = max((max((i + 1 for i, v in enumerate(row) if v is not None), default=1) for row in rows), default=4)
+    return json.dumps([row[:max(4, width)] for row in rows], separators=(",", ":"))
 
 
 def _curve_heap(heap) -> int | None:

@@ -485,36 +485,38 @@ class RecordsMixin:
         with self._read("read the games") as conn:
             return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def learning_results(self, brain: str | None = None, opponent: str | tuple[str, ...] = "learning"
-                         ) -> list[tuple[int, bool]]:
-        """The learning AI's real games against people, oldest first: (game id, whether the AI won); draws
-        left out.
-
-        A game counts when the opponent was the learning AI (`opponent`: "learning", not the trained AI;
-        "menace" for noughts; several kinds: any of them) with a brain, and it played exactly one seat against
-        a person; only `brain`'s games when given.
-        """
+    def learning_outcomes(self, brain: str | None = None, opponent: str | tuple[str, ...] = "learning"
+                          ) -> list[tuple[int, int]]:
+        """The learning AI's real games against people, oldest first, draws included: (game id, +1 won, 0 drawn,
+        -1 lost). A game counts when the opponent was the learning AI (`opponent`: "learning", not the trained AI;
+        "menace" for noughts; several kinds: any of them) with a brain, and it played exactly one seat against a
+        person; only `brain`'s games when given (every brain's when None: games of different games mix)."""
         kinds = (opponent,) if isinstance(opponent, str) else tuple(opponent)
-        sql = ("SELECT id, ai1, loser FROM games WHERE brain_key IS NOT NULL AND ai1 + ai2 = 1 "
-               f"AND opponent IN ({', '.join('?' * len(kinds))}) AND draw = 0")
+        sql = ("SELECT id, ai1, CASE WHEN draw THEN NULL ELSE loser END FROM games WHERE brain_key IS NOT NULL "
+               f"AND ai1 + ai2 = 1 AND opponent IN ({', '.join('?' * len(kinds))})")
         params: tuple = kinds
         if brain is not None:
             sql += " AND brain_key = ?"
             params += (name_key(brain),)
         with self._read("read the games") as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
-        return [(int(gid), (0 if ai1 else 1) != loser) for gid, ai1, loser in rows]
+        return [(int(gid), 0 if loser is None else 1 if (0 if ai1 else 1) != loser else -1)
+                for gid, ai1, loser in rows]
 
-    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int]:
-        """(a's wins, b's wins) over every recorded `game` between the players named `a` and `b`, either seat."""
+    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int, int]:
+        """(a's wins, b's wins, draws) over every recorded `game` between the players named `a` and `b`, either
+        seat (the draws: a game with draws, as MENACE's with a pupil, is mostly draws)."""
         ka, kb = name_key(a), name_key(b)
         with self._read("read the records") as conn:
-            wins_a, wins_b = conn.execute(
-                "SELECT COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0), "
-                "       COALESCE(SUM((player1_key = ? AND loser = 1) + (player2_key = ? AND loser = 0)), 0) "
-                "FROM games WHERE game = ? AND draw = 0 AND ((player1_key = ? AND player2_key = ?) OR "
+            wins_a, wins_b, draws = conn.execute(
+                "SELECT COALESCE(SUM(draw = 0 AND ((player1_key = ? AND loser = 1) OR (player2_key = ? AND loser = 0))),"
+                "                0),"
+                "       COALESCE(SUM(draw = 0 AND ((player1_key = ? AND loser = 1) OR (player2_key = ? AND loser = 0))),"
+                "                0),"
+                "       COALESCE(SUM(draw <> 0), 0) "
+                "FROM games WHERE game = ? AND ((player1_key = ? AND player2_key = ?) OR "
                 "(player1_key = ? AND player2_key = ?))", (ka, ka, kb, kb, game, ka, kb, kb, ka)).fetchone()
-        return int(wins_a), int(wins_b)
+        return int(wins_a), int(wins_b), int(draws)
 
     def brain_record(self, name: str) -> tuple[int, int]:
         """The AI's own (wins, losses) with this brain, since the brain was made or last reset."""

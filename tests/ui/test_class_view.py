@@ -106,34 +106,61 @@ async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn(make_app,
 
 
 async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_marks(make_app, data_dir):
-    """Before, the projector showed the sticks hats whatever the class played."""
+    """Before, the projector showed the sticks hats whatever the class played; then its own drawing of the boxes,
+    with '·' both for a mirror image's square and an emptied one, other numbers than the brain view's and
+    'sq 5: 11k→11k'. Now the brain view's drawing (`container_lines`) with the game's marks in full."""
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.boards import board_of
+    from sticks_tui.ui.screens.brain import container_lines
+
     drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXOOX...X", 8)]
     with Store.open(data_dir) as store:
-        store.load_or_create_brain(MENACE_X, game="noughts", seat=0)  # MENACE plays X
+        menace = store.load_or_create_brain(MENACE_X, game="noughts", seat=0)  # MENACE plays X
+        row = menace.row(".........")  # its first box: 11,006 beads on the centre, the corner emptied by losses
+        menace.counts[row, menace.column(".........", 5)] = 11_006
+        menace.counts[row, menace.column(".........", 1)] = 0
+        store.save_brain(MENACE_X, menace, replace=True)
         store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
                           moves=[5, 1, 9, 3, 2, 4, 8], loser=0, first=1, ai_seats=[1], brain=MENACE_X,
                           learning={1: (MENACE_X, drawn)})
         lesson = store.recent_games(limit=1)[0].learning[0]
-        brain = MenaceBrain.of(store.load_brain(MENACE_X, "noughts"))  # its boxes by square
+        brain = store.load_brain(MENACE_X, "noughts")
     app = make_app(role="projector", view="class")
     async with app.run_test(size=PROJECTOR_720P) as pilot:
         await pilot.pause()
         screen = app.screen
         assert not screen.query_one("#class-heatmap").display and screen.query_one("#class-boxes").display
-        assert text_of(screen, "#class-brain-title").startswith("The class plays noughts and crosses: MENACE (X)'s boxes")
+        assert text_of(screen, "#class-brain-title").startswith(
+            "The class plays noughts and crosses: MENACE (X)'s boxes, brain")
         assert text_of(screen, "#class-news") == "Ann's game: Ann lost"
         boxes = text_of(screen, "#class-boxes")
-        for (board, square), (_, _, before, after) in zip(drawn, lesson.changes, strict=True):
-            number = brain.row(board) + 1
-            assert f"#{number}: " in boxes
-            assert f"sq {square}: {before}→{after}" in boxes  # MENACE won: each bead drawn gained
-            assert after > before
-        assert boxes.count("↑") == len(drawn) + 1  # on the square drawn in each box, and in the legend
+        changes = {(hat, ball): (before, after) for hat, ball, before, after in lesson.changes}
+        assert changes[".........", 5] == (11_006, 11_009)  # MENACE won: +3
+        every = {p: (p, moves, counts) for p, moves, counts in brains.containers(brain, brain.rules)}
+        cells = [brains.container_move(brain, board, square) for board, square in drawn]  # the boxes' own boards
+        shown = [every[position] for position, _ in cells]
+        changes.update({cell: changes[pair] for cell, pair in zip(cells, drawn, strict=True) if pair in changes})
+        width = screen.query_one("#class-boxes").size.width
+        drawing = container_lines(board_of("noughts"), brain.rules, brain, shown, width, changes=changes)
+        first_row = [line for line in drawing[:drawing.index("")]]  # the boxes that fit the projector's first row
+        assert first_row and all(line in boxes.splitlines() for line in first_row)  # the brain view's own drawing
+        number = brains.numbers(brain)["........."]
+        assert f"#{number}: " in boxes  # numbered as the brain view and the printed machine number it
+        assert "11,006→11,009 ↑" in boxes and "11k→11k" not in boxes  # the change in full
+        first = board_of("noughts").small(number, ".........", dict(zip(*every["........."][1:], strict=True)),
+                                          mirrored=brains.mirrored_moves(brain, ".........", every["........."][1]),
+                                          changes={5: (11_006, 11_009)})
+        assert first[1].split() == ["0", "4", "⇋"] and first[2].split() == ["⇋", "↑11k", "⇋"]  # a mirror image
+        assert all(line.rstrip() in boxes.splitlines()[1] + "\n" + boxes for line in first)
+        assert "·" not in boxes  # and an emptied square told apart, as on the game screen and the boxes screen
+        assert boxes.splitlines()[0] == ("Its last game's boxes (won): ↑ beads added, ↓ taken, = kept; ⇋ mirror image; "
+                                         "0 emptied.")
 
 
 async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_app, data_dir):
-    from sticks_tui.engine.nim import coins_word
     from sticks_tui.learn.hats import Hats  # noqa: F401 - the brain the store makes
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.boards import board_of
 
     name = vocabulary.nim_brain_name()
     with Store.open(data_dir) as store:
@@ -148,16 +175,23 @@ async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_ap
             seat = 1 - seat
         store.record_game(game="nim", start=(3, 4, 5), opponent="learning", players=("Ann", "Nim AI"),
                           moves=moves, loser=seat, brain=name, learning={1: (name, drawn)})
+        lesson = store.recent_games(limit=1)[0].learning[0]
     app = make_app(role="projector", view="class")
     async with app.run_test(size=PROJECTOR_720P) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert screen.query_one("#class-hats-drawn").display and not screen.query_one("#class-heatmap").display
-        shown = lines_of(screen, "#class-hats-drawn")
+        assert screen.query_one("#class-boxes").display and not screen.query_one("#class-heatmap").display
+        shown = lines_of(screen, "#class-boxes")[1:]  # under the key
         taught = [(position, move) for position, move in drawn if len(hats.moves_of(position)) > 1]  # a forced
         assert len(taught) >= 2  # move teaches nothing (one rule for every game): its hat is not among them
-        assert [line.split(":")[0] for line in shown] == [f"Hat {position}" for position, _ in taught]
-        assert all(f"take {coins_word(*move)} " in line for line, (_, move) in zip(shown, taught, strict=True))
+        number = brains.numbers(screen.brain)
+        assert [line.split(" ")[0] for line in shown] == [f"#{number[position]}" for position, _ in taught]
+        changes = {(tuple(h), tuple(b)): (x, y) for h, b, x, y in lesson.changes}
+        for line, (position, move) in zip(shown, taught, strict=True):  # the move drawn, its change in full
+            before, after = changes[position, move]
+            arrow = "↑" if after > before else "↓" if after < before else "="
+            label = board_of("nim").label(hats.rules, position, move)
+            assert f"{label}: {after} ({before:,} → {after:,} {arrow})" in line
 
 
 async def test_a_pupil_never_gets_the_class_view(make_app):

@@ -52,6 +52,17 @@ def three_of_each(data_dir: str, game: str) -> None:
         store.close()
 
 
+def test_the_tally_counts_the_draws_between_the_two_players_in_all():
+    """Issue 33 item 5: MENACE and a pupil mostly draw; the tally's "in all" (every recorded game between the
+    two, from the store) counted their wins only ("in all: 0, 1" after five games)."""
+    from sticks_tui.ui.screens.game import tally_text
+
+    line = tally_text(("Ann", "MENACE"), ["", "MENACE"], (0, 1, 3), 1).splitlines()[0]
+    assert line == "This session: Ann 0, MENACE 1, 1 drawn (in all: 0, 1, 3 drawn)."
+    assert tally_text(("Ann", "MENACE"), [], (0, 0, 2), 1) == ("This session: no game finished yet "
+                                                               "(in all: Ann 0, MENACE 0, 2 drawn).")
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app, game):
     app = make_app()

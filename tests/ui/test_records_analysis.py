@@ -260,7 +260,14 @@ async def test_the_records_show_every_games_brains_a_noughts_game_as_a_board_and
         brains = {r[0]: r[1:6] for r in rows(screen.query_one("#brains", DataTable))}
         assert brains["default"] == ["sticks", "0", "0", "0", "300"]
         assert brains[menace] == ["noughts", "1", "1", "0", "0"]  # won 1, drew 1, lost 0; trained 0
-        assert [y for _, y in screen.query_one("#results-curve").series[0].points] == [1.0]  # the win (draws left out)
+        curve = screen.query_one("#results-curve")  # the brain in play's (sticks 'default': no game vs people) ...
+        assert text_of(screen, "#results-title") == "'default' vs people: games won" and not curve.series[0].points
+        table = screen.query_one("#brains", DataTable)
+        table.move_cursor(row=table.get_row_index(menace))  # ... then MENACE's, its draw counted (issue 33 item 5)
+        await pilot.pause()
+        assert text_of(screen, "#results-title") == f"'{menace}' vs people: games won"
+        won, _, not_lost = curve.series
+        assert [y for _, y in won.points] == [0.0, 0.5] and [y for _, y in not_lost.points] == [1.0, 1.0]
         leaderboard = screen.query_one("#leaderboard", DataTable)
         leaderboard.move_cursor(row=leaderboard.get_row_index("Cy"))
         await pilot.pause()

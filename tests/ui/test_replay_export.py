@@ -18,7 +18,7 @@ from sticks_tui.store import Store
 from sticks_tui.ui.screens import export_dialog as export_module
 from sticks_tui.ui.screens.analysis import AnalysisScreen
 from sticks_tui.ui.screens.export_dialog import ExportDialog
-from sticks_tui.ui.screens.records import LABEL_SO_FAR, LABEL_WINDOW, RecordsScreen, results_series
+from sticks_tui.ui.screens.records import LABEL_NOT_LOST, LABEL_SO_FAR, LABEL_WINDOW, RecordsScreen, results_series
 from sticks_tui.ui.screens.replay import NOTE_NO_AI, NOTE_NO_HATS, NOTE_OLD, NOTE_TRAINED, ReplayScreen
 from sticks_tui.ui.screens.training import TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
@@ -169,12 +169,15 @@ async def test_the_game_screen_keeps_what_a_replay_needs(make_app, data_dir):
 
 
 def test_results_series_cumulative_and_in_a_window():
-    results = [(i, w) for i, w in enumerate([True, False, True, True] + [False] * 10, start=1)]
+    results = [(i, 1 if w else -1) for i, w in enumerate([True, False, True, True] + [False] * 10, start=1)]
     so_far, window = results_series(results)
     assert so_far.label == LABEL_SO_FAR and window.label == LABEL_WINDOW
     assert [round(y, 3) for _, y in so_far.points[:4]] == [1.0, 0.5, 0.667, 0.75]
     assert so_far.points[-1] == (14.0, 3 / 14)
     assert window.points[9] == (10.0, 0.3) and window.points[-1] == (14.0, 0.0)
+    won, _, not_lost = results_series([(1, 1), (2, 0), (3, -1), (4, 0)])  # a draw is no win, and not lost
+    assert [y for _, y in won.points] == [1.0, 0.5, 1 / 3, 0.25] and not_lost.label == LABEL_NOT_LOST
+    assert [y for _, y in not_lost.points] == [1.0, 1.0, 2 / 3, 0.75]
 
 
 async def test_records_show_the_learning_ais_results_against_people(make_app, data_dir):
@@ -200,7 +203,7 @@ async def test_records_show_the_learning_ais_results_against_people(make_app, da
         text = "\n".join(curve.screen_text())
         assert f"● {LABEL_SO_FAR} 67%" in text and f"▲ {LABEL_WINDOW} 67%" in text
         assert "games vs people" in text
-        assert text_of(app.screen, "#results-title") == "Learning AI vs people: games won"
+        assert text_of(app.screen, "#results-title") == "'default' vs people: games won"  # the brain in play's
 
 
 # -- exports ----------------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def test_a_draw_is_kept_as_a_draw_on_the_leaderboard_and_in_each_record(tmp_path
         ann, ai = store.player("Ann"), store.player("MENACE")
         assert (ann.wins, ann.draws, ann.losses, ann.rating, ann.games) == (0, 1, 1, -1, 2)
         assert (ai.wins, ai.draws, ai.losses, ai.rating) == (1, 1, 0, 1)
-        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1)
+        assert store.head_to_head("Ann", "MENACE", game="noughts") == (0, 1, 1)  # and the draw, counted apart
         assert store.brain_record("noughts MENACE") == (1, 0)
         game = store.game(gid)
         assert game.drawn and game.loser is None and game.winner_name is None and game.first == 1
@@ -437,3 +437,33 @@ def test_an_import_over_menaces_boxes_for_the_other_player_is_refused_and_change
                  "noughts"]) == 0  # under another name: kept
     assert main(["--data-dir", str(data), "brain", "import", str(tmp_path / "O.json"), "noughts MENACE O",
                  "--replace", "--game", "noughts"]) == 0  # O's over O's: replaced
+
+
+@pytest.mark.parametrize("game", ["noughts", "hexapawn"])
+def test_every_figure_of_a_training_curve_is_kept_for_a_game_with_draws_or_seats(tmp_path, game):
+    """Issue 32 item 2, every curve kept in the store for every game: before, the store kept each point's games,
+    agreement and chances to win against the perfect player, and dropped the figures of MENACE's and HER's
+    curves (not losing against the perfect player, a drawn token's chance to be a winning move, the run's won /
+    drawn / lost): after a restart their curve was a line of zeros."""
+    import math
+
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.learn.trainer import train as run
+
+    entry = registry.entry(game)
+    with Store.open(tmp_path) as store:
+        brain = store.load_or_create_brain("taught", game=game, seat=0)
+        start = brain.counts.copy()
+        result = run(TrainingConfig(game=brain.rules, games=5, seed=4, opponent="random", seats="first",
+                                    protocol="classic", engine="reference"), brain.copy())
+        assert result.curve and all(p.results is not None and not math.isnan(p.draw_wins) for p in result.curve)
+        assert game != "noughts" or not any(math.isnan(p.keep_first) for p in result.curve)  # MENACE's figure
+        store.keep_training("taught", start, result)  # the one way the app and `train --brain` keep a run
+    with Store.open(tmp_path) as store:  # the next start
+        kept = store.last_training_curve("taught")
+    assert entry.name == game and len(kept) == len(result.curve)
+    for point, again in zip(result.curve, kept, strict=True):
+        assert again.results == tuple(point.results) and again.games == point.games
+        for figure in ("agreement", "win_first", "win_second", "keep_first", "keep_second", "draw_wins"):
+            a, b = getattr(point, figure), getattr(again, figure)
+            assert (math.isnan(a) and math.isnan(b)) or a == b, figure

@@ -172,8 +172,9 @@ class Board:
     #: A move in a few words for the brain view ("2 dimes", "square 5"; default: the rules' move text).
     move_label: Callable[[Any, Any], str] | None = None
     #: The brain view's drawing of one container, small: small(number, position, {move: tokens}, mirrored=moves
-    #: without tokens of their own, drawn=the move drawn in the container in play or None) -> lines of one
-    #: width (noughts: a little board with each square's beads); None: a line of each move's words and count.
+    #: without tokens of their own, drawn=the move drawn in the container in play or None, changes={move:
+    #: (before, after)} after a game) -> lines (noughts: a little board with each square's beads); None: a line
+    #: of each move's words and count (`screens.brain.container_lines` draws either, for every screen).
     small: Callable[..., list[str]] | None = None
     #: What the hint says of a position besides its perfect moves (Nim: its value in the table).
     hint: Callable[[Any], str] | None = None

@@ -338,10 +338,14 @@ SMALL_W = 3 * SMALL_CELL
 
 
 def small_board(number: int, board: str, counts: Sequence[int], mirrored: Sequence[int] = (),
-                drawn: int | None = None) -> list[str]:
+                drawn: int | None = None, changes: dict | None = None) -> list[str]:
     """Four lines of SMALL_W characters: 'box N: B beads' and the board with the counts (⇋ on a mirror image's
-    square, 0 on an emptied one); the box in play (`drawn`: the square whose bead was drawn) a fifth line."""
+    square, 0 on an emptied one); the box in play (`drawn`: the square whose bead was drawn) a fifth line.
+    `changes` ({square: (before, after)}, after a game): the square drawn is marked with its arrow (↑ more, ↓
+    fewer, = kept) and a line under the board gives the change in full ('sq 5: 11,006→11,007 ↑', or without
+    'sq 5: ' when that is wider than the box): never '11k→11k'."""
     total = sum(int(c) for c in counts)
+    changes = changes or {}
     head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total).strip()} beads")
     lines = [f"{head:<{SMALL_W}}"[:SMALL_W]]
     for r in range(3):
@@ -354,17 +358,23 @@ def small_board(number: int, board: str, counts: Sequence[int], mirrored: Sequen
                 text = MARK_MIRROR
             else:
                 text = short_count(counts[i]).strip()
-            cells.append(f"{MARK_DRAWN if drawn == i + 1 else ' '}{text:^{SMALL_CELL - 1}}")
+            mark = arrow_of(*changes[i + 1]) if i + 1 in changes else MARK_DRAWN if drawn == i + 1 else " "
+            cells.append(f"{mark}{text:^{SMALL_CELL - 1}}")
         lines.append("".join(cells))
     if drawn is not None:
         lines.append(f"{f'{MARK_DRAWN} in play: sq {drawn}':<{SMALL_W}}")
+    for square, (before, after) in sorted(changes.items()):
+        change = f"{before:,}→{after:,} {arrow_of(before, after)}"
+        lines.append(f"{f'sq {square}: {change}' if len(change) + 6 <= SMALL_W else change:<{SMALL_W}}")
     return lines
 
 
-def small_box(number: int, position, counts_by_move: dict, *, mirrored: Sequence = (), drawn=None) -> list[str]:
-    """The brain view's drawing of one box: its number, its beads, the board with each square's count."""
+def small_box(number: int, position, counts_by_move: dict, *, mirrored: Sequence = (), drawn=None,
+              changes: dict | None = None) -> list[str]:
+    """The brain view's drawing of one box: its number, its beads, the board with each square's count (and after
+    a game, `changes`: {square: (before, after)} of the beads drawn from it)."""
     return small_board(number, position, tuple(counts_by_move.get(square, 0) for square in range(1, 10)),
-                       tuple(mirrored), drawn)
+                       tuple(mirrored), drawn, changes)
 
 
 INTRO = ("Noughts and crosses: three in a row wins, a full board is a draw; whoever moves first plays "

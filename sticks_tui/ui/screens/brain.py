@@ -26,6 +26,7 @@ from sticks_tui.ui.commands import screen_commands
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.container_view import change_words
 from sticks_tui.ui.widgets.heatmap import MARK_DRAWN, MARK_MIRROR, HatHeatmap, HeatmapData, short_count
 
 GAP = " │ "
@@ -43,6 +44,39 @@ def grid_lines(items: list[list[str]], width: int) -> list[str]:
         for y in range(max(len(item) for item in row)):
             out.append(GAP.join(f"{item[y] if y < len(item) else '':<{item_w}}" for item in row).rstrip())
         out.append("")
+    return out
+
+
+def container_lines(board, rules, brain, shown: list[tuple], width: int, *, in_play: tuple | None = None,
+                    changes: dict | None = None) -> list[str]:
+    """The brain's containers `shown` ((position, legal moves, tokens for each move), as `brains.containers` gives
+    them) as every screen draws them (the brain view, the projector's class view): the game's small drawing
+    (`Board.small`: noughts' little boards) laid out as many a row as `width` holds, else a line each; numbered
+    as the printed machine numbers them; ⇋ on a move that is a mirror image of another, its count (0 when
+    emptied) on any other; ► on the token drawn in the container in play (`in_play`: (position, move)); after a
+    game the change of each token drawn in full (`changes`: {(position, move): (before, after)}, '11,006 → 11,007
+    ↑')."""
+    number = brains.numbers(brain)  # the printed machine's box numbers (Print, the paper game)
+    changes = changes or {}
+    if board.small is not None:
+        return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)),
+                                       mirrored=brains.mirrored_moves(brain, p, moves),
+                                       drawn=in_play[1] if in_play is not None and in_play[0] == p else None,
+                                       **({"changes": {m: c for (q, m), c in changes.items() if q == p}}
+                                          if changes else {}))
+                           for p, moves, counts in shown], width)
+    out = []
+    for position, moves, counts in shown:
+        total = sum(counts)
+        mirrored = brains.mirrored_moves(brain, position, moves)
+        drawn = in_play[1] if in_play is not None and in_play[0] == position else None
+        each = ", ".join(f"{MARK_DRAWN if m == drawn else ''}{board.label(rules, position, m)}: "
+                         f"{MARK_MIRROR if m in mirrored else short_count(c).strip()}"
+                         + (f" ({change_words(*changes[position, m])})" if (position, m) in changes else "")
+                         for m, c in zip(moves, counts, strict=True))
+        mark = f"{MARK_DRAWN} " if drawn is not None else ""
+        out.append(f"{mark}#{number[position]} {rules.position_text(position)} ({short_count(total).strip()}): "
+                   f"{each}")
     return out
 
 
@@ -213,26 +247,7 @@ class BrainScreen(StyledOnce, Screen):
         return "\n" + "; ".join(parts) + "." if parts else ""
 
     def lines(self, shown: list[tuple], width: int) -> list[str]:
-        board, rules, brain = self.board, self.rules, self.kept.brain
-        number = brains.numbers(brain)  # the printed machine's box numbers (Print, the paper game)
-        in_play = self._in_play()
-        if board.small is not None:
-            return grid_lines([board.small(number[p], p, dict(zip(moves, counts, strict=True)),
-                                           mirrored=brains.mirrored_moves(brain, p, moves),
-                                           drawn=in_play[1] if in_play is not None and in_play[0] == p else None)
-                               for p, moves, counts in shown], width)
-        out = []
-        for position, moves, counts in shown:
-            total = sum(counts)
-            mirrored = brains.mirrored_moves(brain, position, moves)
-            drawn = in_play[1] if in_play is not None and in_play[0] == position else None
-            each = ", ".join(f"{MARK_DRAWN if m == drawn else ''}{board.label(rules, position, m)}: "
-                             f"{MARK_MIRROR if m in mirrored else short_count(c).strip()}"
-                             for m, c in zip(moves, counts, strict=True))
-            mark = f"{MARK_DRAWN} " if drawn is not None else ""
-            out.append(f"{mark}#{number[position]} {rules.position_text(position)} ({short_count(total).strip()}): "
-                       f"{each}")
-        return out
+        return container_lines(self.board, self.rules, self.kept.brain, shown, width, in_play=self._in_play())
 
     # -- keys --------------------------------------------------------------------------------------
     def action_group(self, group: int) -> None:

@@ -36,8 +36,8 @@ from sticks_tui.ui.roles import may_view_class
 from sticks_tui.ui.screens.records import results_series
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.curve import LearningCurve
-from sticks_tui.ui.widgets.heatmap import (CELL, COLUMN_GAP, HAT_LABEL, LEGEND_ITEMS, HatHeatmap, HeatmapData,
-                                           pack_legend, short_chance, short_count)
+from sticks_tui.ui.widgets.heatmap import (CELL, COLUMN_GAP, HAT_LABEL, LEGEND_ITEMS, MARK_DOWN, MARK_MIRROR, MARK_UP,
+                                           HatHeatmap, HeatmapData, pack_legend)
 
 REFRESH = 5.0  # seconds: today's figures and the ticker, between changes
 ROTATE = 8.0  # seconds each ten places of the leaderboard show, when there are more than ten
@@ -47,7 +47,6 @@ RECENT = 30  # the latest games read (the ticker shows as many as fit)
 #: gives about 91x22 (the app's other screens need 80x24; the app checks this screen's own size).
 MIN_SIZE = (80, 22)
 NAME_WIDTH = 11  # a player's name in the leaderboard (a longer one ends in …)
-ARROWS = {1: "↑", -1: "↓", 0: "="}
 
 
 def today_words(games) -> str:
@@ -122,35 +121,6 @@ def hats_that_fit(width: int, height: int, max_take: int) -> int:
     return max(0, body) * max(0, columns)
 
 
-BOX_CELL = 5  # a square of a box: "X", "·", a count, or a count with its mark ("12↑")
-BOX_W = 3 * BOX_CELL
-BOX_GAP = "  "
-
-
-def marked_box(number: int, board: str, beads, square: int, before: int, after: int) -> list[str]:
-    """One of MENACE's boxes as it is now, BOX_W wide (as the brain view draws them, ui/boards/noughts.py small_board):
-    `#N: B beads`, the board with each playable square's beads (`·`: a mirror image's square, or none left),
-    the square drawn in the game with its mark (↑ gained, ↓ lost, = kept), and a line with the change."""
-    total = sum(int(b) for b in beads)
-    head = f"#{number}: " + ("empty" if total == 0 else f"{short_count(total)} beads")
-    lines = [f"{head:<{BOX_W}}"[:BOX_W]]
-    arrow = ARROWS[(after > before) - (after < before)]
-    for r in range(3):
-        cells = []
-        for c in range(3):
-            i = 3 * r + c
-            if board[i] in "XO":
-                text = board[i]
-            elif i == square - 1:
-                text = f"{short_count(beads[i])}{arrow}"
-            else:
-                text = short_count(beads[i]) if beads[i] else "·"
-            cells.append(f"{text:^{BOX_CELL}}")
-        lines.append("".join(cells))
-    lines.append(f"{f'sq {square}: {short_count(before)}→{short_count(after)}':<{BOX_W}}"[:BOX_W])
-    return lines
-
-
 @dataclass(frozen=True)
 class ClassGame:
     """The game the class plays, as the projector shows it: the newest game a learning AI played in (its game,
@@ -188,7 +158,6 @@ class ClassScreen(StyledOnce, Screen):
     ClassScreen #class-news { height: 1; width: 1fr; text-style: bold; color: $accent; }
     ClassScreen #class-heatmap { height: 1fr; overflow: hidden hidden; scrollbar-size: 0 0; }
     ClassScreen #class-boxes { height: 1fr; }
-    ClassScreen #class-hats-drawn { height: 1fr; }
     ClassScreen #class-bottom { height: 11; }
     ClassScreen #class-leaders { width: 28; height: 11; }
     ClassScreen #class-results { width: 1fr; height: 11; padding: 0 1; }
@@ -227,7 +196,6 @@ class ClassScreen(StyledOnce, Screen):
             yield Static("", id="class-news")
             yield HatHeatmap(id="class-heatmap")
             yield Static("", id="class-boxes")
-            yield Static("", id="class-hats-drawn")
         with Horizontal(id="class-bottom"):
             yield Static("", id="class-leaders")
             with Vertical(id="class-results"):
@@ -296,7 +264,7 @@ class ClassScreen(StyledOnce, Screen):
             session = self.app.session
             self.shown = class_game(self.recent, registry.name_of(session.brain.rules), session.brain_name)
             learner = self.shown.record.opponent if self.shown.record is not None else "learning"
-            self.results = store.learning_results(self.shown.brain, learner) if self.shown.brain else []
+            self.results = store.learning_outcomes(self.shown.brain, learner) if self.shown.brain else []
             self.brain = self._load_brain(store)
         except StoreError as exc:
             self.query_one("#class-news", Static).update(str(exc))
@@ -336,16 +304,14 @@ class ClassScreen(StyledOnce, Screen):
         leaders.update("\n".join(leaderboard_lines(self.players, self.page, LEADERS, width)))
 
     def draw_brain(self) -> None:
-        # how the game's brain is drawn (the registry's entry says, not the game's name): MENACE's boxes; every
-        # hat a game can reach (sticks: the heatmap); or the hats the last game drew from (Nim)
+        # how the game's brain is drawn (the registry's entry says, not the game's name): every hat a game can
+        # reach (sticks: the heatmap); else the containers the last game drew from, as the brain view draws them
         game, brain = self.shown.game, self.brain
         entry = registry.entry(game)
         heatmap = self.query_one("#class-heatmap", HatHeatmap)
         boxes = self.query_one("#class-boxes", Static)
-        drawn = self.query_one("#class-hats-drawn", Static)
         heatmap.display = entry.brains == "hats" and entry.replay_every_hat
-        boxes.display = entry.brains == "matchboxes"
-        drawn.display = entry.brains == "hats" and not entry.replay_every_hat
+        boxes.display = not heatmap.display
         title = _Fitted(self.query_one("#class-brain-title", Label))
         self.query_one("#class-news", Static).update(self._news or self._lesson_words())
         if brain is None:
@@ -353,10 +319,8 @@ class ClassScreen(StyledOnce, Screen):
             return
         if heatmap.display:
             self._draw_hats(heatmap, brain, title)
-        elif boxes.display:
-            self._draw_boxes(boxes, brain, title, entry)
         else:
-            self._draw_hats_drawn(drawn, brain, title, entry)
+            self._draw_containers(boxes, brain, title, entry)
 
     def _lesson_words(self) -> str:
         """Whose game last taught the brain shown, and what: "Eve's game: hat 6, ball 1 ↑" (sticks, as the live
@@ -392,64 +356,68 @@ class ClassScreen(StyledOnce, Screen):
         which = f"hats 1-{hats}" + (f" of {heap}" if hats < heap else "") + f" (a game of {heap})"
         title.update(f"The class plays {registry.entry(self.shown.game).title}: brain '{self.shown.brain}', {which}")
 
-    def _draw_boxes(self, boxes: Static, brain, title, entry) -> None:
-        from sticks_tui.learn.menace import MenaceBrain
+    def _draw_containers(self, boxes: Static, brain, title, entry) -> None:
+        """The containers the last game drew from, drawn by the brain view's own drawing (`container_lines`: the
+        board's small boxes for noughts, a line each for any other game) with that game's marks: each token drawn
+        with its change in full ('11,006 → 11,007 ↑'), a mirror image (⇋) apart from an emptied move (0)."""
+        from sticks_tui.ui.boards import board_of
+        from sticks_tui.ui import brains
+        from sticks_tui.ui.brains import container_move, containers, entry_words
+        from sticks_tui.ui.screens.brain import container_lines
 
-        brain = MenaceBrain.of(brain)  # the store's brain seen as MENACE's boxes by square
-        lesson = self.shown.lesson
-        title.update(f"The class plays {entry.title}: MENACE ({brain.boxes.marks})'s boxes, "
-                     f"brain '{self.shown.brain}'")
+        w = entry_words(entry)
+        board, rules, lesson = board_of(self.shown.game), brain.rules, self.shown.lesson
+        seat, record = getattr(brain, "seat", None), self.shown.record
+        who = record.players[lesson.seat] if record is not None and lesson is not None else \
+            entry.ai_names.get(entry.default_opponent, "The learning AI")
+        who += f" ({board.sides[seat]})" if seat is not None and board.sides else ""
+        title.update(f"The class plays {entry.title}: {who}'s {w.containers}, brain '{self.shown.brain}'")
+        width, height = boxes.size
+        width = width or 80
+        every = {p: (p, moves, counts) for p, moves, counts in containers(brain, rules)}
         if lesson is None:
-            first = brain.square_beads("." * 9) or (0,) * 9
-            lines = [*_rows_of([marked_box(1, "." * 9, first, 0, 0, 0)[:-1]]),
-                     _fit("Its first box. After a game, the boxes it drew from show here.", boxes.size.width or 80)]
+            first = [every[p] for p in every][:1]
+            lines = [*container_lines(board, rules, brain, first, width)]
+            lines.append(_fit(f"Its first {w.container}. After a game, the {w.containers} it drew from show here.",
+                              width))
             boxes.update("\n".join(lines))
             return
-        changes = {(str(b), int(s)): (int(was), int(now)) for b, s, was, now in lesson.changes}
-        drawn = []
-        for board, square in lesson.drawn:
-            board, square = str(board), int(square)
-            found = brain.boxes.find(board)
-            beads = brain.square_beads(board)
-            if found is None or beads is None:
+        changes, shown = {}, []
+        for hat, ball, was, now in lesson.changes:
+            changes[_key(hat), _key(ball)] = (int(was), int(now))
+        for position, move in lesson.drawn:
+            cell = container_move(brain, _key(position), _key(move))
+            if cell is None or cell[0] not in every:
                 continue
-            was, now = changes.get((board, square), (0, 0))
-            drawn.append(marked_box(found[0] + 1, board, beads, square, was, now))
-        width = boxes.size.width or 80
+            change = changes.get((_key(position), _key(move)), changes.get(cell))
+            if change is not None:
+                changes[cell] = change
+            if every[cell[0]] not in shown:
+                shown.append(every[cell[0]])
+        lines = [line for line in container_lines(board, rules, brain, shown, width, changes=changes)]
+        while lines and not lines[-1]:
+            lines.pop()
         outcome = {1: "won", 0: "drew", -1: "lost"}.get(lesson.outcome if lesson.outcome is not None
                                                         else (1 if lesson.won else -1), "played")
-        lines = _rows_of(drawn, width)
-        lines.append(_fit(f"The boxes of its last game ({outcome}): ↑ beads added, ↓ taken, = kept; · none", width))
-        boxes.update("\n".join(lines[: boxes.size.height or len(lines)]))
-
-    def _draw_hats_drawn(self, nim: Static, brain, title, entry) -> None:
-        title.update(f"The class plays {entry.title}: the hats its last game drew from, brain '{self.shown.brain}'")
-        say = brain.rules.move_text
-        lesson = self.shown.lesson
-        if lesson is None:
-            nim.update("After a game, the hats it drew from show here.")
-            return
-        changes = {(tuple(p), tuple(m)): (int(was), int(now)) for p, m, was, now in lesson.changes}
-        lines = []
-        for position, move in lesson.drawn:
-            position, move = tuple(int(x) for x in position), tuple(int(x) for x in move)
-            if not brain.has_hat(position):
-                continue
-            counts, moves = brain.hat(position), brain.moves_of(position)
-            total = sum(int(c) for c in counts)
-            best = max(range(len(moves)), key=lambda i: counts[i])
-            was, now = changes.get((position, move), (0, 0))
-            arrow = ARROWS[(now > was) - (now < was)]
-            i = tuple(moves).index(move) if move in tuple(moves) else None
-            chance = short_chance(counts[i], total).strip() if i is not None else "?"
-            lines.append(f"Hat {position}: {say(position, move)} ({chance} now), {short_count(was)} → "
-                         f"{short_count(now)} {arrow}; likeliest: {say(position, moves[best])} "
-                         f"({short_chance(counts[best], total).strip()})")
-        width, height = nim.size
-        lines = [_fit(line, width or 80) for line in lines]
-        if height and len(lines) > height:
-            lines = lines[:height - 1] + [f"… and {len(lines) - height + 1} more hats"]
-        nim.update("\n".join(lines) or "No hat of this brain was drawn from.")
+        key = f"{MARK_UP} {w.tokens} added, {MARK_DOWN} taken, = kept"
+        mirrored = {p: brains.mirrored_moves(brain, p, moves) for p, moves, _ in shown}
+        if any(mirrored.values()):  # the marks shown, and only those, are told apart (as the brain view does)
+            key += f"; {MARK_MIRROR} mirror image"
+        if any(c == 0 and m not in mirrored[p]
+               for p, moves, counts in shown for m, c in zip(moves, counts, strict=True)):
+            key += "; 0 emptied"
+        legend = _fit(f"Its last game's {w.containers} ({outcome}): {key}.", width)
+        if not shown:
+            lines = [f"No {w.container} of this brain was drawn from."]
+        rows, kept = 1, []  # the key on top, then the drawings as the room holds them (a long line wraps)
+        for line in lines:
+            need = max(1, -(-len(line) // width))
+            if height and rows + need > height - (1 if line is not lines[-1] else 0):
+                kept.append(_fit(f"… and more: {len(shown)} {w.containers} in all", width))
+                break
+            kept.append(line)
+            rows += need
+        boxes.update("\n".join([legend, *kept]))
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 2:
@@ -467,12 +435,7 @@ class _Fitted:
         self.label.update(_fit(text, self.label.size.width or len(text)))
 
 
-def _rows_of(boxes: list[list[str]], width: int = 80) -> list[str]:
-    """Boxes side by side, as many a row as `width` holds."""
-    per_row = max(1, (width + len(BOX_GAP)) // (BOX_W + len(BOX_GAP)))
-    out: list[str] = []
-    for start in range(0, len(boxes), per_row):
-        row = boxes[start:start + per_row]
-        for y in range(max(len(b) for b in row)):
-            out.append(BOX_GAP.join(f"{b[y] if y < len(b) else '':<{BOX_W}}" for b in row).rstrip())
-    return out
+
+def _key(value):
+    """A position or move as the brain keys it (the store's JSON gives lists where the game has tuples)."""
+    return tuple(_key(v) for v in value) if isinstance(value, list | tuple) else value

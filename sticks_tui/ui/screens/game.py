@@ -61,8 +61,10 @@ def tally_text(names: tuple[str, str], winners: list[str], overall: tuple | None
         line = f"This session: {a} {winners.count(a)}, {b} {winners.count(b)}{drawn}"
     else:
         line = "This session: no game finished yet"
-    if overall is not None and sum(overall[:2]):
-        line += f" (in all: {overall[0]}, {overall[1]})" if winners else f" (in all: {a} {overall[0]}, {b} {overall[1]})"
+    if overall is not None and sum(overall):  # (a's wins, b's wins[, draws]) in every recorded game between them
+        drew = f", {overall[2]} drawn" if len(overall) > 2 and overall[2] else ""
+        line += f" (in all: {overall[0]}, {overall[1]}{drew})" if winners else \
+            f" (in all: {a} {overall[0]}, {b} {overall[1]}{drew})"
     line += "."
     if plotted_as is not None:
         who, outcomes = plotted_as

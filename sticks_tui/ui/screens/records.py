@@ -27,23 +27,28 @@ WINDOW = 10  # the moving window of the results curve, in games
 #: The opponents that are a learning AI playing people as it learns, in every game (MENACE in noughts); the
 #: trained AI learns first, then plays: not its curve.
 LEARNING_KINDS = tuple(kind for kind in LEARNER_KINDS if kind != "trained")
-RESULTS_TITLE = "Learning AI vs people: games won"
+RESULTS_TITLE = "Learning AI vs people: games won"  # before a brain is chosen: then "'default' vs people: games won"
 LABEL_SO_FAR = "so far (cumulative)"
 LABEL_WINDOW = f"last {WINDOW} games"
+LABEL_NOT_LOST = "not lost, so far"
 
 
-def results_series(results) -> tuple[CurveSeries, ...]:
-    """The learning AI's share of games won against people, after each of its games: cumulative, and over
-    the last WINDOW games. `results` are (game id, won) oldest first."""
-    so_far, window = [], []
-    wins = 0
-    won = [bool(w) for _, w in results]
-    for i, w in enumerate(won, start=1):
-        wins += w
+def results_series(outcomes) -> tuple[CurveSeries, ...]:
+    """A learning AI's share of games won against people, after each of its games: cumulative, and over the last
+    WINDOW games; in a game with draws (once one was drawn) also its share of games not lost, cumulative.
+    `outcomes` are (game id, +1 won / 0 drawn / -1 lost) oldest first (`Store.learning_outcomes`)."""
+    so_far, window, kept = [], [], []
+    results = [int(o) for _, o in outcomes]
+    wins = not_lost = 0
+    for i, o in enumerate(results, start=1):
+        wins += o > 0
+        not_lost += o >= 0
         so_far.append((float(i), wins / i))
-        recent = won[max(0, i - WINDOW): i]
-        window.append((float(i), sum(recent) / len(recent)))
-    return (CurveSeries(LABEL_SO_FAR, "●", tuple(so_far)), CurveSeries(LABEL_WINDOW, "▲", tuple(window)))
+        kept.append((float(i), not_lost / i))
+        recent = results[max(0, i - WINDOW): i]
+        window.append((float(i), sum(r > 0 for r in recent) / len(recent)))
+    series = (CurveSeries(LABEL_SO_FAR, "●", tuple(so_far)), CurveSeries(LABEL_WINDOW, "▲", tuple(window)))
+    return series + ((CurveSeries(LABEL_NOT_LOST, "◆", tuple(kept)),) if 0 in results else ())
 
 
 def leaderboard_columns(draws: bool) -> tuple[str, ...]:
@@ -174,7 +179,7 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
             players = store.leaderboard()
             brains = [(b, store.brain_results(b.name)) for b in store.list_brains()]
             total = store.game_count()
-            results = store.learning_results(opponent=LEARNING_KINDS)
+            chosen = self.chosen_brain()
         except StoreError as exc:
             self.query_one("#records-summary", Static).update(hide_paths(self.app, str(exc)))
             return
@@ -196,8 +201,32 @@ class RecordsScreen(StyledOnce, RoleChecks, Screen):
         for b, (wins, draws, losses) in brains:
             table.add_row(b.name, b.game, str(wins), str(draws), str(losses), f"{b.games_trained:,}",
                           when(b.updated)[:10], key=b.name)
+        chosen = chosen if chosen is not None else self.app.session.brain_name  # first: this tab's brain in play
+        if chosen in table.rows:
+            table.move_cursor(row=table.get_row_index(chosen))
         self._show_games(players[0].name if players else None)
-        self.query_one("#results-curve", LearningCurve).series = results_series(results)
+        self._show_results()
+
+    def _show_results(self) -> None:
+        """The results curve of the brain chosen in the brains list (a learner's brain plays one game from one
+        seat: its curve never mixes MENACE's noughts with the sticks hats), against people."""
+        from sticks_tui.store import StoreError
+
+        name = self.chosen_brain()
+        if name is None:
+            return
+        store = self.app.session.store
+        try:
+            outcomes = store.learning_outcomes(name, opponent=LEARNING_KINDS)
+        except StoreError as exc:
+            self.notify(hide_paths(self.app, str(exc)), severity="warning")
+            return
+        self.query_one("#results-title", Label).update(f"'{name}' vs people: games won")
+        self.query_one("#results-curve", LearningCurve).series = results_series(outcomes)
+
+    @on(DataTable.RowHighlighted, "#brains")
+    def _brain_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_results()
 
     @on(DataTable.RowHighlighted, "#leaderboard")
     def _player_highlighted(self, event: DataTable.RowHighlighted) -> None:
