@@ -150,7 +150,7 @@ async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_ma
         first = board_of("noughts").small(number, ".........", dict(zip(*every["........."][1:], strict=True)),
                                           mirrored=brains.mirrored_moves(brain, ".........", every["........."][1]),
                                           changes={5: (11_006, 11_009)})
-        assert first[1].split() == ["0", "4", "⇋"] and first[2].split() == ["⇋", "↑11k", "⇋"]  # a mirror image
+        assert first[1].split() == ["0", str(brain.rule.start_for(1)), "⇋"] and first[2].split() == ["⇋", "↑11k", "⇋"]  # a mirror image
         assert all(line.rstrip() in boxes.splitlines()[1] + "\n" + boxes for line in first)
         assert "·" not in boxes  # and an emptied square told apart, as on the game screen and the boxes screen
         assert boxes.splitlines()[0] == ("Its last game's boxes (won): ↑ beads added, ↓ taken, = kept; ⇋ mirror image; "
