@@ -447,6 +447,7 @@ def _look(app, step: str) -> None:
 
 async def test_the_readmes_lesson_plan_runs_start_to_end_at_80x24_in_one_session(make_app, config_dir):
     """README.md's "A 45-minute lesson", steps 1-6, with the keys it names, in one app at 80x24."""
+    from rich.text import Text
     from textual.command import CommandPalette
     from textual.widgets import Select
 
@@ -550,6 +551,11 @@ async def test_the_readmes_lesson_plan_runs_start_to_end_at_80x24_in_one_session
         await pilot.press("f", "n")
         await wait_until(pilot, lambda: noughts.round == 2 and noughts.game.state.history, what="MENACE's move")
         assert noughts.game.state.history[0].player == 1  # MENACE moved first, as X
+        await wait_until(pilot, lambda: noughts.game.waiting_for_human, what="the person's turn")
+        await pilot.pause()
+        turn = noughts.query_one("#turn")  # the whole sentence, "... or the arrows and Enter." (it was cut)
+        said = str(turn.render())
+        assert said.endswith("and Enter.") and turn.region.height == len(Text(said).wrap(app.console, turn.region.width))
 
         # 6. Esc, y: the setup; Ctrl+P sticks, Enter; F7: the lab on 20 sticks
         await pilot.press("escape", "y")
