@@ -65,7 +65,7 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
                                                                 parse_learner("qseat:vs=perfect")), 2, 2000)
         # kept in the database, and its status whole at 80x24 (its seconds were cut off)
         status = str(screen.query_one("#lab-status", Label).content)
-        assert status.startswith("lab 1: 2 x 2 runs, cap 2,000: ") and status.endswith(" s")
+        assert status.startswith("lab 1: 2 x 2 runs, ") and status.endswith(" s, cap 2.0k")
         assert status in screen_text(app)
         assert [k.id for k in app.session.store.list_labs()] == [1] and screen.shown_id == 1
         assert screen.query_one("#lab-kept", Select).value == 1
@@ -140,7 +140,7 @@ async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app
         assert [table.get_row_at(i)[:9] for i in range(table.row_count)] == [
             ["•", "hats:reward=3", "one seat", "60", "never", "1/3", "60", "60", "2/3"],
             ["x", "q", "both seats", "30", "50", "0/3", "30", "30", "3/3"]]
-        assert "lab 2: 2 x 3 runs, cap 200: 1.5 s" in screen_text(app)
+        assert "lab 2: 2 x 3 runs, 1.5 s, cap 200" in screen_text(app)
         await pilot.press("ctrl+s")
         dialog = app.screen
         assert isinstance(dialog, ExportDialog)
@@ -182,7 +182,8 @@ async def test_a_cancelled_lab_is_not_kept(make_app, monkeypatch):
 
 async def test_the_status_of_a_finished_lab_is_whole_at_80x24(make_app):
     """At 80x24 the progress bar (30 columns, shown even after the lab) left the status 31: a lab at the
-    default cap that took minutes lost its seconds ('2 x 3 runs, cap 1,000,000: 21')."""
+    default cap that took minutes lost its seconds ('2 x 3 runs, cap 1,000,000: 21'); the lesson's kept lab
+    ('lab 1: 4 x 20 runs, cap 100,000: 17.6 s') lost them beside the Agreement button."""
     result = made_lab(cap=1_000_000)
     result.seconds = 215.25
     app = make_app()
@@ -191,4 +192,8 @@ async def test_the_status_of_a_finished_lab_is_whole_at_80x24(make_app):
         await app.push_screen(screen)
         screen.show_result(result)
         await pilot.pause()
-        assert "2 x 3 runs, cap 1,000,000: 215.2 s" in screen_text(app)
+        assert "2 x 3 runs, 215.2 s, cap 1.0M" in screen_text(app)
+        doc = dict(result.as_json(), seeds=20, cap=100_000, seconds=17.6)
+        screen.show_doc(doc, lab_id=12)  # a kept lab, as the lesson's 20 seeds make it
+        await pilot.pause()
+        assert "lab 12: 2 x 20 runs, 17.6 s, cap 100k" in screen_text(app)

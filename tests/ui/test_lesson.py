@@ -439,3 +439,129 @@ async def test_a_step_asks_for_the_game_a_pause_held_back_ball_by_ball(make_app)
         await pilot.press("s")
         assert control.steps_pending == 1 and control.released_pending == 0  # that game, played on a step
         assert control.paused
+
+
+def _look(app, step: str) -> None:
+    """Where the lesson's screens can be looked at (a plugin replaces it to save each as an SVG)."""
+
+
+async def test_the_readmes_lesson_plan_runs_start_to_end_at_80x24_in_one_session(make_app, config_dir):
+    """README.md's "A 45-minute lesson", steps 1-6, with the keys it names, in one app at 80x24."""
+    from rich.text import Text
+    from textual.command import CommandPalette
+    from textual.widgets import Select
+
+    from sticks_tui.learn.hats import MENACE_RULE
+    from sticks_tui.ui.screens.analysis import AnalysisScreen
+    from sticks_tui.ui.screens.brain import BrainScreen
+    from sticks_tui.ui.screens.lab import LabScreen
+    from sticks_tui.ui.screens.setup import SetupScreen
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+    from sticks_tui.ui.boards import GameBoard
+    from ui_helpers import log_text, perfect_take, play_human_turns, play_out, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        async def palette(words: str, then):
+            await pilot.press("ctrl+p")
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*words)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await wait_until(pilot, then, what=f"the palette's '{words}'")
+
+        # 1. F8: the MENACE-like hats; Ctrl+S: 20 sticks against the learning AI; 1 2 3; p; n
+        await pilot.press("f8")
+        await wait_until(pilot, lambda: app.session.brain_name == "menace", what="the MENACE-like hats")
+        assert app.session.brain.rule == MENACE_RULE
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+        screen = app.screen
+        assert screen.game.state.position == 20
+        heatmap = screen.query_one(HatHeatmap)
+        await play_human_turns(pilot, screen, perfect_take)  # from 20, moving first, perfect play wins
+        drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1 and m.before > 1]
+        assert drawn and all(heatmap.cell_text(h, b).startswith("↓") for h, b in drawn)  # its loss shows
+        await pilot.press("p")
+        assert heatmap.show_perfect
+        _look(app, "1-game")
+        await pilot.press("n")
+        await wait_until(pilot, lambda: screen.round == 2, what="the next game")
+
+        # 2. F2; Tab, Enter, Home, Enter: ball by ball; Shift+Tab, Enter starts; space, s, o
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        dialog = app.screen
+        await pilot.press("tab", "enter", "home", "enter")
+        assert dialog.query_one("#pace", Select).value == "ball"
+        await pilot.press("shift+tab", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        training = app.screen
+        await pilot.press("space")
+        assert app.training_control.paused
+        told = lambda: len(training.query_one("#training-log").lines)  # noqa: E731
+        before = told()
+        await pilot.press("s")
+        await wait_until(pilot, lambda: told() > before, what="one step told")
+        assert app.training.games_done <= 1 and app.training_control.paused
+        await pilot.press("o")
+        assert training.query_one("#hats-ai2").display and not training.query_one("#hats-ai1").display
+        _look(app, "2-ball-by-ball")
+
+        # 3. + five times (and space: it is paused): full speed, to the end of the 100,000 games
+        await pilot.press(*"+++++")
+        await pilot.press("space")
+        assert not app.training_control.paused
+        await wait_until(pilot, lambda: not app.training_running, timeout=60, what="the run to end")
+        await pilot.pause()
+        assert app.training.games_done == 100_000
+        assert text_of(training, "#training-status").startswith("Finished: 100,000 of 100,000 games.")
+        _look(app, "3-trained")
+        await pilot.press("escape")
+        assert app.screen is screen
+
+        # 4. F4: the rule it found, from its hats; Esc, the game in play finished, then n
+        await pilot.press("f4")
+        await wait_until(pilot, lambda: isinstance(app.screen, AnalysisScreen), what="the analysis")
+        await wait_until(pilot, lambda: "You lose if you face 1, 5, 9, ... sticks" in str(
+            app.screen.query_one("#analysis-summary").render()), what="the rule found")
+        _look(app, "4-analysis")
+        await pilot.press("escape")
+        assert app.screen is screen
+        await play_human_turns(pilot, screen, perfect_take)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: screen.round == 3, what="the next game")
+
+        # 5. Ctrl+P noughts, Enter, Ctrl+S: the person plays X; MENACE O learns; b; f then n: MENACE is X
+        await palette("noughts", lambda: isinstance(app.screen, SetupScreen))
+        assert app.screen.query_one("#game", Select).value == "noughts"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen is not screen,
+                         what="the noughts game")
+        noughts = app.screen
+        assert noughts.query_one("#board", GameBoard).__module__.endswith("boards.noughts")
+        assert noughts.game.waiting_for_human  # the person is X and moves first
+        await play_out(pilot, noughts, lambda state: state.legal_moves[0])
+        assert "→" in log_text(noughts)
+        _look(app, "5-noughts")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, BrainScreen), what="MENACE's boxes")
+        _look(app, "5-boxes")
+        await pilot.press("escape")
+        await pilot.press("f", "n")
+        await wait_until(pilot, lambda: noughts.round == 2 and noughts.game.state.history, what="MENACE's move")
+        assert noughts.game.state.history[0].player == 1  # MENACE moved first, as X
+        await wait_until(pilot, lambda: noughts.game.waiting_for_human, what="the person's turn")
+        await pilot.pause()
+        turn = noughts.query_one("#turn")  # the whole sentence, "... or the arrows and Enter." (it was cut)
+        said = str(turn.render())
+        assert said.endswith("and Enter.") and turn.region.height == len(Text(said).wrap(app.console, turn.region.width))
+
+        # 6. Esc, y: the setup; Ctrl+P sticks, Enter; F7: the lab on 20 sticks
+        await pilot.press("escape", "y")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup")
+        await palette("sticks", lambda: app.screen.query_one("#game", Select).value == "sticks")
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab")
+        lab = app.screen
+        assert (lab.query_one("#lab-game", Select).value, lab.query_one("#lab-size").value) == ("sticks", "20")

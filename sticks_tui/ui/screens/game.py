@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -150,6 +151,7 @@ class GameScreen(StyledOnce, Screen):
         self.trained_brain = trained_brain
         self.bus = EventBus()
         self.round = 0
+        self._turn_shape: tuple[int, int] | None = None  # (width, wrapped lines) of the turn line as laid out
         self.speed = setup.speed
         self.paused = False
         self.perfect_shown = False
@@ -259,6 +261,15 @@ class GameScreen(StyledOnce, Screen):
                     yield BrainPanel(grid, id=f"brain-{i}")
         yield TrainingBadge()
         yield KeysFooter()
+
+    def _say_turn(self, turn: Static, text: str) -> None:
+        """Show `text` on the turn line, laid out again only when its wrapped height changes: a layout at every
+        move was slow, and none left a longer sentence cut ("Player 1 (O)'s turn: ... or the arrows" without
+        "and Enter." after MENACE's first move at 80x24)."""
+        width = turn.content_region.width
+        shape = (width, len(Text(text).wrap(self.app.console, width))) if width > 0 else None
+        turn.update(text, layout=shape is None or shape != self._turn_shape)
+        self._turn_shape = shape
 
     def _words(self) -> ComposeResult:
         yield Static("", id="turn")
@@ -631,21 +642,22 @@ class GameScreen(StyledOnce, Screen):
                 text += (" Paused: s shows the lesson, space goes on." if self.lessons
                          else " Paused: s starts the next game, space goes on.")
             turn.update(text)  # laid out, so a long result wraps whole
+            self._turn_shape = None
             turn.set_class(True, "-over")
         else:
             turn.set_class(False, "-over")
             name = self.seat_name(state.to_move)
             if playable:
                 paused = " (Paused: the AI waits; space goes on.)" if self.paused else ""
-                turn.update(f"{name}'s turn: {self.query_one('#board', GameBoard).prompt()}{paused}", layout=False)
+                self._say_turn(turn, f"{name}'s turn: {self.query_one('#board', GameBoard).prompt()}{paused}")
             elif self.paused:
                 steps = "s steps one move, " if self.setup.watch else ""
-                turn.update(f"Paused before {name}'s move: {steps}space goes on.", layout=False)
+                self._say_turn(turn, f"Paused before {name}'s move: {steps}space goes on.")
             elif self._pending is not None:
-                turn.update(f"{name} drew {MARK_DRAWN} from its {brains.words(self.players[state.to_move].hats).container}"
-                            " ...", layout=False)
+                self._say_turn(turn, f"{name} drew {MARK_DRAWN} from its "
+                               f"{brains.words(self.players[state.to_move].hats).container} ...")
             else:
-                turn.update(f"{name} is thinking ...", layout=False)
+                self._say_turn(turn, f"{name} is thinking ...")
         self._show_hint(perfect, playable)
         self.query_one("#after").display = over and not self.setup.watch
         # The footer is told only when a label or a key's state changed (show_state runs at every move).

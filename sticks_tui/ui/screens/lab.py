@@ -33,6 +33,7 @@ from sticks_tui.ui.screens.help import HelpScreen, game_sections
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.heatmap import short_count
 from sticks_tui.ui.widgets.inputs import Input
 
 def figure_title(key: str, doc: dict) -> str:
@@ -543,7 +544,9 @@ class LabScreen(StyledOnce, Screen):
         seconds = f"{doc['seconds']:.1f} s"
         name = "" if lab_id is None else f"lab {lab_id}: "
         self.query_one("#lab-status", Label).update(
-            f"{name}{len(learners)} x {doc['seeds']} runs, cap {doc['cap']:,}: {seconds}")
+            f"{name}{len(learners)} x {doc['seeds']} runs, {seconds}, cap {short_count(doc['cap'])}")
+        # (the time first, the cap short: at 80x24 beside the buttons 'lab 1: 4 x 20 runs, cap 100,000: 17.6 s'
+        # lost its seconds)
         self._fill(doc)
         self.query_one("#lab-export", Button).disabled = False
         self.query_one("#lab-figure", Button).disabled = False
