@@ -497,7 +497,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         # (with `track`, `need` says whether a row A drew from may have changed its answer: see below)
         need = refilled
         change = changes_a[a_outcome + 1]
-        mask = (_UP if change > 0 else _DOWN) if track and change != 0 else 0
+        mask = (_UP if change > 0 else _DOWN) if track and closed and change != 0 else 0
         if mask:
             for i in range(n):
                 if firsts[i] < off_b:
@@ -509,7 +509,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     _learn(hat, total, cells[i], firsts[i], change, floor_a)
         if b_learns or shared:
             change = changes_b[1 - a_outcome]
-            mask = (_UP if change > 0 else _DOWN) if track and shared and change != 0 else 0
+            mask = (_UP if change > 0 else _DOWN) if track and closed and shared and change != 0 else 0
             if mask:
                 for i in range(n):
                     if firsts[i] >= off_b:
@@ -529,42 +529,45 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             # inlined or not, pays their reference counts each time: 2.5x the loop's time) nor in the
             # learning loop above (writes there cost that loop 2.8x). A refilled container is looked at.
             moved = False
-            for i in range(n if need else 0):
-                f = firsts[i]
-                if f < off_b:
-                    change = changes_a[a_outcome + 1]
-                elif shared:
-                    f -= shift
-                    change = changes_b[1 - a_outcome]
-                else:
-                    continue  # B's own table
-                if change == 0 and not refilled:
-                    continue
-                row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
-                if not w_checked[row]:
-                    continue
-                was = w_ok[row]
-                if not refilled and (w_good[cells[i]] == was) == (change > 0):
-                    continue
-                now = _row_right(hat, f, row_cols[row], w_good)
-                if now != was:
-                    w_ok[row] = now
-                    for j in range(width):
-                        w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
-                    step = -1 if now else 1
-                    for s in range(2):
-                        if w_seat[row, s]:
-                            w_bad[s] += step
-                    if w_seat[row, 0] or w_seat[row, 1]:
-                        w_bad[2] += step
-                    moved = True
-            if moved:
-                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
-            if not closed:
-                # the top moves of A's rows drawn from (`note_unbeatable`'s look, here for the same reason
-                # as above): the walk is made again only after a game that changed one of them. A row is
-                # looked at only if its token rose to its top count (`peak`; not as the one top move) or
-                # fell from a top move.
+            if closed:
+                for i in range(n if need else 0):
+                    f = firsts[i]
+                    if f < off_b:
+                        change = changes_a[a_outcome + 1]
+                    elif shared:
+                        f -= shift
+                        change = changes_b[1 - a_outcome]
+                    else:
+                        continue  # B's own table
+                    if change == 0 and not refilled:
+                        continue
+                    row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
+                    if not w_checked[row]:
+                        continue
+                    was = w_ok[row]
+                    if not refilled and (w_good[cells[i]] == was) == (change > 0):
+                        continue
+                    now = _row_right(hat, f, row_cols[row], w_good)
+                    if now != was:
+                        w_ok[row] = now
+                        for j in range(width):
+                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
+                        step = -1 if now else 1
+                        for s in range(2):
+                            if w_seat[row, s]:
+                                w_bad[s] += step
+                        if w_seat[row, 0] or w_seat[row, 1]:
+                            w_bad[2] += step
+                        moved = True
+            else:
+                # Not closed (noughts): each token learnt updates its row's top moves (`top`, a bit a column;
+                # `peak` its top count) by itself, exactly: a count that rose stays below the top count (no
+                # change), reaches it (its column joins) or passes it (its column alone); a count that fell
+                # was not a top move (no change), was held by the floor (none), leaves the others tied at
+                # the top, or was the one top move (only then are the row's counts read again). A row's
+                # answer (`ok`) changes only with its top moves, so it is looked at only then, from the bits;
+                # the walk is made again only when a changed row was reached by the last walk. (A game visits
+                # a position once: the game's tables are in solving order, without cycles.)
                 for i in range(n):
                     f = firsts[i]
                     if f < off_b:
@@ -574,23 +577,37 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         change = changes_b[1 - a_outcome]
                     else:
                         continue  # B's own table
-                    row = np.int64(np.float64(f) * per_width + 0.5)
-                    if not refilled:
-                        if change == 0:
-                            continue
+                    if change == 0 and not refilled:
+                        continue
+                    row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly
+                    t = w_top[_U(row)]
+                    cell = cells[i]
+                    bit = np.int64(1) << (cell - f)
+                    rescan = refilled or t < 0
+                    if not rescan:
+                        v = hat[_U(cell)]
+                        p = w_peak[_U(f)]
                         if change > 0:
-                            v = hat[cells[i]]
-                            if v < w_peak[f]:
+                            if v < p:
                                 continue
-                            if w_top[row] == np.int64(1) << (cells[i] - f):  # the one top move, higher still
-                                w_peak[f] = v
+                            if v == p:
+                                if t & bit:
+                                    continue  # at the most a count can hold: no change
+                                bits = t | bit
+                            else:
+                                w_peak[_U(f)] = v
+                                if t == bit:
+                                    continue  # the one top move, higher still
+                                bits = bit
+                        else:
+                            if not (t & bit) or v == p:
                                 continue
-                        elif w_top[row] >= 0 and not (w_top[row] >> (cells[i] - f)) & np.int64(1):
-                            continue
-                    legal = row_cols[row]
-                    if legal > 62:
-                        bits = np.int64(-2)
-                    else:
+                            if t != bit:
+                                bits = t & ~bit
+                            else:
+                                rescan = True
+                    if rescan:
+                        legal = row_cols[row]
                         top_count = hat[f]
                         bits = np.int64(1)
                         for j in range(1, legal):
@@ -600,19 +617,38 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                                 bits = np.int64(1) << j
                             elif v == top_count:
                                 bits |= np.int64(1) << j
-                    if legal <= 62:
-                        w_peak[f] = top_count
+                        w_peak[_U(f)] = top_count
+                        if legal > 62:
+                            bits = np.int64(-2)
+                        elif bits == t:
+                            continue
+                    w_top[_U(row)] = bits
+                    # a row the last check did not reach cannot change its answer (nor can any row reach it
+                    # without a change of its own, which is looked at then)
+                    if w_reached[row] >= w_last[0] - 1:
+                        w_dirty[0] = True
+                    if not w_checked[row]:
+                        continue
+                    if bits == -2:
+                        now = _row_right(hat, f, row_cols[row], w_good)
                     else:
-                        top_count = hat[f]
-                        for j in range(1, legal):
-                            top_count = max(top_count, hat[f + j])
-                        w_peak[f] = top_count
-                    if bits != w_top[row] or bits == -2:
-                        w_top[row] = bits
-                        # a row the last check did not reach cannot change its answer (nor can any row
-                        # reach it without a change of its own, which is looked at then)
-                        if w_reached[row] >= w_last[0] - 1:
-                            w_dirty[0] = True
+                        now = True
+                        for j in range(row_cols[row]):
+                            if (bits >> j) & 1 and not w_good[f + j]:
+                                now = False
+                    if now != w_ok[row]:
+                        w_ok[row] = now
+                        for j in range(width):
+                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
+                        step = -1 if now else 1
+                        for s in range(2):
+                            if w_seat[row, s]:
+                                w_bad[s] += step
+                        if w_seat[row, 0] or w_seat[row, 1]:
+                            w_bad[2] += step
+                        moved = True
+            if moved:
+                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
             if (moved or w_dirty[0]) if not closed else moved:
                 note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
     rng_state[0] = x
