@@ -15,7 +15,8 @@ numba's on-disk cache).
 
 Speed: each batch copies both brains' counts into the one flat array (made once a run: `RunState`)
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
-cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
+cells; indices are unsigned, so numba adds no negative-index wrap-around to each load. A draw multiplies
+by 1 / the total (`_below_by`, kept beside it) rather than dividing: the same token, a shorter wait.
 
 The lab's value learners keep the one other loop (`play_values`): a value learner chooses by the
 greedy/epsilon rule over float values and learns at every move (Q-learning, one table by negamax)
@@ -27,10 +28,10 @@ containers, an exact walk over the positions A's greedy play can reach against e
 In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
 whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
 game's rows looked at again (late in a run, one game in thousands); in a game not closed (noughts)
-a row's top moves are looked at only when its token rose to its top count (`Watch.peak`) or fell from
-a top move, and the walk is made again only when a changed row was reached by the last walk
-(`Watch.reached`). The lab's hats run at 0.92-1.01x the trainer's speed with their mastery tracked
-on sticks and Nim, 0.66x on noughts (before: 0.43x, 0.29x; docs/performance.md, bench_lab_speed.py).
+each token learnt updates its row's top moves (`Watch.top`, `Watch.peak`) by itself, the row's counts
+read again only when its one top move fell, its answer looked at only when its top moves changed, and
+the walk is made again only when a changed row was reached by the last walk (`Watch.reached`). See
+docs/performance.md (bench_lab_speed.py) for the lab's hats against the trainer, game by game.
 """
 
 from __future__ import annotations
