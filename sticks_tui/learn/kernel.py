@@ -15,7 +15,8 @@ numba's on-disk cache).
 
 Speed: each batch copies both brains' counts into the one flat array (made once a run: `RunState`)
 and keeps each container's total at its first cell, so a draw reads one number before it walks the
-cells; indices are unsigned, so numba adds no negative-index wrap-around to each load.
+cells; indices are unsigned, so numba adds no negative-index wrap-around to each load. A draw multiplies
+by 1 / the total (`_below_by`, kept beside it) rather than dividing: the same token, a shorter wait.
 
 The lab's value learners keep the one other loop (`play_values`): a value learner chooses by the
 greedy/epsilon rule over float values and learns at every move (Q-learning, one table by negamax)
@@ -27,10 +28,10 @@ containers, an exact walk over the positions A's greedy play can reach against e
 In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
 whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
 game's rows looked at again (late in a run, one game in thousands); in a game not closed (noughts)
-a row's top moves are looked at only when its token rose to its top count (`Watch.peak`) or fell from
-a top move, and the walk is made again only when a changed row was reached by the last walk
-(`Watch.reached`). The lab's hats run at 0.92-1.01x the trainer's speed with their mastery tracked
-on sticks and Nim, 0.66x on noughts (before: 0.43x, 0.29x; docs/performance.md, bench_lab_speed.py).
+each token learnt updates its row's top moves (`Watch.top`, `Watch.peak`) by itself, the row's counts
+read again only when its one top move fell, its answer looked at only when its top moves changed, and
+the walk is made again only when a changed row was reached by the last walk (`Watch.reached`). See
+docs/performance.md (bench_lab_speed.py) for the lab's hats against the trainer, game by game.
 """
 
 from __future__ import annotations
@@ -189,14 +190,33 @@ def _below(x, n):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _learn(hat, total, cell, first, change, floor_code):
+def _below_by(x, n, inverse):
+    """`_below(x, n)`, the same number exactly, with `inverse` = 1 / n worked out before: the draw then waits
+    for a multiplication, not a division (the trainer 1.09x at 100 sticks). u * (1 / n) is within two
+    roundings of u / n, so its whole part is off by at most one, which the test corrects, as in `_below`
+    (n = 1: 1 / n is exact). Which token is drawn, and the stream, are unchanged."""
+    u = np.int64((x * _MULTIPLIER) >> np.uint64(11))
+    m = np.int64(n)
+    r = u - np.int64(np.float64(u) * inverse) * m
+    if r < 0:
+        r += m
+    elif r >= m:
+        r -= m
+    return r
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _learn(hat, total, inverse, cell, first, change, floor_code):
     """The token rule for one token drawn (cell `cell` of `hat`, whose container starts at `first`),
-    keeping the container's total."""
+    keeping the container's total and its inverse (infinite for an empty container: never drawn from)."""
     was = hat[_U(cell)]
-    others = total[_U(first)] - was  # the container's other tokens: the 'nonempty' floor reads them
-    now = reinforce_one(was, others, change, floor_code)  # (names apart from the loops': numba inlines it)
+    t = total[_U(first)]
+    now = reinforce_one(was, t - was, change, floor_code)  # (names apart from the loops': numba inlines it)
+    # (t - was: the container's other tokens, which the 'nonempty' floor reads)
     hat[_U(cell)] = now
-    total[_U(first)] += now - was
+    t += now - was
+    total[_U(first)] = t
+    inverse[_U(first)] = 1.0 / np.float64(t)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -400,7 +420,7 @@ def _fixed_column(x, opponent, q, legal, perfect, width):
     return x, np.int64(0)  # unreachable: every position has a value-keeping move
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, error_model="numpy")
 def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_games, game_index, run, track,
                watch):
     """Play `n_games` games of learner A (counts_a) against B (`opponent` SELF: counts_b, learning too;
@@ -412,6 +432,10 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     first mover. `track`: keep the lab's mastery `watch` after every game (the trainer does not)."""
     first_of, leads, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, start_cells = match
     rng_state, stats, hat, total, cells, firsts = run
+    # 1 / each container's total, at its first cell (`_below_by`): made here, a batch, not kept in `run`, so
+    # the compiler knows no other array is it and keeps its loads out of the draw's way (1.10x, against
+    # 1.00x from an array in `run`)
+    inverse = np.empty(total.shape[0])
     changes_a, floor_a, empty_a = rule_a
     changes_b, floor_b, empty_b = rule_b
     end = 2 * P
@@ -428,6 +452,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             hat[base + j] = c
             t += c
         total[base] = t
+        inverse[base] = 1.0 / np.float64(t)
     if b_learns:
         for i in range(rows_b):
             base = off_b + i * width
@@ -437,12 +462,14 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 hat[base + j] = c
                 t += c
             total[base] = t
+            inverse[base] = 1.0 / np.float64(t)
     w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
     w_code, w_top, w_dirty, w_peak, w_reached = watch.code, watch.top, watch.dirty, watch.peak, watch.reached
     w_last = watch.stack[watch.stack.shape[0] - 1:]  # the mark of the last check made (seat 1; seat 0's is one less)
     closed = watch.closed[0]
     per_width = 1.0 / width
     n_starts = starts.shape[0]
+    by_starts = 1.0 / np.float64(n_starts)
     x = rng_state[0]
     for g in range(n_games):
         a_first = seats == A_FIRST or (game_index + g) % 2 == 0
@@ -451,7 +478,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             p = starts[0]
         else:
             x = _step(x)
-            p = starts[_below(x, n_starts)]
+            p = starts[_below_by(x, n_starts, by_starts)]
         q = p if a_first else P + p
         n = 0
         out = np.int64(0)
@@ -469,9 +496,10 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         hat[_U(real + j)] = start_cells[_U(real + j)]
                         t += start_cells[_U(real + j)]
                     total[_U(real)] = t
+                    inverse[_U(real)] = 1.0 / np.float64(t)
                     refilled = True
                 x = _step(x)
-                r = _below(x, t)
+                r = _below_by(x, t, inverse[_U(real)])
                 cell = real
                 while True:  # the token drawn: each as likely as its count (Hats.draw)
                     r -= hat[_U(cell)]
@@ -497,28 +525,28 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         # (with `track`, `need` says whether a row A drew from may have changed its answer: see below)
         need = refilled
         change = changes_a[a_outcome + 1]
-        mask = (_UP if change > 0 else _DOWN) if track and change != 0 else 0
+        mask = (_UP if change > 0 else _DOWN) if track and closed and change != 0 else 0
         if mask:
             for i in range(n):
                 if firsts[i] < off_b:
-                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
+                    _learn(hat, total, inverse, cells[i], firsts[i], change, floor_a)
                     need |= (mask >> w_code[_U(cells[i])]) & 1
         else:
             for i in range(n):
                 if firsts[i] < off_b:
-                    _learn(hat, total, cells[i], firsts[i], change, floor_a)
+                    _learn(hat, total, inverse, cells[i], firsts[i], change, floor_a)
         if b_learns or shared:
             change = changes_b[1 - a_outcome]
-            mask = (_UP if change > 0 else _DOWN) if track and shared and change != 0 else 0
+            mask = (_UP if change > 0 else _DOWN) if track and closed and shared and change != 0 else 0
             if mask:
                 for i in range(n):
                     if firsts[i] >= off_b:
-                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+                        _learn(hat, total, inverse, cells[i], firsts[i] - shift, change, floor_b)
                         need |= (mask >> w_code[_U(cells[i])]) & 1
             else:
                 for i in range(n):
                     if firsts[i] >= off_b:
-                        _learn(hat, total, cells[i], firsts[i] - shift, change, floor_b)
+                        _learn(hat, total, inverse, cells[i], firsts[i] - shift, change, floor_b)
         stats[1 - a_outcome] += 1
         first_outcome = a_outcome if a_first else -a_outcome
         if first_outcome > 0:
@@ -529,42 +557,45 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             # inlined or not, pays their reference counts each time: 2.5x the loop's time) nor in the
             # learning loop above (writes there cost that loop 2.8x). A refilled container is looked at.
             moved = False
-            for i in range(n if need else 0):
-                f = firsts[i]
-                if f < off_b:
-                    change = changes_a[a_outcome + 1]
-                elif shared:
-                    f -= shift
-                    change = changes_b[1 - a_outcome]
-                else:
-                    continue  # B's own table
-                if change == 0 and not refilled:
-                    continue
-                row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
-                if not w_checked[row]:
-                    continue
-                was = w_ok[row]
-                if not refilled and (w_good[cells[i]] == was) == (change > 0):
-                    continue
-                now = _row_right(hat, f, row_cols[row], w_good)
-                if now != was:
-                    w_ok[row] = now
-                    for j in range(width):
-                        w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
-                    step = -1 if now else 1
-                    for s in range(2):
-                        if w_seat[row, s]:
-                            w_bad[s] += step
-                    if w_seat[row, 0] or w_seat[row, 1]:
-                        w_bad[2] += step
-                    moved = True
-            if moved:
-                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
-            if not closed:
-                # the top moves of A's rows drawn from (`note_unbeatable`'s look, here for the same reason
-                # as above): the walk is made again only after a game that changed one of them. A row is
-                # looked at only if its token rose to its top count (`peak`; not as the one top move) or
-                # fell from a top move.
+            if closed:
+                for i in range(n if need else 0):
+                    f = firsts[i]
+                    if f < off_b:
+                        change = changes_a[a_outcome + 1]
+                    elif shared:
+                        f -= shift
+                        change = changes_b[1 - a_outcome]
+                    else:
+                        continue  # B's own table
+                    if change == 0 and not refilled:
+                        continue
+                    row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly: f is a multiple of it
+                    if not w_checked[row]:
+                        continue
+                    was = w_ok[row]
+                    if not refilled and (w_good[cells[i]] == was) == (change > 0):
+                        continue
+                    now = _row_right(hat, f, row_cols[row], w_good)
+                    if now != was:
+                        w_ok[row] = now
+                        for j in range(width):
+                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
+                        step = -1 if now else 1
+                        for s in range(2):
+                            if w_seat[row, s]:
+                                w_bad[s] += step
+                        if w_seat[row, 0] or w_seat[row, 1]:
+                            w_bad[2] += step
+                        moved = True
+            else:
+                # Not closed (noughts): each token learnt updates its row's top moves (`top`, a bit a column;
+                # `peak` its top count) by itself, exactly: a count that rose stays below the top count (no
+                # change), reaches it (its column joins) or passes it (its column alone); a count that fell
+                # was not a top move (no change), was held by the floor (none), leaves the others tied at
+                # the top, or was the one top move (only then are the row's counts read again). A row's
+                # answer (`ok`) changes only with its top moves, so it is looked at only then, from the bits;
+                # the walk is made again only when a changed row was reached by the last walk. (A game visits
+                # a position once: the game's tables are in solving order, without cycles.)
                 for i in range(n):
                     f = firsts[i]
                     if f < off_b:
@@ -574,23 +605,37 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         change = changes_b[1 - a_outcome]
                     else:
                         continue  # B's own table
-                    row = np.int64(np.float64(f) * per_width + 0.5)
-                    if not refilled:
-                        if change == 0:
-                            continue
+                    if change == 0 and not refilled:
+                        continue
+                    row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly
+                    t = w_top[_U(row)]
+                    cell = cells[i]
+                    bit = np.int64(1) << (cell - f)
+                    rescan = refilled or t < 0
+                    if not rescan:
+                        v = hat[_U(cell)]
+                        p = w_peak[_U(f)]
                         if change > 0:
-                            v = hat[cells[i]]
-                            if v < w_peak[f]:
+                            if v < p:
                                 continue
-                            if w_top[row] == np.int64(1) << (cells[i] - f):  # the one top move, higher still
-                                w_peak[f] = v
+                            if v == p:
+                                if t & bit:
+                                    continue  # at the most a count can hold: no change
+                                bits = t | bit
+                            else:
+                                w_peak[_U(f)] = v
+                                if t == bit:
+                                    continue  # the one top move, higher still
+                                bits = bit
+                        else:
+                            if not (t & bit) or v == p:
                                 continue
-                        elif w_top[row] >= 0 and not (w_top[row] >> (cells[i] - f)) & np.int64(1):
-                            continue
-                    legal = row_cols[row]
-                    if legal > 62:
-                        bits = np.int64(-2)
-                    else:
+                            if t != bit:
+                                bits = t & ~bit
+                            else:
+                                rescan = True
+                    if rescan:
+                        legal = row_cols[row]
                         top_count = hat[f]
                         bits = np.int64(1)
                         for j in range(1, legal):
@@ -600,19 +645,38 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                                 bits = np.int64(1) << j
                             elif v == top_count:
                                 bits |= np.int64(1) << j
-                    if legal <= 62:
-                        w_peak[f] = top_count
+                        w_peak[_U(f)] = top_count
+                        if legal > 62:
+                            bits = np.int64(-2)
+                        elif bits == t:
+                            continue
+                    w_top[_U(row)] = bits
+                    # a row the last check did not reach cannot change its answer (nor can any row reach it
+                    # without a change of its own, which is looked at then)
+                    if w_reached[row] >= w_last[0] - 1:
+                        w_dirty[0] = True
+                    if not w_checked[row]:
+                        continue
+                    if bits == -2:
+                        now = _row_right(hat, f, row_cols[row], w_good)
                     else:
-                        top_count = hat[f]
-                        for j in range(1, legal):
-                            top_count = max(top_count, hat[f + j])
-                        w_peak[f] = top_count
-                    if bits != w_top[row] or bits == -2:
-                        w_top[row] = bits
-                        # a row the last check did not reach cannot change its answer (nor can any row
-                        # reach it without a change of its own, which is looked at then)
-                        if w_reached[row] >= w_last[0] - 1:
-                            w_dirty[0] = True
+                        now = True
+                        for j in range(row_cols[row]):
+                            if (bits >> j) & 1 and not w_good[f + j]:
+                                now = False
+                    if now != w_ok[row]:
+                        w_ok[row] = now
+                        for j in range(width):
+                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
+                        step = -1 if now else 1
+                        for s in range(2):
+                            if w_seat[row, s]:
+                                w_bad[s] += step
+                        if w_seat[row, 0] or w_seat[row, 1]:
+                            w_bad[2] += step
+                        moved = True
+            if moved:
+                _note_mastery(w_bad, watch.mastery, game_index + g + 1)
             if (moved or w_dirty[0]) if not closed else moved:
                 note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
     rng_state[0] = x

@@ -168,6 +168,7 @@ def test_every_registered_game_runs_the_default_learners(game):
     ("sticks", 12, None, "hats"), ("sticks", 12, None, "hats:start=3,reward=3,penalty=1"),
     ("sticks", 12, None, "hats:table=one"), ("noughts", None, None, "hats:draw=1"),
     ("nim", 2, None, "hats:floor=nonempty,vs=random"),
+    ("noughts", None, None, "hats:table=one"), ("noughts", None, None, "hats:floor=nonempty,penalty=3"),
     ("sticks", 12, "classic", "hats")])  # from the start only: not closed, the walk made as it goes
 def test_the_loops_running_answer_of_each_row_is_the_answer_worked_out_afresh(game, size, protocol, text):
     """The counts loop looks again only at the rows whose token moved towards the other answer (issue 31:

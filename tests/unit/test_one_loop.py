@@ -285,3 +285,30 @@ def test_every_registered_game_trains_in_the_one_loop_as_the_readable_learner(ga
     assert np.array_equal(ker.brain.counts, ref.brain.counts)
     assert np.array_equal(ker.opponent.counts, ref.opponent.counts)
     assert ker.results == ref.results and not np.array_equal(ker.brain.counts, Hats(rules, rule=rule).counts)
+
+
+def test_a_draw_by_the_inverse_of_the_total_is_the_readable_draw_for_every_size_of_container():
+    """The loop draws by multiplying by 1 / the container's total (`kernel._below_by`), not by dividing: it
+    must give `XorShift64Star.randrange`'s number, (x * M >> 11) % n, exactly, at every total a container can
+    hold (up to its width times MAX_COUNT), worst cases included: the largest 53-bit numbers (where the
+    product's rounding is largest) and totals next to powers of two."""
+    from numba import njit
+
+    @njit(cache=True)
+    def drawn(states, sizes, out):
+        for i in range(states.shape[0]):
+            out[i] = kernel._below_by(states[i], sizes[i], 1.0 / np.float64(sizes[i]))
+
+    mask64 = (1 << 64) - 1
+    unmultiply = pow(int(kernel._MULTIPLIER), -1, 1 << 64)  # the state whose output is a chosen number
+    rng = XorShift64Star(31)
+    sizes = [1, 2, 3, 5, 7, 99, 100, 101, 1000, 4097, MAX_COUNT * 9, MAX_COUNT * 3 + 1]
+    sizes += [(1 << b) + d for b in range(2, 50) for d in (-1, 0, 1)]
+    sizes += [2 + rng.randrange(1 << (1 + rng.randrange(48))) for _ in range(1000)]
+    top = (1 << 53) - 1
+    numbers = [u for _ in sizes for u in (top - rng.randrange(64), rng.next_u64() >> 11)]
+    pairs = [(u, n) for u, n in zip(numbers, [n for n in sizes for _ in range(2)])]
+    states = np.array([((u << 11) * unmultiply) & mask64 for u, _ in pairs], dtype=np.uint64)
+    out = np.zeros(len(pairs), dtype=np.int64)
+    drawn(states, np.array([n for _, n in pairs], dtype=np.int64), out)
+    assert [int(r) for r in out] == [u % n for u, n in pairs]
