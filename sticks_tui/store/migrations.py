@@ -55,6 +55,11 @@ Version 10 (`ONE_SHAPE`, a list of its own; issue 31, one counts learner for hat
 - a forced move (one legal move) teaches nothing now: a brain whose present generation learned from one
   (a Nim brain taking the last coin) starts a new generation at its counts as they are. Nothing is lost:
   every count, game and lesson stays.
+Version 11 (`EVERY_FIGURE`, a list of its own; issue 32, every curve kept for every game): nothing in the
+tables changes, but a training curve's points may now hold up to 8 figures (a game with draws or seats:
+not losing against the perfect player, the chance a drawn token is a perfect move, won/drawn/lost) where
+a version 10 reader expects 4. The version says so, so an older sticks-tui refuses this database as newer,
+in its own words, rather than failing on a curve it cannot read.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ from collections.abc import Callable
 from sticks_tui.store.connection import Corrupt, TooNew, now, rollback
 from sticks_tui.store.names import name_key
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 V1 = [
     """CREATE TABLE players (
@@ -403,8 +408,11 @@ def _forced_moves_teach_nothing(conn: sqlite3.Connection, registry, forced) -> N
 #: One brain shape for every counts learner (issue 31); a list of its own, numbered where it is placed.
 ONE_SHAPE: list[str | Callable[[sqlite3.Connection], None]] = [_one_shape]
 
+#: Curve points of up to 8 figures (issue 32); no table changes: the version tells older readers.
+EVERY_FIGURE: list[str | Callable[[sqlite3.Connection], None]] = []
+
 MIGRATIONS: dict[int, list] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5_DRAW_REWARD, 6: LABS, 7: DRAWS, 8: RESIGNED,
-                               9: RESTORES, 10: ONE_SHAPE}
+                               9: RESTORES, 10: ONE_SHAPE, 11: EVERY_FIGURE}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -85,7 +85,7 @@ def test_a_v2_database_is_migrated_without_loss(tmp_path):
     with Store.open(tmp_path) as store:
         assert store.notices == []
         conn = store._conn
-        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (10,)
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,) == (11,)
         games = conn.execute("SELECT * FROM games ORDER BY id").fetchall()
         assert [g[: len(old_games[0])] for g in games] == old_games  # v7 adds draw and first: 0 and NULL
         assert {g[len(old_games[0]):] for g in games} == {(0, None, 0)}  # not a draw, no first seat kept, not resigned
