@@ -7,7 +7,7 @@ import json
 import sys
 
 from sticks_tui.engine import registry
-from sticks_tui.commands.common import open_store
+from sticks_tui.commands.common import int_list, open_store
 
 
 def register(subparsers) -> None:
@@ -47,6 +47,9 @@ def register(subparsers) -> None:
     a.add_argument("--as-is", action="store_true",
                    help="print the beads the brain holds now (to restock a paper machine), not its start beads")
     a.add_argument("--force", action="store_true", help="replace an existing file that is not an earlier print")
+    a.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=None,
+                   help="a new brain only: its start tokens by its move number, e.g. 4,3,2,1 for Michie's MENACE "
+                        "(default: the game's own, as the app makes a brain: MENACE 12,3,2,1)")
     a.set_defaults(handler=run_print)
     a = sub.add_parser("copy", help="copy a brain under a new name")
     a.add_argument("src")
@@ -161,8 +164,11 @@ def run_print(args: argparse.Namespace) -> int:
         if brain is None:
             if args.game is None:
                 raise StoreError(f"There is no brain called {args.name!r}; give --game to print a new one.")
-            brain = fresh_brain(registry.entry(args.game))
+            brain = fresh_brain(registry.entry(args.game), beads=args.beads)
             kept = False
+        elif args.beads is not None:
+            raise StoreError(f"The brain {args.name!r} is kept with its own start tokens; --beads is for a new "
+                             "brain (a name no brain has yet). Nothing was printed.")
         else:
             kept = True
         machine, data = print_brain(brain, args.name, as_is=args.as_is)

@@ -71,6 +71,12 @@ def test_a_fresh_menace_prints_its_own_start_beads_and_michies_are_a_brain_made_
     michie = [set(box.values()) for _, box in sorted(printed_boxes(tmp_path / "michie.pdf")[0].items())]
     assert michie == [{4}] + [{3}] * 12 + [{2}] * 108 + [{1}] * 183
     assert "1 for its 1st move, 12 for its 2nd move, 108 for its 3rd move, 183 for its 4th move" in cover
+    # ... or printed straight away for a new name, --beads as Michie's (issue 36: his 304 boxes, nothing saved)
+    code, out, err = cli(capsys, data, "michie2", str(tmp_path / "michie2.pdf"), "--game", "noughts", "--beads", "4,3,2,1")
+    assert (code, err) == (0, "") and "not kept" in out
+    assert [set(box.values()) for _, box in sorted(printed_boxes(tmp_path / "michie2.pdf")[0].items())] == michie
+    code, out, err = cli(capsys, data, "michie", str(tmp_path / "again.pdf"), "--beads", "8,3,2,1")
+    assert code == 1 and "--beads is for a new brain" in err and not (tmp_path / "again.pdf").exists()
     # the cover names the command that types a paper game back in (it once named one that does not exist)
     assert "sticks-tui play --paper --game noughts --brain menace" in " ".join(cover.split())
     assert sum(sum(b.values()) for b in boxes.values()) == int(fresh_brain(registry.entry("noughts")).start.sum())
