@@ -12,16 +12,21 @@ from dataclasses import replace
 from textual.dom import DOMNode
 
 
-def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
-    """Show the binding `binding_id` of `node` in the footer, or not (its key works either way); whether anything
-    changed (the caller refreshes the footer then, as after `relabel`)."""
+def _replace(node: DOMNode, binding_id: str, **changes: object) -> bool:
+    """Give the binding `binding_id` of `node` the values `changes`; whether anything changed."""
     changed = False
     key_to_bindings = node._bindings.key_to_bindings
     for key, bindings in key_to_bindings.items():
-        if any(b.id == binding_id and b.show != show for b in bindings):
-            key_to_bindings[key] = [replace(b, show=show) if b.id == binding_id else b for b in bindings]
+        if any(b.id == binding_id and any(getattr(b, k) != v for k, v in changes.items()) for b in bindings):
+            key_to_bindings[key] = [replace(b, **changes) if b.id == binding_id else b for b in bindings]
             changed = True
     return changed
+
+
+def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
+    """Show the binding `binding_id` of `node` in the footer, or not (its key works either way); whether anything
+    changed (the caller refreshes the footer then, as after `relabel`)."""
+    return _replace(node, binding_id, show=show)
 
 
 def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
@@ -29,23 +34,4 @@ def relabel(node: DOMNode, binding_id: str, description: str) -> bool:
 
     The caller refreshes the footer (`node.refresh_bindings()`) when it changed, and only then: each
     refresh has the screen gather its active bindings and the footer compare them with what it shows."""
-    changed = False
-    key_to_bindings = node._bindings.key_to_bindings
-    for key, bindings in key_to_bindings.items():
-        if any(b.id == binding_id and b.description != description for b in bindings):
-            key_to_bindings[key] = [replace(b, description=description) if b.id == binding_id else b
-                                    for b in bindings]
-            changed = True
-    return changed
-
-
-def reshow(node: DOMNode, binding_id: str, show: bool) -> bool:
-    """Show the binding `binding_id` of `node` in the footer, or not; whether anything changed (the caller
-    refreshes the footer then, as after `relabel`)."""
-    changed = False
-    key_to_bindings = node._bindings.key_to_bindings
-    for key, bindings in key_to_bindings.items():
-        if any(b.id == binding_id and b.show != show for b in bindings):
-            key_to_bindings[key] = [replace(b, show=show) if b.id == binding_id else b for b in bindings]
-            changed = True
-    return changed
+    return _replace(node, binding_id, description=description)
