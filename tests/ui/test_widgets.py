@@ -546,3 +546,24 @@ async def test_heatmap_shows_the_perfect_mark_beside_the_mark_after_a_game():
         heatmap.show_perfect = False
         await pilot.pause()
         assert heatmap.cell_text(10, 1).startswith(MARK_UP) and MARK_PERFECT not in heatmap.cell_text(10, 1)
+
+
+def test_a_game_with_draws_shows_the_chance_not_to_lose_to_the_perfect_player_and_sticks_does_not():
+    """MENACE's figure against a perfect player is not losing (a draw at best): its curve and legend show it as
+    the trainer measured it; a game without draws (sticks: NaN, never computed) shows no such line."""
+    from sticks_tui.engine.noughts import NoughtsRules
+    from sticks_tui.engine.rules import SticksRules
+    from sticks_tui.learn.analysis import CurvePoint
+    from sticks_tui.ui.widgets.curve import FigureHeadings, legend_items, points_of, series_from_points
+
+    nan = float("nan")
+    menace = [CurvePoint(1, 0.0, 0.0, nan, keep_first=0.25, draw_wins=0.5),
+              CurvePoint(500, 0.0, 0.0, nan, keep_first=0.996, draw_wins=0.51)]
+    series = series_from_points(points_of(menace))
+    keep = [s for s in series if s.glyph == "■"]
+    assert len(keep) == 1 and keep[0].points == ((1.0, 0.25), (500.0, 0.996))
+    items = legend_items(series, about=FigureHeadings.of(NoughtsRules()))
+    assert "■ not losing, first 99.6%" in items
+    sticks = series_from_points(points_of([CurvePoint(1, 0.5, 0.2, 0.0, draw_wins=0.4)]))
+    assert "■" not in {s.glyph for s in sticks}
+    assert not any("not losing" in i for i in legend_items(sticks, about=FigureHeadings.of(SticksRules(20))))

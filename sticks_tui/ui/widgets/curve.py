@@ -36,6 +36,9 @@ LABEL_DRAWN = "a token drawn wins"  # ... and how often a token drawn at random 
 LABEL_WIN = "chance to beat a perfect player"
 LABEL_WIN_FIRST = "beats a perfect player moving first"
 LABEL_WIN_SECOND = "beats a perfect player moving second"
+#: In a game that can end in a draw: the chance not to lose to the perfect player (MENACE's figure: a draw at best)
+LABEL_KEEP_FIRST = "does not lose to a perfect player moving first"
+LABEL_KEEP_SECOND = "does not lose to a perfect player moving second"
 
 
 @dataclass(frozen=True)
@@ -73,13 +76,16 @@ class CurveSeries:
 
 
 def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, ...]:
-    """The trainer's samples as series: (games, agreement, win), (games, agreement, win_first, win_second) or
-    (games, agreement, win_first, win_second, draw_wins)."""
+    """The trainer's samples as series: (games, agreement, win), (games, agreement, win_first, win_second),
+    (games, agreement, win_first, win_second, draw_wins) or that and (keep_first, keep_second): not losing to the
+    perfect player, where the game can end in a draw (NaN elsewhere: such a series is not shown)."""
     points = [tuple(p) for p in points]
     if not points:
         return ()
     width = max(len(p) for p in points)
-    if width >= 5:
+    if width >= 7:
+        labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND, LABEL_DRAWN, LABEL_KEEP_FIRST, LABEL_KEEP_SECOND)
+    elif width >= 5:
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND, LABEL_DRAWN)
     elif width == 4:
         labels = (LABEL_AGREEMENT, LABEL_WIN_FIRST, LABEL_WIN_SECOND)
@@ -94,8 +100,9 @@ def series_from_points(points: Iterable[Sequence[float]]) -> tuple[CurveSeries, 
 
 def points_of(value: Iterable) -> tuple[tuple, ...]:
     """The trainer's samples as plain tuples: a `CurvePoint` as (games, agreement, win_first, win_second,
-    draw_wins), any other dataclass as its fields, anything else as a tuple."""
-    return tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins) if isinstance(p, CurvePoint) else
+    draw_wins, keep_first, keep_second), any other dataclass as its fields, anything else as a tuple."""
+    return tuple((p.games, p.agreement, p.win_first, p.win_second, p.draw_wins, p.keep_first, p.keep_second)
+                 if isinstance(p, CurvePoint) else
                  dataclasses.astuple(p) if dataclasses.is_dataclass(p) else tuple(p) for p in value)
 
 
@@ -110,7 +117,8 @@ def legend_items(series: Sequence[CurveSeries], scope: str = "", about: FigureHe
 
     if about is not None and series:
         over = {LABEL_AGREEMENT: LIKELIEST, LABEL_DRAWN: about.drawn}
-        game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average"}
+        game = {LABEL_WIN_FIRST: "first", LABEL_WIN_SECOND: "second", LABEL_WIN: "either, on average",
+                LABEL_KEEP_FIRST: "not losing, first", LABEL_KEEP_SECOND: "not losing, second"}
         notes = {LABEL_WIN_FIRST: about.notes[0], LABEL_WIN_SECOND: about.notes[1]}
         items = [about.over] + [item(s, over[s.label]) for s in series if s.label in over]
         chances = [item(s, game[s.label], notes.get(s.label, "")) for s in series if s.label in game]
