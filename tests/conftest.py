@@ -248,3 +248,11 @@ def _one_css_parse_per_process() -> None:
 
 
 _one_css_parse_per_process()
+
+
+@pytest.fixture(autouse=True)
+def _own_settings_folder(monkeypatch, tmp_path_factory):
+    """No test reads or writes the user's settings (a settings file another run left in ~/.config/sticks-tui
+    showed its notice in snapshots and changed the train dialog's defaults): each test gets a settings folder
+    of its own unless it sets one (a test's own `setenv` comes later and wins)."""
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path_factory.mktemp("own-config")))
