@@ -128,18 +128,7 @@ def mirror_move(move: str) -> str:
 @lru_cache(maxsize=1)
 def reachable_positions() -> frozenset[str]:
     """Every position a game from the start can reach, the finished ones included."""
-    seen = {START}
-    frontier = [START]
-    while frontier:
-        nxt = []
-        for position in frontier:
-            for move in moves_of(position):
-                reached = after(position, move)
-                if reached not in seen:
-                    seen.add(reached)
-                    nxt.append(reached)
-        frontier = nxt
-    return frozenset(seen)
+    return frozenset(_depths())
 
 
 @lru_cache(maxsize=1)
