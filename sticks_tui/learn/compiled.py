@@ -77,11 +77,7 @@ def clear_cache(module_name: str) -> int:
 
 def clear_stale() -> int:
     """Delete our cache files older than any source compiled into the kernels; return how many went."""
-    newest = 0.0
-    for name in KERNEL_SOURCES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            newest = max(newest, Path(spec.origin).stat().st_mtime)
+    newest = _newest_source()
     gone = 0
     for module in KERNEL_MODULES:
         for path in cache_files(module):
@@ -127,6 +123,7 @@ def _index_path(name: str) -> Path | None:
 
 
 def _newest_source() -> float:
+    """When the newest source compiled into the kernels was last changed."""
     newest = 0.0
     for name in KERNEL_SOURCES:
         spec = importlib.util.find_spec(name)
