@@ -121,7 +121,9 @@ class Watch(NamedTuple):
     closed: np.ndarray  # (1,) bool: every position with a container is a start (explore): no walk needed
     code: np.ndarray  # (rows_a * width,) int64: 0 a cell of a row not checked; 2 a checked row's wrong move, 4 a
     # right one; plus 1 in every cell of a row whose answer (`ok`) is right
-    peak: np.ndarray  # (rows_a * width,) int64: at each row's first cell, its top count (the counts loop keeps it)
+    peak: np.ndarray  # (rows_a * width,) int64: at each row's first cell, its top count << 6 | the column of its
+    # one top move (63: tied); the counts loop reads it as each token is learnt, keeps it (a top count it may let lag
+    # below the true one within a batch, never above) and makes it exact at the end of each batch
     reached: np.ndarray  # (rows_a,) int64: the mark of the last check that reached the row (`unbeatable`)
 
     @classmethod
@@ -249,6 +251,24 @@ def _top_bits(pref, first, legal):
     return bits
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _lead(pref, first, legal):
+    """`Watch.peak` of the container at `first`: its top count << 6 | the column of its one top move (63: several
+    tied; and a container of more than 62 columns is 63, a top count of 0: every token learnt is looked at)."""
+    if legal > 62:
+        return np.int64(63)
+    top = pref[first]
+    one = np.int64(0)
+    for j in range(1, legal):
+        v = pref[first + j]
+        if v > top:
+            top = v
+            one = j
+        elif v == top:
+            one = 63
+    return np.int64(top) << 6 | one
+
+
 @njit(nogil=True, cache=True)
 def _recheck(pref, width, row_cols, good, checked, seat_mask, ok, bad, firsts, n, off_b, shift):
     """Look again at the rows A drew from in a game (`firsts[:n]`: A's below `off_b`; B's past it are A's
@@ -371,7 +391,7 @@ def check_all(pref, width, row_cols, watch):
         if watch.top.shape[0] == checked.shape[0]:
             watch.top[r] = _top_bits(pref, r * width, row_cols[r])
         if watch.peak.shape[0] == checked.shape[0] * width:
-            watch.peak[r * width] = np.int64(_max_value(pref, r * width, row_cols[r]))
+            watch.peak[r * width] = _lead(pref, r * width, row_cols[r])
         if checked[r]:
             ok[r] = _row_right(pref, r * width, row_cols[r], good)
         if watch.code.shape[0] == checked.shape[0] * width:
@@ -531,6 +551,24 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                 if firsts[i] < off_b:
                     _learn(hat, total, inverse, cells[i], firsts[i], change, floor_a)
                     need |= (mask >> w_code[_U(cells[i])]) & 1
+        elif track and not closed and change != 0:
+            # not closed (noughts): a token may have changed its row's top moves only if it rose to at least
+            # the row's top count and is not its one top move, or it was at the top and fell (`Watch.peak`,
+            # read only here: its top count may be below the true one, never above, so no change is missed)
+            if change > 0:
+                for i in range(n):
+                    if firsts[i] < off_b:
+                        f, cell = firsts[i], cells[i]
+                        _learn(hat, total, inverse, cell, f, change, floor_a)
+                        lead = w_peak[_U(f)]
+                        need |= (hat[_U(cell)] >= lead >> 6) & ((lead & 63) != cell - f)
+            else:
+                for i in range(n):
+                    if firsts[i] < off_b:
+                        f, cell = firsts[i], cells[i]
+                        was = hat[_U(cell)]
+                        _learn(hat, total, inverse, cell, f, change, floor_a)
+                        need |= (was >= w_peak[_U(f)] >> 6) & (hat[_U(cell)] != was)
         else:
             for i in range(n):
                 if firsts[i] < off_b:
@@ -543,6 +581,18 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     if firsts[i] >= off_b:
                         _learn(hat, total, inverse, cells[i], firsts[i] - shift, change, floor_b)
                         need |= (mask >> w_code[_U(cells[i])]) & 1
+            elif track and not closed and shared and change != 0:  # B's tokens are A's own: as above
+                for i in range(n):
+                    if firsts[i] >= off_b:
+                        f, cell = firsts[i] - shift, cells[i]
+                        was = hat[_U(cell)]
+                        _learn(hat, total, inverse, cell, f, change, floor_b)
+                        now = hat[_U(cell)]
+                        lead = w_peak[_U(f)]
+                        if change > 0:
+                            need |= (now >= lead >> 6) & ((lead & 63) != cell - f)
+                        else:
+                            need |= (was >= lead >> 6) & (now != was)
             else:
                 for i in range(n):
                     if firsts[i] >= off_b:
@@ -588,15 +638,13 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                             w_bad[2] += step
                         moved = True
             else:
-                # Not closed (noughts): each token learnt updates its row's top moves (`top`, a bit a column;
-                # `peak` its top count) by itself, exactly: a count that rose stays below the top count (no
-                # change), reaches it (its column joins) or passes it (its column alone); a count that fell
-                # was not a top move (no change), was held by the floor (none), leaves the others tied at
-                # the top, or was the one top move (only then are the row's counts read again). A row's
-                # answer (`ok`) changes only with its top moves, so it is looked at only then, from the bits;
-                # the walk is made again only when a changed row was reached by the last walk. (A game visits
-                # a position once: the game's tables are in solving order, without cycles.)
-                for i in range(n):
+                # Not closed (noughts): after a game where a token may have changed its row's top moves (`need`,
+                # from the learning loops above), each row A's tokens were learnt in is read again: its top
+                # moves (`top`, a bit a column), and its top count and one top move (`peak`). A row's answer
+                # (`ok`) changes only with its top moves, so it is looked at only then, from the bits; the walk
+                # is made again only when a changed row was reached by the last walk. (A game visits a position
+                # once: the game's tables are in solving order, without cycles.)
+                for i in range(n if need else 0):
                     f = firsts[i]
                     if f < off_b:
                         change = changes_a[a_outcome + 1]
@@ -609,46 +657,25 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         continue
                     row = np.int64(np.float64(f) * per_width + 0.5)  # f // width, exactly
                     t = w_top[_U(row)]
-                    cell = cells[i]
-                    bit = np.int64(1) << (cell - f)
-                    rescan = refilled or t < 0
-                    if not rescan:
-                        v = hat[_U(cell)]
-                        p = w_peak[_U(f)]
-                        if change > 0:
-                            if v < p:
-                                continue
-                            if v == p:
-                                if t & bit:
-                                    continue  # at the most a count can hold: no change
-                                bits = t | bit
-                            else:
-                                w_peak[_U(f)] = v
-                                if t == bit:
-                                    continue  # the one top move, higher still
-                                bits = bit
-                        else:
-                            if not (t & bit) or v == p:
-                                continue
-                            if t != bit:
-                                bits = t & ~bit
-                            else:
-                                rescan = True
-                    if rescan:
-                        legal = row_cols[row]
-                        top_count = hat[f]
-                        bits = np.int64(1)
-                        for j in range(1, legal):
-                            v = hat[f + j]
-                            if v > top_count:
-                                top_count = v
-                                bits = np.int64(1) << j
-                            elif v == top_count:
-                                bits |= np.int64(1) << j
-                        w_peak[_U(f)] = top_count
-                        if legal > 62:
-                            bits = np.int64(-2)
-                        elif bits == t:
+                    legal = row_cols[row]
+                    top_count = hat[f]
+                    bits = np.int64(1)
+                    one = np.int64(0)
+                    for j in range(1, legal):
+                        v = hat[f + j]
+                        if v > top_count:
+                            top_count = v
+                            bits = np.int64(1) << j
+                            one = j
+                        elif v == top_count:
+                            bits |= np.int64(1) << j
+                            one = 63
+                    if legal > 62:
+                        bits = np.int64(-2)
+                        w_peak[_U(f)] = 63  # no top count kept: every token learnt here is looked at
+                    else:
+                        w_peak[_U(f)] = top_count << 6 | one
+                        if bits == t:
                             continue
                     w_top[_U(row)] = bits
                     # a row the last check did not reach cannot change its answer (nor can any row reach it
@@ -680,6 +707,9 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             if (moved or w_dirty[0]) if not closed else moved:
                 note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
     rng_state[0] = x
+    if track and not closed:  # each of A's rows' top count made exact again (the loop's may lag: `Watch.peak`)
+        for i in range(rows_a):
+            w_peak[_U(i * width)] = _lead(hat, i * width, row_cols[i])
     for i in range(rows_a):
         base = i * width
         for j in range(row_cols[i]):
@@ -862,8 +892,15 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
 
 # -- exact figures ----------------------------------------------------------------------------------
 
-#: The exact figures (`tables.exact_chances`), compiled.
-chances = njit(nogil=True, cache=True)(tables.exact_chances)
+#: The exact figures of both seats from one table (`tables.exact_chances_both`), compiled.
+chances_both = njit(nogil=True, cache=True)(tables.exact_chances_both)
+
+
+@njit(nogil=True, cache=True)
+def chances(pref, policy, match, order, start, learner_first, opponent, empty_code):
+    """The exact figures of one seat (`tables.exact_chances`), compiled."""
+    w1, d1, l1, w2, d2, l2 = chances_both(pref, policy, match, order, start, opponent, empty_code)
+    return (w1, d1, l1) if learner_first else (w2, d2, l2)
 
 
 @njit(nogil=True, cache=True)
@@ -903,4 +940,5 @@ def warm_up() -> None:
     check_all(q, 2, match.row_cols, watch)
     check_all(counts.ravel().astype(np.float64), 2, match.row_cols, watch)
     chances(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, True, PERFECT, 0)
+    chances_both(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, PERFECT, 0)
     agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))

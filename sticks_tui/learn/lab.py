@@ -445,9 +445,8 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     def score(done: int) -> None:
         pref = preference(spec, g, state)
         agreement = k.agreement(pref, g.width, g.row_cols, g.good, g.checked)
-        figures = [k.chances(pref, policy, g.fixed_match, g.tables.order, g.start, first, k.PERFECT, empty_code)
-                   for first in (True, False)]
-        (w1, d1, _), (w2, d2, _) = figures
+        w1, d1, _, w2, d2, _ = k.chances_both(pref, policy, g.fixed_match, g.tables.order, g.start, k.PERFECT,
+                                              empty_code)  # both seats from one table
         curve.append(LabPoint(done, agreement, w1, w2, w1 + d1, w2 + d2))
 
     done = 0

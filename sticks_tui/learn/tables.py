@@ -275,7 +275,17 @@ def exact_chances(pref, policy, match, order, start, learner_first, opponent, em
     moving first or second, against the fixed player of `match` (side 1): RANDOM, BEST_AT_RANDOM, or
     PERFECT (among the moves that keep the position's value, the one worst for A: its smallest chance not
     to lose, then to win). An empty container resigns (empty_code 1: a loss) or draws from its start
-    tokens (2). Pure Python over arrays (no numba here): `learn.kernel.chances` is this function compiled."""
+    tokens (2). Pure Python over arrays (no numba here): `learn.kernel.chances` is this function compiled.
+    Both seats' chances come from the one table (`exact_chances_both`), so this is that, one seat of it."""
+    w1, d1, l1, w2, d2, l2 = exact_chances_both(pref, policy, match, order, start, opponent, empty_code)
+    return (w1, d1, l1) if learner_first else (w2, d2, l2)
+
+
+def exact_chances_both(pref, policy, match, order, start, opponent, empty_code):
+    """`exact_chances` moving first and moving second, (win, draw, loss) each, from ONE table: the table of
+    every position's chances holds both seats (side 0 at `start`: A moves first; side 1: the fixed player
+    does), so a figure for both seats costs one pass, not two (the lab's curve: both seats each checkpoint).
+    `learn.kernel.chances_both` is this function compiled."""
     first_of, after, result, n_cols, perfect, _, width, P, _, _, _, start_cells = match
     end = 2 * P
     chance = np.zeros((end + 1, 3))
@@ -373,5 +383,5 @@ def exact_chances(pref, policy, match, order, start, learner_first, opponent, em
             chance[q, 0] = w
             chance[q, 1] = d
             chance[q, 2] = lo
-    q = start if learner_first else P + start
-    return chance[q, 0], chance[q, 1], chance[q, 2]
+    q = P + start
+    return chance[start, 0], chance[start, 1], chance[start, 2], chance[q, 0], chance[q, 1], chance[q, 2]
