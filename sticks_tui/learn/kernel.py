@@ -98,7 +98,8 @@ class Watch(NamedTuple):
     a position it can win nor one where it can hold a draw, against ANY opponent, from every start in
     `starts`, for each seat. Checked exactly over the positions that play can reach against every
     opponent move (the fixed match's tables: `f_first`, `f_after`, `f_cols`), again only after a game
-    changed the set of top moves of one of A's rows (`top`, a bit per column, sets `dirty`).
+    changed the set of top moves of one of A's rows (`top`, a bit per column, sets `dirty`), and for a seat whose
+    first game is found, not at once but when it is needed (the other seat's first game, `settle_unbeatable`).
     `holds[s]` is the answer now (seat 0, 1, both); `first_hold[s]` the first game after which it held.
     In a closed game (`over`) the answer is the `bad` counts, no walk."""
 
@@ -113,7 +114,8 @@ class Watch(NamedTuple):
     f_cols: np.ndarray  # (2P,) int64: the fixed match's n_cols
     starts: np.ndarray  # (k,) int64: the protocol's start positions
     top: np.ndarray  # (rows_a,) int64: each row's top moves, a bit a column (-1: not known yet)
-    dirty: np.ndarray  # (1,) bool: a row's top moves changed since `holds` was worked out
+    dirty: np.ndarray  # (2,) bool: for seat 0, 1: a row its last walk reached changed its top moves since
+    # (`holds[s]` is then to be worked out again: at once while its first game is not found, else when needed)
     holds: np.ndarray  # (3,) bool: unbeatable now, seat 0, 1 and both
     first_hold: np.ndarray  # (3,) int64: the first game after which it held (-1: not yet)
     stamp: np.ndarray  # (2P,) int64: the check's visited marks (a new number each check)
@@ -125,6 +127,7 @@ class Watch(NamedTuple):
     # one top move (63: tied); the counts loop reads it as each token is learnt, keeps it (a top count it may let lag
     # below the true one within a batch, never above) and makes it exact at the end of each batch
     reached: np.ndarray  # (rows_a,) int64: the mark of the last check that reached the row (`unbeatable`)
+    marks: np.ndarray  # (2,) int64: the mark of each seat's last check (a row it reached has `reached` at least that)
 
     @classmethod
     def none(cls) -> Watch:
@@ -133,8 +136,8 @@ class Watch(NamedTuple):
         i1 = np.zeros(1, dtype=np.int64)
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
-                   one.copy(), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy(), i1.copy(), i1.copy(), i1.copy())
+                   np.zeros(2, dtype=np.bool_), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
+                   one.copy(), i1.copy(), i1.copy(), i1.copy(), np.zeros(2, dtype=np.int64))
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -148,10 +151,10 @@ class Watch(NamedTuple):
         code = np.where(np.repeat(checked, good.shape[0] // max(rows, 1)), np.where(good, 4, 2), 0).astype(np.int64)
         return cls(good, checked, seat_mask, np.zeros(rows, dtype=np.bool_), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), fixed_match.first_of, fixed_match.after, fixed_match.n_cols,
-                   fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(1, dtype=np.bool_),
+                   fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(2, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
                    np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
-                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64))
+                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(2, dtype=np.int64))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
@@ -348,12 +351,19 @@ def unbeatable(pref, width, watch, seat):
 @njit(nogil=True, cache=True)
 def note_unbeatable(pref, width, row_cols, watch, games, firsts, n, off_b, shift):
     """After a game whose tokens (or choices) were at `firsts[:n]` (B's past `off_b`, A's own `shift` on
-    where B shares A's table): work out `holds` again if one of A's rows changed its top moves, and
-    note the first game it held. A closed game reads its `bad` counts instead (`Watch.over`). Kept out
-    of the game loop: its writes there cost the loop three times its time (measured at heap 100)."""
+    where B shares A's table): work out `holds` again where one of A's rows changed its top moves (`dirty`),
+    and note the first game it held. A closed game reads its `bad` counts instead (`Watch.over`). Kept out
+    of the game loop: its writes there cost the loop three times its time (measured at heap 100).
+
+    A seat's walk is made at once while its first game (`first_hold`) is still to be found, and, while the
+    first game of both is, when the other seat's answer is not known to be no; otherwise it waits for
+    `settle_unbeatable` (at the end of each batch), so `first_hold` is the same and `holds` is exact when the
+    loop returns. (The walk for the seat that holds first, once found, is most of the lab's walks on noughts.)"""
+    holds, first_hold, dirty = watch.holds, watch.first_hold, watch.dirty
     if watch.closed[0]:
-        h0 = watch.bad[0] == 0
-        h1 = watch.bad[1] == 0
+        holds[0] = watch.bad[0] == 0
+        holds[1] = watch.bad[1] == 0
+        holds[2] = holds[0] and holds[1]
     else:
         top = watch.top
         for i in range(n):
@@ -366,18 +376,44 @@ def note_unbeatable(pref, width, row_cols, watch, games, firsts, n, off_b, shift
             bits = _top_bits(pref, row * width, row_cols[row])
             if bits != top[row] or bits == -2:
                 top[row] = bits
-                watch.dirty[0] = True
-        if not watch.dirty[0]:
+                dirty[0] = True
+                dirty[1] = True
+        if not (dirty[0] or dirty[1]):
             return
-        watch.dirty[0] = False
-        h0 = unbeatable(pref, width, watch, 0)
-        h1 = unbeatable(pref, width, watch, 1)
-    watch.holds[0] = h0
-    watch.holds[1] = h1
-    watch.holds[2] = h0 and h1
+        for s in range(2):
+            if dirty[s] and first_hold[s] < 0:
+                _walk(pref, width, watch, s)
+        if first_hold[2] < 0 and not (not dirty[0] and not holds[0]) and not (not dirty[1] and not holds[1]):
+            for s in range(2):
+                if dirty[s]:
+                    _walk(pref, width, watch, s)
+        if (not dirty[0] and not holds[0]) or (not dirty[1] and not holds[1]):
+            holds[2] = False
+        elif not dirty[0] and not dirty[1]:
+            holds[2] = holds[0] and holds[1]
     for s in range(3):
-        if watch.holds[s] and watch.first_hold[s] < 0:
-            watch.first_hold[s] = games
+        if holds[s] and first_hold[s] < 0:
+            first_hold[s] = games
+
+
+@njit(nogil=True, cache=True)
+def _walk(pref, width, watch, seat):
+    """`holds[seat]` worked out by the walk (`unbeatable`), and the walk's mark kept for the seat."""
+    watch.holds[seat] = unbeatable(pref, width, watch, seat)
+    watch.marks[seat] = watch.stack[watch.stack.shape[0] - 1]
+    watch.dirty[seat] = False
+
+
+@njit(nogil=True, cache=True)
+def settle_unbeatable(pref, width, watch):
+    """Work out the answers `note_unbeatable` left for later (a seat whose first game was found): `holds`
+    exact again. Changes no `first_hold`: a walk is left for later only where its answer cannot give one."""
+    if watch.closed[0] or not (watch.dirty[0] or watch.dirty[1]):
+        return
+    for s in range(2):
+        if watch.dirty[s]:
+            _walk(pref, width, watch, s)
+    watch.holds[2] = watch.holds[0] and watch.holds[1]
 
 
 @njit(nogil=True, cache=True)
@@ -385,7 +421,7 @@ def check_all(pref, width, row_cols, watch):
     """Set `ok` and `bad` from scratch over A's rows (before the first game)."""
     good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
     bad[:] = 0
-    watch.dirty[0] = True
+    watch.dirty[:] = True
     for r in range(checked.shape[0]):
         ok[r] = True
         if watch.top.shape[0] == checked.shape[0]:
@@ -485,7 +521,8 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
             inverse[base] = 1.0 / np.float64(t)
     w_good, w_checked, w_seat, w_ok, w_bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
     w_code, w_top, w_dirty, w_peak, w_reached = watch.code, watch.top, watch.dirty, watch.peak, watch.reached
-    w_last = watch.stack[watch.stack.shape[0] - 1:]  # the mark of the last check made (seat 1; seat 0's is one less)
+    w_marks = watch.marks  # the mark of each seat's last check
+    fresh = w_dirty[0] or w_dirty[1]  # a walk is due after the next game (check_all asks for one)
     closed = watch.closed[0]
     per_width = 1.0 / width
     n_starts = starts.shape[0]
@@ -680,8 +717,13 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                     w_top[_U(row)] = bits
                     # a row the last check did not reach cannot change its answer (nor can any row reach it
                     # without a change of its own, which is looked at then)
-                    if w_reached[row] >= w_last[0] - 1:
+                    reached = w_reached[row]
+                    if reached >= w_marks[0]:
                         w_dirty[0] = True
+                        fresh = True
+                    if reached >= w_marks[1]:
+                        w_dirty[1] = True
+                        fresh = True
                     if not w_checked[row]:
                         continue
                     if bits == -2:
@@ -704,12 +746,14 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         moved = True
             if moved:
                 _note_mastery(w_bad, watch.mastery, game_index + g + 1)
-            if (moved or w_dirty[0]) if not closed else moved:
+            if fresh if not closed else moved:
                 note_unbeatable(hat, width, row_cols, watch, game_index + g + 1, firsts, 0, off_b, shift)
+                fresh = False
     rng_state[0] = x
     if track and not closed:  # each of A's rows' top count made exact again (the loop's may lag: `Watch.peak`)
         for i in range(rows_a):
             w_peak[_U(i * width)] = _lead(hat, i * width, row_cols[i])
+        settle_unbeatable(hat, width, watch)  # the answers left for later (`note_unbeatable`)
     for i in range(rows_a):
         base = i * width
         for j in range(row_cols[i]):
@@ -887,6 +931,7 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
         _note_mastery(watch.bad, watch.mastery, game_index + g + 1)
         note_unbeatable(q_a, width, row_cols, watch, game_index + g + 1, firsts, n, off_b, off_b if one_table else 0)
     rng_state[0] = x
+    settle_unbeatable(q_a, width, watch)
     return n_games
 
 
