@@ -128,6 +128,7 @@ class Watch(NamedTuple):
     # below the true one within a batch, never above) and makes it exact at the end of each batch
     reached: np.ndarray  # (rows_a,) int64: the mark of the last check that reached the row (`unbeatable`)
     marks: np.ndarray  # (2,) int64: the mark of each seat's last check (a row it reached has `reached` at least that)
+    parent: np.ndarray  # (2P,) int64: the check's way back, the position each was reached from (-1: a start)
 
     @classmethod
     def none(cls) -> Watch:
@@ -137,7 +138,7 @@ class Watch(NamedTuple):
         return cls(one, one.copy(), np.zeros((1, 2), dtype=np.bool_), one.copy(), np.zeros(3, dtype=np.int64),
                    np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(), i1.copy(), i1.copy(), i1.copy(),
                    np.zeros(2, dtype=np.bool_), np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), i1.copy(), i1.copy(),
-                   one.copy(), i1.copy(), i1.copy(), i1.copy(), np.zeros(2, dtype=np.int64))
+                   one.copy(), i1.copy(), i1.copy(), i1.copy(), np.zeros(2, dtype=np.int64), i1.copy())
 
     @classmethod
     def over(cls, good, checked, seat_mask, fixed_match, closed: bool = False) -> Watch:
@@ -154,7 +155,8 @@ class Watch(NamedTuple):
                    fixed_match.starts, np.full(rows, -1, dtype=np.int64), np.ones(2, dtype=np.bool_),
                    np.zeros(3, dtype=np.bool_), np.full(3, -1, dtype=np.int64), np.zeros(2 * P, dtype=np.int64),
                    np.zeros(2 * P + 1, dtype=np.int64), np.array([closed], dtype=np.bool_), code,
-                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(2, dtype=np.int64))
+                   np.zeros(good.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                   np.full(2 * P, -1, dtype=np.int64))
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
@@ -301,10 +303,13 @@ def _recheck(pref, width, row_cols, good, checked, seat_mask, ok, bad, firsts, n
 def unbeatable(pref, width, watch, seat):
     """A's greedy play (every move tied at the top of `pref`) from every start, A moving first (seat 0)
     or second (seat 1), reaches no position it can win (or draw) where a top move is not right, whatever
-    the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`)."""
+    the opponent plays. Reads `ok` (kept by `_recheck` / `check_all`). Marks in `reached` the rows whose
+    change of top moves may change the answer: every row it reached when it is yes; when it is no, only the
+    rows on the way to the position found wrong (`parent`), with a mark of their own, so a change elsewhere
+    does not ask for the walk again (the way is still taken, so the answer is still no)."""
     first_of, after, n_cols, starts, stamp, stack = (watch.f_first, watch.f_after, watch.f_cols, watch.starts,
                                                      watch.stamp, watch.stack)
-    checked, ok, reached = watch.checked, watch.ok, watch.reached
+    checked, ok, reached, parent = watch.checked, watch.ok, watch.reached, watch.parent
     P = first_of.shape[0] // 2
     end = 2 * P
     mark = stack[end] + 1  # the marks: a new number each check, kept in the last slot of `stack`
@@ -314,6 +319,7 @@ def unbeatable(pref, width, watch, seat):
         q = starts[i] if seat == 0 else P + starts[i]
         if stamp[q] != mark:
             stamp[q] = mark
+            parent[q] = -1
             stack[n] = q
             n += 1
     while n > 0:
@@ -328,6 +334,13 @@ def unbeatable(pref, width, watch, seat):
                 row = first // width
                 reached[row] = mark
                 if checked[row] and not ok[row]:
+                    # No, and it stays no while the rows on the way here from a start keep their top moves (and
+                    # this one its answer): only they are marked as reached by this check (a mark of its own)
+                    stack[end] = mark + 1
+                    while q >= 0:
+                        if q < P and first_of[q] >= 0:
+                            reached[first_of[q] // width] = mark + 1
+                        q = parent[q]
                     return False
                 bits = _top_bits(pref, first, legal)
             for c in range(legal):
@@ -336,6 +349,7 @@ def unbeatable(pref, width, watch, seat):
                 nq = after[base + c]
                 if nq != end and stamp[nq] != mark:
                     stamp[nq] = mark
+                    parent[nq] = q
                     stack[n] = nq
                     n += 1
         else:
@@ -343,6 +357,7 @@ def unbeatable(pref, width, watch, seat):
                 nq = after[base + c]
                 if nq != end and stamp[nq] != mark:
                     stamp[nq] = mark
+                    parent[nq] = q
                     stack[n] = nq
                     n += 1
     return True
@@ -944,7 +959,8 @@ chances_both = njit(nogil=True, cache=True)(tables.exact_chances_both)
 @njit(nogil=True, cache=True)
 def chances(pref, policy, match, order, start, learner_first, opponent, empty_code):
     """The exact figures of one seat (`tables.exact_chances`), compiled."""
-    w1, d1, l1, w2, d2, l2 = chances_both(pref, policy, match, order, start, opponent, empty_code)
+    w1, d1, l1, w2, d2, l2 = chances_both(pref, policy, match, order, start, opponent, empty_code,
+                                          np.zeros(0, dtype=np.bool_))
     return (w1, d1, l1) if learner_first else (w2, d2, l2)
 
 
@@ -985,5 +1001,5 @@ def warm_up() -> None:
     check_all(q, 2, match.row_cols, watch)
     check_all(counts.ravel().astype(np.float64), 2, match.row_cols, watch)
     chances(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, True, PERFECT, 0)
-    chances_both(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, PERFECT, 0)
+    chances_both(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, PERFECT, 0, np.ones(2, dtype=np.bool_))
     agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))

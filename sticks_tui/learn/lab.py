@@ -296,6 +296,7 @@ class LabGame:
     start: int  # the position (index) the curve's figures start from (the game's own start)
     has_draws: bool
     closed: bool = False  # every position with a container is a start (explore): see `kernel.Watch.over`
+    curve_sides: np.ndarray | None = None  # the side positions the curve's chances read (`tables.figure_sides`)
 
     @property
     def width(self) -> int:
@@ -312,7 +313,7 @@ class LabGame:
 
 @lru_cache(maxsize=8)
 def lab_game(game: str, size: int | None = None, protocol: str | None = None) -> LabGame:
-    from sticks_tui.learn.tables import brain_map, game_tables, lay_out, reachable_sides
+    from sticks_tui.learn.tables import PERFECT, brain_map, game_tables, lay_out, reachable_sides, figure_sides
 
     rules = make_rules(game, size)
     protocol = default_protocol(game) if protocol is None else protocol
@@ -343,8 +344,9 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     legal = np.arange(tables.width)[None, :] < tables.n_moves[:, None]
     has_draws = bool((value == 0).any() or ((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
     closed = set(np.flatnonzero(row >= 0).tolist()) <= set(start_idx)
+    start = int(tables.index[rules.start_positions()[0]])
     return LabGame(rules, protocol, tables, template, starts, self_match, fixed_match, good.ravel(), checked,
-                   seat_mask, tables.index[rules.start_positions()[0]], has_draws, closed)
+                   seat_mask, start, has_draws, closed, figure_sides(fixed_match, start, PERFECT))
 
 
 # -- one run: a learner, a seed, a cap ----------------------------------------------------------
@@ -446,7 +448,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
         pref = preference(spec, g, state)
         agreement = k.agreement(pref, g.width, g.row_cols, g.good, g.checked)
         w1, d1, _, w2, d2, _ = k.chances_both(pref, policy, g.fixed_match, g.tables.order, g.start, k.PERFECT,
-                                              empty_code)  # both seats from one table
+                                              empty_code, g.curve_sides)  # both seats from one table
         curve.append(LabPoint(done, agreement, w1, w2, w1 + d1, w2 + d2))
 
     done = 0
