@@ -11,11 +11,16 @@ one ball of each number), with everything a pure-Python programmer would do for 
 `random.random()`, locals, no objects, no events, no checks. It prints its agreement with perfect
 play too, so it is seen to learn the same thing.
 
-Figures, each the median of --runs:
-- the kernel: `train()` as the CLI calls it (learning-curve checkpoints included), games/s;
-  this, the readable engine and the tight trainer in processor time of this thread (`time.thread_time`: both run in it, and
+Figures, each the median of --runs; the kernel, the tight trainer and the readable engine take turns
+within each run (a round: one of each, in that order), so a ratio pairs timings taken seconds apart,
+never minutes, and each round's own ratio is printed too (the target is met in a run when every
+round's is):
+- the kernel: `train()` as the CLI calls it (learning-curve checkpoints included), games/s; and the
+  same training without the curve (`curve=False`): the work the tight trainer does, no more;
+  these, the readable engine and the tight trainer in processor time of this thread (`time.thread_time`: all run in it, and
   a busy machine that shares out the cores does not stretch it as it stretches wall time, so their
-  ratio holds from run to run);
+  ratio holds from run to run); the tight trainer plays as many games as the kernel (--python-games,
+  default --games), so both average over the same stretch of learning;
 - the whole `sticks-tui train --sticks N --games G --seed 1 --json` process, wall time (interpreter
   start, imports, loading the cached kernel, training, analysis, output);
 - the readable reference engine and the tight trainer, games/s (on fewer games: they are slow), and
@@ -86,13 +91,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sticks", type=int, default=100)
     parser.add_argument("--games", type=int, default=1_000_000, help="games for the kernel and the CLI")
-    parser.add_argument("--python-games", type=int, default=200_000, help="games for the tight trainer")
+    parser.add_argument("--python-games", type=int, default=None,
+                        help="games for the tight trainer (default: --games, the kernel's)")
     parser.add_argument("--reference-games", type=int, default=20_000, help="games for the readable engine")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; the median is printed")
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works")
     args = parser.parse_args()
     if args.smoke:
         args.sticks, args.games, args.python_games, args.reference_games, args.runs = 20, 2_000, 500, 200, 1
+    if args.python_games is None:
+        args.python_games = args.games
 
     from sticks_tui.learn.analysis import analyse
     from sticks_tui.learn.trainer import TrainingConfig, train
@@ -100,9 +108,9 @@ def main() -> int:
     sticks, games = args.sticks, args.games
     train(TrainingConfig(sticks=5, games=10, seed=0))  # compile / load the kernel outside the timings
 
-    def kernel_rate() -> float:
+    def kernel_rate(curve: bool = True) -> float:
         t0 = time.thread_time()
-        result = train(TrainingConfig(sticks=sticks, games=games, seed=1))
+        result = train(TrainingConfig(sticks=sticks, games=games, seed=1, curve=curve))
         assert result.games_played == games and result.engine == "kernel", result.notice
         return games / (time.thread_time() - t0)
 
@@ -127,10 +135,11 @@ def main() -> int:
         assert json.loads(out.stdout)["games"] == games
         return seconds
 
-    kernel = median_of(args.runs, kernel_rate)
+    rounds = []  # (kernel, kernel without the curve, tight trainer, readable engine), games/s, taken in turn
+    for _ in range(args.runs):
+        rounds.append((kernel_rate(), kernel_rate(curve=False), python_rate(), reference_rate()))
+    kernel, bare, python, reference = (statistics.median(r[i] for r in rounds) for i in range(4))
     whole = median_of(args.runs, process_seconds)
-    reference = median_of(args.runs, reference_rate)
-    python = median_of(args.runs, python_rate)
     learned = analyse(np.array(tight_python_train(sticks, min(games, 100_000), seed=2), dtype=np.int64))
 
     print(f"# {sticks} sticks, explore protocol, median of {args.runs} runs; {os.cpu_count()} CPUs, "
@@ -143,7 +152,12 @@ def main() -> int:
           f"{games:,} games at that rate); agreement with perfect play after {min(games, 100_000):,} games "
           f"{learned.agreement:.0%}")
     print(f"kernel vs the readable reference engine, training alone: {kernel / reference:,.0f}x")
+    print(f"kernel without the curve (the tight trainer's work): {bare:>8,.0f} games/s")
+    print("each round, kernel vs the tight trainer: " + ", ".join(f"{r[0] / r[2]:.1f}x" for r in rounds)
+          + "; without the curve: " + ", ".join(f"{r[1] / r[2]:.1f}x" for r in rounds))
     print(f"kernel vs the tight pure-Python trainer, training alone: {kernel / python:.1f}x")
+    print(f"the same, median of the rounds' own ratios: {statistics.median(r[0] / r[2] for r in rounds):.1f}x; "
+          f"without the curve: {statistics.median(r[1] / r[2] for r in rounds):.1f}x")
     print(f"whole `sticks-tui train` process vs the tight trainer's training alone: {games / python / whole:.1f}x")
     return 0
 

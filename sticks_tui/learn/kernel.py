@@ -28,10 +28,14 @@ containers, an exact walk over the positions A's greedy play can reach against e
 In the counts loop the lab pays for it next to nothing: as A's tokens are learnt, one load each says
 whether its row may have changed its answer (`Watch.code`, `_UP`, `_DOWN`), and only then are the
 game's rows looked at again (late in a run, one game in thousands); in a game not closed (noughts)
-each token learnt updates its row's top moves (`Watch.top`, `Watch.peak`) by itself, the row's counts
-read again only when its one top move fell, its answer looked at only when its top moves changed, and
-the walk is made again only when a changed row was reached by the last walk (`Watch.reached`). See
-docs/performance.md (bench_lab_speed.py) for the lab's hats against the trainer, game by game.
+likewise one load a token (`Watch.peak`: the row's top count and its one top move) says whether it may
+have changed its row's top moves (it rose to the top count and is not the one top move, or it was at
+the top and fell), and only then are the game's rows read again (0.5% of the games of a 1,000,000-game
+run), their top moves (`Watch.top`) and answers kept; the walk is made again only when a changed row was
+reached by that seat's last walk (`Watch.reached`: when the walk's answer was no, only the rows on its
+way to the wrong row), and for a seat whose first game is found, only when the other seat's first game
+needs it or at the end of the batch (`settle_unbeatable`). See docs/performance.md (bench_lab_speed.py)
+for the lab's hats against the trainer, game by game.
 """
 
 from __future__ import annotations

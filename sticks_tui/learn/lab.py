@@ -44,7 +44,7 @@ from functools import lru_cache
 import numpy as np
 
 from sticks_tui.engine import registry
-from sticks_tui.learn.batches import checkpoints
+from sticks_tui.learn.batches import checkpoints, next_batch
 from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
@@ -109,7 +109,9 @@ def within_size(game: str, size) -> int | None:
 def default_size(game: str) -> int | None:
     """The size a lab of `game` takes by default (None: the game has none)."""
     return DEFAULT_SIZE.get(game)
-#: The longest stretch of games played without a look at a cancel (the screen's runs).
+#: The first stretch of games a run plays without a look at a cancel (the screen's runs); later stretches
+#: take 5-20 ms each (`batches.next_batch`, as the trainer's batches do), so a fast loop is not called
+#: (its arrays handed over, ~30 us a call on noughts) every 3 ms.
 CHUNK = 20_000
 
 
@@ -453,14 +455,18 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
 
     done = 0
     was_cancelled = False
+    chunk = CHUNK
     for stop in stops:
         while done < stop:
             if cancelled is not None and cancelled():
                 was_cancelled = True
                 break
-            n = min(stop - done, CHUNK)
+            n = min(stop - done, chunk)
+            begun = time.perf_counter()
             play(n, done)
             done += n
+            if n == chunk:  # (a stretch cut short by a checkpoint says nothing of the loop's pace)
+                chunk = next_batch(chunk, time.perf_counter() - begun)
         if was_cancelled:
             break
         score(done)
@@ -635,7 +641,7 @@ def run_lab(config: LabConfig, progress: Callable[[int, int], None] | None = Non
     """Every learner over every seed, on `config.workers` threads (the compiled loops release the GIL, so
     two threads use two cores; the game's tables are built once, here, and shared), results in order.
     `progress(done, total)` after each run; `cancelled()` is read between runs and inside each run
-    between stretches of games (`CHUNK`): a cancelled lab returns None. `idle`: the threads run only
+    between stretches of games (`CHUNK`, then 5-20 ms each): a cancelled lab returns None. `idle`: the threads run only
     when nothing else wants their core (Linux SCHED_IDLE), so that an app's key presses, and a served
     class's other tabs, keep theirs (the app's lab is idle). Runs go seed by seed (every learner's
     first seed, then every learner's second, ...), and `partial(result so far)` comes after each (the
