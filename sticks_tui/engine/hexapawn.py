@@ -193,6 +193,8 @@ class HexapawnRules:
     (`BBB...WWW:W`), moves chess-like text (`a1-a2`, `b1xa2`); the side that moves last wins."""
 
     name = "Hexapawn"
+    #: The two players by seat (0 moves first), in the game's words.
+    seat_names = ("White", "Black")
     last_mover_wins = True  # from `outcome`: every game ends with the last mover's win
 
     def positions(self) -> tuple[str, ...]:
@@ -337,5 +339,6 @@ register(GameEntry(
     listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
     position_word="board",
     scope=lambda rules: "every position of Hexapawn",
-    training_games=20_000, watchable=True, brain_tokens=("box", "bead"),
+    # HER plays Black, as in Gardner's article (19 boxes up to the mirror); `train --seat white`: White's 18
+    training_games=20_000, learner_seat=1, watchable=True, brain_tokens=("box", "bead"),
 ))

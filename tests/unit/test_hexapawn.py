@@ -240,11 +240,19 @@ def test_hexapawn_registers_itself_and_trains_from_the_command_line(capsys):
     assert registry.entry_of(RULES) is game and game.rules_from() == RULES
     assert main(["train", "--game", "hexapawn", "--games", "3000", "--seed", "1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    # self-play trains both sides' boxes, each folded by the mirror: 19 for Black and 18 for White
-    assert doc["game"] == "hexapawn" and doc["games"] == 3000 and doc["positions"] == 19 + 18
+    # HER plays Black, as in Gardner's article: Black's boxes only, folded by the mirror, 19 of them, each with its
+    # position and counts, trained against a second learner playing White
+    assert (doc["game"], doc["games"], doc["seat"], doc["positions"], doc["protocol"]) == (
+        "hexapawn", 3000, "Black", 19, "classic")
     boxes = {b["position"]: b for b in doc["boxes"]}
-    assert len(boxes) == 37 and set(boxes) < set(RULES.positions())
-    start = boxes[START]
+    assert len(boxes) == 19 and set(boxes) < set(RULES.positions()) and all(p.endswith(":B") for p in boxes)
+    assert all(len(b["counts"]) == len(b["moves"]) >= 1 for b in boxes.values())
+    assert sum(map(sum, (b["counts"] for b in boxes.values()))) > sum(map(len, (b["moves"] for b in boxes.values())))
+    # White's 18 when asked (any case); the start is White's and has two moves up to the mirror
+    assert main(["train", "--game", "hexapawn", "--games", "300", "--seed", "1", "--json", "--seat", "white"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["seat"], doc["positions"]) == ("White", 18)
+    start = {b["position"]: b for b in doc["boxes"]}[START]
     assert start["moves"] == ["a1-a2", "b1-b2"] and len(start["counts"]) == 2  # c1-c2 is a1-a2 in the mirror
     assert start["text"] == RULES.position_text(START)
 
