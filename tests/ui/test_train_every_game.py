@@ -104,3 +104,38 @@ async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents
         assert dialog.query_one("#preset", Select).value == "seeds"
         config, rule, reset = dialog.read_form()
         assert (config.seats, config.opponent, rule, reset) == ("both", "self", HatRule(), False)
+
+
+async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_leaves_xs(make_app, data_dir):
+    """F2 trains the brain in play (issue 32 item 2): MENACE playing O in the game on screen, the dialog trains O's
+    boxes and says so; the run plays them always second (the one loop's second seat), and the store's O brain
+    changes by exactly that run while X's stays as it was."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        x_before = app.keeper.learner("noughts", 0).brain.counts.copy()  # X's boxes, made in the store
+        await set_up(pilot, "noughts", opponent="menace", first="p1")  # the pupil plays X, MENACE O
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        dialog = app.screen
+        kept = dialog.kept
+        assert (kept.name, kept.brain.seat) == ("noughts MENACE O", 1)
+        assert "'noughts MENACE O'" in text_of(dialog, ".dialog-title")
+        assert text_of(dialog, "#scope") == "It plays O, moving second"
+        before = kept.brain.counts.copy()
+        dialog.query_one("#games").value = "300"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60,
+                         what="the run's end")
+        config = app.session.training.config
+        assert (config.seats, config.opponent, config.games) == ("second", "best-at-random", 300)
+    fresh = kept.brain.fresh()
+    fresh.counts[...] = before
+    expected = train(TrainingConfig(game=fresh.rules, games=300, seed=config.seed, protocol="classic",
+                                    opponent="best-at-random", seats="second", curve=False), brain=fresh)
+    with Store.open(data_dir) as store:
+        o_stored, x_stored = store.load_brain("noughts MENACE O"), store.load_brain("noughts MENACE")
+        assert store.brain_info("noughts MENACE O").games_trained == 300
+        assert store.brain_info("noughts MENACE").games_trained == 0
+    assert np.array_equal(o_stored.counts, expected.brain.counts) and not np.array_equal(o_stored.counts, before)
+    assert np.array_equal(x_stored.counts, x_before)

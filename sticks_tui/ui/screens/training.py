@@ -23,7 +23,7 @@ from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import MAX_START_NUMBERS, RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
-from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig
+from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig, seats_of
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
@@ -252,18 +252,21 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     #train-dialog .form .-refused { background: $error 25%; }
     """
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, side: int = 0) -> None:
+        """`side`: the learning AI's brain of the first mover (0) or of the second (1), where it keeps one each."""
         super().__init__()
         self.game = game
+        self.side = side
         self._trial_key = None  # the run the warning was (or is being) measured for
         self.trialled = None  # (its key, `learn.resigning.Emptied`) once measured
 
     @property
     def kept(self):
-        """The kept brain this dialog trains: the game's learning AI's (the first game's chosen one by default)."""
+        """The kept brain this dialog trains: the game's learning AI's of its side (the first game's chosen one by
+        default)."""
         if self.game is None:
             return self.app.session.main
-        return self.app.keeper.learner(self.game, 0)
+        return self.app.keeper.learner(self.game, self.side)
 
     @property
     def sized(self) -> bool:
@@ -474,7 +477,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
         opponent = self.query_one("#opponent", Select).value
-        seats = "first" if brain.seat == 0 else "both"
+        seats = seats_of(brain)
         if heap is not None:
             config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace, opponent=opponent,
                                     seats=seats)
@@ -558,12 +561,13 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
             self._warn(None)
             return
         words = self.words
-        first = "its first " + (words.container if self.kept.brain.seat == 0 and
-                                len(self.kept.brain.rules.start_positions()) == 1 else words.containers)
+        # one first container (moving first from one start), else one of those it meets at its first move
+        one = self.kept.brain.seat == 0 and len(self.kept.brain.rules.start_positions()) == 1
+        first = f"its first {words.container}" if one else f"one of its first {words.containers}"
         trial = (f"{found.seeds} trial runs of this" if found.games == games else
                  f"{found.seeds} trial runs of its first {games_words(found.games)}")
         self._warn(f"Warning: in {found.runs} of {trial} {first} emptied, and the AI then resigned every game "
-                   f"(more start {words.tokens} make that rare).")
+                   f"{'' if one else 'that reached it '}(more start {words.tokens} make that rare).")
 
     def _warn(self, text: str | None) -> None:
         self.query_one("#train-warning", Static).update(text or "")
