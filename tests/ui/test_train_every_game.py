@@ -14,8 +14,9 @@ from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from ui_helpers import set_up, text_of, wait_until
 
 
-async def open_dialog(pilot, game: str) -> TrainDialog:
-    await set_up(pilot, game)
+async def open_dialog(pilot, game: str, first: str = "p2") -> TrainDialog:
+    """F2 on a game of `game` against its learning AI, which moves first by default (MENACE as X)."""
+    await set_up(pilot, game, first=first)
     await pilot.press("f2")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, TrainDialog), what="the train dialog")
     return pilot.app.screen
@@ -69,7 +70,7 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
 
 
 async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box(make_app):
-    app = make_app()
+    app = make_app(ai_delay=60)  # MENACE (X) has not moved: no game in progress, so a reset may be ticked
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot, "noughts")
         # the default (12,3,2,1 against the perfect AI, 5,000 games): at most 1 of 20 trial runs empties it
