@@ -336,7 +336,8 @@ register(GameEntry(
     },
     default_opponent="learning",
     ai_names={"learning": "HER", "perfect": "Hexapawn Perfect AI", "random": "Hexapawn Random AI"},
-    listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
+    listing_note="A Hexapawn brain has one box per position its side moves at, up to the mirror (HER as Black: "
+                 "19; as White: 18; a brain of both sides: 37), and a bead count per move.",
     position_word="board",
     scope=lambda rules: "every position of Hexapawn",
     # HER plays Black, as in Gardner's article (19 boxes up to the mirror); `train --seat white`: White's 18

@@ -93,10 +93,13 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
 
 
 async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents_its_entry_offers(make_app):
-    """Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule by turns."""
+    """Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule; playing
+    Black in the game on screen (the pupil moves first), F2 trains Black's 19 boxes, always second."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        dialog = await open_dialog(pilot, "hexapawn")
+        dialog = await open_dialog(pilot, "hexapawn", first="p1")
+        assert (dialog.kept.name, len(dialog.kept.brain.positions)) == ("HER", 19)
+        assert text_of(dialog, "#scope") == "It plays Black, moving second"
         labels = [str(label.render()) for label in dialog.query("Label")]
         assert "Box rule" in labels and "Start beads" in labels and "Empty box" in labels
         assert [value for _, value in dialog.query_one("#opponent", Select)._options] == \
@@ -104,7 +107,7 @@ async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents
         assert not dialog.query_one("#draw-half").display  # a game of Hexapawn never ends in a draw
         assert dialog.query_one("#preset", Select).value == "seeds"
         config, rule, reset = dialog.read_form()
-        assert (config.seats, config.opponent, rule, reset) == ("both", "self", HatRule(), False)
+        assert (config.seats, config.opponent, rule, reset) == ("second", "self", HatRule(), False)
 
 
 async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_leaves_xs(make_app, data_dir):
