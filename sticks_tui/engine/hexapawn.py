@@ -339,7 +339,7 @@ register(GameEntry(
     listing_note="A Hexapawn brain has one box per position its side moves at, up to the mirror (HER as Black: "
                  "19; as White: 18; a brain of both sides: 37), and a bead count per move.",
     position_word="board",
-    scope=lambda rules: "every position of Hexapawn",
+    scope=lambda rules: "every position HER can face",  # her side's (Black's or White's), or both in one brain
     # HER plays Black, as in Gardner's article (19 boxes up to the mirror); `train --seat white`: White's 18
     training_games=20_000, learner_seat=1, watchable=True, brain_tokens=("box", "bead"),
 ))

@@ -859,8 +859,20 @@ class TrainingScreen(StyledOnce, Screen):
         state = self.app.session.training
         return state.rules if state.rules is not None else self.kept.brain.rules
 
+    @staticmethod
+    def _opening(brain, rules):
+        """Where the trained brain's container is shown before a game is told: the start of the run's game, or for
+        a brain that moves second (MENACE's O) the first position it meets there."""
+        from sticks_tui.learn.resigning import first_positions
+
+        start = rules.start_positions()[0]
+        if brain.seat is None or brain.has_hat(start):
+            return start
+        return next(iter(first_positions(rules, brain, (start,), (brain.seat,))), start)
+
     def _show_containers(self, counts_pair, focus=(None, None), drawn=(None, None), changes=({}, {})) -> None:
-        """Each AI's container for a position (`focus`, else the start of the run's game) from its counts."""
+        """Each AI's container for a position (`focus`, else the start of the run's game; the trained brain's first
+        position there when it moves second) from its counts."""
         from sticks_tui.ui.boards import board_of
         from sticks_tui.ui.widgets.container_view import ContainerData
 
@@ -868,7 +880,8 @@ class TrainingScreen(StyledOnce, Screen):
         board = board_of(self.kept.game)
         for player, view in enumerate(self.query(ContainerView)):
             counts = counts_pair[player] if counts_pair[player] is not None else counts_pair[0]
-            position = focus[player] if focus[player] is not None else rules.start_positions()[0]
+            opening = self._opening(brain, rules) if player == 0 else rules.start_positions()[0]
+            position = focus[player] if focus[player] is not None else opening
             if not brain.has_hat(position):
                 view.data = ContainerData(title=f"No {self.words.container} for {rules.position_text(position)}")
                 continue
