@@ -494,10 +494,12 @@ class SticksApp(App):
         self.push_screen(TrainDialog(game, side), lambda config: self._train_chosen(config, game, side))
 
     def brain_side_in_play(self, game: str) -> int:
-        """The side whose brain the learning AI of `game` plays with on the game screen on top (MENACE as O: 1, its
-        O boxes; HER as Black: 1), the brain F2 trains; 0 (the first mover's, or the one brain) away from a game."""
+        """The side whose brain the learning AI of `game` plays with on the game screen on top, or will play with in
+        the game the setup screen holds (MENACE as O: 1, its O boxes; HER as Black: 1), the brain F2 trains; else 0
+        (the first mover's, or the one brain)."""
         for screen in reversed(self.screen_stack):
-            if getattr(getattr(screen, "setup", None), "game", None) == game and hasattr(screen, "brain_side"):
+            shown = getattr(getattr(screen, "setup", None), "game", None) or getattr(screen, "game_kind", None)
+            if shown == game and hasattr(screen, "brain_side"):
                 return screen.brain_side
         return 0
 

@@ -111,12 +111,24 @@ async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents
 
 
 async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_leaves_xs(make_app, data_dir):
-    """F2 trains the brain in play (issue 32 item 2): MENACE playing O in the game on screen, the dialog trains O's
-    boxes and says so; the run plays them always second (the one loop's second seat), and the store's O brain
+    """F2 trains the brain in play (issue 32 item 2): on the setup screen the brain the game set there will play with;
+    MENACE playing O in the game on screen, the dialog trains O's boxes and says so; the run plays them always second (the one loop's second seat), and the store's O brain
     changes by exactly that run while X's stays as it was."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         x_before = app.keeper.learner("noughts", 0).brain.counts.copy()  # X's boxes, made in the store
+        # before the game, on the setup screen: F2 trains the brain the game set there will play with
+        setup = app.screen
+        setup.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        for first, name in (("p2", "noughts MENACE"), ("p1", "noughts MENACE O")):
+            setup.query_one("#first", Select).value = first
+            await pilot.pause()
+            await pilot.press("f2")
+            await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+            assert app.screen.kept.name == name
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is setup, what="the setup screen")
         await set_up(pilot, "noughts", opponent="menace", first="p1")  # the pupil plays X, MENACE O
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
@@ -143,3 +155,4 @@ async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_l
         assert store.brain_info("noughts MENACE").games_trained == 0
     assert np.array_equal(o_stored.counts, expected.brain.counts) and not np.array_equal(o_stored.counts, before)
     assert np.array_equal(x_stored.counts, x_before)
+
