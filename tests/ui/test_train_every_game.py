@@ -145,6 +145,15 @@ async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_l
                          what="the run's end")
         config = app.session.training.config
         assert (config.seats, config.opponent, config.games) == ("second", "best-at-random", 300)
+        # its figures are O's (moving second), and each AI's box shown is one it has: O's after X's first move
+        points = app.session.training.points
+        assert points and all(p.win_first != p.win_first and 0 <= p.keep_second <= 1 for p in points)
+        from sticks_tui.ui.widgets.container_view import ContainerView
+
+        await pilot.pause()
+        o_box, x_box = (view.data.title for view in app.screen.query(ContainerView))
+        assert o_box.startswith("Box for ") and o_box.endswith("(O to move)")
+        assert x_box == "Box for . . . / . . . / . . . (X to move)"
     fresh = kept.brain.fresh()
     fresh.counts[...] = before
     expected = train(TrainingConfig(game=fresh.rules, games=300, seed=config.seed, protocol="classic",

@@ -870,18 +870,30 @@ class TrainingScreen(StyledOnce, Screen):
             return start
         return next(iter(first_positions(rules, brain, (start,), (brain.seat,))), start)
 
+    def _sparring_shape(self, trained, rules):
+        """A brain shaped as AI 2's (its containers, their moves): the trained brain's own where it keeps both seats,
+        else the other seat's (MENACE's O against X), made once."""
+        if trained.seat is None:
+            return trained
+        key = (rules, trained.rule, trained.seat)
+        if getattr(self, "_sparring", (None, None))[0] != key:
+            from sticks_tui.learn.trainer import sparring_brain
+
+            self._sparring = (key, sparring_brain(rules, trained))
+        return self._sparring[1]
+
     def _show_containers(self, counts_pair, focus=(None, None), drawn=(None, None), changes=({}, {})) -> None:
         """Each AI's container for a position (`focus`, else the start of the run's game; the trained brain's first
         position there when it moves second) from its counts."""
         from sticks_tui.ui.boards import board_of
         from sticks_tui.ui.widgets.container_view import ContainerData
 
-        brain, rules = self.kept.brain, self._run_rules()
+        trained, rules = self.kept.brain, self._run_rules()
         board = board_of(self.kept.game)
         for player, view in enumerate(self.query(ContainerView)):
+            brain = trained if player == 0 else self._sparring_shape(trained, rules)
             counts = counts_pair[player] if counts_pair[player] is not None else counts_pair[0]
-            opening = self._opening(brain, rules) if player == 0 else rules.start_positions()[0]
-            position = focus[player] if focus[player] is not None else opening
+            position = focus[player] if focus[player] is not None else self._opening(brain, rules)
             if not brain.has_hat(position):
                 view.data = ContainerData(title=f"No {self.words.container} for {rules.position_text(position)}")
                 continue
