@@ -63,10 +63,9 @@ def register(subparsers) -> None:
                    help="the seat the learning AI trains in, for a game whose AI keeps one player's boxes: the "
                         "game's own name for it or first/second, any case (" + "; ".join(
                             f"{g.name}: {' or '.join(seat_names(g))}, default {seat_names(g)[g.learner_seat]}"
-                            for g in seated) + "). HER plays Black, as in Gardner's article; it trains against a "
-                        "second learner playing White (learning too: by our runs it beats the perfect player "
-                        "sooner than against the random or the perfect White, and Gardner suggested a second "
-                        "machine for White). Not for " + ", ".join(g.name for g in games if g.learner_seat is None)
+                            for g in seated) + "). " + "".join(f"{g.learner_seat_why}. " for g in seated
+                                                                if g.learner_seat_why)
+                        + "Not for " + ", ".join(g.name for g in games if g.learner_seat is None)
                         + " (one brain for both seats). With --brain: the brain's own seat")
     p.add_argument("--brain", metavar="NAME", default=None,
                    help="train the stored brain NAME of the game (made as the app makes it, by the rule options given "

@@ -341,5 +341,8 @@ register(GameEntry(
     position_word="board",
     scope=lambda rules: "every position HER can face",  # her side's (Black's or White's), or both in one brain
     # HER plays Black, as in Gardner's article (19 boxes up to the mirror); `train --seat white`: White's 18
-    training_games=20_000, learner_seat=1, watchable=True, brain_tokens=("box", "bead"),
+    training_games=20_000, learner_seat=1, watchable=True,
+    learner_seat_why="HER plays Black, as in Gardner's article, against a second learner playing White, learning too: "
+                     "in our runs she learns to beat the perfect White sooner so than against the random or a perfect "
+                     "White (docs/cli.md)", brain_tokens=("box", "bead"),
 ))

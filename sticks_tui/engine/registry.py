@@ -183,6 +183,8 @@ class GameEntry:
     #: 1 the second: a brain of that player's containers, `--seat` chooses the other); None: one brain keeps
     #: both seats' containers (no `--seat`).
     learner_seat: int | None = None
+    #: Why its learner trains in that seat, against whom, in a sentence (`train --seat`'s help; '' none).
+    learner_seat_why: str = ""
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None
