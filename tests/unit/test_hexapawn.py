@@ -306,3 +306,19 @@ def test_a_move_neither_numbered_nor_legal_is_asked_again(capsys, monkeypatch, t
     assert code == 0
     assert out.count("Please enter a number between 1 and 3.") == 2
     assert "Hexapawn Perfect AI plays Black b3 takes a2." in out  # the perfect answer to a1-a2
+
+
+def test_the_line_mode_plays_the_apps_her_black_brain_as_black_and_teaches_it(capsys, monkeypatch, tmp_path):
+    """The app's HER is Black's 19 boxes (a brain of one side): the line mode plays her as Black, saying so when
+    --ai-first asks for White, and the game's lesson goes to that brain as stored."""
+    assert main(["--data-dir", str(tmp_path), "train", "--game", "hexapawn", "--brain", "HER", "--games", "0"]) == 0
+    capsys.readouterr()
+    code, out, err = play(capsys, monkeypatch, tmp_path, "b1-b2\n1\n1\n1\nn\n", "play", "--game", "hexapawn",
+                          "--opponent", "learning", "--brain", "HER", "--ai-first", "--seed", HER_WINS_SEED)
+    assert code == 0
+    assert err == "sticks-tui: the brain 'HER' keeps Black's boxes only: it plays Black, moving second.\n"
+    assert "Player 1: Which move do you take (1-3)? b1-b2" in out and "HER plays Black " in out
+    with Store.open(tmp_path) as store:
+        brain = store.load_brain("HER")
+        assert (brain.seat, len(brain.positions), store.brain_record("HER")) == (1, 19, (1, 0))
+        assert brain != brain.fresh()  # she won, and learned it
