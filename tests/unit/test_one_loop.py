@@ -323,3 +323,14 @@ def test_a_draw_by_the_inverse_of_the_total_is_the_readable_draw_for_every_size_
     out = np.zeros(len(pairs), dtype=np.int64)
     drawn(states, np.array([n for _, n in pairs], dtype=np.int64), out)
     assert [int(r) for r in out] == [u % n for u, n in pairs]
+
+
+def test_a_second_seat_runs_curve_is_measured_in_the_second_seat():
+    """HER as Black (a brain of the second player's boxes), trained always second: every curve point is her chance
+    moving second (none moving first), the last one her exact chance against the perfect White as trained."""
+    rules = HexapawnRules()
+    run = train(TrainingConfig(game=rules, games=300, seed=3, protocol="classic", seats="second"), Hats(rules, seat=1))
+    assert run.curve and all(p.win_first != p.win_first and 0 <= p.win_second <= 1 for p in run.curve)
+    assert run.curve[-1].games == 300
+    assert run.curve[-1].win_second == pytest.approx(exact_chances(run.brain, "perfect", False)[0])
+    assert run.curve[0].win_second < run.curve[-1].win_second
