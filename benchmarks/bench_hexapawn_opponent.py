@@ -27,7 +27,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--games", default="200,1000,20000")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run (1 seed, 20 games): the code path only")
     args = parser.parse_args()
+    if args.smoke:
+        args.seeds, args.games = 1, "20"
     print(f"{'opponent':16} {'games':>7} {'beats perfect White':>20} {'lowest':>7} {'agreement':>10} {'mastered':>9}")
     for opponent in OPPONENTS:
         for games in (int(g) for g in args.games.split(",")):
