@@ -39,13 +39,15 @@ PROBE = textwrap.dedent("""
 BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
-#: Then, in the same fresh interpreter, the headless trainer runs (its own output set aside) and the UI is looked for
-#: again: one interpreter's start-up for both tests below.
+#: Then, in the same fresh interpreter, the headless trainer runs (its own output set aside) and Nim's table is solved,
+#: and the UI is looked for again: one interpreter's start-up for both tests below.
 TRAIN_AFTER = textwrap.dedent("""
     import contextlib, io
+    import sticks_tui.solve.nim
     from sticks_tui.cli import main
     with contextlib.redirect_stdout(io.StringIO()):
         rc = main(['train', '--sticks', '8', '--games', '100', '--seed', '1', '--json'])
+    sticks_tui.solve.nim.nim_table()
     bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]
     print(json.dumps({"rc": rc, "ui": bad}))
 """)
@@ -80,6 +82,8 @@ def test_the_core_and_the_cli_never_import_textual_or_rich(fresh_interpreter):
 
 
 def test_the_headless_trainer_runs_without_textual(fresh_interpreter):
+    """And Nim's table is solved without it (this held tests/unit/test_nim_engine.py's
+    test_nim_core_never_imports_the_ui, whose modules the probe imports)."""
     assert fresh_interpreter[1] == {"rc": 0, "ui": []}
 
 
