@@ -364,7 +364,7 @@ def test_several_copies_saving_at_once_never_tear_the_file(path):
 
 
 @given(st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8")))
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=80, deadline=None)
 def test_any_bytes_give_settings_and_one_line_notices_never_an_exception(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
     path.write_bytes(data)
@@ -382,7 +382,7 @@ def test_any_bytes_give_settings_and_one_line_notices_never_an_exception(tmp_pat
                        st.one_of(st.integers(-10**20, 10**20), st.text(max_size=50), st.booleans(),
                                  st.lists(st.integers(-5, 200), max_size=4),
                                  st.dictionaries(st.text(max_size=10), st.text(max_size=10), max_size=3))))
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=80, deadline=None)
 def test_any_toml_document_gives_valid_settings(tmp_path_factory, doc):
     path = tmp_path_factory.mktemp("fuzz") / "settings.toml"
     lines = []
