@@ -33,7 +33,7 @@ PROBE = textwrap.dedent("""
     unlisted = sorted(f"{m}.{n}" for m in loaded for n in getattr(sys.modules[m], "__all__", ())
                       if not hasattr(sys.modules[m], n))
     print(json.dumps({"loaded": loaded, "ui": ui, "threads": threads, "asyncio": "asyncio" in sys.modules,
-                      "unlisted": unlisted}))
+                      "unlisted": unlisted, "modules": sorted(m for m in sys.modules if m.startswith("sticks_tui"))}))
 """)
 #: Thread counts a user may set for numpy's OpenBLAS: the probe runs without them, as a person's shell would.
 BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
@@ -79,6 +79,10 @@ def test_the_core_and_the_cli_never_import_textual_or_rich(fresh_interpreter):
     for required in ("sticks_tui.engine.rules", "sticks_tui.learn.kernel", "sticks_tui.learn.trainer",
                      "sticks_tui.solve.sticks", "sticks_tui.commands.train", "sticks_tui.cli"):
         assert required in result["loaded"]
+    # the classic mode too (the parser's `classic` loads it): this held tests/unit/test_store.py's
+    # test_the_store_and_the_classic_mode_never_import_the_ui, with the store and the records and brain commands
+    assert {"sticks_tui.classic", "sticks_tui.store", "sticks_tui.commands.classic", "sticks_tui.commands.records",
+            "sticks_tui.commands.brain"} <= set(result["modules"])
 
 
 def test_the_headless_trainer_runs_without_textual(fresh_interpreter):
