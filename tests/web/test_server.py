@@ -295,26 +295,6 @@ async def _every_secret(tmp_path):
                 await asyncio.sleep(0.02)
 
 
-@pytest.mark.slow
-def test_sessions_end_when_the_server_is_killed(served):
-    """Even a SIGKILLed server leaves no app running: each app gets SIGTERM and quits as usual."""
-    server = served(max_sessions=3)
-
-    async def scenario():
-        client, ws = await open_session(server)
-        try:
-            await read_screen_bytes(ws, b"Start game")
-            (pid,) = server.wait_for_app_count(1)
-            server.proc.send_signal(signal.SIGKILL)
-            server.proc.wait(timeout=10)
-            return pid
-        finally:
-            await client.close()
-
-    pid = in_thread(scenario())
-    wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")
-
-
 def test_on_every_interface_only_the_printed_addresses_are_answered(monkeypatch):
     """Issue 23: with --host 0.0.0.0 a DNS-rebinding page (evil.example pointed at this computer)
     passed the Host check; now the Host must be one of the addresses the server printed, or loopback."""
