@@ -192,6 +192,7 @@ def test_a_class_plays_in_the_browser(chromium, served, tmp_path):
         retype(first, "Games", "9000000")
         first.press("Enter")
         first.wait_text(" gone, ", timeout=60)  # the training screen, running (its figures: "… gone, … left")
+        wait_games_played(first)
 
         # Ctrl+C stops the server and every session; the tab says its session ended
         assert server.stop(signal.SIGINT) == 0, "\n".join(server.lines)
@@ -228,6 +229,18 @@ def start_training(tab: Tab, games: str = "9000000") -> None:
     retype(tab, "Games", games)
     tab.press("Enter")
     tab.wait_text(" gone, ", timeout=60)  # the training screen, running (its figures: "… gone, … left")
+    wait_games_played(tab)
+
+
+def wait_games_played(tab: Tab, timeout: float = 60) -> None:
+    """The running training screen has played games ("Training: N of …", N > 0). Its figures show from the
+    run's first report, at 0 games: a tab closed (or Ctrl+C) then, on a busy machine, left no game to keep,
+    and the test's "the run was kept" (games trained went up) failed now and then."""
+    try:
+        tab.page.wait_for_function("() => /Training: [1-9]/.test(window.sticksScreenText() || '')",
+                                   timeout=timeout * 1000, polling=50)
+    except Exception as exc:  # noqa: BLE001 - say what the screen showed instead
+        raise AssertionError(f"no game played within {timeout} s; the screen:\n{tab.text()}") from exc
 
 
 def games_trained(server) -> int:
