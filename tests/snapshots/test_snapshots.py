@@ -100,10 +100,6 @@ async def no_blink(pilot) -> None:
     await pilot.pause()
 
 
-def test_setup_screen(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=no_blink)
-
-
 def perfect_take(heap: int) -> int:
     return (heap - 1) % 4 or 1
 
@@ -125,43 +121,6 @@ async def play(pilot, moves: int | None) -> None:
     await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "the AI's reply")
 
 
-def test_game_mid_game(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=2)
-        assert pilot.app.screen.game.state.position < 20 and not pilot.app.screen.game.is_over
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_game_over(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=None)
-        assert pilot.app.screen.game.is_over
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_training_screen_after_a_finished_run(snap_compare, data_dir):
-    brain, points = seeded_training()
-    games = points[-1].games
-
-    async def run_before(pilot):
-        app = pilot.app
-        app.session.brain.counts[:] = brain.counts
-        app.session.training.points = list(points)
-        app.session.training.last_result = TrainingResult(
-            brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
-            wins_first=0, wins_brain=0, cancelled=False, curve=list(points), rules=SticksRules(20))
-        app.session.training.running = False
-        app.action_show_training()
-        await pilot.pause()
-        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1].agreement,
-                                        points[-1].win_vs_perfect, finished=True)
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
 def test_records_screen(snap_compare, data_dir):
     with Store.open(data_dir) as store:
         store.save_brain("default", Hats(100))
@@ -180,20 +139,6 @@ def test_records_screen(snap_compare, data_dir):
     async def run_before(pilot):
         pilot.app.action_records()
         await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
-    brain, points = seeded_training()
-    with Store.open(data_dir) as store:
-        store.save_brain("default", brain, games_trained=points[-1].games)
-        store.save_training_curve("default", points, 20)
-
-    async def run_before(pilot):
-        pilot.app.action_analysis()
-        await pilot.pause()
-        await no_blink(pilot)
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
@@ -234,53 +179,7 @@ def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
-def test_noughts_after_a_game_against_menace(snap_compare, data_dir):
-    """The one game screen on noughts and crosses: MENACE moved first (X) and won or drew; under each of its
-    marks its beads before → after, the lesson in the log. The person plays the first empty square."""
-    async def run_before(pilot):
-        app = pilot.app
-        await start(pilot, "noughts", "menace", first="p2")
-        screen = app.screen
-        deadline = time.monotonic() + 20
-        while not screen.game.is_over:
-            assert time.monotonic() < deadline, "the game did not end"
-            if screen.game.waiting_for_human:
-                await pilot.press(str(screen.game.state.position.index(".") + 1))
-            await pilot.pause(0.01)
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
 # -- error states, dialogs, and the screens not shown above (issue 10: every screen fits 80x24) ------------
-def test_setup_screen_with_a_bad_heap(snap_compare, data_dir):
-    async def run_before(pilot):
-        await no_blink(pilot)
-        pilot.app.screen.query_one("#heap", Input).value = "500"
-        await pilot.press("enter")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_quit_asked_mid_game(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_leaving_a_game_asked(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
-        await pilot.press("escape")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
 def test_terminal_below_80x24(snap_compare, data_dir):
     async def run_before(pilot):
         from sticks_tui.ui.app import TooSmallScreen
@@ -290,17 +189,23 @@ def test_terminal_below_80x24(snap_compare, data_dir):
     assert snap_compare(make_app(data_dir), terminal_size=(60, 18), run_before=run_before)
 
 
-def test_help_on_the_game_screen(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
-        await pilot.press("f1")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+async def start_nim_with_a_friend(pilot) -> None:
+    await start(pilot, "nim", "friend")
 
 
-def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
-    async def run_before(pilot):
+# -- walks: screens that follow each other, snapshotted in one app session ---------------------------------
+async def test_walk_from_setup_through_a_game_and_its_dialogs(snap_walk, data_dir):
+    """The snapshots test_setup_screen, test_train_dialog_with_a_bad_number_of_games, test_setup_screen_with_a_bad_heap,
+    test_help_on_the_game_screen, test_leaving_a_game_asked, test_quit_asked_mid_game (each after the game's first
+    move), test_game_mid_game (after two) and test_game_over, in one app session: each is the screen it was."""
+    from sticks_tui.ui.screens.game import GameScreen
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        await no_blink(pilot)
+        await snap_walk(pilot, "test_setup_screen")
+
         await pilot.press("f2")
         await pilot.pause()
         box = pilot.app.screen.query_one("#games", Input)
@@ -308,27 +213,116 @@ def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
         await no_blink(pilot)
         await pilot.press("enter")
         await pilot.pause()
+        await snap_walk(pilot, "test_train_dialog_with_a_bad_number_of_games")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-async def start_nim_with_a_friend(pilot) -> None:
-    await start(pilot, "nim", "friend")
-
-
-def test_nim_game_screen(snap_compare, data_dir):
-    async def run_before(pilot):
-        await start_nim_with_a_friend(pilot)
+        heap = app.screen.query_one("#heap", Input)
+        heap.value = "500"
+        await pilot.press("enter")
+        await pilot.pause()
+        await snap_walk(pilot, "test_setup_screen_with_a_bad_heap")
+        heap.value = "20"
         await pilot.pause()
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+        await play(pilot, moves=1)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        await snap_walk(pilot, "test_help_on_the_game_screen")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("escape")
+        await pilot.pause()
+        await snap_walk(pilot, "test_leaving_a_game_asked")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await snap_walk(pilot, "test_quit_asked_mid_game")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "a human turn")
+        await pilot.press(str(perfect_take(game.game.state.position)))
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "the AI's reply")
+        assert game.game.state.position < 20 and not game.game.is_over
+        await snap_walk(pilot, "test_game_mid_game")
+
+        while not game.game.is_over:
+            await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "a human turn")
+            if game.game.is_over:
+                break
+            await pilot.press(str(perfect_take(game.game.state.position)))
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "the AI's reply")
+        assert game.game.is_over
+        await snap_walk(pilot, "test_game_over")
 
 
-def test_nim_table_screen(snap_compare, data_dir):
-    async def run_before(pilot):
+async def test_walk_from_nim_with_a_friend_and_its_table_to_noughts_against_menace(snap_walk, data_dir):
+    """The snapshots test_nim_game_screen, test_nim_table_screen (u) and test_noughts_after_a_game_against_menace
+    (MENACE moved first (X) and won or drew; under each of its marks its beads before → after, the lesson in the
+    log; the person plays the first empty square), in one app session: each is the screen it was."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
         await start_nim_with_a_friend(pilot)
+        await pilot.pause()
+        await snap_walk(pilot, "test_nim_game_screen")
         await pilot.press("u")
         await pilot.pause()
         await no_blink(pilot)
+        await snap_walk(pilot, "test_nim_table_screen")
+        while not isinstance(app.screen, SetupScreen):
+            await pilot.press("escape")
+            await pilot.pause()
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+        await start(pilot, "noughts", "menace", first="p2")
+        screen = app.screen
+        deadline = time.monotonic() + 20
+        while not screen.game.is_over:
+            assert time.monotonic() < deadline, "the game did not end"
+            if screen.game.waiting_for_human:
+                await pilot.press(str(screen.game.state.position.index(".") + 1))
+            await pilot.pause(0.01)
+        await pilot.pause()
+        await snap_walk(pilot, "test_noughts_after_a_game_against_menace")
+
+
+async def test_walk_from_the_analysis_of_a_trained_brain_to_the_training_screen_after_a_finished_run(snap_walk,
+                                                                                                     data_dir):
+    """The snapshots test_analysis_screen_of_a_trained_brain and test_training_screen_after_a_finished_run (the
+    brain and curve of one seeded run) in one app session: each is the screen it was."""
+    brain, points = seeded_training()
+    games = points[-1].games
+    with Store.open(data_dir) as store:
+        store.save_brain("default", brain, games_trained=points[-1].games)
+        store.save_training_curve("default", points, 20)
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        await pilot.pause()
+        app.action_analysis()
+        await pilot.pause()
+        await no_blink(pilot)
+        await snap_walk(pilot, "test_analysis_screen_of_a_trained_brain")
+        await pilot.press("escape")
+        await pilot.pause()
+
+        app.session.brain.counts[:] = brain.counts
+        app.session.training.points = list(points)
+        app.session.training.last_result = TrainingResult(
+            brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
+            wins_first=0, wins_brain=0, cancelled=False, curve=list(points), rules=SticksRules(20))
+        app.session.training.running = False
+        app.action_show_training()
+        await pilot.pause()
+        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1].agreement,
+                                        points[-1].win_vs_perfect, finished=True)
+        await pilot.pause()
+        await snap_walk(pilot, "test_training_screen_after_a_finished_run")
