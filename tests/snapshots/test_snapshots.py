@@ -158,46 +158,17 @@ async def start(pilot, game: str, opponent: str, first: str = "p1") -> None:
     await pilot.pause()
 
 
-def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
-    """The one game screen on Nim: the learner's hat beside the piles, a brain taught by a short seeded run; the
-    AI moved first."""
-    from sticks_tui.engine.nim import NimRules
-    from sticks_tui.ui.screens.game import GameScreen
-    from sticks_tui.vocabulary import nim_brain_name
-
-    brain = nim_brain()
-    train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
-    with Store.open(data_dir) as store:
-        store.save_brain(nim_brain_name(), brain, games_trained=20_000)
-
-    async def run_before(pilot):
-        app = pilot.app
-        await start(pilot, "nim", "learning", first="p2")
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game.waiting_for_human
-                     and "draws the ball" in " ".join(app.screen.query_one("#log").lines), "the AI's first draw")
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-# -- error states, dialogs, and the screens not shown above (issue 10: every screen fits 80x24) ------------
-def test_terminal_below_80x24(snap_compare, data_dir):
-    async def run_before(pilot):
-        from sticks_tui.ui.app import TooSmallScreen
-
-        await settle(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen), "the notice")
-
-    assert snap_compare(make_app(data_dir), terminal_size=(60, 18), run_before=run_before)
-
-
 async def start_nim_with_a_friend(pilot) -> None:
     await start(pilot, "nim", "friend")
 
 
-# -- walks: screens that follow each other, snapshotted in one app session ---------------------------------
+# -- walks: screens that follow each other, snapshotted in one app session; error states, dialogs, and the
+# -- screens not shown elsewhere among them (issue 10: every screen fits 80x24) ----------------------------
 async def test_walk_from_setup_through_a_game_and_its_dialogs(snap_walk, data_dir):
     """The snapshots test_setup_screen, test_train_dialog_with_a_bad_number_of_games, test_setup_screen_with_a_bad_heap,
     test_help_on_the_game_screen, test_leaving_a_game_asked, test_quit_asked_mid_game (each after the game's first
-    move), test_game_mid_game (after two) and test_game_over, in one app session: each is the screen it was."""
+    move), test_game_mid_game (after two), test_game_over and, the terminal made smaller than 80x24,
+    test_terminal_below_80x24, in one app session: each is the screen it was."""
     from sticks_tui.ui.screens.game import GameScreen
     from sticks_tui.ui.screens.setup import SetupScreen
 
@@ -262,14 +233,32 @@ async def test_walk_from_setup_through_a_game_and_its_dialogs(snap_walk, data_di
         await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "the AI's reply")
         assert game.game.is_over
         await snap_walk(pilot, "test_game_over")
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+
+        from sticks_tui.ui.app import TooSmallScreen
+
+        await pilot.resize_terminal(60, 18)  # the terminal made smaller than 80x24
+        await settle(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen), "the notice")
+        await snap_walk(pilot, "test_terminal_below_80x24")
 
 
-async def test_walk_from_nim_with_a_friend_and_its_table_to_noughts_against_menace(snap_walk, data_dir):
-    """The snapshots test_nim_game_screen, test_nim_table_screen (u) and test_noughts_after_a_game_against_menace
+async def test_walk_from_nim_with_a_friend_and_its_table_to_noughts_against_menace_and_nim_against_its_learner(
+        snap_walk, data_dir):
+    """The snapshots test_nim_game_screen, test_nim_table_screen (u), test_noughts_after_a_game_against_menace
     (MENACE moved first (X) and won or drew; under each of its marks its beads before → after, the lesson in the
-    log; the person plays the first empty square), in one app session: each is the screen it was."""
+    log; the person plays the first empty square) and test_nim_screen_with_the_learning_ais_hats (the learner's
+    hat beside the piles, a brain taught by a short seeded run; the AI moved first), in one app session: each is
+    the screen it was."""
+    from sticks_tui.engine.nim import NimRules
+    from sticks_tui.ui.screens.game import GameScreen
     from sticks_tui.ui.screens.setup import SetupScreen
+    from sticks_tui.vocabulary import nim_brain_name
 
+    brain = nim_brain()
+    train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
+    with Store.open(data_dir) as store:
+        store.save_brain(nim_brain_name(), brain, games_trained=20_000)
     app = make_app(data_dir)
     async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
         await start_nim_with_a_friend(pilot)
@@ -293,6 +282,13 @@ async def test_walk_from_nim_with_a_friend_and_its_table_to_noughts_against_mena
             await pilot.pause(0.01)
         await pilot.pause()
         await snap_walk(pilot, "test_noughts_after_a_game_against_menace")
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+
+        await start(pilot, "nim", "learning", first="p2")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game.waiting_for_human
+                     and "draws the ball" in " ".join(app.screen.query_one("#log").lines), "the AI's first draw")
+        await snap_walk(pilot, "test_nim_screen_with_the_learning_ais_hats")
 
 
 async def test_walk_from_the_analysis_of_a_trained_brain_to_the_training_screen_after_a_finished_run(snap_walk,
