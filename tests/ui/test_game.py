@@ -325,15 +325,37 @@ def timers_run_faster(monkeypatch, factor: float) -> None:
 
 
 async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app, monkeypatch):
-    """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds."""
+    """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds.
+    And the words that stay the same are not laid out again at every move: the brain panel's title (the same
+    all game: it was set, and the whole screen laid out, at each move) and the result line once shown."""
+    from textual.widget import Widget
+
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
     from ui_helpers import perfect_take
 
     timers_run_faster(monkeypatch, 20)  # 3.5 s of the app's timers in under 0.2 s
+    laid_out: list[Widget] = []  # the widgets that asked for a layout of the screen (watched, not changed)
+    refresh = Widget.refresh
+
+    def watched(self, *regions, **kwargs):
+        if kwargs.get("layout"):
+            laid_out.append(self)
+        return refresh(self, *regions, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", watched)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")
+        title, turn = screen.query_one(".brain-title"), screen.query_one("#turn")
+        laid_out.clear()
         await play_human_turns(pilot, screen, perfect_take)  # the AI loses its first game
+        await pilot.pause()
+        assert title not in laid_out, "the brain panel's title, the same words, was laid out again"
+        assert str(title.render()) == "Learning AI's hats"
+        over = len(laid_out) - laid_out[::-1].index(turn)  # the result line's last layout ...
+        assert screen.game.is_over and text_of(screen, "#turn").endswith("Player 1 wins!")
+        screen.show_state()  # ... and shown again, with the same words
+        assert turn not in laid_out[over:]
         heatmap = screen.query_one(HatHeatmap)
         drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1 and m.before > 1]  # 1: forced
         marks = heatmap.data.flash
