@@ -163,18 +163,32 @@ def read_back(path, fmt: str):
     return text, (json.loads(text) if fmt == "json" else list(csv.reader(io.StringIO(text))))
 
 
-async def test_records_replay_and_every_export_of_a_learning_brain_in_one_walk(make_app, data_dir, documents):
+async def test_records_replay_and_every_export_of_a_learning_brain_in_one_walk(make_app, data_dir, documents,
+                                                                                 monkeypatch):
     """One app session on a learning brain's games (learning_store), holding the promises:
     1. export refusals change nothing and say why (an export-worthy file, a missing folder, the database, a
        folder, no name): no file written, the clipboard kept; a new path clears the message; Cancel writes nothing;
     2. Enter on a player then on a game replays it;
-    3. the replay steps through the game with the hats as they were (marks, the lesson, buttons, Escape back);
+    3. the replay steps through the game with the hats as they were (marks, the lesson, buttons, Escape back),
+       and a step lays out no words that keep their place (the step line, 3 lines high; the hats' title, the
+       same until the lesson): each was a layout of the whole screen at every step;
     4. export from the records (a game, the game list) and from the replay (its moves): files read back and
        the clipboard;
     5. export from the analysis screen: hats (CSV, JSON) and the learning curve."""
+    from textual.widget import Widget
+
     gid = learning_store(data_dir)
     notes = documents / "notes.csv"
     notes.write_text("my own notes\n")
+    laid_out: list[Widget] = []  # the widgets that asked for a layout of the screen (watched, not changed)
+    refresh = Widget.refresh
+
+    def watched(self, *regions, **kwargs):
+        if kwargs.get("layout"):
+            laid_out.append(self)
+        return refresh(self, *regions, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", watched)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         # 1. refusals
@@ -230,6 +244,7 @@ async def test_records_replay_and_every_export_of_a_learning_brain_in_one_walk(m
         assert heatmap.display and heatmap.data.hats == 10 and heatmap.data.drawn is None
         assert tuple(heatmap.data.counts[7]) == (5, 1, 2)  # as it was, not as it is now (5, 3, 2)
 
+        laid_out.clear()
         await pilot.press("right")
         assert (sticks.heap, sticks.leaving) == (7, 3)
         assert list(log.lines)[-1] == "Ann takes 3 sticks, there are 7 sticks remaining."
@@ -243,6 +258,9 @@ async def test_records_replay_and_every_export_of_a_learning_brain_in_one_walk(m
         await pilot.press("right", "right")
         assert heatmap.data.drawn == (4, 3) and heatmap.data.beside == frozenset({(7, 2)})
         assert heatmap.cell_text(7, 2).startswith("•")
+        assert screen.step == 4 and text_of(screen, "#replay-hats-title") == "Learning AI's hats as they were"
+        assert screen.query_one("#replay-step") not in laid_out  # (since the first step)
+        assert screen.query_one("#replay-hats-title") not in laid_out
 
         await pilot.press("end")  # the lesson: what the game changed
         assert screen.step == len(screen.replay.steps) - 1 == 6
