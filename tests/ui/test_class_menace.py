@@ -24,8 +24,8 @@ async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pa
     """One app session, game after game from the setup screen, holding the promises:
     1. MENACE's box stays marked until the next move; a game against it pauses; b shows the box and bead in play;
     2. the tally counts the learner by the brain in play and the opponent;
-    3. HER (one brain of boxes for both sides, folded by the mirror) plays Black when the pupil moves first, the
-       default, or White; her brain beside the board and her draws in the log are boxes and beads."""
+    3. HER plays Black when the pupil moves first, the default, with Black's boxes (folded by the mirror), or White
+       with White's ('HER White'); her brain beside the board and her draws in the log are boxes and beads."""
     from sticks_tui.ui.screens.game import BrainPanel
     from sticks_tui.ui.screens.setup import SetupScreen
     from ui_helpers import log_text
@@ -101,10 +101,11 @@ async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pa
         await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
 
         # 3. HER
-        for first, mark in (("p1", "Black"), ("p2", "White")):
+        for first, mark, name, boxes in (("p1", "Black", "HER", 19), ("p2", "White", "HER White", 18)):
             screen = await set_up(pilot, "hexapawn", opponent="learning", first=first, name1="Ann")
             await play_out(pilot, screen)
-            assert screen.brains[1].name == "HER" and screen.seat_name(1) == f"HER ({mark})"
+            assert screen.brains[1].name == name and screen.seat_name(1) == f"HER ({mark})"
+            assert len(screen.brains[1].brain.positions) == boxes
             title = str(screen.query_one(BrainPanel).query_one(".brain-title").render())
             assert title == f"HER ({mark})'s boxes"
             assert "HER draws the bead for " in log_text(screen) and " from its box." in log_text(screen)

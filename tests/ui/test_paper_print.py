@@ -39,8 +39,8 @@ async def type_in(pilot, screen, selector: str, value: str) -> None:
     await pilot.pause()
 
 
-async def open_print(pilot, app, game: str) -> PrintDialog:
-    app.push_screen(BrainScreen(game))
+async def open_print(pilot, app, game: str, side: int = 0) -> PrintDialog:
+    app.push_screen(BrainScreen(game, side))
     await pilot.pause()
     await pilot.press("p")
     await pilot.pause()
@@ -110,10 +110,10 @@ async def test_a_paper_game_teaches_what_paper_game_does_and_print_writes_the_br
         assert isinstance(app.screen, BrainScreen) and len(store.recent_games()) == 1
 
         # 2. print
-        her = app.keeper.learner("hexapawn")
+        her = app.keeper.learner("hexapawn", 1)  # HER as Black
         her.brain.counts[her.brain.legal_mask] = np.random.default_rng(3).integers(
             1, 9, int(her.brain.legal_mask.sum()))  # as if it had learned
-        dialog = await open_print(pilot, app, "hexapawn")
+        dialog = await open_print(pilot, app, "hexapawn", 1)
         assert dialog.query_one("#print-path", Input).value.endswith("HER-machine.pdf")
         notes = tmp_path / "notes.pdf"
         notes.write_text("my own notes")
@@ -139,10 +139,10 @@ async def test_a_paper_game_teaches_what_paper_game_does_and_print_writes_the_br
         boxes, cover = printed_boxes(out / "her.pdf")
         assert boxes == expected(her.brain, True)
         assert "g in the brain view; or sticks-tui play --paper --game hexapawn --brain HER" in " ".join(cover.split())
-        assert "Printed brain 'HER' as a machine of paper: 37 hats" in last_notice(app)
+        assert "Printed brain 'HER' as a machine of paper: 19 hats" in last_notice(app)
         assert str(out / "her.pdf") in last_notice(app)
         # an earlier print: replaced only when Print is pressed a second time
-        dialog = await open_print(pilot, app, "hexapawn")
+        dialog = await open_print(pilot, app, "hexapawn", 1)
         printed = (out / "her.pdf").read_bytes()
         assert "is an earlier print: press Print again to replace it." in await print_to(pilot, app, dialog,
                                                                                          out / "her.pdf")
