@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.help import HelpScreen
 from sticks_tui.ui.widgets.footer import KeysFooter
-from ui_helpers import perfect_take, start_game
+from ui_helpers import perfect_take, set_up, start_game
 
 
 def shown(footer: KeysFooter) -> dict[str, str]:
@@ -75,10 +75,16 @@ async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):
         assert app.screen is screen and screen.has_class("-wide")
 
 
-async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app):
+async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app, held_training):
     """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
-    screen again (the snapshot tests hold that it looks the same)."""
-    app = make_app()
+    screen again (the snapshot tests hold that it looks the same). Nor do the classes of a screen's own state
+    restyle it as it opens: they are given before its widgets are mounted (a game's brain panels, none or two;
+    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again)."""
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from ui_helpers import wait_until
+
+    app = make_app(ai_delay=60)  # nothing moves by itself in watch mode
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = HelpScreen()
@@ -95,3 +101,33 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
         assert app.screen is screen and screen.is_attached
         assert styled == []
         assert "_styled_at_mount" not in screen.__dict__  # the mark is used once
+        await pilot.press("escape")
+
+        restyled: list = []  # every node styled again with the widgets mounted in it
+        styles = app.update_styles
+
+        def counting(node, animate: bool = True) -> None:
+            if node in app._registry and node.children:
+                restyled.append(node)
+            styles(node, animate)
+
+        app.update_styles = counting
+        for panels in ("-no-brain", "-two-brains"):
+            if panels == "-no-brain":  # two friends at Hexapawn: no brain of it held, none shown
+                game = await set_up(pilot, "hexapawn", opponent="friend")
+            else:  # two learners
+                game = await start_game(pilot, heap=10, opponent="learning", watch=True)
+            await pilot.pause()
+            assert isinstance(game, GameScreen) and game.has_class(panels)
+            assert game not in restyled, f"the game screen ({panels}) was styled again as it opened"
+            await pilot.press("escape")  # no move made: back at once
+        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1))  # held after 1,000 games
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None
+                         and app.training.games_done >= 1000, what="the run on the training screen")
+        await pilot.pause()
+        training = app.screen
+        assert training.has_class("-grid") and training.has_class("-running") and not training.has_class("-fixed")
+        assert training not in restyled, "the training screen was styled again as it opened"
+        app.action_cancel_training()
+        await wait_until(pilot, lambda: not app.training_running, what="the run to stop")

@@ -784,6 +784,9 @@ class TrainingScreen(StyledOnce, Screen):
     """
 
     def compose(self) -> ComposeResult:
+        # the classes of its state, before its widgets are mounted: they are styled once, with them (set in
+        # on_mount, each class styled the whole screen again: two or three times at every opening)
+        self.update_classes(self._state_classes())
         yield AppHeader()
         with Horizontal(id="training"):
             with Vertical(id="training-left"):
@@ -891,10 +894,17 @@ class TrainingScreen(StyledOnce, Screen):
             counts.append(told.after[player] if learned else told.before(player))
         self._show_containers(tuple(counts), tuple(focus), tuple(drawn), tuple(changes))
 
+    def _state_classes(self) -> dict[str, bool]:
+        """The classes the screen's state gives it (see the CSS): the brain's kind (a grid of hats or containers),
+        a sparring partner that does not learn, a run going (its buttons)."""
+        state = self.app.session.training
+        grid = self.grid
+        return {"-grid": grid, "-containers": not grid,
+                "-fixed": getattr(getattr(state, "config", None), "opponent", "self") != "self",
+                "-running": bool(state.running)}
+
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        self.set_class(not self.grid, "-containers")
-        self.set_class(self.grid, "-grid")
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
