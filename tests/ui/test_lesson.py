@@ -326,6 +326,27 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
         assert text_of(dialog, "#train-error") == "Please enter the heap as a whole number from 1 to 100."
         assert dialog.query_one("#heap").has_class("-refused")
         assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        # refused again as you type on, and on Train: the field keeps its mark, not taken off and put back (each
+        # styled the field and its label again)
+        restyled: list = []
+        styles = app.update_styles
+
+        def counting(node, animate: bool = True) -> None:
+            restyled.append(node)
+            styles(node, animate)
+
+        app.update_styles = counting
+        await pilot.press("0")  # 10000
+        await pilot.pause()
+        dialog._go()
+        await pilot.pause()
+        del app.update_styles
+        heap = dialog.query_one("#heap")
+        assert text_of(dialog, "#train-error") == ("Please enter the heap as a whole number from 1 to 100. "
+                                                   "Nothing was started.")
+        assert heap.has_class("-refused") and heap.parent.query_one("Label").has_class("-refused")
+        assert not [n for n in restyled if n is heap or n is heap.parent.query_one("Label")], restyled
+        await pilot.press("backspace")
         await pilot.press("backspace")
         assert text_of(dialog, "#train-error") == "" and not dialog.query(".-refused")
         assert {i: dialog.query_one(f"#{i}").region for i in ids} == where

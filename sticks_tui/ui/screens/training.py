@@ -649,14 +649,18 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         self.query_one("#train-warning").display = not message  # a refusal first: the warning is for a good form
         if field == "":
             return
-        for widget in self.query(".-refused"):
-            widget.remove_class("-refused")
+        marked = []
         if field is not None:
             widget = self.query_one(f"#{field}")
-            widget.add_class("-refused")
             label = next((w for w in widget.parent.children if isinstance(w, Label)), None)
-            if label is not None:
-                label.add_class("-refused")
+            marked = [widget] if label is None else [widget, label]
+        # only the marks that change: each change styles the widget again (a Select with its overlay), and a field
+        # refused again as you type on, or on Train, keeps its mark
+        for widget in self.query(".-refused"):
+            if widget not in marked:
+                widget.remove_class("-refused")
+        for widget in marked:
+            widget.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the keeper's reset), to learn by `rule` if it differs; reload it."""
