@@ -18,7 +18,11 @@ def shown(footer: KeysFooter) -> dict[str, str]:
     return {key.action: key.description for key in footer.query(FooterKey)}
 
 
-async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_on_the_same_key(make_app):
+async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_the_same_key_and_the_take_keys_dim(
+        make_app):
+    """Watching two learners: a focus change leaves the footer alone, and a new label is shown on the same key.
+    Then, in the same app, against the learning AI moving first: the take keys dim on its turn (updated where
+    they are), and other keys (Play again) rebuild the footer."""
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
@@ -38,12 +42,9 @@ async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_o
         pause_key = next(key for key in footer.query(FooterKey) if key.action == "pause")
         assert "Paused" in str(pause_key.render()) and pause_key.size.width >= len("space Paused")
         assert list(footer.query(FooterKey)) == keys, "only a label changed: the keys are updated where they are"
-
-
-async def test_the_take_keys_dim_on_the_ais_turn_and_other_keys_rebuild_the_footer(make_app):
-    app = make_app(ai_delay=60)  # the AI's move waits: its turn can be looked at
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
+        # the take keys dim on the AI's turn, and other keys rebuild the footer
+        await pilot.press("escape")  # no person plays: back at once
+        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")  # the AI's move waits
         footer = screen.query_one(KeysFooter)
         takes = [key for key in footer.query(FooterKey) if key.action.startswith("take")]
         assert takes and all(key.has_class("-disabled") for key in takes)  # the AI moves first

@@ -68,7 +68,13 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
     assert np.array_equal(stored.counts, expected.brain.counts) and not np.array_equal(stored.counts, before)
 
 
-async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box(make_app):
+async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box_and_speaks_hexapawns_words(
+        make_app):
+    """MENACE's dialog warns, measured on 20 trial seeds, before a run that likely empties its first box. Then, in
+    the same app, Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule by
+    turns, against the opponents its entry offers."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot, "noughts")
@@ -89,12 +95,9 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         dialog.query_one("#empty", Select).value = "refill"
         await wait_until(pilot, lambda: text_of(dialog, "#train-warning") == "", what="the warning to go")
         assert not app.session.training.running  # nothing was started
-
-
-async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents_its_entry_offers(make_app):
-    """Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule by turns."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "escape")  # the dialog, then the game (no move made)
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
+        # Hexapawn's brain in its own words
         dialog = await open_dialog(pilot, "hexapawn")
         labels = [str(label.render()) for label in dialog.query("Label")]
         assert "Box rule" in labels and "Start beads" in labels and "Empty box" in labels
