@@ -39,16 +39,17 @@ WARM_UP_LAB = [["lab", "--game", game, "--learner", "hats", "--learner", "hats:t
                for game in ("sticks", "nim", "noughts", "hexapawn")]
 
 
-_warming: list[tuple[subprocess.Popen, tempfile.TemporaryDirectory]] = []
+_warming: list = []  # the controller's thread running the warm-up's processes (joined at session start)
+_warm_failures: list[str] = []
 
 
 def pytest_configure(config):
     """In a fresh clone numba's cache is empty, and every process that meets a kernel before its cache
     file is written compiles it again: every xdist worker, and each `sticks-tui` a test starts (a CLI
     run, a served tab, a lab's pool of workers, a benchmark's smoke run). Measured on this suite, cold
-    against warm: 281 against 209 CPU seconds. So the controller compiles every kernel once, in one
-    process, while the workers start and collect (pytest_sessionstart waits for it
-    before any test runs); a second run finds the cache and only loads it (about a second)."""
+    against warm: 281 against 209 CPU seconds. So the controller compiles every kernel once (the two
+    halves of `kernel.warm_up` side by side, then every command the suite meets) while the workers start and collect (pytest_sessionstart waits for it
+    before any test runs); a second run finds the cache and only loads it (about a second).""" 
     if hasattr(config, "workerinput") or config.getoption("numprocesses", None) in (None, 0):
         return  # an xdist worker (the controller warmed up), or one process: it compiles what it meets
     # The package's bytecode, written once as pip writes an installed package's: an editable install
@@ -58,16 +59,37 @@ def pytest_configure(config):
     from pathlib import Path
 
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "sticks_tui", quiet=2, workers=0)
-    # One process, not two side by side: both would compile the one kernel at once, neither finding the other's
-    # cache file yet (measured with an empty numba cache: 42 CPU s in two processes, 21.5 s in one).
-    for commands in (WARM_UP + WARM_UP_LAB,):
-        data = tempfile.TemporaryDirectory()
-        env = {**os.environ, "STICKS_TUI_DATA_DIR": data.name, "STICKS_TUI_CONFIG_DIR": data.name}
-        script = "from sticks_tui.cli import main\n" + "".join(
-            f"main({['--data-dir', data.name, *c]!r})\n" for c in commands)
-        _warming.append((subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.PIPE, text=True), data))
+    # The compile itself in two processes side by side, each compiling loops the other does not meet (each
+    # loop keeps cache files of its own): the counts learners' loop, and the value learners' loop with the
+    # checks and the Nim solver's flags. Then one process runs every command above, finding the cache (two
+    # processes running the commands side by side would both compile the one loop, neither finding the
+    # other's cache file yet: measured with an empty numba cache, 42 CPU s against 21.5 s in one).
+    data = tempfile.TemporaryDirectory()
+    env = {**os.environ, "STICKS_TUI_DATA_DIR": data.name, "STICKS_TUI_CONFIG_DIR": data.name}
+    halves = ["from sticks_tui.learn import kernel\nkernel.warm_up_counts()\n",
+              "from sticks_tui.learn import kernel\nkernel.warm_up_values()\n"
+              f"from sticks_tui.cli import main\nmain({['--data-dir', data.name, *WARM_UP[-1]]!r})\n"]
+    script = "from sticks_tui.cli import main\n" + "".join(
+        f"main({['--data-dir', data.name, *c]!r})\n" for c in WARM_UP + WARM_UP_LAB)
+
+    def run(code: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+
+    def warm() -> None:
+        try:
+            for started in [run(half) for half in halves] + [None]:
+                started = started or run(script)  # the commands once both halves are in the cache
+                _, err = started.communicate(timeout=600)
+                if started.returncode != 0:
+                    _warm_failures.append(f"exit {started.returncode}:\n{err[-2000:]}")
+        finally:
+            data.cleanup()
+
     import threading
+
+    _warming.append(threading.Thread(target=warm, daemon=True))
+    _warming[-1].start()
 
     _rewriting.append(threading.Thread(target=_rewrite_tests_once, args=(config,), daemon=True))
     _rewriting[-1].start()
@@ -108,13 +130,10 @@ def _rewrite_tests_once(config) -> None:
 def pytest_sessionstart(session):
     for thread in _rewriting:
         thread.join(timeout=60)
-    while _warming:
-        run, data = _warming.pop()
-        _, err = run.communicate(timeout=600)
-        data.cleanup()
-        if run.returncode != 0:  # said, not fatal: the tests that meet a kernel will say what is wrong
-            print(f"conftest: warming up the kernels failed (exit {run.returncode}):\n{err[-2000:]}",
-                  file=sys.stderr)
+    for thread in _warming:
+        thread.join(timeout=1200)
+    for failure in _warm_failures:  # said, not fatal: the tests that meet a kernel will say what is wrong
+        print(f"conftest: warming up the kernels failed ({failure}", file=sys.stderr)
 
 
 def pytest_collection_modifyitems(config, items):

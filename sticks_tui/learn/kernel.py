@@ -882,6 +882,12 @@ def agreement(pref, width, row_cols, good, checked):
 def warm_up() -> None:
     """Compile (or load from the cache) every loop here with a tiny game: one position, one winning move
     (forced) and one of two moves."""
+    warm_up_counts()
+    warm_up_values()
+
+
+def _tiny_match():
+    """The tiny game `warm_up` plays: one position, one winning move (forced) and one of two moves."""
     from sticks_tui.learn.tables import Match
 
     first_of = np.array([0, FIXED], dtype=np.int64)
@@ -889,14 +895,28 @@ def warm_up() -> None:
     result = np.array([1, 1, 1, 1], dtype=np.int8)
     n_cols = np.array([2, 2], dtype=np.int64)
     perfect = np.ones(4, dtype=np.bool_)
-    match = Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 0,
-                  np.array([2], dtype=np.int64), np.ones(2, dtype=np.int64))
+    return Match(first_of, after, result, n_cols, perfect, np.zeros(1, dtype=np.int64), 2, 1, 1, 0,
+                 np.array([2], dtype=np.int64), np.ones(2, dtype=np.int64))
+
+
+def warm_up_counts() -> None:
+    """The counts learners' loop (`play_games`), compiled or loaded: about half of `warm_up`'s compile, which
+    a second process may do beside `warm_up_values` (each loop keeps its own cache files)."""
+    match = _tiny_match()
     counts = np.ones((1, 2), dtype=np.int64)
     rule = CompiledRule(np.array([-1, 0, 1], dtype=np.int64), 0, 0)
     watch = Watch.none()
     for opponent in (SELF, RANDOM):
         play_games(counts, counts.copy(), match, rule, rule, opponent, ALTERNATE, 1, 0, RunState.new(1, match), False,
                    watch)
+
+
+def warm_up_values() -> None:
+    """The value learners' loop and the checks (`play_values`, `check_all`, `chances`, `agreement`), compiled
+    or loaded: the other half of `warm_up`."""
+    match = _tiny_match()
+    counts = np.ones((1, 2), dtype=np.int64)
+    watch = Watch.none()
     q = np.zeros(2)
     play_values(q, q.copy(), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 0, 0.5,
                 explore_threshold(0.1), match, RANDOM, 1, 0, RunState.new(1, match), watch)
