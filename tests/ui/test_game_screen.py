@@ -103,11 +103,20 @@ async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(ma
             await back_to_setup(pilot)  # not begun: nothing to lose
 
 
-async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_learns_into_it(make_app, data_dir):
+async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_b_shows_it_whole(make_app, data_dir):
     """Moving first or second, the learner plays with the brain kept for its side (MENACE's X boxes or its O
     boxes; one brain for both in a game that has one), shows that brain beside the board, and the game's
     lesson is kept with it in the store: the brain in play is the brain as stored after the game. One app,
-    one game each: sticks with the learner second, Hexapawn with it second and first."""
+    one game each: sticks with the learner first, Hexapawn with it second and first.
+
+    After each game the learner began, b shows the one brain view: every container of the brain in play, each
+    move's tokens as the brain holds them (the heatmap of every hat when it fits one grid: sticks), grouped by how
+    many moves into a game its positions come (Hexapawn's boxes); it opens on the container the learner last drew
+    from, marked ► with the token drawn."""
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.screens.brain import BrainScreen
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
     for game in (ONE_BRAIN, SMALL_BOXES):
         three_of_each(data_dir, game)
     app = make_app()
@@ -129,6 +138,38 @@ async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_
             assert not np.array_equal(stored.counts, before), (game, first)
             assert np.array_equal(kept.brain.counts, stored.counts), (game, first)  # it plays on with the brain as stored
             assert "Ann's turn" not in text_of(screen, "#turn")
+            if first == "p2":  # b: the learner's whole brain
+                in_play = brains.container_move(kept.brain, *screen.draws[1][-1])  # the last token drawn, as counted
+                await pilot.press("b")
+                view = app.screen
+                assert isinstance(view, BrainScreen) and view.kept is kept, game
+                title = str(view.query_one("#brain-title").render())
+                assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title, game
+                assert "► In play: " in title, game
+                heatmap = view.query_one(HatHeatmap)
+                if heatmap.display:  # one grid: every hat, as the brain holds it
+                    assert heatmap.data.hats == len(kept.brain.positions)
+                    assert (heatmap.data.counts == kept.brain.counts).all()
+                    assert heatmap.data.drawn == in_play
+                else:
+                    groups = view.groups()
+                    assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain,
+                                                                                           kept.brain.rules))
+                    assert in_play[0] in [c[0] for c in groups[view.group][1]]  # it opens on the box in play's group
+                    body = str(view.query_one("#brain-body").render())
+                    label = board_of(game).label(kept.brain.rules, *in_play)
+                    assert "► in play" in body or f"►{label}" in body  # the box in play and the token drawn, marked
+                    await pilot.press("1")
+                    title = str(view.query_one("#brain-title").render())
+                    position, moves, counts = groups[0][1][0]
+                    number = brains.numbers(kept.brain)[position]  # the printed machine's box number (issue 36)
+                    body = str(view.query_one("#brain-body").render())
+                    assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
+                    await pilot.press("2")
+                    assert view.group == 1 and f"positions {groups[1][0]} move" in str(
+                        view.query_one("#brain-title").render())
+                await pilot.press("escape")
+                assert app.screen is screen, game
             await back_to_setup(pilot)  # the game is over: nothing to lose
 
 
@@ -438,53 +479,6 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
         store = app.session.store
         assert store.load_brain(name) == squatter and store.brain_info(name).games_trained == 5
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].learning == ()
-
-
-async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(make_app):
-    """The one brain view: every container of the brain in play, each move's tokens as the brain holds them (the
-    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come; it opens
-    on the container the learner last drew from, marked ► with the token drawn. One app: sticks (one grid), then
-    Hexapawn (boxes by groups)."""
-    from sticks_tui.ui import brains
-    from sticks_tui.ui.screens.brain import BrainScreen
-    from sticks_tui.ui.widgets.heatmap import HatHeatmap
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        for game in (ONE_BRAIN, SMALL_BOXES):
-            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")  # the learner moves first
-            await play_out(pilot, screen)
-            kept = screen.brains[1]
-            in_play = brains.container_move(kept.brain, *screen.draws[1][-1])  # the last token drawn, as counted
-            await pilot.press("b")
-            view = app.screen
-            assert isinstance(view, BrainScreen) and view.kept is kept, game
-            title = str(view.query_one("#brain-title").render())
-            assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title, game
-            assert "► In play: " in title, game
-            heatmap = view.query_one(HatHeatmap)
-            if heatmap.display:  # one grid: every hat, as the brain holds it
-                assert heatmap.data.hats == len(kept.brain.positions)
-                assert (heatmap.data.counts == kept.brain.counts).all()
-                assert heatmap.data.drawn == in_play
-            else:
-                groups = view.groups()
-                assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain, kept.brain.rules))
-                assert in_play[0] in [c[0] for c in groups[view.group][1]]  # it opens on the box in play's group
-                body = str(view.query_one("#brain-body").render())
-                label = board_of(game).label(kept.brain.rules, *in_play)
-                assert "► in play" in body or f"►{label}" in body  # the box in play and the token drawn, marked
-                await pilot.press("1")
-                title = str(view.query_one("#brain-title").render())
-                position, moves, counts = groups[0][1][0]
-                number = brains.numbers(kept.brain)[position]  # the printed machine's box number (issue 36)
-                body = str(view.query_one("#brain-body").render())
-                assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
-                await pilot.press("2")
-                assert view.group == 1 and f"positions {groups[1][0]} move" in str(view.query_one("#brain-title").render())
-            await pilot.press("escape")
-            assert app.screen is screen, game
-            await back_to_setup(pilot)  # the game is over
 
 
 def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
