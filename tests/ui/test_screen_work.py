@@ -76,14 +76,17 @@ async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):
         assert app.screen is screen and screen.has_class("-wide")
 
 
-async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app, held_training):
+async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app):
     """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
     screen again (the snapshot tests hold that it looks the same). Nor do the classes of a screen's own state
     restyle it as it opens: they are given before its widgets are mounted (a game's brain panels, none or two;
     the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again)."""
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
     from sticks_tui.learn.trainer import TrainingConfig
     from sticks_tui.ui.screens.training import TrainingScreen
-    from ui_helpers import wait_until
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import text_of, wait_until
 
     app = make_app(ai_delay=60)  # nothing moves by itself in watch mode
     async with app.run_test(size=(80, 24)) as pilot:
@@ -122,13 +125,18 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
             assert isinstance(game, GameScreen) and game.has_class(panels)
             assert game not in restyled, f"the game screen ({panels}) was styled again as it opened"
             await pilot.press("escape")  # no move made: back at once
-        app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=1))  # held after 1,000 games
+        # a run's screen, given the run's state and a report by hand (as the worker sends them): nothing trains here
+        job = TrainingJob("background", app)
+        job.control = TrainingControl(None)
+        app._training_job = job
+        app.session.training.running = True
+        app.session.training.config = TrainingConfig(sticks=20, games=1000)
         app.action_show_training()
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None
-                         and app.training.games_done >= 1000, what="the run on the training screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        hats = app.session.brain.counts.copy()
+        app.training = TrainingProgress(500, 1000, 1.0, 0, hats, opponent_hats=hats.copy())
         await pilot.pause()
         training = app.screen
+        assert text_of(training, "#training-status") == "Training: 500 of 1,000 games"
         assert training.has_class("-grid") and training.has_class("-running") and not training.has_class("-fixed")
         assert training not in restyled, "the training screen was styled again as it opened"
-        app.action_cancel_training()
-        await wait_until(pilot, lambda: not app.training_running, what="the run to stop")
