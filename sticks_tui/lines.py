@@ -109,8 +109,19 @@ class LineGame(LineConsole):
 
         self.save_as = self.brain_name
         if self.store is not None:
-            self.hats = self.try_store(lambda: self.store.load_or_create_brain(self.brain_name, game=self.game.name))
-        why = None if self.hats is None else self.hats.cannot_play(new_state(self.rules))
+            # a stored brain of one side's containers (the app's HER: Black's) plays that side
+            info = self.try_store(lambda: self.store.brain_info(self.brain_name))
+            seat = info.seat if info is not None and info.game == self.game.name else None
+            self.hats = self.try_store(lambda: self.store.load_or_create_brain(self.brain_name, game=self.game.name,
+                                                                               seat=seat))
+            if self.hats is not None and seat is not None and self.ai_first != (seat == 0):
+                names = getattr(self.rules, "seat_names", ("the first player", "the second player"))
+                self.warn(f"sticks-tui: the brain {self.brain_name!r} keeps {names[seat]}'s boxes only: it plays "
+                          f"{names[seat]}, moving {('first', 'second')[seat]}.")
+                self.ai_first = seat == 0
+        # (asked at the start, where a brain of both sides or of the first mover's moves first)
+        moves_at_start = self.hats is not None and self.hats.seat in (None, 0)
+        why = self.hats.cannot_play(new_state(self.rules)) if moves_at_start else None
         if why is not None:
             self.warn(f"sticks-tui: the brain {self.brain_name!r} cannot play this game: {why} This game's AI starts "
                       "fresh and is not kept.")

@@ -7,7 +7,11 @@ its own options. A game with the sticks analysis (`chances_vs_perfect`) reports 
 hats reports its agreement with perfect play and lists its boxes. `train --sticks N` is `train --game
 sticks --sticks N`, and `nim train` / `noughts train` are thin aliases of this command.
 
-A fresh AI by default; for the Game of Sticks `--brain NAME` trains a stored brain and keeps the run as
+A game whose learning AI keeps one player's containers (MENACE's boxes for X or O, HER's for Black or White:
+the entry's `learner_seat`) trains that seat's brain, the entry's seat by default, `--seat` the other (by the
+game's own names, or first/second); a game whose AI keeps one brain for both seats refuses `--seat`.
+
+A fresh AI by default; `--brain NAME` trains a stored brain (on its own seat) and keeps the run as
 the app does (`Store.keep_training`: the net change merged onto the brain as stored, its games and its
 curve). Every figure says what it is about (for sticks: the heaps trained, 2..--sticks)."""
 
@@ -54,6 +58,15 @@ def register(subparsers) -> None:
     p.add_argument("--engine", choices=["kernel", "reference"], default="kernel",
                    help="kernel: compiled (fast); reference: the readable Python learner")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    seated = [g for g in games if g.learner_seat is not None]
+    p.add_argument("--seat", metavar="SEAT", default=None,
+                   help="the seat the learning AI trains in, for a game whose AI keeps one player's boxes: the "
+                        "game's own name for it or first/second, any case (" + "; ".join(
+                            f"{g.name}: {' or '.join(seat_names(g))}, default {seat_names(g)[g.learner_seat]}"
+                            for g in seated) + "). " + "".join(f"{g.learner_seat_why}. " for g in seated
+                                                                if g.learner_seat_why)
+                        + "Not for " + ", ".join(g.name for g in games if g.learner_seat is None)
+                        + " (one brain for both seats). With --brain: the brain's own seat")
     p.add_argument("--brain", metavar="NAME", default=None,
                    help="train the stored brain NAME of the game (made as the app makes it, by the rule options given "
                         "or the game's own, if there is none) and keep the run as the app does: merged onto the "
@@ -79,6 +92,27 @@ def register(subparsers) -> None:
     p.set_defaults(handler=lambda args: run(args, p))
 
 
+def seat_names(game) -> tuple[str, str]:
+    """The game's names for its two seats (0 moves first): its rules' own (X and O), else first and second."""
+    return tuple(getattr(game.rules_class, "seat_names", ("first", "second")))
+
+
+def seat_asked(game, text: str) -> int:
+    """The seat (0 first, 1 second) `--seat text` names: the game's own name for it or first/second, any case;
+    ValueError saying what is wrong."""
+    names = seat_names(game)
+    known = {"first": 0, "second": 1} | {name.lower(): seat for seat, name in enumerate(names)}
+    seat = known.get(text.strip().lower())
+    if seat is None:
+        raise ValueError(f"--seat is {' or '.join(names)} (or first or second) for {game.title}, not {text!r}.")
+    return seat
+
+
+def seat_line(game, seat: int) -> str:
+    """'X, moving first'."""
+    return f"{seat_names(game)[seat]}, moving {('first', 'second')[seat]}"
+
+
 def add_matchbox_arguments(group, defaults: bool) -> None:
     """MENACE's options (`noughts train` gives them their defaults; `train` leaves them None until the
     game is known)."""
@@ -87,7 +121,7 @@ def add_matchbox_arguments(group, defaults: bool) -> None:
 
     group.add_argument("--opponent", choices=["perfect", "random", "menace"], default=default("perfect"),
                        help="perfect: a perfect player choosing at random among the solver's best squares; "
-                            "random: any empty square; menace: a second MENACE learning O (default perfect)")
+                            "random: any empty square; menace: a second MENACE learning the other side (default perfect)")
     group.add_argument("--beads", type=int_list(4, 1, 1000, "--beads"), default=None,
                        help="start beads per square at MENACE's 1st, 2nd, 3rd, 4th move (default 12,3,2,1, the "
                             "app's, whose first box survives a run against the perfect player; Michie's were "
@@ -125,20 +159,29 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
                command: str = "train") -> int:
     """Train on `game` (a registry entry) with its size options `given` and the learner's options in `args`
     (None: not given); the aliases (`nim train`, `noughts train`) call this too."""
-    for dest, _ in HATS_OPTIONS + BOX_OPTIONS + (("brain", "--brain"),):  # an alias has only its own options
-        if not hasattr(args, dest):
+    for dest, _ in HATS_OPTIONS + BOX_OPTIONS + (("brain", "--brain"), ("seat", "--seat")):  # an alias has only
+        if not hasattr(args, dest):  # its own options
             setattr(args, dest, None)
     others = BOX_OPTIONS if game.brains == "hats" else HATS_OPTIONS
     wrong = [flag for dest, flag in others if getattr(args, dest, None) is not None]
     if wrong:
         parser.error(f"{wrong[0]} is not an option of training for {game.title}: its AI learns by "
                      f"{LEARNER_WORDS[game.brains]}")
+    seat = None
+    if args.seat is not None:
+        if game.learner_seat is None:
+            return _refuse(f"--seat is not an option of training for {game.title}: its AI keeps one brain for both "
+                           "seats. Nothing was trained.", 2, command)
+        try:
+            seat = seat_asked(game, args.seat)
+        except ValueError as exc:
+            return _refuse(f"{exc} Nothing was trained.", 2, command)
     games = args.games if args.games is not None else game.training_games
     _say_if_compiling(args, command)
     if args.brain is not None and not game.chances_vs_perfect:
-        return run_stored(args, game, given, games, command)
+        return run_stored(args, game, given, games, command, seat)
     if game.brains == "matchboxes":
-        return run_matchboxes(args, game, games, command)
+        return run_matchboxes(args, game, games, command, seat if seat is not None else game.learner_seat)
     try:
         rules = game.rules_from(given)
     except ValueError as exc:
@@ -147,7 +190,12 @@ def train_game(args: argparse.Namespace, game, given: dict, parser: argparse.Arg
     values = game.option_values(given)
     if game.chances_vs_perfect:
         return run_sticks(args, rules, games, protocol, values, command, max_take_given="max_take" in given)
-    return run_hats(args, game, rules, games, protocol, values, command)
+    seat = seat if seat is not None else game.learner_seat
+    if seat is not None and args.protocol == "explore":
+        return _refuse(f"--protocol explore starts games anywhere, but {seat_names(game)[seat]}'s brain keeps its "
+                       "own boxes only: it plays every game from the start (classic). Nothing was trained.", 2,
+                       command)
+    return run_hats(args, game, rules, games, "classic" if seat is not None else protocol, values, command, seat)
 
 
 def _say_if_compiling(args, command: str) -> None:
@@ -172,14 +220,16 @@ def _refuse(message, status: int, command: str = "train") -> int:
 OPPONENT_OF = {"perfect": "best-at-random", "random": "random", "menace": "self"}
 
 
-def run_stored(args, game, given: dict, games: int, command: str) -> int:
+def run_stored(args, game, given: dict, games: int, command: str, seat: int | None = None) -> int:
     """Train the stored brain `args.brain` of `game` as the app trains it: a copy of the brain as loaded (made on
-    first use as the app makes it: its rule the options given, else the game's own), the run's net change merged
-    onto the brain as stored with its games and curve. MENACE's boxes (X, moving first) against --opponent; any
-    other brain against a second learner, by turns. A refusal says why in a line and changes nothing."""
+    first use as the app makes it: its rule the options given, else the game's own; of `seat`, else the game's
+    `learner_seat`), the run's net change merged onto the brain as stored with its games and curve. A brain of one
+    seat's containers trains in its seat (a `seat` asked that is not its own is refused): MENACE's boxes against
+    --opponent, HER's against a second learner in the other seat; a brain of both seats against a second learner,
+    by turns. A refusal says why in a line and changes nothing."""
     from sticks_tui.commands.common import open_store
     from sticks_tui.learn.hats import HatRule
-    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.learn.trainer import TrainingConfig, seats_of, train
     from sticks_tui.store import InvalidName, StoreError
     from sticks_tui.vocabulary import NIM_LEARNER_BOX
 
@@ -194,9 +244,17 @@ def run_stored(args, game, given: dict, games: int, command: str) -> int:
         return 1
     with store:
         try:
+            info = store.brain_info(args.brain)
+            wanted_seat = seat if seat is not None else game.learner_seat
+            if info is not None and info.game == game.name:  # a stored brain trains on its own seat
+                if seat is not None and info.seat != seat:
+                    whose = "both seats" if info.seat is None else seat_line(game, info.seat)
+                    return _refuse(f"The brain {args.brain!r} plays {whose}; --seat {args.seat} would change it. "
+                                   "Leave it out, or train a new brain. Nothing was trained.", 2, command)
+                wanted_seat = info.seat
             brain = store.load_or_create_brain(args.brain, 0, rule=wanted, game=game.name,
                                                box=tuple(getattr(rules, "box", NIM_LEARNER_BOX)),
-                                               seat=0 if boxes else None)
+                                               seat=wanted_seat)
         except InvalidName as exc:
             return _refuse(exc, 2, command)
         except StoreError as exc:
@@ -214,7 +272,7 @@ def run_stored(args, game, given: dict, games: int, command: str) -> int:
         try:
             config = TrainingConfig(game=rules, games=games, seed=args.seed if args.seed is not None else
                                     secrets.randbits(63), protocol=protocol, engine=args.engine, opponent=opponent,
-                                    seats="first" if brain.seat == 0 else "both")
+                                    seats=seats_of(brain))
             start = brain.counts.copy()
             result = train(config, brain=brain.copy())
         except ValueError as exc:
@@ -237,7 +295,8 @@ def run_stored(args, game, given: dict, games: int, command: str) -> int:
     container = "boxes" if boxes else "hats"
     if args.json:
         print(json.dumps({
-            "game": game.name, "brain": {"name": name, "games_trained": trained, container: len(stored.positions)},
+            "game": game.name, "brain": {"name": name, "games_trained": trained, container: len(stored.positions),
+                                         "seat": None if stored.seat is None else seat_names(game)[stored.seat]},
             "games": result.games_played, "seed": config.seed, "protocol": protocol, "opponent": opponent,
             "engine": result.engine, "rule": _any_rule_json(stored.rule), "seconds": result.seconds,
             "results": {"win": win, "draw": draw, "loss": loss},
@@ -247,8 +306,9 @@ def run_stored(args, game, given: dict, games: int, command: str) -> int:
         return 0
     total = max(result.games_played, 1)
     against = {"self": "a second learner", "random": "the random player", "best-at-random": "the perfect player"}
-    print(f"{result.games_played:,} games of {game.title} against {against[opponent]} ({result.engine} engine, seed "
-          f"{config.seed}), kept in the brain {name!r}")
+    plays = "" if stored.seat is None else f" playing {seat_line(game, stored.seat)},"
+    print(f"{result.games_played:,} games of {game.title}{plays} against {against[opponent]} ({result.engine} engine, "
+          f"seed {config.seed}), kept in the brain {name!r}")
     print(f"its rule: {_any_rule_words(stored.rule)}")
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
     print(f"results: {win:,} won ({win / total:.1%}), {draw:,} drawn ({draw / total:.1%}), {loss:,} lost "
@@ -412,15 +472,19 @@ def report(args: argparse.Namespace, result, brain, heap: int, games: int, proto
 
 # -- any other game of hats: agreement with perfect play, and the brain's boxes -----------------------------
 
-def run_hats(args, game, rules, games: int, protocol: str, values: dict, command: str) -> int:
+def run_hats(args, game, rules, games: int, protocol: str, values: dict, command: str, seat: int | None = None) -> int:
+    """A fresh brain of the hats trained against a second learner: of every position, both seats by turns; or of
+    `seat`'s positions only (HER as Black), always in that seat, against a second learner in the other."""
     from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, agreement, exact_chances
     from sticks_tui.learn.figure_words import chances_sentence, likeliest_sentence
     from sticks_tui.learn.hats import HatRule, Hats
-    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.learn.trainer import TrainingConfig, seats_of, train
     from sticks_tui.solve import solver_for
 
-    config = TrainingConfig(game=rules, games=games, seed=args.seed, protocol=protocol, engine=args.engine)
-    result = train(config, Hats(rules, rule=_rule_given(args, HatRule())))
+    fresh = Hats(rules, rule=_rule_given(args, HatRule()), seat=seat)
+    config = TrainingConfig(game=rules, games=games, seed=args.seed, protocol=protocol, engine=args.engine,
+                            seats=seats_of(fresh))
+    result = train(config, fresh)
     if result.notice:
         print(f"sticks-tui {command}: {result.notice}", file=sys.stderr)
     if result.games_played != games:  # never report a run that silently played fewer games
@@ -430,11 +494,12 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
     verdict = agreement(brain)
     start = rules.start_positions()[0]
     start_best = brain.best_move(start) if brain.has_hat(start) else None
-    scope = game.scope_words(rules)
+    scope = game.scope_words(rules) if seat is None else f"{seat_names(game)[seat]}'s positions of {game.title}"
     if args.json:
         print(json.dumps({
             **values,
             "game": game.name,
+            "seat": None if seat is None else seat_names(game)[seat],
             "scope": scope,
             "games": result.games_played,
             "seed": args.seed,
@@ -455,11 +520,15 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
                       for p in brain.positions],
         }))
         return 0
-    print(f"{result.games_played:,} self-play games of {game.title} over {scope} ({protocol} protocol, "
-          f"{result.engine} engine)")
+    if seat is None:
+        print(f"{result.games_played:,} self-play games of {game.title} over {scope} ({protocol} protocol, "
+              f"{result.engine} engine)")
+    else:
+        print(f"{result.games_played:,} games of {game.title}, the AI playing {seat_line(game, seat)}, against a "
+              f"second learner playing {seat_names(game)[1 - seat]} ({protocol} protocol, {result.engine} engine)")
     print(f"time: {result.seconds:.3f} s, {result.games_per_second:,.0f} games/s")
-    print(likeliest_sentence(rules, verdict.agreement, verdict.draw_wins, verdict.winning_states))
-    first, second = (exact_chances(brain, "perfect", seat == 0)[0] for seat in (0, 1))
+    print(likeliest_sentence(rules, verdict.agreement, verdict.draw_wins, verdict.winning_states, scope))
+    first, second = (exact_chances(brain, "perfect", s == 0)[0] if seat in (None, s) else math.nan for s in (0, 1))
     print(chances_sentence(rules, first, second) + f" The perfect player: {PERFECT_PLAYER_WORDS}.")
     if verdict.disagreeing:
         shown = "; ".join(rules.position_text(p) for p in verdict.disagreeing[:10])
@@ -473,7 +542,8 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
     if len(positions) > TEXT_BOXES:
         print(f"its {len(positions):,} boxes (one per position) are listed by --json")
         return 0
-    print(f"\nits {len(positions)} boxes (one per position; balls per move):")
+    whose = "one per position" if seat is None else f"one per position {seat_names(game)[seat]} moves at"
+    print(f"\nits {len(positions)} boxes ({whose}; balls per move):")
     for i, p in enumerate(positions):
         balls = ", ".join(f"{rules.move_text(p, m)}: {c}" for m, c in zip(brain.moves_of(p), brain.hat(p), strict=True))
         print(f"{i + 1:4}  {rules.position_text(p)}  {{{balls}}}")
@@ -496,12 +566,13 @@ def box_rule(args, game, base=None):
     return menace_rule(beads=beads, incentives=incentives, empty=empty)
 
 
-def run_matchboxes(args, game, games: int, command: str) -> int:
-    """MENACE (X, first) trained by the one trainer (`learn.trainer`), its boxes printed by square."""
+def run_matchboxes(args, game, games: int, command: str, seat: int = 0) -> int:
+    """MENACE's boxes for `seat` (X moving first, or O) trained by the one trainer (`learn.trainer`) always in that
+    seat, its boxes printed by square."""
     from sticks_tui.engine.noughts import NoughtsRules
     from sticks_tui.learn.analysis import exact_chances
     from sticks_tui.learn.menace import MenaceBrain, menace_rule, move_number, sentence
-    from sticks_tui.learn.trainer import TrainingConfig, train
+    from sticks_tui.learn.trainer import TrainingConfig, seats_of, train
 
     opponent = args.opponent or "perfect"
     try:
@@ -509,20 +580,22 @@ def run_matchboxes(args, game, games: int, command: str) -> int:
     except ValueError as exc:
         return _refuse(str(exc), 2, command)
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    brain = MenaceBrain(rule)
-    o_brain = MenaceBrain(rule, "O") if opponent == "menace" else None
+    marks = seat_names(game)
+    brain = MenaceBrain(rule, marks[seat])
+    other = MenaceBrain(rule, marks[1 - seat]) if opponent == "menace" else None
     against = {"perfect": "best-at-random", "random": "random", "menace": "self"}[opponent]
     run = train(TrainingConfig(game=NoughtsRules(), games=games, seed=seed, protocol="classic", engine=args.engine,
-                               opponent=against, seats="first"), brain, o_brain)
+                               opponent=against, seats=seats_of(brain)), brain, other)
     if run.notice:
         print(f"sticks-tui {command}: {run.notice}", file=sys.stderr)
     boxes = brain.boxes
     win, draw, loss = run.results
-    chances = {name: exact_chances(brain, name, True) for name in ("perfect", "best-at-random")}
+    chances = {name: exact_chances(brain, name, seat == 0) for name in ("perfect", "best-at-random")}
     not_losing = {name: w + d for name, (w, d, _) in chances.items()}
     if args.json:
         print(json.dumps({
             "games": run.games_played,
+            "seat": marks[seat],
             "opponent": opponent,
             "seed": seed,
             "rule": {"beads": list(rule.beads), "incentives": list(rule.incentives), "empty": rule.empty},
@@ -535,13 +608,14 @@ def run_matchboxes(args, game, games: int, command: str) -> int:
             "not_losing_vs_perfect": not_losing["perfect"],
             "not_losing_vs_best_at_random": not_losing["best-at-random"],
             "curve": [{"games": p.games, **dict(zip(("win", "draw", "loss"), p.results, strict=True)),
-                       "not_losing_vs_perfect": p.keep_first} for p in run.curve],
+                       "not_losing_vs_perfect": p.keep_first if seat == 0 else p.keep_second} for p in run.curve],
             "boxes": [{"board": b, "move": move_number(b), "counts": list(brain.box_squares(i))}
                       for i, b in enumerate(boxes.boards)],
         }))
         return 0
     total = max(run.games_played, 1)
-    print(f"MENACE (X) against the {opponent} player: {run.games_played:,} games ({run.engine} engine, seed {seed})")
+    print(f"MENACE ({marks[seat]}) against the {opponent} player: {run.games_played:,} games ({run.engine} engine, "
+          f"seed {seed})")
     print(sentence(rule))
     print(f"time: {run.seconds:.3f} s, {run.games_per_second:,.0f} games/s")
     print(f"results: {win:,} won ({win / total:.1%}), {draw:,} drawn ({draw / total:.1%}), "

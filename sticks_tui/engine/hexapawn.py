@@ -193,6 +193,8 @@ class HexapawnRules:
     (`BBB...WWW:W`), moves chess-like text (`a1-a2`, `b1xa2`); the side that moves last wins."""
 
     name = "Hexapawn"
+    #: The two players by seat (0 moves first), in the game's words.
+    seat_names = ("White", "Black")
     last_mover_wins = True  # from `outcome`: every game ends with the last mover's win
 
     def positions(self) -> tuple[str, ...]:
@@ -334,8 +336,13 @@ register(GameEntry(
     },
     default_opponent="learning",
     ai_names={"learning": "HER", "perfect": "Hexapawn Perfect AI", "random": "Hexapawn Random AI"},
-    listing_note="A Hexapawn brain has one box per position (White's and Black's) and a bead count per move.",
+    listing_note="A Hexapawn brain has one box per position its side moves at, up to the mirror (HER as Black: "
+                 "19; as White: 18; a brain of both sides: 37), and a bead count per move.",
     position_word="board",
-    scope=lambda rules: "every position of Hexapawn",
-    training_games=20_000, watchable=True, brain_tokens=("box", "bead"),
+    scope=lambda rules: "every position HER can face",  # her side's (Black's or White's), or both in one brain
+    # HER plays Black, as in Gardner's article (19 boxes up to the mirror); `train --seat white`: White's 18
+    training_games=20_000, learner_seat=1, watchable=True,
+    learner_seat_why="HER plays Black, as in Gardner's article, against a second learner playing White, learning too: "
+                     "in our runs she learns to beat the perfect White sooner so than against the random or a perfect "
+                     "White (docs/cli.md)", brain_tokens=("box", "bead"),
 ))

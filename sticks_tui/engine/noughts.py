@@ -392,6 +392,6 @@ register(GameEntry(
     listing_note="A MENACE brain has one box per board MENACE faces (up to symmetry) and a bead count per square.",
     position_word="board",
     scope=lambda rules: "every board MENACE can face",
-    training_games=5_000, training_protocol="classic",
+    training_games=5_000, training_protocol="classic", learner_seat=0,
     lab_rules=lambda size: NoughtsRules(), lab_size=(3, 3, 3), lab_size_words="the board's side (3 only)",
 ))

@@ -179,6 +179,12 @@ class GameEntry:
     #: Whom the train dialog's run plays by default (`learn.trainer.OPPONENTS`: 'self' a second learner,
     #: 'random', 'best-at-random' the perfect player).
     training_opponent: str = "self"
+    #: The seat the learning AI's brain keeps when `sticks-tui train --game G` is not told (0 the first player,
+    #: 1 the second: a brain of that player's containers, `--seat` chooses the other); None: one brain keeps
+    #: both seats' containers (no `--seat`).
+    learner_seat: int | None = None
+    #: Why its learner trains in that seat, against whom, in a sentence (`train --seat`'s help; '' none).
+    learner_seat_why: str = ""
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None

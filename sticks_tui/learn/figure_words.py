@@ -103,11 +103,12 @@ def _at(rules) -> str:
     return f"in {rest}"
 
 
-def likeliest_sentence(rules, agreement: float, draw_wins: float, winning: int | None = None) -> str:
+def likeliest_sentence(rules, agreement: float, draw_wins: float, winning: int | None = None,
+                       scope: str | None = None) -> str:
     """The two figures over winning positions in one sentence: 'Over heaps 2-20, its likeliest move is a
     winning move in 100% of the 15 positions where a win can be forced; a ball drawn at random is one 87% of
-    the time.'"""
-    scope = registry.entry_of(rules).scope_words(rules)
+    the time.' `scope`: what they are over, when not the game's own words (one seat's positions)."""
+    scope = scope or registry.entry_of(rules).scope_words(rules)
     count = f"the {winning:,} " if winning is not None else "the "
     drawn = (f"; a {token_word(rules)} drawn at random is one {percent(draw_wins)} of the time"
              if draw_wins == draw_wins else "")

@@ -52,8 +52,8 @@ SELF = 0
 SHARED = 4
 RANDOM, BEST_AT_RANDOM = tables.RANDOM, tables.BEST_AT_RANDOM
 PERFECT = tables.PERFECT  # the opponent of the exact figures: the perfect player worst for the learner
-#: Which seat A takes: first in even games and second in odd ones (ALTERNATE), or always first.
-ALTERNATE, A_FIRST = 0, 1
+#: Which seat A takes: first in even games and second in odd ones (ALTERNATE), always first, or always second.
+ALTERNATE, A_FIRST, A_SECOND = 0, 1, 2
 PROPORTIONAL, GREEDY = tables.PROPORTIONAL, tables.GREEDY
 
 
@@ -427,7 +427,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     else a fixed player); return how many were played.
 
     `match` is a `tables.Match`; `rule_a` and `rule_b` (`CompiledRule`s) are the rules A and B each learn
-    by; `seats` ALTERNATE (A first in game g, counting from `game_index`, when g is even) or A_FIRST;
+    by; `seats` ALTERNATE (A first in game g, counting from `game_index`, when g is even), A_FIRST or A_SECOND;
     `run` the run's `RunState`: stats[0..2] += A's wins, draws, losses; stats[3] += games won by the
     first mover. `track`: keep the lab's mastery `watch` after every game (the trainer does not)."""
     first_of, leads, result, n_cols, perfect, starts, width, P, rows_a, rows_b, row_cols, start_cells = match
@@ -472,7 +472,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     by_starts = 1.0 / np.float64(n_starts)
     x = rng_state[0]
     for g in range(n_games):
-        a_first = seats == A_FIRST or (game_index + g) % 2 == 0
+        a_first = seats == A_FIRST or (seats == ALTERNATE and (game_index + g) % 2 == 0)
         refilled = False
         if n_starts == 1:
             p = starts[0]

@@ -164,13 +164,16 @@ def rows_from(brain: Hats, start) -> frozenset[int]:
 
 def fresh_brain(kind, beads: tuple[int, ...] | None = None):
     """A new brain of the game `kind`, as the store makes one (a game of 20 sticks; Nim's learner's
-    piles; the first player's containers where the rules say whose turn it is: MENACE plays X); `beads`: its
-    start tokens by move number instead of the game's own (Michie's MENACE: 4, 3, 2, 1)."""
+    piles; one player's containers where the rules say whose turn it is: the entry's `learner_seat`, MENACE's X,
+    HER's Black; else the first player's); `beads`: its start tokens by move number instead of the game's own
+    (Michie's MENACE: 4, 3, 2, 1)."""
     from sticks_tui.learn.hats import HatRule
     from sticks_tui.vocabulary import NIM_LEARNER_BOX
 
     rules = kind.brain_rules(20, 3, NIM_LEARNER_BOX)
-    seat = 0 if getattr(rules, "mover", None) is not None else None
+    seat = None
+    if getattr(rules, "mover", None) is not None:
+        seat = kind.learner_seat if kind.learner_seat is not None else 0
     settings = dict(kind.learner_settings) if beads is None else {**kind.learner_settings, "start_balls": tuple(beads)}
     return Hats(rules, rule=HatRule(**settings), seat=seat)
 

@@ -80,7 +80,7 @@ def emptied_runs(brain, rules, opponent: str, games: int, seeds, *, protocol: st
     from sticks_tui.learn import compiled
     from sticks_tui.learn.rng import XorShift64Star
     from sticks_tui.learn.tables import game_tables, lay_out
-    from sticks_tui.learn.trainer import TrainingConfig, sparring_brain, start_positions
+    from sticks_tui.learn.trainer import TrainingConfig, seat_code, sparring_brain, start_positions
 
     seeds = tuple(seeds)
     if opponent not in OPPONENT_CODES:
@@ -93,12 +93,11 @@ def emptied_runs(brain, rules, opponent: str, games: int, seeds, *, protocol: st
     k = compiled.kernel()
     config = TrainingConfig(game=rules, games=games, protocol=protocol, seats=seats, curve=False)
     starts = start_positions(config)
-    a_seats = (0, 1) if seats == "both" else (0,)
+    a_seats = config.a_seats
     fresh_a = brain.fresh()
     fresh_b = sparring_brain(rules, fresh_a) if opponent == "self" else None
     match = lay_out(game_tables(rules), fresh_a, fresh_b, starts, a_seats)
     code = {"self": k.SELF, "random": k.RANDOM, "best-at-random": k.BEST_AT_RANDOM}[opponent]
-    seat_code = k.ALTERNATE if seats == "both" else k.A_FIRST
     rule_a = k.compile_rule(fresh_a.rule)
     rule_b = k.compile_rule(fresh_b.rule if fresh_b is not None else fresh_a.rule)
     rows = [fresh_a.row(p) for p in first_positions(rules, fresh_a, starts, a_seats)]
@@ -108,7 +107,7 @@ def emptied_runs(brain, rules, opponent: str, games: int, seeds, *, protocol: st
         counts_a = fresh_a.counts.copy()
         counts_b = fresh_b.counts.copy() if fresh_b is not None else none
         run = k.RunState.new(XorShift64Star(seed).state, match)
-        k.play_games(counts_a, counts_b, match, rule_a, rule_b, code, seat_code, games, 0, run, False, watch)
+        k.play_games(counts_a, counts_b, match, rule_a, rule_b, code, seat_code(k, seats), games, 0, run, False, watch)
         if any(int(counts_a[row].sum()) == 0 for row in rows):
             emptied += 1
     return Emptied(emptied, len(seeds), games)

@@ -14,7 +14,8 @@ trained, however many hats the brain holds), so a run's figures are about its ow
 travels once: each brain learns by its own (`Hats.rule`); a run takes it from the brains.
 
 How games start (`PROTOCOLS`, the one list) and who moves first (`SEATS`: the trained brain in either
-seat by turns, or always first, as MENACE plays X) are the config's.
+seat by turns, always first, as MENACE plays X, or always second, as MENACE plays O and Gardner's HER played
+Black) are the config's; a brain of one seat's containers trains in its own seat (`seats_of`).
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ OPPONENTS = {
     "random": "the random player (any legal move, each as likely)",
     "best-at-random": "a perfect player choosing at random among its best moves",
 }
-#: Which seat the trained brain takes: first and second by turns, or always first.
-SEATS = ("both", "first")
+#: Which seat the trained brain takes: first and second by turns, always first, or always second.
+SEATS = ("both", "first", "second")
+#: The seats (0 first, 1 second) the trained brain takes under each of `SEATS`.
+A_SEATS = {"both": (0, 1), "first": (0,), "second": (1,)}
 ENGINES = ("kernel", "reference")
 MAX_GAMES = 10_000_000
 
@@ -84,7 +87,7 @@ class TrainingConfig:
         if self.opponent not in OPPONENTS:
             raise ValueError(f"The opponent is one of {', '.join(OPPONENTS)}, not {self.opponent!r}.")
         if self.seats not in SEATS:
-            raise ValueError(f"The trained brain plays {' or '.join(SEATS)} seats, not {self.seats!r}.")
+            raise ValueError(f"The trained brain's seats are {', '.join(SEATS)}, not {self.seats!r}.")
         if self.game is None:
             if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
                 raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
@@ -93,6 +96,11 @@ class TrainingConfig:
         elif not isinstance(self.game, GameRules):
             raise ValueError(f"The game must follow the game protocol, not {self.game!r}.")
         check_pace(self.pace)
+
+    @property
+    def a_seats(self) -> tuple[int, ...]:
+        """The seats the trained brain takes (0 first, 1 second)."""
+        return A_SEATS[self.seats]
 
     @property
     def rules(self) -> GameRules:
@@ -140,6 +148,12 @@ def _seed_for(seed: int | None) -> int:
     return seed
 
 
+def seats_of(brain: Hats) -> str:
+    """The `SEATS` a brain trains in: its own seat for a brain of one seat's containers (MENACE's X 'first',
+    its O and HER's Black 'second'), else both by turns."""
+    return {None: "both", 0: "first", 1: "second"}[brain.seat]
+
+
 def sparring_brain(rules, brain: Hats) -> Hats:
     """A fresh second learner for `brain` on `rules`: the same rule, the other seat's containers where
     the brain keeps one seat's only."""
@@ -171,7 +185,7 @@ def train(config: TrainingConfig, brain: Hats | None = None, opponent: Hats | No
             raise ValueError("The two training AIs must have brains of their own.")
     else:
         opponent = None
-    a_seats = (0, 1) if config.seats == "both" else (0,)
+    a_seats = config.a_seats
     starts = start_positions(config)
     for hats, seats in ((brain, a_seats), (opponent, tuple(1 - s for s in a_seats))):
         if hats is None:
@@ -352,7 +366,7 @@ class _Run:
             self.stats[3] += 1
 
     def a_first(self, g: int) -> bool:
-        return self.config.seats == "first" or g % 2 == 0
+        return self.config.seats == "first" or (self.config.seats == "both" and g % 2 == 0)
 
     def play_story(self, g: int, story: bool = True) -> GameStory | None:
         """Game number g (from 0) played by the readable learner on the run's own random stream and
@@ -398,11 +412,10 @@ class _KernelRun(_Run):
         self.opponent = opponent
         self.readable_opponent = opponent if opponent is not None else FixedPlayer(config.opponent, config.rules)
         self.starts = starts
-        a_seats = (0, 1) if config.seats == "both" else (0,)
-        self.match = lay_out(game_tables(config.rules), brain, opponent, starts, a_seats)
+        self.match = lay_out(game_tables(config.rules), brain, opponent, starts, config.a_seats)
         self.code = {"self": kernel.SELF, "random": kernel.RANDOM, "best-at-random": kernel.BEST_AT_RANDOM}[
             config.opponent]
-        self.seats = kernel.ALTERNATE if config.seats == "both" else kernel.A_FIRST
+        self.seats = seat_code(kernel, config.seats)
         self.rules = (kernel.compile_rule(brain.rule),
                       kernel.compile_rule(opponent.rule if opponent is not None else brain.rule))
         self.state = kernel.RunState.new(XorShift64Star(seed).state, self.match)
@@ -414,6 +427,11 @@ class _KernelRun(_Run):
         b = self.opponent.counts if self.opponent is not None else self.none
         return int(self.kernel.play_games(self.brain.counts, b, self.match, *self.rules, self.code, self.seats, n,
                                           game_index, self.state, False, self.watch))
+
+
+def seat_code(kernel, seats: str) -> int:
+    """The kernel's code for `seats` (one of `SEATS`)."""
+    return {"both": kernel.ALTERNATE, "first": kernel.A_FIRST, "second": kernel.A_SECOND}[seats]
 
 
 def outcome_of(rules, position) -> int:

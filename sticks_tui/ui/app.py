@@ -483,19 +483,29 @@ class SticksApp(App):
             self.action_show_training()
             return
         game = self.game_in_play()
-        kept = self.keeper.learner(game, 0)
+        side = self.brain_side_in_play(game)
+        kept = self.keeper.learner(game, side)
         if not brains.trainable(kept.brain):
             from sticks_tui.engine import registry
 
-            self.notify(f"The brain '{kept.name}' of {registry.entry(game).title} cannot be trained here: only a "
-                        "learner that moves first, or by turns, trains.", title="Train", severity="warning",
-                        timeout=10)
+            self.notify(f"The brain '{kept.name}' of {registry.entry(game).title} cannot be trained here: only the "
+                        "counts learner's brains train.", title="Train", severity="warning", timeout=10)
             return
-        self.push_screen(TrainDialog(game), lambda config: self._train_chosen(config, game))
+        self.push_screen(TrainDialog(game, side), lambda config: self._train_chosen(config, game, side))
 
-    def _train_chosen(self, config, game: str | None = None) -> None:
+    def brain_side_in_play(self, game: str) -> int:
+        """The side whose brain the learning AI of `game` plays with on the game screen on top, or will play with in
+        the game the setup screen holds (MENACE as O: 1, its O boxes; HER as Black: 1), the brain F2 trains; else 0
+        (the first mover's, or the one brain)."""
+        for screen in reversed(self.screen_stack):
+            shown = getattr(getattr(screen, "setup", None), "game", None) or getattr(screen, "game_kind", None)
+            if shown == game and hasattr(screen, "brain_side"):
+                return screen.brain_side
+        return 0
+
+    def _train_chosen(self, config, game: str | None = None, side: int = 0) -> None:
         if config is not None:  # the brain as it is now (a reset in the dialog may have made it anew)
-            self.start_training(config, self.keeper.learner(game, 0) if game is not None else None)
+            self.start_training(config, self.keeper.learner(game, side) if game is not None else None)
             self.action_show_training()
 
     def action_show_training(self) -> None:

@@ -109,9 +109,8 @@ def grid_fits(brain, positions: int) -> bool:
 
 def trainable(brain) -> bool:
     """Whether the app's train dialog trains this brain: every brain of the one counts learner (issue 31) by its
-    own rule, for every game, but a brain of the second player's containers only (MENACE's O: the trainer's
-    learner moves first or by turns)."""
-    return isinstance(brain, Hats) and brain.seat in (None, 0)
+    own rule, for every game, in its own seat (a brain of one player's containers, MENACE's X or O, always there)."""
+    return isinstance(brain, Hats)
 
 
 @lru_cache(maxsize=64)

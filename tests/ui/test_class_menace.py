@@ -90,17 +90,18 @@ async def test_the_tally_counts_the_learner_by_the_brain_in_play_and_the_opponen
 
 
 async def test_her_plays_black_by_default_or_white_in_words_of_boxes_and_beads(make_app):
-    """HER (one brain of boxes for both sides, folded by the mirror) plays Black when the pupil moves first, the
-    default, or White; her brain beside the board and her draws in the log are boxes and beads."""
+    """HER plays Black when the pupil moves first, the default, with Black's boxes (folded by the mirror), or White
+    with White's ('HER White'); her brain beside the board and her draws in the log are boxes and beads."""
     from sticks_tui.ui.screens.game import BrainPanel
     from ui_helpers import log_text
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        for first, mark in (("p1", "Black"), ("p2", "White")):
+        for first, mark, name, boxes in (("p1", "Black", "HER", 19), ("p2", "White", "HER White", 18)):
             screen = await set_up(pilot, "hexapawn", opponent="learning", first=first, name1="Ann")
             await play_out(pilot, screen)
-            assert screen.brains[1].name == "HER" and screen.seat_name(1) == f"HER ({mark})"
+            assert screen.brains[1].name == name and screen.seat_name(1) == f"HER ({mark})"
+            assert len(screen.brains[1].brain.positions) == boxes
             title = str(screen.query_one(BrainPanel).query_one(".brain-title").render())
             assert title == f"HER ({mark})'s boxes"
             assert "HER draws the bead for " in log_text(screen) and " from its box." in log_text(screen)

@@ -98,8 +98,8 @@ async def test_a_paper_game_typed_on_its_screen_teaches_what_paper_game_does(mak
     assert not np.array_equal(on_screen.counts, before)
 
 
-async def open_print(pilot, app, game: str) -> PrintDialog:
-    app.push_screen(BrainScreen(game))
+async def open_print(pilot, app, game: str, side: int = 0) -> PrintDialog:
+    app.push_screen(BrainScreen(game, side))
     await pilot.pause()
     await pilot.press("p")
     await pilot.pause()
@@ -119,10 +119,10 @@ async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app,
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        kept = app.keeper.learner("hexapawn")
+        kept = app.keeper.learner("hexapawn", 1)  # HER as Black
         kept.brain.counts[kept.brain.legal_mask] = np.random.default_rng(3).integers(
             1, 9, int(kept.brain.legal_mask.sum()))  # as if it had learned
-        dialog = await open_print(pilot, app, "hexapawn")
+        dialog = await open_print(pilot, app, "hexapawn", 1)
         assert dialog.query_one("#print-path", Input).value.endswith("HER-machine.pdf")
         notes = tmp_path / "notes.pdf"
         notes.write_text("my own notes")
@@ -148,10 +148,10 @@ async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app,
         boxes, cover = printed_boxes(out / "her.pdf")
         assert boxes == expected(kept.brain, True)
         assert "g in the brain view; or sticks-tui play --paper --game hexapawn --brain HER" in " ".join(cover.split())
-        assert "Printed brain 'HER' as a machine of paper: 37 hats" in last_notice(app)
+        assert "Printed brain 'HER' as a machine of paper: 19 hats" in last_notice(app)
         assert str(out / "her.pdf") in last_notice(app)
         # an earlier print: replaced only when Print is pressed a second time
-        dialog = await open_print(pilot, app, "hexapawn")
+        dialog = await open_print(pilot, app, "hexapawn", 1)
         printed = (out / "her.pdf").read_bytes()
         assert "is an earlier print: press Print again to replace it." in await print_to(pilot, app, dialog,
                                                                                          out / "her.pdf")

@@ -14,8 +14,9 @@ from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 from ui_helpers import set_up, text_of, wait_until
 
 
-async def open_dialog(pilot, game: str) -> TrainDialog:
-    await set_up(pilot, game)
+async def open_dialog(pilot, game: str, first: str = "p2") -> TrainDialog:
+    """F2 on a game of `game` against its learning AI, which moves first by default (MENACE as X)."""
+    await set_up(pilot, game, first=first)
     await pilot.press("f2")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, TrainDialog), what="the train dialog")
     return pilot.app.screen
@@ -71,11 +72,11 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
 async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box_and_speaks_hexapawns_words(
         make_app):
     """MENACE's dialog warns, measured on 20 trial seeds, before a run that likely empties its first box. Then, in
-    the same app, Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule by
-    turns, against the opponents its entry offers."""
+    the same app, Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule;
+    playing Black in the game on screen (the pupil moves first), F2 trains Black's 19 boxes, always second."""
     from sticks_tui.ui.screens.setup import SetupScreen
 
-    app = make_app()
+    app = make_app(ai_delay=60)  # MENACE (X) has not moved: no game in progress, so a reset may be ticked
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot, "noughts")
         # the default (12,3,2,1 against the perfect AI, 5,000 games): at most 1 of 20 trial runs empties it
@@ -98,7 +99,9 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         await pilot.press("escape", "escape")  # the dialog, then the game (no move made)
         await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
         # Hexapawn's brain in its own words
-        dialog = await open_dialog(pilot, "hexapawn")
+        dialog = await open_dialog(pilot, "hexapawn", first="p1")
+        assert (dialog.kept.name, len(dialog.kept.brain.positions)) == ("HER", 19)
+        assert text_of(dialog, "#scope") == "It plays Black, moving second"
         labels = [str(label.render()) for label in dialog.query("Label")]
         assert "Box rule" in labels and "Start beads" in labels and "Empty box" in labels
         assert [value for _, value in dialog.query_one("#opponent", Select)._options] == \
@@ -106,4 +109,61 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         assert not dialog.query_one("#draw-half").display  # a game of Hexapawn never ends in a draw
         assert dialog.query_one("#preset", Select).value == "seeds"
         config, rule, reset = dialog.read_form()
-        assert (config.seats, config.opponent, rule, reset) == ("both", "self", HatRule(), False)
+        assert (config.seats, config.opponent, rule, reset) == ("second", "self", HatRule(), False)
+
+
+async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_leaves_xs(make_app, data_dir):
+    """F2 trains the brain in play (issue 32 item 2): on the setup screen the brain the game set there will play with;
+    MENACE playing O in the game on screen, the dialog trains O's boxes and says so; the run plays them always second (the one loop's second seat), and the store's O brain
+    changes by exactly that run while X's stays as it was."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        x_before = app.keeper.learner("noughts", 0).brain.counts.copy()  # X's boxes, made in the store
+        # before the game, on the setup screen: F2 trains the brain the game set there will play with
+        setup = app.screen
+        setup.query_one("#game", Select).value = "noughts"
+        await pilot.pause()
+        for first, name in (("p2", "noughts MENACE"), ("p1", "noughts MENACE O")):
+            setup.query_one("#first", Select).value = first
+            await pilot.pause()
+            await pilot.press("f2")
+            await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+            assert app.screen.kept.name == name
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is setup, what="the setup screen")
+        await set_up(pilot, "noughts", opponent="menace", first="p1")  # the pupil plays X, MENACE O
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        dialog = app.screen
+        kept = dialog.kept
+        assert (kept.name, kept.brain.seat) == ("noughts MENACE O", 1)
+        assert "'noughts MENACE O'" in text_of(dialog, ".dialog-title")
+        assert text_of(dialog, "#scope") == "It plays O, moving second"
+        before = kept.brain.counts.copy()
+        dialog.query_one("#games").value = "300"
+        await pilot.pause()
+        await pilot.click("#go")
+        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60,
+                         what="the run's end")
+        config = app.session.training.config
+        assert (config.seats, config.opponent, config.games) == ("second", "best-at-random", 300)
+        # its figures are O's (moving second), and each AI's box shown is one it has: O's after X's first move
+        points = app.session.training.points
+        assert points and all(p.win_first != p.win_first and 0 <= p.keep_second <= 1 for p in points)
+        from sticks_tui.ui.widgets.container_view import ContainerView
+
+        await pilot.pause()
+        o_box, x_box = (view.data.title for view in app.screen.query(ContainerView))
+        assert o_box.startswith("Box for ") and o_box.endswith("(O to move)")
+        assert x_box == "Box for . . . / . . . / . . . (X to move)"
+    fresh = kept.brain.fresh()
+    fresh.counts[...] = before
+    expected = train(TrainingConfig(game=fresh.rules, games=300, seed=config.seed, protocol="classic",
+                                    opponent="best-at-random", seats="second", curve=False), brain=fresh)
+    with Store.open(data_dir) as store:
+        o_stored, x_stored = store.load_brain("noughts MENACE O"), store.load_brain("noughts MENACE")
+        assert store.brain_info("noughts MENACE O").games_trained == 300
+        assert store.brain_info("noughts MENACE").games_trained == 0
+    assert np.array_equal(o_stored.counts, expected.brain.counts) and not np.array_equal(o_stored.counts, before)
+    assert np.array_equal(x_stored.counts, x_before)
+

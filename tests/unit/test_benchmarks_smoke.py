@@ -43,6 +43,8 @@ FIGURES: dict[str, list[str]] = {
     "bench_kernel_loops.py": [rf"^{p}\s+{n}(\s+{NUMBER}){{3}}(\s+{NUMBER}x){{2}}$"
                               for p in ("explore", "classic") for n in (20, 100)]
                              + [rf"^nim, piles up to 7: general before {NUMBER}, now {NUMBER} M games/s: {NUMBER}x$"],
+    "bench_hexapawn_opponent.py": [rf"^{o}\s+20\s+{NUMBER}%\s+{NUMBER}%\s+{NUMBER}%\s+[01]/1$"
+                                   for o in ("self", "random", "best-at-random")],
     "bench_menace_seeds.py": [r"^# MENACE on seeds 10001-10002 \(2 seeds\), 100 games each",
                               *(rf"^this tree\s+{b}\s+\d/2\s+{NUMBER}% \(median seed {NUMBER}%\)$"
                                 for b in ("4,3,2,1", "8,3,2,1"))],
@@ -134,7 +136,7 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
 #: Scripts that only compute (no server, no terminal, no pool of processes, no pytest of their own): run as
 #: `python script --smoke` runs them, in this process (runpy, as __main__), which spares a Python start and
 #: its imports each (about 0.6 CPU s).
-IN_PROCESS = {"bench_checkpoints.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
+IN_PROCESS = {"bench_checkpoints.py", "bench_hexapawn_opponent.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
               "bench_menace_beads.py", "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py",
               "bench_train.py", "bench_vs_python.py", "bench_widgets.py"}
 

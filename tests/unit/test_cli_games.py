@@ -192,17 +192,28 @@ def test_train_brain_keeps_the_run_in_the_store_for_every_game_by_the_one_loop(c
     data = str(tmp_path / "data")
     doc = json.loads(out_of(capsys, ["--data-dir", data, "train", "--game", "noughts", "--brain", "m", "--games",
                                      "300", "--seed", "4", "--json"]))
-    assert doc["brain"] == {"name": "m", "games_trained": 300, "boxes": 304} and doc["opponent"] == "best-at-random"
+    assert doc["brain"] == {"name": "m", "games_trained": 300, "boxes": 304, "seat": "X"}
+    assert doc["opponent"] == "best-at-random"
     entry = registry.entry("noughts")
     fresh = Hats(entry.make_rules(), rule=HatRule(**entry.learner_settings), seat=0)
     expected = train(TrainingConfig(game=fresh.rules, games=300, seed=4, protocol="classic",
                                     opponent="best-at-random", seats="first", curve=False), brain=fresh)
     with Store.open(data) as store:
         assert np.array_equal(store.load_brain("m").counts, expected.brain.counts)
-    for game, name in (("hexapawn", "her"), ("nim", "n")):
+    for game, name, boxes, seat in (("hexapawn", "her", 19, "Black"), ("nim", "n", 511, None)):
         doc = json.loads(out_of(capsys, ["--data-dir", data, "train", "--game", game, "--brain", name, "--games",
                                          "200", "--seed", "1", "--json"]))
-        assert (doc["game"], doc["brain"]["games_trained"]) == (game, 200)
+        assert (doc["game"], doc["brain"]["games_trained"], doc["brain"]["seat"], len(doc["boxes"])) == (
+            game, 200, seat, boxes)
+    # MENACE as O: a new brain of O's boxes, trained always second (the one loop's second seat)
+    doc = json.loads(out_of(capsys, ["--data-dir", data, "train", "--game", "noughts", "--brain", "o", "--seat", "O",
+                                     "--games", "300", "--seed", "4", "--json"]))
+    fresh = Hats(entry.make_rules(), rule=HatRule(**entry.learner_settings), seat=1)
+    expected = train(TrainingConfig(game=fresh.rules, games=300, seed=4, protocol="classic",
+                                    opponent="best-at-random", seats="second", curve=False), brain=fresh)
+    assert doc["brain"]["seat"] == "O" and doc["brain"]["boxes"] == len(fresh.positions)
+    with Store.open(data) as store:
+        assert np.array_equal(store.load_brain("o").counts, expected.brain.counts)
 
 
 def test_train_brain_refuses_a_bad_combination_in_a_line_and_changes_nothing(capsys, tmp_path):
@@ -216,6 +227,12 @@ def test_train_brain_refuses_a_bad_combination_in_a_line_and_changes_nothing(cap
             (["--game", "nim", "--brain", "m"], 1,
              "sticks-tui train: The brain 'm' is a brain for noughts, not for nim; pick another name. Nothing was "
              "trained.\n"),
+            (["--game", "noughts", "--brain", "m", "--seat", "o"], 2,
+             "sticks-tui train: The brain 'm' plays X, moving first; --seat o would change it. Leave it out, or train "
+             "a new brain. Nothing was trained.\n"),
+            (["--game", "sticks", "--seat", "first"], 2,
+             "sticks-tui train: --seat is not an option of training for the Game of Sticks: its AI keeps one brain "
+             "for both seats. Nothing was trained.\n"),
             (["--game", "noughts", "--brain", "m", "--beads", "4,3,2,1"], 2,
              "sticks-tui train: The brain 'm' learns by its own rule (start 12,3,2,1, win +3, draw +1, loss -1, floor "
              "none, an empty one resigns); the rule options given would change it. Leave them out, or train a new "

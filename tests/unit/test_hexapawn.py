@@ -240,11 +240,19 @@ def test_hexapawn_registers_itself_and_trains_from_the_command_line(capsys):
     assert registry.entry_of(RULES) is game and game.rules_from() == RULES
     assert main(["train", "--game", "hexapawn", "--games", "3000", "--seed", "1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    # self-play trains both sides' boxes, each folded by the mirror: 19 for Black and 18 for White
-    assert doc["game"] == "hexapawn" and doc["games"] == 3000 and doc["positions"] == 19 + 18
+    # HER plays Black, as in Gardner's article: Black's boxes only, folded by the mirror, 19 of them, each with its
+    # position and counts, trained against a second learner playing White
+    assert (doc["game"], doc["games"], doc["seat"], doc["positions"], doc["protocol"]) == (
+        "hexapawn", 3000, "Black", 19, "classic")
     boxes = {b["position"]: b for b in doc["boxes"]}
-    assert len(boxes) == 37 and set(boxes) < set(RULES.positions())
-    start = boxes[START]
+    assert len(boxes) == 19 and set(boxes) < set(RULES.positions()) and all(p.endswith(":B") for p in boxes)
+    assert all(len(b["counts"]) == len(b["moves"]) >= 1 for b in boxes.values())
+    assert sum(map(sum, (b["counts"] for b in boxes.values()))) > sum(map(len, (b["moves"] for b in boxes.values())))
+    # White's 18 when asked (any case); the start is White's and has two moves up to the mirror
+    assert main(["train", "--game", "hexapawn", "--games", "300", "--seed", "1", "--json", "--seat", "white"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["seat"], doc["positions"]) == ("White", 18)
+    start = {b["position"]: b for b in doc["boxes"]}[START]
     assert start["moves"] == ["a1-a2", "b1-b2"] and len(start["counts"]) == 2  # c1-c2 is a1-a2 in the mirror
     assert start["text"] == RULES.position_text(START)
 
@@ -298,3 +306,19 @@ def test_a_move_neither_numbered_nor_legal_is_asked_again(capsys, monkeypatch, t
     assert code == 0
     assert out.count("Please enter a number between 1 and 3.") == 2
     assert "Hexapawn Perfect AI plays Black b3 takes a2." in out  # the perfect answer to a1-a2
+
+
+def test_the_line_mode_plays_the_apps_her_black_brain_as_black_and_teaches_it(capsys, monkeypatch, tmp_path):
+    """The app's HER is Black's 19 boxes (a brain of one side): the line mode plays her as Black, saying so when
+    --ai-first asks for White, and the game's lesson goes to that brain as stored."""
+    assert main(["--data-dir", str(tmp_path), "train", "--game", "hexapawn", "--brain", "HER", "--games", "0"]) == 0
+    capsys.readouterr()
+    code, out, err = play(capsys, monkeypatch, tmp_path, "b1-b2\n1\n1\n1\nn\n", "play", "--game", "hexapawn",
+                          "--opponent", "learning", "--brain", "HER", "--ai-first", "--seed", HER_WINS_SEED)
+    assert code == 0
+    assert err == "sticks-tui: the brain 'HER' keeps Black's boxes only: it plays Black, moving second.\n"
+    assert "Player 1: Which move do you take (1-3)? b1-b2" in out and "HER plays Black " in out
+    with Store.open(tmp_path) as store:
+        brain = store.load_brain("HER")
+        assert (brain.seat, len(brain.positions), store.brain_record("HER")) == (1, 19, (1, 0))
+        assert brain != brain.fresh()  # she won, and learned it

@@ -3,7 +3,7 @@
 (`learn.trainer.play_one_game` over `Hats.draw` / `Hats.reinforce`) for every game and rule option: the
 floors, an empty container resigning or refilled, start tokens by move number, the incentives of a draw;
 against a second learner, the random player and a perfect player choosing at random among its best moves;
-the trained brain in both seats by turns or always first. One parametrized test, instead of one per game."""
+the trained brain in both seats by turns, always first or always second. One parametrized test, instead of one per game."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine import registry
+from sticks_tui.engine.hexapawn import HexapawnRules
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
@@ -81,6 +82,7 @@ class LastTakeGame:
 
 
 NOUGHTS = NoughtsRules()
+HEXAPAWN = HexapawnRules()
 SEEDS = HatRule()
 NONEMPTY = HatRule(start_balls=2, win_reward=3, loss_penalty=1, floor="nonempty")
 NO_FLOOR_REFILL = HatRule(start_balls=2, win_reward=1, loss_penalty=2, floor="none", empty="refill")
@@ -107,6 +109,13 @@ CASES = {
                                 600),
     "noughts-both-seats": (NOUGHTS, HatRule(start_balls=(3, 2, 2, 1), win_reward=2, draw_reward=1, floor="none"),
                            None, "self", "both", "classic", 600),
+    # the trained brain always second (issue 32): MENACE's O boxes, and Gardner's HER as Black (its 19 boxes)
+    "menace-o-vs-best": (NOUGHTS, MENACE_RULE, 1, "best-at-random", "second", "classic", 600),
+    "menace-o-vs-menace-x-refill": (NOUGHTS, menace_rule((2, 2, 1, 1), empty="refill"), 1, "self", "second",
+                                    "classic", 600),
+    "hexapawn-black-resign-vs-random": (HEXAPAWN, HatRule(start_balls=1, win_reward=1, loss_penalty=1, floor="none"),
+                                        1, "random", "second", "classic", 600),
+    "hexapawn-black-vs-white": (HEXAPAWN, SEEDS, 1, "self", "second", "classic", 600),
 }
 
 
@@ -127,6 +136,8 @@ def test_the_one_loop_is_the_readable_learner_bit_for_bit(case):
     else:
         assert ker.opponent is None
     assert (ker.results, ker.wins_first) == (ref.results, ref.wins_first) and sum(ker.results) == games
+    if seats != "both":  # the trained brain always in its seat: the first mover's wins are its wins, or its losses
+        assert ker.wins_first == ker.results[0 if seats == "first" else 2]
 
 
 def test_menace_trains_as_the_menace_kernel_of_before_did():
@@ -312,3 +323,14 @@ def test_a_draw_by_the_inverse_of_the_total_is_the_readable_draw_for_every_size_
     out = np.zeros(len(pairs), dtype=np.int64)
     drawn(states, np.array([n for _, n in pairs], dtype=np.int64), out)
     assert [int(r) for r in out] == [u % n for u, n in pairs]
+
+
+def test_a_second_seat_runs_curve_is_measured_in_the_second_seat():
+    """HER as Black (a brain of the second player's boxes), trained always second: every curve point is her chance
+    moving second (none moving first), the last one her exact chance against the perfect White as trained."""
+    rules = HexapawnRules()
+    run = train(TrainingConfig(game=rules, games=300, seed=3, protocol="classic", seats="second"), Hats(rules, seat=1))
+    assert run.curve and all(p.win_first != p.win_first and 0 <= p.win_second <= 1 for p in run.curve)
+    assert run.curve[-1].games == 300
+    assert run.curve[-1].win_second == pytest.approx(exact_chances(run.brain, "perfect", False)[0])
+    assert run.curve[0].win_second < run.curve[-1].win_second

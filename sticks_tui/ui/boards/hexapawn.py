@@ -176,7 +176,10 @@ class HexapawnBoard(GameBoard):
 
 
 BOARD = Board(
-    widget=HexapawnBoard, intro=lambda app: INTRO, brains=("HER",), sides=("White", "Black"),
+    # HER plays Black with Black's 19 boxes, as in Gardner's article, and White, when she moves first, with a
+    # brain of White's 18 of her own (`brain_options`: each side's boxes only, folded by the mirror)
+    widget=HexapawnBoard, intro=lambda app: INTRO, brains=("HER White", "HER"), sides=("White", "Black"),
+    brain_options=lambda side: {"seat": side},
     move_label=lambda position, move: move, layout="square",
     opening=lambda rules, start: "three pawns a side, each on its home row",
     move_line=lambda rules, name, before, move, after: f"{name}: {move}.",
@@ -189,7 +192,8 @@ BOARD = Board(
            "perfect play Black, the second player, always wins.\n"
            "The learning AI, HER, keeps a hat for each position it faces with balls for each move, draws one, "
            "and learns by the hats' rule above (a win adds balls like those drawn, a loss takes them away); "
-           "Gardner's HER did it with matchboxes of beads. On the board the side to move's moves are numbered: "
+           "Gardner's HER did it with matchboxes of beads. Playing Black she has 19 boxes (one per position up to "
+           "the mirror), playing White another brain, 'HER White', of 18. On the board the side to move's moves are numbered: "
            "a number key, or a click on the pawn and then on its square, plays one."),),
 )
 registry.set_board("hexapawn", board=BOARD)

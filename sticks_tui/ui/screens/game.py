@@ -560,13 +560,23 @@ class GameScreen(StyledOnce, Screen):
         if changed:
             self.refresh_bindings()
 
+    def _seat_in_view(self) -> int | None:
+        """The seat of the learner whose brain is shown (at 80 columns with two, the one in view); None: none."""
+        seats = self.shown_seats
+        return seats[1] if len(seats) > 1 and self.has_class("-other") else seats[0] if seats else None
+
+    @property
+    def brain_side(self) -> int:
+        """The side (0 the first mover's, 1 the second's) of the learner's brain in view this game: the one b shows
+        and F2 trains (MENACE playing O: O's boxes); 0 where the learner keeps one brain for both sides."""
+        seat = self._seat_in_view()
+        return 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
+
     def action_brain(self) -> None:
         """The whole brain of the learner shown (at 80 columns with two, the one in view)."""
         from sticks_tui.ui.screens.brain import BrainScreen
 
-        seats = self.shown_seats
-        seat = seats[1] if len(seats) > 1 and self.has_class("-other") else seats[0] if seats else None
-        side = 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
+        seat, side = self._seat_in_view(), self.brain_side
         draws = self.draws.get(seat) if seat is not None else None
         in_play = draws[-1] if draws and self.brains[seat].kept else None  # the box in play and the bead drawn
         self.app.push_screen(BrainScreen(self.setup.game, side, in_play))

@@ -352,6 +352,14 @@ class SetupScreen(StyledOnce, Screen):
     def game_kind(self) -> str:
         return self.query_one("#game", Select).value
 
+    @property
+    def brain_side(self) -> int:
+        """The side whose brain the learning AI will play the game set up here with, the brain F2 trains: the second
+        mover's when the person moves first against it (MENACE as O, HER as Black), else the first mover's."""
+        opponent = self.query_one("#opponent", Select).value
+        person_first = self.query_one("#first", Select).value == "p1" and not self.query_one("#watch", Switch).value
+        return 1 if person_first and opponent in LEARNER_KINDS and opponent != "trained" else 0
+
     @on(Select.Changed, "#game")
     def _game_changed(self) -> None:
         game, board = registry.entry(self.game_kind), board_of(self.game_kind)

@@ -23,7 +23,7 @@ from sticks_tui.learn.analysis import scope_words
 from sticks_tui.learn.control import BALL_BY_BALL, PACES, GameStory, pace_words
 from sticks_tui.learn.hats import MAX_START_NUMBERS, RULE_LIMITS, RULE_PRESETS, HatRule
 from sticks_tui.learn.lesson_words import lesson_sentence, losses_note, rule_sentence, won_sentence
-from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig
+from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, GAME_PROTOCOLS, MAX_GAMES, PROTOCOLS, TrainingConfig, seats_of
 from sticks_tui.solve.sticks import solve_sticks
 from sticks_tui.ui.bindings import relabel
 from sticks_tui.ui.commands import screen_commands
@@ -252,18 +252,21 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
     #train-dialog .form .-refused { background: $error 25%; }
     """
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, side: int = 0) -> None:
+        """`side`: the learning AI's brain of the first mover (0) or of the second (1), where it keeps one each."""
         super().__init__()
         self.game = game
+        self.side = side
         self._trial_key = None  # the run the warning was (or is being) measured for
         self.trialled = None  # (its key, `learn.resigning.Emptied`) once measured
 
     @property
     def kept(self):
-        """The kept brain this dialog trains: the game's learning AI's (the first game's chosen one by default)."""
+        """The kept brain this dialog trains: the game's learning AI's of its side (the first game's chosen one by
+        default)."""
         if self.game is None:
             return self.app.session.main
-        return self.app.keeper.learner(self.game, 0)
+        return self.app.keeper.learner(self.game, self.side)
 
     @property
     def sized(self) -> bool:
@@ -474,7 +477,7 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         pace = PACE_OF[self.query_one("#pace", Select).value]
         protocol = self.query_one("#protocol", Select).value
         opponent = self.query_one("#opponent", Select).value
-        seats = "first" if brain.seat == 0 else "both"
+        seats = seats_of(brain)
         if heap is not None:
             config = TrainingConfig(sticks=heap, games=games, protocol=protocol, pace=pace, opponent=opponent,
                                     seats=seats)
@@ -558,12 +561,13 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
             self._warn(None)
             return
         words = self.words
-        first = "its first " + (words.container if self.kept.brain.seat == 0 and
-                                len(self.kept.brain.rules.start_positions()) == 1 else words.containers)
+        # one first container (moving first from one start), else one of those it meets at its first move
+        one = self.kept.brain.seat == 0 and len(self.kept.brain.rules.start_positions()) == 1
+        first = f"its first {words.container}" if one else f"one of its first {words.containers}"
         trial = (f"{found.seeds} trial runs of this" if found.games == games else
                  f"{found.seeds} trial runs of its first {games_words(found.games)}")
         self._warn(f"Warning: in {found.runs} of {trial} {first} emptied, and the AI then resigned every game "
-                   f"(more start {words.tokens} make that rare).")
+                   f"{'' if one else 'that reached it '}(more start {words.tokens} make that rare).")
 
     def _warn(self, text: str | None) -> None:
         self.query_one("#train-warning", Static).update(text or "")
@@ -862,16 +866,41 @@ class TrainingScreen(StyledOnce, Screen):
         state = self.app.session.training
         return state.rules if state.rules is not None else self.kept.brain.rules
 
+    @staticmethod
+    def _opening(brain, rules):
+        """Where the trained brain's container is shown before a game is told: the start of the run's game, or for
+        a brain that moves second (MENACE's O) the first position it meets there."""
+        from sticks_tui.learn.resigning import first_positions
+
+        start = rules.start_positions()[0]
+        if brain.seat is None or brain.has_hat(start):
+            return start
+        return next(iter(first_positions(rules, brain, (start,), (brain.seat,))), start)
+
+    def _sparring_shape(self, trained, rules):
+        """A brain shaped as AI 2's (its containers, their moves): the trained brain's own where it keeps both seats,
+        else the other seat's (MENACE's O against X), made once."""
+        if trained.seat is None:
+            return trained
+        key = (rules, trained.rule, trained.seat)
+        if getattr(self, "_sparring", (None, None))[0] != key:
+            from sticks_tui.learn.trainer import sparring_brain
+
+            self._sparring = (key, sparring_brain(rules, trained))
+        return self._sparring[1]
+
     def _show_containers(self, counts_pair, focus=(None, None), drawn=(None, None), changes=({}, {})) -> None:
-        """Each AI's container for a position (`focus`, else the start of the run's game) from its counts."""
+        """Each AI's container for a position (`focus`, else the start of the run's game; the trained brain's first
+        position there when it moves second) from its counts."""
         from sticks_tui.ui.boards import board_of
         from sticks_tui.ui.widgets.container_view import ContainerData
 
-        brain, rules = self.kept.brain, self._run_rules()
+        trained, rules = self.kept.brain, self._run_rules()
         board = board_of(self.kept.game)
         for player, view in enumerate(self.query(ContainerView)):
+            brain = trained if player == 0 else self._sparring_shape(trained, rules)
             counts = counts_pair[player] if counts_pair[player] is not None else counts_pair[0]
-            position = focus[player] if focus[player] is not None else rules.start_positions()[0]
+            position = focus[player] if focus[player] is not None else self._opening(brain, rules)
             if not brain.has_hat(position):
                 view.data = ContainerData(title=f"No {self.words.container} for {rules.position_text(position)}")
                 continue
