@@ -625,9 +625,10 @@ def run_matchboxes(args, game, games: int, command: str, seat: int = 0) -> int:
     print(f"chance not to lose it against a perfect player choosing at random among its best squares: "
           f"{not_losing['best-at-random']:.1%}")
     print(f"\n{len(boxes)} boxes (board row by row; beads per square 1-9 of that board; empty boxes marked):")
+    squares = boxes.squares  # worked out from the layout at each call: once, not once per box
     for i, board in enumerate(boxes.boards):
         beads = brain.box_squares(i)
-        shown = "  ".join(f"{s + 1}:{beads[s]}" for s in boxes.squares[i])
+        shown = "  ".join(f"{s + 1}:{beads[s]}" for s in squares[i])
         empty = "  (empty)" if sum(beads) == 0 else ""
         print(f"{i + 1:4}  move {move_number(board)}  {board}  {shown}{empty}")
     return 0

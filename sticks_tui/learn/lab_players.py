@@ -180,15 +180,28 @@ def train_readable(spec: LearnerSpec, game: LabGame, seed: int, games: int):
     b = a if spec.one_table else make_player(game, spec, rng) if vs == "self" else FixedPlayer(vs, game.rules)
     starts = game.start_positions
     mastery: list[int | None] = [None, None, None]
-    for s in range(3):
-        if is_unbeatable(game, a.preference, s):
-            mastery[s] = 0
+    _note_mastery(game, a.preference, mastery, 0)
     for g in range(games):
         play_one_game(game.rules, starts, a, b, rng, g, False, g % 2 == 0)
-        for s in range(3):
-            if mastery[s] is None and is_unbeatable(game, a.preference, s):
-                mastery[s] = g + 1
+        _note_mastery(game, a.preference, mastery, g + 1)
     return a, tuple(mastery)
+
+
+def _note_mastery(game: LabGame, preference: np.ndarray, mastery: list, at: int) -> None:
+    """Put `at` in `mastery` for each seat not yet mastered that is unbeatable now (seat 2: both seats at once),
+    asking `is_unbeatable` once per seat (seat 2 is seat 0 and seat 1, so they are not walked twice)."""
+    found: dict[int, bool] = {}
+
+    def unbeatable(seat: int) -> bool:
+        if seat not in found:
+            found[seat] = is_unbeatable(game, preference, seat)
+        return found[seat]
+
+    for seat in (0, 1):
+        if mastery[seat] is None and unbeatable(seat):
+            mastery[seat] = at
+    if mastery[2] is None and unbeatable(0) and unbeatable(1):
+        mastery[2] = at
 
 
 __all__ = ["ValuePlayer", "is_mastered", "is_unbeatable", "make_player", "terminal_outcome", "train_readable"]

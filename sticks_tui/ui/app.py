@@ -441,7 +441,8 @@ class SticksApp(App):
         from sticks_tui.ui.screens.paper import PaperScreen, open_paper_game
 
         if not isinstance(self.screen, PaperScreen):
-            open_paper_game(self, self.game_in_play())
+            game = self.game_in_play()
+            open_paper_game(self, game, self.brain_side_in_play(game))
 
     def action_help(self) -> None:
         from sticks_tui.ui.screens.help import HelpScreen
@@ -495,13 +496,16 @@ class SticksApp(App):
 
     def brain_side_in_play(self, game: str) -> int:
         """The side whose brain the learning AI of `game` plays with on the game screen on top, or will play with in
-        the game the setup screen holds (MENACE as O: 1, its O boxes; HER as Black: 1), the brain F2 trains; else 0
-        (the first mover's, or the one brain)."""
+        the game the setup screen holds (MENACE as O: 1, its O boxes; HER as Black: 1), the brain F2 trains; with
+        neither for `game`, the side its learning AI plays in the game's own story (the entry's `learner_seat`: HER's
+        Black, MENACE's X; 0 where one brain plays both)."""
         for screen in reversed(self.screen_stack):
             shown = getattr(getattr(screen, "setup", None), "game", None) or getattr(screen, "game_kind", None)
             if shown == game and hasattr(screen, "brain_side"):
                 return screen.brain_side
-        return 0
+        from sticks_tui.engine import registry
+
+        return registry.entry(game).learner_seat or 0
 
     def _train_chosen(self, config, game: str | None = None, side: int = 0) -> None:
         if config is not None:  # the brain as it is now (a reset in the dialog may have made it anew)

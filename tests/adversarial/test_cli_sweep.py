@@ -178,7 +178,7 @@ def assert_clean(argv, code, out, err):
 NIGHTLY = os.environ.get("HYPOTHESIS_PROFILE") == "nightly"
 
 
-@settings(max_examples=settings().max_examples if NIGHTLY else 25)
+@settings(max_examples=settings().max_examples if NIGHTLY else 12)
 @given(argvs(), st.sampled_from(STDINS))
 @pytest.mark.slow
 def test_any_argument_vector_in_process(argv, stdin):

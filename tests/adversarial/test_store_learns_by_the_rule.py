@@ -175,7 +175,7 @@ def play_and_keep(game: str, rule, size: tuple, seating: tuple[str, str], games:
 
 
 @pytest.mark.parametrize(("game", "option"), OPTIONS, ids=[f"{g}-{o}" for g, o in OPTIONS])
-@settings(max_examples=200 if NIGHTLY else 10)
+@settings(max_examples=200 if NIGHTLY else 5)
 @given(data=st.data())
 def test_the_stored_brain_is_the_learners_after_the_same_games(game, option, data):
     rule = data.draw(rules_for(game, option), label="rule")

@@ -4,6 +4,7 @@ one game is refused for another with the reason."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import tempfile
 from pathlib import Path
@@ -116,16 +117,26 @@ def brains(draw) -> Hats:
     return brain
 
 
+@pytest.fixture(scope="module")
+def one_store(tmp_path_factory):
+    """One store for every example below (opening a fresh one cost more than the round trip): each example keeps,
+    exports and restores under names of its own."""
+    folder = tmp_path_factory.mktemp("round-trips")
+    with Store.open(folder / "data") as store:
+        yield store, folder, itertools.count()
+
+
 @settings(max_examples=60, deadline=None)
 @given(brain=brains(), games_trained=st.integers(0, brainfile.MAX_GAMES_TRAINED))
-def test_import_of_any_export_gives_back_the_same_brain(brain, games_trained):
-    with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "data") as store:
-        store.save_brain("kept", brain, games_trained)
-        store.export_brain("kept", Path(tmp) / "kept.json")
-        assert store.import_brain(Path(tmp) / "kept.json", "restored") == "restored"
-        assert store.load_brain("restored") == brain
-        info = store.brain_info("restored")
-        assert info.games_trained == games_trained and info.game == brainfile.game_of(brain)
+def test_import_of_any_export_gives_back_the_same_brain(one_store, brain, games_trained):
+    store, folder, numbers = one_store
+    n = next(numbers)
+    store.save_brain(f"kept {n}", brain, games_trained)
+    store.export_brain(f"kept {n}", folder / f"kept {n}.json")
+    assert store.import_brain(folder / f"kept {n}.json", f"restored {n}") == f"restored {n}"
+    assert store.load_brain(f"restored {n}") == brain
+    info = store.brain_info(f"restored {n}")
+    assert info.games_trained == games_trained and info.game == brainfile.game_of(brain)
 
 
 def test_the_largest_nim_box_a_file_holds_restores(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
@@ -12,6 +13,7 @@ import sys
 import pytest
 
 from sticks_tui.classic import ClassicGame, board_line
+from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 
@@ -129,9 +131,26 @@ def answers(transcript: str) -> str:
 
 
 def run_pipe(tmp_path, stdin: str, *args: str, timeout: float = 60):
+    """`sticks-tui classic ARGS` as a real process, typed lines piped in."""
     env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "env-data")}
     return subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "data"), "classic",
                            *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def run_main(tmp_path, stdin: str, *args: str) -> subprocess.CompletedProcess:
+    """The same command line through `cli.main` in this process (what the real command runs), the typed lines
+    a stream that is not a terminal, as a pipe is; its output captured. The real pipe itself is held by
+    test_seed_example_1_through_a_pipe and test_ctrl_c_through_a_terminal_signal_exits_cleanly."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STICKS_TUI_DATA_DIR", str(tmp_path / "env-data"))
+        patch.setattr(sys, "stdin", io.StringIO(stdin))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(["--data-dir", str(tmp_path / "data"), "classic", *args])
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def run_here(stdin: str, store=None, **kwargs) -> tuple[int, str, str]:
@@ -153,10 +172,10 @@ def test_seed_example_1_through_a_pipe(tmp_path):
     assert not (tmp_path / "env-data").exists()
 
 
-def test_seed_example_2_through_a_pipe(tmp_path):
+def test_seed_example_2_line_for_line(tmp_path):
     head, tail = SEED_EXAMPLE_2.split("...\n")
     typed = answers(head) + "".join(f"{n}\n" for n in EXAMPLE_2_HIDDEN) + answers(tail) + "n\n"
-    result = run_pipe(tmp_path, typed, "--mode", "friend")
+    result = run_main(tmp_path, typed, "--mode", "friend")
     assert result.returncode == 0 and result.stderr == ""
     lines = result.stdout.splitlines()
     head_lines, tail_lines = head.splitlines(), tail.splitlines()
@@ -168,8 +187,8 @@ def test_seed_example_2_through_a_pipe(tmp_path):
                       (50, 47, 44, 41, 38, 35, 32, 29, 26, 23, 20, 17, 14, 11, 9, 6, 5, 2, 1)]
 
 
-def test_seed_ai_example_through_a_pipe_with_a_fixed_seed(tmp_path):
-    result = run_pipe(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG), "--no-hats")
+def test_seed_ai_example_line_for_line_with_a_fixed_seed(tmp_path):
+    result = run_main(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG), "--no-hats")
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout == SEED_AI_EXAMPLE
     with Store.open(tmp_path / "data") as store:
@@ -185,7 +204,7 @@ def test_seed_ai_example_through_a_pipe_with_a_fixed_seed(tmp_path):
 
 
 def test_the_hats_are_printed_after_each_game_against_the_ai(tmp_path):
-    result = run_pipe(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG))
+    result = run_main(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG))
     assert result.returncode == 0
     text = result.stdout
     fresh = "\n".join(f"{n:>2} | {{{', '.join(f'{b}: 1' for b in range(1, min(3, n) + 1))}}}" for n in range(1, 11))
@@ -199,9 +218,9 @@ def test_the_hats_are_printed_after_each_game_against_the_ai(tmp_path):
 
 
 def test_the_learning_ai_keeps_its_brain_between_runs(tmp_path):
-    first = run_pipe(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG), "--no-hats")
+    first = run_main(tmp_path, answers(SEED_AI_EXAMPLE), "--seed", str(SEED_AI_RNG), "--no-hats")
     assert first.returncode == 0
-    second = run_pipe(tmp_path, "10\n2\n3\n3\nn\n", "--seed", "1")
+    second = run_main(tmp_path, "10\n2\n3\n3\nn\n", "--seed", "1")
     assert second.returncode == 0
     assert " 9 | {1: 2, 2: 1, 3: 1}" in second.stdout  # what it learned in the first run is still there
     with Store.open(tmp_path / "data") as store:
@@ -211,7 +230,7 @@ def test_the_learning_ai_keeps_its_brain_between_runs(tmp_path):
 
 def test_the_trained_computer_trains_plays_and_is_saved(tmp_path):
     typed = "12\n3\n" + "1\n" * 4 + "n\n"
-    result = run_pipe(tmp_path, typed, "--train-games", "3000", "--seed", "7")
+    result = run_main(tmp_path, typed, "--train-games", "3000", "--seed", "7")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[6:10] == ["Which option do you take (1-3)? 3", "Training AI, please wait...", "",
@@ -264,7 +283,7 @@ def test_junk_input_gets_the_prompts_error_and_the_question_again():
 
 @pytest.mark.parametrize("typed", ["", "10\n", "10\n1\n", "10\n1\n3\n", "10\n1\n3\n3\n3\n1\n", "10\n2\n3\n"])
 def test_end_of_input_at_any_prompt_exits_with_status_0_and_no_traceback(tmp_path, typed):
-    result = run_pipe(tmp_path, typed)
+    result = run_main(tmp_path, typed)
     assert result.returncode == 0
     assert result.stderr == ""
     assert result.stdout.endswith("? \n")  # the last question, then a clean new line
@@ -317,7 +336,7 @@ def test_ctrl_c_through_a_terminal_signal_exits_cleanly(tmp_path):
 # -- the store's trouble does not stop the game ------------------------------------------
 def test_an_unusable_data_dir_is_reported_on_stderr_and_the_game_still_plays(tmp_path):
     (tmp_path / "data").write_text("a file where the data directory should be")
-    result = run_pipe(tmp_path, answers(SEED_EXAMPLE_1) + "n\n", "--mode", "friend")
+    result = run_main(tmp_path, answers(SEED_EXAMPLE_1) + "n\n", "--mode", "friend")
     assert result.returncode == 0
     assert result.stdout.splitlines() == SEED_EXAMPLE_1.splitlines() + ["Play again (y/n)? n"]
     assert str(tmp_path / "data") in result.stderr and "kept only until you quit" in result.stderr
@@ -338,13 +357,13 @@ def test_a_failing_save_is_reported_and_the_game_goes_on(tmp_path):
 
 
 def test_names_from_the_command_line_appear_in_prompts_and_records(tmp_path):
-    result = run_pipe(tmp_path, answers(SEED_EXAMPLE_1) + "n\n", "--mode", "friend", "--name", "Ann",
+    result = run_main(tmp_path, answers(SEED_EXAMPLE_1) + "n\n", "--mode", "friend", "--name", "Ann",
                       "--name2", "Bob")
     assert "Ann: How many sticks do you take (1-3)? 3" in result.stdout
     assert "Bob, you lose." in result.stdout
     with Store.open(tmp_path / "data") as store:
         assert [(p.name, p.rating) for p in store.leaderboard()] == [("Ann", 1), ("Bob", -1)]
-    bad = run_pipe(tmp_path, "", "--name", "x" * 41)
+    bad = run_main(tmp_path, "", "--name", "x" * 41)
     assert bad.returncode == 2 and "at most 40" in bad.stderr and "Traceback" not in bad.stderr
 
 

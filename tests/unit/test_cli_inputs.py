@@ -1,10 +1,13 @@
-"""Hostile inputs through the REAL `sticks-tui` command (issue 13): empty hats, huge numbers, FIFOs.
+"""Hostile inputs to the `sticks-tui` command (issue 13): empty hats, huge numbers, FIFOs.
 
-Each runs in a subprocess with a temporary data directory and a timeout, so a hang fails the test.
+Where a regression could hang or read without end (a FIFO, /dev/zero) the REAL command runs in a subprocess with
+a temporary data directory and a timeout, so a hang fails the test; the rest run through `cli.main` in-process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sqlite3
@@ -14,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 
@@ -29,6 +33,20 @@ def run(tmp_path: Path, *args: str, stdin: str = "", timeout: float = TIMEOUT):
     env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_DRIVER"}
     return subprocess.run(sticks_command() + ["--data-dir", str(tmp_path / "data"), *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def run_here(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The same command line through `cli.main` in this process (what the real command runs), output captured."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("TEXTUAL_DRIVER", raising=False)
+        patch.setattr(sys, "stdin", io.StringIO(stdin))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(["--data-dir", str(tmp_path / "data"), *args])
+            except SystemExit as exc:
+                code = exc.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def store_empty_hat_brain(data: Path, name: str) -> str:
@@ -56,8 +74,8 @@ def stored_counts(data: Path, name: str) -> str:
 def test_classic_refuses_a_stored_brain_with_an_empty_hat_and_keeps_it(tmp_path):
     empty = store_empty_hat_brain(tmp_path / "data", "hollow")
     typed = "10\n" + "1\n" * 8 + "n\n"  # takes of 1 until the game ends, then the rest answer "play again"
-    result = run(tmp_path, "classic", "--mode", "computer", "--brain", "hollow", "--seed", "2", "--no-hats",
-                 stdin=typed)
+    result = run_here(tmp_path, "classic", "--mode", "computer", "--brain", "hollow", "--seed", "2", "--no-hats",
+                      stdin=typed)
     assert "randrange" not in result.stderr and "Traceback" not in result.stderr
     assert result.returncode == 0, result.stderr
     assert "'hollow'" in result.stderr and "holds no ball" in result.stderr
@@ -79,7 +97,7 @@ def test_a_brain_file_with_a_5000_digit_count_gets_a_short_message(tmp_path):
             text = text.replace('"version": 1', f'"version": 1, "games_trained": {value}')
         path = tmp_path / f"{field}.json"
         path.write_text(text)
-        result = run(tmp_path, "brain", "import", str(path))
+        result = run_here(tmp_path, "brain", "import", str(path))
         assert result.returncode == 1 and "Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 400, result.stderr
         assert value[:12] not in result.stderr
@@ -134,6 +152,7 @@ def test_brain_import_refuses_a_device_or_a_directory(tmp_path, kind):
     else:
         path = Path(kind)
         reason = "device"
-    result = run(tmp_path, "brain", "import", str(path), "x")
+    # /dev/zero in a real process with a timeout (read, it would never end)
+    result = (run if kind == "/dev/zero" else run_here)(tmp_path, "brain", "import", str(path), "x")
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert reason in result.stderr and len(result.stderr.splitlines()) == 1

@@ -80,7 +80,8 @@ def test_bad_action_is_a_usage_error(capsys, cfg):
     assert code == 2 and "invalid choice" in err
 
 
-def test_the_real_command_with_a_foreign_file(cfg):
+def test_the_real_command_with_a_foreign_file(cfg, capsys, monkeypatch):
+    """`settings show` as a real process (the folder from the environment); `settings reset` through cli.main."""
     cfg.mkdir()
     (cfg / "settings.toml").write_text("[1, 2, 3]\n")
     env = {k: v for k, v in os.environ.items() if k != ENV_CONFIG_DIR}
@@ -89,7 +90,7 @@ def test_the_real_command_with_a_foreign_file(cfg):
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0 and json.loads(done.stdout)["game"] == "sticks"
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
-    done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "reset"],
-                          capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0 and "kept as" in done.stdout
+    monkeypatch.setenv(ENV_CONFIG_DIR, str(cfg))
+    code, out, _ = cli(capsys, "settings", "reset")
+    assert code == 0 and "kept as" in out
     assert [p.read_text() for p in cfg.iterdir()] == ["[1, 2, 3]\n"]

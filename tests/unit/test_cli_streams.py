@@ -71,22 +71,62 @@ WRITERS = {
 }
 
 
-@pytest.mark.parametrize("name", ["records", "brain list", "classic", "help"])
-def test_a_closed_stdout_exits_1_with_one_line_on_stderr(tmp_path, name):
+def in_process(tmp_path: Path, monkeypatch, name: str, stdout) -> tuple[int, str]:
+    """Run the command `name` of WRITERS through `cli.main` in this process with `stdout` as its standard output
+    (a real file: read-only, /dev/full, a pipe nobody reads): (exit status, what it wrote on stderr)."""
     args, stdin = WRITERS[name]
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", err)
+    try:
+        code = main(["--data-dir", str(tmp_path / "data"), *args])
+    except SystemExit as exc:  # --help and --version end through argparse
+        code = exc.code
+    finally:
+        try:
+            stdout.close()
+        except OSError:
+            pass
+    return code, err.getvalue()
+
+
+def closed_stdout():
+    """What a command meets on a closed standard output: `main` puts /dev/null, read-only, on the closed fd 1
+    (`_reserve_standard_fds`, held by the real process below), so every write fails with EBADF."""
+    return open(os.open(os.devnull, os.O_RDONLY), "w", encoding="utf-8")
+
+
+def test_a_closed_stdout_in_a_real_process_exits_1_with_one_line_on_stderr(tmp_path):
+    args, stdin = WRITERS["records"]
     result = shell(tmp_path, args, ">&-", stdin)
     assert result.returncode == 1, result.stderr
     assert one_line(result.stderr) == "sticks-tui: cannot write the output: standard output is closed."
 
 
-@pytest.mark.parametrize("name", ["records --json", "classic", "version"])
-def test_a_full_stdout_exits_1_with_one_line_on_stderr(tmp_path, name):
+@pytest.mark.parametrize("name", ["records", "brain list", "classic", "help"])
+def test_a_closed_stdout_exits_1_with_one_line_on_stderr(tmp_path, monkeypatch, name):
+    code, err = in_process(tmp_path, monkeypatch, name, closed_stdout())
+    assert code == 1, err
+    assert one_line(err) == "sticks-tui: cannot write the output: standard output is closed."
+
+
+def test_a_full_stdout_in_a_real_process_exits_1_with_one_line_on_stderr(tmp_path):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
-    args, stdin = WRITERS[name]
+    args, stdin = WRITERS["records --json"]
     result = shell(tmp_path, args, ">/dev/full", stdin)
     assert result.returncode == 1, result.stderr
     assert one_line(result.stderr) == "sticks-tui: cannot write the output: No space left on device."
+
+
+@pytest.mark.parametrize("name", ["records --json", "classic", "version"])
+def test_a_full_stdout_exits_1_with_one_line_on_stderr(tmp_path, monkeypatch, name):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    code, err = in_process(tmp_path, monkeypatch, name, open("/dev/full", "w", encoding="utf-8"))
+    assert code == 1, err
+    assert one_line(err) == "sticks-tui: cannot write the output: No space left on device."
 
 
 def test_when_stderr_is_unusable_too_it_exits_non_zero(tmp_path):
@@ -117,9 +157,8 @@ def test_a_failed_write_in_process_is_reported_once(tmp_path, monkeypatch):
     assert sys.stderr is err  # main puts the streams back
 
 
-@pytest.mark.parametrize("name", ["help", "records", "classic"])
-def test_a_reader_gone_before_the_first_write_ends_quietly(tmp_path, name):
-    args, stdin = WRITERS[name]
+def test_a_reader_gone_before_the_first_write_ends_quietly_in_a_real_process(tmp_path):
+    args, stdin = WRITERS["classic"]
     read_end, write_end = os.pipe()
     os.close(read_end)  # nobody will ever read: the first write fails with EPIPE
     try:
@@ -129,6 +168,15 @@ def test_a_reader_gone_before_the_first_write_ends_quietly(tmp_path, name):
         os.close(write_end)
     err = proc.stderr.decode()
     assert proc.returncode == 0, err
+    assert err == ""
+
+
+@pytest.mark.parametrize("name", ["help", "records", "classic", "nim solve"])
+def test_a_reader_gone_before_the_first_write_ends_quietly(tmp_path, monkeypatch, name):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will ever read: the first write fails with EPIPE (Python ignores SIGPIPE)
+    code, err = in_process(tmp_path, monkeypatch, name, open(write_end, "w", encoding="utf-8"))
+    assert code == 0, err
     assert err == ""
 
 
@@ -182,17 +230,28 @@ def test_with_textual_driver_set_the_terminal_check_is_skipped(tmp_path):
 
 
 # -- encodings ---------------------------------------------------------------------------------
-def test_ascii_output_with_non_ascii_names_does_not_raise(tmp_path):
+def ascii_stream() -> io.TextIOWrapper:
+    """A standard stream as PYTHONIOENCODING=ascii makes it: ASCII, strict."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="strict", write_through=True)
+
+
+def test_ascii_output_with_non_ascii_names_does_not_raise(tmp_path, monkeypatch):
+    """The game in a real process with PYTHONIOENCODING=ascii; then `records` and `brain list` of what it kept,
+    in-process on streams as that variable makes them."""
     ascii_env = {"PYTHONIOENCODING": "ascii"}
     played = shell(tmp_path, ["classic", "--mode", "computer", "--name", "Zoë", "--brain", "Émile", "--seed", "3",
                               "--no-hats"], "", "10\n" + "1\n" * 8 + "n\n", **ascii_env)
     assert played.returncode == 0, played.stderr
     assert "Zo\\xeb: How many sticks" in played.stdout
-    records = shell(tmp_path, ["records"], "", **ascii_env)
-    assert records.returncode == 0, records.stderr
-    assert "Zo\\xeb" in records.stdout and "\\xc9mile" in records.stdout
-    brains = shell(tmp_path, ["brain", "list"], "", **ascii_env)
-    assert brains.returncode == 0, brains.stderr
-    assert "\\xc9mile" in brains.stdout
-    for result in (played, records, brains):
-        assert "Traceback" not in result.stderr and "UnicodeEncodeError" not in result.stderr
+    assert "Traceback" not in played.stderr and "UnicodeEncodeError" not in played.stderr
+    for args, names in ((["records"], ["Zo\\xeb", "\\xc9mile"]), (["brain", "list"], ["\\xc9mile"])):
+        out, err = ascii_stream(), ascii_stream()
+        with monkeypatch.context() as patch:
+            patch.setattr(sys, "stdout", out)
+            patch.setattr(sys, "stderr", err)
+            code = main(["--data-dir", str(tmp_path / "data"), *args])
+        said, complaint = out.buffer.getvalue().decode("ascii"), err.buffer.getvalue().decode("ascii")
+        assert code == 0, complaint
+        for name in names:
+            assert name in said, said
+        assert "Traceback" not in complaint and "UnicodeEncodeError" not in complaint

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -127,15 +128,17 @@ def test_parse_heap_gives_seed_000s_message(text):
 # -- properties ----------------------------------------------------------------------------
 
 @settings(max_examples=150, deadline=None)
-@given(heap=st.integers(1, 200), max_take=st.integers(1, 7), first=st.integers(0, 1), data=st.data())
-@pytest.mark.slow
-def test_every_game_ends_conserves_sticks_and_the_last_taker_loses(heap, max_take, first, data):
+@given(heap=st.integers(1, 200), max_take=st.integers(1, 7), first=st.integers(0, 1), seed=st.integers(0, 2**32))
+def test_every_game_ends_conserves_sticks_and_the_last_taker_loses(heap, max_take, first, seed):
+    """The takes are chosen by a generator seeded by hypothesis (a draw of hypothesis's own for each of up to 200
+    moves cost about 1.5 CPU s over the 150 examples)."""
+    choose = random.Random(seed).choice
     state = new_game(heap, first=first, max_take=max_take)
     moves = 0
     while not state.is_over:
         legal = list(state.legal_moves)
         assert legal == list(range(1, min(max_take, state.position) + 1))
-        take = data.draw(st.sampled_from(legal))
+        take = choose(legal)
         mover = state.to_move
         state = state.play(take)
         moves += 1

@@ -137,12 +137,12 @@ def test_the_worst_perfect_player_plays_to_the_exact_figure(half_trained):
     hats = Hats(14, counts=half_trained)
     rng = XorShift64Star(9)
     wins = 0
-    for g in range(3000):
+    for g in range(2000):
         ai = HatPlayer("ai", hats, rng, learn=False)
         game = Game([ai, ReplyPlayer("p", replies)], 14)
         game.play_to_end()
         wins += game.state.winner == ai.seat
-    assert wins / 3000 == pytest.approx(a.win_vs_perfect_first, abs=0.04)  # one sd is at most 0.01
+    assert wins / 2000 == pytest.approx(a.win_vs_perfect_first, abs=0.04)  # one sd is at most 0.011 (fixed seed)
 
 
 def test_a_perfect_ai_still_wins_every_winning_start():

@@ -33,24 +33,44 @@ PROBE = textwrap.dedent("""
     unlisted = sorted(f"{m}.{n}" for m in loaded for n in getattr(sys.modules[m], "__all__", ())
                       if not hasattr(sys.modules[m], n))
     print(json.dumps({"loaded": loaded, "ui": ui, "threads": threads, "asyncio": "asyncio" in sys.modules,
-                      "unlisted": unlisted}))
+                      "unlisted": unlisted, "modules": sorted(m for m in sys.modules if m.startswith("sticks_tui"))}))
 """)
 #: Thread counts a user may set for numpy's OpenBLAS: the probe runs without them, as a person's shell would.
 BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
-def probe(packages):
+#: Then, in the same fresh interpreter, the headless trainer runs (its own output set aside) and Nim's table is solved,
+#: and the UI is looked for again: one interpreter's start-up for both tests below.
+TRAIN_AFTER = textwrap.dedent("""
+    import contextlib, io
+    import sticks_tui.solve.nim
+    from sticks_tui.cli import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        rc = main(['train', '--sticks', '8', '--games', '100', '--seed', '1', '--json'])
+    sticks_tui.solve.nim.nim_table()
+    bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]
+    print(json.dumps({"rc": rc, "ui": bad}))
+""")
+
+
+def probe(packages, then: str = ""):
+    """What the probe printed (and what `then`, run after it in the same interpreter, printed), line by line."""
     env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_SETTINGS}
-    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(packages)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", PROBE + then, json.dumps(packages)], capture_output=True, text=True,
                           timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
-def test_the_core_and_the_cli_never_import_textual_or_rich():
+@pytest.fixture(scope="module")
+def fresh_interpreter():
     # the store may not exist yet in every checkout: import it when it is there
     packages = [p for p in CORE if p != "sticks_tui.store" or importlib.util.find_spec(p) is not None]
-    result = probe(packages)
+    return probe(packages, TRAIN_AFTER)
+
+
+def test_the_core_and_the_cli_never_import_textual_or_rich(fresh_interpreter):
+    result = fresh_interpreter[0]
     assert result["ui"] == []
     assert result["unlisted"] == []  # store/brains.py once listed a nim_brain it no longer had
     assert result["asyncio"] is False  # only `serve` needs it, when it runs: ~40 ms of CPU every command paid
@@ -59,15 +79,16 @@ def test_the_core_and_the_cli_never_import_textual_or_rich():
     for required in ("sticks_tui.engine.rules", "sticks_tui.learn.kernel", "sticks_tui.learn.trainer",
                      "sticks_tui.solve.sticks", "sticks_tui.commands.train", "sticks_tui.cli"):
         assert required in result["loaded"]
+    # the classic mode too (the parser's `classic` loads it): this held tests/unit/test_store.py's
+    # test_the_store_and_the_classic_mode_never_import_the_ui, with the store and the records and brain commands
+    assert {"sticks_tui.classic", "sticks_tui.store", "sticks_tui.commands.classic", "sticks_tui.commands.records",
+            "sticks_tui.commands.brain"} <= set(result["modules"])
 
 
-def test_the_headless_trainer_runs_without_textual():
-    code = ("import sys; from sticks_tui.cli import main; "
-            "rc = main(['train', '--sticks', '8', '--games', '100', '--seed', '1', '--json']); "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; "
-            "print(rc, bad, file=sys.stderr)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert proc.stderr.strip().splitlines()[-1] == "0 []"
+def test_the_headless_trainer_runs_without_textual(fresh_interpreter):
+    """And Nim's table is solved without it (this held tests/unit/test_nim_engine.py's
+    test_nim_core_never_imports_the_ui, whose modules the probe imports)."""
+    assert fresh_interpreter[1] == {"rc": 0, "ui": []}
 
 
 def test_the_probe_can_see_textual_when_it_is_loaded():

@@ -8,6 +8,7 @@ import cannot hide an upward dependency or a circle.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,12 @@ def import_graph(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> dict[str,
     return {name: imports_of(name, path, known) for name, path in modules.items()}
 
 
+@functools.cache
+def package_graph() -> dict[str, set[str]]:
+    """The package's own import graph, walked once per test process (read only)."""
+    return import_graph()
+
+
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
     return sorted(f"{a} ({LAYERS[layer_of(a)]}) imports {b} ({LAYERS[layer_of(b)]})"
                   for a, targets in graph.items() for b in targets if layer_of(b) > layer_of(a))
@@ -130,7 +137,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_every_module_is_read():
-    graph = import_graph()
+    graph = package_graph()
     assert {"sticks_tui.engine.rules", "sticks_tui.learn.trainer", "sticks_tui.cli"} <= set(graph)
     trainer = graph["sticks_tui.learn.trainer"]
     assert "sticks_tui.engine.registry" in trainer  # from sticks_tui.engine import registry: a module of a package
@@ -138,11 +145,11 @@ def test_every_module_is_read():
 
 
 def test_no_module_imports_from_a_higher_layer():
-    assert upward_imports(import_graph()) == []
+    assert upward_imports(package_graph()) == []
 
 
 def test_no_import_circles():
-    assert cycles(import_graph()) == []
+    assert cycles(package_graph()) == []
 
 
 def test_the_layers_are_as_documented():
@@ -210,19 +217,17 @@ def game_checks(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> list[str]:
         if name == REGISTRY:
             continue
         source = path.read_text()
-        tree = parsed(path)
-        scopes: list[tuple[ast.AST, str]] = []
-        for node in ast.walk(tree):
+        # every node with its innermost function (a function's own node is in it), in one walk
+        stack: list[tuple[ast.AST, str | None]] = [(parsed(path), None)]
+        while stack:
+            node, fn = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                scopes.extend((child, node.name) for child in ast.walk(node))
-        scope_of = {}
-        for child, fn in scopes:  # innermost last: ast.walk visits outer functions first
-            scope_of[id(child)] = fn
-        for node in ast.walk(tree):
+                fn = node.name
+            stack.extend((child, fn) for child in ast.iter_child_nodes(node))
             hit = False
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
                     and len(node.args) == 2 and _names_in(node.args[1]) & set(RULES_CLASSES):
-                hit = scope_of.get(id(node)) != "__eq__"
+                hit = fn != "__eq__"
             elif isinstance(node, ast.Compare):
                 sides = [node.left, *node.comparators]
                 if any(_is_game_name(side) for side in sides):
@@ -231,19 +236,25 @@ def game_checks(package_dir: Path = PACKAGE_DIR, root: str = ROOT) -> list[str]:
                         and any(_names_in(side) & set(RULES_CLASSES) for side in sides):
                     hit = True
             if hit:
-                where = f"{name}:{scope_of.get(id(node), '<module>')}"
+                where = f"{name}:{fn or '<module>'}"
                 found.append(f"{where}: {ast.get_source_segment(source, node)}")
     return sorted(found)
 
 
+@functools.cache
+def package_game_checks() -> tuple[str, ...]:
+    """`game_checks` of the package itself, walked once per test process."""
+    return tuple(game_checks())
+
+
 def test_nothing_outside_the_registry_asks_which_game_it_is():
-    left = [f for f in game_checks() if f.split(": ", 1)[0] not in NOT_YET]
+    left = [f for f in package_game_checks() if f.split(": ", 1)[0] not in NOT_YET]
     assert left == []
 
 
 def test_the_places_not_moved_yet_are_still_there():
     """NOT_YET only shrinks: a place fixed must leave the list."""
-    places = {f.split(": ", 1)[0] for f in game_checks()}
+    places = {f.split(": ", 1)[0] for f in package_game_checks()}
     assert NOT_YET <= places, NOT_YET - places
 
 
@@ -324,36 +335,39 @@ def game_tables(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=GAME_NA
     for name, path in all_modules(package_dir, root).items():
         if name == ENGINE or name.startswith(ENGINE + "."):
             continue
-        tree = parsed(path)
-        owner = {}
-        for top in tree.body:
+        for top in parsed(path).body:
             label = None
             if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 label = top.name
             elif isinstance(top, (ast.Assign, ast.AnnAssign)):
                 targets = top.targets if isinstance(top, ast.Assign) else [top.target]
                 label = ", ".join(t.id for t in targets if isinstance(t, ast.Name)) or None
-            for child in ast.walk(top):
-                owner[id(child)] = label or "<module>"
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Dict):
-                hit = any(isinstance(k, ast.Constant) and k.value in games for k in node.keys)
-            elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-                hit = len(node.elts) >= 2 and all(isinstance(e, ast.Constant) and e.value in games for e in node.elts)
-            else:
-                continue
-            if hit:
-                found.append(f"{name}: {owner.get(id(node), '<module>')}")
+            for node in ast.walk(top):  # every node of the module sits under one top-level statement
+                if isinstance(node, ast.Dict):
+                    hit = any(isinstance(k, ast.Constant) and k.value in games for k in node.keys)
+                elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                    hit = len(node.elts) >= 2 and all(isinstance(e, ast.Constant) and e.value in games
+                                                      for e in node.elts)
+                else:
+                    continue
+                if hit:
+                    found.append(f"{name}: {label or '<module>'}")
     return sorted(set(found))
 
 
+@functools.cache
+def package_game_tables() -> tuple[str, ...]:
+    """`game_tables` of the package itself, walked once per test process."""
+    return tuple(game_tables())
+
+
 def test_no_table_keyed_by_a_games_name_outside_the_engine():
-    assert [t for t in game_tables() if t not in TABLES_NOT_YET] == []
+    assert [t for t in package_game_tables() if t not in TABLES_NOT_YET] == []
 
 
 def test_the_tables_not_moved_yet_are_still_there():
     """TABLES_NOT_YET only shrinks: a table moved must leave the list."""
-    assert TABLES_NOT_YET <= set(game_tables()), TABLES_NOT_YET - set(game_tables())
+    assert TABLES_NOT_YET <= set(package_game_tables()), TABLES_NOT_YET - set(package_game_tables())
 
 
 def test_the_table_check_finds_a_dict_keyed_by_a_game_and_a_list_of_games(tmp_path):
@@ -406,17 +420,22 @@ def learner_and_store_game_imports(package_dir: Path = PACKAGE_DIR, root: str = 
     return found
 
 
+@functools.cache
+def package_game_imports() -> frozenset[str]:
+    """`learner_and_store_game_imports` of the package itself, walked once per test process."""
+    return frozenset(learner_and_store_game_imports())
+
+
 def test_the_learner_and_the_store_import_no_games_module():
     """The trainer, the one counts learner, the compiled loop, the tables, the lab and the store take a game's
     rules object and ask it (and the registry) what they need: no `SticksRules` for a shortcut, no Nim brain
     of its own, no table of games."""
-    assert sorted(learner_and_store_game_imports() - GAME_IMPORTS_NOT_YET) == []
+    assert sorted(package_game_imports() - GAME_IMPORTS_NOT_YET) == []
 
 
 def test_the_game_imports_not_moved_yet_are_still_there():
     """GAME_IMPORTS_NOT_YET only shrinks: an import removed must leave the list."""
-    assert GAME_IMPORTS_NOT_YET <= learner_and_store_game_imports(), \
-        GAME_IMPORTS_NOT_YET - learner_and_store_game_imports()
+    assert GAME_IMPORTS_NOT_YET <= package_game_imports(), GAME_IMPORTS_NOT_YET - package_game_imports()
 
 
 def test_the_import_check_finds_a_rules_class_imported_in_the_learner(tmp_path):

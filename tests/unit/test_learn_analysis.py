@@ -96,12 +96,12 @@ def test_exact_probabilities_match_a_monte_carlo_estimate(half_trained, opponent
     exact = {("random", True): a.win_vs_random_first, ("random", False): a.win_vs_random_second,
              ("perfect", True): a.win_vs_perfect_first, ("perfect", False): a.win_vs_perfect_second}
     factory = (lambda r: RandomPlayer("r", r)) if opponent == "random" else (lambda r: PerfectPlayer("p"))
-    estimate = monte_carlo(half_trained, factory, 12, 4000, ai_first, seed=9)
+    estimate = monte_carlo(half_trained, factory, 12, 2000, ai_first, seed=9)
     if (opponent, ai_first) == ("perfect", False):
         assert exact[(opponent, ai_first)] == 0.0  # 12 is won for the first mover: perfect play never lets go
     else:
         assert 0.02 < exact[(opponent, ai_first)] < 0.98  # neither random nor perfect: the estimate is a real test
-    # 4000 games: one standard deviation is at most 0.008
+    # 2000 games: one standard deviation is at most 0.011, the 0.04 allowed more than three and a half (seed fixed)
     assert estimate == pytest.approx(exact[(opponent, ai_first)], abs=0.04)
 
 

@@ -59,13 +59,13 @@ def test_nim_without_an_action_exits_2(capsys):
     assert code == 2 and "solve or train" in err
 
 
-def test_solve_in_a_real_process_has_no_traceback():
+def test_solve_in_a_real_process_has_no_traceback(capsys):
+    """The refusal's exit status from a real process; the answer through cli.main in-process."""
     bad = subprocess.run([sys.executable, "-m", "sticks_tui", "nim", "solve", "200", "0", "0"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "between 0 and 100" in bad.stderr
-    good = subprocess.run([sys.executable, "-m", "sticks_tui", "nim", "solve", "2", "2", "1", "--json"],
-                          capture_output=True, text=True)
-    assert good.returncode == 0 and json.loads(good.stdout)["moves"] == [[2, 1]]
+    code, out, _ = run(["nim", "solve", "2", "2", "1", "--json"], capsys)
+    assert code == 0 and json.loads(out)["moves"] == [[2, 1]]
 
 
 def test_train_json_reports_agreement(capsys):

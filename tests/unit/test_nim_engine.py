@@ -191,14 +191,3 @@ def test_perfect_player_always_wins_from_a_winning_position(piles, seed, first):
     faces_a_win = is_winning(*piles) if perfect_seat == 0 else not is_winning(*piles)
     if faces_a_win:
         assert game.state.winner == perfect_seat
-
-
-def test_nim_core_never_imports_the_ui():
-    import subprocess
-    import sys
-
-    code = ("import sys, sticks_tui.engine.nim, sticks_tui.solve.nim, sticks_tui.learn.trainer, sticks_tui.play.game, "
-            "sticks_tui.commands.nim; sticks_tui.solve.nim.nim_table(); "
-            "print([m for m in ('textual', 'rich') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

@@ -1,6 +1,8 @@
 """The noughts and crosses solver against brute force: a plain minimax over the whole game tree from
-the empty board, without memory, visits every reachable board (549,946 nodes) and must agree with the
-solver's value and best squares at each one."""
+the empty board visits every reachable board and must agree with the solver's value and best squares at
+each one. The search keeps what it found for each board (a board says whose move it is, so its value is
+the board's alone): each of the 5,478 boards is searched once, not once per path to it (549,946 nodes,
+about 2 CPU s), and no table of the solver's is consulted."""
 
 from __future__ import annotations
 
@@ -16,12 +18,14 @@ def _line(board, mark):
 
 
 def brute_force():
-    """Every board's value for the player to move and its best squares, by searching each subtree in
-    full every time it is met (no table is consulted)."""
+    """Every board's value for the player to move and its best squares, by searching each board's moves
+    in full the first time it is met (no table of the solver's is consulted)."""
     values: dict[str, int] = {}
     best: dict[str, tuple[int, ...]] = {}
 
     def search(board: str, me: str, other: str) -> int:
+        if board in values:
+            return values[board]
         if _line(board, other):
             value, squares = -1, ()
         elif "." not in board:
@@ -33,7 +37,7 @@ def brute_force():
                     scores.append((i + 1, -search(board[:i] + me + board[i + 1:], other, me)))
             value = max(s for _, s in scores)
             squares = tuple(sq for sq, s in scores if s == value)
-        assert values.setdefault(board, value) == value  # met again: the same answer
+        values[board] = value
         best[board] = squares
         return value
 

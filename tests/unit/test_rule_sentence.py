@@ -158,7 +158,7 @@ def _check(counts: np.ndarray, max_take: int) -> None:
         assert not rule.sentence.startswith("You lose if")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=st.integers(2, 60), max_take=st.integers(2, 6), floor=st.sampled_from(["each", "nonempty"]),
        protocol=st.sampled_from(list(PROTOCOLS)), games=st.integers(0, 3000), seed=st.integers(0, 2**32))
 def test_no_trained_brain_states_a_wrong_rule(size, max_take, floor, protocol, games, seed):
@@ -193,7 +193,7 @@ def hand_made(draw):
     return counts, max_take
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(hand_made())
 def test_no_hand_made_brain_states_a_wrong_rule(brain):
     counts, max_take = brain

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import json
 import os
 import sqlite3
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings as hsettings, strategies as st
 
+from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError, brainfile
 from sticks_tui.store import safefile
@@ -217,11 +220,23 @@ def test_check_target_changes_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
-# -- `sticks-tui brain export`, the real command in a subprocess ----------------------------------------------
-def run_cli(data: Path, *argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+# -- `sticks-tui brain export`: the command through `cli.main`, and in a real process where a regression could hang
+def run_cli(data: Path, *argv: str) -> subprocess.CompletedProcess:
+    """The real command in a subprocess (with a timeout: a fifo opened for writing would block)."""
     env = {k: v for k, v in os.environ.items() if k != "STICKS_TUI_DATA_DIR"}
     return subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(data), *argv],
-                          capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def run_main(data: Path, *argv: str) -> subprocess.CompletedProcess:
+    """The command in this process, through `cli.main` (what the real one runs), its output captured."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["--data-dir", str(data), *argv])
+        except SystemExit as exc:
+            code = exc.code
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture
@@ -240,7 +255,7 @@ def test_brain_export_over_the_live_database_is_refused_and_the_database_survive
     link.symlink_to(live)
     for target in (live, link):
         for extra in ((), ("--force",)):
-            done = run_cli(data, "brain", "export", "default", str(target), *extra)
+            done = run_main(data, "brain", "export", "default", str(target), *extra)
             assert done.returncode == 1, done
             assert "own database" in done.stderr and "Traceback" not in done.stderr
             assert len(done.stderr.strip().splitlines()) == 1
@@ -251,7 +266,6 @@ def test_brain_export_over_the_live_database_is_refused_and_the_database_survive
     assert not any(p.name.startswith("sticks-tui.db.damaged") for p in data.iterdir())
 
 
-@pytest.mark.slow
 def test_brain_export_refuses_fifo_device_notes_and_replaces_an_earlier_export(data, tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -259,26 +273,26 @@ def test_brain_export_refuses_fifo_device_notes_and_replaces_an_earlier_export(d
     notes.write_text("notes")
     for target, why in ((fifo, "pipe"), ("/dev/null", "device"), (notes, "not an earlier brain file"),
                         (tmp_path, "folder")):
-        done = run_cli(data, "brain", "export", "default", str(target))
+        done = (run_cli if target == fifo else run_main)(data, "brain", "export", "default", str(target))
         assert done.returncode == 1 and why in done.stderr and "Traceback" not in done.stderr, done
     assert notes.read_text() == "notes" and fifo.is_fifo()
 
     out = tmp_path / "default.json"
-    assert run_cli(data, "brain", "export", "default", str(out)).returncode == 0
+    assert run_main(data, "brain", "export", "default", str(out)).returncode == 0
     first = brainfile.decode(out.read_bytes())
     assert first.name == "default" and first.games_trained == 7 and first.hats.size == 12
     with Store.open(data) as store:
         store.save_brain("default", Hats(12), 5)
-    done = run_cli(data, "brain", "export", "default", str(out))
+    done = run_main(data, "brain", "export", "default", str(out))
     assert done.returncode == 0 and "Exported brain 'default'" in done.stdout
     assert brainfile.decode(out.read_bytes()).games_trained == 12
 
-    done = run_cli(data, "brain", "export", "default", str(notes), "--force")
+    done = run_main(data, "brain", "export", "default", str(notes), "--force")
     assert done.returncode == 0 and brainfile.decode(notes.read_bytes()).name == "default"
 
 
 def test_brain_export_of_a_missing_brain_writes_nothing(data, tmp_path):
-    done = run_cli(data, "brain", "export", "nobody", str(tmp_path / "x.json"))
+    done = run_main(data, "brain", "export", "nobody", str(tmp_path / "x.json"))
     assert done.returncode == 1 and "no brain called 'nobody'" in done.stderr
     assert not (tmp_path / "x.json").exists()
 

@@ -364,18 +364,6 @@ def test_counts_stored_as_plain_json_in_the_database(store):
     assert json.loads(counts) == trained(5).as_lists()
 
 
-def test_the_store_and_the_classic_mode_never_import_the_ui():
-    import subprocess
-    import sys
-
-    code = ("import sys, sticks_tui.store, sticks_tui.classic, sticks_tui.commands.classic, "
-            "sticks_tui.commands.records, sticks_tui.commands.brain; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich') or m.startswith('sticks_tui.ui')]; "
-            "print(bad); sys.exit(1 if bad else 0)")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
 def test_head_to_head_counts_the_games_between_two_players_in_either_seat(tmp_path):
     from sticks_tui.store import Store
 

@@ -106,13 +106,16 @@ def test_every_function_that_writes_a_file_goes_through_the_guard():
 def test_the_guards_own_write_is_only_reached_through_the_guard():
     callers = set()
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = parsed(path)
-        for func in ast.walk(tree):
-            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for call in ast.walk(func):
-                    if isinstance(call, ast.Call) and getattr(call.func, "id", getattr(call.func, "attr", None)) \
-                            == "atomic_write":
-                        callers.add(f"{path.relative_to(PACKAGE).as_posix()}:{func.name}")
+        # one walk: each node with the functions it sits in (all of them, outermost first)
+        stack: list[tuple[ast.AST, tuple[str, ...]]] = [(parsed(path), ())]
+        while stack:
+            node, funcs = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                funcs = (*funcs, node.name)
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) \
+                    == "atomic_write":
+                callers.update(f"{path.relative_to(PACKAGE).as_posix()}:{name}" for name in funcs)
+            stack.extend((child, funcs) for child in ast.iter_child_nodes(node))
     assert callers == {"store/safefile.py:write_file"}
 
 

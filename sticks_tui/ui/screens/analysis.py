@@ -117,13 +117,14 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
         return self.app.keeper.learner(self.game, self.side)
 
     def _side_in_play(self) -> int:
-        """The side whose brain the game in play uses (MENACE as O: 1), else the first's."""
+        """The side whose brain the game in play uses (MENACE as O: 1), else the side the app's F2 would train
+        (`brain_side_in_play`: the setup screen's game, else the game's own learner's side, HER's Black)."""
         sides = board_of(self.game).brains
         for screen in reversed(self.app.screen_stack):
             held = getattr(screen, "brains", None)
             if isinstance(held, dict) and getattr(getattr(screen, "setup", None), "game", None) == self.game:
                 return next((sides.index(k.name) for k in held.values() if k.kept and k.name in sides), 0)
-        return 0
+        return self.app.brain_side_in_play(self.game)
 
     def compose(self) -> ComposeResult:
         self.side = self._side_in_play()

@@ -542,18 +542,22 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         rules = config.rules
 
         def measure() -> None:
-            from sticks_tui.learn.resigning import TRIAL_SEEDS, emptied_runs
+            from sticks_tui.learn.resigning import TRIAL_SEEDS, emptied_runs, with_more_tokens
 
             try:
                 found = emptied_runs(trial, rules, config.opponent, games, TRIAL_SEEDS, protocol=config.protocol,
                                      seats=config.seats)
+                # the remedy offered is measured too: the same trial with more start tokens
+                more = emptied_runs(Hats._made(trial.rules, with_more_tokens(rule), None, trial.seat), rules,
+                                    config.opponent, games, TRIAL_SEEDS, protocol=config.protocol,
+                                    seats=config.seats) if found.likely else None
             except (RuntimeError, ValueError):
                 return  # no kernel, or a game it cannot lay out: no warning rather than a wrong one
-            self.app.call_from_thread(self._trialled, key, found, config.games)
+            self.app.call_from_thread(self._trialled, key, found, config.games, more)
 
         self.run_worker(measure, thread=True, exclusive=True, group="train-trial", exit_on_error=False)
 
-    def _trialled(self, key, found, games: int) -> None:
+    def _trialled(self, key, found, games: int, more=None) -> None:
         if key != self._trial_key or not self.is_mounted:
             return  # the form changed since: its own trial is on its way
         self.trialled = (key, found)
@@ -566,8 +570,16 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         first = f"its first {words.container}" if one else f"one of its first {words.containers}"
         trial = (f"{found.seeds} trial runs of this" if found.games == games else
                  f"{found.seeds} trial runs of its first {games_words(found.games)}")
+        from sticks_tui.learn.resigning import MORE_TOKENS
+
+        at_first = "" if isinstance(key[0].start_balls, int) else " at its first move"  # the rule trialled
+        if more is None or not more.likely:
+            remedy = f"{MORE_TOKENS} times the start {words.tokens}{at_first} make that rare"
+        else:
+            remedy = (f"with {MORE_TOKENS} times the start {words.tokens}{at_first}, in {more.runs} of {more.seeds} "
+                      f"too: 'Empty {words.container}: {EMPTY_LABELS['refill']}' keeps it learning")
         self._warn(f"Warning: in {found.runs} of {trial} {first} emptied, and the AI then resigned every game "
-                   f"{'' if one else 'that reached it '}(more start {words.tokens} make that rare).")
+                   f"{'' if one else 'that reached it '}({remedy}).")
 
     def _warn(self, text: str | None) -> None:
         self.query_one("#train-warning", Static).update(text or "")
