@@ -69,7 +69,13 @@ async def test_menace_trains_from_the_app_and_the_store_changes_by_exactly_the_o
     assert np.array_equal(stored.counts, expected.brain.counts) and not np.array_equal(stored.counts, before)
 
 
-async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box(make_app):
+async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_box_and_speaks_hexapawns_words(
+        make_app):
+    """MENACE's dialog warns, measured on 20 trial seeds, before a run that likely empties its first box. Then, in
+    the same app, Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule;
+    playing Black in the game on screen (the pupil moves first), F2 trains Black's 19 boxes, always second."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
     app = make_app(ai_delay=60)  # MENACE (X) has not moved: no game in progress, so a reset may be ticked
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_dialog(pilot, "noughts")
@@ -90,13 +96,9 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         dialog.query_one("#empty", Select).value = "refill"
         await wait_until(pilot, lambda: text_of(dialog, "#train-warning") == "", what="the warning to go")
         assert not app.session.training.running  # nothing was started
-
-
-async def test_hexapawns_brain_is_trained_in_its_own_words_against_the_opponents_its_entry_offers(make_app):
-    """Hexapawn's HER is Gardner's matchboxes of beads (its entry's words), trained by the seeds' rule; playing
-    Black in the game on screen (the pupil moves first), F2 trains Black's 19 boxes, always second."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "escape")  # the dialog, then the game (no move made)
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
+        # Hexapawn's brain in its own words
         dialog = await open_dialog(pilot, "hexapawn", first="p1")
         assert (dialog.kept.name, len(dialog.kept.brain.positions)) == ("HER", 19)
         assert text_of(dialog, "#scope") == "It plays Black, moving second"

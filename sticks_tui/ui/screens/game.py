@@ -249,6 +249,9 @@ class GameScreen(StyledOnce, Screen):
         yield AppHeader()
         board = self.board.widget(self.rules, id="board")
         grids = self._grids()
+        # the panels' classes before the widgets are mounted: they are styled once, with them (set in on_mount,
+        # each styled the whole screen again)
+        self.update_classes({"-no-brain": len(grids) == 0, "-two-brains": len(grids) == 2})
         with Horizontal(id="game", classes=f"-{self.board.layout}"):
             with Vertical(id="play"):
                 if self.board.layout == "square":
@@ -316,9 +319,6 @@ class GameScreen(StyledOnce, Screen):
     def on_mount(self) -> None:
         self.sub_title = f"{self.entry.title}: " + " vs ".join(p.name for p in self.players)
         self.query_one("#log", MoveLog).can_focus = False
-        panels = list(self.query(BrainPanel))
-        self.set_class(len(panels) == 0, "-no-brain")
-        self.set_class(len(panels) == 2, "-two-brains")
         for kept in self.brains.values():
             if kept.problem:
                 self.notify(kept.problem, title="The AI's brain", severity="error", timeout=15)

@@ -665,14 +665,18 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         self.query_one("#train-warning").display = not message  # a refusal first: the warning is for a good form
         if field == "":
             return
-        for widget in self.query(".-refused"):
-            widget.remove_class("-refused")
+        marked = []
         if field is not None:
             widget = self.query_one(f"#{field}")
-            widget.add_class("-refused")
             label = next((w for w in widget.parent.children if isinstance(w, Label)), None)
-            if label is not None:
-                label.add_class("-refused")
+            marked = [widget] if label is None else [widget, label]
+        # only the marks that change: each change styles the widget again (a Select with its overlay), and a field
+        # refused again as you type on, or on Train, keeps its mark
+        for widget in self.query(".-refused"):
+            if widget not in marked:
+                widget.remove_class("-refused")
+        for widget in marked:
+            widget.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the keeper's reset), to learn by `rule` if it differs; reload it."""
@@ -800,6 +804,9 @@ class TrainingScreen(StyledOnce, Screen):
     """
 
     def compose(self) -> ComposeResult:
+        # the classes of its state, before its widgets are mounted: they are styled once, with them (set in
+        # on_mount, each class styled the whole screen again: two or three times at every opening)
+        self.update_classes(self._state_classes())
         yield AppHeader()
         with Horizontal(id="training"):
             with Vertical(id="training-left"):
@@ -932,10 +939,17 @@ class TrainingScreen(StyledOnce, Screen):
             counts.append(told.after[player] if learned else told.before(player))
         self._show_containers(tuple(counts), tuple(focus), tuple(drawn), tuple(changes))
 
+    def _state_classes(self) -> dict[str, bool]:
+        """The classes the screen's state gives it (see the CSS): the brain's kind (a grid of hats or containers),
+        a sparring partner that does not learn, a run going (its buttons)."""
+        state = self.app.session.training
+        grid = self.grid
+        return {"-grid": grid, "-containers": not grid,
+                "-fixed": getattr(getattr(state, "config", None), "opponent", "self") != "self",
+                "-running": bool(state.running)}
+
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        self.set_class(not self.grid, "-containers")
-        self.set_class(self.grid, "-grid")
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
