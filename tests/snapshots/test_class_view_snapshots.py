@@ -54,9 +54,12 @@ def class_at_7_sticks(data_dir: str) -> SticksApp:
                      role="projector", view="class")
 
 
-def test_the_projector_at_1280x720(snap_compare, tmp_path):
-    assert snap_compare(class_at_7_sticks(str(tmp_path / "data")), terminal_size=PROJECTOR_720P)
-
-
-def test_the_projector_at_1920x1080(snap_compare, tmp_path):
-    assert snap_compare(class_at_7_sticks(str(tmp_path / "data")), terminal_size=PROJECTOR_1080P)
+async def test_walk_the_projector_at_1280x720_then_at_1920x1080(snap_walk, tmp_path):
+    """The snapshots test_the_projector_at_1280x720 and test_the_projector_at_1920x1080 in one app session, the
+    page resized between them (as a projector's browser window is): each is the screen it was."""
+    app = class_at_7_sticks(str(tmp_path / "data"))
+    async with app.run_test(size=PROJECTOR_720P, tooltips=True, notifications=True) as pilot:
+        await snap_walk(pilot, "test_the_projector_at_1280x720")
+        await pilot.resize_terminal(*PROJECTOR_1080P)
+        await pilot.pause()
+        await snap_walk(pilot, "test_the_projector_at_1920x1080")

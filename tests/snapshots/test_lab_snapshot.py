@@ -26,12 +26,14 @@ def frozen_lab() -> LabResult:
     return result
 
 
-def _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, size) -> bool:
+async def test_walk_the_finished_lab_at_80x24_then_at_160x48(snap_walk, tmp_path, monkeypatch):
+    """The snapshots test_lab_screen_with_a_finished_lab and test_lab_screen_with_a_finished_lab_at_160x48 in one
+    app session, the terminal resized between them: each is the screen it was."""
     monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("NO_COLOR", "1")
     result = frozen_lab()
-
-    async def run_before(pilot) -> None:
+    app = SticksApp(data_dir=str(tmp_path / "data"), seed=11, ai_delay=0)
+    async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
         screen = LabScreen(workers=1)
         await pilot.app.push_screen(screen)
         for box in screen.query(Input):
@@ -42,14 +44,7 @@ def _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, size) -> bool:
         screen.query_one("#lab-learners", Input).value = "hats hats:table=one q mc:vs=perfect"
         screen.show_result(result)
         await pilot.pause()
-
-    app = SticksApp(data_dir=str(tmp_path / "data"), seed=11, ai_delay=0)
-    return snap_compare(app, terminal_size=size, run_before=run_before)
-
-
-def test_lab_screen_with_a_finished_lab(snap_compare, tmp_path, monkeypatch):
-    assert _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, (80, 24))
-
-
-def test_lab_screen_with_a_finished_lab_at_160x48(snap_compare, tmp_path, monkeypatch):
-    assert _finished_lab_on_screen(snap_compare, tmp_path, monkeypatch, (160, 48))
+        await snap_walk(pilot, "test_lab_screen_with_a_finished_lab")
+        await pilot.resize_terminal(160, 48)
+        await pilot.pause()
+        await snap_walk(pilot, "test_lab_screen_with_a_finished_lab_at_160x48")

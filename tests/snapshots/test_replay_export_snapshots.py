@@ -53,40 +53,28 @@ async def to_records(pilot, gid: int) -> None:
     await pilot.pause()
 
 
-def test_replay_at_the_ais_draw(snap_compare, data_dir, recorded):
-    async def run_before(pilot):
+async def test_walk_through_a_replay_then_the_export_dialog_and_its_refusal(snap_walk, data_dir, recorded):
+    """The snapshots test_replay_at_the_ais_draw, test_replay_after_the_game, test_export_dialog and
+    test_export_dialog_refusal in one app session: each is the screen it was."""
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
         await to_records(pilot, recorded)
+        records = app.screen
         await pilot.press("enter")
         for _ in range(6):  # Ann 2, AI 3 (hat 18), Ann 3, AI 3 (hat 12), Ann 2, then the AI's draw from hat 7
             await pilot.press("right")
         await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_replay_after_the_game(snap_compare, data_dir, recorded):
-    async def run_before(pilot):
-        await to_records(pilot, recorded)
-        await pilot.press("enter")
+        await snap_walk(pilot, "test_replay_at_the_ais_draw")
         await pilot.press("end")
         await pilot.pause()
+        await snap_walk(pilot, "test_replay_after_the_game")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is records
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_export_dialog(snap_compare, data_dir, recorded):
-    async def run_before(pilot):
-        await to_records(pilot, recorded)
         await pilot.press("e")
         await no_blink(pilot)
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_export_dialog_refusal(snap_compare, data_dir, recorded):
-    async def run_before(pilot):
-        await to_records(pilot, recorded)
-        await pilot.press("e")
+        await snap_walk(pilot, "test_export_dialog")
         await settle(pilot, lambda: isinstance(pilot.app.screen, export_module.ExportDialog), "the dialog")
         dialog = pilot.app.screen
         dialog.query_one("#export-what", Select).value = "games"
@@ -97,5 +85,4 @@ def test_export_dialog_refusal(snap_compare, data_dir, recorded):
         await pilot.click("#export-go")
         await settle(pilot, lambda: dialog.query_one("#export-error").display, "the refusal")
         await no_blink(pilot)
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+        await snap_walk(pilot, "test_export_dialog_refusal")

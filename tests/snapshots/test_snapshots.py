@@ -100,10 +100,6 @@ async def no_blink(pilot) -> None:
     await pilot.pause()
 
 
-def test_setup_screen(snap_compare, data_dir):
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=no_blink)
-
-
 def perfect_take(heap: int) -> int:
     return (heap - 1) % 4 or 1
 
@@ -123,43 +119,6 @@ async def play(pilot, moves: int | None) -> None:
         await pilot.press(str(perfect_take(screen.game.state.position)))
         made += 1
     await settle(pilot, lambda: screen.game.waiting_for_human or screen.game.is_over, "the AI's reply")
-
-
-def test_game_mid_game(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=2)
-        assert pilot.app.screen.game.state.position < 20 and not pilot.app.screen.game.is_over
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_game_over(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=None)
-        assert pilot.app.screen.game.is_over
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_training_screen_after_a_finished_run(snap_compare, data_dir):
-    brain, points = seeded_training()
-    games = points[-1].games
-
-    async def run_before(pilot):
-        app = pilot.app
-        app.session.brain.counts[:] = brain.counts
-        app.session.training.points = list(points)
-        app.session.training.last_result = TrainingResult(
-            brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
-            wins_first=0, wins_brain=0, cancelled=False, curve=list(points), rules=SticksRules(20))
-        app.session.training.running = False
-        app.action_show_training()
-        await pilot.pause()
-        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1].agreement,
-                                        points[-1].win_vs_perfect, finished=True)
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
 def test_records_screen(snap_compare, data_dir):
@@ -184,20 +143,6 @@ def test_records_screen(snap_compare, data_dir):
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
 
 
-def test_analysis_screen_of_a_trained_brain(snap_compare, data_dir):
-    brain, points = seeded_training()
-    with Store.open(data_dir) as store:
-        store.save_brain("default", brain, games_trained=points[-1].games)
-        store.save_training_curve("default", points, 20)
-
-    async def run_before(pilot):
-        pilot.app.action_analysis()
-        await pilot.pause()
-        await no_blink(pilot)
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
 async def start(pilot, game: str, opponent: str, first: str = "p1") -> None:
     """The setup screen's game, opponent and who moves first chosen, then Start (the game's start as it opens)."""
     from textual.widgets import Select
@@ -213,32 +158,120 @@ async def start(pilot, game: str, opponent: str, first: str = "p1") -> None:
     await pilot.pause()
 
 
-def test_nim_screen_with_the_learning_ais_hats(snap_compare, data_dir):
-    """The one game screen on Nim: the learner's hat beside the piles, a brain taught by a short seeded run; the
-    AI moved first."""
+async def start_nim_with_a_friend(pilot) -> None:
+    await start(pilot, "nim", "friend")
+
+
+# -- walks: screens that follow each other, snapshotted in one app session; error states, dialogs, and the
+# -- screens not shown elsewhere among them (issue 10: every screen fits 80x24) ----------------------------
+async def test_walk_from_setup_through_a_game_and_its_dialogs(snap_walk, data_dir):
+    """The snapshots test_setup_screen, test_train_dialog_with_a_bad_number_of_games, test_setup_screen_with_a_bad_heap,
+    test_help_on_the_game_screen, test_leaving_a_game_asked, test_quit_asked_mid_game (each after the game's first
+    move), test_game_mid_game (after two), test_game_over and, the terminal made smaller than 80x24,
+    test_terminal_below_80x24, in one app session: each is the screen it was."""
+    from sticks_tui.ui.screens.game import GameScreen
+    from sticks_tui.ui.screens.setup import SetupScreen
+
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        await no_blink(pilot)
+        await snap_walk(pilot, "test_setup_screen")
+
+        await pilot.press("f2")
+        await pilot.pause()
+        box = pilot.app.screen.query_one("#games", Input)
+        box.value = "0"
+        await no_blink(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        await snap_walk(pilot, "test_train_dialog_with_a_bad_number_of_games")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+        heap = app.screen.query_one("#heap", Input)
+        heap.value = "500"
+        await pilot.press("enter")
+        await pilot.pause()
+        await snap_walk(pilot, "test_setup_screen_with_a_bad_heap")
+        heap.value = "20"
+        await pilot.pause()
+
+        await play(pilot, moves=1)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        await snap_walk(pilot, "test_help_on_the_game_screen")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("escape")
+        await pilot.pause()
+        await snap_walk(pilot, "test_leaving_a_game_asked")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await snap_walk(pilot, "test_quit_asked_mid_game")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game
+
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "a human turn")
+        await pilot.press(str(perfect_take(game.game.state.position)))
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "the AI's reply")
+        assert game.game.state.position < 20 and not game.game.is_over
+        await snap_walk(pilot, "test_game_mid_game")
+
+        while not game.game.is_over:
+            await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "a human turn")
+            if game.game.is_over:
+                break
+            await pilot.press(str(perfect_take(game.game.state.position)))
+        await settle(pilot, lambda: game.game.waiting_for_human or game.game.is_over, "the AI's reply")
+        assert game.game.is_over
+        await snap_walk(pilot, "test_game_over")
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
+
+        from sticks_tui.ui.app import TooSmallScreen
+
+        await pilot.resize_terminal(60, 18)  # the terminal made smaller than 80x24
+        await settle(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen), "the notice")
+        await snap_walk(pilot, "test_terminal_below_80x24")
+
+
+async def test_walk_from_nim_with_a_friend_and_its_table_to_noughts_against_menace_and_nim_against_its_learner(
+        snap_walk, data_dir):
+    """The snapshots test_nim_game_screen, test_nim_table_screen (u), test_noughts_after_a_game_against_menace
+    (MENACE moved first (X) and won or drew; under each of its marks its beads before → after, the lesson in the
+    log; the person plays the first empty square) and test_nim_screen_with_the_learning_ais_hats (the learner's
+    hat beside the piles, a brain taught by a short seeded run; the AI moved first), in one app session: each is
+    the screen it was."""
     from sticks_tui.engine.nim import NimRules
     from sticks_tui.ui.screens.game import GameScreen
+    from sticks_tui.ui.screens.setup import SetupScreen
     from sticks_tui.vocabulary import nim_brain_name
 
     brain = nim_brain()
     train(TrainingConfig(game=NimRules((7, 7, 7)), games=20_000, seed=5, protocol="explore"), brain=brain)
     with Store.open(data_dir) as store:
         store.save_brain(nim_brain_name(), brain, games_trained=20_000)
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        await start_nim_with_a_friend(pilot)
+        await pilot.pause()
+        await snap_walk(pilot, "test_nim_game_screen")
+        await pilot.press("u")
+        await pilot.pause()
+        await no_blink(pilot)
+        await snap_walk(pilot, "test_nim_table_screen")
+        while not isinstance(app.screen, SetupScreen):
+            await pilot.press("escape")
+            await pilot.pause()
 
-    async def run_before(pilot):
-        app = pilot.app
-        await start(pilot, "nim", "learning", first="p2")
-        await settle(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game.waiting_for_human
-                     and "draws the ball" in " ".join(app.screen.query_one("#log").lines), "the AI's first draw")
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_noughts_after_a_game_against_menace(snap_compare, data_dir):
-    """The one game screen on noughts and crosses: MENACE moved first (X) and won or drew; under each of its
-    marks its beads before → after, the lesson in the log. The person plays the first empty square."""
-    async def run_before(pilot):
-        app = pilot.app
         await start(pilot, "noughts", "menace", first="p2")
         screen = app.screen
         deadline = time.monotonic() + 20
@@ -248,87 +281,44 @@ def test_noughts_after_a_game_against_menace(snap_compare, data_dir):
                 await pilot.press(str(screen.game.state.position.index(".") + 1))
             await pilot.pause(0.01)
         await pilot.pause()
+        await snap_walk(pilot, "test_noughts_after_a_game_against_menace")
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen), "the setup screen")
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+        await start(pilot, "nim", "learning", first="p2")
+        await settle(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.game.waiting_for_human
+                     and "draws the ball" in " ".join(app.screen.query_one("#log").lines), "the AI's first draw")
+        await snap_walk(pilot, "test_nim_screen_with_the_learning_ais_hats")
 
 
-# -- error states, dialogs, and the screens not shown above (issue 10: every screen fits 80x24) ------------
-def test_setup_screen_with_a_bad_heap(snap_compare, data_dir):
-    async def run_before(pilot):
+async def test_walk_from_the_analysis_of_a_trained_brain_to_the_training_screen_after_a_finished_run(snap_walk,
+                                                                                                     data_dir):
+    """The snapshots test_analysis_screen_of_a_trained_brain and test_training_screen_after_a_finished_run (the
+    brain and curve of one seeded run) in one app session: each is the screen it was."""
+    brain, points = seeded_training()
+    games = points[-1].games
+    with Store.open(data_dir) as store:
+        store.save_brain("default", brain, games_trained=points[-1].games)
+        store.save_training_curve("default", points, 20)
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        await pilot.pause()
+        app.action_analysis()
+        await pilot.pause()
         await no_blink(pilot)
-        pilot.app.screen.query_one("#heap", Input).value = "500"
-        await pilot.press("enter")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_quit_asked_mid_game(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_leaving_a_game_asked(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
+        await snap_walk(pilot, "test_analysis_screen_of_a_trained_brain")
         await pilot.press("escape")
         await pilot.pause()
 
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_terminal_below_80x24(snap_compare, data_dir):
-    async def run_before(pilot):
-        from sticks_tui.ui.app import TooSmallScreen
-
-        await settle(pilot, lambda: isinstance(pilot.app.screen, TooSmallScreen), "the notice")
-
-    assert snap_compare(make_app(data_dir), terminal_size=(60, 18), run_before=run_before)
-
-
-def test_help_on_the_game_screen(snap_compare, data_dir):
-    async def run_before(pilot):
-        await play(pilot, moves=1)
-        await pilot.press("f1")
+        app.session.brain.counts[:] = brain.counts
+        app.session.training.points = list(points)
+        app.session.training.last_result = TrainingResult(
+            brain=brain, opponent=brain, games_played=games, games_requested=games, seconds=2.0,
+            wins_first=0, wins_brain=0, cancelled=False, curve=list(points), rules=SticksRules(20))
+        app.session.training.running = False
+        app.action_show_training()
         await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_train_dialog_with_a_bad_number_of_games(snap_compare, data_dir):
-    async def run_before(pilot):
-        await pilot.press("f2")
+        app.training = TrainingProgress(games, games, 2.0, 0, brain.counts.copy(), points[-1].agreement,
+                                        points[-1].win_vs_perfect, finished=True)
         await pilot.pause()
-        box = pilot.app.screen.query_one("#games", Input)
-        box.value = "0"
-        await no_blink(pilot)
-        await pilot.press("enter")
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-async def start_nim_with_a_friend(pilot) -> None:
-    await start(pilot, "nim", "friend")
-
-
-def test_nim_game_screen(snap_compare, data_dir):
-    async def run_before(pilot):
-        await start_nim_with_a_friend(pilot)
-        await pilot.pause()
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_nim_table_screen(snap_compare, data_dir):
-    async def run_before(pilot):
-        await start_nim_with_a_friend(pilot)
-        await pilot.press("u")
-        await pilot.pause()
-        await no_blink(pilot)
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+        await snap_walk(pilot, "test_training_screen_after_a_finished_run")

@@ -48,57 +48,6 @@ async def open_dialog(pilot) -> TrainDialog:
     return pilot.app.screen
 
 
-def test_train_dialog(snap_compare, data_dir):
-    async def run_before(pilot):
-        await open_dialog(pilot)
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_train_dialog_with_an_error(snap_compare, data_dir):
-    async def run_before(pilot):
-        dialog = await open_dialog(pilot)
-        dialog.query_one("#penalty", Input).value = "2"  # another rule, without "reset the brain first"
-        dialog.query_one("#reset-first", Checkbox).value = False
-        await pilot.pause()
-        await pilot.click("#go")
-        await settle(pilot, lambda: dialog.query_one("#train-error").display, "the message")
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
-def test_a_paused_slow_run(snap_compare, data_dir):
-    snapshots: list[TrainingProgress] = []
-    train(TrainingConfig(sticks=20, games=12, seed=21, pace=1000, curve=False), brain=Hats(100),
-          progress=snapshots.append)
-    told = [p for p in snapshots if p.story is not None]
-    assert [p.story.number for p in told] == list(range(1, 13))
-
-    async def run_before(pilot):
-        app = pilot.app
-        job = TrainingJob("background", app)
-        job.control = TrainingControl(5)  # paused once every game is told (paused before, none would be)
-        app._training_job = job
-        app.session.training.running = True
-        app.action_show_training()
-        await settle(pilot, lambda: isinstance(app.screen, TrainingScreen), "the training screen")
-        for p in told:  # the run's own reports, as a run of 1,000 games at 5 a second would send them
-            app.training = TrainingProgress(p.games_done, 1000, p.games_done / 5, p.wins_first, p.hats,
-                                            story=p.story)
-            await pilot.pause()
-        last = told[-1].story
-        flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[0])  # = marks a ball kept too
-        heatmap = app.screen.query_one(HatHeatmap)
-        screen = app.screen
-        await settle(pilot, lambda: not screen._queue and screen._current is not None and screen._current.done
-                     and heatmap.data.flash == flash and heatmap.data.beside is not None,
-                     "the last game's changes on the hats")
-        await pilot.press("space")
-        await settle(pilot, lambda: job.control.paused, "the pause")
-
-    assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
-
-
 def test_a_run_at_full_speed_with_its_curve(snap_compare, data_dir):
     """At 80x24, a run at full speed: the learning curve under the figures with 8 rows of plot, its legend above
     the plot (issue 33 item 3). The curve is a fixed one, handed to the screen as the worker would."""
@@ -122,3 +71,46 @@ def test_a_run_at_full_speed_with_its_curve(snap_compare, data_dir):
         await pilot.pause()
 
     assert snap_compare(make_app(data_dir), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_walk_the_train_dialog_its_error_and_a_paused_slow_run(snap_walk, data_dir):
+    """The snapshots test_train_dialog, test_train_dialog_with_an_error (another rule, without "reset the brain
+    first") and test_a_paused_slow_run in one app session: each is the screen it was."""
+    snapshots: list[TrainingProgress] = []
+    train(TrainingConfig(sticks=20, games=12, seed=21, pace=1000, curve=False), brain=Hats(100),
+          progress=snapshots.append)
+    told = [p for p in snapshots if p.story is not None]
+    assert [p.story.number for p in told] == list(range(1, 13))
+    app = make_app(data_dir)
+    async with app.run_test(size=SIZE, tooltips=True, notifications=True) as pilot:
+        dialog = await open_dialog(pilot)
+        await snap_walk(pilot, "test_train_dialog")
+        dialog.query_one("#penalty", Input).value = "2"  # another rule, without "reset the brain first"
+        dialog.query_one("#reset-first", Checkbox).value = False
+        await pilot.pause()
+        await pilot.click("#go")
+        await settle(pilot, lambda: dialog.query_one("#train-error").display, "the message")
+        await snap_walk(pilot, "test_train_dialog_with_an_error")
+        await pilot.press("escape")
+        await settle(pilot, lambda: not isinstance(app.screen, TrainDialog), "the dialog closed")
+
+        job = TrainingJob("background", app)
+        job.control = TrainingControl(5)  # paused once every game is told (paused before, none would be)
+        app._training_job = job
+        app.session.training.running = True
+        app.action_show_training()
+        await settle(pilot, lambda: isinstance(app.screen, TrainingScreen), "the training screen")
+        for p in told:  # the run's own reports, as a run of 1,000 games at 5 a second would send them
+            app.training = TrainingProgress(p.games_done, 1000, p.games_done / 5, p.wins_first, p.hats,
+                                            story=p.story)
+            await pilot.pause()
+        last = told[-1].story
+        flash = tuple((c.hat, c.ball, c.after - c.before) for c in last.changes[0])  # = marks a ball kept too
+        heatmap = app.screen.query_one(HatHeatmap)
+        screen = app.screen
+        await settle(pilot, lambda: not screen._queue and screen._current is not None and screen._current.done
+                     and heatmap.data.flash == flash and heatmap.data.beside is not None,
+                     "the last game's changes on the hats")
+        await pilot.press("space")
+        await settle(pilot, lambda: job.control.paused, "the pause")
+        await snap_walk(pilot, "test_a_paused_slow_run")

@@ -57,46 +57,46 @@ async def test_a_backup_folder_that_cannot_be_written_is_said_on_the_screen(make
         assert "There are no back-ups yet." in summary
 
 
-async def test_back_up_now_is_a_key_in_the_footer_and_the_list_says_why_newest_first(make_app, data_dir):
+async def test_the_screen_says_the_servers_real_interval_and_failing_back_ups_and_back_up_now_is_a_key(
+        make_app, data_dir, tmp_path, monkeypatch):
+    """One app session holding the promises:
+    1. the back-ups screen says the serving server's real interval and that its back-ups are failing (and no
+       longer, once its status says so);
+    2. "Back up now" is a key in the footer, and the list says why each was made, newest first."""
+    from datetime import datetime, timezone
+
+    from sticks_tui.store import backups
     from ui_helpers import footer_labels
 
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
         make_backup(store.path, "start")
-    app = make_app()
-    async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("f3", "b")
-        screen = app.screen
-        assert isinstance(screen, BackupsScreen)
-        assert footer_labels(screen)["backups.backup_now"] == "Back up now"
-        await pilot.press("n")
-        table = screen.query_one("#backups", DataTable)
-        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
-        assert [r[1:4] for r in rows] == [["made by hand", "1", "1"], ["server start", "1", "0"]]
-        assert rows[0][4].endswith("-by-hand.db") and rows[0][0] >= rows[1][0]
-
-
-async def test_the_screen_says_the_servers_real_interval_and_that_back_ups_are_failing(make_app, data_dir, tmp_path,
-                                                                                     monkeypatch):
-    from datetime import datetime, timezone
-
-    from sticks_tui.store import backups
-
     status = tmp_path / "status.json"
     since = datetime(2026, 3, 2, 10, 42, tzinfo=timezone.utc)
     backups.write_status(status, backups.BackupStatus(every=60, failing_since=since, why="the disk is full", last=None))
     monkeypatch.setenv(backups.STATUS_ENV, str(status))
     app = make_app()
     async with app.run_test(size=(120, 30)) as pilot:
+        # 1. the server's interval, and its failing back-ups
         await pilot.press("f3", "b")
-        summary = " ".join(text_of(app.screen, "#backups-summary").split())
+        screen = app.screen
+        assert isinstance(screen, BackupsScreen)
+        summary = " ".join(text_of(screen, "#backups-summary").split())
         assert "when it starts and every minute (this server's --backup-minutes)" in summary
         assert "every 10 minutes" not in summary
         local = since.astimezone().strftime("%H:%M")
         assert f"Back-ups failing since {local}: the disk is full. The class plays on" in summary
         backups.write_status(status, backups.BackupStatus(every=60, failing_since=None, why=None, last="x.db"))
-        app.screen.show_summary()  # what its timer does every STATUS_CHECK seconds
-        assert "failing" not in text_of(app.screen, "#backups-summary")
+        screen.show_summary()  # what its timer does every STATUS_CHECK seconds
+        assert "failing" not in text_of(screen, "#backups-summary")
+
+        # 2. Back up now
+        assert footer_labels(screen)["backups.backup_now"] == "Back up now"
+        await pilot.press("n")
+        table = screen.query_one("#backups", DataTable)
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert [r[1:4] for r in rows] == [["made by hand", "1", "1"], ["server start", "1", "0"]]
+        assert rows[0][4].endswith("-by-hand.db") and rows[0][0] >= rows[1][0]
 
 
 async def test_the_apps_resets_make_a_backup_first_and_say_where(make_app, data_dir):

@@ -40,22 +40,6 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
         assert store.game_count() == 1  # the game itself is kept
 
 
-async def test_after_a_game_the_app_plays_with_the_brain_as_stored(make_app, data_dir):
-    app = make_app()
-    async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        # another copy of the app teaches the stored brain meanwhile: hat 10 gets 50 more balls of 2
-        with Store.open(data_dir) as other:
-            hats = other.load_brain("default")
-            hats.counts[10, 1] += 50
-            other.save_brain("default", hats)
-        await _play_to_the_end(pilot)
-        with Store.open(data_dir) as store:
-            stored = store.load_brain("default")
-        assert app.session.brain.counts[10, 1] >= 50
-        assert np.array_equal(app.session.brain.counts, stored.counts)
-
-
 async def test_a_store_in_memory_shows_a_banner_on_every_screen(tmp_path):
     from sticks_tui.ui.app import SticksApp
 
@@ -72,13 +56,56 @@ async def test_a_store_in_memory_shows_a_banner_on_every_screen(tmp_path):
         assert "memory only" in summary and "a-file" in summary
 
 
-async def test_a_training_run_is_merged_onto_the_brain_as_stored(make_app, data_dir, held_training):
-    """Another copy teaches the stored brain while this one trains: both lessons are kept."""
+async def test_after_a_game_a_copy_and_a_training_run_the_app_plays_with_the_brain_as_stored(make_app, data_dir,
+                                                                                            held_training):
+    """One app session while another copy of the app (another tab) teaches the stored brain, holding the promises:
+    1. after a game the app plays with the brain as stored;
+    2. issue 23: copying a stale brain (Analysis -> Copy brain, c) saves this copy first: merged onto the brain as
+       stored, never written over it, and the tab plays on with the class's brain;
+    3. a training run is merged onto the brain as stored: both lessons are kept."""
+    from textual.widgets import DataTable, Input
+
     from sticks_tui.learn.trainer import TrainingConfig
 
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
+        # 1. another copy of the app teaches the stored brain meanwhile: hat 10 gets 50 more balls of 2
+        with Store.open(data_dir) as other:
+            hats = other.load_brain("default")
+            hats.counts[10, 1] += 50
+            other.save_brain("default", hats)
+        await _play_to_the_end(pilot)
+        with Store.open(data_dir) as store:
+            stored = store.load_brain("default")
+        assert app.session.brain.counts[10, 1] >= 50
+        assert np.array_equal(app.session.brain.counts, stored.counts)
+        await pilot.press("escape")
+
+        # 2. copying a stale brain
+        mine = app.session.brain.counts.copy()
+        with Store.open(data_dir) as other:  # another tab's games: hat 10 gets 50 balls of 2, hat 40 30 of 3
+            hats = other.load_brain("default")
+            hats.counts[10, 1] += 50
+            hats.counts[40, 2] += 30
+            other.save_brain("default", hats)
+        app.session.brain.counts[12, 0] += 7  # and this tab learned something it has not saved yet
+        await pilot.press("f4")
+        app.screen.query_one("#hats-table", DataTable).focus()
+        await pilot.press("c")
+        app.screen.query_one("#name", Input).value = "mine"
+        await pilot.press("enter")
+        await pilot.pause()
+        with Store.open(data_dir) as store:
+            default = store.load_brain("default").counts
+            copy = store.load_brain("mine").counts
+        assert default[10, 1] == mine[10, 1] + 50 and default[40, 2] == mine[40, 2] + 30  # the class's lessons
+        assert default[12, 0] == mine[12, 0] + 7  # and this tab's
+        assert np.array_equal(copy, default)
+        assert np.array_equal(app.session.brain.counts, default)  # the tab plays on with the class's brain
+        await pilot.press("escape")
+
+        # 3. a training run while another copy teaches the stored brain
         start = app.session.brain.counts.copy()
         app.start_training(TrainingConfig(sticks=20, games=10_000_000, seed=5))
         await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1000,
@@ -98,33 +125,3 @@ async def test_a_training_run_is_merged_onto_the_brain_as_stored(make_app, data_
     assert not np.array_equal(stored.counts[:21], start[:21])  # and so is the run's
     assert 1000 <= trained < 10_000_000
     assert np.array_equal(app.session.brain.counts, stored.counts)  # the app plays with the brain as stored
-
-
-async def test_copying_a_stale_brain_keeps_what_other_tabs_taught_the_class(make_app, data_dir):
-    """Issue 23: another tab teaches the class brain while this one's copy is behind; Analysis ->
-    Copy brain (c) saves this copy first: merged onto the brain as stored, never written over it."""
-    from textual.widgets import DataTable, Input
-
-    app = make_app()
-    async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        mine = app.session.brain.counts.copy()
-        with Store.open(data_dir) as other:  # another tab's games: hat 10 gets 50 balls of 2, hat 40 30 of 3
-            hats = other.load_brain("default")
-            hats.counts[10, 1] += 50
-            hats.counts[40, 2] += 30
-            other.save_brain("default", hats)
-        app.session.brain.counts[12, 0] += 7  # and this tab learned something it has not saved yet
-        await pilot.press("f4")
-        app.screen.query_one("#hats-table", DataTable).focus()
-        await pilot.press("c")
-        app.screen.query_one("#name", Input).value = "mine"
-        await pilot.press("enter")
-        await pilot.pause()
-    with Store.open(data_dir) as store:
-        default = store.load_brain("default").counts
-        copy = store.load_brain("mine").counts
-    assert default[10, 1] == mine[10, 1] + 50 and default[40, 2] == mine[40, 2] + 30  # the class's lessons
-    assert default[12, 0] == mine[12, 0] + 7  # and this tab's
-    assert np.array_equal(copy, default)
-    assert np.array_equal(app.session.brain.counts, default)  # the tab plays on with the class's brain

@@ -19,7 +19,17 @@ def plain(text: str) -> str:
     return text.replace(NBSP, " ")
 
 
-async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pauses_and_b_marks_box_and_bead(make_app):
+async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pauses_and_b_marks_box_and_bead_the_tally_and_her(
+        make_app):
+    """One app session, game after game from the setup screen, holding the promises:
+    1. MENACE's box stays marked until the next move; a game against it pauses; b shows the box and bead in play;
+    2. the tally counts the learner by the brain in play and the opponent;
+    3. HER plays Black when the pupil moves first, the default, with Black's boxes (folded by the mirror), or White
+       with White's ('HER White'); her brain beside the board and her draws in the log are boxes and beads."""
+    from sticks_tui.ui.screens.game import BrainPanel
+    from sticks_tui.ui.screens.setup import SetupScreen
+    from ui_helpers import log_text
+
     from sticks_tui.ui import brains
     from sticks_tui.ui.screens.brain import BrainScreen
 
@@ -70,11 +80,11 @@ async def test_menaces_box_stays_marked_until_the_next_move_a_game_against_it_pa
         board.pick(next(m for m in screen.game.state.legal_moves))
         await pilot.pause()
         assert board.data.box_of is None and board.data.drawn is None and board.data.beads is not None
+        await pilot.press("escape")  # the game in progress: leave it (not recorded)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
 
-
-async def test_the_tally_counts_the_learner_by_the_brain_in_play_and_the_opponent(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # 2. the tally
         screen = await set_up(pilot, "noughts", opponent="menace", first="alternate", name1="Ann")
         await play_out(pilot, screen)  # Ann plays X: MENACE with its boxes for O
         assert text_of(screen, "#tally").split("\n")[1].startswith("MENACE (O) vs Ann: ")
@@ -87,16 +97,10 @@ async def test_the_tally_counts_the_learner_by_the_brain_in_play_and_the_opponen
         marks = line.rsplit(" (", 1)[0].rsplit(": ", 1)[1]  # its games with its boxes for X only: this one
         assert line.count(" 1") == 1 and " 0" in line  # its counts: this game's result once, the others none
         assert line.startswith("MENACE (X) vs Ann: ") and f"{result} 1" in line and len(marks) == 1
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
 
-
-async def test_her_plays_black_by_default_or_white_in_words_of_boxes_and_beads(make_app):
-    """HER plays Black when the pupil moves first, the default, with Black's boxes (folded by the mirror), or White
-    with White's ('HER White'); her brain beside the board and her draws in the log are boxes and beads."""
-    from sticks_tui.ui.screens.game import BrainPanel
-    from ui_helpers import log_text
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # 3. HER
         for first, mark, name, boxes in (("p1", "Black", "HER", 19), ("p2", "White", "HER White", 18)):
             screen = await set_up(pilot, "hexapawn", opponent="learning", first=first, name1="Ann")
             await play_out(pilot, screen)

@@ -21,8 +21,13 @@ def to_lose(heap: int) -> int:
     return heap if heap <= 3 else 1
 
 
-async def test_illegal_takes_are_disabled_and_their_keys_do_nothing(make_app):
-    app = make_app()
+async def test_illegal_takes_are_disabled_and_their_keys_do_nothing_and_the_ais_turn_is_locked(make_app):
+    """Two friends: the takes the heap does not allow are disabled, and their keys and clicks make no move. Then,
+    in the same app, against the learning AI moving first: every take is locked while it thinks, and opens when
+    its move has come."""
+    from sticks_tui.ui.screens.confirm import ConfirmDialog
+
+    app = make_app(ai_delay=30)  # the AI will not move by itself during this test
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="friend")
         assert take_buttons(screen) == {1: True, 2: True, 3: True}
@@ -41,11 +46,10 @@ async def test_illegal_takes_are_disabled_and_their_keys_do_nothing(make_app):
         assert text_of(screen, "#turn") == "Player 1's turn: take 1 (keys or buttons)."
         await pilot.press("2")
         assert screen.game.state.position == 1 and not screen.game.is_over
-
-
-async def test_buttons_are_locked_while_the_ai_thinks(make_app):
-    app = make_app(ai_delay=30)  # the AI will not move during this test
-    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # leave it (it asks)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        # the buttons are locked while the AI thinks
         screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
         assert screen.game.current.name == "Learning AI" and not screen.game.waiting_for_human
         assert take_buttons(screen) == {1: False, 2: False, 3: False}

@@ -52,6 +52,13 @@ def three_of_each(data_dir: str, game: str) -> None:
         store.close()
 
 
+async def back_to_setup(pilot) -> None:
+    """Esc from a game screen whose game is over or not begun: back on the setup screen at once, to set up the
+    next game of a walk."""
+    await pilot.press("escape")
+    assert isinstance(pilot.app.screen, SetupScreen), pilot.app.screen
+
+
 def test_the_tally_counts_the_draws_between_the_two_players_in_all():
     """Issue 33 item 5: MENACE and a pupil mostly draw; the tally's "in all" (every recorded game between the
     two, from the store) counted their wins only ("in all: 0, 1" after five games)."""
@@ -63,59 +70,107 @@ def test_the_tally_counts_the_draws_between_the_two_players_in_all():
                                                                "(in all: Ann 0, MENACE 0, 2 drawn).")
 
 
-@pytest.mark.parametrize("game", GAMES)
-async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app, game):
+async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app):
+    """Every game in turn, in one app: two friends play it to the end on its board (its keys work at once), the
+    result is told and kept, and n starts the next game."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await set_up(pilot, game, opponent="friend", name1="Ann", name2="Bob")
-        assert isinstance(screen, GameScreen) and screen.setup.game == game
-        board = screen.query_one("#board", GameBoard)
-        assert isinstance(board, board_of(game).widget) and app.focused is board  # its keys work at once
-        assert text_of(screen, "#turn").startswith(f"{screen.seat_name(0)}'s turn: {board.prompt()}")
-        assert not screen.query_one("#after").display
-        await play_out(pilot, screen)
-        state = screen.game.state
-        assert screen.game.is_over and text_of(screen, "#turn") == screen.result_text != ""
-        assert screen.query_one("#after").display
-        game_kept = app.session.store.recent_games(limit=1)[0]
-        assert (game_kept.game, game_kept.players, len(game_kept.moves)) == (game, ("Ann", "Bob"), len(state.history))
-        winner = "" if game_kept.loser is None else game_kept.players[1 - game_kept.loser]
-        # the log tells the result: a draw in the result's words, a win to each player
-        told = (screen.result_text if not winner else
-                f"{game_kept.players[game_kept.loser]}: You lose.  {winner}: You win!")
-        assert told in log_text(screen)
-        assert app.session.results == [("Ann", "Bob", winner)]
-        assert text_of(screen, "#tally").startswith("This session: Ann ")
-        await pilot.press("n")  # the next game
-        await pilot.pause()
-        assert screen.round == 2 and not screen.game.is_over and not screen.game.state.history
+        for game in GAMES:
+            screen = await set_up(pilot, game, opponent="friend", name1="Ann", name2="Bob")
+            assert isinstance(screen, GameScreen) and screen.setup.game == game
+            board = screen.query_one("#board", GameBoard)
+            assert isinstance(board, board_of(game).widget) and app.focused is board, game  # its keys work at once
+            assert text_of(screen, "#turn").startswith(f"{screen.seat_name(0)}'s turn: {board.prompt()}"), game
+            assert not screen.query_one("#after").display
+            results = len(app.session.results)
+            await play_out(pilot, screen)
+            state = screen.game.state
+            assert screen.game.is_over and text_of(screen, "#turn") == screen.result_text != "", game
+            assert screen.query_one("#after").display
+            game_kept = app.session.store.recent_games(limit=1)[0]
+            assert (game_kept.game, game_kept.players, len(game_kept.moves)) == (game, ("Ann", "Bob"),
+                                                                                 len(state.history))
+            winner = "" if game_kept.loser is None else game_kept.players[1 - game_kept.loser]
+            # the log tells the result: a draw in the result's words, a win to each player
+            told = (screen.result_text if not winner else
+                    f"{game_kept.players[game_kept.loser]}: You lose.  {winner}: You win!")
+            assert told in log_text(screen), game
+            assert app.session.results[results:] == [("Ann", "Bob", winner)], game
+            assert text_of(screen, "#tally").startswith("This session: Ann "), game
+            await pilot.press("n")  # the next game
+            await pilot.pause()
+            assert screen.round == 2 and not screen.game.is_over and not screen.game.state.history, game
+            await back_to_setup(pilot)  # not begun: nothing to lose
 
 
-@pytest.mark.parametrize("game, first", [(ONE_BRAIN, "p2"), (SMALL_BOXES, "p1"), (SMALL_BOXES, "p2")])
-async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_learns_into_it(make_app, data_dir,
-                                                                                              game, first):
+async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_b_shows_it_whole(make_app, data_dir):
     """Moving first or second, the learner plays with the brain kept for its side (MENACE's X boxes or its O
     boxes; one brain for both in a game that has one), shows that brain beside the board, and the game's
-    lesson is kept with it in the store: the brain in play is the brain as stored after the game."""
-    three_of_each(data_dir, game)
+    lesson is kept with it in the store: the brain in play is the brain as stored after the game. One app,
+    one game each: sticks with the learner first, Hexapawn with it second and first.
+
+    After each game the learner began, b shows the one brain view: every container of the brain in play, each
+    move's tokens as the brain holds them (the heatmap of every hat when it fits one grid: sticks), grouped by how
+    many moves into a game its positions come (Hexapawn's boxes); it opens on the container the learner last drew
+    from, marked ► with the token drawn."""
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.screens.brain import BrainScreen
+    from sticks_tui.ui.widgets.heatmap import HatHeatmap
+
+    for game in (ONE_BRAIN, SMALL_BOXES):
+        three_of_each(data_dir, game)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game), first=first, name1="Ann")
-        side = 0 if first == "p2" else 1
-        name = kept_name(game, side)
-        kept = screen.brains[1]
-        assert kept.name == name and kept.kept and screen.players[1].hats is kept.brain
-        before = app.session.store.load_brain(name).counts.copy()
-        panel = screen.query_one(BrainPanel)
-        assert panel.display and screen.players[1].name in str(panel.query_one(".brain-title", Label).render())
-        await play_out(pilot, screen)
-        await pilot.pause()
-        stored = app.session.store.load_brain(name)
-        lesson = app.session.store.recent_games(limit=1)[0].learning
-        assert [(s.seat, s.brain) for s in lesson] == [(1, name)] and lesson[0].drawn
-        assert not np.array_equal(stored.counts, before)
-        assert np.array_equal(kept.brain.counts, stored.counts)  # it plays on with the brain as stored
-        assert "Ann's turn" not in text_of(screen, "#turn")
+        for game, first in ((ONE_BRAIN, "p2"), (SMALL_BOXES, "p1"), (SMALL_BOXES, "p2")):
+            screen = await set_up(pilot, game, opponent=learner_kind(game), first=first, name1="Ann")
+            side = 0 if first == "p2" else 1
+            name = kept_name(game, side)
+            kept = screen.brains[1]
+            assert kept.name == name and kept.kept and screen.players[1].hats is kept.brain, (game, first)
+            before = app.session.store.load_brain(name).counts.copy()
+            panel = screen.query_one(BrainPanel)
+            assert panel.display and screen.players[1].name in str(panel.query_one(".brain-title", Label).render())
+            await play_out(pilot, screen)
+            await pilot.pause()
+            stored = app.session.store.load_brain(name)
+            lesson = app.session.store.recent_games(limit=1)[0].learning
+            assert [(s.seat, s.brain) for s in lesson] == [(1, name)] and lesson[0].drawn, (game, first)
+            assert not np.array_equal(stored.counts, before), (game, first)
+            assert np.array_equal(kept.brain.counts, stored.counts), (game, first)  # it plays on with the brain as stored
+            assert "Ann's turn" not in text_of(screen, "#turn")
+            if first == "p2":  # b: the learner's whole brain
+                in_play = brains.container_move(kept.brain, *screen.draws[1][-1])  # the last token drawn, as counted
+                await pilot.press("b")
+                view = app.screen
+                assert isinstance(view, BrainScreen) and view.kept is kept, game
+                title = str(view.query_one("#brain-title").render())
+                assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title, game
+                assert "► In play: " in title, game
+                heatmap = view.query_one(HatHeatmap)
+                if heatmap.display:  # one grid: every hat, as the brain holds it
+                    assert heatmap.data.hats == len(kept.brain.positions)
+                    assert (heatmap.data.counts == kept.brain.counts).all()
+                    assert heatmap.data.drawn == in_play
+                else:
+                    groups = view.groups()
+                    assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain,
+                                                                                           kept.brain.rules))
+                    assert in_play[0] in [c[0] for c in groups[view.group][1]]  # it opens on the box in play's group
+                    body = str(view.query_one("#brain-body").render())
+                    label = board_of(game).label(kept.brain.rules, *in_play)
+                    assert "► in play" in body or f"►{label}" in body  # the box in play and the token drawn, marked
+                    await pilot.press("1")
+                    title = str(view.query_one("#brain-title").render())
+                    position, moves, counts = groups[0][1][0]
+                    number = brains.numbers(kept.brain)[position]  # the printed machine's box number (issue 36)
+                    body = str(view.query_one("#brain-body").render())
+                    assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
+                    await pilot.press("2")
+                    assert view.group == 1 and f"positions {groups[1][0]} move" in str(
+                        view.query_one("#brain-title").render())
+                await pilot.press("escape")
+                assert app.screen is screen, game
+            await back_to_setup(pilot)  # the game is over: nothing to lose
 
 
 @pytest.mark.parametrize("game", [BOXES])
@@ -150,11 +205,19 @@ async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_th
         assert not screen.paused
 
 
-@pytest.mark.parametrize("game", [SMALL_BOXES])
-async def test_leaving_a_game_in_progress_asks_first_and_a_finished_one_does_not(make_app, game):
+async def test_without_a_learner_no_brain_is_loaded_and_leaving_a_game_in_progress_asks_first(make_app):
+    """A game of two friends (Hexapawn) loads and makes no brain; leaving it in progress (Esc, Ctrl+Q) asks first,
+    and leaving it finished does not."""
+    game = SMALL_BOXES
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        held = set(app.session.kept)
         screen = await set_up(pilot, game, opponent="friend")
+        assert set(app.session.kept) == held  # nothing loaded for this game
+        assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
+                   if (game, name) not in held)
+        assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
+        # leaving it in progress asks first
         screen.query_one("#board", GameBoard).pick(screen.game.state.legal_moves[0])
         await pilot.pause()
         await pilot.press("escape")
@@ -169,24 +232,27 @@ async def test_leaving_a_game_in_progress_asks_first_and_a_finished_one_does_not
         assert isinstance(app.screen, SetupScreen)
 
 
-@pytest.mark.parametrize("game", GAMES)
-async def test_the_perfect_moves_show_on_the_board_on_the_brain_and_in_words(make_app, game):
+async def test_the_perfect_moves_show_on_the_board_on_the_brain_and_in_words(make_app):
+    """Every game in turn, in one app: p shows the solver's winning moves on the board and in words (or that no
+    move wins), and p again hides them."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game))
-        board = screen.query_one("#board", GameBoard)
-        assert board.view.perfect == () and not screen.query_one("#hint").display
-        await pilot.press("p")
-        state = screen.game.state
-        perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
-        assert board.view.perfect == perfect
-        hint = text_of(screen, "#hint")
-        if perfect:
-            assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect)
-        else:
-            assert "No move here wins" in hint
-        await pilot.press("p")
-        assert board.view.perfect == () and not screen.query_one("#hint").display
+        for game in GAMES:
+            screen = await set_up(pilot, game, opponent=learner_kind(game))
+            board = screen.query_one("#board", GameBoard)
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await pilot.press("p")
+            state = screen.game.state
+            perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
+            assert board.view.perfect == perfect, game
+            hint = text_of(screen, "#hint")
+            if perfect:
+                assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect), game
+            else:
+                assert "No move here wins" in hint, game
+            await pilot.press("p")
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await back_to_setup(pilot)  # no move made yet
 
 
 @pytest.mark.parametrize("game", [BOXES])
@@ -344,43 +410,49 @@ async def test_a_toy_game_registered_in_a_test_plays_on_the_one_game_screen_and_
         assert (again.load_brain("race brain").counts != before).any()
 
 
-@pytest.mark.parametrize("game", [ONE_BRAIN, SMALL_BOXES])
-async def test_the_learners_brain_shows_its_draw_and_after_the_game_what_it_taught_until_the_next_game(make_app, game):
+async def test_the_learners_brain_shows_its_draw_and_after_the_game_what_it_taught_until_the_next_game(make_app):
     """At 160x48 every game shows its learner's brain beside the board: the token drawn marked while its move
-    waits a beat, and after the game each token's change, kept until the next game starts."""
+    waits a beat, and after the game each token's change, kept until the next game starts. One app: the grid of
+    hats (sticks), then the boxes one by one (Hexapawn)."""
     from sticks_tui.ui.widgets.container_view import ContainerView
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
     app = make_app(ai_delay=30)  # the learner's draw waits a beat before its move
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")
-        panel = screen.query_one(BrainPanel)
-        assert panel.display and panel.region.width > 40
-        screen._ai_move()  # what the timer does when the AI's pause is over: it draws
-        await wait_until(pilot, lambda: bool(screen.draws[1]), what="the learner's draw")
-        position, move = screen.draws[1][0]
-        assert screen.game.state.position == position and screen._pending == move  # its move waits a beat
-        brain = panel.query_one(".brain")
-        if isinstance(brain, HatHeatmap):
-            assert brain.data.drawn == (position, move)
-        else:
-            assert isinstance(brain, ContainerView) and brain.data.drawn == move and brain.data.moves
-        app.session.ai_delay_override = 0
-        screen._play_pending()
-        await play_out(pilot, screen)
-        lesson = screen.taught[1]
-        if isinstance(brain, HatHeatmap):
-            assert set(brain.data.flash) == {(c.hat, c.ball, c.delta) for c in lesson.changes}
-        else:
-            last = lesson.changes[-1]
-            assert brain.data.changes[last.ball] == (last.before, last.after)
-            assert "What this game taught it" in str(panel.query_one(".brain-draws").render())
-        await pilot.press("n")
-        await pilot.pause()
-        if isinstance(brain, HatHeatmap):
-            assert brain.data.flash == ()
-        else:
-            assert brain.data.changes == {}
+        for game in (ONE_BRAIN, SMALL_BOXES):
+            app.session.ai_delay_override = 30
+            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")
+            panel = screen.query_one(BrainPanel)
+            assert panel.display and panel.region.width > 40, game
+            screen._ai_move()  # what the timer does when the AI's pause is over: it draws
+            await wait_until(pilot, lambda: bool(screen.draws[1]), what="the learner's draw")
+            position, move = screen.draws[1][0]
+            assert screen.game.state.position == position and screen._pending == move, game  # its move waits a beat
+            brain = panel.query_one(".brain")
+            if isinstance(brain, HatHeatmap):
+                assert brain.data.drawn == (position, move)
+            else:
+                assert isinstance(brain, ContainerView) and brain.data.drawn == move and brain.data.moves, game
+            app.session.ai_delay_override = 0
+            screen._play_pending()
+            await play_out(pilot, screen)
+            lesson = screen.taught[1]
+            if isinstance(brain, HatHeatmap):
+                assert set(brain.data.flash) == {(c.hat, c.ball, c.delta) for c in lesson.changes}
+            else:
+                last = lesson.changes[-1]
+                assert brain.data.changes[last.ball] == (last.before, last.after), game
+                assert "What this game taught it" in str(panel.query_one(".brain-draws").render()), game
+            await pilot.press("n")
+            await pilot.pause()
+            if isinstance(brain, HatHeatmap):
+                assert brain.data.flash == ()
+            else:
+                assert brain.data.changes == {}, game
+            await pilot.press("escape")  # the next game may be under way (the learner moved first): leave it
+            if isinstance(app.screen, ConfirmDialog):
+                await pilot.press("y")
+            await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
 
 
 @pytest.mark.parametrize("game", [ONE_BRAIN])
@@ -409,63 +481,6 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].learning == ()
 
 
-@pytest.mark.parametrize("game", [SMALL_BOXES])
-async def test_without_a_learner_no_brain_is_loaded_or_made(make_app, game):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        held = set(app.session.kept)
-        screen = await set_up(pilot, game, opponent="friend")
-        assert set(app.session.kept) == held  # nothing loaded for this game
-        assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
-                   if (game, name) not in held)
-        assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
-
-
-@pytest.mark.parametrize("game", [ONE_BRAIN, SMALL_BOXES])
-async def test_b_shows_the_learners_whole_brain_by_how_many_moves_into_a_game(make_app, game):
-    """The one brain view: every container of the brain in play, each move's tokens as the brain holds them (the
-    heatmap of every hat when it fits one grid), grouped by how many moves into a game its positions come; it opens
-    on the container the learner last drew from, marked ► with the token drawn."""
-    from sticks_tui.ui import brains
-    from sticks_tui.ui.screens.brain import BrainScreen
-    from sticks_tui.ui.widgets.heatmap import HatHeatmap
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2")  # the learner moves first
-        await play_out(pilot, screen)
-        kept = screen.brains[1]
-        in_play = brains.container_move(kept.brain, *screen.draws[1][-1])  # the last token drawn, as counted
-        await pilot.press("b")
-        view = app.screen
-        assert isinstance(view, BrainScreen) and view.kept is kept
-        title = str(view.query_one("#brain-title").render())
-        assert f"'{kept.name}'" in title and brains.brain_label(kept.brain) in title
-        assert "► In play: " in title
-        heatmap = view.query_one(HatHeatmap)
-        if heatmap.display:  # one grid: every hat, as the brain holds it
-            assert heatmap.data.hats == len(kept.brain.positions)
-            assert (heatmap.data.counts == kept.brain.counts).all()
-            assert heatmap.data.drawn == in_play
-        else:
-            groups = view.groups()
-            assert sum(len(items) for _, items in groups) == len(brains.containers(kept.brain, kept.brain.rules))
-            assert in_play[0] in [c[0] for c in groups[view.group][1]]  # it opens on the box in play's group
-            body = str(view.query_one("#brain-body").render())
-            label = board_of(game).label(kept.brain.rules, *in_play)
-            assert "► in play" in body or f"►{label}" in body  # the box in play and the token drawn, marked
-            await pilot.press("1")
-            title = str(view.query_one("#brain-title").render())
-            position, moves, counts = groups[0][1][0]
-            number = brains.numbers(kept.brain)[position]  # the printed machine's box number (issue 36)
-            body = str(view.query_one("#brain-body").render())
-            assert f"#{number}" in body and f"Its {len(groups[0][1])} " in title
-            await pilot.press("2")
-            assert view.group == 1 and f"positions {groups[1][0]} move" in str(view.query_one("#brain-title").render())
-        await pilot.press("escape")
-        assert app.screen is screen
-
-
 def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
     from sticks_tui.ui.screens.brain import grid_lines
 
@@ -473,70 +488,79 @@ def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
     assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g != "noughts"])
-async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app, game):
+async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app):
     """The one train dialog and training screen: F2 on a game's screen trains that game's learner (its kept brain,
-    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained."""
+    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained.
+    Every game but noughts (MENACE's boxes are BOXES' kind, held by Hexapawn's), one after another in one app."""
     from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
     from sticks_tui.ui.widgets.inputs import Input
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
-        kept = screen.brains[1]
-        before = kept.brain.counts.copy()
-        await pilot.press("f2")
-        dialog = app.screen
-        assert isinstance(dialog, TrainDialog) and dialog.kept is kept
-        assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render())
-        dialog.query_one("#games", Input).value = "2000"
-        await pilot.pause()
-        await pilot.click("#go")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-        await wait_until(pilot, lambda: app.session.training.last_result is not None, timeout=60, what="the run's end")
-        await pilot.press("escape")
-        assert app.screen is screen and app.session.training.kept is kept
-        stored = app.session.store.load_brain(kept.name)
-        assert app.session.store.brain_info(kept.name).games_trained == 2000
-        assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
-        assert screen.players[1].hats is kept.brain  # the game goes on with the brain trained
+        for game in [g for g in GAMES if g != "noughts"]:
+            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
+            kept = screen.brains[1]
+            before, ran = kept.brain.counts.copy(), app.session.training.last_result
+            await pilot.press("f2")
+            dialog = app.screen
+            assert isinstance(dialog, TrainDialog) and dialog.kept is kept, game
+            assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render()), game
+            dialog.query_one("#games", Input).value = "2000"
+            await pilot.pause()
+            await pilot.click("#go")
+            await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+            await wait_until(pilot, lambda: app.session.training.last_result not in (None, ran),
+                             timeout=60, what="the run's end")
+            await pilot.press("escape")
+            assert app.screen is screen and app.session.training.kept is kept, game
+            stored = app.session.store.load_brain(kept.name)
+            assert app.session.store.brain_info(kept.name).games_trained == 2000, game
+            assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
+            assert screen.players[1].hats is kept.brain, game  # the game goes on with the brain trained
+            await back_to_setup(pilot)  # no move made yet
 
 
-@pytest.mark.parametrize("game", GAMES)
-async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir, game):
+async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir):
     """The one replay: a game against the learning AI, kept, replayed move by move on the game's own board; at each
-    move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it."""
+    move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it.
+    Every game in turn, in one app."""
     from sticks_tui.ui.boards import GameBoard
     from sticks_tui.ui.screens.replay import ReplayScreen
     from sticks_tui.ui.widgets.container_view import ContainerView
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
-    three_of_each(data_dir, game)  # every game changes the brain: the lesson has something to show
+    for game in GAMES:
+        three_of_each(data_dir, game)  # every game changes the brain: the lesson has something to show
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2", name1="Ann")
-        await play_out(pilot, screen)
-        history, draws = screen.game.state.history, screen.draws[1]
-        record = app.session.store.recent_games(limit=1)[0]
-        app.push_screen(ReplayScreen(record))
-        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted,
-                         what="the replay")
-        replay = app.screen
-        board = replay.query_one("#replay-game-board", GameBoard)
-        assert isinstance(board, board_of(game).widget) and board.view.position == history[0].before
-        await pilot.press("right")  # the learner's first move (it moved first): its draw
-        first = history[0]
-        heatmap, container = replay.query_one(HatHeatmap), replay.query_one(ContainerView)
-        if heatmap.display:
-            assert heatmap.data.drawn == (first.before, first.move)
-        else:
-            assert (container.data.drawn, container.data.moves) == (first.move, board.view.legal_moves)
-        assert (first.before, first.move) == draws[0]
-        await pilot.press("end")  # the lesson
-        lesson = record.learning[0]
-        if heatmap.display:
-            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, b) for h, b, _, _ in lesson.changes}
-        else:  # the last container it drew from, each token's count before -> after
-            expected = {b: (w, a) for h, b, w, a in lesson.changes if h == draws[-1][0]}
-            assert expected and container.data.changes == expected
-        assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2
+        for game in GAMES:
+            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p2", name1="Ann")
+            await play_out(pilot, screen)
+            history, draws = screen.game.state.history, screen.draws[1]
+            record = app.session.store.recent_games(limit=1)[0]
+            assert record.game == game
+            app.push_screen(ReplayScreen(record))
+            await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted,
+                             what="the replay")
+            replay = app.screen
+            board = replay.query_one("#replay-game-board", GameBoard)
+            assert isinstance(board, board_of(game).widget) and board.view.position == history[0].before, game
+            await pilot.press("right")  # the learner's first move (it moved first): its draw
+            first = history[0]
+            heatmap, container = replay.query_one(HatHeatmap), replay.query_one(ContainerView)
+            if heatmap.display:
+                assert heatmap.data.drawn == (first.before, first.move), game
+            else:
+                assert (container.data.drawn, container.data.moves) == (first.move, board.view.legal_moves), game
+            assert (first.before, first.move) == draws[0], game
+            await pilot.press("end")  # the lesson
+            lesson = record.learning[0]
+            if heatmap.display:
+                assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, b) for h, b, _, _ in lesson.changes}, game
+            else:  # the last container it drew from, each token's count before -> after
+                expected = {b: (w, a) for h, b, w, a in lesson.changes if h == draws[-1][0]}
+                assert expected and container.data.changes == expected, game
+            assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2, game
+            await pilot.press("escape")
+            assert app.screen is screen, game
+            await back_to_setup(pilot)  # the game is over

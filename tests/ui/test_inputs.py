@@ -22,9 +22,17 @@ def burst(app, keys: list[str]) -> None:
         app.post_message(events.Key(key, key if len(key) == 1 else None))
 
 
-async def test_edits_and_digits_posted_at_once_give_the_typed_heap(make_app):
+async def test_edits_and_digits_posted_at_once_give_the_typed_heap_and_two_enters_in_one_burst_start_one_game(
+        make_app):
+    """One app session holding the promises:
+    1. edits and digits posted at once give the typed heap (Enter came last: the game of '10' starts);
+    2. two Enters in one burst start one game: the second reaches the setup screen's box after the game was
+       pushed, and must not start another."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
     app = make_app(ai_delay=60)
     async with app.run_test(size=(80, 24)) as pilot:
+        # 1. edits and digits
         await pilot.pause()
         assert app.focused.id == "heap" and app.focused.value == "20"
         burst(app, ["end", *["backspace"] * 4, "1", "0", "0", "left", "left", "delete", "enter"])
@@ -33,18 +41,15 @@ async def test_edits_and_digits_posted_at_once_give_the_typed_heap(make_app):
         screen = app.screen
         assert isinstance(screen, GameScreen), "Enter came last: the game of '10' starts"
         assert screen.setup.start == 10
+        await pilot.press("escape")  # no move made yet: straight back
+        assert isinstance(app.screen, SetupScreen) and app.focused.id == "heap"
 
-
-
-async def test_two_enters_in_one_burst_start_one_game(make_app):
-    """The second Enter reaches the setup screen's box after the game was pushed: it must not start another."""
-    app = make_app(ai_delay=60)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        # 2. two Enters in one burst
         burst(app, ["enter", "enter"])
         await pilot.pause()
         await pilot.pause()
         assert [type(screen).__name__ for screen in app.screen_stack][1:] == ["SetupScreen", "GameScreen"]
+
 
 def test_every_text_box_of_the_app_is_the_ordered_one():
     """No module builds Textual's own Input (its editing keys run late); only widgets/inputs.py imports it."""

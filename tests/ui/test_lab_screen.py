@@ -19,8 +19,12 @@ from tests.ui.ui_helpers import wait_until
 from tests.unit.test_store_labs import made_lab
 
 
-@pytest.mark.slow  # a real lab run (one process) with the lab kernel
-async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(make_app, monkeypatch):
+@pytest.mark.slow  # a real lab run (one process) with the lab kernel, then one cancelled
+async def test_the_lab_from_the_palette_refuses_a_bad_learner_races_two_and_a_cancelled_lab_is_not_kept(make_app,
+                                                                                                       monkeypatch):
+    """One app session holding the promises: the lab from the command palette refuses a bad learner (said on its
+    field, nothing run), then races two (the table, the band following the highlighted learner, kept in the
+    database, its status whole at 80x24); a cancelled lab is then neither shown nor kept."""
     monkeypatch.setattr(lab_module, "default_workers", lambda: 1)  # in this process: no spawn in a Pilot test
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -70,39 +74,25 @@ async def test_the_lab_from_the_palette_refuses_a_bad_learner_then_races_two(mak
         assert [k.id for k in app.session.store.list_labs()] == [1] and screen.shown_id == 1
         assert screen.query_one("#lab-kept", Select).value == 1
 
+        # a cancelled lab is not kept: 100 runs of a tenth of a second or so each (to the cap: 200,000 games),
+        # surely still going when the first is done
+        await app.push_screen(LabScreen())
+        screen = app.screen
+        for field, value in (("#lab-size", "100"), ("#lab-seeds", "100"), ("#lab-cap", "200000"),
+                             ("#lab-learners", "hats")):
+            screen.query_one(field, Input).value = value
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: screen.query_one(ProgressBar).progress >= 1, timeout=60,
+                         what="a run to finish")
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to stop")
+        assert str(screen.query_one("#lab-status", Label).content) == "cancelled: nothing shown, nothing kept"
+        assert screen.shown is None and app.session.store.lab_count() == 1  # lab 1 only
+
 
 def screen_text(app) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
-
-
-@pytest.mark.slow  # a real (small) lab run with the lab kernel
-async def test_the_chart_of_a_finished_lab_renders_again_and_again(make_app):
-    """plotext takes the log of the data it holds at each build: the chart's second render of a lab
-    whose curve starts at game 1 ended the app with 'math domain error' (seen at 80x24 with tui-drive)."""
-    from sticks_tui.learn.lab import run_lab
-
-    result = run_lab(LabConfig("sticks", 8, (parse_learner("hats"),), seeds=2, cap=2000, workers=1))
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = LabScreen(workers=1)
-        await app.push_screen(screen)
-        screen.show_result(result)
-        chart = screen.query_one("#lab-chart")
-        first, second = str(chart.render()), str(chart.render())
-        assert first == second
-        assert "games (log scale)" in first
-        await pilot.pause()
-        # Ctrl+G: the chart's figure is the chance against the perfect player (issue 20, item 2), in turn
-        doc, plotted = result.as_json(), Plotted()
-        title = screen.query_one("#lab-chart-title", Static)
-        await pilot.press("ctrl+g")
-        assert "chance to win vs the perfect player" in str(title.content)
-        screen._plot_into(plotted)
-        assert plotted.series("•") == [100 * p["vs_perfect"]["median"] for p in doc["learners"][0]["curve"]]
-        await pilot.press("ctrl+g")
-        assert "agreement with perfect play" in str(title.content)
-        screen._plot_into(plotted)
-        assert plotted.series("•") == [100 * p["agreement"]["median"] for p in doc["learners"][0]["curve"]]
 
 
 class Plotted:
@@ -122,7 +112,20 @@ class Plotted:
         return lambda *args, **kwargs: None
 
 
-async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app, data_dir, tmp_path, monkeypatch):
+@pytest.mark.slow  # a real (small) lab run with the lab kernel
+async def test_a_kept_lab_shows_again_and_exports_a_finished_labs_chart_renders_again_and_its_status_is_whole(
+        make_app, data_dir, tmp_path, monkeypatch):
+    """One app session holding the promises:
+    1. a kept lab opened from the setup screen (F7, Ctrl+O) shows again and exports (never over the database);
+    2. the chart of a finished lab renders again and again (plotext takes the log of the data it holds at each
+       build: the chart's second render of a lab whose curve starts at game 1 ended the app with 'math domain
+       error', seen at 80x24 with tui-drive), and Ctrl+G turns its figure in turn;
+    3. at 80x24 the status of a finished lab is whole: the progress bar (30 columns, shown even after the lab)
+       left the status 31: a lab at the default cap that took minutes lost its seconds ('2 x 3 runs, cap
+       1,000,000: 21'); the lesson's kept lab ('lab 1: 4 x 20 runs, cap 100,000: 17.6 s') lost them beside the
+       Agreement button."""
+    from sticks_tui.learn.lab import run_lab
+
     monkeypatch.setattr(export_module, "default_export_dir", lambda: tmp_path)
     with Store.open(data_dir) as store:
         store.save_lab(made_lab().as_json())
@@ -154,40 +157,35 @@ async def test_a_kept_lab_from_the_setup_screen_shows_again_and_exports(make_app
         await pilot.pause()
         await pilot.click("#export-go")
         await wait_until(pilot, lambda: app.screen is screen, what="the dialog to close")
-    rows = (tmp_path / "lab-2.csv").read_text().splitlines()
-    assert rows[0].startswith("learner,spec,games,") and len(rows) == 1 + 2 * 3
-    assert rows[3].split(",")[:3] == ["1", "hats:reward=3", "200"]
+        rows = (tmp_path / "lab-2.csv").read_text().splitlines()
+        assert rows[0].startswith("learner,spec,games,") and len(rows) == 1 + 2 * 3
+        assert rows[3].split(",")[:3] == ["1", "hats:reward=3", "200"]
 
-
-@pytest.mark.slow  # a real lab run (one process), cancelled
-async def test_a_cancelled_lab_is_not_kept(make_app, monkeypatch):
-    monkeypatch.setattr(lab_module, "default_workers", lambda: 1)
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(LabScreen())
-        screen = app.screen
-        # 100 runs of up to a second each: the lab is surely still going when the first run is done
-        for field, value in (("#lab-size", "100"), ("#lab-seeds", "100"), ("#lab-cap", "1000000"),
-                             ("#lab-learners", "hats")):
-            screen.query_one(field, Input).value = value
+        # 2. a finished lab's chart, rendered again and again
+        result = run_lab(LabConfig("sticks", 8, (parse_learner("hats"),), seeds=2, cap=2000, workers=1))
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(result)
+        chart = screen.query_one("#lab-chart")
+        first, second = str(chart.render()), str(chart.render())
+        assert first == second
+        assert "games (log scale)" in first
         await pilot.pause()
-        await pilot.press("ctrl+r")
-        await wait_until(pilot, lambda: screen.query_one(ProgressBar).progress >= 1, timeout=60,
-                         what="a run to finish")
-        await pilot.press("ctrl+t")
-        await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to stop")
-        assert str(screen.query_one("#lab-status", Label).content) == "cancelled: nothing shown, nothing kept"
-        assert screen.shown is None and app.session.store.lab_count() == 0
+        # Ctrl+G: the chart's figure is the chance against the perfect player (issue 20, item 2), in turn
+        doc, plotted = result.as_json(), Plotted()
+        title = screen.query_one("#lab-chart-title", Static)
+        await pilot.press("ctrl+g")
+        assert "chance to win vs the perfect player" in str(title.content)
+        screen._plot_into(plotted)
+        assert plotted.series("•") == [100 * p["vs_perfect"]["median"] for p in doc["learners"][0]["curve"]]
+        await pilot.press("ctrl+g")
+        assert "agreement with perfect play" in str(title.content)
+        screen._plot_into(plotted)
+        assert plotted.series("•") == [100 * p["agreement"]["median"] for p in doc["learners"][0]["curve"]]
 
-
-async def test_the_status_of_a_finished_lab_is_whole_at_80x24(make_app):
-    """At 80x24 the progress bar (30 columns, shown even after the lab) left the status 31: a lab at the
-    default cap that took minutes lost its seconds ('2 x 3 runs, cap 1,000,000: 21'); the lesson's kept lab
-    ('lab 1: 4 x 20 runs, cap 100,000: 17.6 s') lost them beside the Agreement button."""
-    result = made_lab(cap=1_000_000)
-    result.seconds = 215.25
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # 3. the status of a finished lab, whole at 80x24
+        result = made_lab(cap=1_000_000)
+        result.seconds = 215.25
         screen = LabScreen(workers=1)
         await app.push_screen(screen)
         screen.show_result(result)

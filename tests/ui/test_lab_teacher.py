@@ -16,26 +16,6 @@ from tests.ui.ui_helpers import wait_until
 from tests.unit.test_store_labs import made_lab
 
 
-async def test_the_lab_opens_on_the_game_and_size_of_the_setup_screen(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f7")
-        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab screen")
-        screen = app.screen
-        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
-                screen.query_one("#lab-cap", Input).value) == ("sticks", "20", "100000")
-        await pilot.press("escape")
-        app.remember_game("sticks", start=35)
-        await app.push_screen(LabScreen())
-        assert app.screen.query_one("#lab-size", Input).value == "35"
-        await pilot.press("escape")
-        app.remember(game="noughts")
-        await app.push_screen(LabScreen())
-        screen = app.screen
-        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
-                screen.query_one("#lab-cap", Input).value) == ("noughts", "3", "50000")
-
-
 @pytest.mark.slow  # a real lab run with the kernel
 async def test_results_show_seed_by_seed_while_the_lab_runs(make_app, monkeypatch):
     """The first run's result is in the table while the second is still going (held here), not after all."""
@@ -71,9 +51,32 @@ async def test_results_show_seed_by_seed_while_the_lab_runs(make_app, monkeypatc
         gate.set()
 
 
-async def test_f1_explains_every_column_learner_and_figure_in_a_teachers_words(make_app):
+async def test_the_lab_opens_on_the_setups_game_and_size_explains_itself_on_f1_and_its_chart_fits_80x24(make_app):
+    """One app session holding the promises:
+    1. the lab opens on the game and size of the setup screen (F7; then a start and a game remembered);
+    2. F1 explains every column, learner and figure in a teacher's words;
+    3. the chart at 80x24 has 8 rows of plot and its legend outside."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        # 1. the setup's game and size
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab screen")
+        screen = app.screen
+        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
+                screen.query_one("#lab-cap", Input).value) == ("sticks", "20", "100000")
+        await pilot.press("escape")
+        app.remember_game("sticks", start=35)
+        await app.push_screen(LabScreen())
+        assert app.screen.query_one("#lab-size", Input).value == "35"
+        await pilot.press("escape")
+        app.remember(game="noughts")
+        await app.push_screen(LabScreen())
+        screen = app.screen
+        assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
+                screen.query_one("#lab-cap", Input).value) == ("noughts", "3", "50000")
+        await pilot.press("escape")
+
+        # 2. F1
         await app.push_screen(LabScreen(workers=1))
         await pilot.press("f1")
         assert isinstance(app.screen, LabHelpScreen)
@@ -84,11 +87,9 @@ async def test_f1_explains_every_column_learner_and_figure_in_a_teachers_words(m
             assert f"{learner}:" in text, learner
         for words in ("Seeds:", "Cap:", "band", "50% over both seats", "likeliest", "one seat", "both seats"):
             assert words in text, words
+        await pilot.press("escape")
 
-
-async def test_the_chart_at_80x24_has_8_rows_of_plot_and_its_legend_outside(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # 3. the chart at 80x24
         screen = LabScreen(workers=1)
         await app.push_screen(screen)
         screen.show_result(made_lab())

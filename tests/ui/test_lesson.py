@@ -10,10 +10,27 @@ from ui_helpers import footer_labels, log_lines, start_game, text_of
 
 
 async def test_watch_mode_steps_one_ball_at_a_time_then_the_lesson_then_the_next_game(make_app):
+    """F1's help lists each key of the watch screen once (AI slower too) and none of Textual's; then the steps: one
+    ball at a time, the lesson, the next game."""
+    from sticks_tui.ui.screens.help import HelpScreen
+
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(screen, GameScreen)
+        # the help: each key of the screen once, slower too, and none of Textual's
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = dict(app.screen.keys)
+        assert len(keys) == len(app.screen.keys)  # each key once
+        assert keys["-"] == "AI slower: a longer pause before each of its moves"
+        assert keys["+, ="] == "AI faster: a shorter pause before each of its moves"
+        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause the AI, or let it go on"
+        assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
+        descriptions = list(keys.values())
+        assert len(descriptions) == len(set(descriptions))  # no action told twice
+        await pilot.press("escape")
+        assert app.screen is screen and not screen.game.state.history
         heatmap = screen.query_one(HatHeatmap)
         assert footer_labels(screen)["game.step"] == "Step: draw"
         await pilot.press("s")  # the first step pauses, and plays one move
@@ -99,15 +116,26 @@ async def show_run(pilot, told, *, pace=5, paused=False):
     return app.screen
 
 
-async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80x24(make_app):
+async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80x24_and_the_curve_by_v(make_app):
+    """A told run's training screen at 160x48, then with the terminal made 80x24: each AI's hats with its own
+    marks (its own lesson, on its own balls); wide, both at once side by side and no toggle; at 80x24 one at a
+    time (o the other, the whole footer shown). And at 80x24 the curve shows during the told run by a toggle (v,
+    in the log's place) and after it by itself."""
+    from textual.widgets._footer import FooterKey
+
+    from sticks_tui.ui.widgets.move_log import MoveLog
     from ui_helpers import wait_until
 
     told = told_games()
     last = told[-1].story
-    for size in ((80, 24), (160, 48)):
-        app = make_app()
-        async with app.run_test(size=size) as pilot:
-            screen = await show_run(pilot, told)
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await show_run(pilot, told)
+        for size in ((160, 48), (80, 24)):
+            if size != app.size:
+                await pilot.resize_terminal(*size)
+                await wait_until(pilot, lambda: screen.has_class("-narrow"), what="the 80-column layout")
+                await pilot.pause()
             ai1, ai2 = screen.heatmaps
             # each AI's hats with its own marks: its own lesson, on its own balls
             for player, heatmap in ((0, ai1), (1, ai2)):
@@ -124,8 +152,6 @@ async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80
             # 80x24: one at a time; o shows the other AI's, and the footer says which o shows next
             assert ai1.region.width > 0 and not screen.query_one("#hats-ai2").display
             assert footer_labels(screen)["training.other_hats"] == "AI 2"
-            from textual.widgets._footer import FooterKey
-
             await pilot.press("space")  # paused: the longest labels (Resume, Step: ...)
             assert footer_labels(screen)["training.toggle_pause"] == "Resume"
             assert max(key.region.right for key in screen.query(FooterKey)) <= 80  # the whole footer shows (F1 Help)
@@ -136,6 +162,20 @@ async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80
             assert footer_labels(screen)["training.other_hats"] == "AI 1"
             await pilot.press("o")
             assert screen.query_one("#hats-ai1").display and not screen.query_one("#hats-ai2").display
+        # at 80x24 the curve: during the told run by a toggle, in the log's place
+        curve, log = screen.query_one("#curve"), screen.query_one(MoveLog)
+        assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Curve"
+        await pilot.press("v")
+        assert curve.region.height >= 6 and log.region.height == 0
+        assert footer_labels(screen)["training.curve_or_log"] == "Log"
+        await pilot.press("v")
+        assert log.region.height > 0 and curve.region.height == 0
+        # the run ends: the curve comes back by itself
+        app.session.training.running = False
+        app.training = app.training
+        await pilot.pause()
+        assert curve.region.height >= 6 and log.region.height == 0
 
 
 async def test_a_replayed_loss_marks_the_balls_kept_and_says_nothing_was_thrown_away(make_app, data_dir):
@@ -212,7 +252,12 @@ async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_
         assert text_of(screen, "#training-status") == "Finished: 1 of 1 game. The AI keeps what it learned."
 
 
-async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
+async def test_the_dialog_says_how_long_a_paced_run_takes_and_its_rule_presets_fill_in_the_rule(make_app):
+    """The train dialog, in one app: its sentence says how long a paced run takes; then its rule presets fill in
+    the rule and say why losses show (another rule needs a fresh brain: said at once), and a rule typed picks the
+    preset it is, or "your own"."""
+    from textual.widgets import Select
+
     from ui_helpers import wait_until
 
     from sticks_tui.ui.screens.training import TrainDialog
@@ -222,6 +267,8 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
         dialog = app.screen
+        fields = lambda: tuple(dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "penalty", "floor"))  # noqa: E731
+        assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
         dialog.query_one("#games").value = "100000"
         dialog.query_one("#pace").value = "1"
         await pilot.pause()
@@ -238,6 +285,25 @@ async def test_the_dialog_says_how_long_a_paced_run_takes(make_app):
             "3 games from random heaps from 2 to 20, ball by ball. Each draw and each game's lessons take a second "
             "(or a step of yours), so that takes more than 6 seconds: for watching a few games (the pace can be "
             "changed at any time).")
+        # the rule presets
+        assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
+        dialog.query_one("#preset", Select).value = "menace"
+        await wait_until(pilot, lambda: fields() == ("3", "3", "1", "each"), what="the preset's rule in the fields")
+        # another rule needs a fresh brain: said at once, on the box to tick
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") != "", what="the fresh-brain notice")
+        assert text_of(dialog, "#train-error").startswith("The brain 'default' learns by its own rule")
+        dialog.query_one("#reset-first").value = True
+        await wait_until(pilot, lambda: text_of(dialog, "#train-error") == "", what="the notice to go")
+        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
+            in text_of(dialog, "#train-effect")
+        # typing a rule picks the preset it is, or "your own"
+        dialog.query_one("#reward").value = "2"
+        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "menace", what="the preset to follow")
+        assert dialog.query_one("#preset", Select).value == "own"
+        for wid, value in (("start-balls", "1"), ("reward", "1")):
+            dialog.query_one(f"#{wid}").value = value
+        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "own", what="the preset to follow")
+        assert dialog.query_one("#preset", Select).value == "seeds"
 
 
 async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(make_app, config_dir):
@@ -260,6 +326,27 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
         assert text_of(dialog, "#train-error") == "Please enter the heap as a whole number from 1 to 100."
         assert dialog.query_one("#heap").has_class("-refused")
         assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
+        # refused again as you type on, and on Train: the field keeps its mark, not taken off and put back (each
+        # styled the field and its label again)
+        restyled: list = []
+        styles = app.update_styles
+
+        def counting(node, animate: bool = True) -> None:
+            restyled.append(node)
+            styles(node, animate)
+
+        app.update_styles = counting
+        await pilot.press("0")  # 10000
+        await pilot.pause()
+        dialog._go()
+        await pilot.pause()
+        del app.update_styles
+        heap = dialog.query_one("#heap")
+        assert text_of(dialog, "#train-error") == ("Please enter the heap as a whole number from 1 to 100. "
+                                                   "Nothing was started.")
+        assert heap.has_class("-refused") and heap.parent.query_one("Label").has_class("-refused")
+        assert not [n for n in restyled if n is heap or n is heap.parent.query_one("Label")], restyled
+        await pilot.press("backspace")
         await pilot.press("backspace")
         assert text_of(dialog, "#train-error") == "" and not dialog.query(".-refused")
         assert {i: dialog.query_one(f"#{i}").region for i in ids} == where
@@ -284,45 +371,6 @@ async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(m
         dialog = app.screen
         assert (dialog.query_one("#games").value, dialog.query_one("#pace").value,
                 dialog.query_one("#protocol").value, dialog.query_one("#heap").value) == ("500", "2", "classic", "30")
-
-
-async def test_at_80x24_the_curve_shows_during_a_told_run_by_a_toggle_and_after_it_by_itself(make_app):
-    from sticks_tui.ui.widgets.move_log import MoveLog
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await show_run(pilot, told_games())
-        curve, log = screen.query_one("#curve"), screen.query_one(MoveLog)
-        assert screen.has_class("-told") and log.region.height > 0 and curve.region.height == 0
-        assert footer_labels(screen)["training.curve_or_log"] == "Curve"
-        await pilot.press("v")
-        assert curve.region.height >= 6 and log.region.height == 0
-        assert footer_labels(screen)["training.curve_or_log"] == "Log"
-        await pilot.press("v")
-        assert log.region.height > 0 and curve.region.height == 0
-        # the run ends: the curve comes back by itself
-        app.session.training.running = False
-        app.training = app.training
-        await pilot.pause()
-        assert curve.region.height >= 6 and log.region.height == 0
-
-
-async def test_help_lists_each_key_of_the_screen_once_slower_too_and_none_of_textuals(make_app):
-    from sticks_tui.ui.screens.help import HelpScreen
-
-    app = make_app(ai_delay=60)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, heap=10, opponent="learning", watch=True)
-        await pilot.press("f1")
-        assert isinstance(app.screen, HelpScreen)
-        keys = dict(app.screen.keys)
-        assert len(keys) == len(app.screen.keys)  # each key once
-        assert keys["-"] == "AI slower: a longer pause before each of its moves"
-        assert keys["+, ="] == "AI faster: a shorter pause before each of its moves"
-        assert keys["s"].startswith("Step (AI vs AI): one move") and keys["Space"] == "Pause the AI, or let it go on"
-        assert not {"Tab", "Shift+Tab", "^c", "-/+"} & set(keys)
-        descriptions = list(keys.values())
-        assert len(descriptions) == len(set(descriptions))  # no action told twice
 
 
 async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_the_seeds_brain_alone(
@@ -364,38 +412,6 @@ async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_th
         assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
         assert store.brain_info("menace").rule == MENACE_RULE
     # (the next start plays with it again: tests/ui/test_restart.py)
-
-
-async def test_the_train_dialogs_rule_presets_fill_in_the_rule_and_say_why_losses_show(make_app):
-    from textual.widgets import Select
-
-    from sticks_tui.ui.screens.training import TrainDialog
-    from ui_helpers import wait_until
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
-        dialog = app.screen
-        fields = lambda: tuple(dialog.query_one(f"#{i}").value for i in ("start-balls", "reward", "penalty", "floor"))  # noqa: E731
-        assert dialog.query_one("#preset", Select).value == "seeds" and fields() == ("1", "1", "1", "each")
-        dialog.query_one("#preset", Select).value = "menace"
-        await wait_until(pilot, lambda: fields() == ("3", "3", "1", "each"), what="the preset's rule in the fields")
-        # another rule needs a fresh brain: said at once, on the box to tick
-        await wait_until(pilot, lambda: text_of(dialog, "#train-error") != "", what="the fresh-brain notice")
-        assert text_of(dialog, "#train-error").startswith("The brain 'default' learns by its own rule")
-        dialog.query_one("#reset-first").value = True
-        await wait_until(pilot, lambda: text_of(dialog, "#train-error") == "", what="the notice to go")
-        assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
-            in text_of(dialog, "#train-effect")
-        # typing a rule picks the preset it is, or "your own"
-        dialog.query_one("#reward").value = "2"
-        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "menace", what="the preset to follow")
-        assert dialog.query_one("#preset", Select).value == "own"
-        for wid, value in (("start-balls", "1"), ("reward", "1")):
-            dialog.query_one(f"#{wid}").value = value
-        await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "own", what="the preset to follow")
-        assert dialog.query_one("#preset", Select).value == "seeds"
 
 
 async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ais_results_game_by_game(make_app):

@@ -66,16 +66,23 @@ async def test_quit_from_anywhere(make_app, data_dir, where, key, answer, held_t
         assert store.game_count() == 0  # the unfinished game is not recorded
 
 
-async def test_q_in_the_heap_box_types_rather_than_quits(make_app):
+async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
+    """One app, screen to screen: q in the heap box types (it does not quit); Esc never quits (the first screen: it
+    does nothing); Esc leaves a game at once when no move was made, and asks when one was (n, the mouse's No and
+    Enter on "Leave" answer); Esc goes back from the records to the game, still playable; F1 opens the help for
+    this screen; the Nim table view's footer labels invite no q."""
+    import re
+
+    from textual.widgets import Select
+
+    from sticks_tui.ui.screens.help import HelpScreen
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        # q in the heap box types rather than quits
         await pilot.press("q")
         assert app.return_code is None and app.screen.query_one("#heap").value == "q"  # focus selected "20"
-
-
-async def test_escape_never_quits_and_leaving_a_game_asks(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # Esc never quits, and leaving a game asks
         setup = app.screen
         await pilot.press("escape", "escape")
         assert app.screen is setup and app.return_code is None  # the first screen: Esc does nothing
@@ -97,35 +104,15 @@ async def test_escape_never_quits_and_leaving_a_game_asks(make_app):
         assert app.screen is setup and app.return_code is None
         await pilot.press("escape")
         assert app.screen is setup and app.return_code is None
-
-
-async def test_no_footer_label_invites_q(make_app):
-    """The Nim table view's keys are labelled without a 'q' that would read as the quit key."""
-    from textual.widgets import Select
-
-    app = make_app(ai_delay=30)
-    async with app.run_test(size=(80, 24)) as pilot:
-        setup = app.screen
-        setup.query_one("#game", Select).value = "nim"
-        await pilot.pause()
-        setup.query_one("#opponent", Select).value = "friend"
-        await pilot.pause()
-        await pilot.click("#start")
-        await pilot.press("u")
-        screen = app.screen
-        assert screen.query_one("#board").has_class("-table")
-        import re
-
-        labels = {b.description for _, b, enabled, _ in screen.active_bindings.values()}
-        assert "More quarters" in labels
-        # a label such as "q+1" reads as "press q": and q quits
-        assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
-
-
-async def test_escape_goes_back(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        # Esc goes back: from the records to the game, still playable; F1 the help for this screen
         game = await start_game(pilot, heap=12, opponent="dumb")
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.keys_title == "the game screen" and app.screen.keys
+        assert any("Keys on the game screen" in str(w.render()) for w in app.screen.query(".help-title"))
+        assert any("Records" in what for _, what in app.screen.keys)  # F3 works here, though not in the footer
+        await pilot.press("escape")
+        assert app.screen is game
         await pilot.press("f3")
         assert isinstance(app.screen, RecordsScreen)
         await pilot.press("escape")
@@ -136,6 +123,19 @@ async def test_escape_goes_back(make_app):
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         assert isinstance(app.screen, SetupScreen)
+        # the Nim table view's keys are labelled without a 'q' that would read as the quit key
+        setup.query_one("#game", Select).value = "nim"
+        await pilot.pause()
+        setup.query_one("#opponent", Select).value = "friend"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.press("u")
+        screen = app.screen
+        assert screen.query_one("#board").has_class("-table")
+        labels = {b.description for _, b, enabled, _ in screen.active_bindings.values()}
+        assert "More quarters" in labels
+        # a label such as "q+1" reads as "press q": and q quits
+        assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
 
 
 async def test_heatmap_shows_all_100_hats_at_160x48(make_app):
@@ -177,24 +177,6 @@ async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
         assert top < row + 1 < top + heatmap.scrollable_content_region.height  # hat 100 is on screen
 
 
-async def test_train_from_the_command_palette(make_app):
-    from textual.command import CommandPalette
-
-    from sticks_tui.ui.screens.training import TrainDialog
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p")
-        assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"train the")
-        await wait_until(pilot, lambda: palette_first(app).startswith("Train the AI"),
-                         what="the palette to find the command")
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the training dialog")
-        await pilot.press("escape")
-        assert isinstance(app.screen, SetupScreen) and not app.training_running
-
-
 def palette_first(app) -> str:
     """The text of the command palette's first result ("" while it has none)."""
     from textual.command import CommandList
@@ -212,7 +194,11 @@ def palette_all(app) -> list[str]:
 
 @pytest.mark.slow
 async def test_each_screen_offers_its_own_commands(make_app):
+    """The game screen's command (the perfect moves) on the game screen only; the app's (Train the AI) opens
+    the train dialog from the palette."""
     from textual.command import CommandPalette
+
+    from sticks_tui.ui.screens.training import TrainDialog
 
     app = make_app(ai_delay=30)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -234,6 +220,16 @@ async def test_each_screen_offers_its_own_commands(make_app):
         assert not any(text.startswith(("Train the Nim AI", "Show the perfect moves")) for text in palette_all(app))
         await pilot.press("escape")
         assert not isinstance(app.screen, CommandPalette)
+        # train from the command palette: its command opens the train dialog
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"train the")
+        await wait_until(pilot, lambda: palette_first(app).startswith("Train the AI"),
+                         what="the palette to find the command")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the training dialog")
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen) and not app.training_running
 
 
 # -- settings: the theme and the key map (issue 10) ---------------------------------------------------
@@ -251,12 +247,19 @@ async def test_the_theme_chosen_is_saved_at_once_and_used_next_time(make_app, co
         assert again.theme == "nord"
 
 
-async def test_a_key_map_in_the_settings_moves_a_binding(make_app, config_dir):
+async def test_a_key_map_in_the_settings_moves_a_binding_and_one_naming_no_binding_is_told_in_one_line(make_app,
+                                                                                                        config_dir):
+    """A key map's entry naming no binding is told in one line, and the rest of the key map works: F3 is no longer
+    Records, F6 is; "take 1" is on z."""
     from sticks_tui.store.settings import Settings, save_settings
 
-    save_settings(Settings(keys={"records": "f6", "game.take1": "z"}), config_dir / "settings.toml")
+    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6", "game.take1": "z"}),
+                  config_dir / "settings.toml")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert len(notices) == 1 and '"no.such.key" = "f9"' in notices[0] and "\n" not in notices[0], notices
         setup = app.screen
         await pilot.press("tab")  # out of the heap box (it would take printable keys)
         await pilot.press("f3")
@@ -307,21 +310,6 @@ async def test_a_terminal_below_80x24_gets_a_notice_that_goes_when_it_grows(make
         await wait_until(pilot, lambda: isinstance(app.screen, TooSmallScreen), what="the notice again")
         await pilot.press("ctrl+q")  # nothing in progress: quits at once, notice or not
         await wait_until(pilot, lambda: app.return_code is not None, what="the app to exit")
-
-
-async def test_f1_opens_the_help_for_this_screen(make_app):
-    from sticks_tui.ui.screens.help import HelpScreen
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        game = await start_game(pilot, heap=12, opponent="dumb")
-        await pilot.press("f1")
-        assert isinstance(app.screen, HelpScreen)
-        assert app.screen.keys_title == "the game screen" and app.screen.keys
-        assert any("Keys on the game screen" in str(w.render()) for w in app.screen.query(".help-title"))
-        assert any("Records" in what for _, what in app.screen.keys)  # F3 works here, though not in the footer
-        await pilot.press("escape")
-        assert app.screen is game
 
 
 # -- every footer whole at 80 columns ----------------------------------------------------------------------
@@ -392,19 +380,6 @@ async def test_every_footer_label_is_whole_at_80_columns(make_app, held_training
         assert isinstance(app.screen, GameScreen)
         await check()
     assert len(seen) == 9
-
-
-async def test_a_key_map_naming_no_binding_is_told_in_one_line(make_app, config_dir):
-    from sticks_tui.store.settings import Settings, save_settings
-
-    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6"}), config_dir / "settings.toml")
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        notices = [n.message for n in app._notifications]
-        assert len(notices) == 1 and '"no.such.key" = "f9"' in notices[0] and "\n" not in notices[0], notices
-        await pilot.press("tab", "f6")  # the rest of the key map still works
-        assert isinstance(app.screen, RecordsScreen)
 
 
 # -- key maps are checked as they load: each mistake told in one line naming the entry, that entry ignored --

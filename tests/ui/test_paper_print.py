@@ -39,7 +39,32 @@ async def type_in(pilot, screen, selector: str, value: str) -> None:
     await pilot.pause()
 
 
-async def test_a_paper_game_typed_on_its_screen_teaches_what_paper_game_does(make_app, tmp_path):
+async def open_print(pilot, app, game: str, side: int = 0) -> PrintDialog:
+    app.push_screen(BrainScreen(game, side))
+    await pilot.pause()
+    await pilot.press("p")
+    await pilot.pause()
+    assert isinstance(app.screen, PrintDialog)
+    return app.screen
+
+
+async def print_to(pilot, app, dialog, path) -> str:
+    """Type `path` and press Enter; the dialog's error once the print is done (or '' when it closed)."""
+    await type_in(pilot, dialog, "#print-path", str(path))
+    await wait_until(pilot, lambda: not dialog._busy, what="the print")
+    await pilot.pause()
+    return "" if app.screen is not dialog else text(dialog, "#print-error")
+
+
+async def test_a_paper_game_teaches_what_paper_game_does_and_print_writes_the_brains_labels_and_refuses(
+        make_app, data_dir, tmp_path, monkeypatch):
+    """One app session holding the promises:
+    1. a paper game typed on its screen teaches the brain exactly what the same moves typed into `PaperGame` do,
+       refuses a bead the box cannot hold, shows the boxes it changed; one left half typed is asked first and not
+       recorded;
+    2. Print writes the brain's labels (read back box by box), refuses what would destroy something or leave half
+       a file (an earlier file, a missing folder, the database, a full disk), and replaces an earlier print only
+       when Print is pressed a second time."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -83,45 +108,11 @@ async def test_a_paper_game_typed_on_its_screen_teaches_what_paper_game_does(mak
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, BrainScreen) and len(store.recent_games()) == 1
-    # the same typing straight into PaperGame, on a store of its own
-    with Store.open(tmp_path / "direct") as direct:
-        paper = PaperGame(direct, kept.name, game="noughts")
-        for line in typed:
-            if paper.machine_to_move:
-                paper.typed_machine_move(line)
-            else:
-                paper.other_move(line)
-            while paper.machine_forced() is not None:  # a forced move is made without a box, as the screen does
-                paper.forced_move()
-        paper.finish()
-        assert direct.load_brain(kept.name) == on_screen
-    assert not np.array_equal(on_screen.counts, before)
 
-
-async def open_print(pilot, app, game: str, side: int = 0) -> PrintDialog:
-    app.push_screen(BrainScreen(game, side))
-    await pilot.pause()
-    await pilot.press("p")
-    await pilot.pause()
-    assert isinstance(app.screen, PrintDialog)
-    return app.screen
-
-
-async def print_to(pilot, app, dialog, path) -> str:
-    """Type `path` and press Enter; the dialog's error once the print is done (or '' when it closed)."""
-    await type_in(pilot, dialog, "#print-path", str(path))
-    await wait_until(pilot, lambda: not dialog._busy, what="the print")
-    await pilot.pause()
-    return "" if app.screen is not dialog else text(dialog, "#print-error")
-
-
-async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app, data_dir, tmp_path, monkeypatch):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        kept = app.keeper.learner("hexapawn", 1)  # HER as Black
-        kept.brain.counts[kept.brain.legal_mask] = np.random.default_rng(3).integers(
-            1, 9, int(kept.brain.legal_mask.sum()))  # as if it had learned
+        # 2. print
+        her = app.keeper.learner("hexapawn", 1)  # HER as Black
+        her.brain.counts[her.brain.legal_mask] = np.random.default_rng(3).integers(
+            1, 9, int(her.brain.legal_mask.sum()))  # as if it had learned
         dialog = await open_print(pilot, app, "hexapawn", 1)
         assert dialog.query_one("#print-path", Input).value.endswith("HER-machine.pdf")
         notes = tmp_path / "notes.pdf"
@@ -146,7 +137,7 @@ async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app,
         dialog.query_one("#print-beads", Select).value = "as-is"
         assert await print_to(pilot, app, dialog, out / "her.pdf") == ""
         boxes, cover = printed_boxes(out / "her.pdf")
-        assert boxes == expected(kept.brain, True)
+        assert boxes == expected(her.brain, True)
         assert "g in the brain view; or sticks-tui play --paper --game hexapawn --brain HER" in " ".join(cover.split())
         assert "Printed brain 'HER' as a machine of paper: 19 hats" in last_notice(app)
         assert str(out / "her.pdf") in last_notice(app)
@@ -157,7 +148,20 @@ async def test_print_writes_the_brains_labels_and_refuses_what_it_must(make_app,
                                                                                          out / "her.pdf")
         assert (out / "her.pdf").read_bytes() == printed
         assert await print_to(pilot, app, dialog, out / "her.pdf") == ""
-        assert printed_boxes(out / "her.pdf")[0] == expected(kept.brain, False)  # its start beads
+        assert printed_boxes(out / "her.pdf")[0] == expected(her.brain, False)  # its start beads
+    # the same typing straight into PaperGame, on a store of its own
+    with Store.open(tmp_path / "direct") as direct:
+        paper = PaperGame(direct, kept.name, game="noughts")
+        for line in typed:
+            if paper.machine_to_move:
+                paper.typed_machine_move(line)
+            else:
+                paper.other_move(line)
+            while paper.machine_forced() is not None:  # a forced move is made without a box, as the screen does
+                paper.forced_move()
+        paper.finish()
+        assert direct.load_brain(kept.name) == on_screen
+    assert not np.array_equal(on_screen.counts, before)
 
 
 async def test_a_pupils_tab_gets_the_pdf_as_a_download_and_no_paper_game(make_app, tmp_path, monkeypatch):

@@ -85,9 +85,23 @@ async def test_records_after_games_and_reset_with_confirmation(make_app, data_di
         assert store.brain_info("default") is not None
 
 
-async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_brain):
+async def test_analysis_shows_the_rule_and_the_hats_copies_offers_no_nim_brain_and_resets_after_asking(
+        make_app, data_dir, trained_brain):
+    """One app session on the trained default brain (and a Nim brain in the store), holding the promises:
+    1. the analysis shows the rule and the hats (a bad "hats up to" shows an error and keeps the table);
+    2. copying the brain (c): the name dialog refuses an existing name, then copies;
+    3. the analysis screen offers no Nim brain to the sticks AI (picking it would end with a sticks brain saved
+       over it);
+    4. reset brain asks first: No keeps it, Yes resets it (in the store too)."""
+    from textual.widgets import Select
+
+    from sticks_tui.vocabulary import nim_brain_name
+
+    with Store.open(data_dir) as store:
+        store.load_or_create_brain(nim_brain_name(), game="nim")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        # 1. the rule and the hats
         assert app.session.brain == trained_brain
         await pilot.press("f4")
         screen = app.screen
@@ -112,7 +126,7 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
         assert text_of(screen, "#upto-error") == ""
         assert screen.query_one("#hats-table", DataTable).row_count == 12
 
-        # copy the brain (c): the name dialog refuses an existing name, then copies
+        # 2. copy the brain (c): the name dialog refuses an existing name, then copies
         screen.query_one("#hats-table", DataTable).focus()
         await pilot.press("c")
         dialog = app.screen
@@ -131,12 +145,16 @@ async def test_analysis_shows_the_rule_and_the_hats(make_app, data_dir, trained_
             assert store.brain_info("clever").games_trained == 50_000
         assert [str(v) for _, v in screen.query_one("#brain")._options] == ["clever", "default"]
 
-
-async def test_reset_brain_asks_first(make_app, data_dir, trained_brain):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f4")
+        # 3. no Nim brain offered to the sticks AI (F4's screen above, and the analysis opened anew)
+        await pilot.press("escape")
+        app.action_analysis()
+        await pilot.pause()
         screen = app.screen
+        assert isinstance(screen, AnalysisScreen)
+        options = [value for _, value in screen.query_one("#brain", Select)._options]
+        assert "clever" in options and nim_brain_name() not in options
+
+        # 4. reset brain asks first
         screen.query_one("#hats-table", DataTable).focus()
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmDialog)
@@ -150,25 +168,6 @@ async def test_reset_brain_asks_first(make_app, data_dir, trained_brain):
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == Hats(100)
         assert store.brain_info("default").games_trained == 0
-
-
-async def test_the_analysis_screen_offers_no_nim_brain_to_the_sticks_ai(make_app, data_dir):
-    """Picking the Nim brain for the sticks AI would end with a sticks brain saved over it."""
-    from textual.widgets import Select
-
-    from sticks_tui.store import Store
-    from sticks_tui.vocabulary import nim_brain_name
-
-    with Store.open(data_dir) as store:
-        store.load_or_create_brain(nim_brain_name(), game="nim")
-        store.load_or_create_brain("clever", 100)
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.action_analysis()
-        await pilot.pause()
-        options = [value for _, value in app.screen.query_one("#brain", Select)._options]
-        assert "clever" in options and nim_brain_name() not in options
 
 
 async def test_the_analysis_of_noughts_at_80x24_shows_menaces_boxes_and_scrolls(make_app, data_dir):

@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from sticks_tui.ui.screens.game import GameScreen
 from sticks_tui.ui.screens.help import HelpScreen
 from sticks_tui.ui.widgets.footer import KeysFooter
-from ui_helpers import perfect_take, start_game
+from ui_helpers import perfect_take, set_up, start_game
 
 
 def shown(footer: KeysFooter) -> dict[str, str]:
@@ -18,7 +18,11 @@ def shown(footer: KeysFooter) -> dict[str, str]:
     return {key.action: key.description for key in footer.query(FooterKey)}
 
 
-async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_on_the_same_key(make_app):
+async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_the_same_key_and_the_take_keys_dim(
+        make_app):
+    """Watching two learners: a focus change leaves the footer alone, and a new label is shown on the same key.
+    Then, in the same app, against the learning AI moving first: the take keys dim on its turn (updated where
+    they are), and other keys (Play again) rebuild the footer."""
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
@@ -38,12 +42,9 @@ async def test_a_focus_change_leaves_the_footer_alone_and_a_new_label_is_shown_o
         pause_key = next(key for key in footer.query(FooterKey) if key.action == "pause")
         assert "Paused" in str(pause_key.render()) and pause_key.size.width >= len("space Paused")
         assert list(footer.query(FooterKey)) == keys, "only a label changed: the keys are updated where they are"
-
-
-async def test_the_take_keys_dim_on_the_ais_turn_and_other_keys_rebuild_the_footer(make_app):
-    app = make_app(ai_delay=60)  # the AI's move waits: its turn can be looked at
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
+        # the take keys dim on the AI's turn, and other keys rebuild the footer
+        await pilot.press("escape")  # no person plays: back at once
+        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")  # the AI's move waits
         footer = screen.query_one(KeysFooter)
         takes = [key for key in footer.query(FooterKey) if key.action.startswith("take")]
         assert takes and all(key.has_class("-disabled") for key in takes)  # the AI moves first
@@ -77,8 +78,17 @@ async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):
 
 async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_top(make_app):
     """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
-    screen again (the snapshot tests hold that it looks the same)."""
-    app = make_app()
+    screen again (the snapshot tests hold that it looks the same). Nor do the classes of a screen's own state
+    restyle it as it opens: they are given before its widgets are mounted (a game's brain panels, none or two;
+    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again)."""
+    from sticks_tui.engine.events import TrainingProgress
+    from sticks_tui.learn.control import TrainingControl
+    from sticks_tui.learn.trainer import TrainingConfig
+    from sticks_tui.ui.screens.training import TrainingScreen
+    from sticks_tui.ui.training import TrainingJob
+    from ui_helpers import text_of, wait_until
+
+    app = make_app(ai_delay=60)  # nothing moves by itself in watch mode
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = HelpScreen()
@@ -95,3 +105,38 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
         assert app.screen is screen and screen.is_attached
         assert styled == []
         assert "_styled_at_mount" not in screen.__dict__  # the mark is used once
+        await pilot.press("escape")
+
+        restyled: list = []  # every node styled again with the widgets mounted in it
+        styles = app.update_styles
+
+        def counting(node, animate: bool = True) -> None:
+            if node in app._registry and node.children:
+                restyled.append(node)
+            styles(node, animate)
+
+        app.update_styles = counting
+        for panels in ("-no-brain", "-two-brains"):
+            if panels == "-no-brain":  # two friends at Hexapawn: no brain of it held, none shown
+                game = await set_up(pilot, "hexapawn", opponent="friend")
+            else:  # two learners
+                game = await start_game(pilot, heap=10, opponent="learning", watch=True)
+            await pilot.pause()
+            assert isinstance(game, GameScreen) and game.has_class(panels)
+            assert game not in restyled, f"the game screen ({panels}) was styled again as it opened"
+            await pilot.press("escape")  # no move made: back at once
+        # a run's screen, given the run's state and a report by hand (as the worker sends them): nothing trains here
+        job = TrainingJob("background", app)
+        job.control = TrainingControl(None)
+        app._training_job = job
+        app.session.training.running = True
+        app.session.training.config = TrainingConfig(sticks=20, games=1000)
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        hats = app.session.brain.counts.copy()
+        app.training = TrainingProgress(500, 1000, 1.0, 0, hats, opponent_hats=hats.copy())
+        await pilot.pause()
+        training = app.screen
+        assert text_of(training, "#training-status") == "Training: 500 of 1,000 games"
+        assert training.has_class("-grid") and training.has_class("-running") and not training.has_class("-fixed")
+        assert training not in restyled, "the training screen was styled again as it opened"

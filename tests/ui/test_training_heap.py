@@ -30,7 +30,15 @@ def first_run(monkeypatch):
     (gc.enable if was else gc.disable)()
 
 
-async def test_collector_held_until_the_first_report_then_heap_frozen(make_app, first_run):
+async def test_collector_runs_again_after_a_failed_run_and_is_held_until_the_first_report_then_heap_frozen(
+        make_app, first_run):
+    """One app, two first runs: one that fails before reporting leaves the collector running again and the heap not
+    settled (the next run holds the collector again); the next is held until its first report, then the heap is
+    frozen and the collector runs again."""
+    def failing(progress, cancel):
+        assert not gc.isenabled()
+        raise RuntimeError("the kernel could not load")
+
     seen = {}
 
     def run(progress, cancel):
@@ -46,6 +54,13 @@ async def test_collector_held_until_the_first_report_then_heap_frozen(make_app, 
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        # a run that fails before reporting
+        job = start_training_worker(app, "heap-test", failing, idle=False)
+        assert await job.wait() is None
+        await wait_until(pilot, lambda: not job.running, what="the run to end")
+        assert gc.isenabled()
+        assert not training._heap_settled  # the next run holds the collector again and settles the heap
+        # the next run: held until its first report, then the heap frozen
         gc.unfreeze()
         job = start_training_worker(app, "heap-test", run, idle=False)
         assert await job.wait() == 42
@@ -53,20 +68,6 @@ async def test_collector_held_until_the_first_report_then_heap_frozen(make_app, 
     assert seen == {"before report": False, "after report": True, "frozen more": True}
     assert gc.isenabled()
     assert training._heap_settled
-
-
-async def test_collector_runs_again_after_a_run_that_fails_before_reporting(make_app, first_run):
-    def run(progress, cancel):
-        assert not gc.isenabled()
-        raise RuntimeError("the kernel could not load")
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        job = start_training_worker(app, "heap-test", run, idle=False)
-        assert await job.wait() is None
-        await wait_until(pilot, lambda: not job.running, what="the run to end")
-    assert gc.isenabled()
-    assert not training._heap_settled  # the next run holds the collector again and settles the heap
 
 
 def test_later_runs_leave_the_collector_alone(first_run):

@@ -32,8 +32,9 @@ def chart_rows(app) -> dict[str, int]:
     """The screen rows of the curve's y labels (100%, 50%, 0%) as drawn, inside the curve's region."""
     region = app.screen.query_one("#curve").region
     rows = {}
+    lines = screen_lines(app)  # the screen drawn once, read row by row
     for y in range(region.y, region.bottom):
-        text = screen_lines(app)[y][region.x: region.right].strip()
+        text = lines[y][region.x: region.right].strip()
         for label in ("100%", "50%", "0%"):
             if text.startswith(label) and label not in rows:
                 rows[label] = y
@@ -66,8 +67,24 @@ async def show(pilot, *, running: bool, points=POINTS, sticks: int = 20, told: b
 
 
 async def test_at_80x24_the_curve_has_8_rows_of_plot_at_full_speed_at_a_pace_on_v_and_after_the_run(make_app):
+    """One app at 80x24, two runs' screens: a flat line of agreement at 13% (beside the chances moving first, 100%,
+    and second, 0%) is drawn above the 0% row, as high as 13% of the way to the 100% row (to within half a row);
+    then a run's curve keeps 8 rows of plot at full speed, at a pace on v, and after the run."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        # a 13% agreement is drawn on its true row
+        await show(pilot, running=False, points=[(g, 0.13, 1.0, 0.0) for g in (1, 100, 10000)])
+        rows = chart_rows(app)
+        region = app.screen.query_one("#curve").region
+        lines = screen_lines(app)
+        drawn = [y for y in range(rows["100%"], rows["0%"] + 1) if "●" in lines[y][region.x: region.right]]
+        assert len(drawn) == 1, drawn
+        span = rows["0%"] - rows["100%"]
+        assert abs((rows["0%"] - drawn[0]) / span - 0.13) <= 0.5 / span
+        assert drawn[0] < rows["0%"]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TrainingScreen)
+        # 8 rows of plot
         screen = await show(pilot, running=True)  # full speed: no game told, the curve under the figures
         assert plot_rows(app) >= 8
         assert app.screen.query_one("#curve").region.bottom <= 23  # above the footer, not under it
@@ -84,23 +101,9 @@ async def test_at_80x24_the_curve_has_8_rows_of_plot_at_full_speed_at_a_pace_on_
         assert screen.has_class("-curve") and plot_rows(app) >= 8
 
 
-async def test_a_13_percent_agreement_is_drawn_on_its_true_row(make_app):
-    """A flat line of agreement at 13% (beside the chances moving first, 100%, and second, 0%): drawn above
-    the 0% row, as high as 13% of the way to the 100% row (to within half a row)."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await show(pilot, running=False, points=[(g, 0.13, 1.0, 0.0) for g in (1, 100, 10000)])
-        rows = chart_rows(app)
-        region = app.screen.query_one("#curve").region
-        lines = screen_lines(app)
-        drawn = [y for y in range(rows["100%"], rows["0%"] + 1) if "●" in lines[y][region.x: region.right]]
-        assert len(drawn) == 1, drawn
-        span = rows["0%"] - rows["100%"]
-        assert abs((rows["0%"] - drawn[0]) / span - 0.13) <= 0.5 / span
-        assert drawn[0] < rows["0%"]
-
-
 async def test_at_160x48_every_hat_of_100_sticks_is_on_screen_for_the_ai_shown_and_o_switches(make_app):
+    """One app at 160x48, two runs' screens: at 100 sticks one AI's hats at a time, every hat on screen, o switching
+    (its footer label says which comes next); at 20 sticks both AIs side by side, nothing to switch."""
     app = make_app()
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await show(pilot, running=False, sticks=100)
@@ -116,11 +119,9 @@ async def test_at_160x48_every_hat_of_100_sticks_is_on_screen_for_the_ai_shown_a
         assert [h for h in (first, second) if h.region.height > 0] == [second]
         assert second.grid()[2]
         assert footer_labels(screen)["training.other_hats"] == "AI 1"
-
-
-async def test_at_160x48_both_ais_side_by_side_when_their_hats_fit(make_app):
-    app = make_app()
-    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TrainingScreen)
+        # both AIs side by side when their hats fit
         screen = await show(pilot, running=False, sticks=20)
         first, second = screen.heatmaps
         assert first.region.height > 0 and second.region.height > 0
@@ -131,8 +132,10 @@ async def test_at_160x48_both_ais_side_by_side_when_their_hats_fit(make_app):
 
 async def test_watching_two_learners_at_160x48_shows_every_hat_of_100_sticks_of_the_one_shown(make_app):
     """The game screen's AI vs AI: at 100 sticks the two grids side by side would scroll (hats 42-100 off
-    screen), so one learner's hats show, all of them, and o (in the footer, named after the other) switches."""
+    screen), so one learner's hats show, all of them, and o (in the footer, named after the other) switches.
+    Then, in the same app, at 20 sticks both side by side: nothing to switch."""
     from sticks_tui.ui.screens.game import BrainPanel
+    from sticks_tui.ui.screens.setup import SetupScreen
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
     from ui_helpers import set_up
 
@@ -151,14 +154,9 @@ async def test_watching_two_learners_at_160x48_shows_every_hat_of_100_sticks_of_
             assert footer_labels(screen)["game.other_brain"] == f"{names[hidden]}'s hats"
             await pilot.press("o")
             await pilot.pause()
-
-
-async def test_watching_two_learners_at_160x48_shows_both_side_by_side_when_their_hats_fit(make_app):
-    from sticks_tui.ui.screens.game import BrainPanel
-    from ui_helpers import set_up
-
-    app = make_app(ai_delay=60)
-    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("escape")  # no person plays: back at once
+        assert isinstance(app.screen, SetupScreen)
+        # both side by side when their hats fit
         screen = await set_up(pilot, "sticks", opponent="learning", watch=True, start=20)
         await pilot.pause()
         assert all(p.region.height > 0 for p in screen.query(BrainPanel))
@@ -182,10 +180,13 @@ async def test_the_lab_table_at_80x24_shows_every_column_or_scrolls_to_it(make_a
         table.focus()
         await pilot.pause()
         seen = set()
+        read_at = None
         for _ in range(40):
             region = table.region
-            heading = screen_lines(app)[region.y][region.x: region.right]
-            seen |= {c for c in TABLE_COLUMNS if c and f" {c} " in f" {heading} "}
+            if table.scroll_x != read_at:  # the headings drawn again only where the table scrolled
+                read_at = table.scroll_x
+                heading = screen_lines(app)[region.y][region.x: region.right]
+                seen |= {c for c in TABLE_COLUMNS if c and f" {c} " in f" {heading} "}
             if table.scroll_x >= table.max_scroll_x:
                 break
             await pilot.press("right")

@@ -62,14 +62,18 @@ async def fill(pilot, dialog: TrainDialog, **fields) -> None:
     await pilot.pause()
 
 
-async def wait_finished(pilot, timeout: float = 30) -> None:
+async def wait_finished(pilot, timeout: float = 30, after=None) -> None:
+    """Until the run has finished (a run after `after`, the result of an earlier run in the same app)."""
     app = pilot.app
-    await wait_until(pilot, lambda: not app.training_running and app.session.training.last_result is not None,
+    await wait_until(pilot, lambda: not app.training_running and app.session.training.last_result not in (None, after),
                      timeout=timeout, what="the run to finish")
 
 
 # -- the dialog --------------------------------------------------------------------------------------
-async def test_every_dialog_option_reaches_the_training_config(make_app):
+async def test_every_dialog_option_reaches_the_training_config_and_the_badge_says_the_pace(make_app):
+    """Every option of the dialog reaches the run's config (the live sentence says them; "reset the brain first"
+    reads without colour: blank until ticked, then ✓); then, back on the screen before, the badge on it says the run
+    is paused, and its pace when it goes on."""
     app = make_app()
     configs = record_configs(app)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -79,6 +83,12 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
             "The brain 'default' keeps what it learned. A win adds 1 ball of each number drawn, a loss takes 1 "
             "away; a hat never has fewer than 1 ball of each number. 100,000 games from random heaps from 2 "
             "to 20, at full speed.")  # the Heap field starts at the setup's heap (20)
+        # Textual's checkbox shows X ticked or not; ours is blank until ticked, then ✓
+        box = dialog.query_one("#reset-first")
+        assert box._button.plain.strip("▐▌") == " "
+        await pilot.click("#reset-first")
+        await pilot.pause()
+        assert box.value and box._button.plain.strip("▐▌") == "✓"
         await fill(pilot, dialog, games="1,234", pace="5", protocol="classic", heap=30, floor="nonempty",
                    start_balls=3, reward=2, penalty=4, reset_first=True)
         assert text_of(dialog, "#train-effect") == (
@@ -95,6 +105,18 @@ async def test_every_dialog_option_reaches_the_training_config(make_app):
         # the brain was reset to learn by the new rule (the run learns by the brain's own rule)
         assert app.session.brain.rule == HatRule(start_balls=3, win_reward=2, loss_penalty=4, floor="nonempty")
         assert app.training_control.pace == 5
+        # the badge on other screens says the pace, and paused
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1,
+                         what="the first game")
+        await pilot.press("space")  # pause, then back to the screen before
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrainingScreen), what="the screen before")
+        badge = app.screen.query_one(TrainingBadge)
+        await wait_until(pilot, lambda: "Training paused:" in str(badge.render()), what="the badge to say paused")
+        app.training_control.resume()
+        app.training = app.training
+        await wait_until(pilot, lambda: "Training at 5 games a second:" in str(badge.render()),
+                         what="the badge to say the pace")
         app.action_cancel_training()
         await wait_finished(pilot)
 
@@ -152,44 +174,46 @@ def stored_trained_brain(data_dir: str, games: int = 3000) -> Hats:
     return brain
 
 
-@pytest.mark.parametrize("rule", [HatRule(), HatRule(start_balls=3, win_reward=2, loss_penalty=1, floor="nonempty")],
-                         ids=["same rule", "new rule"])
-async def test_reset_first_resets_the_stored_brain_then_trains(make_app, data_dir, rule):
-    stored_trained_brain(data_dir)
-    app = make_app()
-    configs = record_configs(app)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.session.brain != Hats(100)
-        dialog = await open_dialog(pilot)
-        await fill(pilot, dialog, games=800, heap=20, reset_first=True, start_balls=rule.start_balls,
-                   reward=rule.win_reward, penalty=rule.loss_penalty, floor=rule.floor)
-        assert text_of(dialog, "#train-effect").startswith("First the brain 'default' forgets everything")
-        await pilot.click("#go")
-        await wait_finished(pilot)
-        (config,) = configs
-    # the stored brain is exactly a fresh brain of that rule trained by that run: nothing of the old one
-    expected = train(config, brain=Hats(100, 3, rule)).brain
-    with Store.open(data_dir) as store:
-        assert store.load_brain("default") == expected
-        info = store.brain_info("default")
-        assert info.rule == rule and info.games_trained == 800
-
-
-async def test_without_reset_the_run_adds_onto_what_the_brain_learned(make_app, data_dir):
+async def test_without_reset_the_run_adds_onto_what_the_brain_learned_and_reset_first_resets_it_then_trains(
+        make_app, data_dir):
+    """One app on a brain that learned something: a run without "reset first" adds onto what it learned; then a run
+    with it, by the brain's own rule and then by a new rule, resets the stored brain and trains: the stored brain is
+    exactly a fresh brain of that rule trained by that run, nothing of the old one."""
     old = stored_trained_brain(data_dir)
     app = make_app()
     configs = record_configs(app)
     async with app.run_test(size=(80, 24)) as pilot:
+        # without reset: onto what it learned
         dialog = await open_dialog(pilot)
         await fill(pilot, dialog, games=700, heap=40)
         await pilot.click("#go")
         await wait_finished(pilot)
-        (config,) = configs
-    expected = train(config, brain=old.copy()).brain
-    with Store.open(data_dir) as store:
-        assert store.load_brain("default") == expected
-        assert store.brain_info("default").games_trained == 3000 + 700
+        config = configs[-1]
+        expected = train(config, brain=old.copy()).brain
+        with Store.open(data_dir) as store:
+            assert store.load_brain("default") == expected
+            assert store.brain_info("default").games_trained == 3000 + 700
+        await pilot.press("escape")
+        # reset first, by the same rule and by a new one
+        for rule in (HatRule(), HatRule(start_balls=3, win_reward=2, loss_penalty=1, floor="nonempty")):
+            ran = app.session.training.last_result
+            await pilot.pause()
+            assert app.session.brain != Hats(100)  # it learned something
+            dialog = await open_dialog(pilot)
+            await fill(pilot, dialog, games=800, heap=20, reset_first=True, start_balls=rule.start_balls,
+                       reward=rule.win_reward, penalty=rule.loss_penalty, floor=rule.floor)
+            assert text_of(dialog, "#train-effect").startswith("First the brain 'default' forgets everything")
+            await pilot.click("#go")
+            await wait_finished(pilot, after=ran)
+            config = configs[-1]
+            # the stored brain is exactly a fresh brain of that rule trained by that run: nothing of the old one
+            expected = train(config, brain=Hats(100, 3, rule)).brain
+            with Store.open(data_dir) as store:
+                assert store.load_brain("default") == expected, rule
+                info = store.brain_info("default")
+                assert info.rule == rule and info.games_trained == 800, rule
+            await pilot.press("escape")
+    assert len(configs) == 3
 
 
 # -- the story in words ------------------------------------------------------------------------------
@@ -346,31 +370,6 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
         assert store.load_brain("default") == plain.brain
 
 
-async def test_full_speed_can_be_paused_and_stepped_too(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=4))
-        app.action_show_training()
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-        control = app.training_control
-        await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0,
-                         what="games played")
-        await pilot.press("space")
-        await wait_until(pilot, lambda: control.waiting, what="the batches to stop")
-        await pilot.pause()
-        done = app.training.games_done
-        await pilot.press("s")
-        await wait_until(pilot, lambda: app.training.games_done == done + 1 and control.waiting, what="a step")
-        await pilot.pause()
-        assert app.training.story is not None and app.training.story.number == done + 1
-        # that game told from its first ball: its first line and its first draw (then ball by ball)
-        lines = list(app.screen.query_one(MoveLog).lines)
-        assert len(lines) == 2 and lines[0].startswith(f"Game {done + 1:,}: ")
-        app.action_cancel_training()
-        await wait_finished(pilot)
-        assert app.session.training.last_result.games_played == done + 1
-
-
 async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fails(make_app, data_dir, monkeypatch):
     from sticks_tui.store import StoreError
     from ui_helpers import start_game
@@ -408,41 +407,10 @@ async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fa
         assert store.brain_info("default").games_trained == 3000
 
 
-async def test_reset_first_reads_without_colour(make_app):
-    """Textual's checkbox shows X ticked or not; ours is blank until ticked, then ✓."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f2")
-        await pilot.pause()
-        box = app.screen.query_one("#reset-first")
-        assert box._button.plain.strip("▐▌") == " "
-        await pilot.click("#reset-first")
-        await pilot.pause()
-        assert box.value and box._button.plain.strip("▐▌") == "✓"
-
-
-async def test_the_badge_on_other_screens_says_the_pace_and_paused(make_app):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        dialog = await open_dialog(pilot)
-        await fill(pilot, dialog, games=3000, heap=20, pace="2")
-        await pilot.click("#go")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-        await wait_until(pilot, lambda: app.training is not None and app.training.games_done >= 1,
-                         what="the first game")
-        await pilot.press("space")  # pause, then back to the screen before
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: not isinstance(app.screen, TrainingScreen), what="the screen before")
-        badge = app.screen.query_one(TrainingBadge)
-        await wait_until(pilot, lambda: "Training paused:" in str(badge.render()), what="the badge to say paused")
-        app.training_control.resume()
-        app.training = app.training
-        await wait_until(pilot, lambda: "Training at 2 games a second:" in str(badge.render()),
-                         what="the badge to say the pace")
-        app.training_control.cancel()
-
-
-async def test_p_marks_the_perfect_move_of_every_winning_hat_on_the_training_screen(make_app):
+async def test_p_marks_the_perfect_move_of_every_winning_hat_and_full_speed_can_be_paused_and_stepped_too(make_app):
+    """One app, two runs on the training screen: after a short run, p marks the perfect move of every winning hat
+    (and p again hides them); then a run at full speed is paused (the batches stop) and stepped, one game told from
+    its first ball."""
     from sticks_tui.solve.sticks import solve_sticks
     from sticks_tui.ui.widgets.heatmap import MARK_PERFECT
 
@@ -464,3 +432,27 @@ async def test_p_marks_the_perfect_move_of_every_winning_hat_on_the_training_scr
         assert (10, 1) in marked and (100, 3) in marked and not any(n == 9 for n, _ in marked)  # 9 = 4k+1: none
         await pilot.press("p")
         assert not any(heatmap.cell_text(n, b).startswith(MARK_PERFECT) for n, b in marked)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TrainingScreen)
+        # full speed can be paused and stepped too
+        ran = app.session.training.last_result
+        app.start_training(TrainingConfig(sticks=100, games=10_000_000, seed=4))
+        app.action_show_training()
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+        control = app.training_control
+        await wait_until(pilot, lambda: app.training is not None and app.training.games_done > 0,
+                         what="games played")
+        await pilot.press("space")
+        await wait_until(pilot, lambda: control.waiting, what="the batches to stop")
+        await pilot.pause()
+        done = app.training.games_done
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.training.games_done == done + 1 and control.waiting, what="a step")
+        await pilot.pause()
+        assert app.training.story is not None and app.training.story.number == done + 1
+        # that game told from its first ball: its first line and its first draw (then ball by ball)
+        lines = list(app.screen.query_one(MoveLog).lines)
+        assert len(lines) == 2 and lines[0].startswith(f"Game {done + 1:,}: ")
+        app.action_cancel_training()
+        await wait_finished(pilot, after=ran)
+        assert app.session.training.last_result.games_played == done + 1

@@ -428,31 +428,33 @@ def test_nice_key():
         ["F1", "Shift+Tab", "Esc", "^q", "t", "Enter"]
 
 
-@pytest.mark.parametrize("close", ["escape", "f1", "q"])
-async def test_help_screen_explains_fits_80x24_and_closes(close):
+async def test_help_screen_explains_fits_80x24_and_closes():
+    """Opened three times in one app session, closed each time by another key: Escape, F1, q."""
     app = HelpApp()
     app.animation_level = "none"  # End scrolls at once: a key waits for the app's animations (a second here)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.screen.set_focus(None)
-        await pilot.press("f1")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen")
-        help_screen = app.screen
-        await pilot.pause()
-        text = "\n".join(str(s.render()) for s in help_screen.query(Static))
-        for words in ("one hat for every number of sticks", "draws a ball at random",
-                      "one more of the same number", "thrown away", "at least one ball of each number",
-                      "1, 5, 9, 13", "n mod 4 = 1", "Take 1", "F2, t", MARK_DRAWN, MARK_BESIDE,
-                      MARK_PERFECT, "chance this ball is drawn"):
-            assert words in text, words
-        box = help_screen.query_one("#help").region
-        assert box.width <= 80 and box.height <= 24
-        body = help_screen.query_one("#help-body")
-        assert body.max_scroll_y > 0  # more than fits: it scrolls
-        await pilot.press("end")
-        await wait_until(pilot, lambda: body.scroll_y > 0, what="End to scroll the help")
-        await pilot.press(close)
-        await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), what="the help to close")
+        for close in ("escape", "f1", "q"):
+            app.screen.set_focus(None)
+            await pilot.press("f1")
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen")
+            help_screen = app.screen
+            await pilot.pause()
+            text = "\n".join(str(s.render()) for s in help_screen.query(Static))
+            for words in ("one hat for every number of sticks", "draws a ball at random",
+                          "one more of the same number", "thrown away", "at least one ball of each number",
+                          "1, 5, 9, 13", "n mod 4 = 1", "Take 1", "F2, t", MARK_DRAWN, MARK_BESIDE,
+                          MARK_PERFECT, "chance this ball is drawn"):
+                assert words in text, words
+            box = help_screen.query_one("#help").region
+            assert box.width <= 80 and box.height <= 24
+            body = help_screen.query_one("#help-body")
+            assert body.max_scroll_y > 0 and body.scroll_y == 0  # more than fits: it scrolls (opened at its top)
+            await pilot.press("end")
+            await wait_until(pilot, lambda: body.scroll_y > 0, what="End to scroll the help")
+            await pilot.press(close)
+            await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), what="the help to close")
+            assert not isinstance(app.screen, HelpScreen), close
 
 
 # -- one container (a hat, a box) ---------------------------------------------------------------

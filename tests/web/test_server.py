@@ -139,12 +139,18 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path, capsys, m
 
 @pytest.fixture(scope="session")
 def one_server(tmp_path_factory):
-    """One server (the defaults, but no warm process: NO_TABS) for the tests that only ask it questions and
-    open no session: where it binds, who may open a session, odd requests. Stopped at the end: it stops cleanly (exit 0) and
+    """One server (the defaults, but no warm process: NO_TABS, so a tab starts cold) for the tests that ask it
+    questions: where it binds, who may open a session, odd requests, and the one that opens a session to
+    send it hostile messages. Its data directory is full of shell syntax (`server.marker` is the file a
+    shell would make): it is used as a plain path. Stopped at the end: it stops cleanly (exit 0) and
     printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
     slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
     need_web_extra()
-    server = ServedClass(tmp_path_factory.mktemp("one-server") / "class", env=NO_TABS)
+    folder = tmp_path_factory.mktemp("one-server")
+    marker = folder / "pwned"
+    # a data directory full of shell syntax (textual-serve's shell would run it)
+    server = ServedClass(folder / f"class; touch {marker}; echo $(touch {marker})", env=NO_TABS)
+    server.marker = marker
     try:
         yield server
         assert server.stop() == 0, "\n".join(server.lines)
@@ -168,61 +174,55 @@ def test_the_server_binds_loopback_and_prints_the_url(one_server):
 
 
 @pytest.mark.slow
-def test_nothing_sent_over_the_websocket_reaches_a_shell(tmp_path):
+def test_nothing_sent_over_the_websocket_reaches_a_shell(one_server):
     """The app command is a fixed argument list run without a shell (even with shell characters in
-    its data directory); keys go to the app's input and sizes are clamped numbers."""
-    need_web_extra()
-    in_thread(_no_shell(tmp_path))
+    its data directory: one_server's); keys go to the app's input and sizes are clamped numbers."""
+    in_thread(_no_shell(one_server))
+    one_server.wait_for_app_count(0)  # the session ended with its socket: the server's seats are free again
 
 
-async def _no_shell(tmp_path):
-    marker = tmp_path / "pwned"
-    # a data directory full of shell syntax is used as a plain path (textual-serve's shell would run it)
-    data_dir = tmp_path / f"class; touch {marker}; echo $(touch {marker})"
-    # started cold, so the app's own argument list is there to read (a tab forked from the warm process
-    # gets the same list in its request, never through a shell either: test_warm.py)
-    server = ServedClass(data_dir, max_sessions=2, env={"STICKS_TUI_SERVE_WARM": "0"})
+async def _no_shell(server):
+    marker, data_dir = server.marker, server.data_dir
+    assert f"; touch {marker}; echo $(touch {marker})" in str(data_dir)
+    # started cold (one_server has no warm process), so the app's own argument list is there to read (a tab
+    # forked from the warm process gets the same list in its request, never through a shell either: test_warm.py)
+    client, ws = await open_session(server)
     try:
-        client, ws = await open_session(server)
-        try:
-            await read_screen_bytes(ws, b"Start game")
-            (pid,) = server.app_pids()
-            import psutil
+        await read_screen_bytes(ws, b"Start game")
+        (pid,) = server.app_pids()
+        import psutil
 
-            argv = psutil.Process(pid).cmdline()
-            assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir), "--role", "pupil"]
-            # the app talks to the browser through Textual's web driver, as under textual-serve
-            # (and the app's "needs a terminal" check knows it is served)
-            assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
-            hostile = [
-                ["stdin", f"; touch {marker} #\r"],
-                ["stdin", f"$(touch {marker})\r"],
-                ["resize", {"width": 10**12, "height": "$(reboot)"}],
-                ["resize", {"width": -5, "height": None}],
-                ["resize", "wide"],
-                ["ping", "x" * 10_000],
-                ["exec", "touch " + str(marker)],
-                {"stdin": "not a list"},
-                "junk",
-            ]
-            for message in hostile:
-                await ws.send_str(json.dumps(message))
-            await ws.send_str("{not json")
-            await ws.send_str(json.dumps(["ping", "still-here"]))
-            async with asyncio.timeout(10):
-                while True:
-                    message = await ws.receive()
-                    if message.type.name == "TEXT" and json.loads(message.data) == ["pong", "still-here"]:
-                        break
-            assert pid_alive(pid) and server.app_pids() == {pid}
-        finally:
-            await ws.close()
-            await client.close()
-        assert not marker.exists()
-        assert (data_dir / "sticks-tui.db").exists()  # the odd path was used, literally
+        argv = psutil.Process(pid).cmdline()
+        assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir), "--role", "pupil"]
+        # the app talks to the browser through Textual's web driver, as under textual-serve
+        # (and the app's "needs a terminal" check knows it is served)
+        assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+        hostile = [
+            ["stdin", f"; touch {marker} #\r"],
+            ["stdin", f"$(touch {marker})\r"],
+            ["resize", {"width": 10**12, "height": "$(reboot)"}],
+            ["resize", {"width": -5, "height": None}],
+            ["resize", "wide"],
+            ["ping", "x" * 10_000],
+            ["exec", "touch " + str(marker)],
+            {"stdin": "not a list"},
+            "junk",
+        ]
+        for message in hostile:
+            await ws.send_str(json.dumps(message))
+        await ws.send_str("{not json")
+        await ws.send_str(json.dumps(["ping", "still-here"]))
+        async with asyncio.timeout(10):
+            while True:
+                message = await ws.receive()
+                if message.type.name == "TEXT" and json.loads(message.data) == ["pong", "still-here"]:
+                    break
+        assert pid_alive(pid) and server.app_pids() == {pid}
     finally:
-        assert server.stop() == 0
-        server.kill()
+        await ws.close()
+        await client.close()
+    assert not marker.exists()
+    assert (data_dir / "sticks-tui.db").exists()  # the odd path was used, literally
 
 
 @pytest.mark.slow
@@ -293,53 +293,6 @@ async def _every_secret(tmp_path):
         async with asyncio.timeout(10):  # each session stopped and its process reaped before the loop ends
             while server.sessions:
                 await asyncio.sleep(0.02)
-
-
-@pytest.mark.slow
-def test_a_websocket_past_max_sessions_is_closed_with_the_reason_and_sigterm_stops_all(served):
-    """The page can be fetched while a slot is free and then lose the race; the socket says why.
-    Then SIGTERM stops the server and its session, as Ctrl+C does."""
-    in_thread(_past_max_sessions(served(max_sessions=1)))
-
-
-async def _past_max_sessions(server):
-    client, ws = await open_session(server)
-    try:
-        await read_screen_bytes(ws, b"Start game")
-        client2, ws2 = await open_session(server)
-        try:
-            message = await ws2.receive(timeout=10)
-            assert message.type.name == "CLOSE"
-            assert ws2.close_code == 4001
-            assert "The class is full" in (message.extra or "")
-        finally:
-            await client2.close()
-        (pid,) = server.app_pids()
-        assert server.stop(signal.SIGTERM) == 0
-        assert not pid_alive(pid)
-        assert any("session" in line and "ended (exit 0" in line for line in server.lines), server.lines
-    finally:
-        await client.close()
-
-
-@pytest.mark.slow
-def test_sessions_end_when_the_server_is_killed(served):
-    """Even a SIGKILLed server leaves no app running: each app gets SIGTERM and quits as usual."""
-    server = served(max_sessions=3)
-
-    async def scenario():
-        client, ws = await open_session(server)
-        try:
-            await read_screen_bytes(ws, b"Start game")
-            (pid,) = server.wait_for_app_count(1)
-            server.proc.send_signal(signal.SIGKILL)
-            server.proc.wait(timeout=10)
-            return pid
-        finally:
-            await client.close()
-
-    pid = in_thread(scenario())
-    wait_until(lambda: not pid_alive(pid), 20, "the orphaned app process to end")
 
 
 def test_on_every_interface_only_the_printed_addresses_are_answered(monkeypatch):
@@ -451,13 +404,20 @@ def test_a_session_whose_tab_is_gone_is_read_to_the_end_and_stopped_whatever_its
 
 
 @pytest.mark.slow
-def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teacher_and_the_class_plays_on(
+def test_a_backup_folder_that_cannot_be_written_is_said_and_a_websocket_past_max_sessions_is_closed_and_sigterm_stops_all(
         tmp_path):
+    """One server of one seat (--max-sessions 1) whose back-up folder cannot be written, walked through
+    (two tests before, each with a server of its own):
+    - the back-up folder that cannot be written is said at start, in one line, and to the teacher's tab;
+      the class plays on (a pupil's tab gets its game);
+    - while the pupil's tab holds the one seat, a websocket past max sessions (the page fetched while a seat
+      was free, then the race lost) is closed with the reason;
+    - SIGTERM stops the server and its session (the teacher's), as Ctrl+C does."""
     need_web_extra()
     data_dir = tmp_path / "class"
     data_dir.mkdir()
     (data_dir / "backups").write_text("a file where the folder should be")
-    server = ServedClass(data_dir)
+    server = ServedClass(data_dir, max_sessions=1)
     try:
         wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
         said = [line for line in server.lines if "Back-ups cannot be written" in line]
@@ -466,17 +426,30 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
                         " The class plays on without back-ups."], server.lines
         assert not any(line.startswith("  back-ups (") for line in server.lines)
 
-        async def play() -> None:  # a pupil's tab still gets its game
+        async def play() -> int:  # a pupil's tab still gets its game; a second tab loses the race for its seat
             client, ws = await open_session(server)
             try:
                 await read_screen_bytes(ws, b"Start game")
+                (pid,) = server.app_pids()
+                client2, ws2 = await open_session(server)
+                try:
+                    message = await ws2.receive(timeout=10)
+                    assert message.type.name == "CLOSE"
+                    assert ws2.close_code == 4001
+                    assert "The class is full" in (message.extra or "")
+                finally:
+                    await client2.close()
+                assert server.app_pids() == {pid}
             finally:
                 await ws.close()
                 await client.close()
+            return pid
 
-        in_thread(play())
+        pupil = in_thread(play())
+        wait_until(lambda: not pid_alive(pupil), 20, "the pupil's tab to end")  # its seat is free again
+        server.wait_for_app_count(0)
 
-        async def teach() -> None:  # the teacher's tab says it too
+        async def teach() -> None:  # the teacher's tab says it too; then SIGTERM while it is open
             import aiohttp
 
             path = server.teacher_url().split(server.netloc, 1)[1]
@@ -485,6 +458,10 @@ def test_a_backup_folder_that_cannot_be_written_is_said_at_start_and_to_the_teac
                                          timeout=aiohttp.ClientWSTimeout(ws_close=5))
             try:
                 await read_screen_bytes(ws, b"Back-ups cannot be written")
+                (pid,) = server.app_pids()
+                assert server.stop(signal.SIGTERM) == 0
+                assert not pid_alive(pid)
+                assert any(f"session {pid} ended (exit 0" in line for line in server.lines), server.lines
             finally:
                 await ws.close()
                 await client.close()

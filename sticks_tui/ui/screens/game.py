@@ -106,6 +106,13 @@ class BrainPanel(Vertical):
             yield Static("", classes="brain-draws")
 
 
+
+def _set_text(label: Static, text: str) -> None:
+    """Show `text` on `label` only when it is not already shown there: an update lays out the whole screen (about
+    10 ms), and the brain panels' titles are set again, with the same words, at every move."""
+    if label.content != text:
+        label.update(text)
+
 class GameScreen(StyledOnce, Screen):
     """Rounds of one game as set up (see the module docstring)."""
 
@@ -242,6 +249,9 @@ class GameScreen(StyledOnce, Screen):
         yield AppHeader()
         board = self.board.widget(self.rules, id="board")
         grids = self._grids()
+        # the panels' classes before the widgets are mounted: they are styled once, with them (set in on_mount,
+        # each styled the whole screen again)
+        self.update_classes({"-no-brain": len(grids) == 0, "-two-brains": len(grids) == 2})
         with Horizontal(id="game", classes=f"-{self.board.layout}"):
             with Vertical(id="play"):
                 if self.board.layout == "square":
@@ -309,9 +319,6 @@ class GameScreen(StyledOnce, Screen):
     def on_mount(self) -> None:
         self.sub_title = f"{self.entry.title}: " + " vs ".join(p.name for p in self.players)
         self.query_one("#log", MoveLog).can_focus = False
-        panels = list(self.query(BrainPanel))
-        self.set_class(len(panels) == 0, "-no-brain")
-        self.set_class(len(panels) == 2, "-two-brains")
         for kept in self.brains.values():
             if kept.problem:
                 self.notify(kept.problem, title="The AI's brain", severity="error", timeout=15)
@@ -651,7 +658,8 @@ class GameScreen(StyledOnce, Screen):
             if self.setup.watch and self.paused:  # said on screen for as long as it lasts, never a toast only
                 text += (" Paused: s shows the lesson, space goes on." if self.lessons
                          else " Paused: s starts the next game, space goes on.")
-            turn.update(text)  # laid out, so a long result wraps whole
+            if turn.content != text or self._turn_shape is not None:
+                turn.update(text)  # laid out, so a long result wraps whole (once: shown again, it is as it was)
             self._turn_shape = None
             turn.set_class(True, "-over")
         else:
@@ -729,7 +737,7 @@ class GameScreen(StyledOnce, Screen):
         for panel, seat, kept in self._panel_seats():
             if kept is None:
                 continue
-            panel.query_one(".brain-title", Label).update(self._panel_title(seat, kept))
+            _set_text(panel.query_one(".brain-title", Label), self._panel_title(seat, kept))
             if panel.grid:
                 self._show_grid(panel.query_one(HatHeatmap), seat, kept, reset, (flash or {}).get(seat))
             else:

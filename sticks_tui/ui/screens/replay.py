@@ -400,7 +400,8 @@ class ReplayScreen(StyledOnce, Screen):
         from sticks_tui.ui.boards import BoardView, GameBoard
 
         step = self.steps[self.step]
-        self.query_one("#replay-step", Static).update(step.headline)
+        # its height is fixed (3 lines): new words need no layout of the whole screen, at every step
+        self.query_one("#replay-step", Static).update(step.headline, layout=False)
         log = self.query_one(MoveLog)
         log.clear()
         for s in self.steps[: self.step + 1]:
@@ -465,4 +466,5 @@ class ReplayScreen(StyledOnce, Screen):
                 heatmap.scroll_to(y=0, animate=False, immediate=True)
             title = self.query_one("#replay-hats-title", Label)
             when = "after the game" if step.lesson else "as they were"
-            title.update(f"{replay.learner}'s hats {when}")
+            if title.content != (words := f"{replay.learner}'s hats {when}"):  # laid out again only when it changes
+                title.update(words)

@@ -542,18 +542,22 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         rules = config.rules
 
         def measure() -> None:
-            from sticks_tui.learn.resigning import TRIAL_SEEDS, emptied_runs
+            from sticks_tui.learn.resigning import TRIAL_SEEDS, emptied_runs, with_more_tokens
 
             try:
                 found = emptied_runs(trial, rules, config.opponent, games, TRIAL_SEEDS, protocol=config.protocol,
                                      seats=config.seats)
+                # the remedy offered is measured too: the same trial with more start tokens
+                more = emptied_runs(Hats._made(trial.rules, with_more_tokens(rule), None, trial.seat), rules,
+                                    config.opponent, games, TRIAL_SEEDS, protocol=config.protocol,
+                                    seats=config.seats) if found.likely else None
             except (RuntimeError, ValueError):
                 return  # no kernel, or a game it cannot lay out: no warning rather than a wrong one
-            self.app.call_from_thread(self._trialled, key, found, config.games)
+            self.app.call_from_thread(self._trialled, key, found, config.games, more)
 
         self.run_worker(measure, thread=True, exclusive=True, group="train-trial", exit_on_error=False)
 
-    def _trialled(self, key, found, games: int) -> None:
+    def _trialled(self, key, found, games: int, more=None) -> None:
         if key != self._trial_key or not self.is_mounted:
             return  # the form changed since: its own trial is on its way
         self.trialled = (key, found)
@@ -566,8 +570,16 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         first = f"its first {words.container}" if one else f"one of its first {words.containers}"
         trial = (f"{found.seeds} trial runs of this" if found.games == games else
                  f"{found.seeds} trial runs of its first {games_words(found.games)}")
+        from sticks_tui.learn.resigning import MORE_TOKENS
+
+        at_first = "" if isinstance(key[0].start_balls, int) else " at its first move"  # the rule trialled
+        if more is None or not more.likely:
+            remedy = f"{MORE_TOKENS} times the start {words.tokens}{at_first} make that rare"
+        else:
+            remedy = (f"with {MORE_TOKENS} times the start {words.tokens}{at_first}, in {more.runs} of {more.seeds} "
+                      f"too: 'Empty {words.container}: {EMPTY_LABELS['refill']}' keeps it learning")
         self._warn(f"Warning: in {found.runs} of {trial} {first} emptied, and the AI then resigned every game "
-                   f"{'' if one else 'that reached it '}(more start {words.tokens} make that rare).")
+                   f"{'' if one else 'that reached it '}({remedy}).")
 
     def _warn(self, text: str | None) -> None:
         self.query_one("#train-warning", Static).update(text or "")
@@ -653,14 +665,18 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         self.query_one("#train-warning").display = not message  # a refusal first: the warning is for a good form
         if field == "":
             return
-        for widget in self.query(".-refused"):
-            widget.remove_class("-refused")
+        marked = []
         if field is not None:
             widget = self.query_one(f"#{field}")
-            widget.add_class("-refused")
             label = next((w for w in widget.parent.children if isinstance(w, Label)), None)
-            if label is not None:
-                label.add_class("-refused")
+            marked = [widget] if label is None else [widget, label]
+        # only the marks that change: each change styles the widget again (a Select with its overlay), and a field
+        # refused again as you type on, or on Train, keeps its mark
+        for widget in self.query(".-refused"):
+            if widget not in marked:
+                widget.remove_class("-refused")
+        for widget in marked:
+            widget.add_class("-refused")
 
     def _reset_brain(self, rule: HatRule) -> bool:
         """Reset the stored brain (the keeper's reset), to learn by `rule` if it differs; reload it."""
@@ -788,6 +804,9 @@ class TrainingScreen(StyledOnce, Screen):
     """
 
     def compose(self) -> ComposeResult:
+        # the classes of its state, before its widgets are mounted: they are styled once, with them (set in
+        # on_mount, each class styled the whole screen again: two or three times at every opening)
+        self.update_classes(self._state_classes())
         yield AppHeader()
         with Horizontal(id="training"):
             with Vertical(id="training-left"):
@@ -920,10 +939,17 @@ class TrainingScreen(StyledOnce, Screen):
             counts.append(told.after[player] if learned else told.before(player))
         self._show_containers(tuple(counts), tuple(focus), tuple(drawn), tuple(changes))
 
+    def _state_classes(self) -> dict[str, bool]:
+        """The classes the screen's state gives it (see the CSS): the brain's kind (a grid of hats or containers),
+        a sparring partner that does not learn, a run going (its buttons)."""
+        state = self.app.session.training
+        grid = self.grid
+        return {"-grid": grid, "-containers": not grid,
+                "-fixed": getattr(getattr(state, "config", None), "opponent", "self") != "self",
+                "-running": bool(state.running)}
+
     def on_mount(self) -> None:
         self.sub_title = "training the AI"
-        self.set_class(not self.grid, "-containers")
-        self.set_class(self.grid, "-grid")
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
