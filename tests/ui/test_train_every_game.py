@@ -110,6 +110,8 @@ async def test_the_dialog_warns_before_a_run_that_likely_empties_menaces_first_b
         assert dialog.query_one("#preset", Select).value == "seeds"
         config, rule, reset = dialog.read_form()
         assert (config.seats, config.opponent, rule, reset) == ("second", "self", HatRule(), False)
+        # every game of the run from the game's start (the classic protocol), not "the start of every position"
+        assert "20,000 games from the game's start, at full speed." in " ".join(text_of(dialog, "#train-effect").split())
 
 
 async def test_f2_on_a_game_with_menace_as_o_trains_os_boxes_always_second_and_leaves_xs(make_app, data_dir):

@@ -501,8 +501,9 @@ class TrainDialog(StyledOnce, ModalScreen[TrainingConfig | None]):
         if self.sized:
             heaps = ("random heaps from 2 to " if config.protocol == "explore" else "a heap of ") + str(config.sticks)
         else:
-            heaps = ("random positions of " if config.protocol == "explore" else "the start of ") + \
-                scope_words(config.rules)
+            # each game from the game's own start (classic), else from random positions of those the figures cover
+            heaps = ("random positions of " + scope_words(config.rules)) if config.protocol == "explore" else \
+                "the game's start"
         at = "" if config.pace == BALL_BY_BALL else "at "  # ("..., ball by ball.", not "at ball by ball")
         against = "" if config.opponent == "self" else f" against {OPPONENT_WORDS[config.opponent]}"
         run = (f"{games_words(config.games)}{against} from {heaps}, {at}{pace_words(config.pace)}."
