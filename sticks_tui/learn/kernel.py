@@ -278,6 +278,26 @@ def _lead(pref, first, legal):
     return np.int64(top) << 6 | one
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _count_answer(bad, seat_mask, row, now):
+    """Row `row`'s answer became `now` (right or not): the counts of wrong rows by seat (0, 1) and in all (2)."""
+    step = -1 if now else 1
+    for s in range(2):
+        if seat_mask[row, s]:
+            bad[s] += step
+    if seat_mask[row, 0] or seat_mask[row, 1]:
+        bad[2] += step
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _set_answer(ok, code, seat_mask, bad, row, f, width, now):
+    """Row `row` (its cells from `f`) is now right (`now`) or not: its answer, each cell's code bit, the counts."""
+    ok[row] = now
+    for j in range(width):
+        code[f + j] = (code[f + j] & ~np.int64(1)) | (1 if now else 0)
+    _count_answer(bad, seat_mask, row, now)
+
+
 @njit(nogil=True, cache=True)
 def _recheck(pref, width, row_cols, good, checked, seat_mask, ok, bad, firsts, n, off_b, shift):
     """Look again at the rows A drew from in a game (`firsts[:n]`: A's below `off_b`; B's past it are A's
@@ -295,12 +315,7 @@ def _recheck(pref, width, row_cols, good, checked, seat_mask, ok, bad, firsts, n
         now = _row_right(pref, row * width, row_cols[row], good)
         if now != ok[row]:
             ok[row] = now
-            step = -1 if now else 1
-            for s in range(2):
-                if seat_mask[row, s]:
-                    bad[s] += step
-            if seat_mask[row, 0] or seat_mask[row, 1]:
-                bad[2] += step
+            _count_answer(bad, seat_mask, row, now)
 
 
 @njit(nogil=True, cache=True)
@@ -684,15 +699,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                         continue
                     now = _row_right(hat, f, row_cols[row], w_good)
                     if now != was:
-                        w_ok[row] = now
-                        for j in range(width):
-                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
-                        step = -1 if now else 1
-                        for s in range(2):
-                            if w_seat[row, s]:
-                                w_bad[s] += step
-                        if w_seat[row, 0] or w_seat[row, 1]:
-                            w_bad[2] += step
+                        _set_answer(w_ok, w_code, w_seat, w_bad, row, f, width, now)
                         moved = True
             else:
                 # Not closed (noughts): after a game where a token may have changed its row's top moves (`need`,
@@ -752,15 +759,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
                             if (bits >> j) & 1 and not w_good[f + j]:
                                 now = False
                     if now != w_ok[row]:
-                        w_ok[row] = now
-                        for j in range(width):
-                            w_code[f + j] = (w_code[f + j] & ~np.int64(1)) | (1 if now else 0)
-                        step = -1 if now else 1
-                        for s in range(2):
-                            if w_seat[row, s]:
-                                w_bad[s] += step
-                        if w_seat[row, 0] or w_seat[row, 1]:
-                            w_bad[2] += step
+                        _set_answer(w_ok, w_code, w_seat, w_bad, row, f, width, now)
                         moved = True
             if moved:
                 _note_mastery(w_bad, watch.mastery, game_index + g + 1)
