@@ -194,6 +194,13 @@ class GameEntry:
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
 
+    def token_words(self) -> tuple[str, str]:
+        """What its learner's containers and tokens are called: `brain_tokens`, else by `brains` (MENACE's
+        matchboxes are boxes of beads, hats hold balls)."""
+        if self.brain_tokens:
+            return self.brain_tokens
+        return ("box", "bead") if self.brains == "matchboxes" else ("hat", "ball")
+
     def option_values(self, given: dict | None = None) -> dict:
         """Every size option's value: those `given` (by key; None: not given), the others' defaults."""
         given = given or {}

@@ -37,9 +37,9 @@ def percent(x: float) -> str:
 
 
 def token_word(rules) -> str:
-    """'ball' (hats) or 'bead' (MENACE's matchboxes), as the game's entry words its brains."""
+    """'ball' (hats) or 'bead' (MENACE's and HER's matchboxes), as the game's entry words its brains."""
     found = registry.find(rules)
-    return "bead" if found is not None and found.brains == "matchboxes" else "ball"
+    return found.token_words()[1] if found is not None else "ball"
 
 
 def drawn_label(rules) -> str:

@@ -34,7 +34,6 @@ class BrainWords:
 
 
 HAT_WORDS = BrainWords("hat", "ball")
-BOX_WORDS = BrainWords("box", "bead")
 
 
 def words(brain) -> BrainWords:
@@ -48,11 +47,7 @@ def words(brain) -> BrainWords:
 def entry_words(entry) -> BrainWords:
     """What a game's learner's containers and tokens are called, by its registry entry (`brain_tokens`, else
     its `brains`: MENACE's matchboxes are boxes of beads, every other brain hats of balls)."""
-    if entry is None:
-        return HAT_WORDS
-    if entry.brain_tokens:
-        return BrainWords(*entry.brain_tokens)
-    return BOX_WORDS if entry.brains == "matchboxes" else HAT_WORDS
+    return HAT_WORDS if entry is None else BrainWords(*entry.token_words())
 
 
 def container_of(brain, position, legal_moves) -> tuple[int, ...] | None:
@@ -143,7 +138,7 @@ def lesson_line(name: str, event, brain, label, *, detail: bool = True) -> str:
     rule = rule_of(brain)
     outcome = event.result
     w = words(brain)
-    if w is HAT_WORDS:
+    if w == HAT_WORDS:
         return lesson_sentence(name, None if outcome == 0 else outcome > 0, event.changes, rule, detail=detail)
     word = {1: "won", 0: "drew", -1: "lost"}[outcome]
     if not event.changes:

@@ -67,3 +67,17 @@ def test_a_seat_the_game_loses_says_so_and_the_other_does_not():
     assert chances_sentence(SticksRules(21), 0.0, 0.5) == (
         "In a game of 21 sticks it beats a perfect player 0.0% moving first and 50.0% moving second (moving "
         "first at 21 sticks the perfect player wins every game: 0% is the rule, not the learner).")
+
+
+def test_the_token_drawn_is_named_as_the_game_names_its_learners_tokens_on_every_screen():
+    """'a bead drawn wins' for MENACE and HER (matchboxes of beads), 'a ball drawn wins' for the hats: the figure's
+    word and the screens' words (ui.brains.entry_words) are one rule, the entry's `token_words`."""
+    from sticks_tui.engine import registry
+    from sticks_tui.engine.hexapawn import HexapawnRules
+    from sticks_tui.learn.figure_words import drawn_label
+    from sticks_tui.ui.brains import entry_words
+
+    games = (SticksRules(20), NimRules(), NoughtsRules(), HexapawnRules())
+    assert [drawn_label(r) for r in games] == ["a ball drawn wins", "a ball drawn wins", "a bead drawn wins",
+                                               "a bead drawn wins"]
+    assert [entry_words(registry.entry_of(r)).token for r in games] == ["ball", "ball", "bead", "bead"]

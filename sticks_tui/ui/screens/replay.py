@@ -218,7 +218,7 @@ def build_board_replay(game, rule=None) -> tuple[tuple[BoardStep, ...], str, obj
         won = None if lesson.outcome == 0 else lesson.won
         changes = [HatChange(h, b, w, a) for h, b, w, a in lesson.changes]
         line = lesson_sentence(names[seat], won, changes, rule or HatRule(), detail=False) \
-            if words is brains.HAT_WORDS else \
+            if words == brains.HAT_WORDS else \
             f"{names[seat]}'s {words.tokens} after the game: " + ", ".join(
                 f"{board.label(rules, c.hat, c.ball)} {c.before:,} → {c.after:,}" for c in changes) + "."
         steps.append(BoardStep(position, None, line, f"After the game: what {names[seat]} learned (↑ added, "
