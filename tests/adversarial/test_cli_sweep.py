@@ -10,7 +10,6 @@ the drawn values are small or invalid), and FIFOs are left to their own test (th
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import subprocess
@@ -22,12 +21,12 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from sticks_tui.cli import main
 from sticks_tui.learn.trainer import GAME_PROTOCOLS as NIM_PROTOCOLS
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
 from sticks_tui.store import brainfile
 from sticks_tui.learn.trainer import PROTOCOLS as TRAIN_PROTOCOLS
+from cli_here import run_here as cli_here
 
 COMMANDS = [[], ["train"], ["nim"], ["nim", "solve"], ["nim", "train"], ["classic"], ["records"], ["brain"],
             ["brain", "list"], ["brain", "export"], ["brain", "import"], ["brain", "copy"], ["brain", "rename"],
@@ -137,18 +136,8 @@ def resolve(argv: list[str], workdir: Path) -> list[str]:
 
 
 def run_in_process(argv: list[str], data: Path, stdin: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    saved_stdin = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(["--data-dir", str(data), *argv])
-            except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
-                code = exc.code
-    finally:
-        sys.stdin = saved_stdin
-    return code, out.getvalue(), err.getvalue()
+    done = cli_here(data, argv, stdin)  # argparse's exits: usage errors (2), --help and --version (0)
+    return done.returncode, done.stdout, done.stderr
 
 
 @contextlib.contextmanager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import random
@@ -13,9 +12,9 @@ import sys
 import pytest
 
 from sticks_tui.classic import ClassicGame, board_line
-from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
+from cli_here import run_here as cli_here
 
 # Seed 002, "Player vs Player", Example 1, verbatim.
 SEED_EXAMPLE_1 = """\
@@ -141,16 +140,8 @@ def run_main(tmp_path, stdin: str, *args: str) -> subprocess.CompletedProcess:
     """The same command line through `cli.main` in this process (what the real command runs), the typed lines
     a stream that is not a terminal, as a pipe is; its output captured. The real pipe itself is held by
     test_seed_example_1_through_a_pipe and test_ctrl_c_through_a_terminal_signal_exits_cleanly."""
-    out, err = io.StringIO(), io.StringIO()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STICKS_TUI_DATA_DIR", str(tmp_path / "env-data"))
-        patch.setattr(sys, "stdin", io.StringIO(stdin))
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(["--data-dir", str(tmp_path / "data"), "classic", *args])
-            except SystemExit as exc:  # argparse's usage errors
-                code = exc.code
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    done = cli_here(tmp_path / "data", ["classic", *args], stdin, {"STICKS_TUI_DATA_DIR": str(tmp_path / "env-data")})
+    return subprocess.CompletedProcess(args, done.returncode, done.stdout, done.stderr)
 
 
 def run_here(stdin: str, store=None, **kwargs) -> tuple[int, str, str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -15,6 +14,7 @@ import pytest
 from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
+from cli_here import run_here as cli_here
 
 
 @pytest.fixture
@@ -99,13 +99,8 @@ def run_cli(data, *argv: str) -> subprocess.CompletedProcess:
 
 def run_main(data, *argv: str) -> subprocess.CompletedProcess:
     """`export ARGV` in this process, through `cli.main` (what the real command runs), its output captured."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["--data-dir", str(data), "export", *argv])
-        except SystemExit as exc:
-            code = exc.code
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+    done = cli_here(data, ["export", *argv])
+    return subprocess.CompletedProcess(argv, done.returncode, done.stdout, done.stderr)
 
 
 def test_the_real_command_never_destroys(data, tmp_path):

@@ -6,8 +6,6 @@ a temporary data directory and a timeout, so a hang fails the test; the rest run
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import sqlite3
@@ -17,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store
+from cli_here import run_here as cli_here
 
 TIMEOUT = 60
 
@@ -37,16 +35,7 @@ def run(tmp_path: Path, *args: str, stdin: str = "", timeout: float = TIMEOUT):
 
 def run_here(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
     """The same command line through `cli.main` in this process (what the real command runs), output captured."""
-    out, err = io.StringIO(), io.StringIO()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("TEXTUAL_DRIVER", raising=False)
-        patch.setattr(sys, "stdin", io.StringIO(stdin))
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(["--data-dir", str(tmp_path / "data"), *args])
-            except SystemExit as exc:
-                code = exc.code
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    return cli_here(tmp_path / "data", args, stdin, {"TEXTUAL_DRIVER": None})
 
 
 def store_empty_hat_brain(data: Path, name: str) -> str:

@@ -3,8 +3,6 @@ bad ones as lone surrogates) gets one line and exit 2 from every command, and ch
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import subprocess
 import sys
@@ -12,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import InvalidName, Store
+from cli_here import run_here as cli_here
 
 BAD = "\udcff"  # b"\xff" as os.fsdecode gives it
 VECTORS = [
@@ -26,13 +24,8 @@ VECTORS = [
 
 
 def run(argv, data: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["--data-dir", str(data), *argv])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+    done = cli_here(data, argv)
+    return done.returncode, done.stdout, done.stderr
 
 
 @pytest.mark.parametrize("argv", VECTORS, ids=lambda v: " ".join(a.replace(BAD, "xff") for a in v))

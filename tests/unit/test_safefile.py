@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import io
 import json
 import os
 import sqlite3
@@ -15,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings as hsettings, strategies as st
 
-from sticks_tui.cli import main
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError, brainfile
 from sticks_tui.store import safefile
 from sticks_tui.store.safefile import check_target, recognise_json_format, write_file
+from cli_here import run_here as cli_here
 
 OURS = recognise_json_format("sticks-tui-test", kind="a")
 
@@ -230,13 +228,7 @@ def run_cli(data: Path, *argv: str) -> subprocess.CompletedProcess:
 
 def run_main(data: Path, *argv: str) -> subprocess.CompletedProcess:
     """The command in this process, through `cli.main` (what the real one runs), its output captured."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["--data-dir", str(data), *argv])
-        except SystemExit as exc:
-            code = exc.code
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+    return cli_here(data, argv)
 
 
 @pytest.fixture
