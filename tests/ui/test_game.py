@@ -328,21 +328,11 @@ async def test_the_marks_after_a_game_stay_until_the_next_game_starts(make_app, 
     """A class discusses a mark the teacher points at: the ↑/↓/= marks must not vanish after a few seconds.
     And the words that stay the same are not laid out again at every move: the brain panel's title (the same
     all game: it was set, and the whole screen laid out, at each move) and the result line once shown."""
-    from textual.widget import Widget
-
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
-    from ui_helpers import perfect_take
+    from ui_helpers import perfect_take, watch_layouts
 
     timers_run_faster(monkeypatch, 20)  # 3.5 s of the app's timers in under 0.2 s
-    laid_out: list[Widget] = []  # the widgets that asked for a layout of the screen (watched, not changed)
-    refresh = Widget.refresh
-
-    def watched(self, *regions, **kwargs):
-        if kwargs.get("layout"):
-            laid_out.append(self)
-        return refresh(self, *regions, **kwargs)
-
-    monkeypatch.setattr(Widget, "refresh", watched)
+    laid_out = watch_layouts(monkeypatch)  # the widgets that asked for a layout of the screen
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")

@@ -24,7 +24,7 @@ from sticks_tui.ui.screens.training import TrainingScreen
 from sticks_tui.ui.widgets.curve import LearningCurve
 from sticks_tui.ui.widgets.heatmap import HatHeatmap
 from sticks_tui.ui.boards.sticks import SticksView
-from ui_helpers import play_human_turns, start_game, text_of, wait_until
+from ui_helpers import play_human_turns, start_game, text_of, watch_layouts
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 AI_WINS = dict(start=10, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 2, 1, 3, 1], loser=0,
@@ -175,20 +175,10 @@ async def test_records_replay_and_every_export_of_a_learning_brain_in_one_walk(m
     4. export from the records (a game, the game list) and from the replay (its moves): files read back and
        the clipboard;
     5. export from the analysis screen: hats (CSV, JSON) and the learning curve."""
-    from textual.widget import Widget
-
     gid = learning_store(data_dir)
     notes = documents / "notes.csv"
     notes.write_text("my own notes\n")
-    laid_out: list[Widget] = []  # the widgets that asked for a layout of the screen (watched, not changed)
-    refresh = Widget.refresh
-
-    def watched(self, *regions, **kwargs):
-        if kwargs.get("layout"):
-            laid_out.append(self)
-        return refresh(self, *regions, **kwargs)
-
-    monkeypatch.setattr(Widget, "refresh", watched)
+    laid_out = watch_layouts(monkeypatch)  # the widgets that asked for a layout of the screen
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         # 1. refusals

@@ -162,3 +162,20 @@ def game_names() -> list[str]:
     from sticks_tui.ui.boards import boards
 
     return list(boards())
+
+
+def watch_layouts(monkeypatch) -> list:
+    """The widgets that ask for a layout of the screen from now on, in order (`Widget.refresh(layout=True)`,
+    watched through a spy that calls the real method: the app's behaviour is unchanged)."""
+    from textual.widget import Widget
+
+    laid_out: list = []
+    refresh = Widget.refresh
+
+    def watched(self, *regions, **kwargs):
+        if kwargs.get("layout"):
+            laid_out.append(self)
+        return refresh(self, *regions, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", watched)
+    return laid_out
