@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -470,6 +471,22 @@ def _has_draws(rules) -> bool:
     return bool(((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
 
 
+@lru_cache(maxsize=16)
+def _chance_layout(rules, seat, rule) -> tuple[tuple, bool]:
+    """What the exact chances of a curve's checkpoints need, laid out once a process for each game, seat and rule
+    (about 2 ms at 100 sticks): ((the match against the perfect player worst for the brain, both seats from one
+    table; the order of positions; the start's index; what an empty container does; the side positions the
+    chances read), whether the game can end in a draw). Read, never written, by `kernel.curve_point`."""
+    from sticks_tui.learn.tables import PERFECT, figure_sides, game_tables, lay_out
+
+    tables = game_tables(rules)
+    template = Hats(rules, rule=rule, seat=seat)
+    start = rules.start_positions()[0]
+    match = lay_out(tables, template, None, (start,), (0, 1) if seat is None else (seat,))
+    p = int(tables.index[start])
+    return (match, tables.order, p, template.rule.empty_code, figure_sides(match, p, PERFECT)), _has_draws(rules)
+
+
 class CurveScorer:
     """Scores brains of one game instance against its exact solution, fast enough for every checkpoint.
 
@@ -478,9 +495,10 @@ class CurveScorer:
     (MENACE's X) is scored in that seat only.
 
     One way for every game: what a checkpoint needs that does not change in a run (the winning moves, the
-    match against the perfect player, the positions its chances read) is laid out once (at the first `score`);
-    a checkpoint is then one compiled call (`kernel.curve_point`) when the kernel is loaded in this process, else the readable
-    form (`disagreeing_rows`, `draw_wins` and `tables.exact_chances_both`), the same figures to the last bit."""
+    match against the perfect player, the positions its chances read) is laid out once (at the first
+    `score`); a checkpoint is then one compiled call (`kernel.curve_point`) when the kernel is loaded in this
+    process, else the readable form (`disagreeing_rows`, `draw_wins` and `tables.exact_chances_both`), the
+    same figures to the last bit."""
 
     def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int, seat=None,
                  rule=None) -> None:
@@ -501,18 +519,9 @@ class CurveScorer:
         self._chances = None  # laid out at the first `score` (`agreement` and `draw_wins` do without)
 
     def _laid_out(self) -> None:
-        """What the exact chances of every checkpoint need, once: the match against the perfect player worst
-        for the brain (both seats from one table), the positions its chances read, the working arrays."""
-        from sticks_tui.learn.tables import PERFECT, figure_sides, game_tables, lay_out
-
-        rules, seat = self.rules, self.seat
-        tables = game_tables(rules)
-        template = Hats(rules, rule=self.rule, seat=seat)
-        start = rules.start_positions()[0]
-        match = lay_out(tables, template, None, (start,), (0, 1) if seat is None else (seat,))
-        p = int(tables.index[start])
-        self._chances = (match, tables.order, p, template.rule.empty_code, figure_sides(match, p, PERFECT))
-        self._draws = _has_draws(rules)
+        """What the exact chances of every checkpoint need (`_chance_layout`), and the working arrays."""
+        self._chances, self._draws = _chance_layout(self.rules, self.seat, self.rule)
+        match = self._chances[0]
         self._pref = np.zeros(match.rows_a * match.width, dtype=np.float64)
         self._per_row = np.zeros(int(np.count_nonzero(self.winning_rows)), dtype=np.float64)
 

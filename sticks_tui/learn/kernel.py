@@ -1,6 +1,6 @@
 """The compiled loops, by numba, releasing the GIL: ONE game loop for every counts learner (the trainer,
-MENACE's training and the lab's hats), one for the lab's value learners (Q, Monte-Carlo), and the
-exact figures of a brain against a fixed player.
+MENACE's training and the lab's hats), one for the lab's value learners (Q, Monte-Carlo), the
+exact figures of a brain against a fixed player, and a learning-curve checkpoint of any game (`curve_point`).
 
 The game arrives as a `learn.tables.Match`: each side s (0: learner A; 1: B, a second learner or a
 fixed player) at position p is one index q = s * P + p; `first_of[q]` is the first cell of that
@@ -1061,8 +1061,8 @@ def warm_up_counts() -> None:
 
 
 def warm_up_values() -> None:
-    """The value learners' loop and the checks (`play_values`, `check_all`, `chances`, `agreement`, `curve_point`), compiled
-    or loaded: the other half of `warm_up`."""
+    """The value learners' loop and the checks (`play_values`, `check_all`, `chances`, `agreement`, `curve_point`),
+    compiled or loaded: the other half of `warm_up`."""
     match = _tiny_match()
     counts = np.ones((1, 2), dtype=np.int64)
     watch = Watch.none()

@@ -32,7 +32,8 @@ from tests.unit.curve_before import CurveScorerBefore
 
 FIGURES = ("agreement", "win_first", "win_second", "keep_first", "keep_second", "draw_wins")
 RULES = {"each": HatRule(), "nonempty": HatRule(start_balls=2, win_reward=3, floor="nonempty"),
-         "resign": HatRule(loss_penalty=2, floor="none"), "refill": HatRule(start_balls=2, floor="none", empty="refill")}
+         "resign": HatRule(loss_penalty=2, floor="none"),
+         "refill": HatRule(start_balls=2, floor="none", empty="refill")}
 
 
 @pytest.fixture(scope="module", autouse=True)
