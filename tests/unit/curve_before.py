@@ -9,7 +9,9 @@ import numpy as np
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.rules import legal_moves
-from sticks_tui.learn.analysis import CurvePoint, _has_draws, _vs_perfect, agrees_with, exact_chances, perfect_choices
+from sticks_tui.learn.analysis import CurvePoint, _has_draws, exact_chances
+from sticks_tui.solve.sticks_hats import _vs_perfect, perfect_choices
+from sticks_tui.solve.generic import agrees_with
 from sticks_tui.learn.hats import Hats, _layout
 from sticks_tui.solve import solver_for
 
