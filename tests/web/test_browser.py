@@ -36,7 +36,12 @@ def hats_panel(tab: Tab) -> list[str]:
 
 
 def open_tab(context, server) -> Tab:
-    tab = Tab(context.new_page())
+    return open_tab_on(context.new_page(), server)
+
+
+def open_tab_on(page, server) -> Tab:
+    """The app in `page` (a new page, at the window size it has), on its setup screen."""
+    tab = Tab(page)
     tab.page.goto(server.url, timeout=20_000)
     tab.wait_text("Start game")  # the setup screen
     return tab
@@ -293,22 +298,27 @@ def test_a_tab_past_max_sessions_gets_a_clear_page_and_a_flooding_or_closed_trai
     assert not any("killed" in line for line in server.lines), server.lines
 
 
-def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
+def test_the_page_fits_a_small_window_or_a_projectors_and_throws_nothing(chromium, one_class):
     """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
-    not "Make the terminal at least 80x24"; ?fontsize= still rules; no page error on load; an odd
-    address gets an HTTP error and no traceback in the teacher's terminal."""
+    not "Make the terminal at least 80x24", and the window made smaller still, a font that follows; a
+    projector's 1920x1080 window gets a font that fills it with about 100x30 cells (not 16 px text in a
+    corner); ?fontsize= still rules (16 px: too big for the small window, and 16 px in the projector's);
+    no page error on load; an odd address gets an HTTP error and no traceback in the teacher's terminal.
+    (Two tests before, each with tabs of its own: one ?fontsize=16 tab now shows both windows.)"""
     server = one_class
     context = chromium.new_context(viewport={"width": 1024, "height": 490})
     errors: list[str] = []
     context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
+    size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
+    font_size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
+                "sticksClients[0].terminal.rows]"
     try:
         tab = open_tab(context, server)
-        cols, rows = tab.page.evaluate("() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]")
+        cols, rows = tab.page.evaluate(size)
         assert cols >= 80 and rows >= 24, (cols, rows)
         assert "Make the terminal" not in tab.text()
         # the window made smaller still: the font follows
         tab.page.set_viewport_size({"width": 800, "height": 400})
-        size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
         wait_until(lambda: tab.page.evaluate(size)[1] >= 24 and tab.page.evaluate(size) != [cols, rows], 10,
                    "the terminal to fit the smaller window")
         cols, rows = tab.page.evaluate(size)
@@ -319,6 +329,17 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
         asked = Tab(context.new_page())
         asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
         asked.wait_text("Make the terminal at least 80x24")  # 16 px asked for: too big for this window
+        asked.page.set_viewport_size({"width": 1920, "height": 1080})  # ... and in a projector's: 16 px still
+        asked.wait_text("Start game")
+        assert asked.page.evaluate(font_size)[0] == 16
+
+        projector = context.new_page()
+        projector.set_viewport_size({"width": 1920, "height": 1080})
+        projector = open_tab_on(projector, server)
+        font, cols, rows = projector.page.evaluate(font_size)
+        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
+        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
+        assert "Make the terminal" not in projector.text()
 
         odd = context.new_page()
         response = odd.goto(server.url + "static/" + "a" * 5000, timeout=20_000)
@@ -327,27 +348,6 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
     finally:
         context.close()
     assert not any("Traceback" in line for line in server.lines), server.lines  # and after the stop (one_class)
-
-
-def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, one_class):
-    """A projector's 1920x1080 window: the page picks a font that fills it with about 100x30 cells
-    (not 16 px text in a corner); ?fontsize=16 still gives 16 px."""
-    server = one_class
-    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
-    try:
-        tab = open_tab(context, server)
-        size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
-               "sticksClients[0].terminal.rows]"
-        font, cols, rows = tab.page.evaluate(size)
-        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
-        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
-        assert "Make the terminal" not in tab.text()
-        asked = Tab(context.new_page())
-        asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
-        asked.wait_text("Start game")
-        assert asked.page.evaluate(size)[0] == 16
-    finally:
-        context.close()
 
 
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
