@@ -32,17 +32,30 @@ TINY = textwrap.dedent("""
     def warm_up():
         add_one(np.zeros(3, dtype=np.int64))
 """)
-# In a fresh interpreter whose NUMBA_CACHE_DIR is a temp dir: plant a cut-short cache file where numba
-# looks for the kernel's index (and a data file).
-PLANT = textwrap.dedent("""
-    import pathlib
-    import tiny_kernel
-    index = pathlib.Path(tiny_kernel.add_one._cache._cache_file._index_path)
-    index.parent.mkdir(parents=True, exist_ok=True)
-    index.write_bytes(b"\\x80\\x04\\x95\\x10")  # a pickle cut short after four bytes
-    (index.parent / (index.name[:-4] + ".1.nbc")).write_bytes(b"\\x80\\x04")
-    print(index)
-""")
+
+
+def plant_cut_short_cache(kernel_dir, cache_dir, monkeypatch) -> str:
+    """A cut-short cache file where numba looks for the kernel's index under NUMBA_CACHE_DIR=cache_dir (and a
+    data file): the path found as a fresh interpreter would find it (numba's locator, given that cache folder),
+    here in this process (a Python of its own cost 0.6 CPU s for a path). The module is forgotten after."""
+    import importlib
+
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache_dir))
+    monkeypatch.syspath_prepend(str(kernel_dir))
+    monkeypatch.delitem(sys.modules, "tiny_kernel", raising=False)
+    tiny_kernel = importlib.import_module("tiny_kernel")
+    monkeypatch.delitem(sys.modules, "tiny_kernel")
+    index = tiny_kernel.add_one._cache._cache_file._index_path
+    os.makedirs(os.path.dirname(index), exist_ok=True)
+    with open(index, "wb") as cut:
+        cut.write(b"\x80\x04\x95\x10")  # a pickle cut short after four bytes
+    with open(index[:-4] + ".1.nbc", "wb") as data:
+        data.write(b"\x80\x04")
+    return index
+
+
 # ... then load it as the trainer does, and use it.
 LOAD = textwrap.dedent("""
     import json, sys
@@ -61,12 +74,10 @@ def run(code, cache_dir, kernel_dir):
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
 
 
-def test_a_cut_short_cache_file_is_cleared_and_the_kernel_recompiled(tmp_path):
+def test_a_cut_short_cache_file_is_cleared_and_the_kernel_recompiled(tmp_path, monkeypatch):
     (tmp_path / "tiny_kernel.py").write_text(TINY)
     cache = tmp_path / "cache"
-    planted = run(PLANT, cache, tmp_path)
-    assert planted.returncode == 0, planted.stderr
-    index = planted.stdout.strip()
+    index = plant_cut_short_cache(tmp_path, cache, monkeypatch)
     assert str(cache) in index and os.path.getsize(index) == 4
     out = run(LOAD, cache, tmp_path)
     assert out.returncode == 0, out.stderr

@@ -8,7 +8,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
@@ -122,12 +121,13 @@ TEACHER = """
     from pathlib import Path
     from sticks_tui.store import Store
     from tests.unit.nim_teaching import NAME, play_nim, record  # not the test module: no pytest to import
-    data, seed, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+    data, seed, go, GAMES = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4])
     store = Store.open(data)
     rng = random.Random(seed)
+    print("ready", flush=True)
     while not go.exists():
-        time.sleep(0.001)
-    for _ in range(150):
+        time.sleep(0.005)
+    for _ in range(GAMES):
         brain = store.load_brain(NAME)  # this copy's view, which the other copy keeps changing
         moves, loser, drawn = play_nim(brain, (3, 4, 5), rng)
         record(store, moves, loser, drawn)
@@ -136,27 +136,34 @@ TEACHER = """
 """
 
 
+#: Games each process teaches: enough that the two copies' games interleave (each loads the brain the other
+#: keeps changing), few enough to be cheap (150 each before: 3.2 CPU s).
+GAMES_EACH = 50
+
+
 @pytest.mark.slow
 def test_two_processes_teaching_one_nim_brain_lose_no_lesson(tmp_path):
     with Store.open(tmp_path) as store:
         fresh = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX)
     go = tmp_path / "go"
-    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(TEACHER), str(tmp_path), str(seed), str(go)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
-    time.sleep(0.3)  # both are open and waiting
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(TEACHER), str(tmp_path), str(seed), str(go),
+                               str(GAMES_EACH)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for seed in (1, 2)]
+    for p in procs:  # both are open and waiting
+        assert p.stdout.readline() == "ready\n", p.communicate()[1]
     go.touch()
     for p in procs:
         out, err = p.communicate(timeout=180)
         assert p.returncode == 0, err
         assert out.strip() == "done"
     with Store.open(tmp_path) as store:
-        assert store.game_count() == 300 and store.brain_info(NAME).games_trained == 0  # games against people
+        assert store.game_count() == 2 * GAMES_EACH and store.brain_info(NAME).games_trained == 0  # vs people
         stored = store.load_brain(NAME)
         # every lesson of both copies is in the brain: it is the fresh brain plus all 300, in order
         assert np.array_equal(store.rebuild_brain(NAME).counts, stored.counts)
         assert not np.array_equal(stored.counts, fresh.counts)
         wins, losses = store.brain_record(NAME)
-        assert wins + losses == 300
+        assert wins + losses == 2 * GAMES_EACH
 
 
 def test_the_kept_brain_service_loads_every_games_brain_alike(tmp_path):

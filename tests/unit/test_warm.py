@@ -111,7 +111,11 @@ async def read_until(stream: asyncio.StreamReader, needle: bytes) -> bytes:
 
 
 @pytest.mark.slow
-async def test_bad_requests_get_an_error_their_pipes_are_closed_and_the_next_tab_still_starts(tmp_path):
+async def test_bad_requests_get_an_error_their_pipes_are_closed_the_next_tab_still_starts_and_a_dead_one_means_cold_tabs(
+        tmp_path):
+    """One warm process walked through (two tests before, each with a warm process of its own):
+    - bad requests get an error, their pipes are closed, and the next tab still starts from it;
+    - killed, it means cold tabs: said once, and no hang (a dead warm process never holds a tab)."""
     said: list[str] = []
     starter = await ready_starter(tmp_path, said)
     try:
@@ -155,16 +159,8 @@ async def test_bad_requests_get_an_error_their_pipes_are_closed_and_the_next_tab
         async with asyncio.timeout(30):
             assert await tab.wait() == 0
         assert (tmp_path / "class" / "sticks-tui.db").exists()
-    finally:
-        await starter.stop()
-    assert starter.process.returncode is not None
 
-
-@pytest.mark.slow
-async def test_a_dead_warm_process_means_cold_tabs_said_once_and_no_hang(tmp_path):
-    said: list[str] = []
-    starter = await ready_starter(tmp_path, said)
-    try:
+        # a dead warm process means cold tabs, said once, and no hang
         os.kill(starter.pid, signal.SIGKILL)
         async with asyncio.timeout(20):  # bounded: a dead warm process never holds a tab
             first = await starter.spawn(SESSION + ["--data-dir", str(tmp_path)], tab_environment(tmp_path))
@@ -176,6 +172,7 @@ async def test_a_dead_warm_process_means_cold_tabs_said_once_and_no_hang(tmp_pat
                         "new tabs start cold (each imports the app itself, about a second of CPU more)"]
     finally:
         await starter.stop()
+    assert starter.process.returncode is not None
 
 
 @pytest.mark.slow

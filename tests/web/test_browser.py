@@ -22,6 +22,7 @@ from web_helpers import REBOUND_HOST, ServedClass, Tab, class_settings, need_web
 pytestmark = pytest.mark.slow
 
 VIEWPORT = {"width": 1100, "height": 700}  # about 122 x 33 cells: the game screen shows every hat
+TEACHER_TOKEN = "class-4b-secret-token"  # the teacher's secret on one_class's server
 
 
 def hats_panel(tab: Tab) -> list[str]:
@@ -36,7 +37,12 @@ def hats_panel(tab: Tab) -> list[str]:
 
 
 def open_tab(context, server) -> Tab:
-    tab = Tab(context.new_page())
+    return open_tab_on(context.new_page(), server)
+
+
+def open_tab_on(page, server) -> Tab:
+    """The app in `page` (a new page, at the window size it has), on its setup screen."""
+    tab = Tab(page)
     tab.page.goto(server.url, timeout=20_000)
     tab.wait_text("Start game")  # the setup screen
     return tab
@@ -79,12 +85,17 @@ def brain_info(server, name: str = "default"):
 @pytest.fixture(scope="module")
 def one_class_server(tmp_path_factory):
     """One server for the tests that prove nothing about a fresh server, its seats or its stop: the page's
-    fit, the projector's font, a stale tab's brain copy, a noughts game (each its own data, none records
-    a game but the noughts test). Its settings say AI speed "instant" (the noughts test's watched game).
-    Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked of its own."""
+    fit, the projector's font, the teacher's address, a stale tab's brain copy, a noughts game. Its class
+    had one game before the lesson (Ann's, which the teacher's walk wipes and restores); the teacher's secret
+    is given with --teacher-token; its settings say AI speed "instant" (the noughts walk's watched game). The
+    fit test records nothing; the teacher's walk counts the class's games, so it runs before the noughts walk,
+    in one test. Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked
+    of its own. (The teacher's test had a server of its own before: one server and warm process fewer.)"""
     need_web_extra()
     directory = tmp_path_factory.mktemp("one-class")
-    server = ServedClass(directory / "class", max_sessions=4,
+    with Store.open(directory / "class") as store:  # the class's database before the lesson
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+    server = ServedClass(directory / "class", max_sessions=4, extra=["--teacher-token", TEACHER_TOKEN],
                          env=class_settings(directory / "config", ai_speed="instant"))
     try:
         yield server
@@ -293,22 +304,27 @@ def test_a_tab_past_max_sessions_gets_a_clear_page_and_a_flooding_or_closed_trai
     assert not any("killed" in line for line in server.lines), server.lines
 
 
-def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
+def test_the_page_fits_a_small_window_or_a_projectors_and_throws_nothing(chromium, one_class):
     """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
-    not "Make the terminal at least 80x24"; ?fontsize= still rules; no page error on load; an odd
-    address gets an HTTP error and no traceback in the teacher's terminal."""
+    not "Make the terminal at least 80x24", and the window made smaller still, a font that follows; a
+    projector's 1920x1080 window gets a font that fills it with about 100x30 cells (not 16 px text in a
+    corner); ?fontsize= still rules (16 px: too big for the small window, and 16 px in the projector's);
+    no page error on load; an odd address gets an HTTP error and no traceback in the teacher's terminal.
+    (Two tests before, each with tabs of its own: one ?fontsize=16 tab now shows both windows.)"""
     server = one_class
     context = chromium.new_context(viewport={"width": 1024, "height": 490})
     errors: list[str] = []
     context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
+    size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
+    font_size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
+                "sticksClients[0].terminal.rows]"
     try:
         tab = open_tab(context, server)
-        cols, rows = tab.page.evaluate("() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]")
+        cols, rows = tab.page.evaluate(size)
         assert cols >= 80 and rows >= 24, (cols, rows)
         assert "Make the terminal" not in tab.text()
         # the window made smaller still: the font follows
         tab.page.set_viewport_size({"width": 800, "height": 400})
-        size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
         wait_until(lambda: tab.page.evaluate(size)[1] >= 24 and tab.page.evaluate(size) != [cols, rows], 10,
                    "the terminal to fit the smaller window")
         cols, rows = tab.page.evaluate(size)
@@ -319,6 +335,17 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
         asked = Tab(context.new_page())
         asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
         asked.wait_text("Make the terminal at least 80x24")  # 16 px asked for: too big for this window
+        asked.page.set_viewport_size({"width": 1920, "height": 1080})  # ... and in a projector's: 16 px still
+        asked.wait_text("Start game")
+        assert asked.page.evaluate(font_size)[0] == 16
+
+        projector = context.new_page()
+        projector.set_viewport_size({"width": 1920, "height": 1080})
+        projector = open_tab_on(projector, server)
+        font, cols, rows = projector.page.evaluate(font_size)
+        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
+        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
+        assert "Make the terminal" not in projector.text()
 
         odd = context.new_page()
         response = odd.goto(server.url + "static/" + "a" * 5000, timeout=20_000)
@@ -327,27 +354,6 @@ def test_the_page_fits_a_small_window_and_throws_nothing(chromium, one_class):
     finally:
         context.close()
     assert not any("Traceback" in line for line in server.lines), server.lines  # and after the stop (one_class)
-
-
-def test_a_projector_window_gets_a_big_font_and_the_apps_preferred_size(chromium, one_class):
-    """A projector's 1920x1080 window: the page picks a font that fills it with about 100x30 cells
-    (not 16 px text in a corner); ?fontsize=16 still gives 16 px."""
-    server = one_class
-    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
-    try:
-        tab = open_tab(context, server)
-        size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
-               "sticksClients[0].terminal.rows]"
-        font, cols, rows = tab.page.evaluate(size)
-        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
-        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
-        assert "Make the terminal" not in tab.text()
-        asked = Tab(context.new_page())
-        asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
-        asked.wait_text("Start game")
-        assert asked.page.evaluate(size)[0] == 16
-    finally:
-        context.close()
 
 
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
@@ -372,10 +378,21 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
 
 # -- issue 19: only the teacher's address can wipe the class -----------------------------------------
 
-TEACHER_TOKEN = "class-4b-secret-token"
+
+def test_only_the_teachers_address_can_wipe_the_class_then_a_stale_brain_copy_and_a_noughts_game_are_kept(
+        chromium, one_class):
+    """On one_class, whose class had Ann's game before the lesson, in this order (the teacher's part counts
+    the class's games; two tests before, the teacher's with a server of its own: one server and warm process
+    fewer):
+    - only the teacher's address can wipe the class and restore a back-up (teachers_address_walk);
+    - a stale tab's brain copy keeps the class brain, and a noughts game in the tab teaches the class's
+      MENACE (stale_brain_and_noughts_walk).
+    The server stops cleanly after the module's last test (one_class_server)."""
+    teachers_address_walk(chromium, one_class)
+    stale_brain_and_noughts_walk(chromium, one_class)
 
 
-def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chromium, served, tmp_path):
+def teachers_address_walk(chromium, server) -> None:
     """The pupils' tab shows no reset or back-ups on the records or analysis screen, and its keys do
     nothing; the teacher's address (its secret given with --teacher-token) is never in a pupil's page; a
     wrong or missing secret gets a plain 403 page; the teacher's tab resets the records, then restores
@@ -383,10 +400,6 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
     from urllib.error import HTTPError
     from urllib.request import urlopen
 
-    with Store.open(tmp_path / "class0") as store:  # the class's database before the lesson (`served`'s first)
-        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
-    server = served(extra=["--teacher-token", TEACHER_TOKEN])
-    assert server.data_dir == tmp_path / "class0"
     teacher_url = server.teacher_url()
     assert teacher_url == f"{server.url}teacher/{TEACHER_TOKEN}"
     context = chromium.new_context(viewport=VIEWPORT)
@@ -500,13 +513,11 @@ def test_only_the_teachers_address_can_wipe_the_class_and_restore_a_backup(chrom
         assert "Reset" not in projector.text()
     finally:
         context.close()
-    assert server.stop() == 0
     with Store.open(server.data_dir) as store:
         assert store.game_count() == 2
 
 
-def test_copying_a_stale_brain_keeps_the_class_brain_and_a_noughts_game_in_the_tab_teaches_the_class_menace(
-        chromium, one_class):
+def stale_brain_and_noughts_walk(chromium, server) -> None:
     """One tab walked through two promises (two tests before, each with a tab of its own):
     - Analysis -> Copy brain in a tab whose brain is behind the class's (another tab taught it meanwhile)
       merges that tab's change onto the brain as stored: no cell of the class brain is lost.
@@ -514,7 +525,6 @@ def test_copying_a_stale_brain_keeps_the_class_brain_and_a_noughts_game_in_the_t
       screen, a step at a time; the game and both brains' lessons are kept in the class's store (a game by
       keys would need the board read from the screen). The palette's way into noughts is the setup screen,
       noughts chosen."""
-    server = one_class
     context = chromium.new_context(viewport=VIEWPORT)
     try:
         tab = open_tab(context, server)
@@ -568,8 +578,8 @@ def test_copying_a_stale_brain_keeps_the_class_brain_and_a_noughts_game_in_the_t
         wait_until(lambda: finished() == 1, 10, "the watched game's end")
     finally:
         context.close()
-    with Store.open(server.data_dir) as store:
-        (game,) = store.recent_games(limit=10)
+    with Store.open(server.data_dir) as store:  # the class's other games: the teacher's walk's (sticks)
+        (game,) = [game for game in store.recent_games(limit=10) if game.game != "sticks"]
     assert game.game == "noughts" and list(game.players) == ["MENACE", "MENACE 2"]
     for name in ("noughts MENACE", "noughts MENACE O"):  # X's boxes and O's each learned from it
         menace = brain_info(server, name)
