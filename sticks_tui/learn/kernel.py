@@ -34,8 +34,10 @@ the top and fell), and only then are the game's rows read again (0.5% of the gam
 run), their top moves (`Watch.top`) and answers kept; the walk is made again only when a changed row was
 reached by that seat's last walk (`Watch.reached`: when the walk's answer was no, only the rows on its
 way to the wrong row), and for a seat whose first game is found, only when the other seat's first game
-needs it or at the end of the batch (`settle_unbeatable`). See docs/performance.md (bench_lab_speed.py)
-for the lab's hats against the trainer, game by game.
+needs it or at the end of the batch (`settle_unbeatable`). Once every first the watch looks for is found, no game
+can change one: the games are played untracked and the watch is worked out afresh after them (`refresh`). The
+lab's curve reads a packed layout of only the sides its figures need (`curve_chances`). See docs/performance.md
+(bench_lab_speed.py) for the lab's hats against the trainer, game by game.
 """
 
 from __future__ import annotations
