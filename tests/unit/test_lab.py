@@ -204,7 +204,7 @@ def test_the_curves_packed_figures_are_the_whole_tables_to_the_last_bit(game, si
     g = lab_game(game, size)
     rng = np.random.default_rng(5)
     tables = [rng.integers(0, 4, g.rows * g.width) * (rng.random(g.rows * g.width) < 0.7) for _ in range(4)]
-    runs = [run_learner(parse_learner(text), g, 1, 2_000, points=[2_000]) for text in ("hats", "q")]
+    runs = [run_learner(parse_learner(text), g, 1, 1_000, points=[1_000]) for text in ("hats", "q")]
     tables += [preference(r.spec, g, r.state) for r in runs]
     chance = curve_table(g.curve)
     every = np.zeros(0, dtype=np.bool_)
