@@ -34,8 +34,10 @@ the top and fell), and only then are the game's rows read again (0.5% of the gam
 run), their top moves (`Watch.top`) and answers kept; the walk is made again only when a changed row was
 reached by that seat's last walk (`Watch.reached`: when the walk's answer was no, only the rows on its
 way to the wrong row), and for a seat whose first game is found, only when the other seat's first game
-needs it or at the end of the batch (`settle_unbeatable`). See docs/performance.md (bench_lab_speed.py)
-for the lab's hats against the trainer, game by game.
+needs it or at the end of the batch (`settle_unbeatable`). Once every first the watch looks for is found, no game
+can change one: the games are played untracked and the watch is worked out afresh after them (`refresh`). The
+lab's curve reads a packed layout of only the sides its figures need (`curve_chances`). See docs/performance.md
+(bench_lab_speed.py) for the lab's hats against the trainer, game by game.
 """
 
 from __future__ import annotations
@@ -451,6 +453,28 @@ def settle_unbeatable(pref, width, watch):
 
 
 @njit(nogil=True, cache=True)
+def _all_found(watch):
+    """Every first game the watch looks for is found: right everywhere and unbeatable, each seat and both."""
+    for s in range(3):
+        if watch.mastery[s] < 0 or watch.first_hold[s] < 0:
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True)
+def refresh(pref, width, row_cols, watch):
+    """The watch's state worked out afresh from `pref` (its answers, counts, top moves and `holds`), its firsts
+    kept: after games played untracked once every first was found (`play_games`)."""
+    check_all(pref, width, row_cols, watch)
+    if watch.closed[0]:
+        for s in range(2):
+            watch.holds[s] = watch.bad[s] == 0
+        watch.holds[2] = watch.holds[0] and watch.holds[1]
+    else:
+        settle_unbeatable(pref, width, watch)
+
+
+@njit(nogil=True, cache=True)
 def check_all(pref, width, row_cols, watch):
     """Set `ok` and `bad` from scratch over A's rows (before the first game)."""
     good, checked, seat_mask, ok, bad = watch.good, watch.checked, watch.seat_mask, watch.ok, watch.bad
@@ -562,6 +586,12 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
     w_marks = watch.marks  # the mark of each seat's last check
     fresh = w_dirty[0] or w_dirty[1]  # a walk is due after the next game (check_all asks for one)
     closed = watch.closed[0]
+    # Every first the lab looks for is found (the first game every position was right, and unbeatable from each
+    # seat and both): no game can change one, so the games are played untracked, as the trainer plays them, and the
+    # watch is worked out afresh from the counts after them (what `check_all` and the walks give: exact)
+    found = track and _all_found(watch)
+    if found:
+        track = False
     per_width = 1.0 / width
     n_starts = starts.shape[0]
     by_starts = 1.0 / np.float64(n_starts)
@@ -771,6 +801,8 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
         for i in range(rows_a):
             w_peak[_U(i * width)] = _lead(hat, i * width, row_cols[i])
         settle_unbeatable(hat, width, watch)  # the answers left for later (`note_unbeatable`)
+    if found:  # (A's containers lead `hat`, laid out as a preference is: row r at r * width)
+        refresh(hat, width, row_cols, watch)
     for i in range(rows_a):
         base = i * width
         for j in range(row_cols[i]):
@@ -956,6 +988,8 @@ def play_values(q_a, q_b, n_a, n_b, method, alpha, explore, match, opponent, n_g
 
 #: The exact figures of both seats from one table (`tables.exact_chances_both`), compiled.
 chances_both = njit(nogil=True, cache=True)(tables.exact_chances_both)
+#: The same figures against the perfect player over the lab's packed layout (`tables.curve_chances`), compiled.
+curve_chances = njit(nogil=True, cache=True)(tables.curve_chances)
 
 
 @njit(nogil=True, cache=True)
@@ -1076,3 +1110,5 @@ def warm_up_values() -> None:
     agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))
     curve_point(counts, np.ones((1, 2), dtype=np.bool_), np.ones(1, dtype=np.bool_), q.copy(), np.zeros(1), match,
                 np.zeros(1, dtype=np.int64), 0, 0, np.ones(2, dtype=np.bool_))
+    layout = tables.curve_layout(match, np.zeros(1, dtype=np.int64), 0, np.ones(2, dtype=np.bool_))
+    curve_chances(q, PROPORTIONAL, layout, match.start_cells, 0, tables.curve_table(layout))

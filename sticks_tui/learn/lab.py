@@ -48,6 +48,7 @@ from sticks_tui.learn.batches import checkpoints, next_batch
 from sticks_tui.learn.control import yield_core
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
+from sticks_tui.learn.tables import curve_table
 from sticks_tui.learn.trainer import PROTOCOLS as TRAINING_PROTOCOLS
 from sticks_tui.learn.trainer import explore_starts
 
@@ -299,6 +300,8 @@ class LabGame:
     has_draws: bool
     closed: bool = False  # every position with a container is a start (explore): see `kernel.Watch.over`
     curve_sides: np.ndarray | None = None  # the side positions the curve's chances read (`tables.figure_sides`)
+    curve: object = None  # `tables.CurveLayout`: those sides packed for the curve's figures (`kernel.curve_chances`)
+    n_checked: int = 0  # rows that count (`checked`): the agreement curve is the share of them right
 
     @property
     def width(self) -> int:
@@ -315,7 +318,8 @@ class LabGame:
 
 @lru_cache(maxsize=8)
 def lab_game(game: str, size: int | None = None, protocol: str | None = None) -> LabGame:
-    from sticks_tui.learn.tables import PERFECT, brain_map, game_tables, lay_out, reachable_sides, figure_sides
+    from sticks_tui.learn.tables import (PERFECT, brain_map, curve_layout, figure_sides, game_tables, lay_out,
+                                         reachable_sides)
 
     rules = make_rules(game, size)
     protocol = default_protocol(game) if protocol is None else protocol
@@ -347,8 +351,10 @@ def lab_game(game: str, size: int | None = None, protocol: str | None = None) ->
     has_draws = bool((value == 0).any() or ((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
     closed = set(np.flatnonzero(row >= 0).tolist()) <= set(start_idx)
     start = int(tables.index[rules.start_positions()[0]])
+    sides = figure_sides(fixed_match, start, PERFECT)
     return LabGame(rules, protocol, tables, template, starts, self_match, fixed_match, good.ravel(), checked,
-                   seat_mask, start, has_draws, closed, figure_sides(fixed_match, start, PERFECT))
+                   seat_mask, start, has_draws, closed, sides, curve_layout(fixed_match, tables.order, start, sides),
+                   int(checked.sum()))
 
 
 # -- one run: a learner, a seed, a cap ----------------------------------------------------------
@@ -433,6 +439,7 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
     empty_code = spec.hat_rule.empty_code if spec.name == "hats" else 0
     stops = list(points) if points is not None else checkpoints(cap)
     curve: list[LabPoint] = []
+    chances = curve_table(g.curve)  # the curve's working table, made once a run
     if spec.name == "hats":
         rule = k.compile_rule(spec.hat_rule)
         none = np.zeros((1, 1), dtype=np.int64)
@@ -448,9 +455,11 @@ def run_learner(spec: LearnerSpec, g: LabGame, seed: int, cap: int,
 
     def score(done: int) -> None:
         pref = preference(spec, g, state)
-        agreement = k.agreement(pref, g.width, g.row_cols, g.good, g.checked)
-        w1, d1, _, w2, d2, _ = k.chances_both(pref, policy, g.fixed_match, g.tables.order, g.start, k.PERFECT,
-                                              empty_code, g.curve_sides)  # both seats from one table
+        # the share of rows right, from the loop's own count of wrong ones (exact after every call: `kernel.Watch`),
+        # the same number `kernel.agreement` works out from `pref`, without the pass
+        agreement = (g.n_checked - int(watch.bad[2])) / g.n_checked if g.n_checked else 1.0
+        # both seats from one table, against the perfect player: `chances_both` over only what it reads, packed
+        w1, d1, _, w2, d2, _ = k.curve_chances(pref, policy, g.curve, g.fixed_match.start_cells, empty_code, chances)
         curve.append(LabPoint(done, agreement, w1, w2, w1 + d1, w2 + d2))
 
     done = 0

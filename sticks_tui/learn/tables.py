@@ -292,6 +292,132 @@ def figure_sides(match, start, opponent):
     return seen[:end].copy()
 
 
+class CurveLayout(NamedTuple):
+    """`exact_chances_both` against the PERFECT player, laid out for the lab's curve (`curve_layout`): only the side
+    positions the figures read, in the solving order, each with only the moves the figures follow, packed (one
+    small table of chances, not one row a position of the whole game): `learn.kernel.curve_chances` reads it."""
+
+    kind: np.ndarray  # (S,) int64: 0 the learner's container, 1 its forced move, 2 the perfect player
+    moves: np.ndarray  # (S + 1,) int64: side k's moves are moves[k]..moves[k + 1] - 1, in column order
+    cell: np.ndarray  # (M,) int64: the learner's cell of each move (its preference; kind 0)
+    child: np.ndarray  # (M,) int64: the side it leads to (packed), or S, S + 1, S + 2: the learner wins, draws, loses
+    first: int  # the packed side of the start, the learner moving first
+    second: int  # the same, the perfect player moving first
+
+
+def curve_layout(match, order, start, sides) -> CurveLayout:
+    """The `CurveLayout` of `match` from `start` over `sides` (`figure_sides(match, start, PERFECT)`), packed in
+    `order` (the solving order: each side after every side it leads to)."""
+    first_of, after, result, n_cols, perfect, P, width = (match.first_of, match.after, match.result, match.n_cols,
+                                                          match.perfect, match.positions, match.width)
+    order = np.asarray(order, dtype=np.int64)
+    packed = np.stack([order, P + order], axis=1).ravel()  # both sides of each position, in the order
+    packed = packed[sides[packed]]
+    S = packed.shape[0]
+    index = np.full(2 * P + 1, -1, dtype=np.int64)
+    index[packed] = np.arange(S)
+    cols = np.arange(width)
+    cells = packed[:, None] * width + cols[None, :]
+    kept = cols[None, :] < n_cols[packed][:, None]
+    kept &= (packed[:, None] < P) | perfect[cells]  # the perfect player's figures follow its value-keeping moves only
+    first = first_of[packed]
+    kind = np.where(packed < P, np.where(first >= 0, 0, 1), 2).astype(np.int64)
+    moves = np.concatenate([[0], np.cumsum(kept.sum(axis=1))]).astype(np.int64)
+    nq = after[cells[kept]]
+    out = result[cells[kept]].astype(np.int64) * np.broadcast_to(np.where(packed < P, 1, -1)[:, None], kept.shape)[kept]  # the learner's outcome
+    child = np.where(nq == 2 * P, np.where(out > 0, S, np.where(out == 0, S + 1, S + 2)), index[nq])
+    cell = np.where(first[:, None] >= 0, first[:, None] + cols[None, :], 0)[kept]
+    return CurveLayout(kind, moves, cell.astype(np.int64), child.astype(np.int64), int(index[start]),
+                       int(index[P + start]))
+
+
+def curve_chances(pref, policy, layout, start_cells, empty_code, chance):
+    """`exact_chances_both(pref, policy, match, order, start, PERFECT, empty_code, sides)` over its `curve_layout`,
+    the same six numbers to the last bit: each side's chances made by the same operations in the same order (an
+    end adds `weight * 1.0` and `weight * 0.0`, which are `weight` and nothing). `chance`: (S + 3, 3) floats, its
+    last three rows the ends (win, draw, loss: 1, 0, 0 and so on); the rest is written here. Pure Python over
+    arrays: `learn.kernel.curve_chances` is this function compiled (the lab's curve, at every checkpoint)."""
+    kind, moves, cell, child, first_k, second_k = layout
+    S = kind.shape[0]
+    for k in range(S):
+        lo_m = moves[k]
+        hi_m = moves[k + 1]
+        w = 0.0
+        d = 0.0
+        lo = 0.0
+        if kind[k] == 0:
+            total = 0.0
+            top = -1e300
+            use_start = False
+            for m in range(lo_m, hi_m):
+                v = pref[cell[m]]
+                if policy == GREEDY:
+                    if v > top:
+                        top = v
+                elif v > 0:
+                    total += v
+            if policy == PROPORTIONAL and total == 0.0:
+                if empty_code == 1:
+                    chance[k, 0] = 0.0
+                    chance[k, 1] = 0.0
+                    chance[k, 2] = 1.0
+                    continue
+                use_start = True
+                for m in range(lo_m, hi_m):
+                    total += start_cells[cell[m]]
+            if policy == GREEDY:
+                for m in range(lo_m, hi_m):
+                    if pref[cell[m]] == top:
+                        total += 1.0
+            for m in range(lo_m, hi_m):
+                if policy == GREEDY:
+                    weight = 1.0 / total if pref[cell[m]] == top else 0.0
+                elif use_start:
+                    weight = start_cells[cell[m]] / total
+                else:
+                    v = pref[cell[m]]
+                    weight = v / total if v > 0 else 0.0
+                if weight == 0.0:
+                    continue
+                c = child[m]
+                w += weight * chance[c, 0]
+                d += weight * chance[c, 1]
+                lo += weight * chance[c, 2]
+        elif kind[k] == 1:
+            for m in range(lo_m, hi_m):
+                c = child[m]
+                w += 1.0 * chance[c, 0]
+                d += 1.0 * chance[c, 1]
+                lo += 1.0 * chance[c, 2]
+        else:
+            best_keep = 2.0
+            best_win = 2.0
+            for m in range(lo_m, hi_m):
+                c = child[m]
+                cw = chance[c, 0]
+                cd = chance[c, 1]
+                keep = cw + cd
+                if keep < best_keep or (keep == best_keep and cw < best_win):
+                    best_keep = keep
+                    best_win = cw
+                    w = cw
+                    d = cd
+                    lo = chance[c, 2]
+        chance[k, 0] = w
+        chance[k, 1] = d
+        chance[k, 2] = lo
+    return (chance[first_k, 0], chance[first_k, 1], chance[first_k, 2], chance[second_k, 0], chance[second_k, 1],
+            chance[second_k, 2])
+
+
+def curve_table(layout) -> np.ndarray:
+    """The (S + 3, 3) table `curve_chances` fills, its three ends set: the learner wins, draws, loses."""
+    S = layout.kind.shape[0]
+    chance = np.zeros((S + 3, 3))
+    chance[S, 0] = chance[S + 1, 1] = chance[S + 2, 2] = 1.0
+    return chance
+
+
 def exact_chances(pref, policy, match, order, start, learner_first, opponent, empty_code):
     """The exact chances (win, draw, loss) of learner A (its preference `pref`, flat over its containers'
     cells: drawn in PROPORTIONAL to it, or GREEDY with ties shared) in one game from position `start`,

@@ -32,6 +32,7 @@ FIGURES: dict[str, list[str]] = {
                      *(rf"^## the default lab on {g} \(size \d+, cap 2,000\): {NUMBER} s wall, 2 threads, first "
                        rf"result after {NUMBER} s; {NUMBER} s of processor time" for g in ("sticks", "noughts")),
                      rf"^q\s+both seats\s+{NUMBER}\s+{NUMBER}\s+0/2\s+held\s+2/2\s+agreement\s+100\.0%$"],
+    "compare_lab_runs.py": [r"^3 lab runs of 100 games in this tree alone \(--smoke\): \d+ curve points$"],
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x the trainer's speed\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc")),
@@ -140,7 +141,7 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
 #: conductor). Not here: a script that forks this process (ptyterm's forkpty: bench_keypress, bench_startup),
 #: drives playwright's event loop (bench_web), or runs pytest (bench_suite), nor bench_kernel_loops, whose
 #: every figure comes from processes of another tree.
-IN_PROCESS = {"bench_checkpoints.py", "bench_hexapawn_opponent.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
+IN_PROCESS = {"compare_lab_runs.py", "bench_checkpoints.py", "bench_hexapawn_opponent.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
               "bench_menace_beads.py", "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py",
               "bench_train.py", "bench_vs_python.py", "bench_widgets.py", "bench_lab.py", "bench_cli.py",
               "bench_menace_seeds.py", "bench_live_check.py", "shared_brain.py", "bench_tab_start.py",

@@ -189,3 +189,31 @@ def test_the_apps_lab_runs_its_threads_at_idle_priority(idle):
             cancelled=lambda: bool(policies), idle=idle)
     assert len(policies) == 2
     assert policies == [os.SCHED_IDLE if idle else os.SCHED_OTHER] * 2
+
+
+@pytest.mark.parametrize("game,size", [("noughts", None), ("sticks", 12)])
+def test_the_curves_packed_figures_are_the_whole_tables_to_the_last_bit(game, size):
+    """The lab's curve reads a packed layout of only the sides its figures need (`tables.curve_layout`): on tables
+    at random (zeros among them: empty containers, resigning or refilled) and trained ones, each policy, the six
+    figures are those of the whole table (`chances_both`, every side worked out) to the last bit; and the curve's
+    agreement, from the loop's count of wrong rows, is `agreement` worked out from the counts."""
+    from sticks_tui.learn.lab import lab_kernel
+    from sticks_tui.learn.tables import curve_table
+
+    k = lab_kernel()
+    g = lab_game(game, size)
+    rng = np.random.default_rng(5)
+    tables = [rng.integers(0, 4, g.rows * g.width) * (rng.random(g.rows * g.width) < 0.7) for _ in range(4)]
+    runs = [run_learner(parse_learner(text), g, 1, 1_000, points=[1_000]) for text in ("hats", "q")]
+    tables += [preference(r.spec, g, r.state) for r in runs]
+    chance = curve_table(g.curve)
+    every = np.zeros(0, dtype=np.bool_)
+    for pref in tables:
+        pref = np.asarray(pref, dtype=np.float64)
+        for policy in (k.PROPORTIONAL, k.GREEDY):
+            for empty in (1, 2):
+                whole = k.chances_both(pref, policy, g.fixed_match, g.tables.order, g.start, k.PERFECT, empty, every)
+                assert k.curve_chances(pref, policy, g.curve, g.fixed_match.start_cells, empty, chance) == whole
+    for r in runs:
+        assert r.curve[-1].agreement == k.agreement(preference(r.spec, g, r.state), g.width, g.row_cols, g.good,
+                                                    g.checked)
