@@ -13,21 +13,39 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from ui_helpers import perfect_take, set_up, start_game
 
 
+def footer_rebuilds(monkeypatch) -> list:
+    """Every footer rebuilt (its keys made and mounted anew: a recompose) from now on, in order (a spy that
+    calls the real method)."""
+    rebuilt: list = []
+    recompose = KeysFooter.recompose
+
+    async def watched(self):
+        rebuilt.append(self)
+        await recompose(self)
+
+    monkeypatch.setattr(KeysFooter, "recompose", watched)
+    return rebuilt
+
+
 def shown(footer: KeysFooter) -> dict[str, str]:
     """The keys the footer shows: action -> label, read from its FooterKey widgets."""
     return {key.action: key.description for key in footer.query(FooterKey)}
 
 
 async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_the_same_key_and_the_take_keys_dim(
-        make_app):
-    """Watching two learners: a focus change leaves the footer alone, and a new label is shown on the same key.
-    Then, in the same app, against the learning AI moving first: the take keys dim on its turn (updated where
-    they are), and other keys (Play again) rebuild the footer."""
+        make_app, monkeypatch):
+    """Watching two learners: the game screen's footer is built once as it opens, a focus change leaves it
+    alone, and a new label is shown on the same key. Then, in the same app, against the learning AI moving
+    first: the take keys dim on its turn (updated where they are), and other keys (Play again) rebuild the
+    footer, once."""
+    rebuilt = footer_rebuilds(monkeypatch)
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(screen, GameScreen)
         footer = screen.query_one(KeysFooter)
+        # told several times as the screen opens (its bindings, the focus, the board's keys), it is built once
+        assert [f for f in rebuilt if f is footer] == [footer]
         keys = list(footer.query(FooterKey))
         assert shown(footer)["pause"] == "Pause"
         buttons = [b for b in screen.query(Button) if b.focusable]
@@ -61,6 +79,8 @@ async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_th
                 screen._ai_move(at_once=True)
             await pilot.pause()
         assert screen.game.is_over
+        await pilot.pause()
+        assert [f for f in rebuilt if f is footer] == [footer, footer]  # built as it opened, then for Play again
         assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))
 
 
