@@ -100,7 +100,8 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
     """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
     screen again (the snapshot tests hold that it looks the same). Nor do the classes of a screen's own state
     restyle it as it opens: they are given before its widgets are mounted (a game's brain panels, none or two;
-    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again)."""
+    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again). And
+    the classes a run's end gives the training screen are set at once: it is styled once for them, not per class."""
     from sticks_tui.engine.events import TrainingProgress
     from sticks_tui.learn.control import TrainingControl
     from sticks_tui.learn.trainer import TrainingConfig
@@ -160,3 +161,10 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
         assert text_of(training, "#training-status") == "Training: 500 of 1,000 games"
         assert training.has_class("-grid") and training.has_class("-running") and not training.has_class("-fixed")
         assert training not in restyled, "the training screen was styled again as it opened"
+        # the run ends: the classes it changes (-running off, -curve on) are set at once, the screen styled once
+        app.session.training.running = False
+        app.training = TrainingProgress(1000, 1000, 2.0, 0, hats, opponent_hats=hats.copy())
+        await pilot.pause()
+        assert text_of(training, "#training-status").startswith("Finished: 1,000 of 1,000 games.")
+        assert not training.has_class("-running") and training.has_class("-curve")
+        assert restyled.count(training) == 1, "the training screen was styled once for each class the run's end set"
