@@ -14,16 +14,18 @@ from ui_helpers import perfect_take, set_up, start_game
 
 
 def footer_rebuilds(monkeypatch) -> list:
-    """Every footer rebuilt (its keys made and mounted anew: a recompose) from now on, in order (a spy that
-    calls the real method)."""
+    """Every footer rebuilt (its keys removed, made and mounted anew: Textual's recompose) from now on, in order (a
+    spy that calls the real method)."""
+    from textual.widgets import Footer
+
     rebuilt: list = []
-    recompose = KeysFooter.recompose
+    recompose = Footer.recompose
 
     async def watched(self):
         rebuilt.append(self)
         await recompose(self)
 
-    monkeypatch.setattr(KeysFooter, "recompose", watched)
+    monkeypatch.setattr(Footer, "recompose", watched)
     return rebuilt
 
 
@@ -34,18 +36,19 @@ def shown(footer: KeysFooter) -> dict[str, str]:
 
 async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_the_same_key_and_the_take_keys_dim(
         make_app, monkeypatch):
-    """Watching two learners: the game screen's footer is built once as it opens, a focus change leaves it
-    alone, and a new label is shown on the same key. Then, in the same app, against the learning AI moving
-    first: the take keys dim on its turn (updated where they are), and other keys (Play again) rebuild the
-    footer, once."""
+    """Watching two learners: the game screen's footer keys are there as it opens (not rebuilt after its first
+    layout), a focus change leaves them alone, and a new label is shown on the same key. Then, in the same app,
+    against the learning AI moving first: the take keys dim on its turn (updated where they are), and other keys
+    (Play again) rebuild the footer, once."""
     rebuilt = footer_rebuilds(monkeypatch)
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(screen, GameScreen)
         footer = screen.query_one(KeysFooter)
-        # told several times as the screen opens (its bindings, the focus, the board's keys), it is built once
-        assert [f for f in rebuilt if f is footer] == [footer]
+        # its keys are mounted as the screen first comes on top, before its first layout: not rebuilt after it (nor
+        # once for each time the screen says its bindings as it opens: its bindings, the focus, the board's keys)
+        assert list(footer.query(FooterKey)) and footer not in rebuilt
         keys = list(footer.query(FooterKey))
         assert shown(footer)["pause"] == "Pause"
         buttons = [b for b in screen.query(Button) if b.focusable]
@@ -80,7 +83,7 @@ async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_th
             await pilot.pause()
         assert screen.game.is_over
         await pilot.pause()
-        assert [f for f in rebuilt if f is footer] == [footer, footer]  # built as it opened, then for Play again
+        assert [f for f in rebuilt if f is footer] == [footer]  # rebuilt once, for Play again
         assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))
 
 

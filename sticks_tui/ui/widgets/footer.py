@@ -13,12 +13,15 @@ last showed (each key, its label, whether it is enabled, its tooltip):
   refresh each time it is told, and a screen tells it several times as it opens (its first bindings, the
   focus given, the board's own keys): three rebuilds of the game screen's footer where the last one only
   was shown. A rebuild asked for and not yet done is not asked for again (it reads the keys as they are
-  when it runs).
+  when it runs), and one asked for that would show the keys shown is not done.
+Its first keys are mounted as its screen, mounted, first says its bindings (as it comes on top): Textual's
+footer mounted them after the screen's first layout, and the game screen's footer was built twice as it opened.
 (Textual is pinned, 8.2.8: the update sets FooterKey's own fields, which its render reads.)
 """
 
 from __future__ import annotations
 
+from textual.compose import compose
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -57,6 +60,8 @@ class KeysFooter(Footer):
             yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
+        if self._shown is None and self._build_now(screen):
+            return
         if self._rebuilding and self.is_attached and screen is self.screen:
             return  # the rebuild asked for shows the keys as they are when it runs
         if self._shown is None or not self.is_attached or screen is not self.screen:
@@ -77,8 +82,21 @@ class KeysFooter(Footer):
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._rebuilding = True
 
+    def _build_now(self, screen: Screen) -> bool:
+        """The first keys, mounted at once when the screen, mounted, first says its bindings (as it comes on top,
+        before its first layout): Textual's footer mounts them after that layout, and the whole screen is laid out
+        again for them. False (nothing done) before the screen is mounted: its actions are not ready to ask."""
+        if (not screen.app.app_focus or not self.is_attached or screen is not self.screen or not screen.is_mounted
+                or self.children):
+            return False
+        self.set_reactive(Footer._bindings_ready, True)
+        self.mount_all(compose(self))  # compose() notes what it shows
+        return True
+
     async def recompose(self) -> None:
         self._rebuilding = False
+        if self._shown is not None and self.is_attached and self._showing() == self._shown:
+            return  # it shows what a rebuild would show (a rebuild asked for before the keys were built at once)
         await super().recompose()
 
     def _update_in_place(self, now: tuple) -> bool:
