@@ -70,12 +70,14 @@ def test_the_tally_counts_the_draws_between_the_two_players_in_all():
                                                                "(in all: Ann 0, MENACE 0, 2 drawn).")
 
 
-async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app):
+async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept_and_p_shows_the_perfect_moves(
+        make_app):
     """Every game in turn, in one app: two friends play it to the end on its board (its keys work at once), the
     result is told and kept, and n starts the next game.
 
     A game of two friends loads and makes no brain; leaving it in progress (Esc, Ctrl+Q) asks first, and leaving
-    it finished does not (Hexapawn's turn of the walk)."""
+    it finished does not (Hexapawn's turn of the walk). Then each game against its learner: p shows the solver's
+    winning moves on the board and in words (or that no move wins), and p again hides them."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         for game in GAMES:
@@ -123,6 +125,22 @@ async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(ma
             if game == SMALL_BOXES:
                 await play_out(pilot, screen)  # finished: Esc leaves without asking
             await back_to_setup(pilot)  # not begun (or finished): nothing to lose
+            # against its learner: p shows the solver's winning moves on the board and in words, p again hides them
+            screen = await set_up(pilot, game, opponent=learner_kind(game))
+            board = screen.query_one("#board", GameBoard)
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await pilot.press("p")
+            state = screen.game.state
+            perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
+            assert board.view.perfect == perfect, game
+            hint = text_of(screen, "#hint")
+            if perfect:
+                assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect), game
+            else:
+                assert "No move here wins" in hint, game
+            await pilot.press("p")
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await back_to_setup(pilot)  # no move made yet
 
 
 async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_b_shows_it_whole(make_app, data_dir):
@@ -225,29 +243,6 @@ async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_th
         assert screen.round == 2 and len(screen.game.state.history) == 1
         await pilot.press("space")  # going on
         assert not screen.paused
-
-
-async def test_the_perfect_moves_show_on_the_board_on_the_brain_and_in_words(make_app):
-    """Every game in turn, in one app: p shows the solver's winning moves on the board and in words (or that no
-    move wins), and p again hides them."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        for game in GAMES:
-            screen = await set_up(pilot, game, opponent=learner_kind(game))
-            board = screen.query_one("#board", GameBoard)
-            assert board.view.perfect == () and not screen.query_one("#hint").display, game
-            await pilot.press("p")
-            state = screen.game.state
-            perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
-            assert board.view.perfect == perfect, game
-            hint = text_of(screen, "#hint")
-            if perfect:
-                assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect), game
-            else:
-                assert "No move here wins" in hint, game
-            await pilot.press("p")
-            assert board.view.perfect == () and not screen.query_one("#hint").display, game
-            await back_to_setup(pilot)  # no move made yet
 
 
 @pytest.mark.parametrize("game", [BOXES])
