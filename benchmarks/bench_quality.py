@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.trainer import DEFAULT_PROTOCOL, PROTOCOLS, TrainingConfig, train
 
 

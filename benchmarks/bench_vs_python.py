@@ -102,7 +102,7 @@ def main() -> int:
     if args.python_games is None:
         args.python_games = args.games
 
-    from sticks_tui.learn.analysis import analyse
+    from sticks_tui.solve.sticks_hats import analyse
     from sticks_tui.learn.trainer import TrainingConfig, train
 
     sticks, games = args.sticks, args.games

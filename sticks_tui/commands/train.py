@@ -406,7 +406,8 @@ def report(args: argparse.Namespace, result, brain, heap: int, games: int, proto
            command: str, *, name: str | None = None, games_trained: int | None = None) -> int:
     """Print the run and the figures of `brain` over the heaps trained (2..heap)."""
     from sticks_tui.engine.rules import SticksRules
-    from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse
+    from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS
+    from sticks_tui.solve.sticks_hats import analyse
     from sticks_tui.learn.figure_words import chances_sentence, likeliest_sentence
 
     rule = result.brain.rule

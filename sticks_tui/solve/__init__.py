@@ -13,6 +13,7 @@ from sticks_tui.solve.generic import GenericSolution, position_answer
 from sticks_tui.solve.nim import NimSolution
 from sticks_tui.solve.noughts import NoughtsSolution, solve_noughts
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
+from sticks_tui.solve.sticks_hats import DiscoveredRule, discover_rule
 
 
 #: The games with a solver of their own, by their rules' class; any other game gets the generic one.
@@ -28,6 +29,21 @@ def solver_for(rules):
     return _OWN_SOLVERS.get(type(rules), GenericSolution)(rules)
 
 
+#: What a brain's counts say of a game's solution, beyond what every game's analysis says, by the game's
+#: rules' class: sticks reads a rule off the hats ("you lose if you face 1, 5, 9, ... sticks").
+_RULE_READERS = {
+    SticksRules: lambda rules, counts: discover_rule(counts[: rules.size + 1], rules.max_take,
+                                                     solve_sticks(rules.size, rules.max_take)),
+}
+
+
+def read_rule(rules, counts) -> DiscoveredRule | None:
+    """The rule a brain's counts (its containers in the layout of `rules`) show, for a game that reads one
+    (sticks), else None."""
+    reader = _RULE_READERS.get(type(rules))
+    return reader(rules, counts) if reader is not None else None
+
+
 def answer(rules, position) -> tuple[dict, str]:
     """What `sticks-tui solve` says of `position` (a position of `rules`): a JSON object and the same in
     words; in the solver's own form where it has one (Nim's table explains its answer, noughts gives
@@ -37,5 +53,5 @@ def answer(rules, position) -> tuple[dict, str]:
     return own(position) if own is not None else position_answer(rules, solver, position)
 
 
-__all__ = ["answer", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
+__all__ = ["answer", "read_rule", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
            "solver_for"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+import numpy as np
+
 from sticks_tui.engine.protocol import DRAW, LOSS, WIN, GameRules
 
 
@@ -78,3 +80,32 @@ def position_answer(rules: GameRules, solver, position) -> tuple[dict, str]:
         words = ("No: the player to move cannot force a win: every move leaves the opponent a winning "
                  "position, so against perfect play this is lost.")
     return doc, f"{rules.position_text(position)}\n{words}"
+
+
+# -- does a container agree with perfect play? The one rule, for every game ----------------------------------
+
+def has_single_top(row):
+    """True when one ball is strictly the most likely (a tie at the top is no preference).
+
+    The rule's readable form (`kernel.curve_point` is it compiled, for the learning curve). `row` is one hat
+    (a list or an array: a bool result) or a 2-D array of hats, one per row (an array of bools); mark illegal
+    balls below every count first.
+    """
+    row = np.asarray(row)
+    if row.ndim == 1:
+        return int(np.count_nonzero(row == row.max())) == 1
+    return np.count_nonzero(row == row.max(axis=-1, keepdims=True), axis=-1) == 1
+
+
+def agrees_with(rows: np.ndarray, winning: np.ndarray):
+    """Does a hat agree with perfect play: is its single most likely ball a winning move?
+
+    `rows`: counts (or probabilities) of one hat or of hats by row, illegal balls marked below every
+    count; `winning`: the same shape, True for winning moves. A tie at the top never agrees.
+    """
+    rows = np.asarray(rows)
+    winning = np.asarray(winning)
+    best = np.argmax(rows, axis=-1)
+    top_wins = np.take_along_axis(winning, np.expand_dims(best, -1), axis=-1).squeeze(-1)
+    result = has_single_top(rows) & top_wins
+    return bool(result) if rows.ndim == 1 else result

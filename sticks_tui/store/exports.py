@@ -113,7 +113,7 @@ def _finite(x) -> float | None:
 def hats_rows(hats) -> list[dict]:
     """One dict per hat: counts and chances per ball, the AI's move (None on a tie at the top), the perfect
     move(s), whether the position is winning for the player facing it, and whether the AI is right there."""
-    from sticks_tui.learn.analysis import analyse
+    from sticks_tui.solve.sticks_hats import analyse
 
     analysis = analyse(hats.counts, hats.max_take)
     rows = []
@@ -238,7 +238,7 @@ def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | N
     `scope` ("heaps 2-20"), in CSV a `scope` column on every row (blank when not known)."""
     _check("curve", fmt)
     rows = curve_rows(points)
-    from sticks_tui.learn.analysis import heaps_words
+    from sticks_tui.engine.rules import heaps_words
 
     scope = heaps_words(heap) if heap is not None else None
     if fmt == "json":

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine import registry
-from sticks_tui.learn.analysis import CurveScorer, analyse, analyse_brain
+from sticks_tui.learn.analysis import CurveScorer, analyse_brain
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.tables import game_tables
 from sticks_tui.learn.trainer import TrainingConfig, train

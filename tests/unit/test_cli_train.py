@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from sticks_tui.cli import main
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 

@@ -7,7 +7,7 @@ import io
 import json
 import pytest
 
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.hats import Hats
 from sticks_tui.store import Store, StoreError
 from sticks_tui.store import exports

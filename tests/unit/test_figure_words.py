@@ -11,7 +11,8 @@ import numpy as np
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
-from sticks_tui.learn.analysis import CurveScorer, agreement, analyse
+from sticks_tui.learn.analysis import CurveScorer, agreement
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.figure_words import cannot_win, chances_sentence, likeliest_sentence, percent
 from sticks_tui.learn.hats import Hats
 

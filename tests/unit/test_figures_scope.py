@@ -16,7 +16,8 @@ import pytest
 from sticks_tui.play.game import Game
 from sticks_tui.play.players import BasePlayer, HatPlayer
 from sticks_tui.engine.rules import legal_moves
-from sticks_tui.learn.analysis import analyse, policy_matrix, quick_scores, win_probabilities
+from tests.unit.sticks_scores import quick_scores
+from sticks_tui.solve.sticks_hats import analyse, policy_matrix, win_probabilities
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import TrainingConfig, train
@@ -68,7 +69,8 @@ def test_a_heap_outside_the_brain_is_refused():
 def test_scope_words():
     from sticks_tui.engine.nim import NimRules
     from sticks_tui.engine.rules import SticksRules
-    from sticks_tui.learn.analysis import heaps_words, scope_words
+    from sticks_tui.learn.analysis import scope_words
+    from sticks_tui.engine.rules import heaps_words
 
     assert heaps_words(20) == "heaps 2-20"
     assert heaps_words(2) == "heap 2"
@@ -127,7 +129,7 @@ class ReplyPlayer(BasePlayer):
 
 
 def test_the_worst_perfect_player_plays_to_the_exact_figure(half_trained):
-    from sticks_tui.learn.analysis import worst_perfect_replies
+    from sticks_tui.solve.sticks_hats import worst_perfect_replies
 
     replies = worst_perfect_replies(policy_matrix(half_trained, 3), solve_sticks(14), 14)
     sol = solve_sticks(14)

@@ -9,7 +9,8 @@ import pytest
 
 from sticks_tui.play.game import Game
 from sticks_tui.play.players import HatPlayer, PerfectPlayer, RandomPlayer
-from sticks_tui.learn.analysis import analyse, opponent_policy, policy_matrix, quick_scores, win_probability
+from tests.unit.sticks_scores import quick_scores
+from sticks_tui.solve.sticks_hats import analyse, opponent_policy, policy_matrix, win_probability
 from sticks_tui.learn.hats import Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import TrainingConfig, train

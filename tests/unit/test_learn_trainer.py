@@ -13,7 +13,7 @@ import pytest
 from sticks_tui.engine.events import TrainingProgress
 from sticks_tui.play.game import Game
 from sticks_tui.play.players import HatPlayer, RandomPlayer
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.rng import XorShift64Star
 from sticks_tui.learn.trainer import PROTOCOLS, TrainingConfig, train

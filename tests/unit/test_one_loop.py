@@ -16,7 +16,8 @@ from sticks_tui.engine.nim import NimRules
 from sticks_tui.engine.noughts import NoughtsRules
 from sticks_tui.engine.rules import SticksRules
 from sticks_tui.learn import kernel
-from sticks_tui.learn.analysis import exact_chances, policy_matrix, win_probability
+from sticks_tui.learn.analysis import exact_chances
+from sticks_tui.solve.sticks_hats import policy_matrix, win_probability
 from sticks_tui.learn.control import TrainingControl
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.menace import MENACE_RULE, MenaceBrain, menace_rule

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sticks_tui.learn.analysis import DiscoveredRule, analyse, discover_rule, policy_matrix
+from sticks_tui.solve.sticks_hats import DiscoveredRule, analyse, discover_rule, policy_matrix
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.trainer import PROTOCOLS, TrainingConfig, train
 from sticks_tui.solve.sticks import solve_sticks

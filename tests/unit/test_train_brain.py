@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.cli import main
-from sticks_tui.learn.analysis import analyse
+from sticks_tui.solve.sticks_hats import analyse
 from sticks_tui.learn.hats import HatRule, Hats
 from sticks_tui.learn.merge import merge_net_change
 from sticks_tui.learn.trainer import TrainingConfig, train
