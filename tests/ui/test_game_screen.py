@@ -70,18 +70,40 @@ def test_the_tally_counts_the_draws_between_the_two_players_in_all():
                                                                "(in all: Ann 0, MENACE 0, 2 drawn).")
 
 
-async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(make_app):
+async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept_and_p_shows_the_perfect_moves(
+        make_app):
     """Every game in turn, in one app: two friends play it to the end on its board (its keys work at once), the
-    result is told and kept, and n starts the next game."""
+    result is told and kept, and n starts the next game.
+
+    A game of two friends loads and makes no brain; leaving it in progress (Esc, Ctrl+Q) asks first, and leaving
+    it finished does not (Hexapawn's turn of the walk). Then each game against its learner: p shows the solver's
+    winning moves on the board and in words (or that no move wins), and p again hides them."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         for game in GAMES:
+            held = set(app.session.kept)
             screen = await set_up(pilot, game, opponent="friend", name1="Ann", name2="Bob")
             assert isinstance(screen, GameScreen) and screen.setup.game == game
             board = screen.query_one("#board", GameBoard)
             assert isinstance(board, board_of(game).widget) and app.focused is board, game  # its keys work at once
             assert text_of(screen, "#turn").startswith(f"{screen.seat_name(0)}'s turn: {board.prompt()}"), game
             assert not screen.query_one("#after").display
+            if game == SMALL_BOXES:
+                assert set(app.session.kept) == held  # nothing loaded for this game
+                assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
+                           if (game, name) not in held)
+                assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
+                # leaving it in progress asks first
+                screen.query_one("#board", GameBoard).pick(screen.game.state.legal_moves[0])
+                await pilot.pause()
+                await pilot.press("escape")
+                assert isinstance(app.screen, ConfirmDialog)
+                await pilot.press("escape")  # stay
+                assert app.screen is screen
+                await pilot.press("ctrl+q")
+                assert isinstance(app.screen, ConfirmDialog) and "game is in progress" in app.screen.question
+                await pilot.press("escape")
+                assert app.screen is screen
             results = len(app.session.results)
             await play_out(pilot, screen)
             state = screen.game.state
@@ -100,7 +122,25 @@ async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept(ma
             await pilot.press("n")  # the next game
             await pilot.pause()
             assert screen.round == 2 and not screen.game.is_over and not screen.game.state.history, game
-            await back_to_setup(pilot)  # not begun: nothing to lose
+            if game == SMALL_BOXES:
+                await play_out(pilot, screen)  # finished: Esc leaves without asking
+            await back_to_setup(pilot)  # not begun (or finished): nothing to lose
+            # against its learner: p shows the solver's winning moves on the board and in words, p again hides them
+            screen = await set_up(pilot, game, opponent=learner_kind(game))
+            board = screen.query_one("#board", GameBoard)
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await pilot.press("p")
+            state = screen.game.state
+            perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
+            assert board.view.perfect == perfect, game
+            hint = text_of(screen, "#hint")
+            if perfect:
+                assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect), game
+            else:
+                assert "No move here wins" in hint, game
+            await pilot.press("p")
+            assert board.view.perfect == () and not screen.query_one("#hint").display, game
+            await back_to_setup(pilot)  # no move made yet
 
 
 async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_b_shows_it_whole(make_app, data_dir):
@@ -203,56 +243,6 @@ async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_th
         assert screen.round == 2 and len(screen.game.state.history) == 1
         await pilot.press("space")  # going on
         assert not screen.paused
-
-
-async def test_without_a_learner_no_brain_is_loaded_and_leaving_a_game_in_progress_asks_first(make_app):
-    """A game of two friends (Hexapawn) loads and makes no brain; leaving it in progress (Esc, Ctrl+Q) asks first,
-    and leaving it finished does not."""
-    game = SMALL_BOXES
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        held = set(app.session.kept)
-        screen = await set_up(pilot, game, opponent="friend")
-        assert set(app.session.kept) == held  # nothing loaded for this game
-        assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
-                   if (game, name) not in held)
-        assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
-        # leaving it in progress asks first
-        screen.query_one("#board", GameBoard).pick(screen.game.state.legal_moves[0])
-        await pilot.pause()
-        await pilot.press("escape")
-        assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("escape")  # stay
-        assert app.screen is screen
-        await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmDialog) and "game is in progress" in app.screen.question
-        await pilot.press("escape")
-        await play_out(pilot, screen)
-        await pilot.press("escape")
-        assert isinstance(app.screen, SetupScreen)
-
-
-async def test_the_perfect_moves_show_on_the_board_on_the_brain_and_in_words(make_app):
-    """Every game in turn, in one app: p shows the solver's winning moves on the board and in words (or that no
-    move wins), and p again hides them."""
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        for game in GAMES:
-            screen = await set_up(pilot, game, opponent=learner_kind(game))
-            board = screen.query_one("#board", GameBoard)
-            assert board.view.perfect == () and not screen.query_one("#hint").display, game
-            await pilot.press("p")
-            state = screen.game.state
-            perfect = tuple(solver_for(screen.rules).winning_moves(state.position))
-            assert board.view.perfect == perfect, game
-            hint = text_of(screen, "#hint")
-            if perfect:
-                assert all(board_of(game).label(screen.rules, state.position, m) in hint for m in perfect), game
-            else:
-                assert "No move here wins" in hint, game
-            await pilot.press("p")
-            assert board.view.perfect == () and not screen.query_one("#hint").display, game
-            await back_to_setup(pilot)  # no move made yet
 
 
 @pytest.mark.parametrize("game", [BOXES])

@@ -252,15 +252,18 @@ async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_
         assert text_of(screen, "#training-status") == "Finished: 1 of 1 game. The AI keeps what it learned."
 
 
-async def test_the_dialog_says_how_long_a_paced_run_takes_and_its_rule_presets_fill_in_the_rule(make_app):
+async def test_the_train_dialog_says_how_long_fills_in_presets_stays_still_says_why_as_you_type_and_remembers(
+        make_app, config_dir):
     """The train dialog, in one app: its sentence says how long a paced run takes; then its rule presets fill in
     the rule and say why losses show (another rule needs a fresh brain: said at once), and a rule typed picks the
-    preset it is, or "your own"."""
+    preset it is, or "your own". Opened again: it stays still, says why as you type, and remembers the run's values
+    (the next app's dialog opens with them)."""
     from textual.widgets import Select
 
     from ui_helpers import wait_until
 
-    from sticks_tui.ui.screens.training import TrainDialog
+    from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -304,16 +307,8 @@ async def test_the_dialog_says_how_long_a_paced_run_takes_and_its_rule_presets_f
             dialog.query_one(f"#{wid}").value = value
         await wait_until(pilot, lambda: dialog.query_one("#preset", Select).value != "own", what="the preset to follow")
         assert dialog.query_one("#preset", Select).value == "seeds"
-
-
-async def test_the_train_dialog_stays_still_says_why_as_you_type_and_remembers(make_app, config_dir):
-    from ui_helpers import wait_until
-
-    from sticks_tui.store.settings import load_settings
-    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # nothing started: the dialog, opened again, is as new
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrainDialog), what="the dialog to close")
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the dialog")
         dialog = app.screen

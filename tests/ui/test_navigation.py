@@ -138,7 +138,9 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
         assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
 
 
-async def test_heatmap_shows_all_100_hats_at_160x48(make_app):
+async def test_heatmap_shows_all_100_hats_at_160x48_and_scrolls_to_the_drawn_hat_at_80x24(make_app):
+    """One app: at 160x48 all 100 hats show at once, column-major; then at 80x24 they scroll, and the hat the AI
+    draws from is scrolled into sight."""
     app = make_app()
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await start_game(pilot, heap=100, opponent="learning")
@@ -155,11 +157,13 @@ async def test_heatmap_shows_all_100_hats_at_160x48(make_app):
         await pilot.press("1")
         assert screen.game.state.position < 99
         assert heatmap.cell_text(100, 1) == "▃33%    1"
-
-
-async def test_heatmap_scrolls_to_the_drawn_hat_at_80x24(make_app):
-    app = make_app(ai_delay=30)
-    async with app.run_test(size=(80, 24)) as pilot:
+        # 80x24, a new game with the AI moving first, its move held until the test makes it
+        await pilot.resize_terminal(80, 24)
+        await pilot.press("escape")
+        if isinstance(app.screen, ConfirmDialog):
+            await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
+        app.session.ai_delay_override = 30
         screen = await start_game(pilot, heap=100, opponent="learning", first="p2")
         heatmap = screen.query_one(HatHeatmap)
         cols, rows, column_major = heatmap.grid()

@@ -13,21 +13,42 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from ui_helpers import perfect_take, set_up, start_game
 
 
+def footer_rebuilds(monkeypatch) -> list:
+    """Every footer rebuilt (its keys removed, made and mounted anew: Textual's recompose) from now on, in order (a
+    spy that calls the real method)."""
+    from textual.widgets import Footer
+
+    rebuilt: list = []
+    recompose = Footer.recompose
+
+    async def watched(self):
+        rebuilt.append(self)
+        await recompose(self)
+
+    monkeypatch.setattr(Footer, "recompose", watched)
+    return rebuilt
+
+
 def shown(footer: KeysFooter) -> dict[str, str]:
     """The keys the footer shows: action -> label, read from its FooterKey widgets."""
     return {key.action: key.description for key in footer.query(FooterKey)}
 
 
 async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_the_same_key_and_the_take_keys_dim(
-        make_app):
-    """Watching two learners: a focus change leaves the footer alone, and a new label is shown on the same key.
-    Then, in the same app, against the learning AI moving first: the take keys dim on its turn (updated where
-    they are), and other keys (Play again) rebuild the footer."""
+        make_app, monkeypatch):
+    """Watching two learners: the game screen's footer keys are there as it opens (not rebuilt after its first
+    layout), a focus change leaves them alone, and a new label is shown on the same key. Then, in the same app,
+    against the learning AI moving first: the take keys dim on its turn (updated where they are), and other keys
+    (Play again) rebuild the footer, once."""
+    rebuilt = footer_rebuilds(monkeypatch)
     app = make_app(ai_delay=60)  # nothing moves by itself: only the steps
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning", watch=True)
         assert isinstance(screen, GameScreen)
         footer = screen.query_one(KeysFooter)
+        # its keys are mounted as the screen first comes on top, before its first layout: not rebuilt after it (nor
+        # once for each time the screen says its bindings as it opens: its bindings, the focus, the board's keys)
+        assert list(footer.query(FooterKey)) and footer not in rebuilt
         keys = list(footer.query(FooterKey))
         assert shown(footer)["pause"] == "Pause"
         buttons = [b for b in screen.query(Button) if b.focusable]
@@ -61,6 +82,8 @@ async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_th
                 screen._ai_move(at_once=True)
             await pilot.pause()
         assert screen.game.is_over
+        await pilot.pause()
+        assert [f for f in rebuilt if f is footer] == [footer]  # rebuilt once, for Play again
         assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))
 
 
@@ -80,7 +103,8 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
     """Its widgets were styled as they were mounted: the first ScreenResume does not style the whole
     screen again (the snapshot tests hold that it looks the same). Nor do the classes of a screen's own state
     restyle it as it opens: they are given before its widgets are mounted (a game's brain panels, none or two;
-    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again)."""
+    the training screen's kind of brain and its run going: set in on_mount, each styled the whole screen again). And
+    the classes a run's end gives the training screen are set at once: it is styled once for them, not per class."""
     from sticks_tui.engine.events import TrainingProgress
     from sticks_tui.learn.control import TrainingControl
     from sticks_tui.learn.trainer import TrainingConfig
@@ -140,3 +164,10 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
         assert text_of(training, "#training-status") == "Training: 500 of 1,000 games"
         assert training.has_class("-grid") and training.has_class("-running") and not training.has_class("-fixed")
         assert training not in restyled, "the training screen was styled again as it opened"
+        # the run ends: the classes it changes (-running off, -curve on) are set at once, the screen styled once
+        app.session.training.running = False
+        app.training = TrainingProgress(1000, 1000, 2.0, 0, hats, opponent_hats=hats.copy())
+        await pilot.pause()
+        assert text_of(training, "#training-status").startswith("Finished: 1,000 of 1,000 games.")
+        assert not training.has_class("-running") and training.has_class("-curve")
+        assert restyled.count(training) == 1, "the training screen was styled once for each class the run's end set"

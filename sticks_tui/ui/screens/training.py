@@ -870,7 +870,11 @@ class TrainingScreen(StyledOnce, Screen):
         fixed = opponent != "self"
         if fixed != self.has_class("-fixed") or not hasattr(self, "_sparring_said"):
             self._sparring_said = True
-            self.set_class(fixed, "-fixed")
+            due = getattr(self, "_classes_due", None)
+            if due is not None:  # a report's: with its other classes (_update)
+                due["-fixed"] = fixed
+            else:
+                self.set_class(fixed, "-fixed")
             self.query_one("#training-hats-title-2", Label).update(
                 f"AI 2: {OPPONENT_WORDS[opponent]}, which does not learn (it has no {self.words.containers})"
                 if fixed else f"AI 2's {self.words.containers}: its sparring partner")
@@ -954,6 +958,7 @@ class TrainingScreen(StyledOnce, Screen):
         self._show_sparring()
         self._hats_shown = None
         self._received = 0  # the last game number received from the trainer
+        self._classes_due: dict | None = None  # the classes a report gives the screen, while it is shown (_update)
         self._about_rules = None  # the game the curve's headings were read for
         self._current: ToldGame | None = None  # the game being told ball by ball
         self._queue: deque[ToldGame] = deque()  # games received, still to be told ball by ball
@@ -998,15 +1003,18 @@ class TrainingScreen(StyledOnce, Screen):
 
     def _update(self, progress) -> None:
         state = self.app.session.training
+        # the screen's classes this report gives it, set at once at the end (each class set on its own styled the
+        # whole screen again: twice as a run ended, -running and -curve, and again for -told or -fixed)
+        self._classes_due = {"-running": bool(state.running)}  # the run's buttons, while it runs (see CSS)
         self._show_sparring()
         status = self.query_one("#training-status", Static)
         bar = self.query_one("#training-bar", ProgressBar)
         figures = self.query_one("#training-figures", Static)
         self.query_one("#cancel-training", Button).display = state.running
-        self.set_class(state.running, "-running")  # the run's buttons, while it runs (see CSS)
         self._show_pace()
         if progress is None:
             status.update(compiled.starting_words() if state.running else "No training has run yet: press t.")
+            self._set_classes_due()
             self._show_keys()
             return
         bar.update(total=max(1, progress.games_total), progress=progress.games_done)
@@ -1071,14 +1079,23 @@ class TrainingScreen(StyledOnce, Screen):
             self._flush()  # the run is over: what is left of the last game is told at once
             if not getattr(self, "_curve_shown_at_end", False):
                 self._curve_shown_at_end = True  # once: then v switches as the person likes
-                self.add_class("-curve")
+                self._classes_due["-curve"] = True
+        self._set_classes_due()
         self._show_keys()
+
+    def _set_classes_due(self) -> None:
+        """The classes of this report (`_classes_due`), in one change of the screen's classes."""
+        due, self._classes_due = self._classes_due, None
+        self.update_classes(due)
 
     # -- telling the games ---------------------------------------------------------------------------
     def _arrive(self, told: ToldGame) -> None:
         """A game came from the trainer: told ball by ball (queued) when stepping or at that pace, else whole."""
         self._asked = False
-        self.add_class("-told")
+        if self._classes_due is not None:  # a report's game: with the report's other classes
+            self._classes_due["-told"] = True
+        else:
+            self.add_class("-told")
         if self._by_ball():
             self._queue.append(told)
             if self._show_on_arrival:

@@ -9,12 +9,19 @@ last showed (each key, its label, whether it is enabled, its tooltip):
 - the same: nothing is done;
 - the same keys, only labels, enabled states or tooltips changed (the take keys dimmed on the AI's
   turn, Pause that became Resume): the keys shown are updated where they are;
-- other keys: rebuilt, as Textual's footer does.
+- other keys: rebuilt, as Textual's footer does, once: Textual's footer asks for a rebuild after the next
+  refresh each time it is told, and a screen tells it several times as it opens (its first bindings, the
+  focus given, the board's own keys): three rebuilds of the game screen's footer where the last one only
+  was shown. A rebuild asked for and not yet done is not asked for again (it reads the keys as they are
+  when it runs), and one asked for that would show the keys shown is not done.
+Its first keys are mounted as its screen, mounted, first says its bindings (as it comes on top): Textual's
+footer mounted them after the screen's first layout, and the game screen's footer was built twice as it opened.
 (Textual is pinned, 8.2.8: the update sets FooterKey's own fields, which its render reads.)
 """
 
 from __future__ import annotations
 
+from textual.compose import compose
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -28,6 +35,7 @@ class KeysFooter(Footer):
         kwargs.setdefault("show_command_palette", False)
         super().__init__(**kwargs)
         self._shown: tuple | None = None  # what the footer shows: see _showing; None: nothing yet
+        self._rebuilding = False  # a rebuild (recompose) is asked for and not yet done
 
     def _showing(self) -> tuple:
         """What compose() would show now: one key per action (the first binding of it, as compose takes),
@@ -52,8 +60,12 @@ class KeysFooter(Footer):
             yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
+        if self._shown is None and self._build_now(screen):
+            return
+        if self._rebuilding and self.is_attached and screen is self.screen:
+            return  # the rebuild asked for shows the keys as they are when it runs
         if self._shown is None or not self.is_attached or screen is not self.screen:
-            super().bindings_changed(screen)
+            self._rebuild(screen)
             return
         now = self._showing()
         if now == self._shown:
@@ -61,7 +73,31 @@ class KeysFooter(Footer):
         if self._update_in_place(now):
             self._shown = now
             return
+        self._rebuild(screen)
+
+    def _rebuild(self, screen: Screen) -> None:
+        """Textual's footer: ready to show keys, and rebuilt after the next refresh (when the app has focus and
+        the footer is on `screen`)."""
         super().bindings_changed(screen)
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self._rebuilding = True
+
+    def _build_now(self, screen: Screen) -> bool:
+        """The first keys, mounted at once when the screen, mounted, first says its bindings (as it comes on top,
+        before its first layout): Textual's footer mounts them after that layout, and the whole screen is laid out
+        again for them. False (nothing done) before the screen is mounted: its actions are not ready to ask."""
+        if (not screen.app.app_focus or not self.is_attached or screen is not self.screen or not screen.is_mounted
+                or self.children):
+            return False
+        self.set_reactive(Footer._bindings_ready, True)
+        self.mount_all(compose(self))  # compose() notes what it shows
+        return True
+
+    async def recompose(self) -> None:
+        self._rebuilding = False
+        if self._shown is not None and self.is_attached and self._showing() == self._shown:
+            return  # it shows what a rebuild would show (a rebuild asked for before the keys were built at once)
+        await super().recompose()
 
     def _update_in_place(self, now: tuple) -> bool:
         """Give the keys shown their new labels, states and tooltips, if only those changed."""
