@@ -7,7 +7,7 @@ registry entry (`engine.registry`: its opponents, its AIs' names, its default op
 from __future__ import annotations
 
 from sticks_tui.engine import registry
-from sticks_tui.engine.nim import MAX_PILE
+from sticks_tui.engine.nim import LEARNER_BOX, MAX_PILE
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
 
 #: How training games start: the one list (the trainer, the lab, the settings file, the command line and the
@@ -46,7 +46,7 @@ TRAINED_AI_GAMES = 100_000
 #: A sticks brain as the app makes it: one hat for every heap the app offers.
 APP_BRAIN_SIZE = MAX_HEAP
 #: The learning AI for Nim knows piles of up to 7 coins each, and trains by this many games of self-play.
-NIM_LEARNER_BOX = (7, 7, 7)
+NIM_LEARNER_BOX = LEARNER_BOX
 
 
 def nim_brain_name(box=NIM_LEARNER_BOX) -> str:

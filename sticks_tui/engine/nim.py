@@ -21,6 +21,8 @@ PILE_SINGULAR: tuple[str, str, str] = ("nickel", "dime", "quarter")
 MAX_PILE = 100
 #: The largest pile of a Nim brain's box a brain file may hold (as `sticks-tui nim train --piles` allows).
 MAX_NIM_PILE = 10
+#: The piles the learning AI for Nim knows, up to 7 coins each (its brain: one hat a position up to these).
+LEARNER_BOX = (7, 7, 7)
 
 Piles = tuple[int, int, int]
 
@@ -245,7 +247,7 @@ register(GameEntry(
     game=lambda rules: "a game of Nim from piles " + ", ".join(map(str, rules.start_positions()[0])), position_word="piles",
     listing_note="A Nim brain has one hat per position of its piles and a ball for each move (Take).",
     ai_names={"random": "Nim Random AI", "perfect": "Nim Perfect AI", "learning": "Nim Learning AI"},
-    brain_rules_of=lambda size, max_take, box: NimRules(box),
+    brain_rules_of=lambda size, max_take, box: NimRules(box or LEARNER_BOX),
     unusable_because=lambda stored, wanted: (None if stored.box == wanted.box else
                                              f"knows piles up to {stored.box}, not {wanted.box}"),
     columns_of=lambda rules, shape: (shape[0], shape[1], ",".join(map(str, rules.box))),

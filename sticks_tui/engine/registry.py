@@ -295,7 +295,7 @@ class GameEntry:
     def hat_label(self, rules: GameRules, position) -> str:
         if self.file_hat_label is not None:
             return self.file_hat_label(position)
-        return f"the hat for {rules.position_text(position)}"
+        return f"the {self.token_words()[0]} for {rules.position_text(position)}"
 
     def empty_row_words(self, row: int) -> str:
         if self.file_empty_row_words is not None:
@@ -386,6 +386,12 @@ def explore_starts(rules: GameRules) -> tuple:
     if game is not None and game.explore_from is not None:
         return tuple(game.explore_from(rules))
     return tuple(rules.positions())
+
+
+def first_name() -> str:
+    """The first game's name (`GAME_MODULES`' first: the Game of Sticks): what a layer above means by a game not
+    named (an old record, an old brain file, a lab without --game), so none of them names one."""
+    return names()[0]
 
 
 def default_rules(*args, **kwargs) -> GameRules:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -155,11 +156,10 @@ class BrainAnalysis:
 def has_single_top(row):
     """True when one ball is strictly the most likely (a tie at the top is no preference).
 
-    The ONE place this rule is written. `row` is one hat (a list or an array: a bool result) or a
-    2-D array of hats, one per row (an array of bools); mark illegal balls below every count first.
+    The rule's readable form (`kernel.curve_point` is it compiled, for the learning curve). `row` is one hat
+    (a list or an array: a bool result) or a 2-D array of hats, one per row (an array of bools); mark illegal
+    balls below every count first.
     """
-    if isinstance(row, list):  # the learning curve's fast path: plain numbers
-        return row.count(max(row)) == 1
     row = np.asarray(row)
     if row.ndim == 1:
         return int(np.count_nonzero(row == row.max())) == 1
@@ -471,12 +471,34 @@ def _has_draws(rules) -> bool:
     return bool(((tables.next_pos < 0) & legal & (tables.outcome == 0)).any())
 
 
+@lru_cache(maxsize=16)
+def _chance_layout(rules, seat, rule) -> tuple[tuple, bool]:
+    """What the exact chances of a curve's checkpoints need, laid out once a process for each game, seat and rule
+    (about 2 ms at 100 sticks): ((the match against the perfect player worst for the brain, both seats from one
+    table; the order of positions; the start's index; what an empty container does; the side positions the
+    chances read), whether the game can end in a draw). Read, never written, by `kernel.curve_point`."""
+    from sticks_tui.learn.tables import PERFECT, figure_sides, game_tables, lay_out
+
+    tables = game_tables(rules)
+    template = Hats(rules, rule=rule, seat=seat)
+    start = rules.start_positions()[0]
+    match = lay_out(tables, template, None, (start,), (0, 1) if seat is None else (seat,))
+    p = int(tables.index[start])
+    return (match, tables.order, p, template.rule.empty_code, figure_sides(match, p, PERFECT)), _has_draws(rules)
+
+
 class CurveScorer:
     """Scores brains of one game instance against its exact solution, fast enough for every checkpoint.
 
     The game is the one a run trains (`for_rules`): for sticks a heap N, scored over the hats of heaps
     1..N of a brain that may hold more (the rows above N are not read). A brain of one seat's containers
-    (MENACE's X) is scored in that seat only."""
+    (MENACE's X) is scored in that seat only.
+
+    One way for every game: what a checkpoint needs that does not change in a run (the winning moves, the
+    match against the perfect player, the positions its chances read) is laid out once (at the first
+    `score`); a checkpoint is then one compiled call (`kernel.curve_point`) when the kernel is loaded in this
+    process, else the readable form (`disagreeing_rows`, `draw_wins` and `tables.exact_chances_both`), the
+    same figures to the last bit."""
 
     def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int, seat=None,
                  rule=None) -> None:
@@ -484,7 +506,6 @@ class CurveScorer:
         self.rows = len(layout_rows)
         self.seat = seat
         self.rule = rule
-        self._template = None
         solver = solver_for(rules)
         self.win_mask = np.zeros((len(layout_rows), width), dtype=np.bool_)
         for i, (p, moves) in enumerate(zip(layout_rows, layout_moves, strict=True)):
@@ -495,13 +516,14 @@ class CurveScorer:
                 self.win_mask[i, j] = m in wins
         self.winning_rows = self.win_mask.any(axis=1)
         self.legal = np.arange(width)[None, :] < n_moves[:, None]
-        # the exact chances against the perfect player: sticks' own fast path, any other game's evaluator
-        game = registry.find(rules)
-        self.sticks = game is not None and game.chances_vs_perfect
-        if self.sticks:
-            self.winning_balls = [frozenset(solver.winning_moves(n)) if n else frozenset()
-                                  for n in range(rules.size + 1)]
-            self.perfect_choices = perfect_choices(solver, rules.size)
+        self._chances = None  # laid out at the first `score` (`agreement` and `draw_wins` do without)
+
+    def _laid_out(self) -> None:
+        """What the exact chances of every checkpoint need (`_chance_layout`), and the working arrays."""
+        self._chances, self._draws = _chance_layout(self.rules, self.seat, self.rule)
+        match = self._chances[0]
+        self._pref = np.zeros(match.rows_a * match.width, dtype=np.float64)
+        self._per_row = np.zeros(int(np.count_nonzero(self.winning_rows)), dtype=np.float64)
 
     @classmethod
     def for_brain(cls, brain) -> CurveScorer:
@@ -529,56 +551,65 @@ class CurveScorer:
         is a winning move, averaged over them (an empty container draws nothing: 0); 1 with none."""
         if not self.winning_rows.any():
             return 1.0
+        return float(np.mean(self._draw_rows(counts)))
+
+    def _draw_rows(self, counts: np.ndarray) -> np.ndarray:
+        """For each winning row, in order, the chance a token drawn from it is a winning move (empty: 0)."""
         rows = np.where(self.legal, np.asarray(counts)[: self.rows], 0)[self.winning_rows].astype(np.float64)
         totals = rows.sum(axis=1)
         good = np.where(self.win_mask[self.winning_rows], rows, 0.0).sum(axis=1)
-        return float(np.mean(np.where(totals > 0, good / np.where(totals > 0, totals, 1.0), 0.0)))
+        return np.where(totals > 0, good / np.where(totals > 0, totals, 1.0), 0.0)
 
     def agreement(self, counts: np.ndarray) -> float:
         total = int(np.count_nonzero(self.winning_rows))
         return 1.0 - len(self.disagreeing_rows(counts)) / total if total else 1.0
 
     def score(self, games: int, counts: np.ndarray) -> CurvePoint:
-        if self.sticks:
-            return self._score_sticks(games, counts)
-        return self._score_any(games, counts)
+        """The brain's figures after `games` games: compiled when the kernel is loaded, else readable."""
+        from sticks_tui.learn import compiled
 
-    def _score_any(self, games: int, counts: np.ndarray) -> CurvePoint:
-        """Any game: the one exact evaluator, in each seat the brain plays."""
-        if self._template is None:
-            self._template = Hats(self.rules, rule=self.rule, seat=self.seat)
+        if self._chances is None:
+            self._laid_out()
+        if compiled.loaded():
+            return self._score_compiled(games, counts)
+        return self._score_readable(games, counts)
+
+    def _score_compiled(self, games: int, counts: np.ndarray) -> CurvePoint:
+        from sticks_tui.learn import kernel
+
+        counts = np.asarray(counts)
+        if counts.dtype != np.int64 or not counts.flags.c_contiguous or not counts.flags.writeable:
+            counts = np.array(counts, dtype=np.int64)  # the one layout the kernel is compiled for
+        wrong, total, *chances = kernel.curve_point(counts, self.win_mask, self.winning_rows, self._pref,
+                                                    self._per_row, *self._chances)
+        agreement = 1.0 - wrong / total if total else 1.0
+        # np.mean's own sum and division (the readable form's, to the last bit), without its checks
+        draw_wins = float(np.add.reduce(self._per_row) / total) if total else 1.0
+        return self._point(games, agreement, chances, draw_wins)
+
+    def _score_readable(self, games: int, counts: np.ndarray) -> CurvePoint:
+        """The same figures in the readable form: numpy over the rows, the exact chances in plain Python."""
+        from sticks_tui.learn.tables import PERFECT, PROPORTIONAL, exact_chances_both
+
+        if self._chances is None:
+            self._laid_out()
+        match, order, start, empty_code, sides = self._chances
+        pref = np.zeros((match.rows_a, match.width), dtype=np.float64)
+        pref[:, : counts.shape[1]] = counts[: match.rows_a]
+        chances = exact_chances_both(pref.ravel(), PROPORTIONAL, match, order, start, PERFECT, empty_code, sides)
+        return self._point(games, self.agreement(counts), chances, self.draw_wins(counts))
+
+    def _point(self, games: int, agreement: float, chances, draw_wins: float) -> CurvePoint:
+        """A checkpoint from the chances (win, draw, loss) moving first, then second: NaN for a seat the
+        brain does not play, and the chance not to lose only in a game that can end in a draw."""
         nan = float("nan")
-        figures = {}
+        win, keep = [nan, nan], [nan, nan]
         for seat in ((0, 1) if self.seat is None else (self.seat,)):
-            figures[seat] = exact_chances(self._template, "perfect", seat == 0, counts=counts[: self.rows])
-        draws = _has_draws(self.rules)
-        win = [figures[s][0] if s in figures else nan for s in (0, 1)]
-        keep = [figures[s][0] + figures[s][1] if s in figures and draws else nan for s in (0, 1)]
-        return CurvePoint(games, self.agreement(counts), win[0], win[1], keep[0], keep[1],
-                          draw_wins=self.draw_wins(counts))
-
-    def _score_sticks(self, games: int, counts: np.ndarray) -> CurvePoint:
-        """Sticks in plain Python over one pass of the hats: a checkpoint costs tens of microseconds."""
-        size, max_take = self.rules.size, self.rules.max_take
-        rows = counts[: size + 1].tolist()
-        policy = [[0.0] * max_take]
-        winning = wrong = 0
-        drawn_wins = 0.0
-        for n in range(1, size + 1):
-            row = rows[n][: len(legal_moves(n, max_take))]
-            total = sum(row)
-            probs = [c / total for c in row] if total > 0 else [1.0 / len(row)] * len(row)
-            policy.append(probs + [0.0] * (max_take - len(row)))
-            wins = self.winning_balls[n]
-            if wins:
-                winning += 1
-                drawn_wins += sum(probs[m - 1] for m in wins)
-                if not (has_single_top(row) and row.index(max(row)) + 1 in wins):
-                    wrong += 1
-        agreement = 1.0 - wrong / winning if winning else 1.0
-        first, second, _ = _vs_perfect(policy, self.perfect_choices, size)
-        return CurvePoint(games, agreement, first[size], second[size],
-                          draw_wins=drawn_wins / winning if winning else 1.0)
+            w, d = float(chances[3 * seat]), float(chances[3 * seat + 1])
+            win[seat] = w
+            if self._draws:
+                keep[seat] = w + d
+        return CurvePoint(games, agreement, win[0], win[1], keep[0], keep[1], draw_wins=draw_wins)
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ def clear_stale() -> int:
 
 #: The kernels `kernel.warm_up` compiles: each keeps a cache index of its own (the helpers they call are
 #: compiled into them and have none). The next load compiles when one of them has no fresh index.
-ENTRY_POINTS = ("play_games", "play_values", "check_all", "chances", "chances_both", "agreement")
+ENTRY_POINTS = ("play_games", "play_values", "check_all", "chances", "chances_both", "agreement", "curve_point")
 
 
 def cold() -> bool:

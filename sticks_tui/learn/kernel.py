@@ -1,6 +1,6 @@
 """The compiled loops, by numba, releasing the GIL: ONE game loop for every counts learner (the trainer,
-MENACE's training and the lab's hats), one for the lab's value learners (Q, Monte-Carlo), and the
-exact figures of a brain against a fixed player.
+MENACE's training and the lab's hats), one for the lab's value learners (Q, Monte-Carlo), the
+exact figures of a brain against a fixed player, and a learning-curve checkpoint of any game (`curve_point`).
 
 The game arrives as a `learn.tables.Match`: each side s (0: learner A; 1: B, a second learner or a
 fixed player) at position p is one index q = s * P + p; `first_of[q]` is the first cell of that
@@ -979,6 +979,55 @@ def agreement(pref, width, row_cols, good, checked):
     return right / total if total > 0 else 1.0
 
 
+# -- the learning curve's checkpoint -------------------------------------------------------------------
+
+@njit(nogil=True, cache=True)
+def curve_point(counts, win_mask, winning, pref, per_row, match, order, start, empty_code, sides):
+    """One checkpoint of the learning curve, for any game, in one call (`learn.analysis.CurveScorer.score`; its
+    readable form is the scorer's numpy `disagreeing_rows` and `draw_wins` with `tables.exact_chances_both`).
+
+    `counts`: the brain's counts by row (its first `match.rows_a` rows are scored); `win_mask` (rows, columns)
+    its winning moves, `winning` its rows of winning positions. Fills `pref` (A's cells of `match`) with the
+    counts and `per_row` with, for each winning row in order, the chance that a token drawn from it is a
+    winning move (an empty container draws nothing: 0), whose mean the caller takes by numpy (its summation
+    order, the readable form's, to the last bit). Returns (rows not agreeing, winning rows, then the chances
+    (win, draw, loss) moving first and moving second against the perfect player worst for the brain). A row
+    agrees when its one most likely token (strictly: a tie is no preference) is a winning move."""
+    width = match.width
+    cols = counts.shape[1]
+    for r in range(match.rows_a):
+        base = r * width
+        for c in range(width):
+            pref[base + c] = counts[r, c] if c < cols else 0
+    wrong = 0
+    total = 0
+    for r in range(match.rows_a):
+        if not winning[r]:
+            continue
+        top = counts[r, 0]
+        best = 0
+        ties = 0
+        whole = 0.0
+        good = 0.0
+        for c in range(match.row_cols[r]):
+            v = counts[r, c]
+            if v > top:
+                top = v
+                best = c
+                ties = 1
+            elif v == top:
+                ties += 1
+            whole += v
+            if win_mask[r, c]:
+                good += v
+        if ties != 1 or not win_mask[r, best]:
+            wrong += 1
+        per_row[total] = good / whole if whole > 0 else 0.0
+        total += 1
+    w1, d1, l1, w2, d2, l2 = chances_both(pref, PROPORTIONAL, match, order, start, PERFECT, empty_code, sides)
+    return wrong, total, w1, d1, l1, w2, d2, l2
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) every loop here with a tiny game: one position, one winning move
     (forced) and one of two moves."""
@@ -1012,8 +1061,8 @@ def warm_up_counts() -> None:
 
 
 def warm_up_values() -> None:
-    """The value learners' loop and the checks (`play_values`, `check_all`, `chances`, `agreement`), compiled
-    or loaded: the other half of `warm_up`."""
+    """The value learners' loop and the checks (`play_values`, `check_all`, `chances`, `agreement`, `curve_point`),
+    compiled or loaded: the other half of `warm_up`."""
     match = _tiny_match()
     counts = np.ones((1, 2), dtype=np.int64)
     watch = Watch.none()
@@ -1025,3 +1074,5 @@ def warm_up_values() -> None:
     chances(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, True, PERFECT, 0)
     chances_both(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, PERFECT, 0, np.ones(2, dtype=np.bool_))
     agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))
+    curve_point(counts, np.ones((1, 2), dtype=np.bool_), np.ones(1, dtype=np.bool_), q.copy(), np.zeros(1), match,
+                np.zeros(1, dtype=np.int64), 0, 0, np.ones(2, dtype=np.bool_))

@@ -502,7 +502,7 @@ def _run_task(task: tuple, cancelled: Callable[[], bool] | None = None) -> tuple
 
 @dataclass(frozen=True)
 class LabConfig:
-    game: str = "sticks"
+    game: str = field(default_factory=registry.first_name)  # the first game's (sticks) unless named
     size: int | None = None
     learners: tuple[LearnerSpec, ...] = ()
     seeds: int = DEFAULT_SEEDS

@@ -432,25 +432,34 @@ def _file_hats(kind: registry.GameEntry, layout: dict, rows: list, rule: HatRule
     return Hats(rules, rule=rule, counts=counts, seat=seat)
 
 
-def empty_hat(hats: Hats) -> int | None:
-    """The first hat with no legal ball in it (the AI could not move from that heap), or None."""
-    for n in range(1, hats.size + 1):
-        if int(hats.counts[n, : hats.legal(n)].sum()) < 1:
-            return n
+def empty_container(brain: Hats):
+    """The first position whose container holds no token of a legal move (the AI could not move there), or
+    None. Any game: the brain's own layout says which tokens are legal (a ball 3 in the hat for 2 sticks is
+    none)."""
+    legal = brain.legal_mask
+    sums = np.where(legal, brain.counts, 0).sum(axis=1)
+    for i in np.flatnonzero((sums <= 0) & legal.any(axis=1)):
+        return brain._layout.rows[int(i)]
     return None
 
 
+def empty_words(brain: Hats, position) -> str:
+    """'hat 6 holds no ball, so the AI has no move there': the empty container in its game's words ('the box
+    for X . . / ... holds no bead' for MENACE)."""
+    kind = registry.entry_of(brain.rules)
+    return f"{kind.hat_label(brain.rules, position)} holds no {kind.token_words()[1]}, so the AI has no move there"
+
+
 def require_playable(hats: Hats, name: str | None = None, location: str | None = None) -> None:
-    """Raise StoreError if any hat of `hats` is empty; the message says which and what to do."""
-    n = empty_hat(hats)
-    if n is None:
+    """Raise StoreError if a container of `hats` is empty; the message says which and what to do."""
+    position = empty_container(hats)
+    if position is None:
         return
     which = f"The brain {shown(name)}" if name is not None else "This brain"
     where = f" in {clip_path(location)}" if location else ""
     fix = (f" Reset it (`sticks-tui brain reset {name}`) or delete it." if name is not None
            else " Reset it or delete it.")
-    raise StoreError(f"{which}{where} cannot play: hat {n} is empty, so the AI has no move with {n} "
-                     f"{'stick' if n == 1 else 'sticks'} left.{fix}")
+    raise StoreError(f"{which}{where} cannot play: {empty_words(hats, position)}.{fix}")
 
 
 def read_brain_file(path: str | os.PathLike) -> BrainFile:

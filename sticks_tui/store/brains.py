@@ -34,7 +34,6 @@ from sticks_tui.store.connection import now, parse_time
 from sticks_tui.store.errors import PUPIL_CLASS_BRAINS, StoreError, validate_name, validate_pupil_brain_name
 from sticks_tui.store.names import name_key
 
-NIM_BOX = vocabulary.NIM_LEARNER_BOX
 #: A sticks brain as the app makes it: one hat for every heap the app offers (10-100); `sticks-tui
 #: train --brain` makes a new one alike.
 APP_BRAIN_SIZE = vocabulary.APP_BRAIN_SIZE
@@ -85,7 +84,7 @@ class BrainInfo:
     games_trained: int
     updated: datetime
     created: datetime  # when this brain was made, copied or last reset: its own record counts from here
-    game: str = "sticks"
+    game: str
     shape: str | None = None  # its layout as stored (the game's `store_columns`)
     seat: int | None = None  # the one player whose containers it keeps (None: every position's)
 
@@ -159,15 +158,6 @@ def _decode(size, max_take, rule: HatRule, counts_json: str, game: str, shape: s
             raise ValueError(f"hat {brain._layout.rows[i]} should hold {n} counts, not {row!r}")
         brain.counts[i, : len(row)] = row
     return brain
-
-
-def empty_hat(brain) -> str | None:
-    """The first hat with no ball at all (a brain that cannot play), or None."""
-    legal = legal_of(brain)
-    sums = np.where(legal, brain.counts, 0).sum(axis=1)
-    for i in np.flatnonzero((sums <= 0) & legal.any(axis=1)):
-        return str(brain.rules.hat_rows()[int(i)])
-    return None
 
 
 def _finite(x: float) -> float | None:
@@ -271,7 +261,7 @@ class BrainsMixin:
             return self._brain_row(conn, name, game)
 
     def load_or_create_brain(self, name: str, size: int = 0, max_take: int = 3, rule: HatRule | None = None, *,
-                             game: str = "sticks", box: Sequence[int] = NIM_BOX, max_size: int | None = None,
+                             game: str | None = None, box: Sequence[int] = (), max_size: int | None = None,
                              seat: int | None = None):
         """The brain called `name` that can play `game`; a fresh one (saved) if there is none.
 
@@ -285,6 +275,7 @@ class BrainsMixin:
         creation are one transaction.
         """
         name = validate_name(name)
+        game = registry.first_name() if game is None else game
         kind = registry.entry(game)
         wanted = kind.brain_rules(size, max_take, tuple(box))
         stored = self.load_brain(name, game)  # a read: a read-only database still plays its brains
@@ -308,10 +299,10 @@ class BrainsMixin:
         if max_size is not None and len(stored.positions) > max_size:
             raise StoreError(f"The brain {name!r} has {len(stored.positions)} hats; this game uses at most "
                              f"{max_size}. It was left as it is.")
-        hat = empty_hat(stored) if stored.rule.floor != "none" else None  # 'none': a container may run out
-        if hat is not None:
-            raise StoreError(f"The brain {name!r} cannot play: its hat {hat} holds no ball. It was left as it is; "
-                             "reset or delete it.")
+        empty = brainfile.empty_container(stored) if stored.rule.floor != "none" else None  # 'none': may run out
+        if empty is not None:
+            raise StoreError(f"The brain {name!r} cannot play: {brainfile.empty_words(stored, empty)}. It was left "
+                             "as it is; reset or delete it.")
 
     # -- whole writes ------------------------------------------------------------------------
     def _put(self, conn: sqlite3.Connection, name: str, brain, games_trained: int, *, replace: bool) -> None:
@@ -686,4 +677,4 @@ def _plain(x):
     return [_plain(v) for v in x] if isinstance(x, (tuple, list)) else int(x)
 
 
-__all__ = ["BrainInfo", "BrainsMixin", "MAX_COUNT", "fit_hats", "empty_hat"]
+__all__ = ["BrainInfo", "BrainsMixin", "MAX_COUNT", "fit_hats"]

@@ -28,8 +28,6 @@ def name_key(name: str) -> str:
 
 #: The names the app's AIs play under in the records, by opponent kind (`vocabulary`). No person may play
 #: under a name whose key is one of these: the store refuses it, and so does the setup screen.
-STICKS_AI_NAMES: dict[str, str] = vocabulary.ai_names("sticks")
-NIM_AI_NAMES: dict[str, str] = vocabulary.ai_names("nim")
 SECOND_AI_SUFFIX = vocabulary.SECOND_AI_SUFFIX
 ai_names = vocabulary.every_ai_name
 

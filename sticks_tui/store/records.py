@@ -291,7 +291,7 @@ def _game_record(row, learned: dict) -> GameRecord:
 class RecordsMixin:
     """The records half of `Store` (needs `_write`, `_read` and the brains half's `_learn`)."""
 
-    def record_game(self, *, game: str = "sticks", start: str | int | Sequence[int], opponent: str,
+    def record_game(self, *, game: str | None = None, start: str | int | Sequence[int], opponent: str,
                     players: Sequence[str], moves: Sequence, loser: int | None, brain: str | None = None,
                     ai_seats: Sequence[int] | None = None, played_at: datetime | None = None,
                     learning: Mapping[int, tuple[str, Sequence]] | None = None,
@@ -300,7 +300,7 @@ class RecordsMixin:
 
         `players` are seat 1 and seat 2 (indices 0 and 1); `loser` is the index of the one who lost,
         None for a draw (noughts and crosses), which also needs `first`, the seat that moved first.
-        Sticks: `start` is the heap ("20" or 20), `moves` the sticks taken in turn.
+        `game` None: the first game's (`registry.first_name`). Sticks: `start` is the heap ("20" or 20), `moves` the sticks taken in turn.
         Nim: `start` is the piles ("3,4,5" or (3, 4, 5)), `moves` "pile:coins" strings (piles from 1).
         The game is replayed through the engine; one that breaks the rules raises ValueError.
         `ai_seats`: the seats an AI played (default: none for a "friend" game, else seat 2). `brain` is
@@ -319,6 +319,7 @@ class RecordsMixin:
         """
         if not isinstance(opponent, str) or not opponent:
             raise ValueError(f"The opponent kind is a word like 'friend' or 'learning', not {opponent!r}.")
+        game = registry.first_name() if game is None else game
         seats = self._ai_seats(opponent, ai_seats)
         names = check_names(players, seats)
         played = replay(game, start, moves, loser, max_take, first=first, resigned=resigned)
@@ -503,9 +504,11 @@ class RecordsMixin:
         return [(int(gid), 0 if loser is None else 1 if (0 if ai1 else 1) != loser else -1)
                 for gid, ai1, loser in rows]
 
-    def head_to_head(self, a: str, b: str, game: str = "sticks") -> tuple[int, int, int]:
+    def head_to_head(self, a: str, b: str, game: str | None = None) -> tuple[int, int, int]:
         """(a's wins, b's wins, draws) over every recorded `game` between the players named `a` and `b`, either
-        seat (the draws: a game with draws, as MENACE's with a pupil, is mostly draws)."""
+        seat (the draws: a game with draws, as MENACE's with a pupil, is mostly draws). `game` None: the first
+        game's."""
+        game = registry.first_name() if game is None else game
         ka, kb = name_key(a), name_key(b)
         with self._read("read the records") as conn:
             wins_a, wins_b, draws = conn.execute(

@@ -105,7 +105,7 @@ def check(data: bytes) -> brainfile.BrainFile | None:
     if loaded.game == "sticks":
         assert 1 <= hats.size <= brainfile.MAX_HATS
         assert 1 <= hats.max_take <= brainfile.MAX_TAKE_LIMIT
-        assert hats.rule.floor == "none" or brainfile.empty_hat(hats) is None  # every hat can move
+        assert hats.rule.floor == "none" or brainfile.empty_container(hats) is None  # every hat can move
     elif loaded.game == "nim":
         assert all(0 <= b <= brainfile.MAX_NIM_PILE for b in hats.rules.box) and any(hats.rules.box)
     for position in hats.positions:

@@ -237,20 +237,39 @@ def test_require_playable_names_the_empty_hat_and_the_way_out():
     brainfile.require_playable(hats, "default")  # a fresh brain plays
     hats.counts[6] = 0
     hats.counts[8] = 0
-    assert brainfile.empty_hat(hats) == 6
+    assert brainfile.empty_container(hats) == 6
     with pytest.raises(StoreError) as info:
         brainfile.require_playable(hats, "class 4b", "/data/sticks-tui.db")
     message = str(info.value)
-    assert "'class 4b'" in message and "/data/sticks-tui.db" in message and "hat 6 is empty" in message
+    assert "'class 4b'" in message and "/data/sticks-tui.db" in message
+    assert "hat 6 holds no ball, so the AI has no move there" in message
     assert "sticks-tui brain reset class 4b" in message
     hats.counts[1, 0] = 0
-    assert brainfile.empty_hat(hats) == 1
+    assert brainfile.empty_container(hats) == 1
+
+
+@pytest.mark.parametrize("game,seat", [("sticks", None), ("noughts", 0), ("hexapawn", 1), ("nim", None)])
+def test_an_empty_container_is_found_and_said_in_its_games_words_on_every_game(game, seat):
+    """One check for every game (it read heaps 1..N on any brain: a noughts box raised ValueError)."""
+    from sticks_tui.engine import registry
+
+    kind = registry.entry(game)
+    hats = Hats(kind.brain_rules(10, 3, (2, 2, 2)), rule=HatRule(floor="each"), seat=seat)
+    assert brainfile.empty_container(hats) is None
+    position = hats.positions[3]
+    hats.counts[hats.row(position)] = 0
+    assert brainfile.empty_container(hats) == position
+    with pytest.raises(StoreError) as info:
+        brainfile.require_playable(hats, "b")
+    container, token = kind.token_words()
+    assert f"{kind.hat_label(hats.rules, position)} holds no {token}, so the AI has no move there." in str(info.value)
+    assert kind.hat_label(hats.rules, position).startswith("hat " if game == "sticks" else f"the {container} for ")
 
 
 def test_balls_beyond_the_heap_do_not_make_a_hat_playable():
     hats = Hats(5)
     hats.counts[2] = [0, 0, 9]  # ball 3 can never be drawn from hat 2
-    assert brainfile.empty_hat(hats) == 2
+    assert brainfile.empty_container(hats) == 2
 
 
 def test_read_brain_file_reads_a_regular_file_and_follows_a_symlink(tmp_path):
