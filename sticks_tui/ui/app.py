@@ -246,10 +246,24 @@ class SticksApp(App):
     def update_styles(self, node, animate: bool = True) -> None:
         """Textual styles a widget again each time a class of it changes, even a widget not yet mounted
         (a compact Input, Select or Button sets its class in its constructor): that work is thrown away, as
-        the widget is styled with the classes it then has when it is mounted (App._register)."""
-        if node is not self and node not in self._registry:
+        the widget is styled with the classes it then has when it is mounted (App._register).
+
+        Nor is a widget of a screen taken off the stack styled again: the screen is being removed (Textual removes
+        a popped screen that is on no stack), and a screen pushed again is styled whole as it comes on top. The
+        widget that had the focus on a closed screen gets its Blur after the screen left the stack, and restyles
+        itself and all inside it: the lab's focused view is 49 widgets, 35 ms of CPU on every Escape."""
+        if node is not self and (node not in self._registry or self._off_every_stack(node)):
             return
         super().update_styles(node, animate)
+
+    def _off_every_stack(self, node) -> bool:
+        """Whether `node` is on a screen that is on no screen stack (popped: being removed)."""
+        screen = node
+        while screen is not None and not isinstance(screen, Screen):
+            screen = screen._parent
+        if screen is None:
+            return False  # not under a screen (the app's own): styled as Textual would
+        return all(screen not in stack for stack in self._screen_stacks.values())
 
     def push_screen(self, screen, *args, **kwargs):
         if isinstance(screen, ModalScreen) and not isinstance(screen, TooSmallScreen):

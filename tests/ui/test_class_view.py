@@ -30,7 +30,11 @@ def lines_of(screen, selector: str) -> list[str]:
     return text_of(screen, selector).splitlines()
 
 
-async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app, data_dir):
+async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app, data_dir, monkeypatch):
+    """... and its redraw every REFRESH seconds, with nothing new, lays out nothing (each line said again was a
+    layout of the whole screen)."""
+    from ui_helpers import watch_layouts
+
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
     app = make_app(role="projector", view="class")  # serve's projector page: the view, and a pupil's powers
@@ -51,6 +55,10 @@ async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app,
         assert text_of(screen, "#class-brain-title") == "The class plays the Game of Sticks: brain 'default', hats 1-7 (a game of 7)"
         ticker = lines_of(screen, "#class-ticker")  # the newest game enters at the top, the others move down
         assert ticker[0].endswith("Learning AI beat Cy") and ticker[1].endswith("Bob beat Ann")
+        laid_out = watch_layouts(monkeypatch)
+        screen.refresh_all()  # what its timer does every REFRESH seconds: nothing new
+        await pilot.pause()
+        assert laid_out == [] and lines_of(screen, "#class-ticker") == ticker
         await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)

@@ -55,7 +55,8 @@ def test_every_text_box_of_the_app_is_the_ordered_one():
     """No module builds Textual's own Input (its editing keys run late); only widgets/inputs.py imports it."""
     offenders = []
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        if path.name == "inputs.py":
+        # a module that imports Input names it: the others' syntax trees need no walk (a third of the package)
+        if path.name == "inputs.py" or "Input" not in path.read_text(encoding="utf-8"):
             continue
         for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("textual"):

@@ -51,20 +51,36 @@ async def test_results_show_seed_by_seed_while_the_lab_runs(make_app, monkeypatc
         gate.set()
 
 
-async def test_the_lab_opens_on_the_setups_game_and_size_explains_itself_on_f1_and_its_chart_fits_80x24(make_app):
+async def test_the_lab_opens_on_the_setups_game_and_size_explains_itself_on_f1_and_its_chart_fits_80x24(
+        make_app, monkeypatch):
     """One app session holding the promises:
     1. the lab opens on the game and size of the setup screen (F7; then a start and a game remembered);
     2. F1 explains every column, learner and figure in a teacher's words;
-    3. the chart at 80x24 has 8 rows of plot and its legend outside."""
+    3. the chart at 80x24 has 8 rows of plot and its legend outside;
+    and the app's work (styled_once.py, SticksApp.update_styles): F7 lays out the lab and not the setup screen
+    below it (the lab's own Resize, at the size just laid out, laid out both again), and Escape styles none of
+    the closed lab's widgets (its focused view's Blur restyled all 49 of them)."""
+    from ui_helpers import watch_restyles, watch_screen_layouts
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         # 1. the setup's game and size
+        await pilot.pause()
+        setup = app.screen
+        laid_out = watch_screen_layouts(monkeypatch)
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab screen")
         screen = app.screen
+        await pilot.pause()
+        assert screen in laid_out and setup not in laid_out, laid_out
         assert (screen.query_one("#lab-game", Select).value, screen.query_one("#lab-size", Input).value,
                 screen.query_one("#lab-cap", Input).value) == ("sticks", "20", "100000")
+        assert app.focused is screen.query_one("#lab-view")  # a view of 49 widgets has the focus
+        lab_nodes = set(screen.walk_children(with_self=True))
+        styled = watch_restyles(monkeypatch)
         await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is setup and not lab_nodes.intersection(styled)
         app.remember_game("sticks", start=35)
         await app.push_screen(LabScreen())
         assert app.screen.query_one("#lab-size", Input).value == "35"

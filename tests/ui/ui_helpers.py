@@ -179,3 +179,35 @@ def watch_layouts(monkeypatch) -> list:
 
     monkeypatch.setattr(Widget, "refresh", watched)
     return laid_out
+
+
+def watch_screen_layouts(monkeypatch) -> list:
+    """The screens laid out from now on, in order, one entry a layout (`Screen._refresh_layout`, watched through a
+    spy that calls the real method: the app's behaviour is unchanged)."""
+    from textual.screen import Screen
+
+    laid_out: list = []
+    refresh_layout = Screen._refresh_layout
+
+    def watched(self, *args, **kwargs):
+        laid_out.append(self)
+        return refresh_layout(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", watched)
+    return laid_out
+
+
+def watch_restyles(monkeypatch) -> list:
+    """The nodes styled from now on, in order (`Stylesheet.apply`, watched through a spy that calls the real
+    method: the app's behaviour is unchanged)."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list = []
+    apply = Stylesheet.apply
+
+    def watched(self, node, *args, **kwargs):
+        styled.append(node)
+        return apply(self, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", watched)
+    return styled

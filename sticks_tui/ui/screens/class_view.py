@@ -249,7 +249,7 @@ class ClassScreen(StyledOnce, Screen):
         status = read_status()
         line = status.failing_line if status is not None else None
         shown = self.query_one("#class-backups", Static)
-        shown.update(line or "")
+        _say(shown, line or "")
         shown.set_class(line is not None, "-failing")
 
     def refresh_all(self) -> None:
@@ -267,7 +267,7 @@ class ClassScreen(StyledOnce, Screen):
             self.results = store.learning_outcomes(self.shown.brain, learner) if self.shown.brain else []
             self.brain = self._load_brain(store)
         except StoreError as exc:
-            self.query_one("#class-news", Static).update(str(exc))
+            _say(self.query_one("#class-news", Static), str(exc))
             return
         if self.page >= self.pages:
             self.page = 0
@@ -287,21 +287,21 @@ class ClassScreen(StyledOnce, Screen):
         results = self.query_one("#class-results-title", Label)
         record, lesson = self.shown.record, self.shown.lesson
         ai = record.players[lesson.seat] if record is not None and lesson is not None else "The learning AI"
-        results.update(_fit(f"{ai} vs people: won", results.size.width or 30))
+        _say(results, _fit(f"{ai} vs people: won", results.size.width or 30))
         self.query_one("#class-curve", LearningCurve).series = results_series(self.results)
         ticker = self.query_one("#class-ticker", Static)
         today = datetime.now().astimezone().date()
         todays = sum(1 for g in self.recent if g.played_at.astimezone().date() == today)
-        self.query_one("#class-latest-title", Label).update(
+        _say(self.query_one("#class-latest-title", Label),
             "Latest games" + (f" ({todays}{'+' if todays == len(self.recent) else ''} today)" if todays else ""))
         width = ticker.size.width or 40
         lines = ticker_lines(self.recent, width, ticker.size.height or 10)
-        ticker.update("\n".join(lines) or "No games yet.")
+        _say(ticker, "\n".join(lines) or "No games yet.")
 
     def draw_leaders(self) -> None:
         leaders = self.query_one("#class-leaders", Static)
         width = leaders.size.width or 30
-        leaders.update("\n".join(leaderboard_lines(self.players, self.page, LEADERS, width)))
+        _say(leaders, "\n".join(leaderboard_lines(self.players, self.page, LEADERS, width)))
 
     def draw_brain(self) -> None:
         # how the game's brain is drawn (the registry's entry says, not the game's name): every hat a game can
@@ -313,7 +313,7 @@ class ClassScreen(StyledOnce, Screen):
         heatmap.display = entry.brains == "hats" and entry.replay_every_hat
         boxes.display = not heatmap.display
         title = _Fitted(self.query_one("#class-brain-title", Label))
-        self.query_one("#class-news", Static).update(self._news or self._lesson_words())
+        _say(self.query_one("#class-news", Static), self._news or self._lesson_words())
         if brain is None:
             title.update(f"The class plays {entry.title}: no brain called '{self.shown.brain}' is kept yet.")
             return
@@ -380,7 +380,7 @@ class ClassScreen(StyledOnce, Screen):
             lines = [*container_lines(board, rules, brain, first, width)]
             lines.append(_fit(f"Its first {w.container}. After a game, the {w.containers} it drew from show here.",
                               width))
-            boxes.update("\n".join(lines))
+            _say(boxes, "\n".join(lines))
             return
         changes, shown = {}, []
         for hat, ball, was, now in lesson.changes:
@@ -417,12 +417,20 @@ class ClassScreen(StyledOnce, Screen):
                 break
             kept.append(line)
             rows += need
-        boxes.update("\n".join([legend, *kept]))
+        _say(boxes, "\n".join([legend, *kept]))
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
             self.app.call_after_refresh(self.app.check_size)  # the screen under it needs 80x24
+
+
+def _say(static: Static, text: str) -> None:
+    """Show `text`, unless it is shown already: an update lays the whole screen out again, and the view redraws
+    every line each REFRESH seconds, and at each class change, with mostly the same words (a projector shows
+    it all lesson long)."""
+    if static.content != text:
+        static.update(text)
 
 
 class _Fitted:
@@ -432,7 +440,7 @@ class _Fitted:
         self.label = label
 
     def update(self, text: str) -> None:
-        self.label.update(_fit(text, self.label.size.width or len(text)))
+        _say(self.label, _fit(text, self.label.size.width or len(text)))
 
 
 

@@ -140,6 +140,13 @@ def lab_help_sections() -> list[tuple[str, str]]:
     ]
 
 
+def _say(static: Static, text: str) -> None:
+    """Show `text`, unless it is shown already: an update lays the whole screen out again, and each field's
+    Changed as the lab opens (and every key typed in one) said the same words again."""
+    if static.content != text:
+        static.update(text)
+
+
 class LabScreen(StyledOnce, Screen):
     DEFAULT_CSS = """
     LabScreen #lab-view { height: 1fr; padding: 0 1; }
@@ -381,7 +388,7 @@ class LabScreen(StyledOnce, Screen):
         for field in ("lab-size", "lab-seeds", "lab-cap", "lab-learners"):
             self.query_one(f"#{field}", Input).set_class(problem is not None and problem[0] == field, "-invalid")
         error = self.query_one("#lab-error", Static)
-        error.update("" if problem is None else problem[1])
+        _say(error, "" if problem is None else problem[1])
         error.set_class(problem is not None, "-shown")
         return problem is not None
 
@@ -431,7 +438,7 @@ class LabScreen(StyledOnce, Screen):
         if preset is not None:
             self.query_one("#lab-learners", Input).value = " ".join(preset.learners)
         look_for = self.query_one("#lab-look-for", Static)
-        look_for.update("" if preset is None else preset.look_for)
+        _say(look_for, "" if preset is None else preset.look_for)
         look_for.set_class(preset is not None, "-shown")
 
     # -- running -------------------------------------------------------------------------------
