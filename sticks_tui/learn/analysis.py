@@ -121,16 +121,18 @@ def _has_draws(rules) -> bool:
 def _chance_layout(rules, seat, rule) -> tuple[tuple, bool]:
     """What the exact chances of a curve's checkpoints need, laid out once a process for each game, seat and rule
     (about 2 ms at 100 sticks): ((the match against the perfect player worst for the brain, both seats from one
-    table; the order of positions; the start's index; what an empty container does; the side positions the
-    chances read), whether the game can end in a draw). Read, never written, by `kernel.curve_point`."""
-    from sticks_tui.learn.tables import PERFECT, figure_sides, game_tables, lay_out
+    table; only the side positions the chances read, packed in the solving order (`tables.curve_layout`, as the
+    lab's curve reads them); the start tokens an empty container refills from; what an empty container does),
+    whether the game can end in a draw). Read, never written, by `kernel.curve_point`."""
+    from sticks_tui.learn.tables import PERFECT, curve_layout, figure_sides, game_tables, lay_out
 
     tables = game_tables(rules)
     template = Hats(rules, rule=rule, seat=seat)
     start = rules.start_positions()[0]
     match = lay_out(tables, template, None, (start,), (0, 1) if seat is None else (seat,))
     p = int(tables.index[start])
-    return (match, tables.order, p, template.rule.empty_code, figure_sides(match, p, PERFECT)), _has_draws(rules)
+    layout = curve_layout(match, tables.order, p, figure_sides(match, p, PERFECT))
+    return (match, layout, match.start_cells, template.rule.empty_code), _has_draws(rules)
 
 
 class CurveScorer:
@@ -166,8 +168,11 @@ class CurveScorer:
 
     def _laid_out(self) -> None:
         """What the exact chances of every checkpoint need (`_chance_layout`), and the working arrays."""
+        from sticks_tui.learn.tables import curve_table
+
         self._chances, self._draws = _chance_layout(self.rules, self.seat, self.rule)
         match = self._chances[0]
+        self._table = curve_table(self._chances[1])  # the chances' working table: this scorer's own
         self._pref = np.zeros(match.rows_a * match.width, dtype=np.float64)
         self._per_row = np.zeros(int(np.count_nonzero(self.winning_rows)), dtype=np.float64)
 
@@ -227,7 +232,7 @@ class CurveScorer:
         if counts.dtype != np.int64 or not counts.flags.c_contiguous or not counts.flags.writeable:
             counts = np.array(counts, dtype=np.int64)  # the one layout the kernel is compiled for
         wrong, total, *chances = kernel.curve_point(counts, self.win_mask, self.winning_rows, self._pref,
-                                                    self._per_row, *self._chances)
+                                                    self._per_row, *self._chances, self._table)
         agreement = 1.0 - wrong / total if total else 1.0
         # np.mean's own sum and division (the readable form's, to the last bit), without its checks
         draw_wins = float(np.add.reduce(self._per_row) / total) if total else 1.0
@@ -235,14 +240,14 @@ class CurveScorer:
 
     def _score_readable(self, games: int, counts: np.ndarray) -> CurvePoint:
         """The same figures in the readable form: numpy over the rows, the exact chances in plain Python."""
-        from sticks_tui.learn.tables import PERFECT, PROPORTIONAL, exact_chances_both
+        from sticks_tui.learn.tables import PROPORTIONAL, curve_chances
 
         if self._chances is None:
             self._laid_out()
-        match, order, start, empty_code, sides = self._chances
+        match, layout, start_cells, empty_code = self._chances
         pref = np.zeros((match.rows_a, match.width), dtype=np.float64)
         pref[:, : counts.shape[1]] = counts[: match.rows_a]
-        chances = exact_chances_both(pref.ravel(), PROPORTIONAL, match, order, start, PERFECT, empty_code, sides)
+        chances = curve_chances(pref.ravel(), PROPORTIONAL, layout, start_cells, empty_code, self._table)
         return self._point(games, self.agreement(counts), chances, self.draw_wins(counts))
 
     def _point(self, games: int, agreement: float, chances, draw_wins: float) -> CurvePoint:

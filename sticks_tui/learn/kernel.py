@@ -1016,9 +1016,9 @@ def agreement(pref, width, row_cols, good, checked):
 # -- the learning curve's checkpoint -------------------------------------------------------------------
 
 @njit(nogil=True, cache=True)
-def curve_point(counts, win_mask, winning, pref, per_row, match, order, start, empty_code, sides):
+def curve_point(counts, win_mask, winning, pref, per_row, match, layout, start_cells, empty_code, chance):
     """One checkpoint of the learning curve, for any game, in one call (`learn.analysis.CurveScorer.score`; its
-    readable form is the scorer's numpy `disagreeing_rows` and `draw_wins` with `tables.exact_chances_both`).
+    readable form is the scorer's numpy `disagreeing_rows` and `draw_wins` with `tables.curve_chances`, the lab's).
 
     `counts`: the brain's counts by row (its first `match.rows_a` rows are scored); `win_mask` (rows, columns)
     its winning moves, `winning` its rows of winning positions. Fills `pref` (A's cells of `match`) with the
@@ -1058,7 +1058,7 @@ def curve_point(counts, win_mask, winning, pref, per_row, match, order, start, e
             wrong += 1
         per_row[total] = good / whole if whole > 0 else 0.0
         total += 1
-    w1, d1, l1, w2, d2, l2 = chances_both(pref, PROPORTIONAL, match, order, start, PERFECT, empty_code, sides)
+    w1, d1, l1, w2, d2, l2 = curve_chances(pref, PROPORTIONAL, layout, start_cells, empty_code, chance)
     return wrong, total, w1, d1, l1, w2, d2, l2
 
 
@@ -1108,7 +1108,7 @@ def warm_up_values() -> None:
     chances(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, True, PERFECT, 0)
     chances_both(q, GREEDY, match, np.zeros(1, dtype=np.int64), 0, PERFECT, 0, np.ones(2, dtype=np.bool_))
     agreement(q, 2, match.row_cols, np.ones(2, dtype=np.bool_), np.ones(1, dtype=np.bool_))
-    curve_point(counts, np.ones((1, 2), dtype=np.bool_), np.ones(1, dtype=np.bool_), q.copy(), np.zeros(1), match,
-                np.zeros(1, dtype=np.int64), 0, 0, np.ones(2, dtype=np.bool_))
     layout = tables.curve_layout(match, np.zeros(1, dtype=np.int64), 0, np.ones(2, dtype=np.bool_))
     curve_chances(q, PROPORTIONAL, layout, match.start_cells, 0, tables.curve_table(layout))
+    curve_point(counts, np.ones((1, 2), dtype=np.bool_), np.ones(1, dtype=np.bool_), q.copy(), np.zeros(1), match,
+                layout, match.start_cells, 0, tables.curve_table(layout))
