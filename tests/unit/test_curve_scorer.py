@@ -1,6 +1,6 @@
 """One way to score a learning-curve checkpoint for every game (issue 31 items 2 and 5): `CurveScorer.score` is one
 compiled call (`kernel.curve_point`) over arrays laid out once a run, with no path of sticks' own, and its figures
-are the readable form's (numpy over the rows, `tables.exact_chances_both`) and the figures of before
+are the readable form's (numpy over the rows, `tables.curve_chances`, the lab's packed layout) and the figures of before
 (`curve_before.py`: sticks' plain-Python path, every other game's general one) to the last bit: agreement, the
 chances against the perfect player worst for the brain in each seat, the chances not to lose, `draw_wins`.
 
