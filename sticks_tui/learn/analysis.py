@@ -145,8 +145,8 @@ class CurveScorer:
     One way for every game: what a checkpoint needs that does not change in a run (the winning moves, the
     match against the perfect player, the positions its chances read) is laid out once (at the first
     `score`); a checkpoint is then one compiled call (`kernel.curve_point`) when the kernel is loaded in this
-    process, else the readable form (`disagreeing_rows`, `draw_wins` and `tables.curve_chances` over the packed layout the lab reads too), the
-    same figures to the last bit."""
+    process, else the readable form (`disagreeing_rows`, `draw_wins` and `tables.curve_chances` over the packed
+    layout the lab reads too), the same figures to the last bit."""
 
     def __init__(self, rules, layout_rows, layout_moves, n_moves: np.ndarray, width: int, seat=None,
                  rule=None) -> None:
