@@ -398,7 +398,7 @@ def default_rules(*args, **kwargs) -> GameRules:
     """The rules of the first game (`GAME_MODULES`' first: the Game of Sticks) made from `args` as its entry's
     `make_rules` takes them (a heap and the most a move): what the shortcuts `Hats(size, max_take)` and
     `TrainingConfig(sticks=..., max_take=...)` of the layers above mean, so none of them names a game."""
-    return entry(names()[0]).make_rules(*args, **kwargs)
+    return entry(first_name()).make_rules(*args, **kwargs)
 
 
 def curve_size(rules: GameRules) -> int | None:
