@@ -138,14 +138,15 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
 #: Python start and its imports each (about 0.6 CPU s; more where the script loads the compiled kernels this
 #: process has loaded already): those that only compute, and those whose servers, pools and writers are
 #: processes of their own (started with subprocess, their output piped, so this process is only their
-#: conductor). Not here: a script that forks this process (ptyterm's forkpty: bench_keypress, bench_startup),
-#: drives playwright's event loop (bench_web), or runs pytest (bench_suite), nor bench_kernel_loops, whose
-#: every figure comes from processes of another tree.
+#: conductor; bench_web's Chromium and playwright's driver are processes too, and its sync playwright is started
+#: and stopped within the script, as tests/web's chromium fixture does in this process). Not here: a script that
+#: forks this process (ptyterm's forkpty: bench_keypress, bench_startup), or runs pytest (bench_suite), nor
+#: bench_kernel_loops, whose every figure comes from processes of another tree.
 IN_PROCESS = {"compare_lab_runs.py", "bench_checkpoints.py", "bench_hexapawn_opponent.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
               "bench_menace_beads.py", "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py",
               "bench_train.py", "bench_vs_python.py", "bench_widgets.py", "bench_lab.py", "bench_cli.py",
               "bench_menace_seeds.py", "bench_live_check.py", "shared_brain.py", "bench_tab_start.py",
-              "bench_projector.py"}
+              "bench_projector.py", "bench_web.py"}
 
 
 def run_in_process(script: str, cwd, env: dict, monkeypatch, capsys) -> tuple[int, str, str]:

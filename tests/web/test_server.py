@@ -9,10 +9,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import os
 import signal
 import socket
-import subprocess
 import sys
 
 import pytest
@@ -23,11 +21,6 @@ def in_thread(coroutine, timeout: float = 120):
     """Run a coroutine on a fresh event loop in its own thread, whatever loop this thread may run."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result(timeout=timeout)
-
-
-def sticks(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sticks_tui", *args], capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
 
 
 def sticks_here(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
@@ -72,14 +65,17 @@ async def read_screen_bytes(ws, needle: bytes, timeout: float = 20) -> bytes:
     return seen
 
 
-def test_serve_without_the_web_extra_says_how_to_get_it():
-    # the extra's packages made unimportable, as on a base install
-    code = ("import sys; sys.modules['textual_serve'] = None; sys.modules['aiohttp'] = None; "
-            "from sticks_tui.cli import main; sys.exit(main(['serve']))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2
-    assert out.stdout == ""
-    assert out.stderr.strip().splitlines() == [
+def test_serve_without_the_web_extra_says_how_to_get_it(capsys, monkeypatch):
+    """In this process (a Python of its own cost about 0.5 CPU s): the extra's packages made unimportable, as on
+    a base install, and the server's module forgotten, so that `serve` imports it again (and fails)."""
+    monkeypatch.setitem(sys.modules, "textual_serve", None)
+    monkeypatch.setitem(sys.modules, "aiohttp", None)
+    for name in [name for name in sys.modules if name == "sticks_tui.web.server"]:
+        monkeypatch.delitem(sys.modules, name)
+    code, out, err = sticks_here(capsys, monkeypatch, "serve")
+    assert code == 2
+    assert out == ""
+    assert err.strip().splitlines() == [
         "sticks-tui serve: the browser server needs the 'web' extra; install it with: pip install 'sticks-tui[web]'"]
 
 
@@ -99,16 +95,23 @@ def test_bad_arguments_are_refused_in_one_line(args, words, tmp_path, capsys, mo
 NO_TABS = {"STICKS_TUI_SERVE_WARM": "0"}
 
 
-def test_a_port_in_use_is_refused_in_one_line(tmp_path):
+def test_a_port_in_use_is_refused_in_one_line(tmp_path, capsys):
+    """`sticks-tui serve` on a port in use: its own main, in a thread of this process (asyncio.run needs a
+    thread without a loop, and the server's signal handlers are for a main thread: in a thread it goes
+    without them); a process of its own cost about 0.6 CPU s to import."""
     need_web_extra()
+    from sticks_tui.cli import main
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        out = sticks("serve", "--port", str(port), "--data-dir", str(tmp_path))
-    assert out.returncode == 1
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], out.stderr
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            code = pool.submit(main, ["serve", "--port", str(port), "--data-dir", str(tmp_path)]).result(timeout=60)
+    _out, err = capsys.readouterr()
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and f"cannot listen on 127.0.0.1 port {port}" in lines[0], err
 
 
 def test_a_server_that_cannot_listen_starts_no_warm_process(tmp_path):
@@ -484,7 +487,9 @@ def test_timed_backups_happen_while_games_are_recorded_and_a_failure_is_said_to_
 
     need_web_extra()
     data_dir = tmp_path / "class"
-    server = ServedClass(data_dir, extra=["--backup-seconds", "0.3"])
+    # its one tab (the class view) starts cold: a warm process (about 1.5 CPU s to load) would start one tab
+    # (web/warm.py gives a warm tab the same environment, the back-up status's with it, or starts it cold)
+    server = ServedClass(data_dir, extra=["--backup-seconds", "0.3"], env=NO_TABS)
     try:
         wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
         assert any("every 0.3 seconds while games are played" in line for line in server.lines), server.lines
