@@ -84,13 +84,13 @@ def brain_info(server, name: str = "default"):
 
 @pytest.fixture(scope="module")
 def one_class_server(tmp_path_factory):
-    """One server for the tests that prove nothing about a fresh server, its seats or its stop: the page's
-    fit, the projector's font, the teacher's address, a stale tab's brain copy, a noughts game. Its class
-    had one game before the lesson (Ann's, which the teacher's walk wipes and restores); the teacher's secret
-    is given with --teacher-token; its settings say AI speed "instant" (the noughts walk's watched game). The
-    fit test records nothing; the teacher's walk counts the class's games, so it runs before the noughts walk,
-    in one test. Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked
-    of its own. (The teacher's test had a server of its own before: one server and warm process fewer.)"""
+    """One server for the walks that prove nothing about a fresh server, its seats or its stop: the page's
+    fit, the projector's font, the teacher's address, a brain copy, a noughts game (one test now, whose walks
+    share their tabs). Its class had one game before the lesson (Ann's, which the teacher's walk wipes and
+    restores); the teacher's secret is given with --teacher-token; its settings say AI speed "instant" (the
+    noughts walk's watched game). The teacher's walk counts the class's games, so it runs before the noughts
+    walk. Stopped with Ctrl+C after the last: it stops cleanly and said no traceback, as each test asked of its
+    own. (The teacher's test had a server of its own before: one server and warm process fewer.)"""
     need_web_extra()
     directory = tmp_path_factory.mktemp("one-class")
     with Store.open(directory / "class") as store:  # the class's database before the lesson
@@ -304,58 +304,6 @@ def test_a_tab_past_max_sessions_gets_a_clear_page_and_a_flooding_or_closed_trai
     assert not any("killed" in line for line in server.lines), server.lines
 
 
-def test_the_page_fits_a_small_window_or_a_projectors_and_throws_nothing(chromium, one_class):
-    """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells),
-    not "Make the terminal at least 80x24", and the window made smaller still, a font that follows; a
-    projector's 1920x1080 window gets a font that fills it with about 100x30 cells (not 16 px text in a
-    corner); ?fontsize= still rules (16 px: too big for the small window, and 16 px in the projector's);
-    no page error on load; an odd address gets an HTTP error and no traceback in the teacher's terminal.
-    (Two tests before, each with tabs of its own: one ?fontsize=16 tab now shows both windows.)"""
-    server = one_class
-    context = chromium.new_context(viewport={"width": 1024, "height": 490})
-    errors: list[str] = []
-    context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
-    size = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
-    font_size = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
-                "sticksClients[0].terminal.rows]"
-    try:
-        tab = open_tab(context, server)
-        cols, rows = tab.page.evaluate(size)
-        assert cols >= 80 and rows >= 24, (cols, rows)
-        assert "Make the terminal" not in tab.text()
-        # the window made smaller still: the font follows
-        tab.page.set_viewport_size({"width": 800, "height": 400})
-        wait_until(lambda: tab.page.evaluate(size)[1] >= 24 and tab.page.evaluate(size) != [cols, rows], 10,
-                   "the terminal to fit the smaller window")
-        cols, rows = tab.page.evaluate(size)
-        assert cols >= 80 and rows >= 24, (cols, rows)
-        tab.wait_text("Start game")
-        assert "Make the terminal" not in tab.text()
-
-        asked = Tab(context.new_page())
-        asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
-        asked.wait_text("Make the terminal at least 80x24")  # 16 px asked for: too big for this window
-        asked.page.set_viewport_size({"width": 1920, "height": 1080})  # ... and in a projector's: 16 px still
-        asked.wait_text("Start game")
-        assert asked.page.evaluate(font_size)[0] == 16
-
-        projector = context.new_page()
-        projector.set_viewport_size({"width": 1920, "height": 1080})
-        projector = open_tab_on(projector, server)
-        font, cols, rows = projector.page.evaluate(font_size)
-        assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
-        assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
-        assert "Make the terminal" not in projector.text()
-
-        odd = context.new_page()
-        response = odd.goto(server.url + "static/" + "a" * 5000, timeout=20_000)
-        assert response is not None and response.status == 414
-        assert errors == []
-    finally:
-        context.close()
-    assert not any("Traceback" in line for line in server.lines), server.lines  # and after the stop (one_class)
-
-
 def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, served):
     """--host 0.0.0.0: a site whose name resolves to this computer (DNS rebinding, here by Chromium's
     resolver rules, which the module's browser has) is refused; the address the server printed is answered."""
@@ -379,19 +327,79 @@ def test_a_rebinding_page_cannot_reach_a_server_on_every_interface(chromium, ser
 # -- issue 19: only the teacher's address can wipe the class -----------------------------------------
 
 
-def test_only_the_teachers_address_can_wipe_the_class_then_a_stale_brain_copy_and_a_noughts_game_are_kept(
+SIZE = "() => [sticksClients[0].terminal.cols, sticksClients[0].terminal.rows]"
+FONT_SIZE = "() => [Number(sticksClients[0].terminal.options.fontSize), sticksClients[0].terminal.cols, " \
+            "sticksClients[0].terminal.rows]"
+
+
+def fit_walk(context, server) -> Tab:
+    """A small laptop's browser (1024x490) gets a font that fits the app (at least 80x24 cells), not "Make the
+    terminal at least 80x24", and the window made smaller still, a font that follows; ?fontsize= still rules
+    (16 px: too big for the small window, and 16 px in the projector's); no page error on load; an odd address
+    gets an HTTP error (and no traceback in the teacher's terminal: after the stop, one_class_server). Returns
+    the small window's tab (a pupil's), made VIEWPORT's size: the teacher's walk goes on in it."""
+    errors: list[str] = []
+
+    def watch(page) -> None:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    context.on("page", watch)
+    tab = context.new_page()
+    tab.set_viewport_size({"width": 1024, "height": 490})
+    tab = open_tab_on(tab, server)
+    cols, rows = tab.page.evaluate(SIZE)
+    assert cols >= 80 and rows >= 24, (cols, rows)
+    assert "Make the terminal" not in tab.text()
+    # the window made smaller still: the font follows
+    tab.page.set_viewport_size({"width": 800, "height": 400})
+    wait_until(lambda: tab.page.evaluate(SIZE)[1] >= 24 and tab.page.evaluate(SIZE) != [cols, rows], 10,
+               "the terminal to fit the smaller window")
+    cols, rows = tab.page.evaluate(SIZE)
+    assert cols >= 80 and rows >= 24, (cols, rows)
+    tab.wait_text("Start game")
+    assert "Make the terminal" not in tab.text()
+
+    asked = Tab(context.new_page())
+    asked.page.set_viewport_size({"width": 1024, "height": 490})
+    asked.page.goto(server.url + "?fontsize=16", timeout=20_000)
+    asked.wait_text("Make the terminal at least 80x24")  # 16 px asked for: too big for this window
+    asked.page.set_viewport_size({"width": 1920, "height": 1080})  # ... and in a projector's: 16 px still
+    asked.wait_text("Start game")
+    assert asked.page.evaluate(FONT_SIZE)[0] == 16
+    asked.page.close()
+
+    odd = context.new_page()
+    response = odd.goto(server.url + "static/" + "a" * 5000, timeout=20_000)
+    assert response is not None and response.status == 414
+    odd.close()
+    assert errors == []
+
+    tab.page.set_viewport_size(VIEWPORT)  # the teacher's walk's pupil: at the size of the others
+    wait_until(lambda: tab.page.evaluate(SIZE) != [cols, rows], 10, "the terminal to fit VIEWPORT")
+    tab.wait_text("Start game")
+    return tab
+
+
+def test_the_page_fits_any_window_and_only_the_teachers_address_can_wipe_the_class_then_a_brain_copy_and_a_noughts_game_are_kept(
         chromium, one_class):
     """On one_class, whose class had Ann's game before the lesson, in this order (the teacher's part counts
-    the class's games; two tests before, the teacher's with a server of its own: one server and warm process
-    fewer):
+    the class's games; three tests before: the page's fit had three tabs of its own and the brain copy one, which
+    are now the pupil's tab and the teacher's: three app processes and pages fewer):
+    - the wrong addresses get a plain 403 page, and start no app (wrong_addresses_walk);
+    - the page fits a small window, and ?fontsize= rules (fit_walk); the small window's tab is then the pupil's;
+    - a projector's 1920x1080 window gets a font that fills it with about 100x30 cells, not 16 px text in a corner
+      (the teacher's tab, opened in one: its page is the pupils' page, data-role aside, and the font rule for
+      both is sticks.js's pupilSize; the class view's own rule is checked in teachers_address_walk);
     - only the teacher's address can wipe the class and restore a back-up (teachers_address_walk);
     - then, in the same pupil's tab (it saw the reset and the restore live), a brain copy made after another
       tab taught the class brain keeps the class brain, and a noughts game in the tab teaches the class's
-      MENACE (stale_brain_and_noughts_walk; a tab of its own before: one app process and page fewer).
-    The server stops cleanly after the module's last test (one_class_server)."""
-    context = chromium.new_context(viewport=VIEWPORT)
+      MENACE (stale_brain_and_noughts_walk; a tab of its own before).
+    The server stops cleanly after the module's last test, and said no traceback (one_class_server)."""
+    context = chromium.new_context()
     try:
-        pupil = teachers_address_walk(context, one_class)
+        wrong_addresses_walk(context, one_class)
+        pupil = fit_walk(context, one_class)
+        teachers_address_walk(context, one_class, pupil)
         stale_brain_and_noughts_walk(pupil, one_class)
     finally:
         context.close()
@@ -401,14 +409,13 @@ def test_only_the_teachers_address_can_wipe_the_class_then_a_stale_brain_copy_an
     for name in ("noughts MENACE", "noughts MENACE O"):  # X's boxes and O's each learned from it
         menace = brain_info(one_class, name)
         assert menace.game == "noughts" and menace.games_trained == 1, name
+    assert not any("Traceback" in line for line in one_class.lines), one_class.lines  # and after the stop
 
 
-def teachers_address_walk(context, server) -> Tab:
-    """The pupils' tab shows no reset or back-ups on the records or analysis screen, and its keys do
-    nothing; the teacher's address (its secret given with --teacher-token) is never in a pupil's page; a
-    wrong or missing secret gets a plain 403 page; the teacher's tab resets the records, then restores
-    the back-up the reset made first. Returns the pupil's tab, on its setup screen (the teacher's and the
-    projector's pages closed)."""
+def wrong_addresses_walk(context, server) -> None:
+    """The teacher's address (its secret given with --teacher-token) is as printed; a wrong or missing secret
+    gets a plain 403 page that does not hold the secret, and the teacher's websocket with a wrong one is
+    refused: no app started."""
     from urllib.error import HTTPError
     from urllib.request import urlopen
 
@@ -431,7 +438,14 @@ def teachers_address_walk(context, server) -> Tab:
         raise AssertionError("the teacher's websocket answered a wrong secret")
     assert server.app_pids() == set()
 
-    pupil = open_tab(context, server)
+
+def teachers_address_walk(context, server, pupil: Tab) -> None:
+    """The pupils' tab (`pupil`, on its setup screen) shows no reset or back-ups on the records or analysis
+    screen, and its keys do nothing; the teacher's address is never in a pupil's page; the teacher's tab
+    (opened in a projector's window: fit there, checked) resets the records, then restores the back-up the
+    reset made first; the class view for a projector. Leaves the pupil's tab on its setup screen (the
+    teacher's and the projector's pages closed)."""
+    teacher_url = server.teacher_url()
     assert TEACHER_TOKEN not in pupil.page.content()
     pupil.activate()
     pupil.press("F3")
@@ -468,8 +482,17 @@ def teachers_address_walk(context, server) -> Tab:
     pupil.wait_text("The class's brain keeps what it learned")  # the training dialog
     assert "Reset the brain first" not in pupil.text()
 
-    teacher = Tab(context.new_page())
+    teacher = context.new_page()
+    teacher.set_viewport_size({"width": 1920, "height": 1080})  # a projector's window
+    teacher = Tab(teacher)
     teacher.page.goto(teacher_url, timeout=20_000)
+    teacher.wait_text("Start game")
+    font, cols, rows = teacher.page.evaluate(FONT_SIZE)
+    assert font >= 24, (font, cols, rows)  # 16 px was the old ceiling
+    assert 100 <= cols < 130 and 30 <= rows < 40, (font, cols, rows)
+    assert "Make the terminal" not in teacher.text()
+    teacher.page.set_viewport_size(VIEWPORT)
+    wait_until(lambda: teacher.page.evaluate(FONT_SIZE) != [font, cols, rows], 10, "the terminal to fit VIEWPORT")
     teacher.wait_text("Start game")
     teacher.activate()
     teacher.press("F3")
@@ -529,7 +552,6 @@ def teachers_address_walk(context, server) -> Tab:
     pupil.press("Escape")
     wait_until(lambda: "The class's brain keeps what it learned" not in pupil.text(), 10, "the dialog to close")
     pupil.wait_text("Start game")
-    return pupil
 
 
 def stale_brain_and_noughts_walk(tab: Tab, server) -> None:
