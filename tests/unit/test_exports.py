@@ -262,6 +262,28 @@ def test_the_curve_says_over_which_heaps_in_csv_as_in_json():
     assert (doc["heap"], doc["scope"]) == (20, "heaps 2-20")
 
 
+def test_what_a_curve_is_over_is_said_by_the_brains_game(tmp_path):
+    """Issue 31 item 5: the store names no game's words; the number kept with a curve is said by the brain's game's
+    entry (`curve_scope`): sticks' heaps, a game that keeps none says nothing, and a game's own words are its own."""
+    import dataclasses
+
+    from sticks_tui.engine import registry
+
+    points = [(1, 0.1, 0.0, 0.0)]
+    assert json.loads(curve_export("b", points, "json", heap=20, game="sticks"))["scope"] == "heaps 2-20"
+    assert json.loads(curve_export("b", points, "json", heap=20, game="nim"))["scope"] is None
+    sticks = registry.entry("sticks")
+    registry.register(dataclasses.replace(sticks, curve_scope=lambda n: f"the heaps up to {n}"))
+    try:
+        assert [r["scope"] for r in rows(curve_export("b", points, "csv", heap=7))] == ["the heaps up to 7"]
+        with Store.open(tmp_path) as store:  # the export of a stored curve: in its brain's game's words
+            store.save_brain("b", Hats(9), 10)
+            store.save_training_curve("b", [(10, 0.5, 0.25, 0.75)], heap=9)
+            assert rows(build_export(store, "curve", "csv", brain="b").text)[0]["scope"] == "the heaps up to 9"
+    finally:
+        registry.register(sticks)
+
+
 def test_a_curve_exported_before_the_scope_column_is_still_ours_to_replace(tmp_path):
     earlier = "games,agreement,win,win_first,win_second\n1,0.1,0,0,0\n"
     assert export_kind(earlier.encode()) == "curve"

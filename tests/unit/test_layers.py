@@ -311,6 +311,8 @@ def test_a_game_registered_from_elsewhere_is_listed_after_the_modules_games():
 
     entry = registry.GameEntry(name="toy", title="a toy", choice="Toy", brain_words="a toy brain", rules_class=Toy,
                                make_rules=Toy, layout=lambda rules: {}, from_layout=lambda layout: Toy())
+    # what the store and the learner ask of a game has a default a new game keeps (issue 31 item 5)
+    assert (entry.learner_name, entry.v1_settings, entry.max_hats, entry.curve_scope_words(20)) == ("", {}, None, None)
     before = registry.names()
     registry.register(entry)
     try:
