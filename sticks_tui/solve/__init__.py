@@ -67,5 +67,5 @@ def answer(rules, position) -> tuple[dict, str]:
     return own(position) if own is not None else position_answer(rules, solver, position)
 
 
-__all__ = ["answer", "hat_analysis", "read_rule", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
-           "solver_for"]
+__all__ = ["answer", "hat_analysis", "read_rule", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution",
+           "solve_noughts", "solve_sticks", "solver_for"]
