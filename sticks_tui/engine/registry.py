@@ -176,6 +176,12 @@ class GameEntry:
     #: such file (`reads_unnamed_files`), or the layout an old export of its brains holds (None: not one).
     reads_unnamed_files: bool = False
     old_file_layout: Callable[[dict], dict | None] | None = None
+    #: A brain file of before in a form of this game's own (noughts: MENACE's version-2 "boxes" of 9 beads by
+    #: square), read by its own module: old_brain_file(doc, shown, brain_of, most) is None when `doc` is not one;
+    #: else (brain, rows): the learner's brain `brain_of(seat, settings)` made (settings as `learner_settings`;
+    #: a ValueError saying why it cannot), and each container's counts in the order of its moves, every field
+    #: checked (counts 0 to `most`), a ValueError saying why not. The store fills the brain.
+    old_brain_file: Callable[[dict, Callable, Callable, int], tuple | None] | None = None
     #: Training (`learn.trainer`): where 'explore' games start (None: every position), and the one number
     #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
     explore_from: Callable[[GameRules], tuple] | None = None
