@@ -18,7 +18,7 @@ registry entry's `line_mode`); every other game is played here, in its own words
     HER plays Black a3 takes b2.
     ...
     HER wins.
-    HER's boxes drawn from this game (balls per move, after its lesson):
+    HER's boxes drawn from this game (beads per move, after its lesson):
       B B B / . W . / W . W (Black to move)  {Black a3 takes b2: 2, Black b3 ...}
     Play again (y/n)?
 
@@ -37,6 +37,7 @@ from typing import TextIO
 
 from sticks_tui.classic import AGAIN_PROMPT, EndOfInput, LineConsole
 from sticks_tui.engine.state import GameState, new_state
+from sticks_tui.learn.machine import plural
 from sticks_tui.play.game import GameDriver
 from sticks_tui.play.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 
@@ -63,7 +64,10 @@ class LineGame(LineConsole):
         self.store, self.game, self.rules = store, game, rules
         self.rng = rng if rng is not None else random.Random()
         self.opponent, self.ai_first, self.names = opponent, ai_first, names
-        self.brain_name = brain if brain is not None else game.name
+        #: No brain named: the one the app's learning AI plays the AI's side with (`GameEntry.ai_brains`), so a
+        #: class teaches the same brain in the app and here; made as the app makes it (`ai_brain_options`)
+        self.own_brain = brain is None
+        self.brain_name = game.ai_brain(self.ai_seat) if brain is None else brain
         self.show_boxes = show_boxes
         self.kinds = kinds
         self.hats = None
@@ -111,9 +115,11 @@ class LineGame(LineConsole):
         if self.store is not None:
             # a stored brain of one side's containers (the app's HER: Black's) plays that side
             info = self.try_store(lambda: self.store.brain_info(self.brain_name))
-            seat = info.seat if info is not None and info.game == self.game.name else None
+            options = dict(self.game.ai_brain_options(self.ai_seat)) if self.own_brain else {}
+            made_for = options.pop("seat", None)  # the app's brain of one side's boxes, made for that side
+            seat = info.seat if info is not None and info.game == self.game.name else made_for
             self.hats = self.try_store(lambda: self.store.load_or_create_brain(self.brain_name, game=self.game.name,
-                                                                               seat=seat))
+                                                                               seat=seat, **options))
             if self.hats is not None and seat is not None and self.ai_first != (seat == 0):
                 names = getattr(self.rules, "seat_names", ("the first player", "the second player"))
                 self.warn(f"sticks-tui: the brain {self.brain_name!r} keeps {names[seat]}'s boxes only: it plays "
@@ -209,7 +215,8 @@ class LineGame(LineConsole):
             self.hats.reinforce(drawn, outcome=0 if state.winner is None else 1 if state.winner == seat else -1)
         if self.show_boxes and drawn:
             name = game.ai_names.get("learning", "The AI")
-            self.say(f"{name}'s boxes drawn from this game (balls per move, after its lesson):")
+            container, token = (plural(w) for w in game.token_words())  # HER's boxes of beads, hats of balls
+            self.say(f"{name}'s {container} drawn from this game ({token} per move, after its lesson):")
             for position in dict.fromkeys(p for p, _ in drawn):
                 balls = ", ".join(f"{rules.move_text(position, m)}: {c}"
                                   for m, c in zip(self.hats.moves_of(position), self.hats.hat(position), strict=True))

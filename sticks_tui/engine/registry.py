@@ -55,11 +55,15 @@ class GameOption:
     help: str
     metavar: str | None = None
     of_rules: bool = False
+    #: Checks a value given by a program (`TrainingConfig(sticks=...)`), not typed: the value, or a ValueError
+    #: saying its limits in words (None: any value its rules take).
+    check: Callable[[Any], Any] | None = None
 
 
 def whole_number_option(key: str, flag: str, low: int, high: int, default: int, help: str,
-                        of_rules: bool = False) -> GameOption:
-    """A size option that is one whole number from `low` to `high` (commas and underscores allowed)."""
+                        of_rules: bool = False, words: str | None = None) -> GameOption:
+    """A size option that is one whole number from `low` to `high` (commas and underscores allowed when typed);
+    `words` names it in a program's error ('the heap'; default its flag)."""
 
     def parse(text: str) -> int:
         try:
@@ -70,7 +74,13 @@ def whole_number_option(key: str, flag: str, low: int, high: int, default: int, 
             raise ValueError(f"{flag} must be between {low:,} and {high:,}, not {value:,}")
         return value
 
-    return GameOption(key, flag, parse, default, help, "N", of_rules)
+    def check(value) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            what = (words[:1].upper() + words[1:]) if words else flag
+            raise ValueError(f"{what} must be a whole number between {low} and {high}, not {value!r}.")
+        return value
+
+    return GameOption(key, flag, parse, default, help, "N", of_rules, check)
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ class GameEntry:
     pile_and_took: Callable[[Any], tuple] | None = None
     #: What a replay says of a move the rules refuse: illegal(move as given, the rules' IllegalMove).
     illegal: Callable[[Any, Exception], str] | None = None
+    #: The columns of counts a brain of it keeps, one a move (`learn.hats`), where they are more than the most
+    #: moves a position has (sticks: one a take up to its max take, even where no heap is that big); None: that.
+    move_columns: Callable[[GameRules], int] | None = None
     #: A brain's layout in the store's columns (size, max_take, shape) and back; ragged: each hat's
     #: counts kept as long as its moves (else the whole rectangle).
     columns_of: Callable[[GameRules, tuple], tuple] | None = None
@@ -137,6 +150,12 @@ class GameEntry:
     #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
     #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
+    #: The learning AI's kept brains, by name, as the app and the line mode (`sticks-tui play`) play them: one
+    #: name, one brain for both sides; two, the first mover's and the second's (MENACE's X and O boxes, HER White
+    #: and HER). Empty: one brain named as the game. And what the store is asked to make one of a side
+    #: (`ai_brain_options(side)`: `Store.load_or_create_brain`'s size, box or seat).
+    ai_brains: tuple[str, ...] = ()
+    ai_brain_options: Callable[[int], dict] = field(default=lambda side: {}, compare=False)
     #: What its learner's containers and tokens are called on screen, when not `brains`' own (hats and balls,
     #: MENACE's boxes and beads): Hexapawn's HER ("box", "bead") learns by the hats' rule, from matchboxes.
     brain_tokens: tuple[str, str] = ()
@@ -163,6 +182,12 @@ class GameEntry:
     #: such file (`reads_unnamed_files`), or the layout an old export of its brains holds (None: not one).
     reads_unnamed_files: bool = False
     old_file_layout: Callable[[dict], dict | None] | None = None
+    #: A brain file of before in a form of this game's own (noughts: MENACE's version-2 "boxes" of 9 beads by
+    #: square), read by its own module: old_brain_file(doc, shown, brain_of, most) is None when `doc` is not one;
+    #: else (brain, rows): the learner's brain `brain_of(seat, settings)` made (settings as `learner_settings`;
+    #: a ValueError saying why it cannot), and each container's counts in the order of its moves, every field
+    #: checked (counts 0 to `most`), a ValueError saying why not. The store fills the brain.
+    old_brain_file: Callable[[dict, Callable, Callable, int], tuple | None] | None = None
     #: Training (`learn.trainer`): where 'explore' games start (None: every position), and the one number
     #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
     explore_from: Callable[[GameRules], tuple] | None = None
@@ -185,6 +210,19 @@ class GameEntry:
     learner_seat: int | None = None
     #: Why its learner trains in that seat, against whom, in a sentence (`train --seat`'s help; '' none).
     learner_seat_why: str = ""
+    #: The name of the counts learner with settings of its own that plays it, where one is named after its game
+    #: ("MENACE": Michie's matchboxes; '': none), so that learner's module (`learn.menace`) finds its game by
+    #: asking the registry (`learner_game`) and names none.
+    learner_name: str = ""
+    #: What a run's learning curve kept with its `curve_size` n is over, in words (sticks: 'heaps 2-20'; None:
+    #: nothing is kept, so nothing is said): the curve export's "scope".
+    curve_scope: Callable[[int], str] | None = None
+    #: The most containers a stored brain of it may hold, where its brains grow (`grown`: sticks' 1,000 hats, one
+    #: a heap); None: as many as its rules lay out.
+    max_hats: int | None = None
+    #: The keys a version-1 settings file kept for it, each with its place in its table of version 2
+    #: (sticks: {'heap': 'start', 'train_heap': 'train_start'}): `store.settings` moves them there.
+    v1_settings: dict = field(default_factory=dict)
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None
@@ -193,6 +231,15 @@ class GameEntry:
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
+
+    def ai_brain(self, side: int = 0) -> str:
+        """The kept brain its learning AI plays `side` (0 moving first, 1 second) with, when none is chosen."""
+        names = self.ai_brains or (self.name,)
+        return names[1] if side == 1 and len(names) > 1 else names[0]
+
+    def brains_by_side(self) -> bool:
+        """Each side has a brain of its own (its containers only): the second mover's is not the first's."""
+        return len(self.ai_brains) > 1
 
     def token_words(self) -> tuple[str, str]:
         """What its learner's containers and tokens are called: `brain_tokens`, else by `brains` (MENACE's
@@ -302,6 +349,10 @@ class GameEntry:
             return self.file_empty_row_words(row)
         return f"\"hats\" entry {row} must be empty ([]): no position has a hat there."
 
+    def curve_scope_words(self, size: int | None) -> str | None:
+        """What a learning curve kept with `size` (its `curve_size`) is over, or None when not said."""
+        return self.curve_scope(size) if size is not None and self.curve_scope is not None else None
+
     def unfinished_message(self, start, moves: list) -> str:
         if self.unfinished is not None:
             return self.unfinished(start, moves)
@@ -380,6 +431,13 @@ def find(rules: GameRules) -> GameEntry | None:
     return None
 
 
+def move_columns(rules: GameRules) -> int:
+    """The columns of counts a brain over `rules` keeps at the least, where its game's entry says (`move_columns`:
+    sticks' max take); else 0 (as many as the most moves a position has)."""
+    game = find(rules)
+    return int(game.move_columns(rules)) if game is not None and game.move_columns is not None else 0
+
+
 def explore_starts(rules: GameRules) -> tuple:
     """Where 'explore' training games start: every position, unless the game says otherwise."""
     game = find(rules)
@@ -396,15 +454,38 @@ def first_name() -> str:
 
 def default_rules(*args, **kwargs) -> GameRules:
     """The rules of the first game (`GAME_MODULES`' first: the Game of Sticks) made from `args` as its entry's
-    `make_rules` takes them (a heap and the most a move): what the shortcuts `Hats(size, max_take)` and
-    `TrainingConfig(sticks=..., max_take=...)` of the layers above mean, so none of them names a game."""
+    `make_rules` takes them (a heap and the most a move): what the shortcut `Hats(size, max_take)` of the layers
+    above means, so it names no game (`TrainingConfig`'s shortcut is `default_rules_of`, checked)."""
     return entry(first_name()).make_rules(*args, **kwargs)
+
+
+def default_rules_of(**values) -> GameRules:
+    """The rules of the first game from its size options given by key (sticks: `sticks=20, max_take=3`), each
+    checked by its option (`GameOption.check`: a ValueError saying the game's own limits): what the shortcut
+    `TrainingConfig(sticks=..., max_take=...)` means, so the trainer knows no game's limits."""
+    game = entry(first_name())
+    options = {option.key: option for option in game.options}
+    for key, value in values.items():
+        if key not in options:
+            raise ValueError(f"{game.title} has no option {key!r}.")
+        if options[key].check is not None:
+            options[key].check(value)
+    return game.rules_from(values)
 
 
 def curve_size(rules: GameRules) -> int | None:
     """The number kept with a run's learning curve over `rules` (sticks: the heap), or None."""
     game = find(rules)
     return game.curve_size(rules) if game is not None and game.curve_size is not None else None
+
+
+def learner_game(learner: str) -> GameEntry:
+    """The game the counts learner called `learner` ('MENACE') plays: the one whose entry names it
+    (`GameEntry.learner_name`); ValueError if no game does."""
+    for game in _entries().values():
+        if game.learner_name == learner:
+            return game
+    raise ValueError(f"No game here is played by the learner {learner!r}.")
 
 
 def name_of(rules: GameRules) -> str:

@@ -210,6 +210,7 @@ register(GameEntry(
     game=lambda rules: f"a game of {rules.size} {sticks_word(rules.size)}", position_word="heap",
     replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
     columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
+    move_columns=lambda rules: rules.max_take,  # a brain keeps a column per take, even where no heap is that big
     stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
     grown=lambda rules, positions: SticksRules(max(rules.size, *positions), rules.max_take),
     write_start=str, read_start=_sticks_start, read_move=_sticks_move,
@@ -217,7 +218,12 @@ register(GameEntry(
                                      "game started with."),
     # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
     explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
-    curve_size=lambda rules: rules.size,
+    # the app's brain of the seeds' hats, one hat for every heap the app offers (the setup's MENACE-like hats are
+    # a second brain, 'menace': vocabulary.HAT_BRAINS)
+    ai_brains=("default",), ai_brain_options=lambda side: {"size": MAX_HEAP},
+    curve_size=lambda rules: rules.size, curve_scope=heaps_words, max_hats=MAX_HATS,
+    # a version-1 settings file kept sticks' start heap and the train dialog's heap in fields of their own
+    v1_settings={"heap": "start", "train_heap": "train_start"},
     file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
     file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
                                          f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),
@@ -226,9 +232,11 @@ register(GameEntry(
     options=(
         whole_number_option("sticks", "--sticks", 1, MAX_HATS, 20,
                             "starting heap, and so the number of hats (default 20). The app and the seeds play "
-                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments"),
+                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments",
+                            words="the heap"),
         whole_number_option("max_take", "--max-take", 1, MAX_TAKE_LIMIT, DEFAULT_MAX_TAKE,
-                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True),
+                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True,
+                            words="the maximum take"),
     ),
     rules_of=lambda values, start: SticksRules(values["sticks"] if start is None else start, values["max_take"]),
     training_games=100_000,
