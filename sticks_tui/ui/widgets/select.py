@@ -5,7 +5,9 @@ mounted: the box then gains its class `-has-value`, and it and everything in it 
 Select the app builds opens with a value (the setup screen's five, the train dialog's six, the export and
 print dialogs', the lab's), so each was styled twice as its screen opened: about a fifth of the work of
 Textual's styling on the way from the setup screen into a game and its train dialog. This one composes the
-box with the class (and its `has_value`) it is about to be given, so its first styling is the one kept.
+box with the class (and its `has_value`) it is about to be given, so its first styling is the one kept; and
+the same for its list of options (SelectOverlay), whose `compact` is bound to the Select's and was set, with
+its class `-textual-compact`, as it was mounted (every Select of the app is compact).
 What it shows is the same: the value's label is set on mount, as Textual does.
 
 Every dropdown of the app is this one (tests/ui/test_screen_work.py checks that none is styled again as it opens).
@@ -15,7 +17,7 @@ Every dropdown of the app is this one (tests/ui/test_screen_work.py checks that 
 from __future__ import annotations
 
 from textual.widgets import Select as TextualSelect
-from textual.widgets._select import SelectCurrent
+from textual.widgets._select import SelectCurrent, SelectOverlay
 
 
 class Select(TextualSelect):
@@ -32,4 +34,8 @@ class Select(TextualSelect):
             if shown and isinstance(widget, SelectCurrent):
                 widget.set_reactive(SelectCurrent.has_value, True)
                 widget.add_class("-has-value", update=False)
+            elif isinstance(widget, SelectOverlay) and self.compact:
+                # its `compact` is bound to the Select's, and set (with its class) as it is mounted: given now
+                widget.set_reactive(SelectOverlay.compact, True)
+                widget.add_class("-textual-compact", update=False)
             yield widget
