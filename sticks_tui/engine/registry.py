@@ -137,6 +137,12 @@ class GameEntry:
     #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
     #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
+    #: The learning AI's kept brains, by name, as the app and the line mode (`sticks-tui play`) play them: one
+    #: name, one brain for both sides; two, the first mover's and the second's (MENACE's X and O boxes, HER White
+    #: and HER). Empty: one brain named as the game. And what the store is asked to make one of a side
+    #: (`ai_brain_options(side)`: `Store.load_or_create_brain`'s size, box or seat).
+    ai_brains: tuple[str, ...] = ()
+    ai_brain_options: Callable[[int], dict] = field(default=lambda side: {}, compare=False)
     #: What its learner's containers and tokens are called on screen, when not `brains`' own (hats and balls,
     #: MENACE's boxes and beads): Hexapawn's HER ("box", "bead") learns by the hats' rule, from matchboxes.
     brain_tokens: tuple[str, str] = ()
@@ -185,6 +191,19 @@ class GameEntry:
     learner_seat: int | None = None
     #: Why its learner trains in that seat, against whom, in a sentence (`train --seat`'s help; '' none).
     learner_seat_why: str = ""
+    #: The name of the counts learner with settings of its own that plays it, where one is named after its game
+    #: ("MENACE": Michie's matchboxes; '': none), so that learner's module (`learn.menace`) finds its game by
+    #: asking the registry (`learner_game`) and names none.
+    learner_name: str = ""
+    #: What a run's learning curve kept with its `curve_size` n is over, in words (sticks: 'heaps 2-20'; None:
+    #: nothing is kept, so nothing is said): the curve export's "scope".
+    curve_scope: Callable[[int], str] | None = None
+    #: The most containers a stored brain of it may hold, where its brains grow (`grown`: sticks' 1,000 hats, one
+    #: a heap); None: as many as its rules lay out.
+    max_hats: int | None = None
+    #: The keys a version-1 settings file kept for it, each with its place in its table of version 2
+    #: (sticks: {'heap': 'start', 'train_heap': 'train_start'}): `store.settings` moves them there.
+    v1_settings: dict = field(default_factory=dict)
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None
@@ -193,6 +212,15 @@ class GameEntry:
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
+
+    def ai_brain(self, side: int = 0) -> str:
+        """The kept brain its learning AI plays `side` (0 moving first, 1 second) with, when none is chosen."""
+        names = self.ai_brains or (self.name,)
+        return names[1] if side == 1 and len(names) > 1 else names[0]
+
+    def brains_by_side(self) -> bool:
+        """Each side has a brain of its own (its containers only): the second mover's is not the first's."""
+        return len(self.ai_brains) > 1
 
     def token_words(self) -> tuple[str, str]:
         """What its learner's containers and tokens are called: `brain_tokens`, else by `brains` (MENACE's
@@ -302,6 +330,10 @@ class GameEntry:
             return self.file_empty_row_words(row)
         return f"\"hats\" entry {row} must be empty ([]): no position has a hat there."
 
+    def curve_scope_words(self, size: int | None) -> str | None:
+        """What a learning curve kept with `size` (its `curve_size`) is over, or None when not said."""
+        return self.curve_scope(size) if size is not None and self.curve_scope is not None else None
+
     def unfinished_message(self, start, moves: list) -> str:
         if self.unfinished is not None:
             return self.unfinished(start, moves)
@@ -405,6 +437,15 @@ def curve_size(rules: GameRules) -> int | None:
     """The number kept with a run's learning curve over `rules` (sticks: the heap), or None."""
     game = find(rules)
     return game.curve_size(rules) if game is not None and game.curve_size is not None else None
+
+
+def learner_game(learner: str) -> GameEntry:
+    """The game the counts learner called `learner` ('MENACE') plays: the one whose entry names it
+    (`GameEntry.learner_name`); ValueError if no game does."""
+    for game in _entries().values():
+        if game.learner_name == learner:
+            return game
+    raise ValueError(f"No game here is played by the learner {learner!r}.")
 
 
 def name_of(rules: GameRules) -> str:
