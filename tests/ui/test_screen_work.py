@@ -108,7 +108,9 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
     from sticks_tui.engine.events import TrainingProgress
     from sticks_tui.learn.control import TrainingControl
     from sticks_tui.learn.trainer import TrainingConfig
-    from sticks_tui.ui.screens.training import TrainingScreen
+    from textual.widgets._select import SelectCurrent, SelectOverlay
+
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
     from sticks_tui.ui.training import TrainingJob
     from ui_helpers import text_of, wait_until
 
@@ -134,12 +136,28 @@ async def test_a_new_screen_is_not_styled_a_second_time_when_it_first_comes_on_t
         restyled: list = []  # every node styled again with the widgets mounted in it
         styles = app.update_styles
 
+        dropdowns: list = []  # every part of a dropdown styled again (its list of options has no children)
+
         def counting(node, animate: bool = True) -> None:
             if node in app._registry and node.children:
                 restyled.append(node)
+            if node in app._registry and isinstance(node, (SelectCurrent, SelectOverlay)):
+                dropdowns.append(node)
             styles(node, animate)
 
         app.update_styles = counting
+        # the dropdowns open with their values shown: none is styled again once mounted (Textual's Select gives its
+        # value box the class -has-value after its first styling, and it and its label were styled again; and its
+        # list of options the class -textual-compact, bound to the Select's compact as it is mounted)
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
+        await pilot.pause()
+        boxes = list(app.screen.query(SelectCurrent))
+        assert len(boxes) >= 5 and all(box.has_class("-has-value") and box.has_value for box in boxes)
+        lists = list(app.screen.query(SelectOverlay))
+        assert len(lists) == len(boxes) and all(box.compact and box.has_class("-textual-compact") for box in lists)
+        assert dropdowns == [], "a dropdown was styled again"
+        await pilot.press("escape")
         for panels in ("-no-brain", "-two-brains"):
             if panels == "-no-brain":  # two friends at Hexapawn: no brain of it held, none shown
                 game = await set_up(pilot, "hexapawn", opponent="friend")

@@ -20,13 +20,14 @@ from ui_helpers import wait_until
 
 @pytest.fixture
 def first_run(monkeypatch):
-    """As if no run had loaded its kernel yet in this process; the collector as it was afterwards."""
+    """As if no run had loaded its kernel yet in this process; the collector as it was afterwards. What the
+    suite froze (tests/conftest.py, each app's start) stays frozen: unfrozen, the next full collection (the
+    next app's start) walked the whole process's heap, about 2 CPU s charged to whichever test came next."""
     monkeypatch.setattr(training, "_heap_settled", False)
     monkeypatch.setattr(training, "_gc_held", False)
     was = gc.isenabled()
     gc.enable()
     yield
-    gc.unfreeze()
     (gc.enable if was else gc.disable)()
 
 
@@ -60,8 +61,7 @@ async def test_collector_runs_again_after_a_failed_run_and_is_held_until_the_fir
         await wait_until(pilot, lambda: not job.running, what="the run to end")
         assert gc.isenabled()
         assert not training._heap_settled  # the next run holds the collector again and settles the heap
-        # the next run: held until its first report, then the heap frozen
-        gc.unfreeze()
+        # the next run: held until its first report, then the heap frozen (what is alive since the app's start)
         job = start_training_worker(app, "heap-test", run, idle=False)
         assert await job.wait() == 42
         await wait_until(pilot, lambda: not job.running, what="the run to end")

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, Select, Static
+from textual.widgets import DataTable, Label, Static
 
 from sticks_tui.engine import registry
 from sticks_tui.learn.analysis import PERFECT_PLAYER_WORDS, analyse_brain, scope_words
@@ -30,6 +30,7 @@ from sticks_tui.ui.widgets.curve import FigureHeadings, LearningCurve
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.inputs import Input
+from sticks_tui.ui.widgets.select import Select
 
 #: Below this height the table and the learning curve share the screen by turns (g), so the table keeps
 #: at least 8 rows at 80x24 (issue 33 item 3).

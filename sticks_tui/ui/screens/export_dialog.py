@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select, Static
+from textual.widgets import Button, Label, Static
 
 from sticks_tui.store.errors import StoreError
 from sticks_tui.store.exports import (
@@ -35,6 +35,7 @@ from sticks_tui.store.exports import (
 from sticks_tui.store.safefile import check_target
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
+from sticks_tui.ui.widgets.select import Select
 
 FORMATS = (("CSV (for a spreadsheet)", "csv"), ("JSON (for a program)", "json"))
 

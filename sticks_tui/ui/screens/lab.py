@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Static
+from textual.widgets import Button, DataTable, Label, ProgressBar, Static
 
 from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, MAX_CAP, MAX_SEEDS, PRESETS, LabConfig, LabError,
                                   LabResult, default_cap, default_size, games, parse_learner, run_lab, size_range,
@@ -35,6 +35,7 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.heatmap import short_count
 from sticks_tui.ui.widgets.inputs import Input
+from sticks_tui.ui.widgets.select import Select
 
 def figure_title(key: str, doc: dict) -> str:
     """The chart's title for a figure of the lab's curve (`agreement` or `vs_perfect`), from the lab's own words."""

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Select, Static
+from textual.widgets import Static
 
 from sticks_tui.engine import registry
 from sticks_tui.ui import brains
@@ -32,6 +32,7 @@ from sticks_tui.ui.widgets.container_view import ContainerData, ContainerView
 from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.header import AppHeader
 from sticks_tui.ui.widgets.inputs import Input
+from sticks_tui.ui.widgets.select import Select
 
 SEATS = (("the machine moves first", 0), ("the class moves first", 1))
 

@@ -25,10 +25,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select, Static
+from textual.widgets import Button, Label, Static
 
 from sticks_tui.ui.styled_once import StyledOnce
 from sticks_tui.ui.widgets.inputs import Input
+from sticks_tui.ui.widgets.select import Select
 
 def bead_choices(tokens: str) -> list[tuple[str, str]]:
     """The Select's choice of beads (or balls): the start ones, or those held now."""

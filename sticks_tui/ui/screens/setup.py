@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Label, Select, Static, Switch
+from textual.widgets import Button, Label, Static, Switch
 
 from sticks_tui import vocabulary
 from sticks_tui.engine import registry
@@ -24,6 +24,7 @@ from sticks_tui.ui.widgets.footer import KeysFooter
 from sticks_tui.ui.widgets.inputs import Input
 from sticks_tui.ui.widgets.training_badge import TrainingBadge
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.select import Select
 
 NAME_LIMIT = 24
 #: The app's F2-F4 and F7 as this screen shows them in its footer (the app's own are hidden so every footer fits

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Label, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, Label, ProgressBar, Static
 
 from sticks_tui.learn import compiled
 from sticks_tui.learn.analysis import scope_words
@@ -40,6 +40,7 @@ from sticks_tui.ui.widgets.move_log import MoveLog
 from sticks_tui.ui.widgets.plot_curve import PlotCurve
 from sticks_tui.ui.widgets.training_badge import duration_words, format_seconds, games_words, run_figures
 from sticks_tui.ui.widgets.header import AppHeader
+from sticks_tui.ui.widgets.select import Select
 
 PROTOCOL_LABELS = {"explore": "explore (games start at random heaps)",
                    "classic": "classic (every game from the full heap)"}
