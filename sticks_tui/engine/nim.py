@@ -267,6 +267,7 @@ register(GameEntry(
     # a position asked about (`solve`) is read within the whole table, 0-100 coins a pile
     rules_of=lambda values, start: NimRules(values["piles"] if start is None else (MAX_PILE,) * 3),
     training_games=500_000,
+    v1_settings={"nim_piles": "start"},  # a version-1 settings file kept the setup's piles in a field of its own
     lab_rules=lambda size: NimRules((size, size, size)), lab_size=(7, 1, 7),
     lab_size_words="the largest pile (piles up to N, N, N)",
 ))

@@ -185,6 +185,19 @@ class GameEntry:
     learner_seat: int | None = None
     #: Why its learner trains in that seat, against whom, in a sentence (`train --seat`'s help; '' none).
     learner_seat_why: str = ""
+    #: The name of the counts learner with settings of its own that plays it, where one is named after its game
+    #: ("MENACE": Michie's matchboxes; '': none), so that learner's module (`learn.menace`) finds its game by
+    #: asking the registry (`learner_game`) and names none.
+    learner_name: str = ""
+    #: What a run's learning curve kept with its `curve_size` n is over, in words (sticks: 'heaps 2-20'; None:
+    #: nothing is kept, so nothing is said): the curve export's "scope".
+    curve_scope: Callable[[int], str] | None = None
+    #: The most containers a stored brain of it may hold, where its brains grow (`grown`: sticks' 1,000 hats, one
+    #: a heap); None: as many as its rules lay out.
+    max_hats: int | None = None
+    #: The keys a version-1 settings file kept for it, each with its place in its table of version 2
+    #: (sticks: {'heap': 'start', 'train_heap': 'train_start'}): `store.settings` moves them there.
+    v1_settings: dict = field(default_factory=dict)
     #: The learning lab (`learn.lab`): the rules of its game of size N (None: the game is not in the lab),
     #: the size it starts at and the sizes it takes (default, lowest, highest), and what N means in words.
     lab_rules: Callable[[int], GameRules] | None = None
@@ -302,6 +315,10 @@ class GameEntry:
             return self.file_empty_row_words(row)
         return f"\"hats\" entry {row} must be empty ([]): no position has a hat there."
 
+    def curve_scope_words(self, size: int | None) -> str | None:
+        """What a learning curve kept with `size` (its `curve_size`) is over, or None when not said."""
+        return self.curve_scope(size) if size is not None and self.curve_scope is not None else None
+
     def unfinished_message(self, start, moves: list) -> str:
         if self.unfinished is not None:
             return self.unfinished(start, moves)
@@ -405,6 +422,15 @@ def curve_size(rules: GameRules) -> int | None:
     """The number kept with a run's learning curve over `rules` (sticks: the heap), or None."""
     game = find(rules)
     return game.curve_size(rules) if game is not None and game.curve_size is not None else None
+
+
+def learner_game(learner: str) -> GameEntry:
+    """The game the counts learner called `learner` ('MENACE') plays: the one whose entry names it
+    (`GameEntry.learner_name`); ValueError if no game does."""
+    for game in _entries().values():
+        if game.learner_name == learner:
+            return game
+    raise ValueError(f"No game here is played by the learner {learner!r}.")
 
 
 def name_of(rules: GameRules) -> str:

@@ -217,7 +217,9 @@ register(GameEntry(
                                      "game started with."),
     # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
     explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
-    curve_size=lambda rules: rules.size,
+    curve_size=lambda rules: rules.size, curve_scope=heaps_words, max_hats=MAX_HATS,
+    # a version-1 settings file kept sticks' start heap and the train dialog's heap in fields of their own
+    v1_settings={"heap": "start", "train_heap": "train_start"},
     file_layout_conflict=_sticks_file_conflict, file_rules=_sticks_file_rules, reads_unnamed_files=True,
     file_rows_words=lambda rules, rows: (f"\"hats\" holds {rows} entries but \"size\" says {rules.size} hats "
                                          f"(expected {rules.size + 1}: an empty hat 0, then hats 1 to {rules.size})."),

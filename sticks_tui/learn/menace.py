@@ -3,7 +3,7 @@
 MENACE plays X, first. Its matchboxes are the containers of the counts learner on noughts and
 crosses, for X's seat: one per board it can face with two or more empty squares (with one left its
 move is forced: no box, no bead), counted once up to the 8 symmetries of the board that the rules
-offer (`NoughtsRules.symmetries`): 304 boxes, 1 + 12 + 108 + 183 at its 1st to 4th move. A box
+offer (the rules' `symmetries`): 304 boxes, 1 + 12 + 108 + 183 at its 1st to 4th move. A box
 holds beads for the empty squares that differ up to the symmetries leaving its board as it is.
 
 Michie's settings (`MENACE_RULE`): start beads 4, 3, 2, 1 by MENACE's move number; +3 beads after a
@@ -12,8 +12,10 @@ box may run out of beads), and an empty box resigns the game. `menace_rule` make
 that form (start beads by move number, three incentives, resign or refill). The same rule serves a
 second brain for O (the boxes for the boards O faces), so MENACE can learn against itself.
 
-What is left here is MENACE's words: `MenaceBrain` is a brain of the counts learner seen as boxes of
-beads by square (what the screens and the command line show), and `sentence` says a rule.
+What is left here is MENACE's settings and words: `MenaceBrain` is a brain of the counts learner seen as
+boxes of beads by square (what the screens and the command line show), and `sentence` says a rule. The game
+it plays is the registry's word: the game whose entry names MENACE as its learner (`learner_game`), so this
+module imports no game's module.
 Training is the one trainer's (`learn.trainer`), and a brain's exact chances the one evaluator's
 (`learn.analysis.exact_chances`).
 """
@@ -22,8 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sticks_tui.engine.noughts import NoughtsRules
+from sticks_tui.engine import registry
 from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
+
+#: MENACE's name: the game it plays is the one whose registry entry names it (`GameEntry.learner_name`).
+NAME = "MENACE"
 
 MICHIE_BEADS = (4, 3, 2, 1)
 #: The app's default start beads (issue 33): with Michie's 4,3,2,1 the first box empties against the perfect
@@ -79,9 +84,14 @@ def sentence(rule: HatRule) -> str:
             f"{signed(loss)} after a loss; {empty}.")
 
 
+def game_rules():
+    """The rules of the game MENACE plays (noughts and crosses), as the registry has them."""
+    return registry.learner_game(NAME).make_rules()
+
+
 def move_number(board: str) -> int:
     """Which move of its player the move on `board` is (1-5)."""
-    return NoughtsRules().move_number(board)
+    return game_rules().move_number(board)
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,7 @@ class MenaceBrain(Hats):
     def __init__(self, rule: HatRule | None = None, marks: str = "X", counts=None) -> None:
         if marks not in MARKS:
             raise ValueError(f"boxes are for X or O, not {marks!r}")
-        super().__init__(NoughtsRules(), rule=rule or MENACE_RULE, counts=counts, seat=MARKS.index(marks))
+        super().__init__(game_rules(), rule=rule or MENACE_RULE, counts=counts, seat=MARKS.index(marks))
 
     @classmethod
     def of(cls, brain: Hats) -> MenaceBrain:

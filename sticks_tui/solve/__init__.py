@@ -13,7 +13,7 @@ from sticks_tui.solve.generic import GenericSolution, position_answer
 from sticks_tui.solve.nim import NimSolution
 from sticks_tui.solve.noughts import NoughtsSolution, solve_noughts
 from sticks_tui.solve.sticks import SticksSolution, solve_sticks
-from sticks_tui.solve.sticks_hats import DiscoveredRule, discover_rule
+from sticks_tui.solve.sticks_hats import BrainAnalysis, DiscoveredRule, analyse, discover_rule
 
 
 #: The games with a solver of their own, by their rules' class; any other game gets the generic one.
@@ -44,6 +44,20 @@ def read_rule(rules, counts) -> DiscoveredRule | None:
     return reader(rules, counts) if reader is not None else None
 
 
+#: A game's own analysis of a brain hat by hat, by the game's rules' class: sticks' numbered hats (per hat its
+#: balls, chances and likeliest take held against the exact solution), what its hats table exports.
+_HAT_ANALYSES = {
+    SticksRules: lambda rules, counts: analyse(counts, rules.max_take),
+}
+
+
+def hat_analysis(rules, counts) -> BrainAnalysis | None:
+    """A brain's counts (its containers in the layout of `rules`) analysed hat by hat in its game's own terms,
+    for a game that has them (sticks: `sticks_hats.analyse`), else None."""
+    analyser = _HAT_ANALYSES.get(type(rules))
+    return analyser(rules, counts) if analyser is not None else None
+
+
 def answer(rules, position) -> tuple[dict, str]:
     """What `sticks-tui solve` says of `position` (a position of `rules`): a JSON object and the same in
     words; in the solver's own form where it has one (Nim's table explains its answer, noughts gives
@@ -53,5 +67,5 @@ def answer(rules, position) -> tuple[dict, str]:
     return own(position) if own is not None else position_answer(rules, solver, position)
 
 
-__all__ = ["answer", "read_rule", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution", "solve_noughts", "solve_sticks",
-           "solver_for"]
+__all__ = ["answer", "hat_analysis", "read_rule", "GenericSolution", "NimSolution", "NoughtsSolution", "SticksSolution",
+           "solve_noughts", "solve_sticks", "solver_for"]

@@ -5,7 +5,7 @@ platform's user data directory). No UI import here: the app, the classic line mo
 line all use the same `Store`.
 """
 
-from sticks_tui.store.brainfile import BRAIN_FORMAT, BRAIN_VERSION, MAX_BRAIN_FILE_BYTES, MAX_HATS
+from sticks_tui.store.brainfile import BRAIN_FORMAT, BRAIN_VERSION, MAX_BRAIN_FILE_BYTES
 from sticks_tui.store.db import (
     DB_FILENAME,
     ENV_DATA_DIR,
@@ -30,7 +30,6 @@ __all__ = [
     "DB_FILENAME",
     "ENV_DATA_DIR",
     "MAX_BRAIN_FILE_BYTES",
-    "MAX_HATS",
     "SCHEMA_VERSION",
     "BrainInfo",
     "GameRecord",

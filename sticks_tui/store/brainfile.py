@@ -62,10 +62,8 @@ from typing import Any
 
 import numpy as np
 
+# what a file's layout may hold is its game's word (`GameEntry.file_rules`, beside each game's rules)
 from sticks_tui.engine import registry
-# what a file may hold (re-exported): each game's module says, with its layout
-from sticks_tui.engine.nim import MAX_NIM_PILE
-from sticks_tui.engine.rules import MAX_HATS, MAX_TAKE_LIMIT
 from sticks_tui.learn.hats import EMPTY_RULES, FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store.errors import InvalidName, StoreError, validate_name
 from sticks_tui.store.safefile import kind_of, read_at_most
@@ -74,7 +72,6 @@ BRAIN_FORMAT = "sticks-tui-brain"
 #: The newest version this reads (and writes, for a brain an older reader would misread: MENACE's); a
 #: sticks file is written as version 1, a Nim file as version 2.
 BRAIN_VERSION = 3
-STICKS_FILE_VERSION = 1
 #: The version of a file an older reader reads right (its game's own, or this).
 PLAIN_FILE_VERSION = 2
 #: What a file names as its learner: the counts learner (the hats of the seeds, MENACE's matchboxes).

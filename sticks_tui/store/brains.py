@@ -120,8 +120,8 @@ def _validate(brain) -> object:
     if not isinstance(brain, Hats):
         raise TypeError(f"A brain is a Hats object, not {type(brain).__name__}.")
     kind = registry.entry_of(brain.rules)  # a game this sticks-tui knows (ValueError if not)
-    if kind.grown is not None and not 1 <= len(brain.positions) <= brainfile.MAX_HATS:  # a brain that grows
-        raise StoreError(f"A brain holds 1 to {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
+    if kind.max_hats is not None and not 1 <= len(brain.positions) <= kind.max_hats:  # a brain that grows
+        raise StoreError(f"A brain holds 1 to {kind.max_hats} hats, not {len(brain.positions)}.")
     counts = np.asarray(brain.counts)
     if counts.shape != brain.legal_mask.shape or (counts < 0).any() or (counts > MAX_COUNT).any():
         raise StoreError("This brain's counts are damaged (negative, too big, or the wrong shape); it was not saved.")
@@ -417,8 +417,9 @@ class BrainsMixin:
     def _hats_lesson(self, brain, name: str, drawn: list, outcome: int, start: str | None):
         """A hats brain's lesson: (the brain, its hats before, the changes)."""
         brain = fit_to(brain, [hat for hat, _ in drawn])  # sticks: a bigger heap than it has seen
-        if len(brain.positions) > brainfile.MAX_HATS:
-            raise ValueError(f"A brain holds at most {brainfile.MAX_HATS} hats, not {len(brain.positions)}.")
+        most = registry.entry_of(brain.rules).max_hats  # sticks: a brain grown past its game's most hats
+        if most is not None and len(brain.positions) > most:
+            raise ValueError(f"A brain holds at most {most} hats, not {len(brain.positions)}.")
         for hat, ball in drawn:
             if not brain.has_hat(hat):
                 raise ValueError(f"The brain {name!r} has no hat for {hat!r}.")

@@ -113,9 +113,11 @@ def _finite(x) -> float | None:
 def hats_rows(hats) -> list[dict]:
     """One dict per hat: counts and chances per ball, the AI's move (None on a tie at the top), the perfect
     move(s), whether the position is winning for the player facing it, and whether the AI is right there."""
-    from sticks_tui.solve.sticks_hats import analyse
+    from sticks_tui.solve import hat_analysis
 
-    analysis = analyse(hats.counts, hats.max_take)
+    analysis = hat_analysis(hats.rules, hats.counts)  # the game's own (sticks': `solve.sticks_hats.analyse`)
+    if analysis is None:
+        raise ValueError(f"{hats.rules.name} has no table of numbered hats: its table is one row per position.")
     rows = []
     for v in analysis.hats:
         top = max(v.counts)
@@ -232,15 +234,18 @@ def curve_rows(points: Sequence[Sequence]) -> list[dict]:
     return rows
 
 
-def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | None = None) -> str:
-    """The curve's points and the heaps they were scored over (`heap`: the run's heap, the figures being
-    over heaps 2..heap; None when not known, for a curve kept before it was stored): in JSON `heap` and
-    `scope` ("heaps 2-20"), in CSV a `scope` column on every row (blank when not known)."""
+def curve_export(brain: str, points: Sequence[Sequence], fmt: str, heap: int | None = None,
+                 game: str | None = None) -> str:
+    """The curve's points and what they were scored over: `heap` is the number kept with the run's curve (its
+    game's `curve_size`: sticks' heap, the figures being over heaps 2..heap; None when not known, for a curve
+    kept before it was stored, or a game that keeps none), said in the words of `game` (the brain's; None: the
+    first game's, `registry.first_name`). In JSON `heap` and `scope` ("heaps 2-20"), in CSV a `scope` column on
+    every row (blank when not known)."""
+    from sticks_tui.engine import registry
+
     _check("curve", fmt)
     rows = curve_rows(points)
-    from sticks_tui.engine.rules import heaps_words
-
-    scope = heaps_words(heap) if heap is not None else None
+    scope = registry.entry(registry.first_name() if game is None else game).curve_scope_words(heap)
     if fmt == "json":
         return _json("curve", {"brain": brain, "heap": heap, "scope": scope, "points": rows})
     return _csv(CSV_HEADERS["curve"], ([*(r[c] for c in CSV_HEADERS["curve"][:-1]), scope] for r in rows))
@@ -448,7 +453,8 @@ def build_export(store, kind: str, fmt: str, *, brain: str = "default", game_id:
         points = store.last_training_curve(info.name)
         if not points:
             raise StoreError(f"The brain {info.name!r} has no learning curve yet: train it first.")
-        return ExportText(kind, fmt, curve_export(info.name, points, fmt, store.last_training_heap(info.name)),
+        return ExportText(kind, fmt, curve_export(info.name, points, fmt, store.last_training_heap(info.name),
+                                                  info.game),
                           suggested_filename(kind, fmt, brain=info.name))
     if kind == "games":
         games = sorted(store.recent_games(limit=max(1, store.game_count())), key=lambda g: g.id)

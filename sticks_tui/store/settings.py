@@ -259,7 +259,7 @@ class Settings:
 
     theme: str = DEFAULT_THEME
     ai_speed: str = "normal"
-    game: str = field(default_factory=lambda: registry.names()[0])
+    game: str = field(default_factory=registry.first_name)
     name1: str = "Player 1"
     name2: str = "Player 2"
     first: str = "p1"  # who moves first in a game without a choice of its own (`first_of`)
@@ -424,7 +424,7 @@ def is_settings_file(data: bytes) -> bool:
         return True  # empty or only comments: nothing to lose
     fmt = doc.get("format")
     return fmt == SETTINGS_FORMAT or (fmt is None and (isinstance(doc.get("version"), int)
-                                                       or bool(set(doc) & {*FIELDS, *_OLD_KEYS})))
+                                                       or bool(set(doc) & {*FIELDS, *_old_keys()})))
 
 
 # -- reading ----------------------------------------------------------------------------------------------
@@ -497,7 +497,7 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
         set_aside(f"is not a sticks-tui settings file (format {_shown(fmt)})", "foreign")
         return Settings(), notices
     version = doc.get("version")
-    if version is None and fmt is None and not set(doc) & {*FIELDS, *_OLD_KEYS}:
+    if version is None and fmt is None and not set(doc) & {*FIELDS, *_old_keys()}:
         set_aside("is not a sticks-tui settings file (none of its keys is a setting)", "foreign")
         return Settings(), notices
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
@@ -537,7 +537,7 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
             default = getattr(Settings(), name)
             shown = list(default) if isinstance(default, tuple) else default
             notices.append(f"Settings {target}: {exc}; using {_shown(shown)}.")
-    unknown = sorted(str(k) for k in set(doc) - set(FIELDS) - {"format", "version", *_OLD_KEYS})
+    unknown = sorted(str(k) for k in set(doc) - set(FIELDS) - {"format", "version", *_old_keys()})
     if unknown and not newer:  # a newer version's own keys are expected, not worth a line each
         listed = ", ".join(_shown(k) for k in unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3
                                                               else "")
@@ -545,31 +545,41 @@ def load_settings(path: str | os.PathLike | None = None, *, move_aside: bool = T
     return Settings(**values), notices
 
 
-#: Version 1 kept each game's start in a field of its own, and one opponent for every game: (old key, the
-#: game it belonged to, its place in the game's table). Read into the table; never written again.
-_OLD_FIELDS: tuple[tuple[str, str, str], ...] = (("heap", "sticks", "start"), ("nim_piles", "nim", "start"),
-                                                 ("train_heap", "sticks", "train_start"))
-_OLD_KEYS = ("heap", "nim_piles", "train_heap", "opponent", "hats")
+#: Version 1 kept each game's start in a field of its own (each game's entry says which: `GameEntry.v1_settings`),
+#: one opponent for every game, and an early version 2 the first game's `hats`. Read into the table; never
+#: written again.
+_OLD_SHARED_KEYS = ("opponent", "hats")
+
+
+def _old_fields() -> list[tuple[str, str, str]]:
+    """(old key, the game it belonged to, its place in the game's table) of every version-1 field of a game."""
+    return [(key, game.name, place) for game in registry.entries() for key, place in game.v1_settings.items()]
+
+
+def _old_keys() -> set[str]:
+    return {key for key, _, _ in _old_fields()} | set(_OLD_SHARED_KEYS)
 
 
 def _migrated(doc: dict, notices: list[str], target) -> dict:
     """A version-1 document's per-game fields moved into its `games` table (a value this version does not
     take is left out, with a notice, as any bad value is)."""
-    old = [key for key in _OLD_KEYS if key in doc]
-    if not old:
+    fields = _old_fields()
+    old_keys = {key for key, _, _ in fields} | set(_OLD_SHARED_KEYS)
+    if not old_keys & set(doc):
         return doc
     doc = dict(doc)
     games = {game: dict(options) for game, options in doc.get("games", {}).items()} \
         if isinstance(doc.get("games"), Mapping) else {}
-    moved = [(key, game, place) for key, game, place in _OLD_FIELDS if key in doc and game in registry.names()]
-    chosen = doc.get("game") if doc.get("game") in registry.names() else registry.names()[0]
+    # in the file's own order (the order version 1 wrote them in: heap, nim_piles, ..., train_heap)
+    moved = [(key, game, place) for key in doc for old, game, place in fields if old == key]
+    chosen = doc.get("game") if doc.get("game") in registry.names() else registry.first_name()
     if "opponent" in doc:
         moved.append(("opponent", chosen, "opponent"))
     if "hats" in doc:  # an early version 2: the first game's hats, seeds | menace, are its brain by name
         hats = doc.pop("hats")
         if isinstance(hats, str) and hats in HATS:
             doc["hats"] = vocabulary.HAT_BRAINS[hats]
-            moved.append(("hats", registry.names()[0], "brain"))
+            moved.append(("hats", registry.first_name(), "brain"))
         else:
             notices.append(f"Settings {target}: hats is one of {', '.join(HATS)}, not {_shown(hats)}; using the "
                            "game's default.")
@@ -581,7 +591,7 @@ def _migrated(doc: dict, notices: list[str], target) -> dict:
             notices.append(f"Settings {target}: {key}: {str(exc).split(': ', 1)[-1]}; using the game's default.")
             continue
         games.setdefault(game, {}).setdefault(place, value)
-    for key in _OLD_KEYS:
+    for key in old_keys:
         doc.pop(key, None)
     doc["games"] = games
     return doc

@@ -11,7 +11,8 @@ import json
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.nim import MAX_NIM_PILE, NimRules
+from sticks_tui.engine.rules import MAX_HATS, MAX_TAKE_LIMIT
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.store import StoreError
 from sticks_tui.store import brainfile
@@ -40,7 +41,7 @@ def good_docs(draw):
         rows, layout = [], {"version": 2, "game": "nim", "box": list(box)}
     else:
         size = draw(st.integers(1, 40))
-        max_take = draw(st.integers(1, brainfile.MAX_TAKE_LIMIT))
+        max_take = draw(st.integers(1, MAX_TAKE_LIMIT))
         lengths = [min(max_take, n) for n in range(1, size + 1)]
         rows, layout = [[]], {"version": 1, "size": size, "max_take": max_take}
         if draw(st.booleans()):
@@ -103,11 +104,11 @@ def check(data: bytes) -> brainfile.BrainFile | None:
     hats = loaded.hats
     assert isinstance(hats, Hats)
     if loaded.game == "sticks":
-        assert 1 <= hats.size <= brainfile.MAX_HATS
-        assert 1 <= hats.max_take <= brainfile.MAX_TAKE_LIMIT
+        assert 1 <= hats.size <= MAX_HATS
+        assert 1 <= hats.max_take <= MAX_TAKE_LIMIT
         assert hats.rule.floor == "none" or brainfile.empty_container(hats) is None  # every hat can move
     elif loaded.game == "nim":
-        assert all(0 <= b <= brainfile.MAX_NIM_PILE for b in hats.rules.box) and any(hats.rules.box)
+        assert all(0 <= b <= MAX_NIM_PILE for b in hats.rules.box) and any(hats.rules.box)
     for position in hats.positions:
         row = hats.hat(position)
         # every hat can move, unless its rule lets one run out (the floor 'none': it resigns or is refilled)

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sticks_tui.cli import main
-from sticks_tui.engine.nim import NimRules
+from sticks_tui.engine.nim import MAX_NIM_PILE, NimRules
+from sticks_tui.engine.rules import MAX_HATS, MAX_TAKE_LIMIT
 from sticks_tui.learn.hats import FLOOR_RULES, MAX_COUNT, HatRule, Hats
 from sticks_tui.learn.trainer import TrainingConfig, train
 from sticks_tui.store import Store, StoreError
@@ -102,8 +103,8 @@ def brains(draw) -> Hats:
     is one example, not 3,000 draws)."""
     rule = draw(rules)
     if draw(st.booleans()):
-        size = draw(st.one_of(st.integers(1, 60), st.just(brainfile.MAX_HATS)))
-        brain = Hats(size, draw(st.integers(1, brainfile.MAX_TAKE_LIMIT)), rule)
+        size = draw(st.one_of(st.integers(1, 60), st.just(MAX_HATS)))
+        brain = Hats(size, draw(st.integers(1, MAX_TAKE_LIMIT)), rule)
     else:
         box = draw(st.tuples(*[st.integers(0, 5)] * 3).filter(any))
         brain = nim_brain(box, rule)
@@ -140,7 +141,7 @@ def test_import_of_any_export_gives_back_the_same_brain(one_store, brain, games_
 
 
 def test_the_largest_nim_box_a_file_holds_restores(tmp_path):
-    brain = nim_brain((brainfile.MAX_NIM_PILE,) * 3, HatRule(floor="nonempty"))
+    brain = nim_brain((MAX_NIM_PILE,) * 3, HatRule(floor="nonempty"))
     brain.counts[brain.counts > 0] = MAX_COUNT  # the widest counts: the file must still fit its size cap
     with Store.open(tmp_path / "data") as store:
         store.save_brain("big", brain, 5)
@@ -152,8 +153,8 @@ def test_the_largest_nim_box_a_file_holds_restores(tmp_path):
 def test_a_brain_no_file_can_hold_is_not_exported_and_nothing_is_written(data, tmp_path, capsys):
     # the store keeps them, but a brain file could not give them back: say so rather than "Exported"
     with Store.open(data) as store:
-        store.save_brain("wide", Hats(12, brainfile.MAX_TAKE_LIMIT + 1), 1)
-        store.save_brain("huge box", nim_brain((brainfile.MAX_NIM_PILE + 1, 0, 0)), 1)
+        store.save_brain("wide", Hats(12, MAX_TAKE_LIMIT + 1), 1)
+        store.save_brain("huge box", nim_brain((MAX_NIM_PILE + 1, 0, 0)), 1)
     for name, why in (("wide", '"max_take" must be a whole number from 1 to 10, not 11'),
                       ("huge box", '"box" must be the three largest piles')):
         path = tmp_path / f"{name}.json"

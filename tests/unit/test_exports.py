@@ -262,6 +262,62 @@ def test_the_curve_says_over_which_heaps_in_csv_as_in_json():
     assert (doc["heap"], doc["scope"]) == (20, "heaps 2-20")
 
 
+#: The sticks hats table of `learned_hats()` as published (brain 'b'): the columns and every cell, byte for byte.
+HATS_CSV = (
+    "hat,balls_1,balls_2,balls_3,chance_1,chance_2,chance_3,ai_move,perfect_move,winning,right\n"
+    "1,1,,,1,,,1,,no,\n2,4,1,,0.8,0.2,,1,1,yes,yes\n3,1,1,1,0.333333,0.333333,0.333333,,2,yes,no\n"
+    "4,1,1,1,0.333333,0.333333,0.333333,,3,yes,no\n5,1,1,1,0.333333,0.333333,0.333333,,,no,\n"
+    "6,9,1,1,0.818182,0.090909,0.090909,1,1,yes,yes\n7,1,7,2,0.1,0.7,0.2,2,2,yes,yes\n"
+    "8,6,1,2,0.666667,0.111111,0.222222,1,3,yes,no\n9,3,2,1,0.5,0.333333,0.166667,1,,no,\n"
+    "10,1,1,1,0.333333,0.333333,0.333333,,1,yes,no\n11,1,1,1,0.333333,0.333333,0.333333,,2,yes,no\n"
+    "12,1,1,1,0.333333,0.333333,0.333333,,3,yes,no\n")
+
+
+def test_the_sticks_exports_are_byte_for_byte_as_published():
+    """The sticks hats table and the curve, as the store makes them through the game's entry and the solvers'
+    `hat_analysis` (issue 31 item 5), are the bytes they were when the store imported the sticks modules (the JSON
+    hats table by its SHA-256 with its time blanked: the text of 91e844f)."""
+    import hashlib
+    import re
+
+    def timeless(text: str) -> str:
+        return re.sub(r'"exported_at": "[^"]*"', '"exported_at": ""', text)
+
+    assert hats_export("b", learned_hats(), "csv") == HATS_CSV
+    assert hashlib.sha256(timeless(hats_export("b", learned_hats(), "json")).encode()).hexdigest() == \
+        "a2280d4ab2231e65e6d2bc65b139c69b9f822aaf791e7e7ed1d17fadce866c82"
+    points = [(1, 0.1, 0.0, 0.0), (1000, 0.9, 0.5, 0.6)]
+    assert curve_export("b", points, "csv", heap=20) == ("games,agreement,win,win_first,win_second,scope\n"
+                                                         "1,0.1,0,0,0,heaps 2-20\n1000,0.9,0.55,0.5,0.6,heaps 2-20\n")
+    assert json.loads(timeless(curve_export("b", points, "json", heap=20))) == {
+        "format": EXPORT_FORMAT, "kind": "curve", "version": 1, "exported_at": "", "brain": "b", "heap": 20,
+        "scope": "heaps 2-20", "points": [
+            {"games": 1, "agreement": 0.1, "win": 0.0, "win_first": 0.0, "win_second": 0.0},
+            {"games": 1000, "agreement": 0.9, "win": 0.55, "win_first": 0.5, "win_second": 0.6}]}
+
+
+def test_what_a_curve_is_over_is_said_by_the_brains_game(tmp_path):
+    """Issue 31 item 5: the store names no game's words; the number kept with a curve is said by the brain's game's
+    entry (`curve_scope`): sticks' heaps, a game that keeps none says nothing, and a game's own words are its own."""
+    import dataclasses
+
+    from sticks_tui.engine import registry
+
+    points = [(1, 0.1, 0.0, 0.0)]
+    assert json.loads(curve_export("b", points, "json", heap=20, game="sticks"))["scope"] == "heaps 2-20"
+    assert json.loads(curve_export("b", points, "json", heap=20, game="nim"))["scope"] is None
+    sticks = registry.entry("sticks")
+    registry.register(dataclasses.replace(sticks, curve_scope=lambda n: f"the heaps up to {n}"))
+    try:
+        assert [r["scope"] for r in rows(curve_export("b", points, "csv", heap=7))] == ["the heaps up to 7"]
+        with Store.open(tmp_path) as store:  # the export of a stored curve: in its brain's game's words
+            store.save_brain("b", Hats(9), 10)
+            store.save_training_curve("b", [(10, 0.5, 0.25, 0.75)], heap=9)
+            assert rows(build_export(store, "curve", "csv", brain="b").text)[0]["scope"] == "the heaps up to 9"
+    finally:
+        registry.register(sticks)
+
+
 def test_a_curve_exported_before_the_scope_column_is_still_ours_to_replace(tmp_path):
     earlier = "games,agreement,win,win_first,win_second\n1,0.1,0,0,0\n"
     assert export_kind(earlier.encode()) == "curve"

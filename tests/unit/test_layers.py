@@ -311,6 +311,8 @@ def test_a_game_registered_from_elsewhere_is_listed_after_the_modules_games():
 
     entry = registry.GameEntry(name="toy", title="a toy", choice="Toy", brain_words="a toy brain", rules_class=Toy,
                                make_rules=Toy, layout=lambda rules: {}, from_layout=lambda layout: Toy())
+    # what the store and the learner ask of a game has a default a new game keeps (issue 31 item 5)
+    assert (entry.learner_name, entry.v1_settings, entry.max_hats, entry.curve_scope_words(20)) == ("", {}, None, None)
     before = registry.names()
     registry.register(entry)
     try:
@@ -397,19 +399,11 @@ def game_modules(known: set[str]) -> set[str]:
 
 #: Modules of learn/ and store/ that still import a game's own module, as 'module: game module': each must go,
 #: never grow.
-GAME_IMPORTS_NOT_YET: set[str] = {
-    # MENACE's words (its boxes by square, its rule in a sentence): noughts and crosses by definition
-    "sticks_tui.learn.menace: sticks_tui.engine.noughts",
-    # (the sticks analysis, the rule read from the hats, moved to solve/sticks_hats.py: learn/analysis.py asks
-    # `solve.read_rule`)
-    # the sticks brain's own export table (hat, balls_1..k, a published CSV) and its curve's "heaps 2-N": the
-    # export reached them through learn/analysis.py's re-exports before, which this check did not see
-    "sticks_tui.store.exports: sticks_tui.engine.rules",
-    "sticks_tui.store.exports: sticks_tui.solve.sticks_hats",
-    # what a brain file may hold, re-exported beside the file's checks
-    "sticks_tui.store.brainfile: sticks_tui.engine.nim",
-    "sticks_tui.store.brainfile: sticks_tui.engine.rules",
-}
+GAME_IMPORTS_NOT_YET: set[str] = set()
+# (none left, issue 31 item 5: MENACE's module asks the registry for the game its learner plays
+# (`learner_game`); the sticks hats table asks `solve.hat_analysis` and the curve's words the game's entry
+# (`curve_scope`); what a brain file may hold is each game's `file_rules`, and a brain's most hats its
+# entry's `max_hats`)
 
 
 def learner_and_store_game_imports(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=None) -> set[str]:
@@ -458,11 +452,8 @@ def test_the_import_check_finds_a_rules_class_imported_in_the_learner(tmp_path):
 
 # -- no game's name in the learner or the store (issue 31 item 5): a default is the registry's first game --
 #: Places that still name a game, as 'module: the name', each with its reason; the list only shrinks.
-GAME_NAMES_NOT_YET: set[str] = {
-    # a version-1 settings file kept one field per game ('heap', 'nim_piles'): the migration reads them by name
-    "sticks_tui.store.settings: 'nim'",
-    "sticks_tui.store.settings: 'sticks'",
-}
+GAME_NAMES_NOT_YET: set[str] = set()
+# (none left: the version-1 settings migration reads each game's old keys from its entry, `v1_settings`)
 
 
 def game_names_in_core(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=GAME_NAMES) -> set[str]:

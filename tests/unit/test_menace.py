@@ -35,6 +35,15 @@ def test_the_rules_offer_the_eight_symmetries_of_the_square_and_the_learner_fold
         assert canonical(board) == min(image(board, p) for p in SYMMETRIES)
 
 
+def test_menaces_game_is_the_registrys_word():
+    """Issue 31 item 5: MENACE's module imports no game's module; its game is the one whose entry names MENACE."""
+    from sticks_tui.engine import registry
+
+    assert registry.learner_game("MENACE") is registry.entry_of(MenaceBrain().rules) is registry.entry("noughts")
+    with pytest.raises(ValueError, match="No game here is played by the learner 'HER'"):
+        registry.learner_game("HER")
+
+
 def test_menace_has_304_boxes_1_12_108_183_by_move():
     boards = MenaceBrain().boxes.boards
     assert len(boards) == 304

@@ -313,6 +313,29 @@ def test_a_version_1_file_is_read_into_the_games_table_and_saved_as_version_2(pa
     assert len(notices) == 1 and "opponent" in notices[0] and "using the game's default" in notices[0]
 
 
+def test_the_version_1_fields_are_the_games_own_words(path):
+    """Each game's entry says the version-1 keys it owned (`GameEntry.v1_settings`): the migration reads them from
+    the registry, names no game, and says a bad old value in a line each, in the file's order."""
+    import dataclasses
+
+    from sticks_tui.engine import registry
+
+    path.parent.mkdir()
+    path.write_text('version = 1\nheap = "twenty"\nnim_piles = [3, 4]\ntrain_heap = 0\nname1 = "Ann"\n')
+    s, notices = load_settings(path)
+    assert (s.name1, s.of("sticks"), s.of("nim")) == ("Ann", GameSettings(), GameSettings())
+    assert [n.split(": ")[1] for n in notices] == ["heap", "nim_piles", "train_heap"], notices
+    sticks = registry.entry("sticks")
+    registry.register(dataclasses.replace(sticks, v1_settings={"heap": "train_start", "old_heap": "start"}))
+    try:
+        path.write_text('version = 1\nheap = 33\nold_heap = 40\ntrain_heap = 12\n')
+        s, notices = load_settings(path)
+        assert s.of("sticks") == GameSettings(start=40, train_start=33)
+        assert len(notices) == 1 and "train_heap" in notices[0]  # no game's key now: unknown
+    finally:
+        registry.register(sticks)
+
+
 def test_an_early_version_2_files_hats_become_the_first_games_brain(path):
     """`hats` (seeds | menace) was the sticks AI's brain for every start: it is read as sticks' own `brain`
     (by the brain's name) and never written again; a bad one is said in a line, the rest read."""

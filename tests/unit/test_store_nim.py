@@ -56,6 +56,18 @@ def test_the_nim_brain_keeps_its_games_learning_between_runs(tmp_path):
         assert wins + losses == 30
 
 
+def test_a_nim_brain_of_the_largest_box_is_taught_by_a_game(tmp_path):
+    """The most hats a brain may hold is its game's word (`GameEntry.max_hats`: sticks' 1,000, for a brain that
+    grows); a Nim brain of the box 10,10,10 has 1,330 hats and was refused every lesson with the sticks limit."""
+    name = nim_brain_name((10, 10, 10))
+    with Store.open(tmp_path) as store:
+        store.save_brain(name, nim_brain((10, 10, 10)), 0)
+        before = store.load_brain(name)
+        lesson = record(store, ["1:1", "1:2"], 0, [((2, 0, 0), (0, 2))], start=(3, 0, 0), name=name).brains[1]
+        before.reinforce([((2, 0, 0), (0, 2))], True)
+        assert len(lesson.positions) == 1330 and lesson == before == store.load_brain(name)
+
+
 def test_a_game_that_breaks_the_rules_teaches_the_nim_brain_nothing(tmp_path):
     with Store.open(tmp_path) as store:
         before = store.load_or_create_brain(NAME, game="nim", box=NIM_LEARNER_BOX).counts.copy()

@@ -275,10 +275,17 @@ def _curve_choice(app, points=None, what: str = "", name: str | None = None) -> 
         curve = list(points) if points else session.store.last_training_curve(name)
         if not curve:
             raise StoreError(f"The brain {name!r} has no learning curve yet: train it first (press t).")
-        # the heaps its figures are over: this run's, or the stored curve's
-        rules = session.training.rules
-        heap = (getattr(rules, "size", None) if points else session.store.last_training_heap(name))
-        return ExportText("curve", fmt, curve_export(name, curve, fmt, heap), suggested_filename("curve", fmt, brain=name))
+        # what its figures are over (sticks: the heaps), in its game's words: this run's, or the stored curve's
+        from sticks_tui.engine import registry
+
+        if points:
+            game = registry.find(session.training.rules)
+            heap, game = registry.curve_size(session.training.rules), game.name if game is not None else None
+        else:
+            info = session.store.brain_info(name)
+            heap, game = session.store.last_training_heap(name), info.game if info is not None else None
+        return ExportText("curve", fmt, curve_export(name, curve, fmt, heap, game),
+                          suggested_filename("curve", fmt, brain=name))
 
     return ExportChoice("curve", f"the learning curve of brain '{name}'{what}", make, {"brain": name})
 
