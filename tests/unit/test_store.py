@@ -242,7 +242,8 @@ def test_load_or_create_brain_creates_saves_and_grows(store):
 
 def test_a_stored_count_that_is_not_a_whole_number_in_range_is_refused_as_damage(store):
     """Each hat's counts as stored: whole numbers 0..MAX_COUNT only, no count past a hat's moves (store/brains.py
-    `_decode` checks a row with C loops, not cell by cell: the same refusals, each held here)."""
+    `_decode` checks all the counts at once with C loops, then row by row to say which hat is wrong, not cell by
+    cell in Python: the same refusals as before, each held here)."""
     from sticks_tui.learn.hats import MAX_COUNT
 
     store.save_brain("default", Hats(10), 5)
