@@ -63,7 +63,10 @@ class LineGame(LineConsole):
         self.store, self.game, self.rules = store, game, rules
         self.rng = rng if rng is not None else random.Random()
         self.opponent, self.ai_first, self.names = opponent, ai_first, names
-        self.brain_name = brain if brain is not None else game.name
+        #: No brain named: the one the app's learning AI plays the AI's side with (`GameEntry.ai_brains`), so a
+        #: class teaches the same brain in the app and here; made as the app makes it (`ai_brain_options`)
+        self.own_brain = brain is None
+        self.brain_name = game.ai_brain(self.ai_seat) if brain is None else brain
         self.show_boxes = show_boxes
         self.kinds = kinds
         self.hats = None
@@ -111,9 +114,11 @@ class LineGame(LineConsole):
         if self.store is not None:
             # a stored brain of one side's containers (the app's HER: Black's) plays that side
             info = self.try_store(lambda: self.store.brain_info(self.brain_name))
-            seat = info.seat if info is not None and info.game == self.game.name else None
+            options = dict(self.game.ai_brain_options(self.ai_seat)) if self.own_brain else {}
+            made_for = options.pop("seat", None)  # the app's brain of one side's boxes, made for that side
+            seat = info.seat if info is not None and info.game == self.game.name else made_for
             self.hats = self.try_store(lambda: self.store.load_or_create_brain(self.brain_name, game=self.game.name,
-                                                                               seat=seat))
+                                                                               seat=seat, **options))
             if self.hats is not None and seat is not None and self.ai_first != (seat == 0):
                 names = getattr(self.rules, "seat_names", ("the first player", "the second player"))
                 self.warn(f"sticks-tui: the brain {self.brain_name!r} keeps {names[seat]}'s boxes only: it plays "

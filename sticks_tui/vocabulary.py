@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import LEARNER_BOX, MAX_PILE
+from sticks_tui.engine.nim import brain_name as nim_brain
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
 
 #: How training games start: the one list (the trainer, the lab, the settings file, the command line and the
@@ -33,14 +34,14 @@ HUMAN_OPPONENTS = ("friend", "human")
 SECOND_AI_SUFFIX = " 2"
 #: The learning AI's hats, as the setup screen offers them: each a brain of its own, so trying the
 #: MENACE-like rule never resets the seeds' brain.
-DEFAULT_BRAIN = "default"
+DEFAULT_BRAIN = registry.entry(registry.first_name()).ai_brain()
 HAT_BRAINS: dict[str, str] = {"seeds": DEFAULT_BRAIN, "menace": "menace"}
 HAT_CHOICES: dict[str, str] = {"seeds": "the seeds' rule: 1 ball each, win +1, loss -1",
                                "menace": "MENACE-like: 3 balls each, win +3, loss -1"}
 #: MENACE's brains for noughts and crosses, by whose boxes they are (X's, and O's second brain): their
 #: own names, apart from the sticks AI's MENACE-like hats ("menace").
 NOUGHTS_GAME = "noughts"
-NOUGHTS_BRAINS: dict[str, str] = {"X": "noughts MENACE", "O": "noughts MENACE O"}
+NOUGHTS_BRAINS: dict[str, str] = dict(zip(("X", "O"), registry.entry(NOUGHTS_GAME).ai_brains))
 #: The trained AI plays this many games against another learner before it plays you.
 TRAINED_AI_GAMES = 100_000
 #: A sticks brain as the app makes it: one hat for every heap the app offers.
@@ -49,9 +50,8 @@ APP_BRAIN_SIZE = MAX_HEAP
 NIM_LEARNER_BOX = LEARNER_BOX
 
 
-def nim_brain_name(box=NIM_LEARNER_BOX) -> str:
-    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
-    return "nim-" + "x".join(str(int(b)) for b in box)
+#: The stored brain of the learning AI for Nim on piles up to a box: one brain per box size.
+nim_brain_name = nim_brain
 NIM_TRAIN_GAMES = 500_000
 #: The ranges a setup offers (seed 000: a heap "between 10 and 100"; Nim's piles 1 to 100 coins).
 HEAP_RANGE = (MIN_HEAP, MAX_HEAP)

@@ -21,6 +21,7 @@ CLASSIC_MODES = {"friend": "friend", "learning": "computer", "trained": "trained
 
 
 def register(subparsers) -> None:
+    from sticks_tui.engine import registry
     from sticks_tui.lines import KINDS
 
     for module in LINE_MODE_MODULES:
@@ -40,7 +41,11 @@ def register(subparsers) -> None:
     p.add_argument("--name2", type=player_name, default="Player 2",
                    help="your friend's name in the records (default 'Player 2')")
     p.add_argument("--brain", type=player_name, default=None,
-                   help="the learning AI's brain (default: the game's name; sticks: 'default')")
+                   help="the learning AI's brain (default: the brain the app's learning AI plays that side with, so the "
+                        "class teaches one brain: " + "; ".join(
+                            f"{g.name} '{g.ai_brain(1)}'" + (f" (with --ai-first '{g.ai_brain(0)}')"
+                                                             if g.brains_by_side() else "")
+                            for g in registry.entries()) + "; with --paper: the game's name)")
     p.add_argument("--train-games", type=int_in_range(0, 10_000_000, "--train-games"), default=None,
                    help="(sticks) training games for the trained AI (default 100,000)")
     p.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,

@@ -345,4 +345,6 @@ register(GameEntry(
     learner_seat_why="HER plays Black, as in Gardner's article, against a second learner playing White, learning too: "
                      "in our runs she learns to beat the perfect White sooner so than against the random or a perfect "
                      "White (docs/cli.md)", brain_tokens=("box", "bead"),
+    # HER plays Black with a brain of Black's 19 boxes, and White with a brain of White's 18 of her own
+    ai_brains=("HER White", "HER"), ai_brain_options=lambda side: {"seat": side},
 ))

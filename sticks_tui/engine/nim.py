@@ -24,6 +24,11 @@ MAX_NIM_PILE = 10
 #: The piles the learning AI for Nim knows, up to 7 coins each (its brain: one hat a position up to these).
 LEARNER_BOX = (7, 7, 7)
 
+
+def brain_name(box=LEARNER_BOX) -> str:
+    """The stored brain of the learning AI for Nim on piles up to `box`: one brain per box size."""
+    return "nim-" + "x".join(str(int(b)) for b in box)
+
 Piles = tuple[int, int, int]
 
 
@@ -267,6 +272,7 @@ register(GameEntry(
     # a position asked about (`solve`) is read within the whole table, 0-100 coins a pile
     rules_of=lambda values, start: NimRules(values["piles"] if start is None else (MAX_PILE,) * 3),
     training_games=500_000,
+    ai_brains=(brain_name(LEARNER_BOX),), ai_brain_options=lambda side: {"box": LEARNER_BOX},
     v1_settings={"nim_piles": "start"},  # a version-1 settings file kept the setup's piles in a field of its own
     lab_rules=lambda size: NimRules((size, size, size)), lab_size=(7, 1, 7),
     lab_size_words="the largest pile (piles up to N, N, N)",

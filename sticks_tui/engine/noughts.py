@@ -379,6 +379,7 @@ register(GameEntry(
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
     brains="matchboxes", learner_name="MENACE",
+    ai_brains=("noughts MENACE", "noughts MENACE O"), ai_brain_options=lambda side: {"seat": side},  # X's boxes, O's
     # the app's MENACE: Michie's incentives and resigning box, 12 beads a square in the first box (issue 33: with
     # Michie's 4 it empties against the perfect player in 62% of 5,000-game runs, with 12 in 0.25%:
     # benchmarks/bench_menace_beads.py); Michie's own 4,3,2,1 stays a named choice

@@ -137,6 +137,12 @@ class GameEntry:
     #: or "matchboxes" (MENACE's boxes of beads). Words only: every game's brain is the one counts learner's
     #: (`learn.hats.Hats`), stored in one shape; the learner and the store never read this.
     brains: str = "hats"
+    #: The learning AI's kept brains, by name, as the app and the line mode (`sticks-tui play`) play them: one
+    #: name, one brain for both sides; two, the first mover's and the second's (MENACE's X and O boxes, HER White
+    #: and HER). Empty: one brain named as the game. And what the store is asked to make one of a side
+    #: (`ai_brain_options(side)`: `Store.load_or_create_brain`'s size, box or seat).
+    ai_brains: tuple[str, ...] = ()
+    ai_brain_options: Callable[[int], dict] = field(default=lambda side: {}, compare=False)
     #: What its learner's containers and tokens are called on screen, when not `brains`' own (hats and balls,
     #: MENACE's boxes and beads): Hexapawn's HER ("box", "bead") learns by the hats' rule, from matchboxes.
     brain_tokens: tuple[str, str] = ()
@@ -206,6 +212,15 @@ class GameEntry:
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
+
+    def ai_brain(self, side: int = 0) -> str:
+        """The kept brain its learning AI plays `side` (0 moving first, 1 second) with, when none is chosen."""
+        names = self.ai_brains or (self.name,)
+        return names[1] if side == 1 and len(names) > 1 else names[0]
+
+    def brains_by_side(self) -> bool:
+        """Each side has a brain of its own (its containers only): the second mover's is not the first's."""
+        return len(self.ai_brains) > 1
 
     def token_words(self) -> tuple[str, str]:
         """What its learner's containers and tokens are called: `brain_tokens`, else by `brains` (MENACE's

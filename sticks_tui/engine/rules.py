@@ -217,6 +217,9 @@ register(GameEntry(
                                      "game started with."),
     # a heap of 1 (one forced move) teaches nothing: 'explore' games start from 2..N (from N when N <= 2)
     explore_from=lambda rules: tuple(range(2, rules.size + 1)) if rules.size > 2 else (rules.size,),
+    # the app's brain of the seeds' hats, one hat for every heap the app offers (the setup's MENACE-like hats are
+    # a second brain, 'menace': vocabulary.HAT_BRAINS)
+    ai_brains=("default",), ai_brain_options=lambda side: {"size": MAX_HEAP},
     curve_size=lambda rules: rules.size, curve_scope=heaps_words, max_hats=MAX_HATS,
     # a version-1 settings file kept sticks' start heap and the train dialog's heap in fields of their own
     v1_settings={"heap": "start", "train_heap": "train_start"},

@@ -340,6 +340,7 @@ class SticksApp(App):
     def _load_chosen_brains(self) -> None:
         """Each game's learning AI plays with the brain the settings say was left in play (the setup's hats,
         the analysis screen's pick); one no longer in the store is said in a line, and the game's own is used."""
+        from sticks_tui.engine import registry
         from sticks_tui.store import StoreError
         from sticks_tui.ui.boards import board_of, has_board
         from sticks_tui.ui.keeper import rule_of_brain
@@ -351,7 +352,7 @@ class SticksApp(App):
             if name is None or not has_board(game):
                 continue
             board = board_of(game)
-            own = board.brains or (game,)
+            own = registry.entry(game).ai_brains or (game,)
             made_here = (*own, *(HAT_BRAINS.values() if board.brain_choices else ()))  # made when first played
             if name not in made_here:
                 try:

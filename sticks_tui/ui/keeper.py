@@ -68,26 +68,23 @@ def rule_of_brain(name: str):
 
 def brain_name(session: Any, game: str, side: int = 0) -> str:
     """The kept brain the learning AI of `game` plays `side` with (0 moving first, 1 second): the one
-    chosen for the game (the setup's hats, the analysis screen's pick), else its board's."""
-    from sticks_tui.ui.boards import board_of
-
-    names = board_of(game).brains or (registry.entry(game).name,)
-    if side == 1 and len(names) > 1:
-        return names[1]
-    return session.chosen.get(game, names[0])
+    chosen for the game (the setup's hats, the analysis screen's pick), else its game's (`GameEntry.ai_brains`)."""
+    entry = registry.entry(game)
+    if side == 1 and entry.brains_by_side():
+        return entry.ai_brain(1)
+    return session.chosen.get(game, entry.ai_brain(0))
 
 
 def kept_brain(session: Any, game: str, side: int = 0, *, rule=None):
     """The learning AI's brain of `game` for `side`, loaded into `session.kept` on first use by
     `load_kept` (made in the store if new): a stored brain that does not fit is left as it is, the AI
     plays with a fresh brain that is not kept, and its `problem` says why."""
-    from sticks_tui.ui.boards import board_of
     from sticks_tui.ui.session import KeptBrain
 
     name = brain_name(session, game, side)
     kept = session.kept.get((game, name))
     if kept is None:
-        loaded = load_kept(session.store, name, game, rule=rule, **board_of(game).brain_options(side))
+        loaded = load_kept(session.store, name, game, rule=rule, **registry.entry(game).ai_brain_options(side))
         kept = KeptBrain(game, name, loaded.hats, loaded.kept, loaded.hats.counts.copy() if loaded.kept else None,
                          loaded.problem)
         session.kept[kept.key] = kept

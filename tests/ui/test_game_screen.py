@@ -32,8 +32,7 @@ def learner_kind(game: str) -> str:
 
 
 def kept_name(game: str, side: int) -> str:
-    names = board_of(game).brains
-    return names[min(side, len(names) - 1)]
+    return registry.entry(game).ai_brain(side)
 
 
 def three_of_each(data_dir: str, game: str) -> None:
@@ -45,7 +44,7 @@ def three_of_each(data_dir: str, game: str) -> None:
     try:
         for side in (0, 1):
             name = kept_name(game, side)
-            brain = store.load_or_create_brain(name, game=game, **board_of(game).brain_options(side))
+            brain = store.load_or_create_brain(name, game=game, **registry.entry(game).ai_brain_options(side))
             brain.counts[:] = brain.counts * 3
             store.save_brain(name, brain, replace=True)
     finally:
@@ -90,7 +89,7 @@ async def test_two_friends_play_a_game_to_the_end_on_its_board_and_it_is_kept_an
             assert not screen.query_one("#after").display
             if game == SMALL_BOXES:
                 assert set(app.session.kept) == held  # nothing loaded for this game
-                assert all(app.session.store.brain_info(name) is None for name in board_of(game).brains
+                assert all(app.session.store.brain_info(name) is None for name in registry.entry(game).ai_brains
                            if (game, name) not in held)
                 assert screen.has_class("-no-brain") == (not held or all(g != game for g, _ in held))
                 # leaving it in progress asks first
@@ -356,8 +355,8 @@ def race():
         from_layout=lambda layout: RaceRules(),
         opponents={"friend": "a friend", "random": "the random AI", "learning": "the learning AI"},
         default_opponent="learning", ai_names={"random": "Race Random AI", "learning": "Race Learning AI"},
-        watchable=True))
-    registry.set_board("race", board=Board(widget=RaceBoard, brains=("race brain",)))
+        watchable=True, ai_brains=("race brain",)))
+    registry.set_board("race", board=Board(widget=RaceBoard))
     yield entry
     registry.unregister("race")
 

@@ -83,3 +83,32 @@ def test_a_game_registered_in_a_test_plays_in_the_line_mode(capsys, monkeypatch,
     assert "Beans AI plays take " in out and "Beans AI's boxes drawn from this game" in out
     assert (game.game, game.start, game.players, game.opponent) == ("beans", "5", ("Player 1", "Beans AI"), "learning")
     assert game.loser == 0 and "Beans AI wins." in out
+
+
+@pytest.mark.parametrize("ai_first", [False, True])
+def test_the_learning_ai_plays_and_teaches_the_apps_brain_of_its_side(capsys, monkeypatch, tmp_path, ai_first):
+    """A class teaches one brain: with no --brain, Hexapawn's learning AI in the line mode plays the brain the
+    app's learning AI plays the same side with (`ui.keeper.brain_name`: HER, Black's 19 boxes; HER White, White's
+    18, when it moves first), made as the app makes it, and the game teaches that brain; no other brain is made.
+    (Before, it played and made a brain named after the game, of both sides' 37 boxes, which the app never
+    plays.)"""
+    from types import SimpleNamespace
+
+    from sticks_tui.ui.keeper import brain_name
+
+    seat = 0 if ai_first else 1
+    app_brain = brain_name(SimpleNamespace(chosen={}), "hexapawn", seat)
+    assert app_brain == ("HER White" if ai_first else "HER")
+    code, out, _ = play(capsys, monkeypatch, tmp_path, "1\n" * 5 + "n\n", "play", "--game", "hexapawn",
+                        "--opponent", "learning", "--seed", "3", *(["--ai-first"] if ai_first else []))
+    assert code == 0
+    store = Store.open(str(tmp_path))
+    try:
+        assert [b.name for b in store.list_brains()] == [app_brain]
+        info = store.brain_info(app_brain)
+        assert (info.game, info.seat) == ("hexapawn", seat)
+        assert len(store.load_brain(app_brain).positions) == (18 if ai_first else 19)  # one side's boxes
+        (game,) = store.recent_games(limit=5)
+        assert (game.brain, game.ai_seats) == (app_brain, (seat,))  # its lesson went to that brain
+    finally:
+        store.close()

@@ -9,7 +9,6 @@ so the core never imports the UI and no screen asks which game it is. It holds:
   the move is legal and plays it. A widget draws; it never decides a rule.
 - the setup screen's row that asks where a game starts (`setup_row`, `load`, `read`), for a game that
   starts from a position a person chooses (sticks' heap, Nim's piles); none for a game with one start;
-- its learning AI's kept brains by side (`brains`, `brain_options`: what the store is asked for);
 - its words: the intro, the sides' marks (X and O), a move and a result in the game's own sentences,
   a move's short label (the brain view's cells), a hint, its help.
 
@@ -154,10 +153,6 @@ class Board:
     read: Callable[[Widget, str], Any] | None = None
     #: Where a game starts when nothing was chosen yet (None: the rules' first start position).
     default_start: Any = None
-    #: The learning AI's kept brains by side (the first mover's, the second's; one name: both sides play
-    #: with it) and what the store is asked to make one (`brain_options(side)`: its size, its box, whose boxes).
-    brains: tuple[str, ...] = ()
-    brain_options: Callable[[int], dict] = field(default=lambda side: {})
     #: The setup screen offers a choice of brains for its learning AI (the seeds' hats, MENACE-like ones).
     brain_choices: bool = False
     #: The first and the second mover's marks ("X", "O"), said beside the players' names; None: no marks.

@@ -176,10 +176,8 @@ class HexapawnBoard(GameBoard):
 
 
 BOARD = Board(
-    # HER plays Black with Black's 19 boxes, as in Gardner's article, and White, when she moves first, with a
-    # brain of White's 18 of her own (`brain_options`: each side's boxes only, folded by the mirror)
-    widget=HexapawnBoard, intro=lambda app: INTRO, brains=("HER White", "HER"), sides=("White", "Black"),
-    brain_options=lambda side: {"seat": side},
+    # HER's brains, Black's 19 boxes and White's 18, are her game's (`GameEntry.ai_brains`)
+    widget=HexapawnBoard, intro=lambda app: INTRO, sides=("White", "Black"),
     move_label=lambda position, move: move, layout="square",
     opening=lambda rules, start: "three pawns a side, each on its home row",
     move_line=lambda rules, name, before, move, after: f"{name}: {move}.",

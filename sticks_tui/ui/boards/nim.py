@@ -278,8 +278,6 @@ def _read(row, opponent) -> tuple[int, int, int]:
 
 registry.set_board("nim", board=Board(
     widget=NimBoard, intro=lambda app: INTRO, setup_row=_setup_row, load=_load, read=_read, default_start=(3, 4, 5),
-    brains=(vocabulary.nim_brain_name(vocabulary.NIM_LEARNER_BOX),),
-    brain_options=lambda side: {"box": vocabulary.NIM_LEARNER_BOX},
     move_line=_move_line, result_line=_result, hint=_hint,
     opening=lambda rules, start: f"{piles_text(start)}. Whoever takes the last coin wins",
     move_label=lambda position, move: coins_word(*move),

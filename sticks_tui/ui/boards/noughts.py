@@ -425,8 +425,8 @@ def help_sections() -> tuple[tuple[str, str], ...]:
 
 
 registry.set_board("noughts", board=Board(
-    widget=NoughtsBoard, intro=lambda app: INTRO, brains=tuple(vocabulary.NOUGHTS_BRAINS[m] for m in ("X", "O")),
-    brain_options=lambda side: {"seat": side}, sides=("X", "O"), move_line=_move_line, result_line=_result,
+    widget=NoughtsBoard, intro=lambda app: INTRO,
+    sides=("X", "O"), move_line=_move_line, result_line=_result,
     opening=lambda rules, start: "an empty board", move_label=lambda position, move: f"square {move}",
     help=help_sections(), layout="square", small=small_box,
 ))

@@ -254,7 +254,7 @@ def _help() -> tuple[tuple[str, str], ...]:
 
 registry.set_board("sticks", board=Board(
     widget=SticksBoard, intro=_intro, setup_row=_setup_row, load=_load, read=_read, default_start=20,
-    brains=(vocabulary.DEFAULT_BRAIN,), brain_choices=True, brain_options=lambda side: {"size": vocabulary.APP_BRAIN_SIZE},
+    brain_choices=True,
     move_line=lambda rules, name, before, move, after: move_sentence(name, move, before, after),
     opening=lambda rules, start: f"{start} {sticks_word(start)} on the board", result_line=_result,
     move_label=lambda position, move: f"take {move}", help=_help(),

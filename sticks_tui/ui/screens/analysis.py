@@ -119,7 +119,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     def _side_in_play(self) -> int:
         """The side whose brain the game in play uses (MENACE as O: 1), else the side the app's F2 would train
         (`brain_side_in_play`: the setup screen's game, else the game's own learner's side, HER's Black)."""
-        sides = board_of(self.game).brains
+        sides = registry.entry(self.game).ai_brains
         for screen in reversed(self.app.screen_stack):
             held = getattr(screen, "brains", None)
             if isinstance(held, dict) and getattr(getattr(screen, "setup", None), "game", None) == self.game:
@@ -220,7 +220,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
             names = []
         name = self.kept.name
         # the brain in play, and each side's own (MENACE's O), even before the store has made them
-        for own in reversed((name, *board_of(self.game).brains)):
+        for own in reversed((name, *registry.entry(self.game).ai_brains)):
             if own not in names:
                 names.insert(0, own)
         select = self.query_one("#brain", Select)
@@ -241,7 +241,7 @@ class AnalysisScreen(StyledOnce, RoleChecks, Screen):
     def pick_brain(self, name: str) -> None:
         """The learning AI of this game plays with the brain `name` from now on (a side's own brain, MENACE's
         X or O: that side's is shown)."""
-        sides = board_of(self.game).brains
+        sides = registry.entry(self.game).ai_brains
         if name in sides[1:]:
             self.side = sides.index(name)
         elif self.game == self.app.session.main.game:

@@ -154,7 +154,7 @@ class BrainScreen(StyledOnce, Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "other":
-            return len(self.board.brains) > 1
+            return registry.entry(self.game).brains_by_side()
         if action in ("group", "step"):
             return not self._fits()
         if action == "paper_game":
@@ -264,7 +264,7 @@ class BrainScreen(StyledOnce, Screen):
         from sticks_tui.store import StoreError
         from sticks_tui.ui.keeper import brain_name
 
-        if len(self.board.brains) < 2:
+        if not registry.entry(self.game).brains_by_side():
             return
         other = 1 - self.side
         name = brain_name(self.app.session, self.game, other)

@@ -220,7 +220,7 @@ class GameScreen(StyledOnce, Screen):
         both when the game has one), kept in the store; a second learner of a one-brain game with its own,
         not kept; the trained AI with the brain it trained."""
         keeper, game = self.app.keeper, self.setup.game
-        per_side = len(self.board.brains) > 1
+        per_side = registry.entry(game).brains_by_side()
         self.brains = {}
         for seat in self.learner_seats:
             player = self.players[seat]
@@ -577,7 +577,7 @@ class GameScreen(StyledOnce, Screen):
         """The side (0 the first mover's, 1 the second's) of the learner's brain in view this game: the one b shows
         and F2 trains (MENACE playing O: O's boxes); 0 where the learner keeps one brain for both sides."""
         seat = self._seat_in_view()
-        return 0 if seat is None or seat == self.first or len(self.board.brains) < 2 else 1
+        return 0 if seat is None or seat == self.first or not registry.entry(self.setup.game).brains_by_side() else 1
 
     def action_brain(self) -> None:
         """The whole brain of the learner shown (at 80 columns with two, the one in view)."""

@@ -224,7 +224,7 @@ class SetupScreen(StyledOnce, Screen):
         if not shown:
             return
         session = self.app.session
-        names = [brain_name(session, self.game_kind, side) for side in range(len(board.brains) or 1)]
+        names = [brain_name(session, self.game_kind, side) for side in range(1 + registry.entry(self.game_kind).brains_by_side())]
         if board.sides and len(names) == 2:
             words = f"{board.sides[0]}: '{names[0]}', {board.sides[1]}: '{names[1]}'"
         else:
