@@ -36,11 +36,12 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
 
-    from sticks_tui.learn.lab import DEFAULT_LEARNERS, GAMES, PRESETS, LabConfig, parse_learner, run_lab
+    from sticks_tui.learn.lab import DEFAULT_LEARNERS, PRESETS, LabConfig, parse_learner, run_lab
+    from sticks_tui.learn.lab import games as lab_games
 
     cap = 2_000 if args.smoke else None
     seeds = 2 if args.smoke else args.seeds
-    games = GAMES if args.games is None else tuple(args.games.split(","))
+    games = lab_games() if args.games is None else tuple(args.games.split(","))
     last = args.first_seed + seeds - 1
     out: dict = {"seeds": [args.first_seed, last], "default": {}, "presets": {}}
     print(f"# learning lab: seeds {args.first_seed:,}-{last:,} ({seeds} seeds); mastery: median / p90 (nearest "

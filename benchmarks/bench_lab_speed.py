@@ -38,12 +38,12 @@ def main() -> int:
     from sticks_tui.learn.lab_players import train_readable
     from sticks_tui.learn.trainer import TrainingConfig, train
 
-    from sticks_tui.learn.lab import DEFAULT_SIZE, SIZED
+    from sticks_tui.learn.lab import default_size, sized
 
     if args.size is None and args.game == "sticks":
         args.size = 100
     g = lab_game(args.game, args.size)
-    args.size = args.size or DEFAULT_SIZE.get(args.game)
+    args.size = args.size or default_size(args.game)
     lab_kernel()
 
     def trainer_run(games: int, seed: int) -> None:
@@ -65,7 +65,7 @@ def main() -> int:
             train_readable_fast(train_readable, spec, g, r, args.readable_games)
             rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
     median = {k: statistics.median(v) for k, v in rates.items()}
-    size = f" {args.size}" if args.game in SIZED else ""
+    size = f" {args.size}" if args.game in sized() else ""
     print(f"# {args.game}{size} ({g.protocol}), self-play; games per processor second, median of {args.rounds} rounds; "
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"trainer kernel (the app's):       {median['trainer']:>12,.0f} games/s")

@@ -18,7 +18,7 @@ registry entry's `line_mode`); every other game is played here, in its own words
     HER plays Black a3 takes b2.
     ...
     HER wins.
-    HER's boxes drawn from this game (balls per move, after its lesson):
+    HER's boxes drawn from this game (beads per move, after its lesson):
       B B B / . W . / W . W (Black to move)  {Black a3 takes b2: 2, Black b3 ...}
     Play again (y/n)?
 
@@ -37,6 +37,7 @@ from typing import TextIO
 
 from sticks_tui.classic import AGAIN_PROMPT, EndOfInput, LineConsole
 from sticks_tui.engine.state import GameState, new_state
+from sticks_tui.learn.machine import plural
 from sticks_tui.play.game import GameDriver
 from sticks_tui.play.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 
@@ -214,7 +215,8 @@ class LineGame(LineConsole):
             self.hats.reinforce(drawn, outcome=0 if state.winner is None else 1 if state.winner == seat else -1)
         if self.show_boxes and drawn:
             name = game.ai_names.get("learning", "The AI")
-            self.say(f"{name}'s boxes drawn from this game (balls per move, after its lesson):")
+            container, token = (plural(w) for w in game.token_words())  # HER's boxes of beads, hats of balls
+            self.say(f"{name}'s {container} drawn from this game ({token} per move, after its lesson):")
             for position in dict.fromkeys(p for p, _ in drawn):
                 balls = ", ".join(f"{rules.move_text(position, m)}: {c}"
                                   for m, c in zip(self.hats.moves_of(position), self.hats.hat(position), strict=True))

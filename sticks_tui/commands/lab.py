@@ -23,8 +23,8 @@ RUN_OPTIONS = ("game", "size", "learner", "preset", "seeds", "first_seed", "cap"
 
 
 def register(subparsers) -> None:
-    from sticks_tui.learn.lab import (DEFAULT_CAPS, DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, LEARNER_WORDS, LEARNERS,
-                                      MAX_CAP, MAX_LEARNERS, MAX_SEEDS, PRESETS, PROTOCOLS, SIZE_WORDS)
+    from sticks_tui.learn.lab import (DEFAULT_CAPS, DEFAULT_LEARNERS, DEFAULT_SEEDS, LEARNER_WORDS, LEARNERS, MAX_CAP,
+                                      MAX_LEARNERS, MAX_SEEDS, PRESETS, PROTOCOLS, games, sized, size_words)
 
     settings = "; ".join(f"{name} ({LEARNER_WORDS[name]}): {', '.join(table) or 'no settings'}"
                          for name, table in LEARNERS.items())
@@ -42,9 +42,9 @@ def register(subparsers) -> None:
                     "for it.",
         epilog=f"Learners and their settings: {settings}. Presets: "
                + "; ".join(f"{k}: {p.title}" for k, p in PRESETS.items()) + ".")
-    p.add_argument("--game", default="sticks", help=f"one of {', '.join(GAMES)} (default sticks)")
+    p.add_argument("--game", default="sticks", help=f"one of {', '.join(games())} (default sticks)")
     p.add_argument("--size", default=None,
-                   help="; ".join(f"{g}: {w}" for g, w in SIZE_WORDS.items())
+                   help="; ".join(f"{g}: {size_words(g)}" for g in sized())
                    + " (default 20 sticks, Nim 7; other games have no size)")
     p.add_argument("--learner", action="append", default=None, metavar="NAME[:KEY=VALUE,...]",
                    help=f"a learner to race (up to {MAX_LEARNERS}); default: {' '.join(DEFAULT_LEARNERS)}")
@@ -79,17 +79,17 @@ def _whole(text, what: str, low: int, high: int) -> int:
 
 def config_from(args: argparse.Namespace):
     """The lab asked for; raises LabError with one line naming the valid choices."""
-    from sticks_tui.learn.lab import (DEFAULT_LEARNERS, GAMES, MAX_CAP, MAX_SEEDS, PRESETS, SIZE_RANGE, LabConfig,
-                                      LabError, parse_learner)
+    from sticks_tui.learn.lab import (DEFAULT_LEARNERS, MAX_CAP, MAX_SEEDS, PRESETS, LabConfig, LabError, games,
+                                      parse_learner, size_range)
 
     game = str(args.game).strip().lower()
-    if game not in GAMES:
-        raise LabError(f"there is no game {args.game!r}: choose {', '.join(GAMES)}")
+    if game not in games():
+        raise LabError(f"there is no game {args.game!r}: choose {', '.join(games())}")
     size = None
     if args.size is not None:
-        if game not in SIZE_RANGE:
+        if size_range(game) is None:
             raise LabError(f"{game} has no size: leave out --size")
-        low, high = SIZE_RANGE[game]
+        low, high = size_range(game)
         size = _whole(args.size, f"for {game} --size", low, high)
     texts = list(args.learner or [])
     if args.preset is not None:

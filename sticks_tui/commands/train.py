@@ -544,7 +544,10 @@ def run_hats(args, game, rules, games: int, protocol: str, values: dict, command
         print(f"its {len(positions):,} boxes (one per position) are listed by --json")
         return 0
     whose = "one per position" if seat is None else f"one per position {seat_names(game)[seat]} moves at"
-    print(f"\nits {len(positions)} boxes ({whose}; balls per move):")
+    from sticks_tui.learn.machine import plural
+
+    container, token = (plural(w) for w in game.token_words())  # HER's boxes of beads, the hats' balls
+    print(f"\nits {len(positions)} {container} ({whose}; {token} per move):")
     for i, p in enumerate(positions):
         balls = ", ".join(f"{rules.move_text(p, m)}: {c}" for m, c in zip(brain.moves_of(p), brain.hat(p), strict=True))
         print(f"{i + 1:4}  {rules.position_text(p)}  {{{balls}}}")

@@ -360,6 +360,59 @@ def _noughts_move(value) -> int:
     return int(value)
 
 
+def _old_brain_file(doc: dict, shown, brain_of, most: int):
+    """MENACE's brain of a version-2 noughts file ("marks", its rule as beads, incentives and empty, "boxes" of 9
+    beads by square 1-9 of each canonical board), every field checked (`GameEntry.old_brain_file`): None when
+    `doc` is not one; else (brain, rows), each box's counts in the order of the moves it counts."""
+    if "boxes" not in doc and "marks" not in doc:
+        return None
+    extra = [key for key in ("size", "max_take", "box", "hats") if key in doc]
+    if extra:
+        raise ValueError(f"it says \"game\": \"noughts\" but also has {shown(extra[0])}, which only a sticks or Nim "
+                         "brain has; a MENACE brain file holds \"marks\" and \"boxes\".")
+    names = NoughtsRules.seat_names
+    marks = doc.get("marks")
+    if marks not in names:
+        raise ValueError(f"\"marks\" must be \"X\" or \"O\" (whose boxes these are), not {shown(marks)}.")
+    rule_doc = doc.get("rule")
+    if not isinstance(rule_doc, dict) or set(rule_doc) != {"beads", "incentives", "empty"}:
+        raise ValueError("\"rule\" must be an object with beads (4 numbers), incentives (3 numbers) and empty "
+                         "(\"resign\" or \"refill\"), and nothing else.")
+    beads, incentives = rule_doc["beads"], rule_doc["incentives"]
+    if not isinstance(beads, list) or not isinstance(incentives, list):
+        raise ValueError("the rule's beads and incentives must be lists of whole numbers.")
+    if len(beads) != 4 or len(incentives) != 3 or not all(whole_number(v) for v in beads + incentives):
+        raise ValueError("its rule is not valid: start beads are 4 whole numbers and incentives 3 (win, draw, loss).")
+    win, draw, loss = incentives
+    brain = brain_of(names.index(marks), {"start_balls": tuple(beads), "win_reward": win, "loss_penalty": -loss,
+                                          "draw_reward": draw, "floor": "none", "empty": rule_doc["empty"]})
+    boards = brain.positions
+    rows = doc.get("boxes")
+    if not isinstance(rows, list) or len(rows) != len(boards):
+        got = len(rows) if isinstance(rows, list) else shown(rows)
+        raise ValueError(f"\"boxes\" must hold MENACE's {len(boards)} boxes for {marks}, not {got}.")
+    counts = []
+    for i, (row, board) in enumerate(zip(rows, boards, strict=True)):
+        label = f"box {i + 1}"
+        if not isinstance(row, dict) or set(row) != {"board", "counts"}:
+            raise ValueError(f"{label} must be an object with \"board\" and \"counts\", not {shown(row)}.")
+        if row["board"] != board:
+            raise ValueError(f"{label} must be the box for the board {board!r}, not {shown(row['board'])}.")
+        cells = row["counts"]
+        if not isinstance(cells, list) or len(cells) != 9:
+            raise ValueError(f"{label} ({board}) must hold 9 counts, one per square, not {shown(cells)}.")
+        moves = brain.moves_of(board)
+        for square, count in enumerate(cells, start=1):
+            if not whole_number(count) or not 0 <= count <= most:
+                raise ValueError(f"{label} ({board}), square {square}: a count is a whole number from 0 to "
+                                 f"{most:,}, not {shown(count)}.")
+            if count and square not in moves:
+                raise ValueError(f"{label} ({board}), square {square}: it repeats another square by a symmetry of "
+                                 "the board, so it holds no beads.")
+        counts.append([cells[m - 1] for m in moves])
+    return brain, counts
+
+
 register(GameEntry(
     name="noughts", title="noughts and crosses", choice="Noughts and crosses (MENACE)",
     brain_words="a MENACE brain", rules_class=NoughtsRules,
@@ -378,7 +431,7 @@ register(GameEntry(
     write_start=str, read_start=parse_board, read_move=_noughts_move,
     unfinished=lambda start, moves: f"The moves {moves} do not finish the game of noughts and crosses from the board {start!r}.",
     illegal=lambda move, exc: f"The square {move!r} cannot be marked there: {exc}",
-    brains="matchboxes", learner_name="MENACE",
+    brains="matchboxes", learner_name="MENACE", old_brain_file=_old_brain_file,
     ai_brains=("noughts MENACE", "noughts MENACE O"), ai_brain_options=lambda side: {"seat": side},  # X's boxes, O's
     # the app's MENACE: Michie's incentives and resigning box, 12 beads a square in the first box (issue 33: with
     # Michie's 4 it empties against the perfect player in 62% of 5,000-game runs, with 12 in 0.25%:

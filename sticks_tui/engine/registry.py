@@ -55,11 +55,15 @@ class GameOption:
     help: str
     metavar: str | None = None
     of_rules: bool = False
+    #: Checks a value given by a program (`TrainingConfig(sticks=...)`), not typed: the value, or a ValueError
+    #: saying its limits in words (None: any value its rules take).
+    check: Callable[[Any], Any] | None = None
 
 
 def whole_number_option(key: str, flag: str, low: int, high: int, default: int, help: str,
-                        of_rules: bool = False) -> GameOption:
-    """A size option that is one whole number from `low` to `high` (commas and underscores allowed)."""
+                        of_rules: bool = False, words: str | None = None) -> GameOption:
+    """A size option that is one whole number from `low` to `high` (commas and underscores allowed when typed);
+    `words` names it in a program's error ('the heap'; default its flag)."""
 
     def parse(text: str) -> int:
         try:
@@ -70,7 +74,13 @@ def whole_number_option(key: str, flag: str, low: int, high: int, default: int, 
             raise ValueError(f"{flag} must be between {low:,} and {high:,}, not {value:,}")
         return value
 
-    return GameOption(key, flag, parse, default, help, "N", of_rules)
+    def check(value) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            what = (words[:1].upper() + words[1:]) if words else flag
+            raise ValueError(f"{what} must be a whole number between {low} and {high}, not {value!r}.")
+        return value
+
+    return GameOption(key, flag, parse, default, help, "N", of_rules, check)
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ class GameEntry:
     pile_and_took: Callable[[Any], tuple] | None = None
     #: What a replay says of a move the rules refuse: illegal(move as given, the rules' IllegalMove).
     illegal: Callable[[Any, Exception], str] | None = None
+    #: The columns of counts a brain of it keeps, one a move (`learn.hats`), where they are more than the most
+    #: moves a position has (sticks: one a take up to its max take, even where no heap is that big); None: that.
+    move_columns: Callable[[GameRules], int] | None = None
     #: A brain's layout in the store's columns (size, max_take, shape) and back; ragged: each hat's
     #: counts kept as long as its moves (else the whole rectangle).
     columns_of: Callable[[GameRules, tuple], tuple] | None = None
@@ -169,6 +182,12 @@ class GameEntry:
     #: such file (`reads_unnamed_files`), or the layout an old export of its brains holds (None: not one).
     reads_unnamed_files: bool = False
     old_file_layout: Callable[[dict], dict | None] | None = None
+    #: A brain file of before in a form of this game's own (noughts: MENACE's version-2 "boxes" of 9 beads by
+    #: square), read by its own module: old_brain_file(doc, shown, brain_of, most) is None when `doc` is not one;
+    #: else (brain, rows): the learner's brain `brain_of(seat, settings)` made (settings as `learner_settings`;
+    #: a ValueError saying why it cannot), and each container's counts in the order of its moves, every field
+    #: checked (counts 0 to `most`), a ValueError saying why not. The store fills the brain.
+    old_brain_file: Callable[[dict, Callable, Callable, int], tuple | None] | None = None
     #: Training (`learn.trainer`): where 'explore' games start (None: every position), and the one number
     #: kept with a run's learning curve to say what its figures are over (None: nothing; sticks: the heap).
     explore_from: Callable[[GameRules], tuple] | None = None
@@ -412,6 +431,13 @@ def find(rules: GameRules) -> GameEntry | None:
     return None
 
 
+def move_columns(rules: GameRules) -> int:
+    """The columns of counts a brain over `rules` keeps at the least, where its game's entry says (`move_columns`:
+    sticks' max take); else 0 (as many as the most moves a position has)."""
+    game = find(rules)
+    return int(game.move_columns(rules)) if game is not None and game.move_columns is not None else 0
+
+
 def explore_starts(rules: GameRules) -> tuple:
     """Where 'explore' training games start: every position, unless the game says otherwise."""
     game = find(rules)
@@ -428,9 +454,23 @@ def first_name() -> str:
 
 def default_rules(*args, **kwargs) -> GameRules:
     """The rules of the first game (`GAME_MODULES`' first: the Game of Sticks) made from `args` as its entry's
-    `make_rules` takes them (a heap and the most a move): what the shortcuts `Hats(size, max_take)` and
-    `TrainingConfig(sticks=..., max_take=...)` of the layers above mean, so none of them names a game."""
+    `make_rules` takes them (a heap and the most a move): what the shortcut `Hats(size, max_take)` of the layers
+    above means, so it names no game (`TrainingConfig`'s shortcut is `default_rules_of`, checked)."""
     return entry(first_name()).make_rules(*args, **kwargs)
+
+
+def default_rules_of(**values) -> GameRules:
+    """The rules of the first game from its size options given by key (sticks: `sticks=20, max_take=3`), each
+    checked by its option (`GameOption.check`: a ValueError saying the game's own limits): what the shortcut
+    `TrainingConfig(sticks=..., max_take=...)` means, so the trainer knows no game's limits."""
+    game = entry(first_name())
+    options = {option.key: option for option in game.options}
+    for key, value in values.items():
+        if key not in options:
+            raise ValueError(f"{game.title} has no option {key!r}.")
+        if options[key].check is not None:
+            options[key].check(value)
+    return game.rules_from(values)
 
 
 def curve_size(rules: GameRules) -> int | None:

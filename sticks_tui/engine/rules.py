@@ -210,6 +210,7 @@ register(GameEntry(
     game=lambda rules: f"a game of {rules.size} {sticks_word(rules.size)}", position_word="heap",
     replay_every_hat=True, file_version=1,  # readers of version 1 ignore "game": an older sticks-tui reads it
     columns_of=lambda rules, shape: (rules.size, rules.max_take, None),
+    move_columns=lambda rules: rules.max_take,  # a brain keeps a column per take, even where no heap is that big
     stored_rules_of=lambda size, max_take, shape: SticksRules(size, max_take), ragged_counts=True,
     grown=lambda rules, positions: SticksRules(max(rules.size, *positions), rules.max_take),
     write_start=str, read_start=_sticks_start, read_move=_sticks_move,
@@ -231,9 +232,11 @@ register(GameEntry(
     options=(
         whole_number_option("sticks", "--sticks", 1, MAX_HATS, 20,
                             "starting heap, and so the number of hats (default 20). The app and the seeds play "
-                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments"),
+                            f"{MIN_HEAP}-{MAX_HEAP}; the command line deliberately takes 1-{MAX_HATS} for experiments",
+                            words="the heap"),
         whole_number_option("max_take", "--max-take", 1, MAX_TAKE_LIMIT, DEFAULT_MAX_TAKE,
-                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True),
+                            f"the most sticks a move may take (default {DEFAULT_MAX_TAKE})", of_rules=True,
+                            words="the maximum take"),
     ),
     rules_of=lambda values, start: SticksRules(values["sticks"] if start is None else start, values["max_take"]),
     training_games=100_000,

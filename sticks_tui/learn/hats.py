@@ -300,8 +300,11 @@ def _layout(rules, seat: int | None = None) -> _Layout:
         raise ValueError("Every position with a hat must have a legal move.")
     n_moves = np.array([len(ms) for ms in moves], dtype=np.int64)
     n_moves.flags.writeable = False
-    # a sticks brain keeps a column for every ball up to its max take, even where no heap is that big
-    width = max(1, int(n_moves.max()), int(getattr(rules, "max_take", 0) or 0))
+    # the columns its game's brains keep, where its entry says (sticks: one a take up to its max take, even where
+    # no heap is that big); else the most moves a container holds
+    from sticks_tui.engine import registry
+
+    width = max(1, int(n_moves.max()), registry.move_columns(rules))
     legal_mask = np.arange(width)[None, :] < n_moves[:, None]
     legal_mask.flags.writeable = False
     number = getattr(rules, "move_number", None)
@@ -338,9 +341,7 @@ class Hats:
         if isinstance(size, int) and not isinstance(size, bool):
             if size < 1:
                 raise ValueError(f"A brain needs at least one hat, not {size}.")
-            if max_take < 1:
-                raise ValueError(f"The most sticks a player may take must be at least 1, not {max_take}.")
-            from sticks_tui.engine import registry  # the shortcut: the first game's rules (sticks)
+            from sticks_tui.engine import registry  # the shortcut: the first game's rules (sticks), which check it
 
             rules = registry.default_rules(size, max_take)
         else:

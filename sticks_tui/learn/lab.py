@@ -53,22 +53,45 @@ from sticks_tui.learn.trainer import PROTOCOLS as TRAINING_PROTOCOLS
 from sticks_tui.learn.trainer import explore_starts
 
 
-def _lab_games() -> tuple:
-    """The games of the lab: every registered game; those whose entry gives the lab its rules by size first."""
+def games() -> tuple:
+    """The games of the lab: every registered game, asked of the registry now (a game registered later is one);
+    those whose entry gives the lab its rules by size first."""
     names = registry.names()
     return tuple(sorted(names, key=lambda name: registry.entry(name).lab_rules is None))
 
 
-#: The lab's games and, for each with sizes (its registry entry says), the size it starts at, the sizes it
-#: takes, what a size means; and how each game's games start by default. A game without sizes is raced at
-#: its entry's own rules.
-GAMES = _lab_games()
-SIZED = tuple(name for name in GAMES if registry.entry(name).lab_rules is not None)
-DEFAULT_SIZE = {name: registry.entry(name).lab_size[0] for name in SIZED}
-SIZE_RANGE = {name: tuple(registry.entry(name).lab_size[1:]) for name in SIZED}
-SIZE_WORDS = {name: registry.entry(name).lab_size_words for name in SIZED}
+def _entry(game):
+    """`game`'s registry entry, or None when no game has that name."""
+    try:
+        return registry.entry(game)
+    except ValueError:
+        return None
+
+
+def _sized_entry(game: str):
+    """`game`'s registry entry if it is a lab game with sizes (its entry's `lab_rules`), else None."""
+    entry = _entry(game)
+    return entry if entry is not None and entry.lab_rules is not None else None
+
+
+def sized() -> tuple:
+    """The lab's games with sizes (their entries say); a game without sizes is raced at its entry's own rules."""
+    return tuple(name for name in games() if _sized_entry(name) is not None)
+
+
+def size_range(game: str) -> tuple[int, int] | None:
+    """The sizes a lab of `game` takes (lowest, highest), as its registry entry says; None: it has no size."""
+    entry = _sized_entry(game)
+    return tuple(entry.lab_size[1:]) if entry is not None else None
+
+
+def size_words(game: str) -> str | None:
+    """What a size of a lab of `game` means, in words (its entry's); None: it has no size."""
+    entry = _sized_entry(game)
+    return entry.lab_size_words if entry is not None else None
+
+
 PROTOCOLS = tuple(TRAINING_PROTOCOLS)
-DEFAULT_PROTOCOL = {name: registry.entry(name).training_protocol for name in GAMES}
 #: Games a run by default, by where its games start (measured so that the default lab finishes in seconds:
 #: bench_lab.py): games that start anywhere (sticks, Nim), and games from their start (noughts).
 DEFAULT_CAPS = {"explore": 100_000, "classic": 50_000}
@@ -86,7 +109,8 @@ DEFAULT_CAP = DEFAULT_CAPS["explore"]
 
 def default_protocol(game: str) -> str:
     """Where the games of a lab of `game` start by default: anywhere (explore) or at the start (classic)."""
-    return DEFAULT_PROTOCOL.get(game, "classic")
+    entry = _entry(game)
+    return entry.training_protocol if entry is not None else "classic"
 
 
 def default_cap(game: str) -> int:
@@ -97,19 +121,21 @@ def default_cap(game: str) -> int:
 def within_size(game: str, size) -> int | None:
     """`size` (a class's, as its setup screen has it) as a lab of `game` takes it: within the lab's range;
     the game's default when it is none, and None for a game without sizes."""
-    if game not in SIZE_RANGE:
+    sizes = size_range(game)
+    if sizes is None:
         return None
     try:
         size = int(size)
     except (TypeError, ValueError):
         return default_size(game)
-    low, high = SIZE_RANGE[game]
+    low, high = sizes
     return min(max(size, low), high)
 
 
 def default_size(game: str) -> int | None:
     """The size a lab of `game` takes by default (None: the game has none)."""
-    return DEFAULT_SIZE.get(game)
+    entry = _sized_entry(game)
+    return entry.lab_size[0] if entry is not None else None
 #: The first stretch of games a run plays without a look at a cancel (the screen's runs); later stretches
 #: take 5-20 ms each (`batches.next_batch`, as the trainer's batches do), so a fast loop is not called
 #: (its arrays handed over, ~30 us a call on noughts) every 3 ms.
@@ -262,17 +288,18 @@ def _parse_value(name: str, key: str, s: Setting, raw: str):
 
 def make_rules(game: str, size: int | None = None):
     """The rules object of a lab game; raises LabError naming the valid choices."""
-    if game not in GAMES:
-        raise LabError(f"there is no game {game!r}: choose {', '.join(GAMES)}")
-    if game not in SIZED:
+    if game not in games():
+        raise LabError(f"there is no game {game!r}: choose {', '.join(games())}")
+    entry = registry.entry(game)
+    if entry.lab_rules is None:
         if size not in (None, 0):  # 0: how a kept lab writes "no size"
             raise LabError(f"{game} has no size: leave it out")
-        return registry.entry(game).make_rules()
-    size = DEFAULT_SIZE[game] if size is None else size
-    low, high = SIZE_RANGE[game]
+        return entry.make_rules()
+    size = default_size(game) if size is None else size
+    low, high = size_range(game)
     if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high:
-        raise LabError(f"for {game} the size is {SIZE_WORDS[game]}, from {low} to {high}, not {size!r}")
-    return registry.entry(game).lab_rules(size)
+        raise LabError(f"for {game} the size is {size_words(game)}, from {low} to {high}, not {size!r}")
+    return entry.lab_rules(size)
 
 
 def terminal_outcome(rules, position) -> int:
@@ -632,7 +659,7 @@ class LabResult:
     def as_json(self) -> dict:
         c = self.config
         g = lab_game(c.game, c.size, c.protocol)
-        return {"game": c.game, "size": c.size if c.size is not None else DEFAULT_SIZE.get(c.game, 0),
+        return {"game": c.game, "size": c.size if c.size is not None else default_size(c.game) or 0,
                 "protocol": g.protocol, "seeds": c.seeds, "first_seed": c.first_seed, "cap": c.cap,
                 "seeds_done": min((len(r.runs) for r in self.learners), default=0),
                 "workers": self.workers, "seconds": self.seconds,

@@ -12,22 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from sticks_tui.learn.hats import MAX_COUNT, HatRule, Hats
-
-
-def sticks_legal(shape: tuple[int, int]) -> np.ndarray:
-    """The legal balls of a sticks brain of this shape (row n holds balls 1..min(max_take, n)): the
-    brain's own `Hats.legal_mask`."""
-    rows, cols = shape
-    return Hats(max(rows - 1, 1), cols).legal_mask[:rows]
+from sticks_tui.learn.hats import MAX_COUNT, HatRule
 
 
 def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray, rule: HatRule,
-                     legal: np.ndarray | None = None) -> np.ndarray:
+                     legal: np.ndarray) -> np.ndarray:
     """`current` + (`trained` - `start`), within the floor of `rule` and the cap; a new array.
 
-    `legal` marks the cells that are balls (the brain's `Hats.legal_mask`; default: the sticks
-    layout). Brains of different sizes are lined up by hat: a hat `current` lacks starts from
+    `legal` marks the cells that are balls: the brain's own `Hats.legal_mask` (its game's layout; no
+    game's is assumed). Brains of different sizes are lined up by hat: a hat `current` lacks starts from
     `start`'s counts. The floor is the rule's own (`HatRule.lowest`, from `reinforced_count`), read
     with each number's other balls in the merged hat; a hat the merge would empty, where the rule lets
     numbers run out, keeps what it holds now.
@@ -45,8 +38,6 @@ def merge_net_change(current: np.ndarray, start: np.ndarray, trained: np.ndarray
     base[: current.shape[0]] = current
     delta = np.zeros_like(base)
     delta[: trained.shape[0]] = trained - start
-    if legal is None:
-        legal = sticks_legal(base.shape)
     legal = np.asarray(legal, dtype=bool)
     if legal.shape != base.shape:
         raise ValueError(f"The legal balls {legal.shape} do not fit hats of shape {base.shape}.")

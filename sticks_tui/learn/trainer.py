@@ -89,10 +89,7 @@ class TrainingConfig:
         if self.seats not in SEATS:
             raise ValueError(f"The trained brain's seats are {', '.join(SEATS)}, not {self.seats!r}.")
         if self.game is None:
-            if isinstance(self.sticks, bool) or not isinstance(self.sticks, int) or not 1 <= self.sticks <= 1000:
-                raise ValueError(f"The heap must be a whole number between 1 and 1000, not {self.sticks!r}.")
-            if not 1 <= self.max_take <= 10:
-                raise ValueError(f"The maximum take must be between 1 and 10, not {self.max_take}.")
+            self._shortcut_rules()  # the first game's own limits, in its words (the heap: 1 to 1000)
         elif not isinstance(self.game, GameRules):
             raise ValueError(f"The game must follow the game protocol, not {self.game!r}.")
         check_pace(self.pace)
@@ -107,7 +104,12 @@ class TrainingConfig:
         """The game trained on."""
         if self.game is not None:
             return self.game
-        return registry.default_rules(self.sticks, self.max_take)  # the shortcut: the first game (sticks)
+        return self._shortcut_rules()
+
+    def _shortcut_rules(self) -> GameRules:
+        """The shortcut's game: the first game's (sticks') rules from `sticks` and `max_take`, its size options of
+        those names, each checked by the game's entry (`registry.default_rules_of`); unread when `game` is given."""
+        return registry.default_rules_of(sticks=self.sticks, max_take=self.max_take)
 
 
 @dataclass

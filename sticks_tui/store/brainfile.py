@@ -47,7 +47,7 @@ A file without "game" is a sticks file, as every file before version 2 was. File
 as what they hold: a version-1 file written by the Nim export of before (no "game", `size` and
 `max_take` counted over Nim's hats, hat 0 not empty) whose hats fit exactly one box of piles; a
 version-2 MENACE file (its "marks", its rule as beads, incentives and empty, its "boxes" of 9 beads by
-square) as the same brain in today's shape.
+square) as the same brain in today's shape, read by noughts' own module (`GameEntry.old_brain_file`).
 """
 
 from __future__ import annotations
@@ -237,8 +237,9 @@ def decode(data: bytes, source: str = "the file") -> BrainFile:
     if not _is_int(games) or not 0 <= games <= MAX_GAMES_TRAINED:
         raise refuse(f"\"games_trained\" must be a whole number from 0 to {MAX_GAMES_TRAINED:,}, "
                      f"not {shown(games)}.")
-    if "boxes" in doc or "marks" in doc:  # MENACE's boxes as written before (version 2)
-        return BrainFile(_name(doc, refuse), _old_boxes(kind, doc, refuse), games)
+    old = _old_brain(kind, doc, refuse)  # a form of its game's own, of before (MENACE's version-2 boxes)
+    if old is not None:
+        return BrainFile(_name(doc, refuse), old, games)
     rule = _rule(doc, refuse)
     rows = doc.get("hats")
     if not isinstance(rows, list):
@@ -266,57 +267,30 @@ def _name(doc: dict, refuse) -> str | None:
     return name
 
 
-# -- MENACE's boxes as written before (version 2) -------------------------------------------------------
-def _old_boxes(kind: registry.GameEntry, doc: dict, refuse) -> Hats:
-    """MENACE's brain of a version-2 noughts file ("marks", its rule as beads, incentives and empty,
-    "boxes" of 9 beads by square 1-9 of each canonical board), every field checked, in today's shape."""
-    extra = [key for key in ("size", "max_take", "box", "hats") if key in doc]
-    if extra:
-        raise refuse(f"it says \"game\": \"noughts\" but also has {shown(extra[0])}, which only a sticks or Nim "
-                     "brain has; a MENACE brain file holds \"marks\" and \"boxes\".")
+# -- a brain file of before in a form of its game's own (MENACE's version-2 boxes) -----------------------------
+def _old_brain(kind: registry.GameEntry, doc: dict, refuse) -> Hats | None:
+    """The brain of a file in a form of its game's own, of before, read by its game's module
+    (`GameEntry.old_brain_file`: noughts' MENACE boxes of 9 beads by square), or None when it is not one."""
+    if kind.old_brain_file is None:
+        return None
     rules = kind.make_rules()
-    names = tuple(getattr(rules, "seat_names", ()))
-    marks = doc.get("marks")
-    if marks not in names:
-        raise refuse(f"\"marks\" must be \"X\" or \"O\" (whose boxes these are), not {shown(marks)}.")
-    rule_doc = doc.get("rule")
-    if not isinstance(rule_doc, dict) or set(rule_doc) != {"beads", "incentives", "empty"}:
-        raise refuse("\"rule\" must be an object with beads (4 numbers), incentives (3 numbers) and empty "
-                     "(\"resign\" or \"refill\"), and nothing else.")
-    beads, incentives = rule_doc["beads"], rule_doc["incentives"]
-    if not isinstance(beads, list) or not isinstance(incentives, list):
-        raise refuse("the rule's beads and incentives must be lists of whole numbers.")
+
+    def brain_of(seat: int, settings: dict) -> Hats:
+        try:
+            rule = HatRule(**settings)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"its rule is not valid: {clip(str(exc), 2 * ECHO_LIMIT)}.") from None
+        return Hats(rules, rule=rule, seat=seat)
+
     try:
-        if len(beads) != 4 or len(incentives) != 3 or not all(_is_int(v) for v in beads + incentives):
-            raise ValueError("start beads are 4 whole numbers and incentives 3 (win, draw, loss)")
-        win, draw, loss = incentives
-        rule = HatRule(start_balls=tuple(beads), win_reward=win, loss_penalty=-loss, draw_reward=draw, floor="none",
-                       empty=rule_doc["empty"])
-    except (ValueError, TypeError) as exc:
-        raise refuse(f"its rule is not valid: {clip(str(exc), 2 * ECHO_LIMIT)}.") from None
-    brain = Hats(rules, rule=rule, seat=names.index(marks))
-    boards, moves = brain.positions, brain._layout.moves
-    rows = doc.get("boxes")
-    if not isinstance(rows, list) or len(rows) != len(boards):
-        got = len(rows) if isinstance(rows, list) else shown(rows)
-        raise refuse(f"\"boxes\" must hold MENACE's {len(boards)} boxes for {marks}, not {got}.")
-    for i, (row, board) in enumerate(zip(rows, boards, strict=True)):
-        label = f"box {i + 1}"
-        if not isinstance(row, dict) or set(row) != {"board", "counts"}:
-            raise refuse(f"{label} must be an object with \"board\" and \"counts\", not {shown(row)}.")
-        if row["board"] != board:
-            raise refuse(f"{label} must be the box for the board {board!r}, not {shown(row['board'])}.")
-        cells = row["counts"]
-        if not isinstance(cells, list) or len(cells) != 9:
-            raise refuse(f"{label} ({board}) must hold 9 counts, one per square, not {shown(cells)}.")
-        for square, count in enumerate(cells, start=1):
-            if not _is_int(count) or not 0 <= count <= MAX_COUNT:
-                raise refuse(f"{label} ({board}), square {square}: a count is a whole number from 0 to "
-                             f"{MAX_COUNT:,}, not {shown(count)}.")
-            if count and square not in moves[i]:
-                raise refuse(f"{label} ({board}), square {square}: it repeats another square by a symmetry of "
-                             "the board, so it holds no beads.")
-        brain.counts[i, : len(moves[i])] = [cells[m - 1] for m in moves[i]]
+        found = kind.old_brain_file(doc, shown, brain_of, MAX_COUNT)
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
+    if found is None:
+        return None
+    brain, rows = found
+    for position, row in zip(brain.positions, rows, strict=True):
+        brain.counts[brain.row(position), : len(row)] = row
     return brain
 
 

@@ -36,9 +36,9 @@ def test_the_merge_holds_the_floor_of_the_one_hat_rule(monkeypatch):
     start[4] = [5, 5, 5]
     trained = start.copy()
     trained[4] = [1, 5, 5]  # the run lost 4 of the ones
-    assert merge_net_change(start, start, trained, HatRule())[4].tolist() == [1, 5, 5]
+    assert merge_net_change(start, start, trained, HatRule(), Hats(4).legal_mask)[4].tolist() == [1, 5, 5]
     monkeypatch.setattr(hats_module, "reinforced_count", floor_two)
-    assert merge_net_change(start, start, trained, HatRule())[4].tolist() == [2, 5, 5]
+    assert merge_net_change(start, start, trained, HatRule(), Hats(4).legal_mask)[4].tolist() == [2, 5, 5]
     brain = Hats(4, counts=start)
     assert brain.floor_of(4, 1) == 2  # the same rule as a lesson's
 

@@ -287,7 +287,7 @@ def test_hexapawn_against_her_is_played_recorded_and_teaches_her_brain(capsys, m
                          " 1: White a1 to a2    2: White b1 to b2    3: White c1 to c2"]
     assert lines[4] == "Player 1: Which move do you take (1-3)? b1-b2"
     assert lines[6] == "B B B / . W . / W . W (Black to move)" and lines[7].startswith("HER plays Black ")
-    assert "HER's boxes drawn from this game (balls per move, after its lesson):" in lines
+    assert "HER's boxes drawn from this game (beads per move, after its lesson):" in lines
     assert lines[-1] == "Play again (y/n)? n"
     with Store.open(tmp_path) as store:
         (game,) = store.recent_games()
@@ -295,9 +295,9 @@ def test_hexapawn_against_her_is_played_recorded_and_teaches_her_brain(capsys, m
         # the seed gives a game HER wins: a lost game can leave her 1-ball boxes as they were (each keeps a ball of
         # every move), so "it learned" below is a promise of a won game
         assert game.loser == 0 and "HER wins." in lines
-        brain = store.load_brain("hexapawn")
-        assert store.brain_record("hexapawn") == (1, 0)
-        assert store.rebuild_brain("hexapawn") == brain != brain.__class__(brain.rules)  # it learned, as stored
+        brain = store.load_brain("HER")
+        assert store.brain_record("HER") == (1, 0)
+        assert store.rebuild_brain("HER") == brain != brain.__class__(brain.rules)  # it learned, as stored
 
 
 def test_a_move_neither_numbered_nor_legal_is_asked_again(capsys, monkeypatch, tmp_path):

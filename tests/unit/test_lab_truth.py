@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sticks_tui.engine import registry
-from sticks_tui.learn.lab import (DEFAULT_LEARNERS, GAMES, LabConfig, LabError, lab_game, lab_kernel, parse_learner,
+from sticks_tui.learn.lab import (DEFAULT_LEARNERS, LabConfig, LabError, games, lab_game, lab_kernel, parse_learner,
                                   run_lab, run_learner)
 from sticks_tui.learn.lab_players import is_unbeatable
 
@@ -153,7 +153,7 @@ def test_a_lab_gives_its_results_seed_by_seed():
     assert seen == [[1], [1, 1], [2, 1], [2, 2], [3, 2], [3, 3]]
 
 
-@pytest.mark.parametrize("game", [g for g in registry.names() if g in GAMES])
+@pytest.mark.parametrize("game", [g for g in registry.names() if g in games()])
 def test_every_registered_game_runs_the_default_learners(game):
     """Every game the registry knows (Hexapawn when it lands) is raced by the default learners, and q masters it."""
     learners = tuple(parse_learner(t) for t in DEFAULT_LEARNERS)

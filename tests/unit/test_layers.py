@@ -491,3 +491,84 @@ def test_the_name_check_finds_a_default_game_but_not_a_docstring(tmp_path):
     (pkg / "store" / "records.py").write_text('"""Records of sticks games."""\n'
                                               'def keep(game="beans"):\n    """Keep a beans game."""\n')
     assert game_names_in_core(pkg, ROOT, {"beans", "sticks"}) == {"sticks_tui.store.records: 'beans'"}
+
+
+# -- no attribute of one game's rules read in the learner or the store (issue 31 item 5) -----------------------
+def one_game_attributes(entries=None) -> dict[str, str]:
+    """Attribute name -> game, for the names only one game's rules define (its class or an instance of its
+    default rules), the protocol's own (`GameRules`, its optional hooks) aside: sticks' `max_take` and `size`,
+    Nim's `box`. The learner and the store may not read them off a rules object: they ask the protocol or the
+    game's entry (`GameEntry.move_columns`, `columns_of`, `curve_size`, ...)."""
+    from sticks_tui.engine.protocol import GameRules
+
+    entries = [e for e in registry.entries() if e.rules_class.__module__ in registry.GAME_MODULES] \
+        if entries is None else entries
+    shared = set(dir(GameRules)) | {"symmetries", "mover", "move_number"}
+    owners: dict[str, set[str]] = {}
+    for entry in entries:
+        names = {n for n in dir(entry.rules_class)} | set(vars(entry.make_rules()))
+        for attr in names - shared:
+            if not attr.startswith("_"):
+                owners.setdefault(attr, set()).add(entry.name)
+    return {attr: next(iter(games)) for attr, games in owners.items() if len(games) == 1}
+
+
+def _reads_a_rules_object(node: ast.expr) -> bool:
+    """`rules`, `x_rules`, `x.rules`: an expression that names a rules object."""
+    if isinstance(node, ast.Name):
+        return node.id == "rules" or node.id.endswith("_rules")
+    return isinstance(node, ast.Attribute) and (node.attr == "rules" or node.attr.endswith("_rules"))
+
+
+def one_game_attribute_reads(package_dir: Path = PACKAGE_DIR, root: str = ROOT, attributes=None) -> set[str]:
+    """Every read in learn/ and store/ of an attribute only one game's rules define: `getattr(x, 'max_take')`
+    or `hasattr(x, 'box')` on anything, `rules.size` / `self.rules.box` on a rules object: 'module: attr'."""
+    attributes = one_game_attributes() if attributes is None else attributes
+    found = set()
+    for name, path in all_modules(package_dir, root).items():
+        if not name.startswith((f"{root}.learn", f"{root}.store")):
+            continue
+        for node in ast.walk(parsed(path)):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+                    and node.args[1].value in attributes):
+                found.add(f"{name}: {node.args[1].value}")
+            elif isinstance(node, ast.Attribute) and node.attr in attributes and _reads_a_rules_object(node.value):
+                found.add(f"{name}: {node.attr}")
+    return found
+
+
+#: Reads of one game's rules' attribute left in learn/ and store/, as 'module: attr'; the list only shrinks.
+ONE_GAME_ATTRIBUTES_NOT_YET: set[str] = set()
+
+
+@functools.cache
+def package_one_game_attribute_reads() -> frozenset[str]:
+    return frozenset(one_game_attribute_reads())
+
+
+def test_the_learner_and_the_store_read_no_attribute_of_one_games_rules():
+    """A brain's columns are its entry's `move_columns`, not `getattr(rules, 'max_take')`; the lab's sizes are
+    its entry's, not `rules.size`."""
+    assert sorted(package_one_game_attribute_reads() - ONE_GAME_ATTRIBUTES_NOT_YET) == []
+    assert ONE_GAME_ATTRIBUTES_NOT_YET <= package_one_game_attribute_reads()
+
+
+def test_the_one_game_attributes_are_sticks_and_nims_own():
+    attributes = one_game_attributes()
+    assert {attr: attributes.get(attr) for attr in ("max_take", "size", "box", "legal_moves", "symmetries")} == \
+        {"max_take": "sticks", "size": "sticks", "box": "nim", "legal_moves": None, "symmetries": None}
+
+
+def test_the_attribute_check_finds_a_getattr_and_a_rules_read_but_not_an_arrays(tmp_path):
+    pkg = tmp_path / "sticks_tui"
+    (pkg / "learn").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "learn" / "__init__.py").write_text("")
+    (pkg / "learn" / "hats.py").write_text(
+        "def width(rules, n_moves, brain):\n"
+        "    a = getattr(rules, 'max_take', 0)\n"  # found: a sticks attribute by its name
+        "    b = brain.rules.box\n"  # found: Nim's piles off a rules object
+        "    return a, b, n_moves.size, brain.size, rules.legal_moves(1)\n")  # an array's, a brain's, the protocol's
+    assert one_game_attribute_reads(pkg, ROOT, {"max_take": "sticks", "size": "sticks", "box": "nim"}) == \
+        {"sticks_tui.learn.hats: max_take", "sticks_tui.learn.hats: box"}

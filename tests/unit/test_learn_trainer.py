@@ -104,6 +104,30 @@ def test_config_refuses_bad_values(kwargs, match):
         TrainingConfig(**kwargs)
 
 
+def test_the_shortcuts_limits_and_words_are_the_first_games_entrys_and_unread_when_a_game_is_given():
+    """`TrainingConfig(sticks=..., max_take=...)` is checked by the first game's registry entry (its options'
+    limits, in its words), not by limits written in the trainer; with a game given the two are not read."""
+    from dataclasses import replace
+
+    from sticks_tui.engine import registry
+    from sticks_tui.engine.nim import NimRules
+
+    assert TrainingConfig(game=NimRules((2, 2, 2)), sticks=5000, max_take="x").rules == NimRules((2, 2, 2))
+    sticks = registry.entry(registry.first_name())
+    heap, take = sticks.options
+    narrow = registry.whole_number_option(heap.key, heap.flag, 1, 50, 20, heap.help, words="the pile")
+    registry.register(replace(sticks, options=(narrow, take)))
+    try:
+        with pytest.raises(ValueError, match=r"^The pile must be a whole number between 1 and 50, not 60\.$"):
+            TrainingConfig(sticks=60)
+        assert TrainingConfig(sticks=50).rules.size == 50
+    finally:
+        registry.register(sticks)
+    assert TrainingConfig(sticks=60).rules.size == 60
+    with pytest.raises(ValueError, match=r"^The maximum take must be a whole number between 1 and 10, not 11\.$"):
+        TrainingConfig(max_take=11)
+
+
 def test_protocols_are_documented():
     assert set(PROTOCOLS) >= {"classic", "explore"}
     assert all(len(text) > 20 for text in PROTOCOLS.values())

@@ -80,7 +80,7 @@ def test_a_game_registered_in_a_test_plays_in_the_line_mode(capsys, monkeypatch,
     assert (code, err) == (0, "")
     assert out.splitlines()[:4] == ["Welcome to one-pile take-away!", "Options:", " Play against a friend (1)",
                                     " Play against the beans AI (2)"]
-    assert "Beans AI plays take " in out and "Beans AI's boxes drawn from this game" in out
+    assert "Beans AI plays take " in out and "Beans AI's hats drawn from this game (balls per move" in out
     assert (game.game, game.start, game.players, game.opponent) == ("beans", "5", ("Player 1", "Beans AI"), "learning")
     assert game.loser == 0 and "Beans AI wins." in out
 

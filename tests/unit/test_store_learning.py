@@ -125,13 +125,13 @@ def test_merge_net_change_adds_the_runs_change_onto_what_the_brain_learned_meanw
     current = start.copy()
     current[5] = [1, 3, 1]
     current[2] = [2, 7, 0]
-    merged = merge_net_change(current, start, trained, rule)
+    merged = merge_net_change(current, start, trained, rule, Hats(5).legal_mask)
     assert merged[5].tolist() == [9, 3, 4] and merged[2].tolist() == [2, 7, 0]
     assert not np.shares_memory(merged, current)
 
 
 def test_merge_net_change_keeps_the_floor_each_and_the_cap():
-    start = Hats(4).counts
+    start, legal = Hats(4).counts, Hats(4).legal_mask
     trained = start.copy()
     trained[3] = [1, 1, 50]
     current = start.copy()
@@ -140,14 +140,25 @@ def test_merge_net_change_keeps_the_floor_each_and_the_cap():
     trained[4] = [1, 1, 1]  # the run lost 4... from a hat that held 1 at its start: it cannot go below 1
     start2 = start.copy()
     start2[4] = [5, 1, 1]
-    merged = merge_net_change(current, start2, trained, HatRule(floor="each"))
+    merged = merge_net_change(current, start2, trained, HatRule(floor="each"), legal)
     assert merged[3, 2] == MAX_COUNT
     assert merged[4].tolist() == [1, 1, 1]
     trained[4] = [1, 1, 1]
     current[4] = [2, 1, 1]
-    assert merge_net_change(current, start2, trained, HatRule())[4].tolist() == [1, 1, 1]  # 2 - 4 < 1: floor 1
-    assert merge_net_change(current, start2, trained, HatRule())[0].tolist() == [0, 0, 0]
-    assert merge_net_change(current, start2, trained, HatRule())[1].tolist() == [1, 0, 0]
+    assert merge_net_change(current, start2, trained, HatRule(), legal)[4].tolist() == [1, 1, 1]  # 2 - 4 < 1: floor 1
+    assert merge_net_change(current, start2, trained, HatRule(), legal)[0].tolist() == [0, 0, 0]
+    assert merge_net_change(current, start2, trained, HatRule(), legal)[1].tolist() == [1, 0, 0]
+
+
+def test_a_merge_is_told_the_brains_own_cells_and_assumes_no_games_layout():
+    """A Nim brain's counts fit a sticks layout of the same shape: merged without its own legal cells they
+    would be read as sticks' hats; the merge has no default layout, so it cannot happen (issue 31 item 5)."""
+    from sticks_tui.engine import registry
+
+    nim = Hats(registry.entry("nim").rules_from({"piles": (1, 1, 2)}))
+    with pytest.raises(TypeError, match="legal"):
+        merge_net_change(nim.counts, nim.counts, nim.counts, nim.rule)
+    assert np.array_equal(merge_net_change(nim.counts, nim.counts, nim.counts, nim.rule, nim.legal_mask), nim.counts)
 
 
 def test_merge_net_change_floor_nonempty_never_empties_a_hat():
@@ -155,11 +166,12 @@ def test_merge_net_change_floor_nonempty_never_empties_a_hat():
     start = np.array([[0, 0, 0], [1, 0, 0], [4, 4, 0]])
     trained = np.array([[0, 0, 0], [1, 0, 0], [0, 4, 0]])  # the run threw away hat 2's ones
     current = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0]])  # meanwhile games threw away the twos
-    merged = merge_net_change(current, start, trained, rule)
+    legal = Hats(2).legal_mask  # hats 0-2 of 3 balls
+    merged = merge_net_change(current, start, trained, rule, legal)
     assert merged[2].sum() > 0  # both together would leave hat 2 empty: it keeps what it holds
     assert merged[2].tolist() == [2, 0, 0]
     trained2 = np.array([[0, 0, 0], [1, 0, 0], [1, 9, 0]])
-    assert merge_net_change(current, start, trained2, rule)[2].tolist() == [0, 5, 0]  # zeros allowed
+    assert merge_net_change(current, start, trained2, rule, legal)[2].tolist() == [0, 5, 0]  # zeros allowed
 
 
 def test_apply_training_merges_onto_the_stored_brain_in_one_transaction(store):

@@ -467,3 +467,55 @@ def test_every_figure_of_a_training_curve_is_kept_for_a_game_with_draws_or_seats
         for figure in ("agreement", "win_first", "win_second", "keep_first", "keep_second", "draw_wins"):
             a, b = getattr(point, figure), getattr(again, figure)
             assert (math.isnan(a) and math.isnan(b)) or a == b, figure
+
+
+def _bad_old(change) -> dict:
+    doc = old_file(menace.MenaceBrain())
+    change(doc)
+    return doc
+
+
+#: A MENACE file of before with one field wrong, and what its import says: the words of before, exactly, now that
+#: noughts' own module reads its old boxes (`GameEntry.old_brain_file`, issue 31 item 5).
+OLD_FILE_REFUSALS = [
+    (lambda d: d.update(size=20), 'it says "game": "noughts" but also has \'size\', which only a sticks or Nim brain '
+                                  'has; a MENACE brain file holds "marks" and "boxes".'),
+    (lambda d: d.update(marks="Z"), '"marks" must be "X" or "O" (whose boxes these are), not \'Z\'.'),
+    (lambda d: d["rule"].pop("empty"), '"rule" must be an object with beads (4 numbers), incentives (3 numbers) and '
+                                       'empty ("resign" or "refill"), and nothing else.'),
+    (lambda d: d["rule"].update(beads=4), "the rule's beads and incentives must be lists of whole numbers."),
+    (lambda d: d["rule"].update(beads=[4, 3, 2]), "its rule is not valid: start beads are 4 whole numbers and "
+                                                  "incentives 3 (win, draw, loss)."),
+    (lambda d: d["rule"].update(empty="explode"), "its rule is not valid: "),
+    (lambda d: d["boxes"].pop(), "\"boxes\" must hold MENACE's 304 boxes for X, not 303."),
+    (lambda d: d["boxes"][2].update(extra=1), "box 3 must be an object with \"board\" and \"counts\", not "),
+    (lambda d: d["boxes"][0].update(board="X........"), "box 1 must be the box for the board '.........', not "
+                                                        "'X........'."),
+    (lambda d: d["boxes"][0]["counts"].pop(), "box 1 (.........) must hold 9 counts, one per square, not "),
+    (lambda d: d["boxes"][0]["counts"].__setitem__(0, -1), "box 1 (.........), square 1: a count is a whole number "
+                                                           "from 0 to "),
+    (lambda d: d["boxes"][0]["counts"].__setitem__(3, 5), "box 1 (.........), square 4: it repeats another square by "
+                                                          "a symmetry of the board, so it holds no beads."),
+]
+
+
+@pytest.mark.parametrize(("change", "said"), OLD_FILE_REFUSALS)
+def test_a_damaged_menace_file_of_before_is_refused_in_the_words_of_before(change, said):
+    from sticks_tui.store.brainfile import decode
+
+    with pytest.raises(StoreError) as refused:
+        decode(json.dumps(_bad_old(change)).encode(), "old.json")
+    assert str(refused.value).startswith(f"Cannot import old.json: {said}")
+    assert str(refused.value).endswith(" Nothing was changed.")
+
+
+def test_a_menace_file_of_before_reads_as_it_was_kept():
+    from sticks_tui.store.brainfile import decode
+
+    brain = menace.MenaceBrain(menace.MenaceRule((8, 3, 2, 1), (3, 1, -1), "refill"))
+    brain.counts[0, :3] = [7, 0, 9]
+    doc = old_file(brain)
+    assert decode(json.dumps(doc).encode()).hats == brain
+    doc["game"] = "sticks"  # the old form is noughts' own: another game's file with "marks" is not read as one
+    with pytest.raises(StoreError, match="Cannot import the file: "):
+        decode(json.dumps(doc).encode())

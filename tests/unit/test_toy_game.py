@@ -209,3 +209,25 @@ def test_a_brain_trains_on_a_game_only_with_a_hat_for_each_of_its_positions_laid
     assert Hats(NimRules((2, 2, 2))).cannot_train(NimRules((1, 1, 1))) is not None
     # the same hats and moves, but another game (the last bean wins, the last stick loses)
     assert Hats(OnePile(5)).cannot_train(SticksRules(5, 2)) is not None
+
+
+def test_the_lab_and_the_learner_know_a_game_registered_later_by_its_entry_alone(toy):
+    """The lab's games and sizes, and a brain's columns, are asked of the registry when needed (issue 31 item
+    5): a game registered after `learn.lab` was imported is raced at its entry's sizes, in its entry's words."""
+    from dataclasses import replace
+
+    from sticks_tui.learn import lab
+
+    registry.register(replace(toy, lab_rules=OnePile, lab_size=(6, 2, 9), lab_size_words="the pile of beans",
+                              move_columns=lambda rules: 4))
+    assert "beans" in lab.games() and "beans" in lab.sized()
+    assert (lab.default_size("beans"), lab.size_range("beans"), lab.size_words("beans")) == \
+        (6, (2, 9), "the pile of beans")
+    assert lab.make_rules("beans") == OnePile(6) and lab.make_rules("beans", 9) == OnePile(9)
+    assert lab.within_size("beans", 40) == 9 and lab.default_protocol("beans") == "explore"
+    with pytest.raises(lab.LabError, match=r"^for beans the size is the pile of beans, from 2 to 9, not 10$"):
+        lab.make_rules("beans", 10)
+    # its brains keep the columns its entry says (sticks: one a take up to its max take), not a sticks attribute
+    assert Hats(OnePile(7)).counts.shape == (8, 4)
+    registry.unregister("beans")
+    assert "beans" not in lab.games() and lab.size_range("beans") is None and lab.default_size("beans") is None

@@ -73,7 +73,8 @@ def test_a_stored_brain_gets_the_net_change_merged_onto_it_as_the_app_does(capsy
     with Store.open(tmp_path) as store:
         stored = store.load_brain("class")
         assert stored.rule == rule  # the brain's own rule, without asking
-        assert np.array_equal(stored.counts, merge_net_change(before.counts, before.counts, trained.brain.counts, rule))
+        assert np.array_equal(stored.counts, merge_net_change(before.counts, before.counts, trained.brain.counts, rule,
+                                                                      before.legal_mask))
         assert store.brain_info("class").games_trained == 540
     assert "brain 'class': 100 hats, 540 games trained in all" in out
     from sticks_tui.learn.figure_words import percent
@@ -95,7 +96,8 @@ def test_the_app_keeps_a_run_with_the_same_core_call(tmp_path):
                           learning={1: ("b", [(17, 3), (11, 3), (5, 3), (1, 1)])})
         meanwhile = store.load_brain("b")
         kept = store.keep_training("b", start, result)
-        assert np.array_equal(kept.counts, merge_net_change(meanwhile.counts, start, result.brain.counts, kept.rule))
+        assert np.array_equal(kept.counts, merge_net_change(meanwhile.counts, start, result.brain.counts, kept.rule,
+                                                                  kept.legal_mask))
         assert store.last_training_heap("b") == 20
 
 

@@ -24,8 +24,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Label, ProgressBar, Select, Static
 
-from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, GAMES, MAX_CAP, MAX_SEEDS, PRESETS, SIZE_RANGE,
-                                  LabConfig, LabError, LabResult, default_cap, default_size, parse_learner, run_lab,
+from sticks_tui.learn.lab import (DEFAULT_LEARNERS, DEFAULT_SEEDS, MAX_CAP, MAX_SEEDS, PRESETS, LabConfig, LabError,
+                                  LabResult, default_cap, default_size, games, parse_learner, run_lab, size_range,
                                   within_size)  # numpy only: numba loads when a lab runs
 from sticks_tui.store.errors import StoreError
 from sticks_tui.ui.commands import screen_commands
@@ -69,9 +69,10 @@ def setup_game(app) -> tuple[str, int | None]:
     from sticks_tui.engine import registry
 
     settings = getattr(app, "settings", None)
-    game = getattr(settings, "game", GAMES[0])
-    if game not in GAMES:
-        game = GAMES[0]
+    lab_games = games()
+    game = getattr(settings, "game", lab_games[0])
+    if game not in lab_games:
+        game = lab_games[0]
     board = registry.entry(game).board.get("board")
     size_of = getattr(board, "setup_lab_size", None)
     if size_of is None:
@@ -211,7 +212,7 @@ class LabScreen(StyledOnce, Screen):
         with VerticalScroll(id="lab-view"):
             with Horizontal(classes="lab-row"):
                 yield Label("Game")
-                yield Select([(g, g) for g in GAMES], value=self.start_game, allow_blank=False, compact=True,
+                yield Select([(g, g) for g in games()], value=self.start_game, allow_blank=False, compact=True,
                              id="lab-game")
                 yield Label(" Size")
                 yield Input("" if self.start_size is None else str(self.start_size), compact=True, id="lab-size",
@@ -356,8 +357,9 @@ class LabScreen(StyledOnce, Screen):
         """(field id, one line) for the first value that cannot be used; None when all can."""
         game = self.query_one("#lab-game", Select).value
         fields = [("lab-seeds", "Seeds", 1, MAX_SEEDS), ("lab-cap", "Cap", 1, MAX_CAP)]
-        if game in SIZE_RANGE:  # other games have no size
-            fields.insert(0, ("lab-size", "Size", *SIZE_RANGE[game]))
+        sizes = size_range(game)
+        if sizes is not None:  # other games have no size
+            fields.insert(0, ("lab-size", "Size", *sizes))
         for field, what, lo, hi in fields:
             text = self.query_one(f"#{field}", Input).value.replace(",", "").replace("_", "").strip()
             if not text.isdigit() or not lo <= int(text) <= hi:
@@ -380,7 +382,7 @@ class LabScreen(StyledOnce, Screen):
 
         learners = tuple(parse_learner(t) for t in self.query_one("#lab-learners", Input).value.split())
         game = self.query_one("#lab-game", Select).value
-        size = whole("lab-size") if game in SIZE_RANGE else None
+        size = whole("lab-size") if size_range(game) is not None else None
         return LabConfig(game, size, learners, whole("lab-seeds"), whole("lab-cap"), workers=self.lab_workers)
 
     def _show_problem(self) -> bool:
