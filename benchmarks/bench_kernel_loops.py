@@ -22,8 +22,8 @@ enough games for ~0.3-1 s, timed in CPU time of the training thread (`time.threa
 process waits for a core shared with other work is not counted), best of 3 in each process.
 A round's ratio is a variant's games/s over the sticks loop's in the
 same round; the median ratio over the rounds is printed. The kernels are compiled (or loaded from
-numba's cache) before timing. --smoke: one round of a few thousand games; it proves the script works
-(CI runs it), its figures mean nothing. The smoke run keeps the baseline's tree (by commit) in the system's
+numba's cache) before timing. --smoke: one round of a few thousand games, the baseline's two variants in one
+process (the sticks loop, then the general loop); it proves the script works (CI runs it), its figures mean nothing. The smoke run keeps the baseline's tree (by commit) in the system's
 temporary folder, so numba's cache of its kernels, which lives beside them, serves the next smoke run
 instead of compiling them again (most of a smoke run's time); a full run extracts a fresh tree each time.
 """
@@ -53,28 +53,30 @@ VARIANTS = ("sticks loop", "general before", "general now")
 CHILD = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-variant, games_json = sys.argv[2], sys.argv[3]
+variants, games_json = json.loads(sys.argv[2]), sys.argv[3]
 from sticks_tui.learn import trainer
 assert trainer.__file__.startswith(sys.argv[1]), trainer.__file__
-if variant == "general before" and hasattr(trainer, "_GeneralKernelRun"):
-    trainer._SticksKernelRun = trainer._GeneralKernelRun  # the baseline's general loop, on sticks
 from sticks_tui.engine.nim import NimRules
 from sticks_tui.learn.trainer import TrainingConfig, train
 train(TrainingConfig(sticks=5, games=10, seed=0, curve=False))  # compile / load outside the timings
 train(TrainingConfig(game=NimRules((1, 1, 1)), games=10, seed=0, curve=False))
-out = {}
-for protocol, sticks, games, repeats in json.loads(games_json):
-    if protocol == "nim" and variant == "sticks loop":
-        continue  # the sticks loop plays sticks only
-    game = {"game": NimRules((sticks,) * 3)} if protocol == "nim" else {"sticks": sticks, "protocol": protocol}
-    best = 0.0
-    for _ in range(repeats):
-        t0 = time.thread_time()
-        result = train(TrainingConfig(games=games, seed=7, curve=False, **game))
-        best = max(best, games / (time.thread_time() - t0))
-        assert result.engine == "kernel" and result.games_played == games
-    out[f"{protocol} {sticks}"] = best
-print(json.dumps(out))
+every = {}
+for variant in variants:  # one, but for --smoke's baseline tree: the sticks loop, then the general loop
+    if variant == "general before" and hasattr(trainer, "_GeneralKernelRun"):
+        trainer._SticksKernelRun = trainer._GeneralKernelRun  # the baseline's general loop, on sticks
+    out = every[variant] = {}
+    for protocol, sticks, games, repeats in json.loads(games_json):
+        if protocol == "nim" and variant == "sticks loop":
+            continue  # the sticks loop plays sticks only
+        game = {"game": NimRules((sticks,) * 3)} if protocol == "nim" else {"sticks": sticks, "protocol": protocol}
+        best = 0.0
+        for _ in range(repeats):
+            t0 = time.thread_time()
+            result = train(TrainingConfig(games=games, seed=7, curve=False, **game))
+            best = max(best, games / (time.thread_time() - t0))
+            assert result.engine == "kernel" and result.games_played == games
+        out[f"{protocol} {sticks}"] = best
+print(json.dumps(every))
 """
 
 
@@ -103,11 +105,12 @@ def kept_baseline_tree(rev: str) -> Path:
     return kept
 
 
-def run_variant(tree: Path, variant: str, cases: list) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), variant, json.dumps(cases)],
+def run_variants(tree: Path, variants: list[str], cases: list) -> dict[str, dict[str, float]]:
+    """{variant: {case: games/s}} of the variants run in turn in one process of `tree`'s code."""
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), json.dumps(variants), json.dumps(cases)],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise SystemExit(f"{variant} failed:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{', '.join(variants)} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -126,8 +129,12 @@ def main() -> None:
         rates: dict[str, list[dict[str, float]]] = {v: [] for v in VARIANTS}
         for r in range(rounds):
             order = VARIANTS[r % 3:] + VARIANTS[: r % 3]
-            for variant in order:
-                rates[variant].append(run_variant(trees[variant], variant, cases))
+            # each variant in a process of its own; --smoke runs the baseline's two in one (a Python and the
+            # kernels' load spared: about a CPU second)
+            runs = [["sticks loop", "general before"], ["general now"]] if args.smoke else [[v] for v in order]
+            for variants in runs:
+                for variant, rate in run_variants(trees[variants[0]], variants, cases).items():
+                    rates[variant].append(rate)
     print(f"# kernel loops on sticks: games/s (M), median of {rounds} rounds in alternating processes; "
           f"ratios against the sticks loop of {args.baseline}, paired by round "
           f"({platform.python_version()}, {platform.machine()})")

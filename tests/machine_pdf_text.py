@@ -14,11 +14,12 @@ LABEL = re.compile(r"(?:Box|Hat) (\d+)")
 BEAD = re.compile(r"([a-z]+(?: [a-z]+)?(?: \d+)?): (\d+)")
 
 
-def printed_boxes(path) -> tuple[dict[int, dict[str, int]], str]:
-    """{box number: {colour: beads}} as the PDF's labels say, and the cover's text."""
+def printed_boxes(path, label_pages: int | None = None) -> tuple[dict[int, dict[str, int]], str]:
+    """{box number: {colour: beads}} as the PDF's labels say, and the cover's text; of its first `label_pages`
+    pages of labels only, if given (pypdf reads a page of 15 labels in about 0.05 CPU s)."""
     reader = PdfReader(str(path))
     boxes: dict[int, dict[str, int]] = {}
-    for page in reader.pages[1:]:
+    for page in reader.pages[1:None if label_pages is None else 1 + label_pages]:
         text = page.extract_text().split("Key:")[0]
         parts = LABEL.split(text)
         for number, body in zip(parts[1::2], parts[2::2], strict=True):

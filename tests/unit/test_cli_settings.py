@@ -1,15 +1,13 @@
-"""`sticks-tui settings path|show|reset`: in-process and as the real command in a subprocess."""
+"""`sticks-tui settings path|show|reset`, through `cli.main` in-process."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tomllib
 
 import pytest
 
+from cli_here import run_here
 from sticks_tui.cli import main
 from sticks_tui.store.settings import ENV_CONFIG_DIR, Settings, load_settings, save_settings
 
@@ -80,14 +78,13 @@ def test_bad_action_is_a_usage_error(capsys, cfg):
     assert code == 2 and "invalid choice" in err
 
 
-def test_the_real_command_with_a_foreign_file(cfg, capsys, monkeypatch):
-    """`settings show` as a real process (the folder from the environment); `settings reset` through cli.main."""
+def test_the_real_command_with_a_foreign_file(cfg, capsys, monkeypatch, tmp_path):
+    """`settings show` as the command runs it (`cli.main` in-process, the folder from the environment: a real
+    process's reading of the environment is held by test_cli_store.py's
+    test_the_environment_variable_is_honoured_in_a_real_process); `settings reset` through cli.main."""
     cfg.mkdir()
     (cfg / "settings.toml").write_text("[1, 2, 3]\n")
-    env = {k: v for k, v in os.environ.items() if k != ENV_CONFIG_DIR}
-    env[ENV_CONFIG_DIR] = str(cfg)
-    done = subprocess.run([sys.executable, "-m", "sticks_tui", "settings", "show", "--json"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = run_here(tmp_path / "data", ["settings", "show", "--json"], env={ENV_CONFIG_DIR: str(cfg)})
     assert done.returncode == 0 and json.loads(done.stdout)["game"] == "sticks"
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     monkeypatch.setenv(ENV_CONFIG_DIR, str(cfg))

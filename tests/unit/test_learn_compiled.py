@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 
@@ -56,22 +55,21 @@ def plant_cut_short_cache(kernel_dir, cache_dir, monkeypatch) -> str:
     return index
 
 
-# ... then load it as the trainer does, and use it.
-LOAD = textwrap.dedent("""
-    import json, sys
-    import numpy as np
-    from sticks_tui.learn import compiled
-    compiled.KERNEL_MODULES = ("tiny_kernel",)
-    compiled.KERNEL_SOURCES = ("tiny_kernel",)
-    problem = compiled.load()
-    print(json.dumps({"problem": problem, "loaded": compiled.loaded(),
-                      "sum": int(sys.modules["tiny_kernel"].add_one(np.arange(4)).sum())}))
-""")
-
-
-def run(code, cache_dir, kernel_dir):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir), PYTHONPATH=str(kernel_dir))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+def load_as_the_trainer_does(monkeypatch) -> dict:
+    """`compiled.load()` with the tiny kernel as our kernel module, as the trainer calls it at its start, in this
+    process (each Python of its own cost 0.6 CPU s to import numba), then the kernel used. The kernel module is
+    imported afresh (new dispatchers, which read numba's cache files as a new process's would) and forgotten
+    after, and `compiled` remembers nothing loaded before: this load is a first one, as a process's is."""
+    monkeypatch.setattr(compiled, "KERNEL_MODULES", ("tiny_kernel",))
+    monkeypatch.setattr(compiled, "KERNEL_SOURCES", ("tiny_kernel",))
+    monkeypatch.setattr(compiled, "_ready", set())
+    monkeypatch.delitem(sys.modules, "tiny_kernel", raising=False)
+    try:
+        problem = compiled.load()
+        return {"problem": problem, "loaded": compiled.loaded(),
+                "sum": int(sys.modules["tiny_kernel"].add_one(np.arange(4)).sum())}
+    finally:
+        sys.modules.pop("tiny_kernel", None)
 
 
 def test_a_cut_short_cache_file_is_cleared_and_the_kernel_recompiled(tmp_path, monkeypatch):
@@ -79,13 +77,11 @@ def test_a_cut_short_cache_file_is_cleared_and_the_kernel_recompiled(tmp_path, m
     cache = tmp_path / "cache"
     index = plant_cut_short_cache(tmp_path, cache, monkeypatch)
     assert str(cache) in index and os.path.getsize(index) == 4
-    out = run(LOAD, cache, tmp_path)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == {"problem": None, "loaded": True, "sum": 10}  # 1+2+3+4: the kernel is right
+    assert load_as_the_trainer_does(monkeypatch) == {"problem": None, "loaded": True, "sum": 10}  # 1+2+3+4: right
     assert os.path.getsize(index) > 100  # a whole index written again
     written = os.path.getmtime(index)
-    again = run(LOAD, cache, tmp_path)  # and the next run loads it as usual, compiling nothing
-    assert again.returncode == 0 and json.loads(again.stdout)["problem"] is None
+    again = load_as_the_trainer_does(monkeypatch)  # and the next load reads it as usual, compiling nothing
+    assert again["problem"] is None and again["sum"] == 10
     assert os.path.getmtime(index) == written
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from cli_here import run_here
 from sticks_tui.cli import main
 
 
@@ -59,10 +60,11 @@ def test_nim_without_an_action_exits_2(capsys):
     assert code == 2 and "solve or train" in err
 
 
-def test_solve_in_a_real_process_has_no_traceback(capsys):
-    """The refusal's exit status from a real process; the answer through cli.main in-process."""
-    bad = subprocess.run([sys.executable, "-m", "sticks_tui", "nim", "solve", "200", "0", "0"],
-                         capture_output=True, text=True)
+def test_solve_refuses_a_pile_over_100_with_exit_2_and_no_traceback(capsys, tmp_path):
+    """The refusal's exit status and words as the command gives them (`cli.main`, in-process: a usage error's exit 2
+    from a real process is held by test_cli_train.py's test_bad_arguments_in_a_real_process_exit_2_without_a_traceback,
+    the same argparse exit for every sub-command); the answer through cli.main in-process."""
+    bad = run_here(tmp_path, ["nim", "solve", "200", "0", "0"])
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "between 0 and 100" in bad.stderr
     code, out, _ = run(["nim", "solve", "2", "2", "1", "--json"], capsys)
     assert code == 0 and json.loads(out)["moves"] == [[2, 1]]

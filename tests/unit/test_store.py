@@ -240,6 +240,32 @@ def test_load_or_create_brain_creates_saves_and_grows(store):
         store.load_or_create_brain("nim-ish", 5, max_take=3)
 
 
+def test_a_stored_count_that_is_not_a_whole_number_in_range_is_refused_as_damage(store):
+    """Each hat's counts as stored: whole numbers 0..MAX_COUNT only, no count past a hat's moves (store/brains.py
+    `_decode` checks all the counts at once with C loops, then row by row to say which hat is wrong, not cell by
+    cell in Python: the same refusals as before, each held here)."""
+    from sticks_tui.learn.hats import MAX_COUNT
+
+    store.save_brain("default", Hats(10), 5)
+
+    def load_with(rows: dict[int, str]):
+        hats = ["[]", "[1]", "[1,1]"] + ["[1,1,1]"] * 8  # heaps 0-10: no move from 0, one from 1, two from 2
+        for heap, text in rows.items():
+            hats[heap] = text
+        with store._write("test") as conn:
+            conn.execute("UPDATE brains SET counts = ? WHERE name = 'default'", ("[" + ",".join(hats) + "]",))
+        return store.load_brain("default")
+
+    for bad in ("true", "false", "1.5", "1.0", "-1", str(MAX_COUNT + 1), '"3"', "null", "[1]", "{}"):
+        with pytest.raises(StoreError, match="damaged"):
+            load_with({5: f"[1,{bad},1]"})
+    for rows in ({1: "[1,0,2]"}, {2: "[1,1,1]"}, {5: "[1,1,1,1]"}, {5: "[1,1]"}, {0: "[1]"}, {7: "3"}):
+        with pytest.raises(StoreError, match="damaged"):
+            load_with(rows)
+    loaded = load_with({0: "[0,0,0]", 1: "[4,0,0]", 5: f"[0,{MAX_COUNT},7]"})  # the edges, and zeros past a hat's moves
+    assert loaded.counts[1].tolist() == [4, 0, 0] and loaded.counts[5].tolist() == [0, MAX_COUNT, 7]
+
+
 # -- what the environment can do to us -------------------------------------------------------
 def test_a_corrupt_database_is_moved_aside_kept_and_replaced(tmp_path):
     path = tmp_path / DB_FILENAME
