@@ -10,9 +10,7 @@ import sys
 
 
 def test_a_closed_pipe_is_no_traceback(tmp_path):
-    # the readable engine: the compiled one's numba import and kernel load cost the process 0.7 CPU s more, and
-    # the command writes its report line by line either way (the reader is gone after the first line's write)
-    args = ["train", "--sticks", "30", "--games", "10", "--engine", "reference"]
+    args = ["train", "--sticks", "30", "--games", "10"]
     proc = subprocess.Popen([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.read(5)  # read a little, then hang up like `head -c 5`
