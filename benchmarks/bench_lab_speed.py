@@ -8,7 +8,9 @@ Every figure is games per second of training alone, in processor time (`time.pro
 training runs in this one thread, so a busy machine that shares out the cores does not stretch it as
 it stretches wall time), median over rounds; within a round every engine runs once, one after another.
 The lab's loops track mastery (the unbeatable check, after a game that changed a favourite move) after
-every game and score the curve at its checkpoints, the trainer's kernel does neither (`curve=False`). --smoke runs tiny sizes: it proves the script works; its figures mean nothing.
+every game and score the curve at its checkpoints, the trainer's kernel does neither (`curve=False`); the
+trainer as the app and `sticks-tui train` run it scores its own learning curve (`curve=True`), and the lab's
+hats are also given against that. --smoke runs tiny sizes: it proves the script works; its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -46,16 +48,21 @@ def main() -> int:
     args.size = args.size or default_size(args.game)
     lab_kernel()
 
-    def trainer_run(games: int, seed: int) -> None:
-        train(TrainingConfig(game=g.rules, games=games, seed=seed, protocol=g.protocol, curve=False))
+    def trainer_run(games: int, seed: int, curve: bool = False) -> None:
+        train(TrainingConfig(game=g.rules, games=games, seed=seed, protocol=g.protocol, curve=curve))
 
     trainer_run(10, 1)  # compiled before timing
+    trainer_run(10, 1, curve=True)
     learners = ("hats", "hats:table=one", "q", "qseat", "mc")
-    rates: dict[str, list[float]] = {k: [] for k in ("trainer", *learners, *(f"{x} readable" for x in learners))}
+    rates: dict[str, list[float]] = {k: [] for k in ("trainer", "trainer+curve", *learners,
+                                                     *(f"{x} readable" for x in learners))}
     for r in range(args.rounds):
         t = time.process_time()
         trainer_run(args.games, r)
         rates["trainer"].append(args.games / (time.process_time() - t))
+        t = time.process_time()
+        trainer_run(args.games, r, curve=True)
+        rates["trainer+curve"].append(args.games / (time.process_time() - t))
         for text in learners:
             spec = parse_learner(text)
             t = time.process_time()
@@ -72,6 +79,10 @@ def main() -> int:
     for text in learners:
         print(f"lab kernel {text:<14}        {median[text]:>12,.0f} games/s "
               f"({median[text] / median['trainer']:.2f}x the trainer's speed)")
+    print(f"trainer with its curve (as train() runs it): {median['trainer+curve']:>12,.0f} games/s")
+    for text in ("hats", "hats:table=one"):
+        print(f"lab kernel {text} against the trainer with its curve: "
+              f"{median[text] / median['trainer+curve']:.2f}x")
     for text in learners:
         print(f"readable {text:<14}          {median[text + ' readable']:>12,.0f} games/s "
               f"(the lab kernel is {median[text] / median[text + ' readable']:,.0f}x faster)")

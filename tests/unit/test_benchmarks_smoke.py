@@ -36,6 +36,9 @@ FIGURES: dict[str, list[str]] = {
     "bench_lab_speed.py": [rf"^trainer kernel \(the app's\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x}\s+{NUMBER} games/s \({NUMBER}x the trainer's speed\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc")),
+                           rf"^trainer with its curve \(as train\(\) runs it\):\s+{NUMBER} games/s$",
+                           *(rf"^lab kernel {x} against the trainer with its curve: {NUMBER}x$"
+                             for x in ("hats", "hats:table=one")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc"))],
     "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",
