@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from sticks_tui.engine import registry
 from sticks_tui.engine.nim import LEARNER_BOX, MAX_PILE
-from sticks_tui.engine.nim import brain_name as nim_brain
+# the stored brain of the learning AI for Nim on piles up to a box: one brain per box size
+from sticks_tui.engine.nim import brain_name as nim_brain_name
 from sticks_tui.engine.rules import MAX_HEAP, MIN_HEAP
 
 #: How training games start: the one list (the trainer, the lab, the settings file, the command line and the
@@ -48,10 +49,6 @@ TRAINED_AI_GAMES = 100_000
 APP_BRAIN_SIZE = MAX_HEAP
 #: The learning AI for Nim knows piles of up to 7 coins each, and trains by this many games of self-play.
 NIM_LEARNER_BOX = LEARNER_BOX
-
-
-#: The stored brain of the learning AI for Nim on piles up to a box: one brain per box size.
-nim_brain_name = nim_brain
 NIM_TRAIN_GAMES = 500_000
 #: The ranges a setup offers (seed 000: a heap "between 10 and 100"; Nim's piles 1 to 100 coins).
 HEAP_RANGE = (MIN_HEAP, MAX_HEAP)

@@ -232,9 +232,13 @@ class GameEntry:
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
 
+    def ai_brain_names(self) -> tuple[str, ...]:
+        """Its learning AI's kept brains, the first mover's first (`ai_brains`; none given: one named as the game)."""
+        return self.ai_brains or (self.name,)
+
     def ai_brain(self, side: int = 0) -> str:
         """The kept brain its learning AI plays `side` (0 moving first, 1 second) with, when none is chosen."""
-        names = self.ai_brains or (self.name,)
+        names = self.ai_brain_names()
         return names[1] if side == 1 and len(names) > 1 else names[0]
 
     def brains_by_side(self) -> bool:

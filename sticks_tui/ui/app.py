@@ -352,7 +352,7 @@ class SticksApp(App):
             if name is None or not has_board(game):
                 continue
             board = board_of(game)
-            own = registry.entry(game).ai_brains or (game,)
+            own = registry.entry(game).ai_brain_names()
             made_here = (*own, *(HAT_BRAINS.values() if board.brain_choices else ()))  # made when first played
             if name not in made_here:
                 try:
