@@ -166,7 +166,7 @@ class Watch(NamedTuple):
 
 
 #: The token rule, compiled from `learn.hats` (the one place it is written).
-reinforce_one = njit(nogil=True, cache=True, inline="always")(hats.reinforced_count)
+reinforce_one = njit(nogil=True, cache=True)(hats.reinforced_count)
 
 #: Which tokens learnt may change their row's answer, a bit for each `Watch.code` (wrong move
 #: 2, right move 4; plus 1 where the row is right): a count up of a wrong move in a right row (3) or of a
@@ -178,7 +178,7 @@ _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _U = np.uint64  # an index numba knows is not negative: no wrap-around test on each load
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _step(x):
     """The next xorshift64 state (the xorshift64* output is `x * _MULTIPLIER`): `XorShift64Star.next_u64`."""
     x ^= x >> np.uint64(12)
@@ -187,7 +187,7 @@ def _step(x):
     return x
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _below(x, n):
     """`XorShift64Star.randrange(n)` from the state `x` just stepped: (x * M >> 11) % n, exactly, by a float
     division corrected by one (u < 2**53 and n are exact as floats; a float division is cheaper than an
@@ -202,7 +202,7 @@ def _below(x, n):
     return r
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _below_by(x, n, inverse):
     """`_below(x, n)`, the same number exactly, with `inverse` = 1 / n worked out before: the draw then waits
     for a multiplication, not a division (the trainer 1.09x at 100 sticks). u * (1 / n) is within two
@@ -218,13 +218,13 @@ def _below_by(x, n, inverse):
     return r
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _learn(hat, total, inverse, cell, first, change, floor_code):
     """The token rule for one token drawn (cell `cell` of `hat`, whose container starts at `first`),
     keeping the container's total and its inverse (infinite for an empty container: never drawn from)."""
     was = hat[_U(cell)]
     t = total[_U(first)]
-    now = reinforce_one(was, t - was, change, floor_code)  # (names apart from the loops': numba inlines it)
+    now = reinforce_one(was, t - was, change, floor_code)  # (names apart from the loops': LLVM inlines it)
     # (t - was: the container's other tokens, which the 'nonempty' floor reads)
     hat[_U(cell)] = now
     t += now - was
@@ -232,7 +232,7 @@ def _learn(hat, total, inverse, cell, first, change, floor_code):
     inverse[_U(first)] = 1.0 / np.float64(t)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _row_right(pref, first, legal, good):
     """Every column tied at the top of `pref` in the container at `first` is a right move."""
     top = pref[first]
@@ -245,7 +245,7 @@ def _row_right(pref, first, legal, good):
     return True
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _top_bits(pref, first, legal):
     """The columns tied at the top of `pref` in the container at `first`, a bit a column (-2: too wide)."""
     if legal > 62:
@@ -262,7 +262,7 @@ def _top_bits(pref, first, legal):
     return bits
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _lead(pref, first, legal):
     """`Watch.peak` of the container at `first`: its top count << 6 | the column of its one top move (63: several
     tied; and a container of more than 62 columns is 63, a top count of 0: every token learnt is looked at)."""
@@ -280,7 +280,7 @@ def _lead(pref, first, legal):
     return np.int64(top) << 6 | one
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _count_answer(bad, seat_mask, row, now):
     """Row `row`'s answer became `now` (right or not): the counts of wrong rows by seat (0, 1) and in all (2)."""
     step = -1 if now else 1
@@ -291,7 +291,7 @@ def _count_answer(bad, seat_mask, row, now):
         bad[2] += step
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _set_answer(ok, code, seat_mask, bad, row, f, width, now):
     """Row `row` (its cells from `f`) is now right (`now`) or not: its answer, each cell's code bit, the counts."""
     ok[row] = now
@@ -501,14 +501,14 @@ def check_all(pref, width, row_cols, watch):
                 bad[2] += 1
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _note_mastery(bad, mastery, games):
     for s in range(3):
         if bad[s] == 0 and mastery[s] < 0:
             mastery[s] = games
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _fixed_column(x, opponent, q, legal, perfect, width):
     """(the stepped state, the fixed player's column): RANDOM any legal move, BEST_AT_RANDOM one of the
     value-keeping moves; no draw from the stream when there is one choice."""
@@ -817,7 +817,7 @@ def play_games(counts_a, counts_b, match, rule_a, rule_b, opponent, seats, n_gam
 
 # -- the lab's value learners -----------------------------------------------------------------------
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _max_value(values, first, legal):
     top = values[first]
     for j in range(1, legal):
@@ -826,7 +826,7 @@ def _max_value(values, first, legal):
     return top
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _greedy(values, first, legal, x):
     """(state, the column with the highest value; ties broken at random, no draw when there is no tie)."""
     top = values[first]
