@@ -205,11 +205,4 @@ async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn_and_at_20
             assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, 1) for h in (5, 9, 13, 17) if h <= hats}
 
 
-async def test_a_pupil_never_gets_the_class_view(make_app):
-    app = make_app(role="pupil", view="class")
-    async with app.run_test(size=(100, 30)) as pilot:
-        assert isinstance(app.screen, SetupScreen)
-        assert "Class view" not in [c.title for c in app.get_system_commands(app.screen)]
-        app.action_class_view()
-        await pilot.pause()
-        assert isinstance(app.screen, SetupScreen)
+# (a pupil never gets the class view: tests/ui/test_roles.py, in the pupil's tab there)

@@ -26,14 +26,23 @@ def offered(screen) -> tuple[list[str], list[str], list[str], list[str]]:
     return footer, bindings, help_lines, palette
 
 
-async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, data_dir):
+async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway_and_never_gets_the_class_view(make_app, data_dir):
+    """... and a pupil never gets the class view (the teacher's projector page), asked for as it starts, from the
+    palette or run anyway."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
         trained = Hats(100)
         trained.counts[10, 1] += 7
         store.save_brain("default", trained, games_trained=9)
-    app = make_app(role="pupil")
+    app = make_app(role="pupil", view="class")
     async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        assert "Class view" not in [c.title for c in app.get_system_commands(app.screen)]
+        app.action_class_view()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
         assert app.session.store.pupil is True
         await pilot.press("f3")
         records = app.screen
