@@ -447,7 +447,8 @@ async def test_the_learners_brain_shows_its_draw_and_after_the_game_what_it_taug
 @pytest.mark.parametrize("game", [ONE_BRAIN])
 async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir, game):
     """Another game's brain under the name of this game's learner: the app says why, the learner plays with a
-    fresh brain that is never saved, the game is kept without a lesson, and the stored brain is left as it was."""
+    fresh brain that is never saved, the game is kept without a lesson, and the stored brain is left as it was:
+    after the game and after what a training run's end does (issue 13)."""
     from sticks_tui.learn.hats import Hats
     from sticks_tui.store import Store
     from ui_helpers import MessageLog
@@ -459,12 +460,15 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
     log = MessageLog()
     app = make_app()
     async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        await pilot.pause()
+        assert app.session.brain_kept is False
         screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
         await wait_until(pilot, lambda: any("left as it is" in n for n in log.notifications()),
                          what="the message about the brain")
         assert not screen.brains[1].kept and "(not kept)" in str(
             screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
         await play_out(pilot, screen)
+        app.save_brain(games_trained=5)  # what a training run's end does
         store = app.session.store
         assert store.load_brain(name) == squatter and store.brain_info(name).games_trained == 5
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].learning == ()
