@@ -108,8 +108,14 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway_and_never_
         assert store.load_brain("default") == trained and store.brain_info("default").games_trained == 9
 
 
-async def test_the_teacher_is_offered_every_wipe(make_app):
-    app = make_app()  # the terminal app, and serve's teacher's address
+async def test_the_teacher_is_offered_every_wipe_and_each_makes_a_backup_first_and_says_where(make_app, data_dir):
+    """The teacher (the terminal app, and serve's teacher's address) is offered every wipe; the app's resets (the
+    records', a brain's) make a back-up first and say where."""
+    from sticks_tui.store.backups import list_backups
+
+    with Store.open(data_dir) as store:
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+    app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f3")
         await wait_until(pilot, lambda: "Reset records" in offered(app.screen)[0], what="the records' footer")
@@ -119,5 +125,25 @@ async def test_the_teacher_is_offered_every_wipe(make_app):
         assert "Back-ups" in [c.title for c in app.get_system_commands(app.screen)]
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("escape", "escape", "f2")
+        await pilot.press("escape")  # no: nothing is reset
+        assert isinstance(app.screen, RecordsScreen) and list_backups(app.session.store.path) == []
+        # the resets make a back-up first and say where
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        made = list_backups(app.session.store.path)
+        assert [(b.why, b.games) for b in made] == [("before-reset-records", 1)]
+        assert any(made[0].name in str(n.message) for n in app._notifications)
+        app.pop_screen()
+        app.action_analysis()
+        await pilot.pause()
+        assert isinstance(app.screen, AnalysisScreen)
+        await pilot.press("x")
+        await pilot.press("y")
+        await pilot.pause()
+        made = list_backups(app.session.store.path)
+        assert [(b.why, b.about) for b in made][0] == ("before-reset-brain", "default")
+        with Store.open(data_dir) as store:
+            assert store.game_count() == 0
+        await pilot.press("escape", "f2")
         assert app.screen.query("#reset-first")
