@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import Label
 
 from sticks_tui.engine import registry
+from sticks_tui.store import Store
 from sticks_tui.solve import solver_for
 from sticks_tui.ui.boards import GameBoard, board_of
 from sticks_tui.ui.screens.confirm import ConfirmDialog
@@ -244,22 +245,28 @@ async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_th
         assert not screen.paused
 
 
-@pytest.mark.parametrize("game", [BOXES])
-async def test_a_classmates_game_that_taught_the_same_brain_shows_live(make_app, data_dir, game):
-    """Two tabs on one store: Ann's game against the learning AI teaches the class's brain, and the other tab's
-    game screen, showing that brain, says whose game it was and plays on with the brain as stored."""
+async def test_a_classmates_game_that_taught_the_same_brain_shows_live(make_app, data_dir):
+    """Two tabs on one store: Ann's game against MENACE (X), recorded from her tab with its lesson (as the game screen
+    records it: `Store.record_game` with the learner's draws, in one transaction), teaches the class's brain, and
+    the other tab's game screen, showing that brain, says whose game it was and plays on with the brain as stored."""
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    game = BOXES
     kind = learner_kind(game)
     three_of_each(data_dir, game)
     watcher = make_app()
     async with watcher.run_test(size=(80, 24)) as watching:
-        screen = await set_up(watching, game, opponent=kind, first="p2", name1="Bob")
+        screen = await set_up(watching, game, opponent=kind, first="p2", name1="Bob")  # MENACE moves first: X
         kept = screen.brains[1]
-        player = make_app()
-        async with player.run_test(size=(80, 24)) as playing:
-            other = await set_up(playing, game, opponent=kind, first="p2", name1="Ann")
-            await play_out(playing, other)
-            await playing.pause()
+        assert kept.name == NOUGHTS_BRAINS["X"]
+        before = kept.brain.counts.copy()
+        with Store.open(data_dir) as ann:  # Ann's tab: her game, a draw, teaches X's boxes
+            ann.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                            moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=1, ai_seats=[1], brain=kept.name,
+                            learning={1: (kept.name, [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2),
+                                                      ("OXO.X..OX", 7)])})
         stored = watcher.session.store.load_brain(kept.name)
+        assert not np.array_equal(stored.counts, before)  # her game taught the class's brain
         await wait_until(watching, lambda: np.array_equal(kept.brain.counts, stored.counts), what="the brain as stored")
         title = str(screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
         assert "Ann's game" in title
