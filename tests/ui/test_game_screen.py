@@ -157,6 +157,8 @@ async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_
     from sticks_tui.ui.screens.brain import BrainScreen
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
+    # (last, in the same app: watching two learners at noughts steps one move at a time, then the lesson, then the
+    # next game)
     for game in (ONE_BRAIN, SMALL_BOXES):
         three_of_each(data_dir, game)
     app = make_app()
@@ -211,12 +213,10 @@ async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_
                 await pilot.press("escape")
                 assert app.screen is screen, game
             await back_to_setup(pilot)  # the game is over: nothing to lose
-
-
-@pytest.mark.parametrize("game", [BOXES])
-async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_then_the_next_game(make_app, game):
-    app = make_app(ai_delay=60)  # nothing moves by itself: every move is a step
-    async with app.run_test(size=(80, 24)) as pilot:
+        # watching two learners (MENACE's boxes, one brain per seat): nothing moves by itself, every move is a step;
+        # one move at a time, then the lesson, then the next game
+        app.session.ai_delay_override = 60
+        game = BOXES
         kind = learner_kind(game)
         screen = await set_up(pilot, game, opponent=kind, watch=True)
         assert screen.has_class("-two-brains") and len(screen.brains) == 2
