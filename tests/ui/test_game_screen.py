@@ -488,44 +488,19 @@ def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
     assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]
 
 
-async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app):
-    """The one train dialog and training screen: F2 on a game's screen trains that game's learner (its kept brain,
-    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained.
-    Every game but noughts (MENACE's boxes are BOXES' kind, held by Hexapawn's), one after another in one app."""
-    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
-    from sticks_tui.ui.widgets.inputs import Input
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        for game in [g for g in GAMES if g != "noughts"]:
-            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
-            kept = screen.brains[1]
-            before, ran = kept.brain.counts.copy(), app.session.training.last_result
-            await pilot.press("f2")
-            dialog = app.screen
-            assert isinstance(dialog, TrainDialog) and dialog.kept is kept, game
-            assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render()), game
-            dialog.query_one("#games", Input).value = "2000"
-            await pilot.pause()
-            await pilot.click("#go")
-            await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-            await wait_until(pilot, lambda: app.session.training.last_result not in (None, ran),
-                             timeout=60, what="the run's end")
-            await pilot.press("escape")
-            assert app.screen is screen and app.session.training.kept is kept, game
-            stored = app.session.store.load_brain(kept.name)
-            assert app.session.store.brain_info(kept.name).games_trained == 2000, game
-            assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
-            assert screen.players[1].hats is kept.brain, game  # the game goes on with the brain trained
-            await back_to_setup(pilot)  # no move made yet
-
-
-async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir):
+async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was_and_f2_trains_it(
+        make_app, data_dir):
     """The one replay: a game against the learning AI, kept, replayed move by move on the game's own board; at each
     move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it.
-    Every game in turn, in one app."""
+    Every game in turn, in one app.
+
+    Back on each game's screen, the one train dialog and training screen: F2 on a game's screen trains that game's
+    learner (its kept brain, named in the dialog), the run is kept with the brain as stored, and the game goes on
+    with the brain trained. Every game but noughts (MENACE's boxes are BOXES' kind, held by Hexapawn's)."""
     from sticks_tui.ui.boards import GameBoard
     from sticks_tui.ui.screens.replay import ReplayScreen
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+    from sticks_tui.ui.widgets.inputs import Input
     from sticks_tui.ui.widgets.container_view import ContainerView
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
@@ -563,4 +538,24 @@ async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_i
             assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2, game
             await pilot.press("escape")
             assert app.screen is screen, game
+            if game != "noughts":  # F2: its learner trained
+                kept = screen.brains[1]
+                before, ran = kept.brain.counts.copy(), app.session.training.last_result
+                await pilot.press("f2")
+                dialog = app.screen
+                assert isinstance(dialog, TrainDialog) and dialog.kept is kept, game
+                assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render()), game
+                dialog.query_one("#games", Input).value = "2000"
+                await pilot.pause()
+                await pilot.click("#go")
+                await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+                await wait_until(pilot, lambda: app.session.training.last_result not in (None, ran),
+                                 timeout=60, what="the run's end")
+                await pilot.press("escape")
+                assert app.screen is screen and app.session.training.kept is kept, game
+                stored = app.session.store.load_brain(kept.name)
+                assert app.session.store.brain_info(kept.name).games_trained == 2000, game
+                assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts,
+                                                                                               before)
+                assert screen.players[1].hats is kept.brain, game  # the game goes on with the brain trained
             await back_to_setup(pilot)  # the game is over
