@@ -63,15 +63,37 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
     """One app, screen to screen: q in the heap box types (it does not quit); Esc never quits (the first screen: it
     does nothing); Esc leaves a game at once when no move was made, and asks when one was (n, the mouse's No and
     Enter on "Leave" answer); Esc goes back from the records to the game, still playable; F1 opens the help for
-    this screen; the Nim table view's footer labels invite no q."""
+    this screen; the Nim table view's footer labels invite no q. F1's help on the setup screen, the game screen and the
+    lab covers every registered game and the lab (issue 33 item 7): the games' sections come from the registry (a
+    board's own, or one made from the entry), the lab's from the help."""
     import re
 
-    from textual.widgets import Select
+    from textual.widgets import Select, Static
 
+    from sticks_tui.engine import registry
     from sticks_tui.ui.screens.help import HelpScreen
+    from sticks_tui.ui.screens.lab import LabScreen
+
+    def help_text(screen) -> str:
+        return "\n".join(str(s.render()) for s in screen.query(Static)).lower()
+
+    def covers_every_game(text: str) -> list[str]:
+        """The games whose name the help never says (empty: it covers them all)."""
+        return [e.name for e in registry.entries() if e.title.lower() not in text]
+
+    async def open_help():
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="the help")
+        await pilot.pause()
+        return pilot.app.screen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        assert {"sticks", "nim", "noughts", "hexapawn"} <= set(registry.names())
+        text = help_text(await open_help())  # the setup screen's help covers every game and the lab
+        assert covers_every_game(text) == [] and "the learning lab (f7)" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen)
         # q in the heap box types rather than quits
         await pilot.press("q")
         assert app.return_code is None and app.screen.query_one("#heap").value == "q"  # focus selected "20"
@@ -101,6 +123,9 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
         game = await start_game(pilot, heap=12, opponent="dumb")
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
+        await pilot.pause()
+        text = help_text(app.screen)  # the game screen's help covers every game and the lab
+        assert covers_every_game(text) == [] and "the learning lab (f7)" in text
         assert app.screen.keys_title == "the game screen" and app.screen.keys
         assert any("Keys on the game screen" in str(w.render()) for w in app.screen.query(".help-title"))
         assert any("Records" in what for _, what in app.screen.keys)  # F3 works here, though not in the footer
@@ -129,6 +154,13 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
         assert "More quarters" in labels
         # a label such as "q+1" reads as "press q": and q quits
         assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
+        # the lab's own help, and the games it races learners on
+        await pilot.press("escape")  # no move made: back at once
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab")
+        text = help_text(await open_help())
+        assert "the table's columns" in text and covers_every_game(text) == []
 
 
 async def test_heatmap_shows_all_100_hats_at_160x48_and_scrolls_to_the_drawn_hat_at_80x24(make_app):
