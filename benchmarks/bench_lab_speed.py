@@ -10,7 +10,8 @@ it stretches wall time), median over rounds; within a round every engine runs on
 The lab's loops track mastery (the unbeatable check, after a game that changed a favourite move) after
 every game and score the curve at its checkpoints, the trainer's kernel does neither (`curve=False`); the
 trainer as the app and `sticks-tui train` run it scores its own learning curve (`curve=True`), and the lab's
-hats are also given against that. --smoke runs tiny sizes: it proves the script works; its figures mean nothing.
+hats are also given against that. Where each run's time goes is printed too: the processor time inside the game loop
+(the lab's mastery tracking is in it) and outside it (the curve's scoring, the calls, the lab's setup). --smoke runs tiny sizes: it proves the script works; its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -53,21 +54,47 @@ def main() -> int:
 
     trainer_run(10, 1)  # compiled before timing
     trainer_run(10, 1, curve=True)
+    # Where each run's time goes: the processor time inside the one game loop (`kernel.play_games`, timed around
+    # each call, nothing else changed) and the rest (the curve's scoring, the calls themselves, the lab's setup)
+    from sticks_tui.learn import kernel
+
+    loop = kernel.play_games
+    inside = [0.0]
+
+    def timed_loop(*arguments):
+        t = time.process_time()
+        try:
+            return loop(*arguments)
+        finally:
+            inside[0] += time.process_time() - t
+
+    kernel.play_games = timed_loop
+    split: dict[str, list[tuple[float, float]]] = {"trainer": [], "trainer+curve": [], "hats": []}
+
+    def timed(name: str, seconds: float) -> None:
+        if name in split:
+            split[name].append((inside[0], seconds - inside[0]))
     learners = ("hats", "hats:table=one", "q", "qseat", "mc")
     rates: dict[str, list[float]] = {k: [] for k in ("trainer", "trainer+curve", *learners,
                                                      *(f"{x} readable" for x in learners))}
     for r in range(args.rounds):
+        inside[0] = 0.0
         t = time.process_time()
         trainer_run(args.games, r)
         rates["trainer"].append(args.games / (time.process_time() - t))
+        timed("trainer", time.process_time() - t)
+        inside[0] = 0.0
         t = time.process_time()
         trainer_run(args.games, r, curve=True)
         rates["trainer+curve"].append(args.games / (time.process_time() - t))
+        timed("trainer+curve", time.process_time() - t)
         for text in learners:
             spec = parse_learner(text)
+            inside[0] = 0.0
             t = time.process_time()
             run_learner(spec, g, r, args.games)
             rates[text].append(args.games / (time.process_time() - t))
+            timed(text, time.process_time() - t)
             t = time.process_time()
             train_readable_fast(train_readable, spec, g, r, args.readable_games)
             rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
@@ -83,6 +110,11 @@ def main() -> int:
     for text in ("hats", "hats:table=one"):
         print(f"lab kernel {text} against the trainer with its curve: "
               f"{median[text] / median['trainer+curve']:.2f}x")
+    for name, said in (("trainer", "trainer"), ("trainer+curve", "trainer with its curve"), ("hats", "lab kernel hats")):
+        loop_s = statistics.median(x[0] for x in split[name])
+        rest_s = statistics.median(x[1] for x in split[name])
+        print(f"where the time goes, {said}: {loop_s * 1e3:,.1f} ms in the game loop, {rest_s * 1e3:,.1f} ms outside it "
+              f"(median of {args.rounds} rounds, processor time)")
     for text in learners:
         print(f"readable {text:<14}          {median[text + ' readable']:>12,.0f} games/s "
               f"(the lab kernel is {median[text] / median[text + ' readable']:,.0f}x faster)")

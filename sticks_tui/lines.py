@@ -41,13 +41,21 @@ from sticks_tui.learn.machine import plural
 from sticks_tui.play.game import GameDriver
 from sticks_tui.play.players import HatPlayer, HumanPlayer, PerfectPlayer, RandomPlayer
 
-#: The opponents the line mode can play, in the order a game's entry lists them ("learning" for games of hats).
+#: The opponents the line mode can play, in the order a game's entry lists them ("learning": the game's learning AI).
 KINDS = ("friend", "learning", "perfect", "random")
 
 
 def kinds_of(game) -> tuple[str, ...]:
-    """The opponents a game offers in the line mode, in its entry's order."""
-    return tuple(k for k in game.opponents if k in KINDS and (k != "learning" or game.brains == "hats"))
+    """The opponents a game offers in the line mode, in its entry's order, as `--opponent` names them: "learning" is
+    the game's learning AI whatever its entry calls it (`GameEntry.learning_kind`: MENACE on noughts)."""
+    return tuple("learning" if k == game.learning_kind else k for k in game.opponents
+                 if k in KINDS or k == game.learning_kind)
+
+
+def entry_kind(game, kind: str) -> str:
+    """The game entry's own name for a line-mode opponent (its records and AI names say it): "learning" is the
+    game's learning kind."""
+    return game.learning_kind if kind == "learning" and game.learning_kind else kind
 
 
 class LineGame(LineConsole):
@@ -86,7 +94,7 @@ class LineGame(LineConsole):
             if kind is None:
                 self.say("Options:")
                 for i, k in enumerate(self.kinds, 1):
-                    self.say(f" Play against {self.game.opponents[k]} ({i})")
+                    self.say(f" Play against {self.game.opponents[entry_kind(self.game, k)]} ({i})")
                 top = len(self.kinds)
                 kind = self.kinds[self.ask_number(f"Which option do you take (1-{top})? ", 1, top,
                                                   f"Please enter a number between 1 and {top}.") - 1]
@@ -135,7 +143,7 @@ class LineGame(LineConsole):
             self.hats, self.save_as = Hats(self.rules), None
 
     def player(self, kind: str):
-        name = self.game.ai_names.get(kind, "AI")
+        name = self.game.ai_names.get(entry_kind(self.game, kind), "AI")
         if kind == "perfect":
             return PerfectPlayer(name)
         if kind == "random":
@@ -159,6 +167,11 @@ class LineGame(LineConsole):
                     game.play(self.ask_move(game.current.name, position))
                 else:
                     game.step()
+                    if game.resigned is not None:  # its container here is empty, and its rule resigns
+                        container = self.game.token_words()[0]
+                        self.say(f"{seats[game.resigned].name} resigns: its {container} for this "
+                                 f"{self.game.position_word} is empty.")
+                        break
                     last = game.state.history[-1]
                     if kind == "learning":
                         drawn.append((last.before, last.move))
@@ -167,16 +180,17 @@ class LineGame(LineConsole):
             game.abandon()  # a half game teaches the AI nothing and is not recorded
             raise
         state = game.state
-        self.say()
-        self.say(rules.position_text(state.position))
-        winner = state.winner
+        if game.resigned is None:
+            self.say()
+            self.say(rules.position_text(state.position))
+        winner = game.winner
         if winner is None:
             self.say("A draw.")
         elif kind != "friend" and seats[winner] is people[0]:
             self.say("You win.")
         else:
             self.say(f"{seats[winner].name} wins.")
-        self.keep(kind, state, (seats[0].name, seats[1].name), drawn)
+        self.keep(kind, state, (seats[0].name, seats[1].name), drawn, game.loser, game.resigned is not None)
         return state
 
     def ask_move(self, name: str, position):
@@ -194,7 +208,8 @@ class LineGame(LineConsole):
             except ValueError:
                 self.say(f"Please enter a number between 1 and {top}.")
 
-    def keep(self, kind: str, state: GameState, players: tuple[str, str], drawn: list) -> None:
+    def keep(self, kind: str, state: GameState, players: tuple[str, str], drawn: list, loser: int | None,
+             resigned: bool) -> None:
         """Record the game; the learning AI's lesson goes to its brain as stored, in the same transaction (if the
         store fails, it learns in memory so the game still teaches it this session); then show its boxes."""
         game, rules = self.game, self.rules
@@ -203,18 +218,18 @@ class LineGame(LineConsole):
         recorded = None
         if self.store is not None:
             recorded = self.try_store(lambda: self.store.record_game(
-                game=game.name, start=game.record_start(state.start), opponent=kind, players=players,
-                moves=[game.record_move(rules, t.move) for t in state.history], loser=state.loser,
+                game=game.name, start=game.record_start(state.start), opponent=entry_kind(game, kind), players=players,
+                moves=[game.record_move(rules, t.move) for t in state.history], loser=loser,
                 brain=self.save_as if learning else None, ai_seats=() if kind == "friend" else (seat,),
-                learning=learning, first=0))
+                learning=learning, first=0, resigned=resigned))
         if kind != "learning":
             return
         if learning is not None and recorded is not None and seat in recorded.brains:
             self.hats = recorded.brains[seat]
         elif self.store is not None and learning is not None:  # not kept: it still learns, in memory
-            self.hats.reinforce(drawn, outcome=0 if state.winner is None else 1 if state.winner == seat else -1)
+            self.hats.reinforce(drawn, outcome=0 if loser is None else -1 if loser == seat else 1)
         if self.show_boxes and drawn:
-            name = game.ai_names.get("learning", "The AI")
+            name = game.ai_names.get(entry_kind(game, "learning"), "The AI")
             container, token = (plural(w) for w in game.token_words())  # HER's boxes of beads, hats of balls
             self.say(f"{name}'s {container} drawn from this game ({token} per move, after its lesson):")
             for position in dict.fromkeys(p for p, _ in drawn):

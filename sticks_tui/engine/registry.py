@@ -39,6 +39,10 @@ GAME_MODULES: tuple[str, ...] = (
     "sticks_tui.engine.hexapawn",
 )
 
+#: The opponent kinds that are a game's learning AI (`GameEntry.learning_kind`): "learning", and "menace", the name
+#: noughts keeps for MENACE in its records and settings.
+LEARNING_KINDS: tuple[str, ...] = ("learning", "menace")
+
 
 @dataclass(frozen=True)
 class GameOption:
@@ -231,6 +235,12 @@ class GameEntry:
     #: The parts the layers above add to this game from their own side, so the core never imports them: the
     #: UI's board (`set_board`), a line mode of its own for `sticks-tui play` (`attach(name, line_mode=...)`).
     board: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def learning_kind(self) -> str | None:
+        """The opponent kind (a key of `opponents`) that is its learning AI ("learning"; MENACE's "menace" on
+        noughts), or None if it has none."""
+        return next((kind for kind in self.opponents if kind in LEARNING_KINDS), None)
 
     def ai_brain_names(self) -> tuple[str, ...]:
         """Its learning AI's kept brains, the first mover's first (`ai_brains`; none given: one named as the game)."""

@@ -39,6 +39,9 @@ FIGURES: dict[str, list[str]] = {
                            rf"^trainer with its curve \(as train\(\) runs it\):\s+{NUMBER} games/s$",
                            *(rf"^lab kernel {x} against the trainer with its curve: {NUMBER}x$"
                              for x in ("hats", "hats:table=one")),
+                           *(rf"^where the time goes, {x}: {NUMBER} ms in the game loop, {NUMBER} ms outside it "
+                             rf"\(median of 1 rounds, processor time\)$"
+                             for x in ("trainer", "trainer with its curve", "lab kernel hats")),
                            *(rf"^readable {x}\s+{NUMBER} games/s \(the lab kernel is {NUMBER}x faster\)$"
                              for x in ("hats", "hats:table=one", "q", "qseat", "mc"))],
     "bench_live_check.py": [rf"^one check, nothing changed: {NUMBER} us; a classmate's game came in: {NUMBER} us$",

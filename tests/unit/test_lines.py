@@ -44,8 +44,8 @@ def test_the_ai_moves_first_when_asked(capsys, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--game", "noughts", "--opponent", "learning"], "noughts and crosses is played here against perfect, random, "
-                                                       "friend, not 'learning'"),
+    (["--game", "noughts", "--opponent", "trained"], "noughts and crosses is played here against learning, perfect, "
+                                                      "random, friend, not 'trained'"),
     (["--game", "sticks", "--max-take", "2"], "leave out --max-take"),
     (["--game", "sticks", "--ai-first"], "--ai-first is not an option of the line mode of the Game of Sticks"),
     (["--game", "nim", "--train-games", "5"], "--train-games is not an option of the line mode of three-pile Nim"),
@@ -112,3 +112,30 @@ def test_the_learning_ai_plays_and_teaches_the_apps_brain_of_its_side(capsys, mo
         assert (game.brain, game.ai_seats) == (app_brain, (seat,))  # its lesson went to that brain
     finally:
         store.close()
+
+
+def test_menace_plays_in_the_line_mode_with_the_apps_boxes_and_an_empty_box_resigns(capsys, monkeypatch, tmp_path):
+    """Noughts' learning AI is MENACE (its entry's kind "menace"): `--opponent learning` plays it, with the boxes the
+    app's MENACE plays O with (`noughts MENACE O`, made as the app makes them: 12 beads a square in its first box),
+    and the game is recorded as the app records a game against MENACE. A box with no beads left resigns the game
+    (MENACE's rule): said, recorded as resigned and lost by MENACE, and its lesson taken. (Before, the line mode
+    offered no MENACE: "played here against perfect, random, friend".)"""
+    code, out, _ = play(capsys, monkeypatch, tmp_path, "1\n1\n1\nn\n", "play", "--game", "noughts",
+                        "--opponent", "learning", "--seed", "3")
+    assert code == 0 and "MENACE plays O in square " in out
+    assert "MENACE's boxes drawn from this game (beads per move, after its lesson):" in out
+    with Store.open(str(tmp_path)) as store:
+        assert [b.name for b in store.list_brains()] == ["noughts MENACE O"]
+        (game,) = store.recent_games(limit=5)
+        assert (game.opponent, game.brain, game.ai_seats, game.players) == (
+            "menace", "noughts MENACE O", (1,), ("Player 1", "MENACE"))
+        boxes = store.load_brain("noughts MENACE O")
+        assert boxes.seat == 1 and boxes.rule.empty == "resign"
+        boxes.counts[:] = 0  # every box empty
+        store.save_brain("noughts MENACE O", boxes, replace=True)
+    code, out, _ = play(capsys, monkeypatch, tmp_path, "5\nn\n", "play", "--game", "noughts", "--opponent", "learning")
+    assert code == 0
+    assert "MENACE resigns: its box for this board is empty.\nYou win." in out
+    with Store.open(str(tmp_path)) as store:
+        game = store.recent_games(limit=5)[0]
+        assert (game.resigned, game.loser, game.moves) == (True, 1, (5,))  # X in the centre, then O resigned

@@ -421,9 +421,7 @@ class SetupScreen(StyledOnce, Screen):
     def learner_name(self) -> str:
         """The name the game's learning AI plays under (watching, it plays Player 1's seat)."""
         names = vocabulary.ai_names(self.game_kind)
-        kind = next((k for k in registry.entry(self.game_kind).opponents if k in LEARNER_KINDS and k != "trained"),
-                    None)
-        return names.get(kind, "Learning AI")
+        return names.get(registry.entry(self.game_kind).learning_kind, "Learning AI")
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
