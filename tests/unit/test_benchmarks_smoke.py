@@ -25,6 +25,8 @@ NUMBER = r"[\d,]+(?:\.\d+)?"
 FIGURES: dict[str, list[str]] = {
     "bench_checkpoints.py": [rf"^\s+20\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$",
                              rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
+    # bench_cli's run (and bench_vs_python's, the same command) is also the suite's real `train --json` process: the
+    # script reads its whole output as one JSON object of the games asked (test_cli_train.py leaves that to them)
     "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
     "bench_lab.py": [r"^# learning lab: seeds 10,001-10,002 \(2 seeds\); mastery: ",
