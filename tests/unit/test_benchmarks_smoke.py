@@ -26,6 +26,8 @@ NUMBER = r"[\d,]+(?:\.\d+)?"
 FIGURES: dict[str, list[str]] = {
     "bench_checkpoints.py": [rf"^\s+20\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$",
                              rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
+    # bench_cli's run (and bench_vs_python's, the same command) is also the suite's real `train --json` process: the
+    # script reads its whole output as one JSON object of the games asked (test_cli_train.py leaves that to them)
     "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
     "bench_lab.py": [r"^# learning lab: seeds 10,001-10,002 \(2 seeds\); mastery: ",
@@ -115,7 +117,14 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
     env = {"STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
            "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
     if script in IN_PROCESS:
+        before = shared_callables()
         code, out, err = run_in_process(script, tmp_path, env, monkeypatch, capsys)
+        # the process is the other tests' too: a function the script put in the app's place must be put back (one
+        # there before it ran, or one the script defined itself in a module it imported)
+        changed = [f"{m}.{a}" for (m, a), v in before.items() if getattr(sys.modules.get(m), a, None) is not v]
+        changed += [f"{m}.{a}" for (m, a), v in shared_callables().items()
+                    if (m, a) not in before and getattr(v, "__module__", None) == "__main__"]
+        assert changed == [], f"{script} --smoke left {changed} replaced in this process"
     else:
         done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path,
                               env={**os.environ, **env}, capture_output=True, text=True, timeout=240)
@@ -137,6 +146,13 @@ IN_PROCESS = {"compare_lab_runs.py", "bench_checkpoints.py", "bench_hexapawn_opp
               "bench_train.py", "bench_vs_python.py", "bench_widgets.py", "bench_lab.py", "bench_cli.py",
               "bench_menace_seeds.py", "bench_live_check.py", "shared_brain.py", "bench_tab_start.py",
               "bench_projector.py"}
+
+
+def shared_callables() -> dict[tuple[str, str], object]:
+    """Every function, class and compiled kernel of the app's modules loaded in this process, by (module, name)."""
+    return {(name, attr): value for name, module in list(sys.modules.items())
+            if name.split(".")[0] == "sticks_tui" and module is not None
+            for attr, value in list(vars(module).items()) if callable(value)}
 
 
 def run_in_process(script: str, cwd, env: dict, monkeypatch, capsys) -> tuple[int, str, str]:
