@@ -22,10 +22,11 @@ enough games for ~0.3-1 s, timed in CPU time of the training thread (`time.threa
 process waits for a core shared with other work is not counted), best of 3 in each process.
 A round's ratio is a variant's games/s over the sticks loop's in the
 same round; the median ratio over the rounds is printed. The kernels are compiled (or loaded from
-numba's cache) before timing. --smoke: one round of a few thousand games, the baseline's two variants in one
-process (the sticks loop, then the general loop); it proves the script works (CI runs it), its figures mean nothing. The smoke run keeps the baseline's tree (by commit) in the system's
-temporary folder, so numba's cache of its kernels, which lives beside them, serves the next smoke run
-instead of compiling them again (most of a smoke run's time); a full run extracts a fresh tree each time.
+numba's cache) before timing. --smoke: one round of 100 games a case, the baseline's two variants in one
+process (the sticks loop, then the general loop) and uncompiled (NUMBA_DISABLE_JIT: its loops run as the Python
+they are written in; a fresh machine, as CI's, compiled them for ~3 CPU s), this tree's kernel as the app runs it;
+it proves the script works (CI runs it), its figures mean nothing. The smoke run keeps the baseline's tree (by
+commit) in the system's temporary folder, extracted once; a full run extracts a fresh tree each time.
 """
 
 from __future__ import annotations
@@ -105,10 +106,12 @@ def kept_baseline_tree(rev: str) -> Path:
     return kept
 
 
-def run_variants(tree: Path, variants: list[str], cases: list) -> dict[str, dict[str, float]]:
-    """{variant: {case: games/s}} of the variants run in turn in one process of `tree`'s code."""
+def run_variants(tree: Path, variants: list[str], cases: list, *, compiled: bool = True) -> dict[str, dict[str, float]]:
+    """{variant: {case: games/s}} of the variants run in turn in one process of `tree`'s code (`compiled` False: its
+    numba kernels run as the Python they are written in, NUMBA_DISABLE_JIT, with no compile)."""
+    env = None if compiled else {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run([sys.executable, "-c", CHILD, str(tree), json.dumps(variants), json.dumps(cases)],
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{', '.join(variants)} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -121,7 +124,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     args = parser.parse_args()
     rounds = 1 if args.smoke else args.rounds
-    cases = [(p, n, 3_000, 1) if args.smoke else (p, n, GAMES[n], 3) for p, n in CASES + [NIM]]
+    cases = [(p, n, 100, 1) if args.smoke else (p, n, GAMES[n], 3) for p, n in CASES + [NIM]]
     with tempfile.TemporaryDirectory(prefix="bench-kernel-") as tmp:
         baseline = kept_baseline_tree(args.baseline) if args.smoke else baseline_tree(args.baseline, Path(tmp))
         trees = {"sticks loop": baseline, "general now": REPO}
@@ -133,7 +136,10 @@ def main() -> None:
             # kernels' load spared: about a CPU second)
             runs = [["sticks loop", "general before"], ["general now"]] if args.smoke else [[v] for v in order]
             for variants in runs:
-                for variant, rate in run_variants(trees[variants[0]], variants, cases).items():
+                # --smoke: the baseline's loops uncompiled (a fresh machine would compile them, ~3 CPU s, for
+                # figures that mean nothing); this tree's kernel as the app runs it, loaded from the suite's cache
+                plain = args.smoke and trees[variants[0]] is not REPO
+                for variant, rate in run_variants(trees[variants[0]], variants, cases, compiled=not plain).items():
                     rates[variant].append(rate)
     print(f"# kernel loops on sticks: games/s (M), median of {rounds} rounds in alternating processes; "
           f"ratios against the sticks loop of {args.baseline}, paired by round "

@@ -68,36 +68,39 @@ def main() -> int:
         finally:
             inside[0] += time.process_time() - t
 
-    kernel.play_games = timed_loop
-    split: dict[str, list[tuple[float, float]]] = {"trainer": [], "trainer+curve": [], "hats": []}
+    kernel.play_games = timed_loop  # put back below: the trainer and the lab call the loop through the module
+    try:
+        split: dict[str, list[tuple[float, float]]] = {"trainer": [], "trainer+curve": [], "hats": []}
 
-    def timed(name: str, seconds: float) -> None:
-        if name in split:
-            split[name].append((inside[0], seconds - inside[0]))
-    learners = ("hats", "hats:table=one", "q", "qseat", "mc")
-    rates: dict[str, list[float]] = {k: [] for k in ("trainer", "trainer+curve", *learners,
-                                                     *(f"{x} readable" for x in learners))}
-    for r in range(args.rounds):
-        inside[0] = 0.0
-        t = time.process_time()
-        trainer_run(args.games, r)
-        rates["trainer"].append(args.games / (time.process_time() - t))
-        timed("trainer", time.process_time() - t)
-        inside[0] = 0.0
-        t = time.process_time()
-        trainer_run(args.games, r, curve=True)
-        rates["trainer+curve"].append(args.games / (time.process_time() - t))
-        timed("trainer+curve", time.process_time() - t)
-        for text in learners:
-            spec = parse_learner(text)
+        def timed(name: str, seconds: float) -> None:
+            if name in split:
+                split[name].append((inside[0], seconds - inside[0]))
+        learners = ("hats", "hats:table=one", "q", "qseat", "mc")
+        rates: dict[str, list[float]] = {k: [] for k in ("trainer", "trainer+curve", *learners,
+                                                         *(f"{x} readable" for x in learners))}
+        for r in range(args.rounds):
             inside[0] = 0.0
             t = time.process_time()
-            run_learner(spec, g, r, args.games)
-            rates[text].append(args.games / (time.process_time() - t))
-            timed(text, time.process_time() - t)
+            trainer_run(args.games, r)
+            rates["trainer"].append(args.games / (time.process_time() - t))
+            timed("trainer", time.process_time() - t)
+            inside[0] = 0.0
             t = time.process_time()
-            train_readable_fast(train_readable, spec, g, r, args.readable_games)
-            rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
+            trainer_run(args.games, r, curve=True)
+            rates["trainer+curve"].append(args.games / (time.process_time() - t))
+            timed("trainer+curve", time.process_time() - t)
+            for text in learners:
+                spec = parse_learner(text)
+                inside[0] = 0.0
+                t = time.process_time()
+                run_learner(spec, g, r, args.games)
+                rates[text].append(args.games / (time.process_time() - t))
+                timed(text, time.process_time() - t)
+                t = time.process_time()
+                train_readable_fast(train_readable, spec, g, r, args.readable_games)
+                rates[f"{text} readable"].append(args.readable_games / (time.process_time() - t))
+    finally:  # a smoke run shares its process with other tests (tests/unit/test_benchmarks_smoke.py): the real
+        kernel.play_games = loop  # loop again, its numba dispatcher (its cache, its signatures) for whoever comes next
     median = {k: statistics.median(v) for k, v in rates.items()}
     size = f" {args.size}" if args.game in sized() else ""
     print(f"# {args.game}{size} ({g.protocol}), self-play; games per processor second, median of {args.rounds} rounds; "

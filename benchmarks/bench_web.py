@@ -192,7 +192,10 @@ def press_and_measure(pages, key: str = "p", timeout_ms: int = 30_000) -> list[f
     return found
 
 
-def main() -> int:
+def main(argv: list[str] | None = None, browser=None) -> int:
+    """The benchmark, with the arguments of the command line (argv: sys.argv's by default). Chromium is launched
+    here (and closed at the end), or `browser` is one that runs already: anything with new_page(viewport=...) and
+    close() (tests/web's shared Chromium; its close() closes the pages it opened, not the browser)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1,2,4,8", help="numbers of sessions at once (default 1,2,4,8)")
     parser.add_argument("--presses", type=int, default=20, help="key presses per tab at each level")
@@ -201,13 +204,12 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works (CI)")
     parser.add_argument("--cold", action="store_true",
                         help="every tab starts its own Python (STICKS_TUI_SERVE_WARM=0), to compare with the warm process")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.smoke:
         args.levels, args.presses, args.opens = "1", 1, 1
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     try:
-        import psutil
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+        import psutil  # noqa: F401 - measure() reads every process's CPU and memory with it
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
         raise SystemExit(f"bench_web: {exc}; pip install -e '.[test]'") from None
@@ -216,10 +218,23 @@ def main() -> int:
 
     print(f"bench_web: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start "
           f"(a shared machine gives noisy figures); tabs start {'cold' if args.cold else 'from the warm process'}")
-    with tempfile.TemporaryDirectory() as data_dir, sync_playwright() as playwright:
+    if browser is not None:
+        return measure(args, levels, lambda: browser)
+    with sync_playwright() as playwright:
+        return measure(args, levels, lambda: playwright.chromium.launch(executable_path=args.chromium,
+                                                                       args=CHROMIUM_ARGS, headless=True))
+
+
+def measure(args, levels: list[int], launch) -> int:
+    """Every figure, printed: a server of its own started, then the browser from launch() (the two start at
+    the same time); both stopped at the end."""
+    import psutil
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with tempfile.TemporaryDirectory() as data_dir:
         server = Server(data_dir, max_sessions=max(levels) + 1, cold=args.cold)  # it starts as Chromium does
         try:
-            browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
+            browser = launch()
         except BaseException:
             server.stop()
             raise

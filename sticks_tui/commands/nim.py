@@ -54,7 +54,7 @@ def register(subparsers) -> None:
 
     t.add_argument("--games", type=int_in_range(0, MAX_GAMES, "--games"), default=game.training_games,
                    help=f"games to play (default {game.training_games:,})")
-    t.add_argument("--piles", nargs=3, metavar=("A", "B", "C"), default=[7, 7, 7],
+    t.add_argument("--piles", nargs=3, metavar=("A", "B", "C"), default=(7, 7, 7),
                    type=int_in_range(0, MAX_NIM_PILE, "--piles"),
                    help=f"the largest piles the AI learns (each 0 to {MAX_NIM_PILE}; default 7 7 7)")
     t.add_argument("--seed", type=int_in_range(0, 2**63 - 1, "--seed"), default=None,

@@ -37,9 +37,21 @@ LEARNER_WORDS = {"hats": "the hats (one hat of counted balls per position)",
                  "matchboxes": "MENACE's matchboxes (beads, one box per board up to symmetry)"}
 
 
+def _rule_limit(key: str, flag: str):
+    """A whole number within the hat rule's limits for `key`, read from `learn.hats.RULE_LIMITS` (where they are
+    written once) when the argument is parsed, not when the parser was built (`cli.main` keeps its parser)."""
+
+    def parse(text: str) -> int:
+        from sticks_tui.learn.hats import RULE_LIMITS
+
+        return int_in_range(*RULE_LIMITS[key], flag)(text)
+
+    parse.__name__ = flag  # argparse names the type in its messages
+    return parse
+
+
 def register(subparsers) -> None:
     from sticks_tui.engine import registry
-    from sticks_tui.learn.hats import RULE_LIMITS
     from sticks_tui.learn.trainer import GAME_PROTOCOLS, MAX_GAMES
 
     games = registry.entries()
@@ -80,11 +92,11 @@ def register(subparsers) -> None:
     hats.add_argument("--floor", choices=["each", "nonempty"], default=None,
                       help="each: a hat keeps one ball of every number (seeds 000/001); "
                            "nonempty: a hat only has to stay non-empty (seed 003); default each")
-    hats.add_argument("--start-balls", type=int_in_range(*RULE_LIMITS["start_balls"], "--start-balls"),
+    hats.add_argument("--start-balls", type=_rule_limit("start_balls", "--start-balls"),
                       default=None, help="balls of each number in a fresh hat (default 1)")
-    hats.add_argument("--reward", type=int_in_range(*RULE_LIMITS["win_reward"], "--reward"), default=None,
+    hats.add_argument("--reward", type=_rule_limit("win_reward", "--reward"), default=None,
                       help="balls added on a win (default 1)")
-    hats.add_argument("--penalty", type=int_in_range(*RULE_LIMITS["loss_penalty"], "--penalty"), default=None,
+    hats.add_argument("--penalty", type=_rule_limit("loss_penalty", "--penalty"), default=None,
                       help="balls thrown away on a loss (default 1)")
     boxes = p.add_argument_group("MENACE's matchboxes ("
                                  + ", ".join(g.name for g in games if g.brains == "matchboxes") + ")")

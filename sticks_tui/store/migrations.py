@@ -422,6 +422,44 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
 
 
+def _steps(conn: sqlite3.Connection, current: int, target: int) -> None:
+    """Each version's steps after `current` up to `target`, each with its version row (in the caller's transaction)."""
+    for version in range(current + 1, target + 1):
+        for step in MIGRATIONS[version]:
+            if callable(step):
+                step(conn)
+            else:
+                conn.execute(step)
+        conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, now()))
+
+
+_new_schemas: dict[tuple, tuple[str, ...]] = {}
+
+
+def new_schema() -> tuple[str, ...]:
+    """The statements that make a new database's schema: what every step of `MIGRATIONS` leaves, read back from a
+    database in memory taken through them all, in the order SQLite keeps it (the tables and indexes as the last
+    step left them; schema_version itself aside). Made once per process (for the steps as they are: a changed list
+    of steps is run again). A new store runs these ~17 statements instead of the ~70 steps, which rebuild tables
+    that are empty: ~2.5 CPU ms against ~7 on this project's machine, for every new data folder (each test's)."""
+    key = tuple((version, tuple(map(id, steps))) for version, steps in sorted(MIGRATIONS.items()))
+    made = _new_schemas.get(key)
+    if made is None:
+        from sticks_tui.store.connection import connect_memory
+
+        conn = connect_memory()
+        try:
+            conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
+            _steps(conn, 0, SCHEMA_VERSION)
+            made = tuple(sql for (sql,) in conn.execute(
+                "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+                "AND name != 'schema_version' ORDER BY rowid"))
+        finally:
+            conn.close()
+        _new_schemas[key] = made
+    return made
+
+
 def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
     """Bring the schema up to `target`, each step in the same transaction as its version row."""
     current = schema_version(conn)
@@ -438,13 +476,13 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
         current = schema_version(conn)  # another process may have migrated while we waited
         if current > SCHEMA_VERSION:
             raise TooNew(current)
-        for version in range(current + 1, target + 1):
-            for step in MIGRATIONS[version]:
-                if callable(step):
-                    step(conn)
-                else:
-                    conn.execute(step)
-            conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, now()))
+        if current == 0 and target == SCHEMA_VERSION:  # a new database: the steps' outcome, made at once
+            for statement in new_schema():
+                conn.execute(statement)
+            conn.executemany("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                             [(version, now()) for version in range(1, target + 1)])
+        else:
+            _steps(conn, current, target)
         conn.execute("COMMIT")
     except BaseException:
         rollback(conn)

@@ -2,6 +2,8 @@
 size: the figures mean nothing, the code path is the real one), and must exit 0 and print its
 figures. So a README figure always comes from a benchmark that runs. Timings are never asserted.
 
+bench_web.py's smoke run is tests/web/test_browser.py's, with the Chromium those tests share (ELSEWHERE).
+
 A file in benchmarks/ that is not a script (no `__main__`) must be named in HELPERS; a new script
 must be given its figures here, or this test fails: none is left out silently.
 """
@@ -18,13 +20,14 @@ import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 HELPERS = {"ptyterm.py"}  # imported by the pty benchmarks, not run
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 NUMBER = r"[\d,]+(?:\.\d+)?"
 
 #: What each script's smoke run must print: one pattern per figure line (re.MULTILINE).
 FIGURES: dict[str, list[str]] = {
     "bench_checkpoints.py": [rf"^\s+20\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$",
                              rf"^\s+100\s+\d+\s+{NUMBER}\s+{NUMBER}\s+-?{NUMBER}%\s+{NUMBER}%$"],
+    # bench_cli's run (and bench_vs_python's, the same command) is also the suite's real `train --json` process: the
+    # script reads its whole output as one JSON object of the games asked (test_cli_train.py leaves that to them)
     "bench_cli.py": [rf"^whole process: {NUMBER} s", rf"^training alone: {NUMBER} s, {NUMBER} games/s"],
     "bench_keypress.py": [rf"^no training\s+median\s+{NUMBER} ms\s+p95\s+{NUMBER} ms\s+max\s+{NUMBER} ms\s+samples 5$"],
     "bench_lab.py": [r"^# learning lab: seeds 10,001-10,002 \(2 seeds\); mastery: ",
@@ -99,38 +102,29 @@ def test_every_script_in_benchmarks_has_a_smoke_run():
     assert files - scripts == HELPERS
 
 
-def browser_or_skip() -> None:
-    """bench_web needs the 'web' extra and Chromium: without them, skip with the reason (in CI, fail)."""
-    chromium = os.environ.get("STICKS_TUI_CHROMIUM", "/usr/bin/chromium")
-    try:
-        import playwright  # noqa: F401
-        import textual_serve  # noqa: F401
-    except ImportError as exc:
-        reason = f"bench_web needs the 'web' extra and playwright ({exc})"
-    else:
-        if Path(chromium).exists():
-            return
-        reason = f"bench_web needs Chromium at {chromium}"
-    if IN_CI:
-        pytest.fail(f"{reason} (CI=true: every benchmark must run here)", pytrace=False)
-    pytest.skip(reason)
-
-
-#: Smoke runs that start real servers (and Chromium): seconds of their own, so `slow` (CI runs them).
-SLOW = {"bench_projector.py", "bench_tab_start.py", "bench_web.py"}
+#: Smoke runs that start real servers: seconds of their own, so `slow` (CI runs them).
+SLOW = {"bench_projector.py", "bench_tab_start.py"}
+#: Run elsewhere, against FIGURES all the same: bench_web.py's smoke run by its main() with tests/web's Chromium
+#: for its browser (tests/web/test_browser.py), not a Chromium of its own launched here.
+ELSEWHERE = {"bench_web.py"}
 
 
 @pytest.mark.parametrize("script", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
-                                    for name in sorted(FIGURES)])
+                                    for name in sorted(FIGURES) if name not in ELSEWHERE])
 def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, capsys):
-    if script == "bench_web.py":
-        browser_or_skip()
     if script in ("bench_tab_start.py", "bench_projector.py"):
         pytest.importorskip("aiohttp", reason=f"{script} needs the 'web' extra")
     env = {"STICKS_TUI_DATA_DIR": str(tmp_path / "data"),  # never the user's own records
            "STICKS_TUI_CONFIG_DIR": str(tmp_path / "config")}
     if script in IN_PROCESS:
+        before = shared_callables()
         code, out, err = run_in_process(script, tmp_path, env, monkeypatch, capsys)
+        # the process is the other tests' too: a function the script put in the app's place must be put back (one
+        # there before it ran, or one the script defined itself in a module it imported)
+        changed = [f"{m}.{a}" for (m, a), v in before.items() if getattr(sys.modules.get(m), a, None) is not v]
+        changed += [f"{m}.{a}" for (m, a), v in shared_callables().items()
+                    if (m, a) not in before and getattr(v, "__module__", None) == "__main__"]
+        assert changed == [], f"{script} --smoke left {changed} replaced in this process"
     else:
         done = subprocess.run([sys.executable, str(BENCHMARKS / script), "--smoke"], cwd=tmp_path,
                               env={**os.environ, **env}, capture_output=True, text=True, timeout=240)
@@ -144,15 +138,21 @@ def test_the_script_runs_and_prints_its_figures(script, tmp_path, monkeypatch, c
 #: Python start and its imports each (about 0.6 CPU s; more where the script loads the compiled kernels this
 #: process has loaded already): those that only compute, and those whose servers, pools and writers are
 #: processes of their own (started with subprocess, their output piped, so this process is only their
-#: conductor; bench_web's Chromium and playwright's driver are processes too, and its sync playwright is started
-#: and stopped within the script, as tests/web's chromium fixture does in this process). Not here: a script that
+#: conductor). Not here: a script that
 #: forks this process (ptyterm's forkpty: bench_keypress, bench_startup), or runs pytest (bench_suite), nor
 #: bench_kernel_loops, whose every figure comes from processes of another tree.
 IN_PROCESS = {"compare_lab_runs.py", "bench_checkpoints.py", "bench_hexapawn_opponent.py", "bench_lab_speed.py", "bench_nim.py", "bench_nim_quality.py",
               "bench_menace_beads.py", "bench_noughts_learning.py", "bench_noughts_speed.py", "bench_quality.py",
               "bench_train.py", "bench_vs_python.py", "bench_widgets.py", "bench_lab.py", "bench_cli.py",
               "bench_menace_seeds.py", "bench_live_check.py", "shared_brain.py", "bench_tab_start.py",
-              "bench_projector.py", "bench_web.py"}
+              "bench_projector.py"}
+
+
+def shared_callables() -> dict[tuple[str, str], object]:
+    """Every function, class and compiled kernel of the app's modules loaded in this process, by (module, name)."""
+    return {(name, attr): value for name, module in list(sys.modules.items())
+            if name.split(".")[0] == "sticks_tui" and module is not None
+            for attr, value in list(vars(module).items()) if callable(value)}
 
 
 def run_in_process(script: str, cwd, env: dict, monkeypatch, capsys) -> tuple[int, str, str]:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -122,18 +119,19 @@ def test_a_refused_import_exits_1_and_changes_nothing(capsys, data, tmp_path):
         assert [b.name for b in store.list_brains()] == ["default"]
 
 
-def test_the_environment_variable_is_honoured_in_a_real_process(tmp_path):
+def test_the_environment_variable_is_honoured_and_data_dir_beats_it(tmp_path, monkeypatch, capsys):
+    """$STICKS_TUI_DATA_DIR is where the data is kept, and --data-dir before the sub-command beats it; here through
+    `cli.main` in this process. In real processes: the variable alone by test_store_shared_brain.py (its copies are
+    given the variable only, and their games are found there), both by test_classic.py's
+    test_seed_example_1_through_a_pipe (--data-dir wins)."""
     fill(tmp_path / "env")
-    env = {**os.environ, "STICKS_TUI_DATA_DIR": str(tmp_path / "env")}
-    run = subprocess.run([sys.executable, "-m", "sticks_tui", "records", "--json"], capture_output=True,
-                         text=True, env=env, timeout=60)
-    assert run.returncode == 0 and run.stderr == ""
-    assert json.loads(run.stdout)["database"] == str(tmp_path / "env" / "sticks-tui.db")
+    monkeypatch.setenv("STICKS_TUI_DATA_DIR", str(tmp_path / "env"))
+    code, out, err = cli(capsys, "records", "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["database"] == str(tmp_path / "env" / "sticks-tui.db")
     # --data-dir, before the sub-command, beats the environment
-    run = subprocess.run([sys.executable, "-m", "sticks_tui", "--data-dir", str(tmp_path / "arg"), "brain",
-                          "export", "default", str(tmp_path / "x.json")], capture_output=True, text=True, env=env,
-                         timeout=60)
-    assert run.returncode == 1 and "no brain called 'default'" in run.stderr and "Traceback" not in run.stderr
+    code, out, err = cli(capsys, "--data-dir", str(tmp_path / "arg"), "brain", "export", "default", str(tmp_path / "x.json"))
+    assert code == 1 and "no brain called 'default'" in err and "Traceback" not in err
 
 
 def test_an_unusable_data_dir_is_explained_on_stderr(capsys, tmp_path):

@@ -15,6 +15,8 @@ CORE = ["sticks_tui.engine", "sticks_tui.play", "sticks_tui.learn", "sticks_tui.
 
 PROBE = textwrap.dedent("""
     import importlib, json, os, pkgutil, sys
+    def ui_modules():
+        return sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich") or m.startswith("sticks_tui.ui"))
     packages = json.loads(sys.argv[1])
     loaded = []
     for name in packages:
@@ -26,7 +28,7 @@ PROBE = textwrap.dedent("""
     import sticks_tui.cli
     sticks_tui.cli.build_parser()  # every sub-command registers itself
     loaded.append("sticks_tui.cli")
-    ui = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich") or m.startswith("sticks_tui.ui"))
+    ui = ui_modules()
     # the process's threads: numpy's OpenBLAS would have started a pool of them (sticks_tui/__init__.py)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
     # names a module's __all__ promises that it does not have (a star import would fail on them)
@@ -40,7 +42,8 @@ BLAS_THREAD_SETTINGS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THR
 
 
 #: Then, in the same fresh interpreter, the headless trainer runs (its own output set aside) and Nim's table is solved,
-#: and the UI is looked for again: one interpreter's start-up for both tests below.
+#: and the UI is looked for again; last, textual is imported and looked for the same way (the probe must be able to
+#: fail): one interpreter's start-up for the three tests below.
 TRAIN_AFTER = textwrap.dedent("""
     import contextlib, io
     import sticks_tui.solve.nim
@@ -48,8 +51,13 @@ TRAIN_AFTER = textwrap.dedent("""
     with contextlib.redirect_stdout(io.StringIO()):
         rc = main(['train', '--sticks', '8', '--games', '100', '--seed', '1', '--json'])
     sticks_tui.solve.nim.nim_table()
-    bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]
-    print(json.dumps({"rc": rc, "ui": bad}))
+    print(json.dumps({"rc": rc, "ui": ui_modules()}))
+    try:
+        import textual  # the package alone: 0.13 CPU s less than textual.app, and as much textual as the probe needs
+    except ImportError:
+        print(json.dumps(None))
+    else:
+        print(json.dumps({"ui": ui_modules()}))
 """)
 
 
@@ -91,12 +99,8 @@ def test_the_headless_trainer_runs_without_textual(fresh_interpreter):
     assert fresh_interpreter[1] == {"rc": 0, "ui": []}
 
 
-def test_the_probe_can_see_textual_when_it_is_loaded():
-    """The probe itself must be able to fail: importing the UI shows up."""
-    if importlib.util.find_spec("textual") is None:
+def test_the_probe_can_see_textual_when_it_is_loaded(fresh_interpreter):
+    """The probe itself must be able to fail: importing the UI shows up (in the same interpreter, last)."""
+    if fresh_interpreter[2] is None:
         pytest.skip("textual not installed")
-    code = PROBE.replace("import sticks_tui.cli", "import textual, sticks_tui.cli")  # the package alone: 0.13 CPU s
-    # less than textual.app, and as much textual as the probe needs to see
-    proc = subprocess.run([sys.executable, "-c", code, json.dumps(["sticks_tui.engine"])], capture_output=True,
-                          text=True, timeout=120)
-    assert "textual" in json.loads(proc.stdout)["ui"]
+    assert "textual" in fresh_interpreter[2]["ui"]

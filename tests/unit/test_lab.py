@@ -69,8 +69,10 @@ def test_the_trainers_hats_are_never_mastered_before_the_labs_first_game():
                                   "qseat:alpha=1,epsilon=0.1", "mc", "hats:vs=perfect", "qseat:vs=perfect",
                                   "mc:vs=perfect"])
 def test_each_learner_masters_sticks_at_20(text):
+    """Each within 20,000 games (seed 1: the latest, hats:start=3,reward=3,penalty=1 at 5,228; a cap of 200,000
+    played ten times as many games for the same masteries, ~1.1 CPU s more over the ten)."""
     g = lab_game("sticks", 20)
-    run = run_learner(parse_learner(text), g, 1, 200_000)
+    run = run_learner(parse_learner(text), g, 1, 20_000)
     assert run.mastery[2] is not None
     assert run.curve[-1].agreement == 1.0
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parsed import parsed
+from parsed import parsed, walked
 import sticks_tui
 from sticks_tui.engine import registry
 
@@ -58,7 +58,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """Every sticks_tui module `name` imports, anywhere in its source."""
     is_package = path.name == "__init__.py"
     found: set[str] = set()
-    for node in ast.walk(parsed(path)):
+    for node in walked(path):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -288,7 +288,7 @@ def test_the_registry_names_no_game_and_imports_no_game_module():
     tree = parsed(path)
     imported = imports_of(registry.__name__, path, set(all_modules()))
     assert imported == {"sticks_tui.engine.protocol"}
-    names = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    names = {n.value for n in walked(path) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert not names & set(GAME_NAMES)
     assert not _names_in(tree) & set(RULES_CLASSES)
     # the modules it loads are given as text, in the order the games are listed
@@ -298,8 +298,7 @@ def test_the_registry_names_no_game_and_imports_no_game_module():
 def test_each_game_registers_its_entry_from_its_own_module():
     for game in map(registry.entry, GAME_NAMES):
         module = game.rules_class.__module__
-        tree = parsed(all_modules()[module])
-        registered = [kw.value.value for node in ast.walk(tree)
+        registered = [kw.value.value for node in walked(all_modules()[module])
                       if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "GameEntry"
                       for kw in node.keywords if kw.arg == "name" and isinstance(kw.value, ast.Constant)]
         assert registered == [game.name], module
@@ -462,12 +461,12 @@ def game_names_in_core(package_dir: Path = PACKAGE_DIR, root: str = ROOT, games=
     for name, path in all_modules(package_dir, root).items():
         if not name.startswith((f"{root}.learn", f"{root}.store")):
             continue
-        tree = parsed(path)
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+        nodes = walked(path)
+        docstrings = {id(node.body[0].value) for node in nodes
                       if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                       and node.body and isinstance(node.body[0], ast.Expr)
                       and isinstance(node.body[0].value, ast.Constant)}
-        found |= {f"{name}: {node.value!r}" for node in ast.walk(tree)
+        found |= {f"{name}: {node.value!r}" for node in nodes
                   if isinstance(node, ast.Constant) and node.value in games and id(node) not in docstrings}
     return found
 
@@ -528,7 +527,7 @@ def one_game_attribute_reads(package_dir: Path = PACKAGE_DIR, root: str = ROOT, 
     for name, path in all_modules(package_dir, root).items():
         if not name.startswith((f"{root}.learn", f"{root}.store")):
             continue
-        for node in ast.walk(parsed(path)):
+        for node in walked(path):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
                     and node.args[1].value in attributes):

@@ -1,11 +1,12 @@
 """`sticks-tui brain print`: the PDF's labels and counts are the brain's, box by box, for every game
-(read back with pypdf); a fresh MENACE is Michie's 304 boxes; refusals change nothing."""
+(read back from the PDF's text operators, `drawn_boxes`, and each game's first page of labels with pypdf's
+extract_text too, which reads the same); a fresh MENACE is Michie's 304 boxes; refusals change nothing."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from machine_pdf_text import expected, printed_boxes
+from machine_pdf_text import drawn_boxes, expected, printed_boxes
 
 from sticks_tui.cli import main
 from sticks_tui.learn.machine import fresh_brain
@@ -52,8 +53,10 @@ def test_every_games_labels_are_its_brains_counts_box_by_box(capsys, tmp_path, g
     out_file = tmp_path / f"{game}.pdf"  # its start beads: the fresh machines' test below
     code, out, err = cli(capsys, data, "learned", str(out_file), "--as-is")
     assert (code, err) == (0, ""), err
-    boxes, cover = printed_boxes(out_file)
+    boxes, cover = drawn_boxes(out_file)
     assert boxes == expected(brain, True)
+    first = printed_boxes(out_file, label_pages=1)  # what a PDF reader finds on the page is what it draws
+    assert first == ({n: box for n, box in boxes.items() if n in first[0]}, cover) and len(first[0]) >= 15
     assert f"{len(brain.positions)} " in out
     for colour, beads in Machine(brain, as_is=True).totals().items():  # what to buy: each colour's beads in all
         assert f"{colour}: {beads}" in cover
@@ -64,7 +67,7 @@ def test_a_fresh_menace_prints_its_own_start_beads_and_michies_are_a_brain_made_
     code, out, err = cli(capsys, data, "menace", str(tmp_path / "m.pdf"), "--game", "noughts")
     assert (code, err) == (0, "")
     assert "304 boxes" in out and "not kept" in out
-    boxes, cover = printed_boxes(tmp_path / "m.pdf")
+    boxes, cover = drawn_boxes(tmp_path / "m.pdf")
     assert len(boxes) == 304 == len(fresh_brain(registry.entry("noughts")).positions)
     # a fresh MENACE's start beads, the app's (issue 33): 12, 3, 2, 1 of each colour at its 1st to 4th move
     starts = [set(box.values()) for _, box in sorted(boxes.items())]
@@ -77,7 +80,7 @@ def test_a_fresh_menace_prints_its_own_start_beads_and_michies_are_a_brain_made_
     assert (code, err) == (0, "") and "brain 'michie'" in out
     # its first page of labels read; its other pages are the fresh MENACE's (read above), byte for byte (4,3,2,1
     # and 12,3,2,1 differ in box 1 only; reading its 20 other pages again with pypdf cost 1 CPU s)
-    first = printed_boxes(tmp_path / "michie.pdf", label_pages=1)[0]
+    first = drawn_boxes(tmp_path / "michie.pdf", label_pages=1)[0]
     michie_pages = box_pages(tmp_path / "michie.pdf")
     assert len(first) == 15 and michie_pages[1:] == box_pages(tmp_path / "m.pdf")[1:]
     michie = {**{n: box for n, box in boxes.items() if n not in first}, **first}
@@ -97,7 +100,7 @@ def test_a_fresh_menace_prints_its_own_start_beads_and_michies_are_a_brain_made_
     assert sum(sum(b.values()) for b in boxes.values()) == int(fresh_brain(registry.entry("noughts")).start.sum())
     code, out, err = cli(capsys, data, "hats", str(tmp_path / "s.pdf"), "--game", "sticks")
     assert code == 0 and "20 hats" in out
-    assert sorted(printed_boxes(tmp_path / "s.pdf")[0]) == list(range(1, 21))
+    assert sorted(drawn_boxes(tmp_path / "s.pdf")[0]) == list(range(1, 21))
     with Store.open(data) as store:
         assert [b.name for b in store.list_brains()] == ["michie"]  # printing a new brain saves nothing
 

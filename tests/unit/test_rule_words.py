@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-from parsed import parsed
+from parsed import walked
 from sticks_tui.learn.hats import Hats, HatRule
 from sticks_tui.learn.lesson_words import how_hats_learn, rule_sentence, win_words, won_sentence
 from sticks_tui.store import Store
@@ -58,11 +58,12 @@ def test_the_replay_tells_the_lesson_by_the_brains_rule(tmp_path):
                       "(hat 7 ball 2: 1→4, hat 4 ball 3: 1→4).")
 
 
-def _literals(tree: ast.AST):
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+def _literals(nodes):
+    """The string constants among a module's nodes (`walked`), its docstrings aside."""
+    docstrings = {id(node.body[0].value) for node in nodes
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                   and node.body and isinstance(node.body[0], ast.Expr)}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             yield node
 
@@ -71,7 +72,7 @@ def test_no_screen_writes_the_rule_in_its_own_words():
     """A screen that says 'one more ball' without reading the rule is wrong for every other rule."""
     found = []
     for path in sorted(UI.rglob("*.py")):
-        for node in _literals(parsed(path)):
+        for node in _literals(walked(path)):
             if FIXED_RULE_WORDS.search(node.value):
                 found.append(f"{path.relative_to(UI)}:{node.lineno}: {node.value[:60]!r}")
     assert found == []

@@ -231,3 +231,25 @@ def test_the_lab_and_the_learner_know_a_game_registered_later_by_its_entry_alone
     assert Hats(OnePile(7)).counts.shape == (8, 4)
     registry.unregister("beans")
     assert "beans" not in lab.games() and lab.size_range("beans") is None and lab.default_size("beans") is None
+
+
+def test_the_command_line_knows_a_game_registered_replaced_or_removed_after_its_parser_was_built(toy, tmp_path):
+    """`cli.main` builds its parser (every command's options, ~10 ms) once and uses it again while the registered
+    games are the same entries; a game registered, replaced or removed since is in (or out of) the next command's
+    choices and help."""
+    from dataclasses import replace
+
+    from cli_here import run_here
+    from sticks_tui import cli
+
+    registry.unregister("beans")
+    assert cli.cached_parser() is cli.cached_parser()  # the same games: built once
+    refused = run_here(tmp_path, ["train", "--game", "beans", "--games", "0"])
+    assert refused.returncode == 2 and "invalid choice: 'beans'" in refused.stderr
+    registry.register(toy)
+    assert "beans (one-pile take-away)" in run_here(tmp_path, ["train", "--help"]).stdout
+    registry.register(replace(toy, title="one-heap take-away"))
+    assert "beans (one-heap take-away)" in run_here(tmp_path, ["train", "--help"]).stdout
+    registry.unregister("beans")
+    again = run_here(tmp_path, ["train", "--game", "beans", "--games", "0"])
+    assert again.returncode == 2 and "invalid choice: 'beans'" in again.stderr

@@ -230,6 +230,36 @@ def test_a_class_plays_in_the_browser(chromium, served, tmp_path):
     assert brain.games_trained > 0, brain
 
 
+def test_bench_web_runs_and_prints_its_figures_in_the_modules_chromium(chromium, tmp_path, monkeypatch, capsys):
+    """`benchmarks/bench_web.py --smoke` as its main() runs it (its command line, a server of its own, a page
+    opened, a session's key timed, every figure printed), with this module's Chromium for its browser: it
+    prints every figure tests/unit/test_benchmarks_smoke.py's FIGURES asks of it (that test runs every other
+    script as a person starts it). Before, that test ran it there with a Chromium of its own: a browser launch,
+    playwright's driver and a page process a page (about 4 CPU s of its 8); what is not run here is only its
+    launch line, Chromium's as the chromium fixture launches it."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+
+    def load(path: Path, name: str):
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    figures = load(root / "tests" / "unit" / "test_benchmarks_smoke.py", "benchmarks_smoke_figures").FIGURES
+    bench_web = load(root / "benchmarks" / "bench_web.py", "bench_web_smoke")
+    monkeypatch.setenv("STICKS_TUI_DATA_DIR", str(tmp_path / "data"))  # never the user's own records
+    monkeypatch.setenv("STICKS_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    code = bench_web.main(["--smoke"], browser=chromium.new_context())
+    out, err = capsys.readouterr()
+    assert code == 0, f"bench_web.py --smoke exited {code}:\n{out}\n{err[-3000:]}"
+    missing = [p for p in figures["bench_web.py"] if not re.search(p, out, re.MULTILINE)]
+    assert missing == [], f"bench_web.py --smoke did not print {missing}:\n{out}"
+
+
 # -- issue 23: a pupil cannot break the class --------------------------------------------------------
 
 def start_training(tab: Tab, games: str = "9000000") -> None:

@@ -142,17 +142,20 @@ def test_a_data_dir_that_cannot_hold_the_database_is_refused(tmp_path, capsys, m
 
 @pytest.fixture(scope="session")
 def one_server(tmp_path_factory):
-    """One server (the defaults, but no warm process: NO_TABS, so a tab starts cold) for the tests that ask it
-    questions: where it binds, who may open a session, odd requests, and the one that opens a session to
-    send it hostile messages. Its data directory is full of shell syntax (`server.marker` is the file a
-    shell would make): it is used as a plain path. Stopped at the end: it stops cleanly (exit 0) and
-    printed no traceback, as each of them asked of its own server. (Session-scoped: the suite runs the
-    slow tests first, so a module's fixture would be started again for the quick odd-request test.)"""
+    """One server (the defaults, but no warm process: NO_TABS, so a tab starts cold; and a timed back-up every
+    0.3 s while games are recorded) for the tests that ask it questions: where it binds, who may open a session,
+    odd requests, the one that opens a session to send it hostile messages, and the timed back-ups' (which
+    break its back-up folder: none of the others reads it; a server of its own before). Its data directory is
+    full of shell syntax (`server.marker` is the file a shell would make): it is used as a plain path. Stopped
+    at the end: it stops cleanly (exit 0) and printed no traceback, as each of them asked of its own server.
+    (Session-scoped: the suite runs the slow tests first, so a module's fixture would be started again for the
+    quick odd-request test.)"""
     need_web_extra()
     folder = tmp_path_factory.mktemp("one-server")
     marker = folder / "pwned"
     # a data directory full of shell syntax (textual-serve's shell would run it)
-    server = ServedClass(folder / f"class; touch {marker}; echo $(touch {marker})", env=NO_TABS)
+    server = ServedClass(folder / f"class; touch {marker}; echo $(touch {marker})", env=NO_TABS,
+                         extra=["--backup-seconds", "0.3"])
     server.marker = marker
     try:
         yield server
@@ -475,57 +478,61 @@ def test_a_backup_folder_that_cannot_be_written_is_said_and_a_websocket_past_max
 
 
 @pytest.mark.slow
-def test_timed_backups_happen_while_games_are_recorded_and_a_failure_is_said_to_the_teacher_and_the_class(tmp_path):
+def test_timed_backups_happen_while_games_are_recorded_and_a_failure_is_said_to_the_teacher_and_the_class(one_server):
     """Issue 30: every timed back-up failed (the keeper's connection was used in another thread than the one that
-    opened it), said only in a log. Through the real server, with an interval of 0.3 s: timed back-ups appear
-    while games are recorded; then the back-up folder breaks, and the server's terminal and the projector's class
-    view each say so in one line."""
+    opened it), said only in a log. Through the real server (one_server, with an interval of 0.3 s): timed
+    back-ups appear while games are recorded; then the back-up folder breaks, and the server's terminal and the
+    projector's class view each say so in one line. (It stops cleanly after: one_server's teardown.)"""
+    from datetime import datetime, timezone
+
     import aiohttp
 
     from sticks_tui.store import Store
     from sticks_tui.store.backups import list_backups
 
-    need_web_extra()
-    data_dir = tmp_path / "class"
+    server = one_server
+    data_dir = server.data_dir
     # its one tab (the class view) starts cold: a warm process (about 1.5 CPU s to load) would start one tab
     # (web/warm.py gives a warm tab the same environment, the back-up status's with it, or starts it cold)
-    server = ServedClass(data_dir, extra=["--backup-seconds", "0.3"], env=NO_TABS)
-    try:
-        wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
-        assert any("every 0.3 seconds while games are played" in line for line in server.lines), server.lines
-        with Store.open(data_dir) as store:
-            def two_timed():
-                store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
-                timed = [b for b in list_backups(store.path) if b.why == "timer"]
-                return timed if len(timed) >= 2 else None
+    wait_until(lambda: any("Ctrl+C stops the server" in line for line in server.lines), 10, "the start")
+    assert any("every 0.3 seconds while games are played" in line for line in server.lines), server.lines
+    with Store.open(data_dir) as store:
+        # the timed back-ups made from this test's first game on (each begun after it was recorded): one_server's
+        # other tests may have written to its database before, and a back-up of that holds no game
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+        first = datetime.now(timezone.utc)
 
-            timed = wait_until(two_timed, 30, "two timed back-ups", interval=0.1)
-            assert timed[0].games > timed[1].games >= 1  # each holds the games recorded by then
-            folder = data_dir / "backups"
-            folder.rename(data_dir / "kept-aside")
-            folder.write_text("a file where the folder should be")
-            store.record_game(start=5, opponent="friend", players=("Cy", "Di"), moves=[3, 1, 1], loser=0)
-        kept = [line for line in server.lines if "back-up kept: " in line and "-timer.db" in line]
-        assert len(kept) >= 2, server.lines
-        said = wait_until(lambda: [line for line in server.lines if "Back-ups failing since" in line], 20,
-                          "the server to say back-ups fail")
-        assert f": {folder} is not a directory. The class plays on" in said[0], said
+        def two_timed():
+            store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+            timed = [b for b in list_backups(store.path) if b.why == "timer" and b.made_at > first]
+            return timed if len(timed) >= 2 else None
 
-        async def projector() -> None:  # every tab has the server's status in its environment; the teacher's
-            # back-ups screen reads it as the class view does (tests/ui/test_backups.py shows it there)
-            path = server.class_view_url().split(server.netloc, 1)[1]
-            client = aiohttp.ClientSession()
-            ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
-                                         timeout=aiohttp.ClientWSTimeout(ws_close=5))
-            try:
-                await read_screen_bytes(ws, b"Back-ups failing since")
-            finally:
-                await ws.close()
-                await client.close()
+        timed = wait_until(two_timed, 30, "two timed back-ups", interval=0.1)
+        assert timed[0].games > timed[1].games >= 1  # each holds the games recorded by then
+        folder = data_dir / "backups"
+        folder.rename(data_dir / "kept-aside")
+        folder.write_text("a file where the folder should be")
+        store.record_game(start=5, opponent="friend", players=("Cy", "Di"), moves=[3, 1, 1], loser=0)
+    kept = [line for line in server.lines if "back-up kept: " in line and "-timer.db" in line]
+    assert len(kept) >= 2, server.lines
+    said = wait_until(lambda: [line for line in server.lines if "Back-ups failing since" in line], 20,
+                      "the server to say back-ups fail")
+    assert f": {folder} is not a directory. The class plays on" in said[0], said
 
-        in_thread(projector())
-    finally:
-        assert server.stop() == 0
+    async def projector() -> None:  # every tab has the server's status in its environment; the teacher's
+        # back-ups screen reads it as the class view does (tests/ui/test_backups.py shows it there)
+        path = server.class_view_url().split(server.netloc, 1)[1]
+        client = aiohttp.ClientSession()
+        ws = await client.ws_connect(f"ws://{server.netloc}{path}/ws?width=120&height=36",
+                                     timeout=aiohttp.ClientWSTimeout(ws_close=5))
+        try:
+            await read_screen_bytes(ws, b"Back-ups failing since")
+        finally:
+            await ws.close()
+            await client.close()
+
+    in_thread(projector())
+    server.wait_for_app_count(0)  # the class view's session ended with its socket: no seat taken
 
 
 ASKING_APP = r"""

@@ -273,10 +273,11 @@ class Pages:
         self.viewport = viewport
         self.handlers: list[tuple[str, object]] = []
 
-    def new_page(self):
+    def new_page(self, viewport: dict[str, int] | None = None):
+        """A new page, at `viewport` (as Browser.new_page(viewport=...) opens one), else at this test's size."""
         page = self.shared.context.new_page()
-        if self.viewport is not None:
-            page.set_viewport_size(self.viewport)
+        if (viewport or self.viewport) is not None:
+            page.set_viewport_size(viewport or self.viewport)
         return page
 
     def on(self, event: str, handler) -> None:
