@@ -89,7 +89,9 @@ def set_up_game(app: PtyApp, pace: float = 1.0) -> Game:
     and the game screen's settling, are times `pace` (--smoke takes a quarter: the list is waited for until
     it is drawn); the others are the setup screen's own time to take a key, not hurried."""
     expect(app, "Start game", 0, "the setup screen", 20)
-    app.drain(0.3)  # the screen fills in the form once drawn: keys sooner are lost
+    # the screen fills in the form once drawn, and gives the heap box the focus: keys sooner are lost (a Tab before
+    # the focus is given moves it from nothing, and the Enter below then starts the game), so it is waited for
+    app.quiet(0.3)
     # the heap box has the focus: replace 20 by 100
     app.send("end", *["backspace"] * 4, *str(HEAP))
     # the opponent: Tab to the Select, open it, go to the top ("a friend"), choose it

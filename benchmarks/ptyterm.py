@@ -114,6 +114,16 @@ class PtyApp:
             if not self.pump(left):
                 return
 
+    def quiet(self, seconds: float, timeout: float = 10.0) -> None:
+        """Keep reading until the app has written nothing for `seconds` (it has drawn what it had to: a screen
+        that fills itself in after it is first drawn), or for at most `timeout` seconds."""
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            size = len(self.log)
+            self.drain(seconds)
+            if len(self.log) == size:
+                return
+
     def screen_text(self, last: int = 6000) -> str:
         return plain(bytes(self.log[-last:])).decode("utf-8", "replace")
 
