@@ -494,7 +494,7 @@ def preload() -> None:
     from sticks_tui import cli
     from sticks_tui.web import session  # noqa: F401
 
-    cli.build_parser()  # imports every command's module
+    cli.cached_parser()  # imports every command's module; built once here, each tab parses its arguments with it
     for module in pkgutil.walk_packages(sticks_tui.ui.__path__, "sticks_tui.ui."):
         importlib.import_module(module.name)
     driver = os.environ.get("TEXTUAL_DRIVER", "")
