@@ -74,18 +74,6 @@ def test_a_bad_request_is_refused_in_words(message, fds, words):
     assert words in str(refused.value)
 
 
-def test_preload_builds_the_parser_every_forked_tab_uses(monkeypatch):
-    """The warm process builds the command line's parser once, as `cli.cached_parser()` keeps it: every tab
-    forked from it parses its arguments with that one instead of building its own (~10 ms of CPU a tab).
-    In-process (the modules preload imports are this process's already)."""
-    from sticks_tui import cli
-
-    monkeypatch.setattr(cli, "_parser_built", None)  # as in a fresh warm process: nothing built yet
-    warm.preload()
-    assert cli._parser_built is not None
-    assert cli.cached_parser() is cli._parser_built[1]
-
-
 # -- a real warm process --------------------------------------------------------------------------------
 
 def tab_environment(tmp_path) -> dict[str, str]:
