@@ -291,17 +291,6 @@ class SticksApp(App):
             self.action_class_view()
         self.check_size()
 
-    def on_app_blur(self, event: events.AppBlur) -> None:
-        """In a tab of `sticks-tui serve` (web/driver.py), only the page says when it has lost focus: the blur
-        Textual's web driver sends of its own as the tab starts is not acted on (Textual's handler, after this
-        one, is not called). The app keeps its focus until the page really loses it; the page's focus at once
-        after would restore it, so the screen ends as it would have, without restyling the whole screen twice."""
-        if getattr(self._driver, "page_tells_focus", False):
-            from sticks_tui.web.driver import from_page
-
-            if not from_page(event):
-                event.prevent_default()
-
     # -- a terminal below 80x24 gets a notice, not a cut layout ---------------------------------
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.check_size)

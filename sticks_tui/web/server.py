@@ -67,10 +67,6 @@ VENDOR = Path(textual_serve.__file__).resolve().parent / "static"
 CLIENT_ANCHOR = "const t=new w(e,{ping:r});"
 CLIENT_HOOK = CLIENT_ANCHOR + "(window.sticksClients=window.sticksClients||[]).push(t);"
 
-#: Every tab's driver (TEXTUAL_DRIVER): Textual's web driver, with the page's focus and blur marked as the page's
-#: (web/driver.py: the app does not act on the driver's own blur at start, two restyles of the screen a tab).
-PAGE_DRIVER = "sticks_tui.web.driver:PageDriver"
-
 #: The app's own quit key (Ctrl+Q), twice, as a student quits: it stops a training run and keeps what
 #: it learned. With a game or a run in progress the first asks "Quit anyway?" and the second says yes
 #: (nobody is left to answer: before, the server waited KEY_GRACE for the answer). If the app still
@@ -204,10 +200,9 @@ class Session(AppService):
     extra_environment: dict[str, str] = {}
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        # textual-serve's environment (colours, size), our driver (Textual's web driver, web/driver.py), our pid
+        # textual-serve's environment (TEXTUAL_DRIVER = the web driver, colours, size), plus our pid
         environment = super()._build_environment(width=width, height=height)
         environment.update(self.extra_environment)
-        environment["TEXTUAL_DRIVER"] = PAGE_DRIVER  # Textual's web driver; the app acts on the page's focus only
         environment[SERVER_PID_ENV] = str(os.getpid())
         environment.update(ONE_THREAD_ENV)  # no idle math-library threads: one fewer a tab, and the warm process can fork
         return environment

@@ -1,8 +1,8 @@
 """One browser tab's app process: `python -m sticks_tui.web.session [--data-dir PATH]`.
 
 The server starts this with a fixed argument list (never through a shell) and the environment
-textual-serve builds (TEXTUAL_DRIVER set to web/driver.py's PageDriver, Textual's web driver, so the app
-talks over pipes, not a terminal). Before the app starts, the process asks Linux to send it SIGTERM if the server
+textual-serve builds (TEXTUAL_DRIVER set to Textual's web driver, so the app talks over pipes,
+not a terminal). Before the app starts, the process asks Linux to send it SIGTERM if the server
 dies without stopping it (PR_SET_PDEATHSIG), so no session outlives its server: the web driver
 turns SIGTERM into the app's normal exit, which closes the store cleanly.
 """

@@ -200,9 +200,9 @@ async def _no_shell(server):
 
         argv = psutil.Process(pid).cmdline()
         assert argv[1:] == ["-m", "sticks_tui.web.session", "--data-dir", str(data_dir), "--role", "pupil"]
-        # the app talks to the browser through Textual's web driver (web/driver.py's subclass), as under
-        # textual-serve (and the app's "needs a terminal" check knows it is served)
-        assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "sticks_tui.web.driver:PageDriver"
+        # the app talks to the browser through Textual's web driver, as under textual-serve
+        # (and the app's "needs a terminal" check knows it is served)
+        assert psutil.Process(pid).environ()["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
         hostile = [
             ["stdin", f"; touch {marker} #\r"],
             ["stdin", f"$(touch {marker})\r"],
