@@ -23,20 +23,12 @@ import tempfile
 
 import pytest
 
-#: Every compiled kernel the suite meets, each compiled once into numba's on-disk cache: a tiny real
-#: run of each (sticks and Nim training, MENACE against each opponent, the lab's three learners on
-#: each game, the Nim solver's flags).
-WARM_UP = [
-    ["train", "--games", "20"],
-    ["nim", "train", "--games", "20"],
-    ["noughts", "train", "--games", "5", "--opponent", "random"],
-    ["noughts", "train", "--games", "5", "--opponent", "perfect"],
-    ["noughts", "train", "--games", "5", "--opponent", "menace"],
-    ["nim", "solve", "100", "100", "100"],  # the whole table: small piles are solved without the compiled loop
-]
-WARM_UP_LAB = [["lab", "--game", game, "--learner", "hats", "--learner", "hats:table=one", "--learner", "q",
-                "--learner", "qseat", "--learner", "mc", "--seeds", "1", "--cap", "50", "--workers", "1", "--no-keep"]
-               for game in ("sticks", "nim", "noughts", "hexapawn")]
+#: The Nim solver's flags, compiled by the warm-up's second half (the whole table: small piles are solved without
+#: the compiled loop). The two halves compile every kernel the suite's commands meet: checked by running after them,
+#: with NUMBA_DEBUG_CACHE=1, `train --games 20`, `nim train --games 20`, `noughts train --games 5` against random,
+#: perfect and menace, and `lab --game G` with hats, hats:table=one, q, qseat and mc on each game (cap 50): no
+#: cache file saved (2026-11-28, 22:15 UTC).
+NIM_SOLVE = ["nim", "solve", "100", "100", "100"]
 
 
 _warming: list = []  # the controller's thread running the warm-up's processes (joined at session start)
@@ -48,8 +40,8 @@ def pytest_configure(config):
     file is written compiles it again: every xdist worker, and each `sticks-tui` a test starts (a CLI
     run, a served tab, a lab's pool of workers, a benchmark's smoke run). Measured on this suite, cold
     against warm: 281 against 209 CPU seconds. So the controller compiles every kernel once (the two
-    halves of `kernel.warm_up` side by side, then every command the suite meets) while the workers start and collect (pytest_sessionstart waits for it
-    before any test runs); a second run finds the cache and only loads it (about a second).""" 
+    halves of `kernel.warm_up` side by side) while the workers start and collect (pytest_sessionstart waits for it
+    before any test runs); a second run finds the cache and only loads it (about a second)."""
     if hasattr(config, "workerinput") or config.getoption("numprocesses", None) in (None, 0):
         return  # an xdist worker (the controller warmed up), or one process: it compiles what it meets
     # The package's bytecode, written once as pip writes an installed package's: an editable install
@@ -61,16 +53,14 @@ def pytest_configure(config):
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "sticks_tui", quiet=2, workers=0)
     # The compile itself in two processes side by side, each compiling loops the other does not meet (each
     # loop keeps cache files of its own): the counts learners' loop, and the value learners' loop with the
-    # checks and the Nim solver's flags. Then one process runs every command above, finding the cache (two
-    # processes running the commands side by side would both compile the one loop, neither finding the
-    # other's cache file yet: measured with an empty numba cache, 42 CPU s against 21.5 s in one).
+    # checks and the Nim solver's flags. Between them they compile everything the suite's commands meet
+    # (`NIM_SOLVE`), so the commands are no longer run after them (one process, ~2 s before the first test, one
+    # core idle).
     data = tempfile.TemporaryDirectory()
     env = {**os.environ, "STICKS_TUI_DATA_DIR": data.name, "STICKS_TUI_CONFIG_DIR": data.name}
     halves = ["from sticks_tui.learn import kernel\nkernel.warm_up_counts()\n",
               "from sticks_tui.learn import kernel\nkernel.warm_up_values()\n"
-              f"from sticks_tui.cli import main\nmain({['--data-dir', data.name, *WARM_UP[-1]]!r})\n"]
-    script = "from sticks_tui.cli import main\n" + "".join(
-        f"main({['--data-dir', data.name, *c]!r})\n" for c in WARM_UP + WARM_UP_LAB)
+              f"from sticks_tui.cli import main\nmain({['--data-dir', data.name, *NIM_SOLVE]!r})\n"]
 
     def run(code: str) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL,
@@ -78,8 +68,7 @@ def pytest_configure(config):
 
     def warm() -> None:
         try:
-            for started in [run(half) for half in halves] + [None]:
-                started = started or run(script)  # the commands once both halves are in the cache
+            for started in [run(half) for half in halves]:
                 _, err = started.communicate(timeout=600)
                 if started.returncode != 0:
                     _warm_failures.append(f"exit {started.returncode}:\n{err[-2000:]}")

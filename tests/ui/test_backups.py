@@ -99,30 +99,4 @@ async def test_the_screen_says_the_servers_real_interval_and_failing_back_ups_an
         assert rows[0][4].endswith("-by-hand.db") and rows[0][0] >= rows[1][0]
 
 
-async def test_the_apps_resets_make_a_backup_first_and_say_where(make_app, data_dir):
-    from sticks_tui.store.backups import list_backups
-    from sticks_tui.ui.screens.analysis import AnalysisScreen
-
-    with Store.open(data_dir) as store:
-        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
-    app = make_app()
-    async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("f3")
-        assert isinstance(app.screen, RecordsScreen)
-        await pilot.press("x")
-        assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
-        made = list_backups(app.session.store.path)
-        assert [(b.why, b.games) for b in made] == [("before-reset-records", 1)]
-        assert any(made[0].name in str(n.message) for n in app._notifications)
-        app.pop_screen()
-        app.action_analysis()
-        await pilot.pause()
-        assert isinstance(app.screen, AnalysisScreen)
-        await pilot.press("x")
-        await pilot.press("y")
-        await pilot.pause()
-        made = list_backups(app.session.store.path)
-        assert [(b.why, b.about) for b in made][0] == ("before-reset-brain", "default")
-        with Store.open(data_dir) as store:
-            assert store.game_count() == 0
+# (the app's resets make a back-up first and say where: tests/ui/test_roles.py, the teacher offered every wipe)

@@ -24,20 +24,8 @@ async def _play_to_the_end(pilot):
     return screen
 
 
-async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir):
-    with Store.open(data_dir) as store:  # a brain the app cannot play: take up to 5
-        store.save_brain("default", Hats(30, 5))
-        before = store.load_brain("default").counts.copy()
-    app = make_app()
-    async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        assert app.session.brain_kept is False
-        await _play_to_the_end(pilot)
-        app.save_brain(games_trained=5)  # what a training run's end does
-    with Store.open(data_dir) as store:
-        after = store.load_brain("default")
-        assert after.max_take == 5 and np.array_equal(after.counts, before)
-        assert store.game_count() == 1  # the game itself is kept
+# (a stored brain that does not fit is never written over, after a game nor by a training run's end:
+# tests/ui/test_game_screen.py)
 
 
 async def test_a_store_in_memory_shows_a_banner_on_every_screen(tmp_path):

@@ -1,7 +1,7 @@
 """The class is told the truth (issue 30 item 7), driven as a class does: every way into a game records the names
 typed on the setup screen; "whose game" is said only over the brain that game taught; after a restore the
 pupils' screens say so instead of presenting the restored games as just played; a pupil's tab never shows the
-server's paths; a pupil's brain copies are limited, and the teacher deletes any brain."""
+server's paths; a pupil's brain copies are limited (the teacher deleting any brain: tests/ui/test_roles.py)."""
 
 from __future__ import annotations
 
@@ -237,38 +237,5 @@ async def test_a_pupils_tab_hides_the_servers_paths_and_copies_brains_within_the
         assert any(f"The class has {PUPIL_CLASS_BRAINS} brains already" in n.message for n in app._notifications)
 
 
-async def test_the_teacher_deletes_any_brain_from_the_records_and_no_pupils_tab_makes_it_again(make_app, data_dir):
-    """Before, a brain a pupil made could be deleted only on the command line."""
-    with Store.open(data_dir) as store:
-        store.load_or_create_brain("default", 20)
-        store.copy_brain("default", "Cy's copy")
-    with Store.open(data_dir) as pupil:  # a pupil's tab playing with it
-        pupil.pupil = True
-        hats = pupil.load_brain("Cy's copy")
-        base = hats.counts.copy()
-    app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("f3")
-        records = app.screen
-        assert isinstance(records, RecordsScreen)
-        brains = records.query_one("#brains", DataTable)
-        brains.move_cursor(row=brains.get_row_index("Cy's copy"))
-        brains.focus()
-        await pilot.press("delete")
-        assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
-        await wait_until(pilot, lambda: app.screen is records, what="the question answered")
-        assert app.session.store.brain_info("Cy's copy") is None
-        assert "Cy's copy" not in brains.rows
-        said = [n.message for n in app._notifications if n.message.startswith("Deleted the brain 'Cy's copy'.")]
-        assert len(said) == 1 and "kept in the back-up" in said[0] and "before-delete-brain" in said[0], said
-    with Store.open(data_dir) as pupil:  # the pupil's tab saves what its AI learned: the brain is not made again
-        pupil.pupil = True
-        hats.counts[3, 0] += 1
-        try:
-            pupil.save_brain("Cy's copy", hats, base=base)
-        except StoreError as exc:
-            assert "is no longer kept (the teacher deleted it" in str(exc)
-        else:
-            raise AssertionError("a pupil's tab made again the brain the teacher deleted")
-        assert pupil.brain_info("Cy's copy") is None
+# (the teacher deletes any brain from the records, and no pupil's tab makes it again: tests/ui/test_roles.py, the
+# teacher's walk)

@@ -30,10 +30,24 @@ def lines_of(screen, selector: str) -> list[str]:
     return text_of(screen, selector).splitlines()
 
 
-async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app, data_dir, monkeypatch):
-    """... and its redraw every REFRESH seconds, with nothing new, lays out nothing (each line said again was a
-    layout of the whole screen)."""
+async def test_the_projectors_class_view_follows_the_class_with_no_key_to_menaces_boxes_and_nims_hats(
+        make_app, data_dir, monkeypatch):
+    """One projector, the class's games recorded by classmates as it shows: it follows the class with no key (a
+    game of sticks: the hats it taught, the ticker), and its redraw every REFRESH seconds, with nothing new, lays
+    out nothing (each line said again was a layout of the whole screen).
+
+    Then a game of noughts against MENACE: the class plays noughts, and the view shows MENACE's boxes with the last
+    game's marks. Before, the projector showed the sticks hats whatever the class played; then its own drawing of
+    the boxes, with '·' both for a mirror image's square and an emptied one, other numbers than the brain view's
+    and 'sq 5: 11k→11k'. Now the brain view's drawing (`container_lines`) with the game's marks in full.
+
+    Then a game of Nim against its learner: the hats its last game drew from, each move drawn with its change in
+    full. Last, Esc: back to the setup screen, which needs 80x24: the app says so over it."""
     from ui_helpers import watch_layouts
+
+    from sticks_tui.ui import brains
+    from sticks_tui.ui.boards import board_of
+    from sticks_tui.ui.screens.brain import container_lines
 
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
@@ -59,86 +73,24 @@ async def test_the_projectors_class_view_follows_the_class_with_no_key(make_app,
         screen.refresh_all()  # what its timer does every REFRESH seconds: nothing new
         await pilot.pause()
         assert laid_out == [] and lines_of(screen, "#class-ticker") == ticker
-        await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
+
+        # a classmate's game of noughts against MENACE (its first box: 11,006 beads on the centre, the corner emptied
+        # by losses)
+        drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXOOX...X", 8)]
+        with Store.open(data_dir) as store:
+            menace = store.load_or_create_brain(MENACE_X, game="noughts", seat=0)  # MENACE plays X
+            row = menace.row(".........")
+            menace.counts[row, menace.column(".........", 5)] = 11_006
+            menace.counts[row, menace.column(".........", 1)] = 0
+            store.save_brain(MENACE_X, menace, replace=True)
+            store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                              moves=[5, 1, 9, 3, 2, 4, 8], loser=0, first=1, ai_seats=[1], brain=MENACE_X,
+                              learning={1: (MENACE_X, drawn)})
+            lesson = store.recent_games(limit=1)[0].learning[0]
+            brain = store.load_brain(MENACE_X, "noughts")
+        screen.refresh_all()  # (its timer's redraw, or the live check's)
+        await wait_until(pilot, lambda: screen.query_one("#class-boxes").display, what="MENACE's boxes")
         await pilot.pause()
-        assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)
-
-
-async def test_at_20_sticks_the_projector_shows_the_hats_that_fit_and_says_which(make_app, data_dir):
-    """At 1280x720 a game of 20 sticks has more hats than the room can read at 24 px: as many as fit show, with
-    no scrollbar (before, the view scrolled rows nobody could scroll), and the title says which; at 1920x1080
-    (106x27 cells) all 20 show."""
-    win = dict(start=20, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 1, 3, 1, 3, 1, 3, 1, 3, 1],
-               loser=1, brain="default", learning={1: ("default", [(17, 1), (13, 1), (9, 1), (5, 1), (1, 1)])})
-    app = make_app(role="projector", view="class")
-    async with app.run_test(size=PROJECTOR_720P) as pilot:
-        with Store.open(data_dir) as classmate:
-            classmate.record_game(**win)
-        for size, hats, title in ((PROJECTOR_720P, 12, "hats 1-12 of 20 (a game of 20)"),
-                                  ((106, 27), 20, "hats 1-20 (a game of 20)")):  # the page resized, as a window is
-            if tuple(app.size) != size:
-                await pilot.resize_terminal(*size)
-                await pilot.pause()
-            app.screen.refresh_all()
-            await pilot.pause()
-            heatmap = app.screen.query_one("#class-heatmap", HatHeatmap)
-            assert heatmap.data.hats == hats and heatmap.grid()[2]  # every hat shown fits: no scrolling
-            assert heatmap.virtual_size.height <= heatmap.size.height
-            assert text_of(app.screen, "#class-brain-title").endswith(title)
-            # hat 1 holds one forced move: it teaches nothing (one rule for every game)
-            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, 1) for h in (5, 9, 13, 17) if h <= hats}
-
-
-async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn(make_app, data_dir):
-    """Before, a projector showed the first four rows of the leaderboard with a scrollbar nobody could use."""
-    names = [f"Pupil{i:02d}" for i in range(14)]
-    with Store.open(data_dir) as store:
-        for i, name in enumerate(names):  # Pupil00 wins most, Pupil13 least: the places are known
-            for _ in range(14 - i):
-                store.record_game(start=5, opponent="friend", players=(name, "Zed"), moves=[3, 1, 1], loser=1)
-    app = make_app(role="projector", view="class")
-    async with app.run_test(size=PROJECTOR_720P) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        first = lines_of(screen, "#class-leaders")
-        assert first[0].startswith("Top 1-10 of 15")  # Zed is the 15th
-        assert [line.split()[1] for line in first[1:]] == names[:10]
-        screen.rotate()  # what its timer does every ROTATE seconds
-        await pilot.pause()
-        second = lines_of(screen, "#class-leaders")
-        assert second[0].startswith("11-15 of 15")
-        assert [line.split()[:2] for line in second[1:]] == [[f"{p}.", n] for p, n in
-                                                             zip(range(11, 16), [*names[10:], "Zed"])]
-        screen.rotate()
-        await pilot.pause()
-        assert lines_of(screen, "#class-leaders") == first  # back to the top
-        assert all(len(line) <= screen.query_one("#class-leaders").size.width for line in first + second)
-
-
-async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_marks(make_app, data_dir):
-    """Before, the projector showed the sticks hats whatever the class played; then its own drawing of the boxes,
-    with '·' both for a mirror image's square and an emptied one, other numbers than the brain view's and
-    'sq 5: 11k→11k'. Now the brain view's drawing (`container_lines`) with the game's marks in full."""
-    from sticks_tui.ui import brains
-    from sticks_tui.ui.boards import board_of
-    from sticks_tui.ui.screens.brain import container_lines
-
-    drawn = [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2), ("OXOOX...X", 8)]
-    with Store.open(data_dir) as store:
-        menace = store.load_or_create_brain(MENACE_X, game="noughts", seat=0)  # MENACE plays X
-        row = menace.row(".........")  # its first box: 11,006 beads on the centre, the corner emptied by losses
-        menace.counts[row, menace.column(".........", 5)] = 11_006
-        menace.counts[row, menace.column(".........", 1)] = 0
-        store.save_brain(MENACE_X, menace, replace=True)
-        store.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
-                          moves=[5, 1, 9, 3, 2, 4, 8], loser=0, first=1, ai_seats=[1], brain=MENACE_X,
-                          learning={1: (MENACE_X, drawn)})
-        lesson = store.recent_games(limit=1)[0].learning[0]
-        brain = store.load_brain(MENACE_X, "noughts")
-    app = make_app(role="projector", view="class")
-    async with app.run_test(size=PROJECTOR_720P) as pilot:
-        await pilot.pause()
-        screen = app.screen
         assert not screen.query_one("#class-heatmap").display and screen.query_one("#class-boxes").display
         assert text_of(screen, "#class-brain-title").startswith(
             "The class plays noughts and crosses: MENACE (X)'s boxes, brain")
@@ -166,30 +118,24 @@ async def test_a_class_playing_noughts_sees_menaces_boxes_with_the_last_games_ma
         assert boxes.splitlines()[0] == ("Its last game's boxes (won): ↑ beads added, ↓ taken, = kept; ⇋ mirror image; "
                                          "0 emptied.")
 
-
-async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_app, data_dir):
-    from sticks_tui.learn.hats import Hats  # noqa: F401 - the brain the store makes
-    from sticks_tui.ui import brains
-    from sticks_tui.ui.boards import board_of
-
-    name = vocabulary.nim_brain_name()
-    with Store.open(data_dir) as store:
-        hats = store.load_or_create_brain(name, game="nim", box=vocabulary.NIM_LEARNER_BOX)
-        rng, piles, moves, drawn, seat = random.Random(3), (3, 4, 5), [], [], 0
-        while sum(piles):  # the learner (seat 1) draws; seat 0 plays the first legal move
-            move = hats.draw(piles, rng) if seat == 1 else hats.moves_of(piles)[0]
-            if seat == 1 and len(hats.rules.legal_moves(piles)) > 1:  # a forced move teaches nothing
-                drawn.append((piles, move))
-            moves.append(f"{move[0] + 1}:{move[1]}")
-            piles = tuple(p - move[1] if i == move[0] else p for i, p in enumerate(piles))
-            seat = 1 - seat
-        store.record_game(game="nim", start=(3, 4, 5), opponent="learning", players=("Ann", "Nim AI"),
-                          moves=moves, loser=seat, brain=name, learning={1: (name, drawn)})
-        lesson = store.recent_games(limit=1)[0].learning[0]
-    app = make_app(role="projector", view="class")
-    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        # a classmate's game of Nim against its learner: the hats its last game drew from
+        name = vocabulary.nim_brain_name()
+        with Store.open(data_dir) as store:
+            hats = store.load_or_create_brain(name, game="nim", box=vocabulary.NIM_LEARNER_BOX)
+            rng, piles, moves, drawn, seat = random.Random(3), (3, 4, 5), [], [], 0
+            while sum(piles):  # the learner (seat 1) draws; seat 0 plays the first legal move
+                move = hats.draw(piles, rng) if seat == 1 else hats.moves_of(piles)[0]
+                if seat == 1 and len(hats.rules.legal_moves(piles)) > 1:  # a forced move teaches nothing
+                    drawn.append((piles, move))
+                moves.append(f"{move[0] + 1}:{move[1]}")
+                piles = tuple(p - move[1] if i == move[0] else p for i, p in enumerate(piles))
+                seat = 1 - seat
+            store.record_game(game="nim", start=(3, 4, 5), opponent="learning", players=("Ann", "Nim AI"),
+                              moves=moves, loser=seat, brain=name, learning={1: (name, drawn)})
+            lesson = store.recent_games(limit=1)[0].learning[0]
+        screen.refresh_all()
+        await wait_until(pilot, lambda: screen.shown.game == "nim", what="the Nim game")
         await pilot.pause()
-        screen = app.screen
         assert screen.query_one("#class-boxes").display and not screen.query_one("#class-heatmap").display
         shown = lines_of(screen, "#class-boxes")[1:]  # under the key
         taught = [(position, move) for position, move in drawn if len(hats.moves_of(position)) > 1]  # a forced
@@ -203,12 +149,60 @@ async def test_a_class_playing_nim_sees_the_hats_its_last_game_drew_from(make_ap
             label = board_of("nim").label(hats.rules, position, move)
             assert f"{label}: {after} ({before:,} → {after:,} {arrow})" in line
 
-
-async def test_a_pupil_never_gets_the_class_view(make_app):
-    app = make_app(role="pupil", view="class")
-    async with app.run_test(size=(100, 30)) as pilot:
-        assert isinstance(app.screen, SetupScreen)
-        assert "Class view" not in [c.title for c in app.get_system_commands(app.screen)]
-        app.action_class_view()
+        await pilot.press("escape")  # back to the setup screen, which needs 80x24: the app says so over it
         await pilot.pause()
-        assert isinstance(app.screen, SetupScreen)
+        assert isinstance(app.screen, TooSmallScreen) and isinstance(app.screen_stack[-2], SetupScreen)
+
+
+async def test_the_leaderboard_shows_the_top_ten_then_the_rest_in_turn_and_at_20_sticks_the_hats_that_fit(
+        make_app, data_dir):
+    """Before, a projector showed the first four rows of the leaderboard with a scrollbar nobody could use: now the
+    top ten, then the rest in turn.
+
+    Then a classmate's game at 20 sticks: at 1280x720 it has more hats than the room can read at 24 px: as many as
+    fit show, with no scrollbar (before, the view scrolled rows nobody could scroll), and the title says which; at
+    1920x1080 (106x27 cells) all 20 show."""
+    names = [f"Pupil{i:02d}" for i in range(14)]
+    with Store.open(data_dir) as store:
+        for i, name in enumerate(names):  # Pupil00 wins most, Pupil13 least: the places are known
+            for _ in range(14 - i):
+                store.record_game(start=5, opponent="friend", players=(name, "Zed"), moves=[3, 1, 1], loser=1)
+    app = make_app(role="projector", view="class")
+    async with app.run_test(size=PROJECTOR_720P) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        first = lines_of(screen, "#class-leaders")
+        assert first[0].startswith("Top 1-10 of 15")  # Zed is the 15th
+        assert [line.split()[1] for line in first[1:]] == names[:10]
+        screen.rotate()  # what its timer does every ROTATE seconds
+        await pilot.pause()
+        second = lines_of(screen, "#class-leaders")
+        assert second[0].startswith("11-15 of 15")
+        assert [line.split()[:2] for line in second[1:]] == [[f"{p}.", n] for p, n in
+                                                             zip(range(11, 16), [*names[10:], "Zed"])]
+        screen.rotate()
+        await pilot.pause()
+        assert lines_of(screen, "#class-leaders") == first  # back to the top
+        assert all(len(line) <= screen.query_one("#class-leaders").size.width for line in first + second)
+
+        win = dict(start=20, opponent="learning", players=("Ann", "Learning AI"),
+                   moves=[3, 1, 3, 1, 3, 1, 3, 1, 3, 1], loser=1, brain="default",
+                   learning={1: ("default", [(17, 1), (13, 1), (9, 1), (5, 1), (1, 1)])})
+        with Store.open(data_dir) as classmate:
+            classmate.record_game(**win)
+        for size, hats, title in ((PROJECTOR_720P, 12, "hats 1-12 of 20 (a game of 20)"),
+                                  ((106, 27), 20, "hats 1-20 (a game of 20)")):  # the page resized, as a window is
+            if tuple(app.size) != size:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            app.screen.refresh_all()
+            await pilot.pause()
+            heatmap = app.screen.query_one("#class-heatmap", HatHeatmap)
+            assert heatmap.data.hats == hats and heatmap.grid()[2]  # every hat shown fits: no scrolling
+            assert heatmap.virtual_size.height <= heatmap.size.height
+            assert text_of(app.screen, "#class-brain-title").endswith(title)
+            # hat 1 holds one forced move: it teaches nothing (one rule for every game)
+            assert {(h, b) for h, b, _ in heatmap.data.flash} == {(h, 1) for h in (5, 9, 13, 17) if h <= hats}
+
+
+# (a pupil never gets the class view: tests/ui/test_roles.py, in the pupil's tab there)

@@ -21,50 +21,15 @@ def to_lose(heap: int) -> int:
     return heap if heap <= 3 else 1
 
 
-async def test_illegal_takes_are_disabled_and_their_keys_do_nothing_and_the_ais_turn_is_locked(make_app):
-    """Two friends: the takes the heap does not allow are disabled, and their keys and clicks make no move. Then,
-    in the same app, against the learning AI moving first: every take is locked while it thinks, and opens when
-    its move has come."""
+async def test_play_again_the_learning_ai_learned_and_saved_its_hats_and_illegal_takes_do_nothing(make_app, data_dir):
+    """Against the learning AI (this seed's wins game 1): play again, the same AI with its learned hats, saved; its
+    loss flashes down; p marks the perfect moves; Enter plays again too.
+
+    Then, in the same app, two friends: the takes the heap does not allow are disabled, and their keys and clicks
+    make no move. Then against the learning AI moving first: every take is locked while it thinks, and opens when
+    its move has come (the AI's pause made long: it will not move by itself)."""
     from sticks_tui.ui.screens.confirm import ConfirmDialog
 
-    app = make_app(ai_delay=30)  # the AI will not move by itself during this test
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_game(pilot, heap=10, opponent="friend")
-        assert take_buttons(screen) == {1: True, 2: True, 3: True}
-        await pilot.press("3", "3", "2")
-        assert screen.game.state.position == 2
-        assert take_buttons(screen) == {1: True, 2: True, 3: False}
-        assert text_of(screen, "#turn") == "Player 2's turn: take 1 or 2 (keys or buttons)."
-        lines = log_lines(screen)
-        await pilot.press("3")
-        assert screen.game.state.position == 2 and screen.game.state.to_move == 1
-        assert log_lines(screen) == lines
-        await pilot.click("#take-3")  # a click on a disabled button is no move either
-        assert screen.game.state.position == 2
-        await pilot.press("1")
-        assert take_buttons(screen) == {1: True, 2: False, 3: False}
-        assert text_of(screen, "#turn") == "Player 1's turn: take 1 (keys or buttons)."
-        await pilot.press("2")
-        assert screen.game.state.position == 1 and not screen.game.is_over
-        await pilot.press("escape")  # leave it (it asks)
-        assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
-        # the buttons are locked while the AI thinks
-        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
-        assert screen.game.current.name == "Learning AI" and not screen.game.waiting_for_human
-        assert take_buttons(screen) == {1: False, 2: False, 3: False}
-        assert text_of(screen, "#turn") == "Learning AI is thinking ..."
-        await pilot.press("1")
-        await pilot.click("#take-2")
-        assert screen.game.state.position == 10 and screen.game.state.history == ()
-        # the AI's move comes when it is due; then the buttons open for the person
-        screen._ai_move(at_once=True)
-        await pilot.pause()
-        assert screen.game.state.position < 10 and screen.game.waiting_for_human
-        assert take_buttons(screen) == {1: True, 2: True, 3: True}
-
-
-async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, data_dir):
     app = make_app(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")
@@ -109,6 +74,42 @@ async def test_play_again_the_learning_ai_learned_and_saved_its_hats(make_app, d
         await pilot.press("enter")  # enter plays again too
         assert screen.round == 3
         assert not heatmap.data.flash  # the new game took the last game's marks away
+        # illegal takes, and the AI's turn locked
+        app.session.ai_delay_override = 30  # the AI will not move by itself from now on
+        await pilot.press("escape")  # no move made yet: back at once
+        screen = await start_game(pilot, heap=10, opponent="friend")
+        assert take_buttons(screen) == {1: True, 2: True, 3: True}
+        await pilot.press("3", "3", "2")
+        assert screen.game.state.position == 2
+        assert take_buttons(screen) == {1: True, 2: True, 3: False}
+        assert text_of(screen, "#turn") == "Player 2's turn: take 1 or 2 (keys or buttons)."
+        lines = log_lines(screen)
+        await pilot.press("3")
+        assert screen.game.state.position == 2 and screen.game.state.to_move == 1
+        assert log_lines(screen) == lines
+        await pilot.click("#take-3")  # a click on a disabled button is no move either
+        assert screen.game.state.position == 2
+        await pilot.press("1")
+        assert take_buttons(screen) == {1: True, 2: False, 3: False}
+        assert text_of(screen, "#turn") == "Player 1's turn: take 1 (keys or buttons)."
+        await pilot.press("2")
+        assert screen.game.state.position == 1 and not screen.game.is_over
+        await pilot.press("escape")  # leave it (it asks)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        # the buttons are locked while the AI thinks
+        screen = await start_game(pilot, heap=10, opponent="learning", first="p2")
+        assert screen.game.current.name == "Learning AI" and not screen.game.waiting_for_human
+        assert take_buttons(screen) == {1: False, 2: False, 3: False}
+        assert text_of(screen, "#turn") == "Learning AI is thinking ..."
+        await pilot.press("1")
+        await pilot.click("#take-2")
+        assert screen.game.state.position == 10 and screen.game.state.history == ()
+        # the AI's move comes when it is due; then the buttons open for the person
+        screen._ai_move(at_once=True)
+        await pilot.pause()
+        assert screen.game.state.position < 10 and screen.game.waiting_for_human
+        assert take_buttons(screen) == {1: True, 2: True, 3: True}
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == app.session.brain
         assert store.brain_record("default") == (1, 1)

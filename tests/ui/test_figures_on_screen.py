@@ -79,15 +79,43 @@ async def test_a_run_at_20_sticks_that_learned_every_hat_shows_100_percent_over_
         assert "Exact chance to win a game of 40 sticks:" in summary
 
 
-async def test_the_analysis_and_train_dialog_heaps_start_at_the_game_in_play(make_app):
+def toasts_over_buttons(screen) -> list:
+    from textual.widgets import Button
+    from textual.widgets._toast import Toast
+
+    buttons = [b.region for b in screen.query(Button) if b.display]
+    return [(t.region, b) for t in screen.query(Toast) for b in buttons if t.region.overlaps(b)]
+
+
+async def test_the_analysis_and_train_dialog_heaps_start_at_the_game_in_play_and_a_toast_never_covers_its_buttons(
+        make_app):
+    """The analysis's and the train dialog's heaps start at the game in play. And toasts never lie over a dialog's
+    buttons (issue 33 item 7): a dialog opening takes the earlier toasts away (they were about the screen below),
+    and one raised while it is open shows at the top, away from its buttons."""
+    from textual.widgets import Button
+    from textual.widgets._toast import Toast
+
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await start_game(pilot, heap=30)
         await pilot.press("f4")
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
         assert screen.query_one("#upto", Input).value == "30"
         assert "Over heaps 2-30: right in 0% of the 22 winning hats" in text_of(screen, "#analysis-summary")
-        await pilot.press("escape", "f2")  # the train dialog's heap too: the game's, so its figures are about it
+        await pilot.press("escape")
+        app.notify("Finished 100,000 games in 12 s. Over heaps 2-20, its likeliest move is a winning move in "
+                   "100% of the 15 positions where a win can be forced.", title="Training")
+        await wait_until(pilot, lambda: len(app.screen.query(Toast)) == 1, what="the toast")
+        await pilot.press("f2")  # the train dialog's heap too: the game's, so its figures are about it
         await wait_until(pilot, lambda: isinstance(app.screen, TrainDialog), what="the train dialog")
         assert app.screen.query_one("#heap", Input).value == "30"
+        await pilot.pause()
+        dialog = app.screen
+        assert not dialog.query(Toast) and not app._notifications  # about the screen below: gone
+        app.notify("A toast raised while the dialog is open, long enough to take two or three lines of it.",
+                   title="Training")
+        await wait_until(pilot, lambda: len(dialog.query(Toast)) == 1, what="the new toast")
+        await pilot.pause()
+        assert not toasts_over_buttons(dialog)
+        assert dialog.query_one("#go", Button).region.y > dialog.query_one(Toast).region.bottom

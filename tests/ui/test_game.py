@@ -41,8 +41,14 @@ async def test_whole_games_against_every_opponent_by_keys_and_mouse_and_the_spee
        leaves 4k+1;
     6. a friends' game, both seats by keys: the turn and count lines, the log, the result, the take buttons
        hidden, Enter plays again; both people in the records, neither an AI;
-    7. the AI speed changed in a game is saved at once."""
+    7. the AI speed changed in a game is saved at once;
+    8. Esc while the trained AI trains (a run of 10,000,000 games) goes back to setup at once, the run stopped
+       early and no game recorded."""
+    from textual.widgets import Input, Select
+
     from sticks_tui.store.settings import load_settings
+    from sticks_tui.ui.screens import pretrain
+    from sticks_tui.ui.screens.setup import SetupScreen
 
     seen = []
     original = PretrainScreen.on_mount
@@ -195,36 +201,33 @@ async def test_whole_games_against_every_opponent_by_keys_and_mouse_and_the_spee
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "slow"
         await pilot.press("plus", "plus")
         assert load_settings(config_dir / "settings.toml")[0].ai_speed == "fast"
+        await pilot.press("escape")  # no move made yet
+        assert _screen_setup(app)
 
+        # 8. Esc while the trained AI trains
+        with Store.open(data_dir) as store:
+            played = store.game_count()
+        app.session.trained_games = 10_000_000  # as make_app(trained_games=10_000_000)
+        # The run's own result, as the trainer returns it (the screen's worker is cancelled with the
+        # screen, so the worker itself keeps no result): proof that the run really stopped early.
+        results = []
+        real_run = pretrain.sticks_run
 
-async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, data_dir, monkeypatch):
-    from textual.widgets import Input, Select
+        def recorded_run(config, brain=None):
+            run = real_run(config, brain)
 
-    from sticks_tui.ui.screens import pretrain
-    from sticks_tui.ui.screens.setup import SetupScreen
+            def wrapped(progress, cancel):
+                result = run(progress, cancel)
+                results.append(result)
+                return result
 
-    # The run's own result, as the trainer returns it (the screen's worker is cancelled with the
-    # screen, so the worker itself keeps no result): proof that the run really stopped early.
-    results = []
-    real_run = pretrain.sticks_run
+            return wrapped
 
-    def recorded_run(config, brain=None):
-        run = real_run(config, brain)
+        monkeypatch.setattr(pretrain, "sticks_run", recorded_run)
 
-        def wrapped(progress, cancel):
-            result = run(progress, cancel)
-            results.append(result)
-            return result
+        def send(key):  # no waiting for idle: the training thread keeps the process busy
+            app.simulate_key(key)
 
-        return wrapped
-
-    monkeypatch.setattr(pretrain, "sticks_run", recorded_run)
-
-    def send(key):  # no waiting for idle: the training thread keeps the process busy
-        app.simulate_key(key)
-
-    app = make_app(trained_games=10_000_000)
-    async with app.run_test(size=(80, 24)) as pilot:
         setup = app.screen
         setup.query_one("#opponent", Select).value = "trained"
         setup.query_one("#heap", Input).value = "100"
@@ -245,7 +248,7 @@ async def test_escape_while_the_trained_ai_trains_goes_back_to_setup(make_app, d
         await pilot.pause()
         assert app.screen is setup and isinstance(setup, SetupScreen)
     with Store.open(data_dir) as store:
-        assert store.game_count() == 0
+        assert store.game_count() == played  # no game recorded
 
 
 async def test_at_every_size_the_end_of_a_game_is_whole_and_at_160x48_the_screens_use_the_room(make_app):

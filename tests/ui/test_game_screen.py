@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import Label
 
 from sticks_tui.engine import registry
+from sticks_tui.store import Store
 from sticks_tui.solve import solver_for
 from sticks_tui.ui.boards import GameBoard, board_of
 from sticks_tui.ui.screens.confirm import ConfirmDialog
@@ -156,6 +157,8 @@ async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_
     from sticks_tui.ui.screens.brain import BrainScreen
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
+    # (last, in the same app: watching two learners at noughts steps one move at a time, then the lesson, then the
+    # next game)
     for game in (ONE_BRAIN, SMALL_BOXES):
         three_of_each(data_dir, game)
     app = make_app()
@@ -210,12 +213,10 @@ async def test_the_learning_ai_plays_either_seat_with_that_sides_kept_brain_and_
                 await pilot.press("escape")
                 assert app.screen is screen, game
             await back_to_setup(pilot)  # the game is over: nothing to lose
-
-
-@pytest.mark.parametrize("game", [BOXES])
-async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_then_the_next_game(make_app, game):
-    app = make_app(ai_delay=60)  # nothing moves by itself: every move is a step
-    async with app.run_test(size=(80, 24)) as pilot:
+        # watching two learners (MENACE's boxes, one brain per seat): nothing moves by itself, every move is a step;
+        # one move at a time, then the lesson, then the next game
+        app.session.ai_delay_override = 60
+        game = BOXES
         kind = learner_kind(game)
         screen = await set_up(pilot, game, opponent=kind, watch=True)
         assert screen.has_class("-two-brains") and len(screen.brains) == 2
@@ -244,22 +245,28 @@ async def test_watching_two_learners_steps_one_move_at_a_time_then_the_lesson_th
         assert not screen.paused
 
 
-@pytest.mark.parametrize("game", [BOXES])
-async def test_a_classmates_game_that_taught_the_same_brain_shows_live(make_app, data_dir, game):
-    """Two tabs on one store: Ann's game against the learning AI teaches the class's brain, and the other tab's
-    game screen, showing that brain, says whose game it was and plays on with the brain as stored."""
+async def test_a_classmates_game_that_taught_the_same_brain_shows_live(make_app, data_dir):
+    """Two tabs on one store: Ann's game against MENACE (X), recorded from her tab with its lesson (as the game screen
+    records it: `Store.record_game` with the learner's draws, in one transaction), teaches the class's brain, and
+    the other tab's game screen, showing that brain, says whose game it was and plays on with the brain as stored."""
+    from sticks_tui.vocabulary import NOUGHTS_BRAINS
+
+    game = BOXES
     kind = learner_kind(game)
     three_of_each(data_dir, game)
     watcher = make_app()
     async with watcher.run_test(size=(80, 24)) as watching:
-        screen = await set_up(watching, game, opponent=kind, first="p2", name1="Bob")
+        screen = await set_up(watching, game, opponent=kind, first="p2", name1="Bob")  # MENACE moves first: X
         kept = screen.brains[1]
-        player = make_app()
-        async with player.run_test(size=(80, 24)) as playing:
-            other = await set_up(playing, game, opponent=kind, first="p2", name1="Ann")
-            await play_out(playing, other)
-            await playing.pause()
+        assert kept.name == NOUGHTS_BRAINS["X"]
+        before = kept.brain.counts.copy()
+        with Store.open(data_dir) as ann:  # Ann's tab: her game, a draw, teaches X's boxes
+            ann.record_game(game="noughts", start=".........", opponent="menace", players=("Ann", "MENACE"),
+                            moves=[5, 1, 9, 3, 2, 8, 7, 4, 6], loser=None, first=1, ai_seats=[1], brain=kept.name,
+                            learning={1: (kept.name, [(".........", 5), ("O...X....", 9), ("O.O.X...X", 2),
+                                                      ("OXO.X..OX", 7)])})
         stored = watcher.session.store.load_brain(kept.name)
+        assert not np.array_equal(stored.counts, before)  # her game taught the class's brain
         await wait_until(watching, lambda: np.array_equal(kept.brain.counts, stored.counts), what="the brain as stored")
         title = str(screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
         assert "Ann's game" in title
@@ -447,7 +454,8 @@ async def test_the_learners_brain_shows_its_draw_and_after_the_game_what_it_taug
 @pytest.mark.parametrize("game", [ONE_BRAIN])
 async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, data_dir, game):
     """Another game's brain under the name of this game's learner: the app says why, the learner plays with a
-    fresh brain that is never saved, the game is kept without a lesson, and the stored brain is left as it was."""
+    fresh brain that is never saved, the game is kept without a lesson, and the stored brain is left as it was:
+    after the game and after what a training run's end does (issue 13)."""
     from sticks_tui.learn.hats import Hats
     from sticks_tui.store import Store
     from ui_helpers import MessageLog
@@ -459,12 +467,15 @@ async def test_a_stored_brain_that_does_not_fit_is_never_written_over(make_app, 
     log = MessageLog()
     app = make_app()
     async with app.run_test(size=(80, 24), message_hook=log) as pilot:
+        await pilot.pause()
+        assert app.session.brain_kept is False
         screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
         await wait_until(pilot, lambda: any("left as it is" in n for n in log.notifications()),
                          what="the message about the brain")
         assert not screen.brains[1].kept and "(not kept)" in str(
             screen.query_one(BrainPanel).query_one(".brain-title", Label).render())
         await play_out(pilot, screen)
+        app.save_brain(games_trained=5)  # what a training run's end does
         store = app.session.store
         assert store.load_brain(name) == squatter and store.brain_info(name).games_trained == 5
         assert store.game_count() == 1 and store.recent_games(limit=1)[0].learning == ()
@@ -477,44 +488,19 @@ def test_small_drawings_are_laid_out_as_many_a_row_as_the_width_holds():
     assert grid_lines(items, width=8) == ["#1 │ #2", "ab │ ab", "", "#3 │ #4", "ab │ ab", "", "#5", "ab", ""]
 
 
-async def test_f2_trains_the_learning_ai_of_the_game_in_play_and_it_plays_on_with_what_it_learned(make_app):
-    """The one train dialog and training screen: F2 on a game's screen trains that game's learner (its kept brain,
-    named in the dialog), the run is kept with the brain as stored, and the game goes on with the brain trained.
-    Every game but noughts (MENACE's boxes are BOXES' kind, held by Hexapawn's), one after another in one app."""
-    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
-    from sticks_tui.ui.widgets.inputs import Input
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        for game in [g for g in GAMES if g != "noughts"]:
-            screen = await set_up(pilot, game, opponent=learner_kind(game), first="p1")
-            kept = screen.brains[1]
-            before, ran = kept.brain.counts.copy(), app.session.training.last_result
-            await pilot.press("f2")
-            dialog = app.screen
-            assert isinstance(dialog, TrainDialog) and dialog.kept is kept, game
-            assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render()), game
-            dialog.query_one("#games", Input).value = "2000"
-            await pilot.pause()
-            await pilot.click("#go")
-            await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
-            await wait_until(pilot, lambda: app.session.training.last_result not in (None, ran),
-                             timeout=60, what="the run's end")
-            await pilot.press("escape")
-            assert app.screen is screen and app.session.training.kept is kept, game
-            stored = app.session.store.load_brain(kept.name)
-            assert app.session.store.brain_info(kept.name).games_trained == 2000, game
-            assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts, before)
-            assert screen.players[1].hats is kept.brain, game  # the game goes on with the brain trained
-            await back_to_setup(pilot)  # no move made yet
-
-
-async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was(make_app, data_dir):
+async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_it_was_and_f2_trains_it(
+        make_app, data_dir):
     """The one replay: a game against the learning AI, kept, replayed move by move on the game's own board; at each
     move the learner drew, its brain as it was before the game and the token drawn; then what the game taught it.
-    Every game in turn, in one app."""
+    Every game in turn, in one app.
+
+    Back on each game's screen, the one train dialog and training screen: F2 on a game's screen trains that game's
+    learner (its kept brain, named in the dialog), the run is kept with the brain as stored, and the game goes on
+    with the brain trained. Every game but noughts (MENACE's boxes are BOXES' kind, held by Hexapawn's)."""
     from sticks_tui.ui.boards import GameBoard
     from sticks_tui.ui.screens.replay import ReplayScreen
+    from sticks_tui.ui.screens.training import TrainDialog, TrainingScreen
+    from sticks_tui.ui.widgets.inputs import Input
     from sticks_tui.ui.widgets.container_view import ContainerView
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
 
@@ -552,4 +538,24 @@ async def test_a_recorded_game_replays_on_its_board_with_the_learners_brain_as_i
             assert replay.step == len(replay.steps) - 1 and len(replay.steps) == len(history) + 2, game
             await pilot.press("escape")
             assert app.screen is screen, game
+            if game != "noughts":  # F2: its learner trained
+                kept = screen.brains[1]
+                before, ran = kept.brain.counts.copy(), app.session.training.last_result
+                await pilot.press("f2")
+                dialog = app.screen
+                assert isinstance(dialog, TrainDialog) and dialog.kept is kept, game
+                assert f"(brain '{kept.name}')" in str(dialog.query_one(".dialog-title").render()), game
+                dialog.query_one("#games", Input).value = "2000"
+                await pilot.pause()
+                await pilot.click("#go")
+                await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen), what="the training screen")
+                await wait_until(pilot, lambda: app.session.training.last_result not in (None, ran),
+                                 timeout=60, what="the run's end")
+                await pilot.press("escape")
+                assert app.screen is screen and app.session.training.kept is kept, game
+                stored = app.session.store.load_brain(kept.name)
+                assert app.session.store.brain_info(kept.name).games_trained == 2000, game
+                assert np.array_equal(kept.brain.counts, stored.counts) and not np.array_equal(kept.brain.counts,
+                                                                                               before)
+                assert screen.players[1].hats is kept.brain, game  # the game goes on with the brain trained
             await back_to_setup(pilot)  # the game is over

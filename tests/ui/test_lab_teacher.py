@@ -17,46 +17,14 @@ from tests.unit.test_store_labs import made_lab
 
 
 @pytest.mark.slow  # a real lab run with the kernel
-async def test_results_show_seed_by_seed_while_the_lab_runs(make_app, monkeypatch):
-    """The first run's result is in the table while the second is still going (held here), not after all."""
-    real, calls, gate = lab_module._run_task, [], threading.Event()
-
-    def held(task, cancelled=None):
-        out = real(task, cancelled)
-        calls.append(task)
-        if len(calls) == 2:
-            gate.wait(30)
-        return out
-
-    monkeypatch.setattr(lab_module, "_run_task", held)
-    app = make_app()
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            screen = LabScreen(workers=1)
-            await app.push_screen(screen)
-            for field, value in (("#lab-size", "8"), ("#lab-seeds", "3"), ("#lab-cap", "300"),
-                                 ("#lab-learners", "hats q")):
-                screen.query_one(field, Input).value = value
-            await pilot.pause()
-            await pilot.press("ctrl+r")
-            table = screen.query_one("#lab-table", DataTable)
-            await wait_until(pilot, lambda: len(calls) == 2, timeout=60, what="the second run")
-            await wait_until(pilot, lambda: table.row_count == 1, what="the first result")
-            assert screen.running and table.get_row_at(0)[1] == "hats"
-            assert table.get_row_at(0)[5] == "0/1"  # never: over the one seed done
-            gate.set()
-            await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to finish")
-            assert table.row_count == 2 and table.get_row_at(1)[5] == "0/3"
-    finally:
-        gate.set()
-
-
 async def test_the_lab_opens_on_the_setups_game_and_size_explains_itself_on_f1_and_its_chart_fits_80x24(
         make_app, monkeypatch):
     """One app session holding the promises:
     1. the lab opens on the game and size of the setup screen (F7; then a start and a game remembered);
     2. F1 explains every column, learner and figure in a teacher's words;
     3. the chart at 80x24 has 8 rows of plot and its legend outside;
+    4. results show seed by seed while the lab runs: the first run's result is in the table while the second is
+       still going (held here), not after all;
     and the app's work (styled_once.py, SticksApp.update_styles): F7 lays out the lab and not the setup screen
     below it (the lab's own Resize, at the size just laid out, laid out both again), and Escape styles none of
     the closed lab's widgets (its focused view's Blur restyled all 49 of them)."""
@@ -117,3 +85,35 @@ async def test_the_lab_opens_on_the_setups_game_and_size_explains_itself_on_f1_a
         legend = str(screen.query_one("#lab-legend", Static).content)
         for r in made_lab().as_json()["learners"]:
             assert r["spec"] in legend and r["spec"] not in "\n".join(lines)
+        await pilot.press("escape")
+
+        # 4. seed by seed: the second run held until the first's result is seen
+        real, calls, gate = lab_module._run_task, [], threading.Event()
+
+        def held(task, cancelled=None):
+            out = real(task, cancelled)
+            calls.append(task)
+            if len(calls) == 2:
+                gate.wait(30)
+            return out
+
+        monkeypatch.setattr(lab_module, "_run_task", held)
+        app.remember(game="sticks")  # (noughts since promise 1) the lab of a fresh app: sticks
+        try:
+            screen = LabScreen(workers=1)
+            await app.push_screen(screen)
+            for field, value in (("#lab-size", "8"), ("#lab-seeds", "3"), ("#lab-cap", "300"),
+                                 ("#lab-learners", "hats q")):
+                screen.query_one(field, Input).value = value
+            await pilot.pause()
+            await pilot.press("ctrl+r")
+            table = screen.query_one("#lab-table", DataTable)
+            await wait_until(pilot, lambda: len(calls) == 2, timeout=60, what="the second run")
+            await wait_until(pilot, lambda: table.row_count == 1, what="the first result")
+            assert screen.running and table.get_row_at(0)[1] == "hats"
+            assert table.get_row_at(0)[5] == "0/1"  # never: over the one seed done
+            gate.set()
+            await wait_until(pilot, lambda: not screen.running, timeout=60, what="the lab to finish")
+            assert table.row_count == 2 and table.get_row_at(1)[5] == "0/3"
+        finally:
+            gate.set()

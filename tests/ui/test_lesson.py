@@ -178,36 +178,15 @@ async def test_both_learners_hats_side_by_side_when_wide_and_one_at_a_time_at_80
         assert curve.region.height >= 6 and log.region.height == 0
 
 
-async def test_a_replayed_loss_marks_the_balls_kept_and_says_nothing_was_thrown_away(make_app, data_dir):
-    from sticks_tui.learn.hats import Hats
-    from sticks_tui.store import Store
-    from sticks_tui.ui.screens.replay import ReplayScreen
-
-    with Store.open(data_dir) as store:
-        brain = Hats(100)
-        brain.counts[7] = [1, 3, 1]
-        store.save_brain("default", brain)
-        # the AI drew ball 2 from hat 7 (3 of them: one goes) and ball 3 from hat 3 (its last: it stays), and lost
-        gid = store.record_game(start=10, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 2, 2, 3],
-                                loser=1, brain="default", learning={1: ("default", [(7, 2), (3, 3)])})
-        game = store.game(int(gid))
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(ReplayScreen(game))
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("end")
-        heatmap = screen.query_one(HatHeatmap)
-        assert heatmap.data.flash == ((7, 2, -1), (3, 3, 0))
-        assert heatmap.cell_text(7, 2).startswith("↓") and heatmap.cell_text(3, 3).startswith(MARK_KEPT)
-        assert list(screen.query_one("#replay-log").lines)[-1] == (
-            "Learning AI lost: each ball it drew is thrown away (hat 7 ball 2: 3→2), except hat 3 ball 3: it was the "
-            "last of its number, and a hat always keeps at least one ball of each number, so it stays (=).")
-        assert text_of(screen, "#replay-step") == (
-            "After the game: what Learning AI learned (↑ added, ↓ thrown away, = kept as it was).")
+# (a replayed loss marks the balls kept and says nothing was thrown away: tests/ui/test_replay_export.py)
 
 
-async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_paused(make_app):
+async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_paused_and_a_step_asks_for_a_game(
+        make_app):
+    """The training screen's rates and time left, at the edges and paused. Then, in the same app, a step asks for
+    the game a pause held back ball by ball: ball by ball the screen lets a game through, then the person pauses
+    before it is played: Step must ask for that game (it asked nothing, and the run sat still until resumed)."""
+    from sticks_tui.learn.control import BALL_BY_BALL
     from sticks_tui.engine.events import TrainingProgress
     from sticks_tui.learn.control import TrainingControl
     from sticks_tui.ui.messages import TrainingProgressMsg
@@ -250,6 +229,20 @@ async def test_rates_and_time_left_are_right_at_the_edges_and_stand_still_while_
         app.session.training.running = False
         assert await report(32.0, 1, 1) == "1 game in 32 s"
         assert text_of(screen, "#training-status") == "Finished: 1 of 1 game. The AI keeps what it learned."
+
+        await pilot.press("escape")  # the run is over: back to the setup screen
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrainingScreen), what="the screen before")
+        # ball by ball: a step asks for the game a pause held back
+        screen = await show_run(pilot, [], pace=BALL_BY_BALL)
+        await pilot.pause()
+        control = app.training_control
+        screen._ball_tick()  # nothing to tell: the next game is let through ...
+        assert control.released_pending == 1 and screen._asked
+        await pilot.press("space")  # ... and the pause holds it back
+        assert control.paused and control.released_pending == 1
+        await pilot.press("s")
+        assert control.steps_pending == 1 and control.released_pending == 0  # that game, played on a step
+        assert control.paused
 
 
 async def test_the_train_dialog_says_how_long_fills_in_presets_stays_still_says_why_as_you_type_and_remembers(
@@ -368,8 +361,11 @@ async def test_the_train_dialog_says_how_long_fills_in_presets_stays_still_says_
                 dialog.query_one("#protocol").value, dialog.query_one("#heap").value) == ("500", "2", "classic", "30")
 
 
-async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_the_seeds_brain_alone(
+async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_the_game_screen_keeps_a_tally(
         make_app, data_dir, config_dir):
+    """The MENACE-like hats, chosen on the setup screen, show a loss from the first game and leave the seeds' brain
+    alone. The game screen keeps a tally this session and in all, with the AI's results game by game: a new game
+    screen goes on with the session's tally, and another session shows only the records' tally."""
     from textual.widgets import Select
 
     from sticks_tui.learn.hats import MENACE_RULE, SEEDS_RULE, Hats
@@ -391,7 +387,8 @@ async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_th
         assert "With 3 balls of each number to start, a loss visibly takes balls away (3→2) from the first game on." \
             in text_of(setup, "#setup-intro")
         screen = await start_game(pilot, heap=10, opponent="learning")
-        await play_human_turns(pilot, screen, perfect_take)
+        assert text_of(screen, "#tally") == "This session: no game finished yet."
+        await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
         assert screen.game.state.loser == 1  # the AI lost its first game ...
         drawn = [(m.before, m.move) for m in screen.game.state.history if m.player == 1 and m.before > 1]  # 1: forced
         heatmap = screen.query_one(HatHeatmap)
@@ -401,22 +398,7 @@ async def test_the_menace_like_hats_show_a_loss_from_the_first_game_and_leave_th
                    for h, b in drawn)
         changes = ", ".join(f"hat {h} ball {b}: 3→2" for h, b in drawn)
         assert log_lines(screen)[-3] == f"Learning AI lost: each ball it drew is thrown away ({changes})."
-    saved, _ = load_settings(config_dir / "settings.toml")
-    assert saved.of("sticks").brain == "menace"
-    with Store.open(data_dir) as store:
-        assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
-        assert store.brain_info("menace").rule == MENACE_RULE
-    # (the next start plays with it again: tests/ui/test_restart.py)
-
-
-async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ais_results_game_by_game(make_app):
-    from ui_helpers import perfect_take, play_human_turns, wait_until
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await start_game(pilot, heap=10, opponent="learning")
-        assert text_of(screen, "#tally") == "This session: no game finished yet."
-        await play_human_turns(pilot, screen, perfect_take)  # from 10, moving first, perfect play wins
+        # the tally, game by game
         assert text_of(screen, "#tally") == ("This session: Player 1 1, Learning AI 0 (in all: 1, 0).\n"
                                              "Learning AI vs Player 1: ○ (● won 0, ○ lost 1)")
         await pilot.press("n")
@@ -426,30 +408,17 @@ async def test_the_game_screen_keeps_a_tally_this_session_and_in_all_with_the_ai
         screen = await start_game(pilot, heap=10, opponent="learning")
         assert text_of(screen, "#tally") == ("This session: Player 1 2, Learning AI 0 (in all: 2, 0).\n"
                                              "Learning AI vs Player 1: ○○ (● won 0, ○ lost 2)")
+    saved, _ = load_settings(config_dir / "settings.toml")
+    assert saved.of("sticks").brain == "menace"
+    with Store.open(data_dir) as store:
+        assert store.load_brain("default") == Hats(100)  # the seeds' brain is as it was
+        assert store.brain_info("menace").rule == MENACE_RULE
+    # (the next start plays with it again: tests/ui/test_restart.py)
     app = make_app()  # another session: only the records' tally
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await start_game(pilot, heap=10, opponent="learning")
         await wait_until(pilot, lambda: "in all" in text_of(screen, "#tally"), what="the tally")
         assert text_of(screen, "#tally") == "This session: no game finished yet (in all: Player 1 2, Learning AI 0)."
-
-
-async def test_a_step_asks_for_the_game_a_pause_held_back_ball_by_ball(make_app):
-    """Ball by ball the screen lets a game through, then the person pauses before it is played: Step must
-    ask for that game (it asked nothing, and the run sat still until resumed)."""
-    from sticks_tui.learn.control import BALL_BY_BALL
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await show_run(pilot, [], pace=BALL_BY_BALL)
-        await pilot.pause()
-        control = app.training_control
-        screen._ball_tick()  # nothing to tell: the next game is let through ...
-        assert control.released_pending == 1 and screen._asked
-        await pilot.press("space")  # ... and the pause holds it back
-        assert control.paused and control.released_pending == 1
-        await pilot.press("s")
-        assert control.steps_pending == 1 and control.released_pending == 0  # that game, played on a step
-        assert control.paused
 
 
 def _look(app, step: str) -> None:

@@ -27,37 +27,30 @@ async def open_screen(pilot, where: str):
         app.action_show_training()
         await wait_until(pilot, lambda: isinstance(app.screen, TrainingScreen) and app.training is not None
                          and app.training.games_done > 0, what="the training screen")
-    elif where == "records":
-        app.action_records()
-        await pilot.pause()
-        assert isinstance(app.screen, RecordsScreen)
 
 
-@pytest.mark.parametrize(("where", "key", "answer"), [("setup", "ctrl+q", None), ("game", "q", "y"),
-                                                      ("game", "ctrl+q", "click"), ("training", "q", "enter"),
-                                                      ("records", "ctrl+q", None)])
+@pytest.mark.parametrize(("where", "key", "answer"), [("game", "q", "y"), ("game", "ctrl+q", "click"),
+                                                      ("training", "q", "enter")])
 async def test_quit_from_anywhere(make_app, data_dir, where, key, answer, held_training):
-    """Nothing in progress: Ctrl+Q (or q) quits at once. A game or a run in progress: it asks first."""
+    """Nothing in progress: Ctrl+Q (or q) quits at once (from the setup screen and the records: the key map tests
+    below, each ending the app by Ctrl+Q). A game or a run in progress: it asks first."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_screen(pilot, where)
         shown = app.screen
         await pilot.press(key)
-        if answer is None:
-            await wait_until(pilot, lambda: app.return_code is not None, timeout=5, what="the app to exit")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog) and app.return_code is None
+        await pilot.press("escape")  # no: everything goes on
+        assert app.screen is shown and app.return_code is None
+        await pilot.press(key)
+        assert isinstance(app.screen, ConfirmDialog)
+        if answer == "click":
+            await pilot.click("#yes")
         else:
-            dialog = app.screen
-            assert isinstance(dialog, ConfirmDialog) and app.return_code is None
-            await pilot.press("escape")  # no: everything goes on
-            assert app.screen is shown and app.return_code is None
-            await pilot.press(key)
-            assert isinstance(app.screen, ConfirmDialog)
-            if answer == "click":
-                await pilot.click("#yes")
-            else:
-                app.simulate_key(answer)  # not pilot.press: quitting waits for a held training run
-                held_training.set()
-            await wait_until(pilot, lambda: app.return_code is not None, timeout=10, what="the app to exit")
+            app.simulate_key(answer)  # not pilot.press: quitting waits for a held training run
+            held_training.set()
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=10, what="the app to exit")
     assert app.return_code == 0
     if where == "training":  # the run was stopped, and what it learned was kept
         result = app.session.training.last_result
@@ -70,15 +63,37 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
     """One app, screen to screen: q in the heap box types (it does not quit); Esc never quits (the first screen: it
     does nothing); Esc leaves a game at once when no move was made, and asks when one was (n, the mouse's No and
     Enter on "Leave" answer); Esc goes back from the records to the game, still playable; F1 opens the help for
-    this screen; the Nim table view's footer labels invite no q."""
+    this screen; the Nim table view's footer labels invite no q. F1's help on the setup screen, the game screen and the
+    lab covers every registered game and the lab (issue 33 item 7): the games' sections come from the registry (a
+    board's own, or one made from the entry), the lab's from the help."""
     import re
 
-    from textual.widgets import Select
+    from textual.widgets import Select, Static
 
+    from sticks_tui.engine import registry
     from sticks_tui.ui.screens.help import HelpScreen
+    from sticks_tui.ui.screens.lab import LabScreen
+
+    def help_text(screen) -> str:
+        return "\n".join(str(s.render()) for s in screen.query(Static)).lower()
+
+    def covers_every_game(text: str) -> list[str]:
+        """The games whose name the help never says (empty: it covers them all)."""
+        return [e.name for e in registry.entries() if e.title.lower() not in text]
+
+    async def open_help():
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="the help")
+        await pilot.pause()
+        return pilot.app.screen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        assert {"sticks", "nim", "noughts", "hexapawn"} <= set(registry.names())
+        text = help_text(await open_help())  # the setup screen's help covers every game and the lab
+        assert covers_every_game(text) == [] and "the learning lab (f7)" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen)
         # q in the heap box types rather than quits
         await pilot.press("q")
         assert app.return_code is None and app.screen.query_one("#heap").value == "q"  # focus selected "20"
@@ -108,6 +123,9 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
         game = await start_game(pilot, heap=12, opponent="dumb")
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
+        await pilot.pause()
+        text = help_text(app.screen)  # the game screen's help covers every game and the lab
+        assert covers_every_game(text) == [] and "the learning lab (f7)" in text
         assert app.screen.keys_title == "the game screen" and app.screen.keys
         assert any("Keys on the game screen" in str(w.render()) for w in app.screen.query(".help-title"))
         assert any("Records" in what for _, what in app.screen.keys)  # F3 works here, though not in the footer
@@ -136,6 +154,13 @@ async def test_escape_never_quits_goes_back_and_leaving_a_game_asks(make_app):
         assert "More quarters" in labels
         # a label such as "q+1" reads as "press q": and q quits
         assert not any(re.search(r"\bq\s*[-+]", label) for label in labels), labels
+        # the lab's own help, and the games it races learners on
+        await pilot.press("escape")  # no move made: back at once
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen), what="the setup screen")
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen), what="the lab")
+        text = help_text(await open_help())
+        assert "the table's columns" in text and covers_every_game(text) == []
 
 
 async def test_heatmap_shows_all_100_hats_at_160x48_and_scrolls_to_the_drawn_hat_at_80x24(make_app):
@@ -237,47 +262,7 @@ async def test_each_screen_offers_its_own_commands(make_app):
 
 
 # -- settings: the theme and the key map (issue 10) ---------------------------------------------------
-async def test_the_theme_chosen_is_saved_at_once_and_used_next_time(make_app, config_dir):
-    from sticks_tui.store.settings import load_settings
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        assert app.theme == "textual-dark"
-        app.theme = "nord"  # what the command palette's theme picker does
-        await pilot.pause()
-        assert load_settings(config_dir / "settings.toml")[0].theme == "nord"
-    again = make_app()
-    async with again.run_test(size=(80, 24)) as pilot:
-        assert again.theme == "nord"
-
-
-async def test_a_key_map_in_the_settings_moves_a_binding_and_one_naming_no_binding_is_told_in_one_line(make_app,
-                                                                                                        config_dir):
-    """A key map's entry naming no binding is told in one line, and the rest of the key map works: F3 is no longer
-    Records, F6 is; "take 1" is on z."""
-    from sticks_tui.store.settings import Settings, save_settings
-
-    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6", "game.take1": "z"}),
-                  config_dir / "settings.toml")
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        notices = [n.message for n in app._notifications]
-        assert len(notices) == 1 and '"no.such.key" = "f9"' in notices[0] and "\n" not in notices[0], notices
-        setup = app.screen
-        await pilot.press("tab")  # out of the heap box (it would take printable keys)
-        await pilot.press("f3")
-        assert app.screen is setup  # F3 is no longer Records
-        await pilot.press("f6")
-        assert isinstance(app.screen, RecordsScreen)
-        await pilot.press("escape")
-        game = await start_game(pilot, heap=12, opponent="friend")
-        await pilot.press("1")
-        assert game.game.state.position == 12
-        await pilot.press("z")  # "take 1" is on z now
-        assert game.game.state.position == 11
-
-
+# (the theme chosen is saved at once and used next time: tests/ui/test_restart.py)
 def test_every_binding_has_an_id():
     """A key map can move any key only if every binding has an id (App.set_keymap)."""
     from sticks_tui.ui.app import SticksApp
@@ -392,33 +377,74 @@ async def settings_notices(pilot) -> list[str]:
     return [n.message for n in pilot.app._notifications if n.title == "Settings"]
 
 
-@pytest.mark.parametrize(("keys", "entry"), [({"quit": "notakey,ctrl+zz"}, '"quit" = "notakey,ctrl+zz"'),
-                                             ({"quit": "f24", "quit.q": "f24"}, '"quit" = "f24"')])
-async def test_a_key_map_that_would_lose_ctrl_q_is_told_and_ctrl_q_still_quits(make_app, config_dir, keys, entry):
+async def test_a_key_map_moves_bindings_and_each_entry_it_cannot_take_is_told_in_one_line_and_ignored(
+        make_app, config_dir, data_dir):
+    """One key map with every kind of mistake beside entries that work, in one app: each mistake is told in one line
+    naming its entry, that entry ignored, and the rest of the key map works.
+    - an entry naming no binding ("no.such.key"); F3 is no longer Records, F6 is; "take 1" is on z;
+    - two takes on one key ("game.take3" = "2": 2 does game.take2): told, and each take keeps a key (2 takes 2, 3
+      still takes 3);
+    - a key map that would lose Ctrl+Q ("quit" = "notakey,ctrl+zz"): told, and Ctrl+Q still quits (nothing in
+      progress, on the setup screen: at once), the unfinished game left before not recorded."""
     from sticks_tui.store.settings import Settings, save_settings
 
-    save_settings(Settings(keys=keys), config_dir / "settings.toml")
+    save_settings(Settings(keys={"no.such.key": "f9", "records": "f6", "game.take1": "z", "game.take3": "2",
+                                 "quit": "notakey,ctrl+zz"}), config_dir / "settings.toml")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        notices = await settings_notices(pilot)
-        assert len(notices) == 1 and f"Key map: {entry} is ignored" in notices[0] and "\n" not in notices[0], notices
-        assert "quit keeps ctrl+q" in notices[0]
+        told = await settings_notices(pilot)
+        notices = [n.message for n in app._notifications]
+        assert len(notices) == 3 and told == notices and not any("\n" in n for n in notices), notices
+        assert len([n for n in notices if '"no.such.key" = "f9"' in n]) == 1, notices
+        assert len([n for n in notices if n.startswith('Key map: "game.take3" = "2" is ignored: 2 already does '
+                                                       "game.take2")]) == 1, notices
+        (quit_told,) = [n for n in notices if 'Key map: "quit" = "notakey,ctrl+zz" is ignored' in n]
+        assert "quit keeps ctrl+q" in quit_told
+        setup = app.screen
+        await pilot.press("tab")  # out of the heap box (it would take printable keys)
+        await pilot.press("f3")
+        assert app.screen is setup  # F3 is no longer Records
+        await pilot.press("f6")
+        assert isinstance(app.screen, RecordsScreen)
+        await pilot.press("escape")
+        game = await start_game(pilot, heap=12, opponent="friend")
+        await pilot.press("1")
+        assert game.game.state.position == 12
+        await pilot.press("z")  # "take 1" is on z now
+        assert game.game.state.position == 11
+        await pilot.press("2")
+        assert game.game.state.position == 9  # 2 takes 2
+        await pilot.press("3")
+        assert game.game.state.position == 6  # and 3 still takes 3
+        await pilot.press("escape")  # a game in progress: asked first
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        assert app.screen is setup and app.return_code is None
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: app.return_code is not None, timeout=5, what="the app to exit")
     assert app.return_code == 0
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 0  # the unfinished game is not recorded
 
 
-async def test_two_takes_on_one_key_is_told_and_each_take_keeps_a_key(make_app, config_dir):
+async def test_a_key_map_that_moves_quit_away_from_ctrl_q_is_told_and_ctrl_q_still_quits_at_once_from_the_records(
+        make_app, config_dir, data_dir):
+    """ "quit" and "quit.q" moved to F24: told in one line, and Ctrl+Q still quits, at once with nothing in progress
+    (from the records screen: quit_from_anywhere's other screens)."""
     from sticks_tui.store.settings import Settings, save_settings
 
-    save_settings(Settings(keys={"game.take1": "2"}), config_dir / "settings.toml")
+    save_settings(Settings(keys={"quit": "f24", "quit.q": "f24"}), config_dir / "settings.toml")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         notices = await settings_notices(pilot)
-        assert len(notices) == 1 and notices[0].startswith('Key map: "game.take1" = "2" is ignored: 2 already does '
-                                                           "game.take2"), notices
-        game = await start_game(pilot, heap=12, opponent="friend")
-        await pilot.press("2")
-        assert game.game.state.position == 10  # 2 takes 2
-        await pilot.press("1")
-        assert game.game.state.position == 9  # and 1 still takes 1
+        assert len(notices) == 1 and 'Key map: "quit" = "f24" is ignored' in notices[0] and "\n" not in notices[0], \
+            notices
+        assert "quit keeps ctrl+q" in notices[0]
+        await pilot.press("tab")  # out of the heap box
+        await pilot.press("f3")
+        assert isinstance(app.screen, RecordsScreen)
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=5, what="the app to exit")
+    assert app.return_code == 0
+    with Store.open(data_dir) as store:
+        assert store.game_count() == 0

@@ -77,9 +77,18 @@ def heatmap_of(screen) -> HatHeatmap:
 
 
 
-async def test_old_games_replay_without_hats_and_say_so(make_app, data_dir):
+async def test_old_games_replay_without_hats_and_say_so_and_a_replayed_loss_marks_the_balls_kept(make_app, data_dir):
+    """Old games (and a friends' game, a trained AI's) replay without hats and say why. Then a game the learning AI
+    lost, replayed to its end: the balls thrown away and the one kept (its last of its number), said in words."""
+    from sticks_tui.learn.lesson_words import MARK_KEPT
+
     with Store.open(data_dir) as store:
-        store.save_brain("default", Hats(100))
+        brain = Hats(100)
+        brain.counts[7] = [1, 3, 1]
+        store.save_brain("default", brain)
+        # the AI drew ball 2 from hat 7 (3 of them: one goes) and ball 3 from hat 3 (its last: it stays), and lost
+        lost = store.record_game(start=10, opponent="learning", players=("Ann", "Learning AI"), moves=[3, 2, 2, 3],
+                                 loser=1, brain="default", learning={1: ("default", [(7, 2), (3, 3)])})
         old = store.record_game(**{**AI_WINS, "learning": None})  # kept as the app kept games before
         friend = store.record_game(start=4, opponent="friend", players=("Ann", "Bob"), moves=[3, 1], loser=1)
         no_hats = store.record_game(**AI_WINS)
@@ -102,6 +111,19 @@ async def test_old_games_replay_without_hats_and_say_so(make_app, data_dir):
             assert sticks.heap == int(screen.record.start)
             await pilot.press("escape")
             assert app.screen is records
+        await open_records_at(pilot, lost, press_f3=False)
+        await pilot.click("#replay-game")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.record.id == lost
+        await pilot.press("end")
+        heatmap = heatmap_of(screen)
+        assert heatmap.data.flash == ((7, 2, -1), (3, 3, 0))
+        assert heatmap.cell_text(7, 2).startswith("↓") and heatmap.cell_text(3, 3).startswith(MARK_KEPT)
+        assert list(screen.query_one("#replay-log").lines)[-1] == (
+            "Learning AI lost: each ball it drew is thrown away (hat 7 ball 2: 3→2), except hat 3 ball 3: it was the "
+            "last of its number, and a hat always keeps at least one ball of each number, so it stays (=).")
+        assert text_of(screen, "#replay-step") == (
+            "After the game: what Learning AI learned (↑ added, ↓ thrown away, = kept as it was).")
 
 
 

@@ -17,9 +17,16 @@ def shown(select: Select) -> str:
 
 
 async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config_dir):
+    """... the theme chosen too: saved at once, used next time."""
+    from sticks_tui.store.settings import load_settings
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert app.theme == "textual-dark"
+        app.theme = "nord"  # what the command palette's theme picker does
+        await pilot.pause()
+        assert load_settings(config_dir / "settings.toml")[0].theme == "nord"  # saved at once
         app.session.store.copy_brain("default", "class 7b")  # a brain the class trained, kept in the store
         setup = app.screen
         setup.query_one("#game", Select).value = "noughts"  # noughts: MENACE moves first (it plays X)
@@ -93,6 +100,7 @@ async def test_what_a_teacher_left_is_what_the_next_start_shows(make_app, config
         await pilot.pause()
         setup = again.screen
         assert isinstance(setup, SetupScreen) and setup.game_kind == "sticks"
+        assert again.theme == "nord"
         assert again.session.brain_name == "class 7b"  # the brain left in play plays
         assert "class 7b" in shown(setup.query_one("#hats", Select))
         assert setup.query_one("#heap", Input).value == "17"

@@ -26,14 +26,23 @@ def offered(screen) -> tuple[list[str], list[str], list[str], list[str]]:
     return footer, bindings, help_lines, palette
 
 
-async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, data_dir):
+async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway_and_never_gets_the_class_view(make_app, data_dir):
+    """... and a pupil never gets the class view (the teacher's projector page), asked for as it starts, from the
+    palette or run anyway."""
+    from sticks_tui.ui.screens.setup import SetupScreen
+
     with Store.open(data_dir) as store:
         store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
         trained = Hats(100)
         trained.counts[10, 1] += 7
         store.save_brain("default", trained, games_trained=9)
-    app = make_app(role="pupil")
+    app = make_app(role="pupil", view="class")
     async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        assert "Class view" not in [c.title for c in app.get_system_commands(app.screen)]
+        app.action_class_view()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
         assert app.session.store.pupil is True
         await pilot.press("f3")
         records = app.screen
@@ -99,8 +108,22 @@ async def test_a_pupils_tab_offers_no_wipe_and_refuses_one_run_anyway(make_app, 
         assert store.load_brain("default") == trained and store.brain_info("default").games_trained == 9
 
 
-async def test_the_teacher_is_offered_every_wipe(make_app):
-    app = make_app()  # the terminal app, and serve's teacher's address
+async def test_the_teacher_is_offered_every_wipe_and_each_makes_a_backup_first_and_says_where(make_app, data_dir):
+    """The teacher (the terminal app, and serve's teacher's address) is offered every wipe; the app's resets (the
+    records', a brain's) make a back-up first and say where. And the teacher deletes any brain from the records, and
+    no pupil's tab makes it again (before, a brain a pupil made could be deleted only on the command line)."""
+    from sticks_tui.store import StoreError
+    from sticks_tui.store.backups import list_backups
+
+    with Store.open(data_dir) as store:
+        store.record_game(start=5, opponent="friend", players=("Ann", "Bob"), moves=[3, 1, 1], loser=0)
+        store.load_or_create_brain("default", 20)
+        store.copy_brain("default", "Cy's copy")
+    with Store.open(data_dir) as pupil:  # a pupil's tab playing with it
+        pupil.pupil = True
+        hats = pupil.load_brain("Cy's copy")
+        base = hats.counts.copy()
+    app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f3")
         await wait_until(pilot, lambda: "Reset records" in offered(app.screen)[0], what="the records' footer")
@@ -110,5 +133,49 @@ async def test_the_teacher_is_offered_every_wipe(make_app):
         assert "Back-ups" in [c.title for c in app.get_system_commands(app.screen)]
         await pilot.press("x")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("escape", "escape", "f2")
+        await pilot.press("escape")  # no: nothing is reset
+        assert isinstance(app.screen, RecordsScreen) and list_backups(app.session.store.path) == []
+        # the resets make a back-up first and say where
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        made = list_backups(app.session.store.path)
+        assert [(b.why, b.games) for b in made] == [("before-reset-records", 1)]
+        assert any(made[0].name in str(n.message) for n in app._notifications)
+        # the teacher deletes a pupil's brain from the records
+        records = app.screen
+        assert isinstance(records, RecordsScreen)
+        brains = records.query_one("#brains", DataTable)
+        brains.move_cursor(row=brains.get_row_index("Cy's copy"))
+        brains.focus()
+        await pilot.press("delete")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.screen is records, what="the question answered")
+        assert app.session.store.brain_info("Cy's copy") is None
+        assert "Cy's copy" not in brains.rows
+        said = [n.message for n in app._notifications if n.message.startswith("Deleted the brain 'Cy's copy'.")]
+        assert len(said) == 1 and "kept in the back-up" in said[0] and "before-delete-brain" in said[0], said
+        app.pop_screen()
+        app.action_analysis()
+        await pilot.pause()
+        assert isinstance(app.screen, AnalysisScreen)
+        await pilot.press("x")
+        await pilot.press("y")
+        await pilot.pause()
+        made = list_backups(app.session.store.path)
+        assert [(b.why, b.about) for b in made][0] == ("before-reset-brain", "default")
+        with Store.open(data_dir) as store:
+            assert store.game_count() == 0
+        await pilot.press("escape", "f2")
         assert app.screen.query("#reset-first")
+    with Store.open(data_dir) as pupil:  # the pupil's tab saves what its AI learned: the brain is not made again
+        pupil.pupil = True
+        hats.counts[3, 0] += 1
+        try:
+            pupil.save_brain("Cy's copy", hats, base=base)
+        except StoreError as exc:
+            assert "is no longer kept (the teacher deleted it" in str(exc)
+        else:
+            raise AssertionError("a pupil's tab made again the brain the teacher deleted")
+        assert pupil.brain_info("Cy's copy") is None

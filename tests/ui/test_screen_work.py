@@ -87,10 +87,26 @@ async def test_a_focus_change_leaves_the_footer_alone_a_new_label_is_shown_on_th
         assert "play_again" in shown(footer) and not any(action.startswith("take") for action in shown(footer))
 
 
-async def test_a_new_screen_has_its_width_class_before_it_is_mounted(make_app):
+async def test_a_new_screen_has_its_width_class_before_it_is_mounted_and_the_first_gives_the_focus_once(make_app,
+                                                                                                       monkeypatch):
+    """A new screen has its width class before it is mounted. And the first screen (the setup screen) opens with the
+    focus given once, to the heap box: Textual's own first focus (the app's AUTO_FOCUS "*": the game's choice)
+    is not given first and taken away again (each focus change styled the dropdown and its parts again)."""
+    from textual.screen import Screen
+
+    focused: list = []  # every widget a screen is asked to focus, in order (a spy that calls the real method)
+    set_focus = Screen.set_focus
+
+    def watched(self, widget, *args, **kwargs):
+        focused.append(widget)
+        return set_focus(self, widget, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "set_focus", watched)
     app = make_app()
     async with app.run_test(size=(130, 40)) as pilot:
         await pilot.pause()
+        assert [w.id for w in focused if w is not None] == ["heap"] and app.focused.id == "heap", focused
+        monkeypatch.setattr(Screen, "set_focus", set_focus)
         assert app.screen.has_class("-wide")
         screen = HelpScreen()
         app.push_screen(screen)

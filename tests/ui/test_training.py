@@ -87,20 +87,49 @@ async def test_training_runs_while_playing_and_cancels(make_app, data_dir, held_
         assert store.load_brain("default") == app.session.brain
 
 
-async def test_cancel_on_the_first_progress_report(make_app, data_dir):
-    """A real, unheld run of 10 M games cancelled as soon as it reports games played: it stops early."""
+async def test_the_training_worker_yields_its_core_has_one_finish_path_and_cancels_on_the_first_report(
+        make_app, data_dir):
+    """The worker thread runs at idle priority (Linux), and reports progress then one TrainingFinished. Then, in the
+    same app, a real, unheld run of 10 M games cancelled as soon as it reports games played: it stops early."""
+    import os
+
+    from sticks_tui.ui.training import start_training_worker
+
+    linux = hasattr(os, "SCHED_IDLE")  # (SCHED_IDLE is Linux only: elsewhere the priorities are not checked)
     app = make_app()
+    log = MessageLog()
+    seen = {}
+
+    def run(progress, cancel):
+        seen["policy"] = os.sched_getscheduler(0) if linux else None
+        progress("half")
+        return "done"
 
     def hook(message) -> None:
-        if isinstance(message, TrainingProgressMsg) and message.progress.games_done > 0:
+        log(message)
+        if isinstance(message, TrainingProgressMsg) and message.purpose == "background" \
+                and message.progress.games_done > 0:
             app.action_cancel_training()
 
     async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        job = start_training_worker(app, "test", run)  # idle=True, the default
+        assert await job.wait() == "done"
+        idle_policy = seen["policy"]
+        await wait_until(pilot, lambda: log.of(TrainingFinished), what="the finish message")
+        normal = start_training_worker(app, "test-normal", run, idle=False)
+        await normal.wait()
+        normal_policy = seen["policy"]
+        # a real run, cancelled on its first report with games played
         app.start_training(TrainingConfig(sticks=100, games=BIG, seed=2))
         await app.workers.wait_for_complete()
         await wait_until(pilot, lambda: not app.training_running, what="the run to be folded in")
         result = app.session.training.last_result
         assert result.cancelled and 0 < result.games_played < BIG
+    assert [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "test"] == ["half"]
+    finished = [m for m in log.of(TrainingFinished) if m.purpose == "test"]
+    assert len(finished) == 1 and finished[0].result == "done" and finished[0].error is None
+    if linux:
+        assert idle_policy == os.SCHED_IDLE and normal_policy == os.SCHED_OTHER
     with Store.open(data_dir) as store:
         assert store.brain_info("default").games_trained == result.games_played
 
@@ -169,41 +198,6 @@ async def test_quitting_during_training_asks_and_keeps_what_it_learned(make_app,
         saved = store.load_brain("default")
     assert 0 < info.games_trained - before < BIG  # stopped early, and what it played was kept
     assert not np.array_equal(saved.counts, Hats(100).counts)
-
-
-async def test_the_training_worker_yields_its_core_and_has_one_finish_path(make_app):
-    """The worker thread runs at idle priority (Linux), and reports progress then one TrainingFinished."""
-    import os
-
-    import pytest
-
-    from sticks_tui.ui.training import start_training_worker
-
-    if not hasattr(os, "SCHED_IDLE"):
-        pytest.skip("SCHED_IDLE is Linux only")
-    app = make_app()
-    log = MessageLog()
-    seen = {}
-
-    def run(progress, cancel):
-        seen["policy"] = os.sched_getscheduler(0)
-        progress("half")
-        return "done"
-
-    async with app.run_test(size=(80, 24), message_hook=log) as pilot:
-        job = start_training_worker(app, "test", run)  # idle=True, the default
-        assert await job.wait() == "done"
-        idle_policy = seen["policy"]
-        await wait_until(pilot, lambda: log.of(TrainingFinished), what="the finish message")
-        normal = start_training_worker(app, "test-normal", run, idle=False)
-        await normal.wait()
-        normal_policy = seen["policy"]
-    assert [m.progress for m in log.of(TrainingProgressMsg) if m.purpose == "test"] == ["half"]
-    finished = [m for m in log.of(TrainingFinished) if m.purpose == "test"]
-    assert len(finished) == 1 and finished[0].result == "done" and finished[0].error is None
-    assert idle_policy == os.SCHED_IDLE and normal_policy == os.SCHED_OTHER
-
-
 
 
 async def test_a_queued_report_gives_way_to_a_newer_one_but_a_told_game_is_never_dropped():

@@ -66,12 +66,41 @@ async def show(pilot, *, running: bool, points=POINTS, sticks: int = 20, told: b
     return app.screen
 
 
-async def test_at_80x24_the_curve_has_8_rows_of_plot_at_full_speed_at_a_pace_on_v_and_after_the_run(make_app):
-    """One app at 80x24, two runs' screens: a flat line of agreement at 13% (beside the chances moving first, 100%,
-    and second, 0%) is drawn above the 0% row, as high as 13% of the way to the 100% row (to within half a row);
-    then a run's curve keeps 8 rows of plot at full speed, at a pace on v, and after the run."""
+async def test_at_80x24_the_lab_table_scrolls_to_every_column_and_the_curve_has_8_rows_of_plot(make_app):
+    """One app at 80x24. The lab's table is wider than 80 columns: each column's heading is on screen at some point
+    as the table scrolls right (arrow keys, once it has the focus), the last one (secs) included.
+
+    Then two runs' screens: a flat line of agreement at 13% (beside the chances moving first, 100%, and second, 0%)
+    is drawn above the 0% row, as high as 13% of the way to the 100% row (to within half a row); then a run's curve
+    keeps 8 rows of plot at full speed, at a pace on v, and after the run."""
+    from textual.widgets import DataTable
+
+    from sticks_tui.ui.screens.lab import TABLE_COLUMNS, LabScreen
+    from tests.unit.test_store_labs import made_lab
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        screen = LabScreen(workers=1)
+        await app.push_screen(screen)
+        screen.show_result(made_lab())
+        table = screen.query_one("#lab-table", DataTable)
+        table.focus()
+        await pilot.pause()
+        seen = set()
+        read_at = None
+        for _ in range(40):
+            region = table.region
+            if table.scroll_x != read_at:  # the headings drawn again only where the table scrolled
+                read_at = table.scroll_x
+                heading = screen_lines(app)[region.y][region.x: region.right]
+                seen |= {c for c in TABLE_COLUMNS if c and f" {c} " in f" {heading} "}
+            if table.scroll_x >= table.max_scroll_x:
+                break
+            await pilot.press("right")
+            await pilot.pause()
+        assert seen == {c for c in TABLE_COLUMNS if c}
+        await pilot.press("escape")
+        assert not isinstance(app.screen, LabScreen)
         # a 13% agreement is drawn on its true row
         await show(pilot, running=False, points=[(g, 0.13, 1.0, 0.0) for g in (1, 100, 10000)])
         rows = chart_rows(app)
@@ -101,39 +130,13 @@ async def test_at_80x24_the_curve_has_8_rows_of_plot_at_full_speed_at_a_pace_on_
         assert screen.has_class("-curve") and plot_rows(app) >= 8
 
 
-async def test_at_160x48_every_hat_of_100_sticks_is_on_screen_for_the_ai_shown_and_o_switches(make_app):
-    """One app at 160x48, two runs' screens: at 100 sticks one AI's hats at a time, every hat on screen, o switching
-    (its footer label says which comes next); at 20 sticks both AIs side by side, nothing to switch."""
-    app = make_app()
-    async with app.run_test(size=(160, 48)) as pilot:
-        screen = await show(pilot, running=False, sticks=100)
-        first, second = screen.heatmaps
-        assert first.data.hats == 100
-        shown = [h for h in (first, second) if h.region.height > 0]
-        assert shown == [first]  # side by side, 100 hats do not fit: one AI at a time
-        cols, rows, fits = first.grid()
-        assert fits and first.virtual_size.height <= first.scrollable_content_region.height
-        assert "AI 1's hats" in str(screen.query_one("#training-hats-title").content)
-        assert footer_labels(screen)["training.other_hats"] == "AI 2"
-        await pilot.press("o")
-        assert [h for h in (first, second) if h.region.height > 0] == [second]
-        assert second.grid()[2]
-        assert footer_labels(screen)["training.other_hats"] == "AI 1"
-        await pilot.press("escape")
-        assert not isinstance(app.screen, TrainingScreen)
-        # both AIs side by side when their hats fit
-        screen = await show(pilot, running=False, sticks=20)
-        first, second = screen.heatmaps
-        assert first.region.height > 0 and second.region.height > 0
-        assert first.grid()[2] and second.grid()[2]
-        assert "training.other_hats" not in footer_labels(screen)  # nothing to switch
-        assert np.array_equal(first.data.counts, app.session.brain.counts)
+async def test_at_160x48_every_hat_of_100_sticks_is_on_screen_for_the_learner_shown_and_o_switches(make_app):
+    """One app at 160x48. The game screen's AI vs AI: at 100 sticks the two grids side by side would scroll (hats
+    42-100 off screen), so one learner's hats show, all of them, and o (in the footer, named after the other)
+    switches; at 20 sticks both side by side: nothing to switch.
 
-
-async def test_watching_two_learners_at_160x48_shows_every_hat_of_100_sticks_of_the_one_shown(make_app):
-    """The game screen's AI vs AI: at 100 sticks the two grids side by side would scroll (hats 42-100 off
-    screen), so one learner's hats show, all of them, and o (in the footer, named after the other) switches.
-    Then, in the same app, at 20 sticks both side by side: nothing to switch."""
+    Then two runs' training screens: at 100 sticks one AI's hats at a time, every hat on screen, o switching (its
+    footer label says which comes next); at 20 sticks both AIs side by side, nothing to switch."""
     from sticks_tui.ui.screens.game import BrainPanel
     from sticks_tui.ui.screens.setup import SetupScreen
     from sticks_tui.ui.widgets.heatmap import HatHeatmap
@@ -161,37 +164,30 @@ async def test_watching_two_learners_at_160x48_shows_every_hat_of_100_sticks_of_
         await pilot.pause()
         assert all(p.region.height > 0 for p in screen.query(BrainPanel))
         assert "game.other_brain" not in footer_labels(screen)
-
-
-async def test_the_lab_table_at_80x24_shows_every_column_or_scrolls_to_it(make_app):
-    """The lab's table is wider than 80 columns: each column's heading is on screen at some point as the
-    table scrolls right (arrow keys, once it has the focus), the last one (secs) included."""
-    from textual.widgets import DataTable
-
-    from sticks_tui.ui.screens.lab import TABLE_COLUMNS, LabScreen
-    from tests.unit.test_store_labs import made_lab
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = LabScreen(workers=1)
-        await app.push_screen(screen)
-        screen.show_result(made_lab())
-        table = screen.query_one("#lab-table", DataTable)
-        table.focus()
-        await pilot.pause()
-        seen = set()
-        read_at = None
-        for _ in range(40):
-            region = table.region
-            if table.scroll_x != read_at:  # the headings drawn again only where the table scrolled
-                read_at = table.scroll_x
-                heading = screen_lines(app)[region.y][region.x: region.right]
-                seen |= {c for c in TABLE_COLUMNS if c and f" {c} " in f" {heading} "}
-            if table.scroll_x >= table.max_scroll_x:
-                break
-            await pilot.press("right")
-            await pilot.pause()
-        assert seen == {c for c in TABLE_COLUMNS if c}
+        await pilot.press("escape")  # no person plays: back at once
+        assert isinstance(app.screen, SetupScreen)
+        screen = await show(pilot, running=False, sticks=100)
+        first, second = screen.heatmaps
+        assert first.data.hats == 100
+        shown = [h for h in (first, second) if h.region.height > 0]
+        assert shown == [first]  # side by side, 100 hats do not fit: one AI at a time
+        cols, rows, fits = first.grid()
+        assert fits and first.virtual_size.height <= first.scrollable_content_region.height
+        assert "AI 1's hats" in str(screen.query_one("#training-hats-title").content)
+        assert footer_labels(screen)["training.other_hats"] == "AI 2"
+        await pilot.press("o")
+        assert [h for h in (first, second) if h.region.height > 0] == [second]
+        assert second.grid()[2]
+        assert footer_labels(screen)["training.other_hats"] == "AI 1"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TrainingScreen)
+        # both AIs side by side when their hats fit
+        screen = await show(pilot, running=False, sticks=20)
+        first, second = screen.heatmaps
+        assert first.region.height > 0 and second.region.height > 0
+        assert first.grid()[2] and second.grid()[2]
+        assert "training.other_hats" not in footer_labels(screen)  # nothing to switch
+        assert np.array_equal(first.data.counts, app.session.brain.counts)
 
 
 def test_the_charts_ticks_are_in_order_whatever_the_hash_seed():

@@ -70,13 +70,56 @@ async def wait_finished(pilot, timeout: float = 30, after=None) -> None:
 
 
 # -- the dialog --------------------------------------------------------------------------------------
-async def test_every_dialog_option_reaches_the_training_config_and_the_badge_says_the_pace(make_app):
-    """Every option of the dialog reaches the run's config (the live sentence says them; "reset the brain first"
-    reads without colour: blank until ticked, then ✓); then, back on the screen before, the badge on it says the run
-    is paused, and its pace when it goes on."""
+BAD_INPUT = [
+    ({"games": "lots"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
+    ({"games": "0"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
+    ({"heap": "101"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
+    ({"heap": "ten"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
+    ({"start_balls": "0", "reset_first": True}, "Please enter the start balls as a whole number from 1 to 1000.",
+     "start-balls"),
+    ({"reward": "1001"}, "Please enter the win reward as a whole number from 0 to 1000.", "reward"),
+    ({"penalty": "-1"}, "Please enter the loss penalty as a whole number from 0 to 1000.", "penalty"),
+    ({"penalty": "2"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
+                       "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
+    ({"floor": "nonempty"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
+                            "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
+]
+
+
+async def test_bad_input_gets_a_whole_message_and_starts_nothing_then_every_option_reaches_the_training_config(
+        make_app, data_dir):
+    """Each bad input of BAD_INPUT in turn, in one dialog: refused with its whole message, the focus on the
+    field to mend, nothing started or stored; mending it clears the message before the next one.
+
+    Then, the dialog opened again: every option of the dialog reaches the run's config (the live sentence says
+    them; "reset the brain first" reads without colour: blank until ticked, then ✓); then, back on the screen
+    before, the badge on it says the run is paused, and its pace when it goes on."""
     app = make_app()
     configs = record_configs(app)
     async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(pilot)
+        with Store.open(data_dir) as store:
+            before = store.load_brain("default")
+        for fields, message, focus in BAD_INPUT:
+            await fill(pilot, dialog, **fields)
+            await pilot.click("#go")
+            await pilot.pause()
+            assert app.screen is dialog and not configs and not app.training_running, fields
+            error = dialog.query_one("#train-error")
+            assert text_of(dialog, "#train-error") == message + " Nothing was started."
+            assert app.focused is dialog.query_one("#" + focus), fields
+            # whole at 80 columns: every wrapped line of it is on screen, inside the dialog
+            lines = textwrap.wrap(message + " Nothing was started.", error.content_region.width)
+            assert error.content_region.height >= len(lines), fields
+            assert error.region.bottom <= dialog.query_one("#train-dialog").region.bottom <= 24, fields
+            with Store.open(data_dir) as store:
+                assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
+            # mending the input (to the dialog's own values) clears the message
+            await fill(pilot, dialog, games="100000", heap="20", start_balls="1", reward="1", penalty="1",
+                       floor="each", reset_first=False)
+            assert text_of(dialog, "#train-error") == "", fields
+        await pilot.press("escape")  # nothing started: the dialog, opened again, is as new
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrainDialog), what="the dialog to close")
         dialog = await open_dialog(pilot)
         # the live sentence starts with the brain's own rule and the defaults
         assert text_of(dialog, "#train-effect") == (
@@ -121,51 +164,6 @@ async def test_every_dialog_option_reaches_the_training_config_and_the_badge_say
         await wait_finished(pilot)
 
 
-BAD_INPUT = [
-    ({"games": "lots"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
-    ({"games": "0"}, "Please enter a number of games between 1 and 10,000,000.", "games"),
-    ({"heap": "101"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
-    ({"heap": "ten"}, "Please enter the heap as a whole number from 1 to 100.", "heap"),
-    ({"start_balls": "0", "reset_first": True}, "Please enter the start balls as a whole number from 1 to 1000.",
-     "start-balls"),
-    ({"reward": "1001"}, "Please enter the win reward as a whole number from 0 to 1000.", "reward"),
-    ({"penalty": "-1"}, "Please enter the loss penalty as a whole number from 0 to 1000.", "penalty"),
-    ({"penalty": "2"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
-                       "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
-    ({"floor": "nonempty"}, "The brain 'default' learns by its own rule (start 1, win +1, loss -1, floor: each "
-                            "number). To train by another, tick \"Reset the brain first\".", "reset-first"),
-]
-
-
-async def test_bad_input_gets_a_whole_message_and_starts_nothing(make_app, data_dir):
-    """Each bad input of BAD_INPUT in turn, in one dialog: refused with its whole message, the focus on the
-    field to mend, nothing started or stored; mending it clears the message before the next one."""
-    app = make_app()
-    configs = record_configs(app)
-    async with app.run_test(size=(80, 24)) as pilot:
-        dialog = await open_dialog(pilot)
-        with Store.open(data_dir) as store:
-            before = store.load_brain("default")
-        for fields, message, focus in BAD_INPUT:
-            await fill(pilot, dialog, **fields)
-            await pilot.click("#go")
-            await pilot.pause()
-            assert app.screen is dialog and not configs and not app.training_running, fields
-            error = dialog.query_one("#train-error")
-            assert text_of(dialog, "#train-error") == message + " Nothing was started."
-            assert app.focused is dialog.query_one("#" + focus), fields
-            # whole at 80 columns: every wrapped line of it is on screen, inside the dialog
-            lines = textwrap.wrap(message + " Nothing was started.", error.content_region.width)
-            assert error.content_region.height >= len(lines), fields
-            assert error.region.bottom <= dialog.query_one("#train-dialog").region.bottom <= 24, fields
-            with Store.open(data_dir) as store:
-                assert store.load_brain("default") == before and store.brain_info("default").games_trained == 0
-            # mending the input clears the message
-            await fill(pilot, dialog, games="100", heap="100", start_balls="1", reward="1", penalty="1",
-                       floor="each", reset_first=False)
-            assert text_of(dialog, "#train-error") == "", fields
-
-
 def stored_trained_brain(data_dir: str, games: int = 3000) -> Hats:
     """Give the data dir a brain 'default' that learned something (a seeded run), and return it."""
     brain = train(TrainingConfig(sticks=100, games=games, seed=99), brain=Hats(100)).brain
@@ -174,15 +172,49 @@ def stored_trained_brain(data_dir: str, games: int = 3000) -> Hats:
     return brain
 
 
-async def test_without_reset_the_run_adds_onto_what_the_brain_learned_and_reset_first_resets_it_then_trains(
-        make_app, data_dir):
-    """One app on a brain that learned something: a run without "reset first" adds onto what it learned; then a run
-    with it, by the brain's own rule and then by a new rule, resets the stored brain and trains: the stored brain is
-    exactly a fresh brain of that rule trained by that run, nothing of the old one."""
+async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fails_then_runs_add_or_reset(
+        make_app, data_dir, monkeypatch):
+    """One app on a brain that learned something: "reset the brain first" is refused while a game goes on, and when
+    the store fails (nothing started, the brain as it was). Then a run without "reset first" adds onto what it
+    learned; then a run with it, by the brain's own rule and then by a new rule, resets the stored brain and trains:
+    the stored brain is exactly a fresh brain of that rule trained by that run, nothing of the old one."""
+    from sticks_tui.store import StoreError
+    from ui_helpers import start_game
+
     old = stored_trained_brain(data_dir)
     app = make_app()
     configs = record_configs(app)
     async with app.run_test(size=(80, 24)) as pilot:
+        game = await start_game(pilot, heap=20, opponent="learning")
+        await pilot.press("3")  # a game in progress
+        await wait_until(pilot, lambda: game.game_in_progress, what="the game to be under way")
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, reset_first=True)
+        await pilot.click("#go")
+        assert text_of(dialog, "#train-error") == (
+            "A game with the AI is in progress: finish it before resetting the brain, or train without "
+            "resetting. Nothing was started.")
+        await pilot.press("escape")
+        await pilot.press("escape")  # leave the game (it asks)
+        if isinstance(app.screen, ConfirmDialog):
+            await pilot.press("y")
+        await wait_until(pilot, lambda: not app.work_in_progress(training=False), what="the game to be left")
+
+        def refuse(name):
+            raise StoreError("The data directory is read-only.")
+
+        reset_brain = app.session.store.reset_brain
+        monkeypatch.setattr(app.session.store, "reset_brain", refuse)
+        dialog = await open_dialog(pilot)
+        await fill(pilot, dialog, reset_first=True)
+        await pilot.click("#go")
+        assert text_of(dialog, "#train-error") == (
+            "The brain was not reset: The data directory is read-only. Nothing was started.")
+        assert app.screen is dialog and not configs and not app.training_running
+        with Store.open(data_dir) as store:
+            assert store.brain_info("default").games_trained == 3000
+        monkeypatch.setattr(app.session.store, "reset_brain", reset_brain)  # the store takes it again
+        await pilot.press("escape")
         # without reset: onto what it learned
         dialog = await open_dialog(pilot)
         await fill(pilot, dialog, games=700, heap=40)
@@ -368,43 +400,6 @@ async def test_pace_pause_step_resume_and_the_same_hats_at_the_end(make_app, dat
     assert np.array_equal(result.brain.counts, plain.brain.counts)
     with Store.open(data_dir) as store:
         assert store.load_brain("default") == plain.brain
-
-
-async def test_reset_first_is_refused_while_a_game_goes_on_and_when_the_store_fails(make_app, data_dir, monkeypatch):
-    from sticks_tui.store import StoreError
-    from ui_helpers import start_game
-
-    stored_trained_brain(data_dir)
-    app = make_app()
-    configs = record_configs(app)
-    async with app.run_test(size=(80, 24)) as pilot:
-        game = await start_game(pilot, heap=20, opponent="learning")
-        await pilot.press("3")  # a game in progress
-        await wait_until(pilot, lambda: game.game_in_progress, what="the game to be under way")
-        dialog = await open_dialog(pilot)
-        await fill(pilot, dialog, reset_first=True)
-        await pilot.click("#go")
-        assert text_of(dialog, "#train-error") == (
-            "A game with the AI is in progress: finish it before resetting the brain, or train without "
-            "resetting. Nothing was started.")
-        await pilot.press("escape")
-        await pilot.press("escape")  # leave the game (it asks)
-        if isinstance(app.screen, ConfirmDialog):
-            await pilot.press("y")
-        await wait_until(pilot, lambda: not app.work_in_progress(training=False), what="the game to be left")
-
-        def refuse(name):
-            raise StoreError("The data directory is read-only.")
-
-        monkeypatch.setattr(app.session.store, "reset_brain", refuse)
-        dialog = await open_dialog(pilot)
-        await fill(pilot, dialog, reset_first=True)
-        await pilot.click("#go")
-        assert text_of(dialog, "#train-error") == (
-            "The brain was not reset: The data directory is read-only. Nothing was started.")
-        assert app.screen is dialog and not configs and not app.training_running
-    with Store.open(data_dir) as store:
-        assert store.brain_info("default").games_trained == 3000
 
 
 async def test_p_marks_the_perfect_move_of_every_winning_hat_and_full_speed_can_be_paused_and_stepped_too(make_app):

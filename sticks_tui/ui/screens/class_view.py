@@ -310,8 +310,13 @@ class ClassScreen(StyledOnce, Screen):
         entry = registry.entry(game)
         heatmap = self.query_one("#class-heatmap", HatHeatmap)
         boxes = self.query_one("#class-boxes", Static)
+        was = heatmap.display, boxes.display
         heatmap.display = entry.brains == "hats" and entry.replay_every_hat
         boxes.display = not heatmap.display
+        if (heatmap.display and not was[0]) or (boxes.display and not was[1]):
+            # the class changed game: the drawing just shown has no size until laid out (it was drawn for a width of
+            # 80, its key cut with "…", until the next redraw): drawn again at its size
+            self.call_after_refresh(self.draw_brain)
         title = _Fitted(self.query_one("#class-brain-title", Label))
         _say(self.query_one("#class-news", Static), self._news or self._lesson_words())
         if brain is None:

@@ -69,7 +69,7 @@ class SetupScreen(StyledOnce, Screen):
         Binding("f8", "menace_hats", "MENACE-like hats", key_display="F8", show=False, id="setup.menace_hats",
                 tooltip="The learning AI plays with the MENACE-like hats (3 balls each): every loss shows"),
     ]  # no Esc here: it goes back one screen elsewhere, and this is the first screen (never a quit)
-    AUTO_FOCUS = None  # the game's own start row, else the game's choice (on_mount)
+    AUTO_FOCUS = ""  # no first focus of its own (None would take the app's "*": the game's choice, focused then blurred): on_mount focuses the game's own start row, else the game's choice
 
     def __init__(self) -> None:
         super().__init__()
