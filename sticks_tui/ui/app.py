@@ -111,6 +111,10 @@ class SticksApp(App):
                  idle_training: bool = True, config_dir: str | None = None, role: str = "teacher",
                  view: str | None = None) -> None:
         super().__init__()
+        from sticks_tui.ui.shared_css import SharedStylesheet
+
+        # its parses kept for the process (and parsed ahead in serve's warm process): ui/shared_css.py
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         from sticks_tui.ui.roles import ROLES
 
         if role not in ROLES:

@@ -485,7 +485,7 @@ def serve(sock: socket.socket, own_env: dict[str, str]) -> TabRequest | None:
 
 
 def preload() -> None:
-    """Everything a tab imports before its first screen, and the training kernels; nothing opened
+    """Everything a tab imports before its first screen, the training kernels and the CSS parsed; nothing opened
     (the database is each tab's own connection) and no thread started."""
     import importlib
     import pkgutil
@@ -494,7 +494,7 @@ def preload() -> None:
     from sticks_tui import cli
     from sticks_tui.web import session  # noqa: F401
 
-    cli.build_parser()  # imports every command's module
+    cli.cached_parser()  # imports every command's module; built once here, each tab parses its arguments with it
     for module in pkgutil.walk_packages(sticks_tui.ui.__path__, "sticks_tui.ui."):
         importlib.import_module(module.name)
     driver = os.environ.get("TEXTUAL_DRIVER", "")
@@ -506,6 +506,10 @@ def preload() -> None:
     from sticks_tui.learn import compiled
 
     compiled.load()  # a failure is the tab's to report when it trains, as a cold one does
+    from sticks_tui.ui.app import SticksApp
+    from sticks_tui.ui.shared_css import parse_ahead
+
+    parse_ahead(SticksApp)  # the CSS of the app and every widget: no tab parses it at start
 
 
 def _wait_for_server(server_pid: int) -> bool:
